@@ -1,0 +1,84 @@
+/*
+ * pbcheck: the front door. Dispatches to one function per verb; every verb
+ * answers --help, and errors in what the user typed exit with 2.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "registry.h"
+
+static const char usage[] =
+    "usage: pbcheck VERB [ARGS]\n"
+    "\n"
+    "Fuzzing and conformance harness for WDDM paging-buffer builders\n"
+    "(DxgkDdiBuildPagingBuffer, DxgkDdiPatch, DxgkDdiSubmitCommand).\n"
+    "\n"
+    "verbs:\n"
+    "  run SCENARIO...    run text scenarios (.pbs) against a target and judge them\n"
+    "  disasm SCENARIO    run one scenario and print every executed packet\n"
+    "  list [targets|operations|rules]\n"
+    "                     what pbcheck knows, without running anything\n"
+    "\n"
+    "Run 'pbcheck VERB --help' for a verb's options.\n"
+    "exit codes: 0 pass, 1 conformance failure, 2 usage or input error, 77 skipped\n";
+
+int pbc_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pbcheck: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return PBC_EXIT_USAGE;
+}
+
+const pbc_target *pbc_cli_target(const char *name)
+{
+    const pbc_target *t = pbc_target_find(name);
+    if (!t) {
+        pbc_usage_error("unknown target '%s' (see 'pbcheck list targets')", name);
+        return NULL;
+    }
+    const char *why = pbc_target_check(t);
+    if (why) {
+        pbc_usage_error("target '%s' is unusable: %s", name, why);
+        return NULL;
+    }
+    return t;
+}
+
+int pbc_cli_number(const char *text, uint64_t max, uint64_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (end == text || text[0] == '-')
+        return -1;
+    if (*end == 'K' || *end == 'M' || *end == 'G') {
+        v <<= *end == 'K' ? 10 : *end == 'M' ? 20 : 30;
+        end++;
+    }
+    if (*end || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return fputs(usage, stderr), PBC_EXIT_USAGE;
+    const char *verb = argv[1];
+    if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help"))
+        return fputs(usage, stdout), PBC_EXIT_PASS;
+    if (!strcmp(verb, "run"))
+        return pbc_cmd_run(argc - 1, argv + 1);
+    if (!strcmp(verb, "disasm"))
+        return pbc_cmd_disasm(argc - 1, argv + 1);
+    if (!strcmp(verb, "list"))
+        return pbc_cmd_list(argc - 1, argv + 1);
+    return pbc_usage_error("unknown verb '%s' (try 'pbcheck --help')", verb);
+}

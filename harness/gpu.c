@@ -1,0 +1,487 @@
+/*
+ * The model GPU: address translation (segments, GART, scattered system
+ * pages), micro-op execution, the in-order queue that fetches submitted
+ * DMA ranges from modeled memory and decodes them with the target's ISA,
+ * fences, faults and write provenance.
+ *
+ * Every fault is recorded and execution of that submission stops; nothing
+ * a target emits can crash the model or make it read outside its memory.
+ */
+#include "gpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* System page i lives at frame BASE + (i * MULT mod 2^21): scattered, with
+ * about a quarter of the frames below 4 GiB and the rest above. */
+#define SYS_MULT 0x9E3779B1ull
+#define SYS_MASK ((uint64_t)PBC_SYS_WINDOW_PAGES - 1)
+
+static uint64_t sys_mult_inverse(void)
+{
+    uint64_t inv = SYS_MULT; /* Newton's iteration for the inverse mod 2^64 */
+    for (int i = 0; i < 6; i++)
+        inv *= 2 - SYS_MULT * inv;
+    return inv;
+}
+
+static uint64_t sys_pfn(uint32_t index) { return PBC_SYS_BASE_PFN + ((index * SYS_MULT) & SYS_MASK); }
+
+static int sys_pfn_allocated(const pbc_gpu *gpu, uint64_t pfn)
+{
+    if (pfn < PBC_SYS_BASE_PFN || pfn >= PBC_SYS_BASE_PFN + PBC_SYS_WINDOW_PAGES)
+        return 0;
+    uint64_t index = ((pfn - PBC_SYS_BASE_PFN) * sys_mult_inverse()) & SYS_MASK;
+    return index < gpu->sys_pages_used;
+}
+
+const char *pbc_fault_kind_name(uint32_t kind)
+{
+    static const char *const names[] = {
+        [PBC_FAULT_GART_UNMAPPED] = "gart-unmapped",
+        [PBC_FAULT_BAD_ADDRESS] = "bad-address",
+        [PBC_FAULT_DECODE] = "decode",
+        [PBC_FAULT_FETCH] = "fetch",
+        [PBC_FAULT_UOP] = "bad-micro-op",
+    };
+    return kind < PBC_ARRAY_LEN(names) && names[kind] ? names[kind] : "?";
+}
+
+const char *pbc_uop_kind_name(uint32_t kind)
+{
+    static const char *const names[PBC_UOP_KIND_COUNT] = {
+        [PBC_UOP_NOP] = "nop",
+        [PBC_UOP_COPY] = "copy",
+        [PBC_UOP_FILL] = "fill",
+        [PBC_UOP_WRITE_IMM] = "write",
+        [PBC_UOP_READ] = "read",
+        [PBC_UOP_GART_WRITE] = "gart",
+        [PBC_UOP_FENCE] = "fence",
+        [PBC_UOP_PTE_WRITE] = "pte",
+        [PBC_UOP_TLB_FLUSH] = "tlb-flush",
+    };
+    return kind < PBC_UOP_KIND_COUNT ? names[kind] : "?";
+}
+
+static int ranges_overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+    return a < b + bn && b < a + an;
+}
+
+static const char *gpu_check_layout(const pbc_segment_info *s, uint32_t n)
+{
+    if (n == 0 || n > PBC_MAX_SEGMENTS)
+        return "between 1 and 8 segments are needed";
+    for (uint32_t i = 0; i < n; i++) {
+        if (s[i].SegmentId != i + 1)
+            return "segment ids must be 1, 2, 3... in order";
+        if (s[i].kind != PBC_SEGMENT_MEMORY && s[i].kind != PBC_SEGMENT_APERTURE)
+            return "unknown segment kind";
+        if (s[i].size == 0 || (s[i].size | s[i].base) % PBC_PAGE_SIZE)
+            return "segment base and size must be non-zero multiples of 4 KiB";
+        if (s[i].base + s[i].size < s[i].base)
+            return "segment wraps around the address space";
+        if (s[i].kind == PBC_SEGMENT_APERTURE && s[i].size > PBC_MAX_APERTURE_SIZE)
+            return "aperture segments are limited to 1 GiB";
+        if (ranges_overlap(s[i].base, s[i].size, PBC_SYS_WINDOW_BASE,
+                           PBC_RESERVED_END - PBC_SYS_WINDOW_BASE))
+            return "segment overlaps the system-memory window [2 GiB, 16 GiB)";
+        for (uint32_t j = 0; j < i; j++)
+            if (ranges_overlap(s[i].base, s[i].size, s[j].base, s[j].size))
+                return "segments overlap";
+    }
+    return NULL;
+}
+
+pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const pbc_isa *isa,
+                        const char **why)
+{
+    *why = gpu_check_layout(segments, count);
+    if (*why)
+        return NULL;
+    pbc_gpu *gpu = pbc_xcalloc(1, sizeof(*gpu));
+    gpu->isa = isa;
+    gpu->segment_count = count;
+    for (uint32_t i = 0; i < count; i++) {
+        gpu->seg[i].info = segments[i];
+        if (segments[i].kind == PBC_SEGMENT_APERTURE) {
+            gpu->seg[i].gart_pages = (uint32_t)(segments[i].size / PBC_PAGE_SIZE);
+            gpu->seg[i].gart = pbc_xcalloc(gpu->seg[i].gart_pages, sizeof(pbc_gart_entry));
+        }
+    }
+    pbc_mem_init(&gpu->mem);
+    gpu->dma_pool = aligned_alloc(PBC_PAGE_SIZE, PBC_DMA_POOL_SIZE);
+    if (!gpu->dma_pool)
+        abort();
+    pbc_gpu_reset(gpu);
+    return gpu;
+}
+
+void pbc_gpu_destroy(pbc_gpu *gpu)
+{
+    if (!gpu)
+        return;
+    for (uint32_t i = 0; i < gpu->segment_count; i++) {
+        free(gpu->seg[i].gart);
+        free(gpu->seg[i].touched);
+    }
+    pbc_mem_fini(&gpu->mem);
+    free(gpu->dma_pool);
+    free(gpu->queue);
+    free(gpu->fences);
+    free(gpu->fetch);
+    free(gpu);
+}
+
+void pbc_gpu_reset(pbc_gpu *gpu)
+{
+    for (uint32_t i = 0; i < gpu->segment_count; i++) {
+        pbc_gpu_segment *s = &gpu->seg[i];
+        for (uint32_t t = 0; t < s->touched_count; t++)
+            memset(&s->gart[s->touched[t]], 0, sizeof(pbc_gart_entry));
+        s->touched_count = 0;
+    }
+    pbc_mem_reset(&gpu->mem);
+    gpu->sys_pages_used = 0;
+    gpu->dma_used = 0;
+    if (gpu->mmio_writes)
+        memset(gpu->mmio, 0, sizeof(gpu->mmio));
+    gpu->mmio_writes = 0;
+    gpu->queued = gpu->executed = 0;
+    gpu->fault_count = 0;
+    gpu->fence_count = 0;
+    gpu->dummy_accesses = 0;
+    gpu->tlb_flushes = 0;
+    memset(&gpu->cur, 0, sizeof(gpu->cur));
+    gpu->dummy_page = pbc_gpu_alloc_system_page(gpu);
+}
+
+const pbc_gpu_segment *pbc_gpu_segment_by_id(const pbc_gpu *gpu, UINT id)
+{
+    return id >= 1 && id <= gpu->segment_count ? &gpu->seg[id - 1] : NULL;
+}
+
+uint64_t pbc_gpu_alloc_system_page(pbc_gpu *gpu)
+{
+    if (gpu->sys_pages_used >= PBC_SYS_WINDOW_PAGES)
+        return 0;
+    return sys_pfn(gpu->sys_pages_used++) << PBC_PAGE_SHIFT;
+}
+
+int pbc_gpu_dma_alloc(pbc_gpu *gpu, uint32_t size, uint8_t **host, uint64_t *phys)
+{
+    uint64_t span = ((uint64_t)size + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE * PBC_PAGE_SIZE;
+    uint64_t start = (uint64_t)gpu->dma_used + PBC_PAGE_SIZE; /* guard page before */
+    if (start + span + PBC_PAGE_SIZE > PBC_DMA_POOL_SIZE)
+        return -1;
+    *host = gpu->dma_pool + start;
+    *phys = PBC_DMA_POOL_BASE + start;
+    gpu->dma_used = (uint32_t)(start + span); /* its guard after is the next one's before */
+    return 0;
+}
+
+void pbc_gpu_dma_release_all(pbc_gpu *gpu) { gpu->dma_used = 0; }
+
+void pbc_gpu_fault(pbc_gpu *gpu, pbc_fault_kind kind, uint64_t addr, const char *why)
+{
+    if (gpu->fault_count < PBC_MAX_FAULTS_KEPT) {
+        pbc_fault *f = &gpu->faults[gpu->fault_count];
+        f->kind = kind;
+        f->addr = addr;
+        f->why = why;
+        f->submission = gpu->cur.submission;
+        f->packet_offset = gpu->cur.packet_offset;
+    }
+    gpu->fault_count++;
+}
+
+/* Physical page that backs addr, or -1 after recording a fault. */
+static int64_t gpu_translate(pbc_gpu *gpu, uint64_t addr)
+{
+    for (uint32_t i = 0; i < gpu->segment_count; i++) {
+        const pbc_gpu_segment *s = &gpu->seg[i];
+        if (addr < s->info.base || addr - s->info.base >= s->info.size)
+            continue;
+        if (s->info.kind == PBC_SEGMENT_MEMORY)
+            return (int64_t)(addr >> PBC_PAGE_SHIFT);
+        const pbc_gart_entry *e = &s->gart[(addr - s->info.base) >> PBC_PAGE_SHIFT];
+        if (!(e->flags & PBC_GART_VALID)) {
+            pbc_gpu_fault(gpu, PBC_FAULT_GART_UNMAPPED, addr, "access through an unmapped GART entry");
+            return -1;
+        }
+        if (e->addr == gpu->dummy_page)
+            gpu->dummy_accesses++;
+        if (!sys_pfn_allocated(gpu, e->addr >> PBC_PAGE_SHIFT)) {
+            pbc_gpu_fault(gpu, PBC_FAULT_BAD_ADDRESS, e->addr, "GART entry points at no system page");
+            return -1;
+        }
+        return (int64_t)(e->addr >> PBC_PAGE_SHIFT);
+    }
+    if (sys_pfn_allocated(gpu, addr >> PBC_PAGE_SHIFT))
+        return (int64_t)(addr >> PBC_PAGE_SHIFT);
+    pbc_gpu_fault(gpu, PBC_FAULT_BAD_ADDRESS, addr, "address outside every segment and system page");
+    return -1;
+}
+
+static int gpu_range_ok(pbc_gpu *gpu, uint64_t addr, uint64_t len)
+{
+    if (addr + len < addr) {
+        pbc_gpu_fault(gpu, PBC_FAULT_BAD_ADDRESS, addr, "range wraps around the address space");
+        return 0;
+    }
+    return 1;
+}
+
+int pbc_gpu_write(pbc_gpu *gpu, uint64_t addr, const void *src, uint64_t len)
+{
+    const uint8_t *p = src;
+    if (!gpu_range_ok(gpu, addr, len))
+        return -1;
+    while (len) {
+        uint64_t in_page = PBC_PAGE_SIZE - (addr & (PBC_PAGE_SIZE - 1));
+        uint64_t n = len < in_page ? len : in_page;
+        int64_t ppn = gpu_translate(gpu, addr);
+        if (ppn < 0)
+            return -1;
+        pbc_page *pg = pbc_mem_touch(&gpu->mem, (uint64_t)ppn);
+        memcpy(pg->data + (addr & (PBC_PAGE_SIZE - 1)), p, n);
+        pg->prov = gpu->cur;
+        addr += n;
+        p += n;
+        len -= n;
+    }
+    return 0;
+}
+
+int pbc_gpu_read(pbc_gpu *gpu, uint64_t addr, void *dst, uint64_t len)
+{
+    uint8_t *p = dst;
+    if (!gpu_range_ok(gpu, addr, len))
+        return -1;
+    while (len) {
+        uint64_t in_page = PBC_PAGE_SIZE - (addr & (PBC_PAGE_SIZE - 1));
+        uint64_t n = len < in_page ? len : in_page;
+        int64_t ppn = gpu_translate(gpu, addr);
+        if (ppn < 0)
+            return -1;
+        const pbc_page *pg = pbc_mem_find(&gpu->mem, (uint64_t)ppn);
+        if (pg)
+            memcpy(p, pg->data + (addr & (PBC_PAGE_SIZE - 1)), n);
+        else
+            memset(p, 0, n);
+        addr += n;
+        p += n;
+        len -= n;
+    }
+    return 0;
+}
+
+static int gpu_copy(pbc_gpu *gpu, uint64_t dst, uint64_t src, uint64_t size)
+{
+    uint8_t chunk[PBC_PAGE_SIZE];
+    while (size) {
+        uint64_t n = size < PBC_PAGE_SIZE ? size : PBC_PAGE_SIZE;
+        if (pbc_gpu_read(gpu, src, chunk, n) || pbc_gpu_write(gpu, dst, chunk, n))
+            return -1;
+        src += n;
+        dst += n;
+        size -= n;
+    }
+    return 0;
+}
+
+static int gpu_fill(pbc_gpu *gpu, uint64_t dst, uint64_t size, uint32_t pattern)
+{
+    uint8_t chunk[PBC_PAGE_SIZE];
+    for (uint32_t i = 0; i < PBC_PAGE_SIZE; i++)
+        chunk[i] = (uint8_t)(pattern >> (8 * (i % 4)));
+    while (size) {
+        uint64_t n = size < PBC_PAGE_SIZE ? size : PBC_PAGE_SIZE;
+        if (pbc_gpu_write(gpu, dst, chunk, n))
+            return -1;
+        dst += n;
+        size -= n;
+    }
+    return 0;
+}
+
+static int gpu_gart_write(pbc_gpu *gpu, const pbc_uop *u)
+{
+    pbc_gpu_segment *s = (pbc_gpu_segment *)pbc_gpu_segment_by_id(gpu, u->segment);
+    if (!s || s->info.kind != PBC_SEGMENT_APERTURE) {
+        pbc_gpu_fault(gpu, PBC_FAULT_UOP, u->segment, "GART write to a segment that is no aperture");
+        return -1;
+    }
+    if (u->index >= s->gart_pages) {
+        pbc_gpu_fault(gpu, PBC_FAULT_UOP, u->index, "GART index beyond the aperture");
+        return -1;
+    }
+    pbc_gart_entry *e = &s->gart[u->index];
+    if (!e->touched) {
+        PBC_PUSH(s->touched, s->touched_count, s->touched_cap, (uint32_t)u->index);
+        e->touched = 1;
+    }
+    e->addr = u->value;
+    e->flags = u->flags;
+    return 0;
+}
+
+static void gpu_fence(pbc_gpu *gpu, uint32_t fence)
+{
+    PBC_PUSH(gpu->fences, gpu->fence_count, gpu->fence_cap, fence);
+    if (gpu->on_fence)
+        gpu->on_fence(gpu->observer_ctx, fence, gpu->executed);
+}
+
+int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *u)
+{
+    uint8_t bytes[8];
+    gpu->cur.uop = (uint16_t)u->kind;
+    switch (u->kind) {
+    case PBC_UOP_NOP:
+        return 0;
+    case PBC_UOP_COPY:
+    case PBC_UOP_FILL:
+        if (u->size > PBC_UOP_MAX_BYTES) {
+            pbc_gpu_fault(gpu, PBC_FAULT_UOP, u->dst, "copy or fill larger than 64 MiB");
+            return -1;
+        }
+        return u->kind == PBC_UOP_COPY ? gpu_copy(gpu, u->dst, u->src, u->size)
+                                       : gpu_fill(gpu, u->dst, u->size, (uint32_t)u->value);
+    case PBC_UOP_WRITE_IMM:
+    case PBC_UOP_READ:
+        if (u->width < 1 || u->width > 8) {
+            pbc_gpu_fault(gpu, PBC_FAULT_UOP, u->dst, "access width outside 1..8");
+            return -1;
+        }
+        for (uint32_t i = 0; i < 8; i++)
+            bytes[i] = (uint8_t)(u->value >> (8 * i));
+        return u->kind == PBC_UOP_READ ? pbc_gpu_read(gpu, u->dst, bytes, u->width)
+                                       : pbc_gpu_write(gpu, u->dst, bytes, u->width);
+    case PBC_UOP_GART_WRITE:
+        return gpu_gart_write(gpu, u);
+    case PBC_UOP_FENCE:
+        gpu_fence(gpu, (uint32_t)u->value);
+        return 0;
+    case PBC_UOP_PTE_WRITE:
+        for (uint32_t i = 0; i < 8; i++)
+            bytes[i] = (uint8_t)(u->value >> (8 * i));
+        return pbc_gpu_write(gpu, u->dst, bytes, 8);
+    case PBC_UOP_TLB_FLUSH:
+        gpu->tlb_flushes++;
+        return 0;
+    default:
+        pbc_gpu_fault(gpu, PBC_FAULT_UOP, 0, "unknown micro-op kind");
+        return -1;
+    }
+}
+
+/* ---- The queue ---- */
+
+static uint32_t gpu_push(pbc_gpu *gpu, const pbc_qentry *e)
+{
+    PBC_PUSH(gpu->queue, gpu->queued, gpu->queue_cap, *e);
+    return gpu->queued - 1;
+}
+
+uint32_t pbc_gpu_push_dma(pbc_gpu *gpu, UINT segment_id, uint64_t phys, UINT start, UINT end,
+                          uint32_t tag)
+{
+    pbc_qentry e = {.kind = PBC_QE_DMA, .segment_id = segment_id, .phys = phys,
+                    .start = start, .end = end, .tag = tag};
+    return gpu_push(gpu, &e);
+}
+
+uint32_t pbc_gpu_push_fence(pbc_gpu *gpu, uint32_t fence, uint32_t tag)
+{
+    pbc_qentry e = {.kind = PBC_QE_FENCE, .fence = fence, .tag = tag};
+    return gpu_push(gpu, &e);
+}
+
+uint32_t pbc_gpu_push_work(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag)
+{
+    pbc_qentry e = {.kind = PBC_QE_WORK, .uop = *uop, .tag = tag};
+    return gpu_push(gpu, &e);
+}
+
+/* Copies the submitted range out of modeled memory, as the GPU's command
+ * fetcher would: system buffers from the paging-buffer pool, segment
+ * buffers through the segment. */
+static const uint8_t *gpu_fetch(pbc_gpu *gpu, const pbc_qentry *e)
+{
+    if (e->end < e->start) {
+        pbc_gpu_fault(gpu, PBC_FAULT_FETCH, e->phys, "submission ends before it starts");
+        return NULL;
+    }
+    uint64_t len = e->end - e->start;
+    uint64_t at = e->phys + e->start;
+    if (e->segment_id == 0) {
+        if (at < PBC_DMA_POOL_BASE || at + len > PBC_DMA_POOL_BASE + PBC_DMA_POOL_SIZE) {
+            pbc_gpu_fault(gpu, PBC_FAULT_FETCH, at, "submitted range outside the paging-buffer pool");
+            return NULL;
+        }
+        return gpu->dma_pool + (at - PBC_DMA_POOL_BASE);
+    }
+    pbc_grow((void **)&gpu->fetch, &gpu->fetch_cap, (uint32_t)len, 1);
+    if (pbc_gpu_read(gpu, at, gpu->fetch, len))
+        return NULL;
+    return gpu->fetch;
+}
+
+static void gpu_exec_dma(pbc_gpu *gpu, const pbc_qentry *e)
+{
+    const uint8_t *bytes = gpu_fetch(gpu, e);
+    if (!bytes)
+        return;
+    size_t len = e->end - e->start;
+    for (size_t off = 0; off < len;) {
+        pbc_uop uop;
+        size_t plen = 0;
+        const char *why = "decoder failed";
+        gpu->cur.packet_offset = (uint32_t)(e->start + off);
+        if (gpu->isa->decode(bytes + off, len - off, &uop, &plen, &why) != PBC_DECODE_OK) {
+            pbc_gpu_fault(gpu, PBC_FAULT_DECODE, e->phys + e->start + off, why);
+            return;
+        }
+        if (plen == 0 || plen > len - off) {
+            pbc_gpu_fault(gpu, PBC_FAULT_DECODE, e->phys + e->start + off,
+                          "decoder returned an impossible packet length");
+            return;
+        }
+        if (gpu->on_packet)
+            gpu->on_packet(gpu->packet_ctx, e, gpu->cur.packet_offset, &uop);
+        if (pbc_gpu_exec_uop(gpu, &uop))
+            return;
+        gpu->cur.packet_index++;
+        off += plen;
+    }
+}
+
+void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto)
+{
+    if (upto > gpu->queued)
+        upto = gpu->queued;
+    while (gpu->executed < upto) {
+        const pbc_qentry *e = &gpu->queue[gpu->executed];
+        gpu->cur = (pbc_prov){.submission = gpu->executed + 1};
+        switch (e->kind) {
+        case PBC_QE_DMA:
+            gpu->cur.writer = PBC_WRITER_PAGING;
+            gpu_exec_dma(gpu, e);
+            break;
+        case PBC_QE_FENCE:
+            gpu_fence(gpu, e->fence);
+            break;
+        default:
+            gpu->cur.writer = PBC_WRITER_RENDER;
+            pbc_gpu_exec_uop(gpu, &e->uop);
+            break;
+        }
+        gpu->executed++;
+    }
+    memset(&gpu->cur, 0, sizeof(gpu->cur));
+}
+
+void pbc_gpu_drain(pbc_gpu *gpu) { pbc_gpu_run(gpu, gpu->queued); }

@@ -1,0 +1,151 @@
+/*
+ * gpu.h — the model GPU and the memory it owns.
+ *
+ * Address map (GPU physical):
+ *   memory segments   [base, base+size) as the scenario lays them out
+ *   aperture segments [base, base+size), translated page by page by a GART
+ *   system pages      scattered page frames in [2 GiB, 10 GiB)
+ *   paging-buffer pool [12 GiB, 12 GiB + pool size), contiguous
+ * Segments may not overlap each other, the system window or the pool.
+ *
+ * Work reaches the GPU through an in-order queue (paging DMA ranges,
+ * fences, synthetic render work) that runs when its owner says so, so that
+ * allocations are really busy while work on them is pending.
+ */
+#ifndef PBCHECK_GPU_H
+#define PBCHECK_GPU_H
+
+#include <stdint.h>
+
+#include <pbcheck/target.h>
+
+#include "mem.h"
+
+#define PBC_MAX_SEGMENTS 8u
+#define PBC_SYS_BASE_PFN 0x80000ull
+#define PBC_SYS_WINDOW_PAGES (1u << 21)
+#define PBC_SYS_WINDOW_BASE (PBC_SYS_BASE_PFN << PBC_PAGE_SHIFT)
+#define PBC_SYS_WINDOW_END (PBC_SYS_WINDOW_BASE + ((uint64_t)PBC_SYS_WINDOW_PAGES << PBC_PAGE_SHIFT))
+#define PBC_DMA_POOL_BASE 0x300000000ull
+#define PBC_DMA_POOL_SIZE (8u << 20)
+#define PBC_RESERVED_END 0x400000000ull /* 16 GiB: end of system window and pool */
+#define PBC_MAX_APERTURE_SIZE (1ull << 30)
+#define PBC_MMIO_REGS 256u
+#define PBC_UOP_MAX_BYTES (64u << 20)
+#define PBC_MAX_FAULTS_KEPT 64u
+
+typedef struct pbc_gart_entry {
+    uint64_t addr;  /* target page address when PBC_GART_VALID */
+    uint32_t flags; /* PBC_GART_* */
+    uint32_t touched;
+} pbc_gart_entry;
+
+typedef struct pbc_gpu_segment {
+    pbc_segment_info info;
+    pbc_gart_entry *gart; /* aperture segments only */
+    uint32_t gart_pages;
+    uint32_t *touched;    /* indices of GART entries written since reset */
+    uint32_t touched_count, touched_cap;
+} pbc_gpu_segment;
+
+typedef enum pbc_fault_kind {
+    PBC_FAULT_GART_UNMAPPED = 1, /* access through an invalid GART entry */
+    PBC_FAULT_BAD_ADDRESS,       /* outside every segment and system page */
+    PBC_FAULT_DECODE,            /* the ISA decoder rejected a packet */
+    PBC_FAULT_FETCH,             /* submitted range outside its DMA buffer memory */
+    PBC_FAULT_UOP                /* a malformed micro-op (size, segment, index) */
+} pbc_fault_kind;
+
+typedef struct pbc_fault {
+    uint32_t kind;
+    uint32_t submission;
+    uint32_t packet_offset;
+    uint64_t addr;
+    const char *why;
+} pbc_fault;
+
+typedef enum pbc_qentry_kind { PBC_QE_DMA = 1, PBC_QE_FENCE, PBC_QE_WORK } pbc_qentry_kind;
+
+typedef struct pbc_qentry {
+    uint32_t kind;
+    UINT segment_id; /* DMA */
+    UINT start, end; /* DMA */
+    uint64_t phys;   /* DMA */
+    uint32_t fence;  /* FENCE */
+    uint32_t tag;    /* the queue owner's cookie */
+    pbc_uop uop;     /* WORK */
+} pbc_qentry;
+
+typedef struct pbc_gpu pbc_gpu;
+
+/* Called for every decoded packet, before it executes (for traces). */
+typedef void (*pbc_packet_observer)(void *ctx, const pbc_qentry *entry, uint32_t offset,
+                                    const pbc_uop *uop);
+/* Called for every fence the GPU completes. */
+typedef void (*pbc_fence_observer)(void *ctx, uint32_t fence, uint32_t seq);
+
+struct pbc_gpu {
+    pbc_gpu_segment seg[PBC_MAX_SEGMENTS];
+    uint32_t segment_count;
+    const pbc_isa *isa;
+    pbc_mem mem;
+    uint32_t sys_pages_used;
+    uint64_t dummy_page;
+    uint8_t *dma_pool;
+    uint32_t dma_used;
+    uint32_t mmio[PBC_MMIO_REGS];
+    uint32_t mmio_writes;
+
+    pbc_qentry *queue;
+    uint32_t queued, queue_cap, executed;
+
+    pbc_fault faults[PBC_MAX_FAULTS_KEPT];
+    uint32_t fault_count; /* all faults, even those not kept */
+    uint32_t *fences;
+    uint32_t fence_count, fence_cap;
+    uint64_t dummy_accesses;
+    uint64_t tlb_flushes;
+
+    pbc_prov cur; /* provenance stamped on writes */
+    uint8_t *fetch;
+    uint32_t fetch_cap;
+    pbc_packet_observer on_packet;
+    void *packet_ctx;
+    pbc_fence_observer on_fence;
+    void *observer_ctx;
+};
+
+/* Returns NULL and sets *why when the layout is unusable. */
+pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const pbc_isa *isa,
+                        const char **why);
+void pbc_gpu_destroy(pbc_gpu *gpu);
+/* Back to power-on state; costs O(what the last run touched). */
+void pbc_gpu_reset(pbc_gpu *gpu);
+
+const pbc_gpu_segment *pbc_gpu_segment_by_id(const pbc_gpu *gpu, UINT id);
+/* Hands out the next system page; 0 when the pool is exhausted. */
+uint64_t pbc_gpu_alloc_system_page(pbc_gpu *gpu);
+/* Carves a 4 KiB-aligned range out of the paging-buffer pool, with a guard
+ * page before and after; -1 when the pool is full. */
+int pbc_gpu_dma_alloc(pbc_gpu *gpu, uint32_t size, uint8_t **host, uint64_t *phys);
+void pbc_gpu_dma_release_all(pbc_gpu *gpu);
+
+/* Memory access by physical address with the current provenance. Faults
+ * are recorded; the return value is 0 or -1 (faulted, nothing written). */
+int pbc_gpu_write(pbc_gpu *gpu, uint64_t addr, const void *src, uint64_t len);
+int pbc_gpu_read(pbc_gpu *gpu, uint64_t addr, void *dst, uint64_t len);
+int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *uop);
+
+/* The queue. Each push returns the entry's sequence number (0-based). */
+uint32_t pbc_gpu_push_dma(pbc_gpu *gpu, UINT segment_id, uint64_t phys, UINT start, UINT end,
+                          uint32_t tag);
+uint32_t pbc_gpu_push_fence(pbc_gpu *gpu, uint32_t fence, uint32_t tag);
+uint32_t pbc_gpu_push_work(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag);
+/* Executes queued entries with sequence number < upto. */
+void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto);
+void pbc_gpu_drain(pbc_gpu *gpu);
+
+void pbc_gpu_fault(pbc_gpu *gpu, pbc_fault_kind kind, uint64_t addr, const char *why);
+const char *pbc_fault_kind_name(uint32_t kind);
+
+#endif

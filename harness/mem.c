@@ -1,0 +1,99 @@
+/*
+ * Sparse modeled memory: an open-addressing hash from physical page number
+ * to a dense array of touched pages. The dense array doubles as the dirty
+ * set, so resetting between fuzz iterations clears only what was touched.
+ */
+#include "mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static uint32_t mem_hash(uint64_t ppn, uint32_t cap)
+{
+    return (uint32_t)((ppn * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
+
+void pbc_mem_init(pbc_mem *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->cap = 1024;
+    m->keys = pbc_xcalloc(m->cap, sizeof(*m->keys));
+    m->slots = pbc_xcalloc(m->cap, sizeof(*m->slots));
+}
+
+void pbc_mem_fini(pbc_mem *m)
+{
+    for (uint32_t i = 0; i < m->pages_cap; i++)
+        free(m->pages[i].data);
+    free(m->pages);
+    free(m->keys);
+    free(m->slots);
+    memset(m, 0, sizeof(*m));
+}
+
+void pbc_mem_reset(pbc_mem *m)
+{
+    for (uint32_t i = 0; i < m->count; i++) {
+        uint32_t h = mem_hash(m->pages[i].ppn, m->cap);
+        while (m->keys[h] != m->pages[i].ppn + 1)
+            h = (h + 1) & (m->cap - 1);
+        m->keys[h] = 0;
+    }
+    m->count = 0;
+}
+
+pbc_page *pbc_mem_find(const pbc_mem *m, uint64_t ppn)
+{
+    for (uint32_t h = mem_hash(ppn, m->cap);; h = (h + 1) & (m->cap - 1)) {
+        if (m->keys[h] == ppn + 1)
+            return &m->pages[m->slots[h]];
+        if (m->keys[h] == 0)
+            return NULL;
+    }
+}
+
+static void mem_insert(pbc_mem *m, uint64_t ppn, uint32_t slot)
+{
+    uint32_t h = mem_hash(ppn, m->cap);
+    while (m->keys[h] != 0)
+        h = (h + 1) & (m->cap - 1);
+    m->keys[h] = ppn + 1;
+    m->slots[h] = slot;
+}
+
+static void mem_grow_table(pbc_mem *m)
+{
+    free(m->keys);
+    free(m->slots);
+    m->cap *= 2;
+    m->keys = pbc_xcalloc(m->cap, sizeof(*m->keys));
+    m->slots = pbc_xcalloc(m->cap, sizeof(*m->slots));
+    for (uint32_t i = 0; i < m->count; i++)
+        mem_insert(m, m->pages[i].ppn, i);
+}
+
+pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
+{
+    pbc_page *p = pbc_mem_find(m, ppn);
+    if (p)
+        return p;
+    if ((m->count + 1) * 2 > m->cap)
+        mem_grow_table(m);
+    if (m->count == m->pages_cap) {
+        uint32_t n = m->pages_cap ? m->pages_cap * 2 : 64;
+        m->pages = pbc_xrealloc(m->pages, n * sizeof(*m->pages));
+        memset(m->pages + m->pages_cap, 0, (n - m->pages_cap) * sizeof(*m->pages));
+        m->pages_cap = n;
+    }
+    p = &m->pages[m->count];
+    if (!p->data)
+        p->data = pbc_xmalloc(PBC_PAGE_SIZE);
+    memset(p->data, 0, PBC_PAGE_SIZE);
+    p->ppn = ppn;
+    memset(&p->prov, 0, sizeof(p->prov));
+    mem_insert(m, ppn, m->count);
+    m->count++;
+    return p;
+}

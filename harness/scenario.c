@@ -1,0 +1,388 @@
+/*
+ * The scenario model and its residency tracker. The tracker encodes what a
+ * real VidMm may issue (SPEC-TRACE V lines): allocations never overlap,
+ * Fill only targets memory segments (S26), a mapped allocation is unmapped
+ * before it moves, special-lock transfers are never split, and so on.
+ */
+#include "scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void pbc_scenario_init(pbc_scenario *s) { memset(s, 0, sizeof(*s)); }
+
+void pbc_scenario_fini(pbc_scenario *s)
+{
+    free(s->allocs);
+    free(s->ops);
+    memset(s, 0, sizeof(*s));
+}
+
+void pbc_scenario_default_layout(pbc_scenario *s)
+{
+    static const pbc_segment_info layout[] = {
+        {1, PBC_SEGMENT_MEMORY, 0x0, 64ull << 20},
+        {2, PBC_SEGMENT_MEMORY, 0x1000000000ull, 4ull << 30},
+        {3, PBC_SEGMENT_APERTURE, 0x800000000ull, 256ull << 20},
+    };
+    memcpy(s->segments, layout, sizeof(layout));
+    s->segment_count = PBC_ARRAY_LEN(layout);
+}
+
+pbc_salloc *pbc_scenario_add_alloc(pbc_scenario *s)
+{
+    pbc_salloc a = {0};
+    PBC_PUSH(s->allocs, s->alloc_count, s->alloc_cap, a);
+    return &s->allocs[s->alloc_count - 1];
+}
+
+pbc_sop *pbc_scenario_add_op(pbc_scenario *s)
+{
+    pbc_sop o = {0};
+    PBC_PUSH(s->ops, s->op_count, s->op_cap, o);
+    return &s->ops[s->op_count - 1];
+}
+
+int pbc_scenario_find_alloc(const pbc_scenario *s, const char *name)
+{
+    for (uint32_t i = 0; i < s->alloc_count; i++)
+        if (strcmp(s->allocs[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+uint32_t pbc_alloc_pages(const pbc_salloc *a) { return (uint32_t)((a->size + 4095) / 4096); }
+
+/* Source lines are presentation, not content: equality ignores them. */
+int pbc_scenario_equal(const pbc_scenario *a, const pbc_scenario *b)
+{
+    if (a->segment_count != b->segment_count ||
+        a->alloc_count != b->alloc_count || a->op_count != b->op_count)
+        return 0;
+    if (memcmp(a->segments, b->segments, a->segment_count * sizeof(a->segments[0])))
+        return 0;
+    for (uint32_t i = 0; i < a->alloc_count; i++) {
+        pbc_salloc x = a->allocs[i], y = b->allocs[i];
+        x.line = y.line = 0;
+        if (memcmp(&x, &y, sizeof(x)))
+            return 0;
+    }
+    for (uint32_t i = 0; i < a->op_count; i++) {
+        pbc_sop x = a->ops[i], y = b->ops[i];
+        x.line = y.line = 0;
+        if (memcmp(&x, &y, sizeof(x)))
+            return 0;
+    }
+    return 1;
+}
+
+const char *pbc_sop_name(uint32_t kind)
+{
+    static const char *const names[PBC_SOP_COUNT] = {
+        [PBC_SOP_TRANSFER] = "transfer",
+        [PBC_SOP_SPECIAL_LOCK] = "special-lock-transfer",
+        [PBC_SOP_FILL] = "fill",
+        [PBC_SOP_DISCARD] = "discard",
+        [PBC_SOP_READ_PHYSICAL] = "read-physical",
+        [PBC_SOP_WRITE_PHYSICAL] = "write-physical",
+        [PBC_SOP_MAP] = "map",
+        [PBC_SOP_UNMAP] = "unmap",
+        [PBC_SOP_RENDER_WRITE] = "render-write",
+        [PBC_SOP_RENDER_READ] = "render-read",
+        [PBC_SOP_GPU_READ] = "gpu-read",
+        [PBC_SOP_GPU_WRITE] = "gpu-write",
+        [PBC_SOP_FLUSH] = "flush",
+        [PBC_SOP_IDLE] = "idle",
+        [PBC_SOP_DMA] = "dma",
+    };
+    return kind < PBC_SOP_COUNT ? names[kind] : "?";
+}
+
+int pbc_sop_has_alloc(uint32_t kind)
+{
+    switch (kind) {
+    case PBC_SOP_TRANSFER:
+    case PBC_SOP_SPECIAL_LOCK:
+    case PBC_SOP_FILL:
+    case PBC_SOP_DISCARD:
+    case PBC_SOP_MAP:
+    case PBC_SOP_UNMAP:
+    case PBC_SOP_RENDER_WRITE:
+    case PBC_SOP_RENDER_READ:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* ---- Residency ---- */
+
+static const pbc_segment_info *res_segment(const pbc_residency *r, uint32_t id)
+{
+    return id >= 1 && id <= r->s->segment_count ? &r->s->segments[id - 1] : NULL;
+}
+
+int pbc_residency_range_free(const pbc_residency *r, uint32_t segment, uint64_t offset,
+                             uint64_t size, int except)
+{
+    for (uint32_t i = 0; i < r->s->alloc_count; i++) {
+        const pbc_res_alloc *o = &r->a[i];
+        if ((int)i == except || o->where != PBC_WHERE_SEGMENT || o->at.segment != segment)
+            continue;
+        uint64_t osize = r->s->allocs[i].size;
+        if (offset < o->at.offset + osize && o->at.offset < offset + size)
+            return 0;
+    }
+    return 1;
+}
+
+/* A place an allocation of `size` bytes may move to or be filled at. */
+static const char *res_check_segment_place(const pbc_residency *r, pbc_place at, uint64_t size,
+                                           int alloc)
+{
+    const pbc_segment_info *seg = res_segment(r, at.segment);
+    if (!seg)
+        return "no such segment";
+    if (seg->kind != PBC_SEGMENT_MEMORY)
+        return "allocations can only be placed in memory segments";
+    if (at.offset % 4)
+        return "segment offsets must be multiples of 4";
+    if (at.offset > seg->size || size > seg->size - at.offset)
+        return "range runs past the end of the segment";
+    if (!pbc_residency_range_free(r, at.segment, at.offset, size, alloc))
+        return "range overlaps another resident allocation";
+    return NULL;
+}
+
+const char *pbc_residency_init(pbc_residency *r, const pbc_scenario *s)
+{
+    memset(r, 0, sizeof(*r));
+    r->s = s;
+    r->a = pbc_xcalloc(s->alloc_count, sizeof(*r->a));
+    for (uint32_t i = 0; i < s->alloc_count; i++) {
+        const pbc_salloc *al = &s->allocs[i];
+        if (al->where == PBC_WHERE_SEGMENT) {
+            const char *why = res_check_segment_place(r, al->at, al->size, -1);
+            if (why)
+                return why;
+        }
+        r->a[i].where = al->where;
+        r->a[i].at = al->at;
+    }
+    return NULL;
+}
+
+void pbc_residency_fini(pbc_residency *r)
+{
+    free(r->a);
+    free(r->valid);
+    memset(r, 0, sizeof(*r));
+}
+
+static int res_aperture_valid(const pbc_residency *r, uint32_t segment, uint64_t page)
+{
+    for (uint32_t i = 0; i < r->valid_count; i++) {
+        const pbc_res_range *v = &r->valid[i];
+        if (v->segment == segment && page >= v->first && page - v->first < v->count)
+            return 1;
+    }
+    return 0;
+}
+
+static const char *res_check_transfer(const pbc_residency *r, const pbc_sop *op)
+{
+    const pbc_res_alloc *a = &r->a[op->alloc];
+    const pbc_salloc *al = &r->s->allocs[op->alloc];
+    if (a->where == PBC_WHERE_NONE)
+        return "allocation is not resident (fill it first)";
+    if (a->mapped)
+        return "allocation is mapped in an aperture; unmap it before moving it";
+    if (op->split < 1 || op->split > pbc_alloc_pages(al))
+        return "split must be between 1 and the allocation's page count";
+    if (op->kind == PBC_SOP_SPECIAL_LOCK && op->split != 1)
+        return "special-lock transfers are not split";
+    if (op->at.segment == 0) {
+        if (a->where == PBC_WHERE_SYSTEM)
+            return "allocation is already in system memory";
+        return NULL;
+    }
+    const char *why = res_check_segment_place(r, op->at, al->size, (int)op->alloc);
+    if (why)
+        return why;
+    if (a->where == PBC_WHERE_SEGMENT && a->at.segment == op->at.segment &&
+        op->at.offset < a->at.offset + al->size && a->at.offset < op->at.offset + al->size)
+        return "source and destination overlap";
+    return NULL;
+}
+
+static const char *res_check_physical(const pbc_residency *r, const pbc_sop *op)
+{
+    const pbc_segment_info *seg = res_segment(r, op->at.segment);
+    if (!seg)
+        return "no such segment";
+    if (seg->kind != PBC_SEGMENT_MEMORY)
+        return "physical access targets memory segments only";
+    if (op->at.offset % 8 || op->at.offset + 8 > seg->size)
+        return "offset must be 8-aligned and inside the segment";
+    if (!pbc_residency_range_free(r, op->at.segment, op->at.offset, 8, -1))
+        return "physical access inside a resident allocation (its bytes would become undefined)";
+    return NULL;
+}
+
+static const char *res_check_map(const pbc_residency *r, const pbc_sop *op)
+{
+    const pbc_res_alloc *a = &r->a[op->alloc];
+    const pbc_salloc *al = &r->s->allocs[op->alloc];
+    const pbc_segment_info *seg = res_segment(r, op->at.segment);
+    if (a->where != PBC_WHERE_SYSTEM)
+        return "only allocations in system memory can be mapped";
+    if (a->mapped)
+        return "allocation is already mapped";
+    if (!seg || seg->kind != PBC_SEGMENT_APERTURE)
+        return "map needs an aperture segment";
+    if (op->count < 1 || op->first >= pbc_alloc_pages(al) ||
+        op->count > pbc_alloc_pages(al) - op->first)
+        return "first/count outside the allocation's pages";
+    uint64_t page = op->at.offset;
+    if (page > seg->size / 4096 || op->count > seg->size / 4096 - page)
+        return "mapping runs past the end of the aperture";
+    for (uint32_t i = 0; i < r->s->alloc_count; i++) {
+        const pbc_res_alloc *o = &r->a[i];
+        if (o->mapped && o->ap_segment == op->at.segment && page < o->ap_page + o->map_count &&
+            o->ap_page < page + op->count)
+            return "aperture range is mapped by another allocation";
+    }
+    return NULL;
+}
+
+static const char *res_check_render(const pbc_residency *r, const pbc_sop *op)
+{
+    const pbc_res_alloc *a = &r->a[op->alloc];
+    const pbc_salloc *al = &r->s->allocs[op->alloc];
+    if (a->where == PBC_WHERE_NONE)
+        return "allocation is not resident";
+    if (op->size == 0 || op->offset > al->size || op->size > al->size - op->offset)
+        return "offset/size outside the allocation";
+    if (op->kind == PBC_SOP_RENDER_WRITE && (op->offset % 4 || op->size % 4))
+        return "render writes need 4-byte aligned offset and size";
+    if (op->flags & PBC_SOP_VIA_APERTURE) {
+        if (!a->mapped)
+            return "via=aperture needs a mapped allocation";
+        uint64_t lo = (uint64_t)a->map_first * 4096, hi = lo + (uint64_t)a->map_count * 4096;
+        if (op->offset < lo || op->offset + op->size > hi)
+            return "range is outside the mapped pages";
+    }
+    return NULL;
+}
+
+static const char *res_check_gpu_access(const pbc_residency *r, const pbc_sop *op)
+{
+    const pbc_segment_info *seg = res_segment(r, op->at.segment);
+    if (!seg)
+        return "no such segment";
+    if (op->size == 0 || op->at.offset > seg->size || op->size > seg->size - op->at.offset)
+        return "range outside the segment";
+    if (op->size > (1u << 20))
+        return "gpu accesses are limited to 1 MiB";
+    if (op->kind == PBC_SOP_GPU_WRITE && (op->at.offset % 4 || op->size % 4))
+        return "gpu writes need 4-byte aligned offset and size";
+    if (seg->kind == PBC_SEGMENT_APERTURE) {
+        for (uint64_t p = op->at.offset / 4096; p <= (op->at.offset + op->size - 1) / 4096; p++)
+            if (!res_aperture_valid(r, op->at.segment, p))
+                return "aperture page was never mapped (a real VidMm never lets the GPU fault)";
+    }
+    return NULL;
+}
+
+const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
+{
+    if (op->kind >= PBC_SOP_COUNT)
+        return "unknown operation";
+    if (pbc_sop_has_alloc(op->kind) && op->alloc >= r->s->alloc_count)
+        return "no such allocation";
+    switch (op->kind) {
+    case PBC_SOP_TRANSFER:
+    case PBC_SOP_SPECIAL_LOCK:
+        return res_check_transfer(r, op);
+    case PBC_SOP_FILL:
+        if (r->a[op->alloc].where != PBC_WHERE_NONE)
+            return "fill sets initial content: the allocation must not be resident";
+        return res_check_segment_place(r, op->at, r->s->allocs[op->alloc].size, (int)op->alloc);
+    case PBC_SOP_DISCARD:
+        return r->a[op->alloc].where == PBC_WHERE_SEGMENT ? NULL
+                                                           : "discard needs an allocation in a memory segment";
+    case PBC_SOP_READ_PHYSICAL:
+    case PBC_SOP_WRITE_PHYSICAL:
+        return res_check_physical(r, op);
+    case PBC_SOP_MAP:
+        return res_check_map(r, op);
+    case PBC_SOP_UNMAP:
+        return r->a[op->alloc].mapped ? NULL : "allocation is not mapped";
+    case PBC_SOP_RENDER_WRITE:
+    case PBC_SOP_RENDER_READ:
+        return res_check_render(r, op);
+    case PBC_SOP_GPU_READ:
+    case PBC_SOP_GPU_WRITE:
+        return res_check_gpu_access(r, op);
+    case PBC_SOP_DMA:
+        return op->dma_size <= PBC_MAX_DMA_SIZE ? NULL : "paging buffers are limited to 1 MiB";
+    default:
+        return NULL;
+    }
+}
+
+void pbc_residency_apply(pbc_residency *r, const pbc_sop *op)
+{
+    pbc_res_alloc *a = op->alloc < r->s->alloc_count ? &r->a[op->alloc] : NULL;
+    switch (op->kind) {
+    case PBC_SOP_TRANSFER:
+    case PBC_SOP_SPECIAL_LOCK:
+    case PBC_SOP_FILL:
+        a->where = op->at.segment ? PBC_WHERE_SEGMENT : PBC_WHERE_SYSTEM;
+        a->at = op->at;
+        break;
+    case PBC_SOP_DISCARD:
+        a->where = PBC_WHERE_NONE;
+        break;
+    case PBC_SOP_MAP: {
+        a->mapped = 1;
+        a->ap_segment = op->at.segment;
+        a->ap_page = op->at.offset;
+        a->map_first = op->first;
+        a->map_count = op->count;
+        pbc_res_range v = {op->at.segment, op->at.offset, op->count};
+        PBC_PUSH(r->valid, r->valid_count, r->valid_cap, v);
+        break;
+    }
+    case PBC_SOP_UNMAP:
+        a->mapped = 0;
+        break;
+    default:
+        break;
+    }
+}
+
+int pbc_scenario_validate(const pbc_scenario *s, char *buf, size_t size)
+{
+    pbc_residency r;
+    const char *why = pbc_residency_init(&r, s);
+    if (why) {
+        snprintf(buf, size, "initial placement: %s", why);
+        pbc_residency_fini(&r);
+        return -1;
+    }
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        why = pbc_residency_check(&r, &s->ops[i]);
+        if (why) {
+            snprintf(buf, size, "operation %u (%s): %s", i + 1, pbc_sop_name(s->ops[i].kind), why);
+            pbc_residency_fini(&r);
+            return -1;
+        }
+        pbc_residency_apply(&r, &s->ops[i]);
+    }
+    pbc_residency_fini(&r);
+    return 0;
+}

@@ -1,0 +1,154 @@
+/*
+ * scenario.h — a scenario: adapter layout, allocations, and an ordered list
+ * of VidMm-level operations. The residency tracker decides which operation
+ * is legal next (what a real VidMm could issue); the validator, the VidMm
+ * model and the fuzzers' decoder all use it, so they cannot disagree.
+ */
+#ifndef PBCHECK_SCENARIO_H
+#define PBCHECK_SCENARIO_H
+
+#include <stdint.h>
+
+#include <pbcheck/target.h>
+
+#define PBC_SCENARIO_VERSION 1u
+#define PBC_NAME_MAX 32u
+#define PBC_MAX_ALLOCS 256u
+#define PBC_MAX_OPS 4096u
+#define PBC_MAX_ALLOC_SIZE (64ull << 20)
+#define PBC_MAX_DMA_SIZE (1u << 20)
+#define PBC_MAX_SPLIT 64u
+#define PBC_MAX_MDL_OFFSET 64u
+#define PBC_DEFAULT_DMA_SIZE 4096u /* until the first dma operation */
+
+typedef enum pbc_sop_kind {
+    PBC_SOP_TRANSFER = 0,
+    PBC_SOP_SPECIAL_LOCK,
+    PBC_SOP_FILL,
+    PBC_SOP_DISCARD,
+    PBC_SOP_READ_PHYSICAL,
+    PBC_SOP_WRITE_PHYSICAL,
+    PBC_SOP_MAP,
+    PBC_SOP_UNMAP,
+    PBC_SOP_RENDER_WRITE,
+    PBC_SOP_RENDER_READ,
+    PBC_SOP_GPU_READ,
+    PBC_SOP_GPU_WRITE,
+    PBC_SOP_FLUSH,
+    PBC_SOP_IDLE,
+    PBC_SOP_DMA,
+    PBC_SOP_COUNT
+} pbc_sop_kind;
+
+typedef enum pbc_where { PBC_WHERE_NONE = 0, PBC_WHERE_SYSTEM, PBC_WHERE_SEGMENT } pbc_where;
+
+/* A location: system memory (segment 0), or a segment and byte offset. */
+typedef struct pbc_place {
+    uint32_t segment;
+    uint64_t offset;
+} pbc_place;
+
+#define PBC_SOP_COHERENT 0x1u     /* map: CacheCoherent */
+#define PBC_SOP_VIA_APERTURE 0x2u /* render: access through the allocation's mapping */
+
+typedef struct pbc_sop {
+    uint32_t kind;    /* pbc_sop_kind */
+    uint32_t alloc;   /* allocation index */
+    pbc_place at;     /* destination or address */
+    uint32_t split;   /* transfer: sub-transfers (>= 1) */
+    uint32_t pattern; /* fill, render write, gpu write */
+    uint32_t flags;   /* PBC_SOP_* */
+    uint64_t offset;  /* render: byte offset in the allocation */
+    uint64_t size;    /* render, gpu access: bytes */
+    uint32_t first;   /* map: first allocation page */
+    uint32_t count;   /* map: pages */
+    uint32_t dma_size;/* dma: paging-buffer size, 0 = the target's minimum */
+    uint32_t line;    /* source line, 0 when not parsed from text */
+} pbc_sop;
+
+#define PBC_ALLOC_NEEDS_IDLE PBC_ALLOCATION_NEEDS_IDLE
+#define PBC_ALLOC_PRIMARY PBC_ALLOCATION_PRIMARY
+
+typedef struct pbc_salloc {
+    char name[PBC_NAME_MAX];
+    uint64_t size;       /* bytes, a multiple of 4 */
+    uint32_t where;      /* initial pbc_where */
+    pbc_place at;        /* initial segment placement */
+    uint32_t mdl_offset; /* pages before the allocation's first page in its MDLs */
+    uint32_t flags;      /* PBC_ALLOC_* */
+    uint32_t seed;       /* initial content */
+    uint32_t line;
+} pbc_salloc;
+
+typedef struct pbc_scenario {
+    pbc_segment_info segments[8];
+    uint32_t segment_count;
+    pbc_salloc *allocs;
+    uint32_t alloc_count, alloc_cap;
+    pbc_sop *ops;
+    uint32_t op_count, op_cap;
+} pbc_scenario;
+
+void pbc_scenario_init(pbc_scenario *s);
+void pbc_scenario_fini(pbc_scenario *s);
+void pbc_scenario_default_layout(pbc_scenario *s);
+pbc_salloc *pbc_scenario_add_alloc(pbc_scenario *s);
+pbc_sop *pbc_scenario_add_op(pbc_scenario *s);
+int pbc_scenario_find_alloc(const pbc_scenario *s, const char *name);
+int pbc_scenario_equal(const pbc_scenario *a, const pbc_scenario *b);
+const char *pbc_sop_name(uint32_t kind);
+/* Whether operations of this kind name an allocation. */
+int pbc_sop_has_alloc(uint32_t kind);
+uint32_t pbc_alloc_pages(const pbc_salloc *a);
+
+/* ---- Residency: what is where, and what is legal next ---- */
+
+typedef struct pbc_res_alloc {
+    uint32_t where;
+    pbc_place at;         /* when in a segment */
+    uint32_t mapped;
+    uint32_t ap_segment;  /* when mapped */
+    uint64_t ap_page;
+    uint32_t map_first, map_count;
+} pbc_res_alloc;
+
+typedef struct pbc_res_range {
+    uint32_t segment;
+    uint64_t first, count; /* aperture pages */
+} pbc_res_range;
+
+typedef struct pbc_residency {
+    const pbc_scenario *s;
+    pbc_res_alloc *a;
+    pbc_res_range *valid; /* aperture pages with a valid GART entry */
+    uint32_t valid_count, valid_cap;
+} pbc_residency;
+
+/* Returns NULL when the initial placements are legal, else why not. */
+const char *pbc_residency_init(pbc_residency *r, const pbc_scenario *s);
+void pbc_residency_fini(pbc_residency *r);
+/* NULL when op is legal in the current state; else a one-line reason. */
+const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op);
+/* Applies a legal op. */
+void pbc_residency_apply(pbc_residency *r, const pbc_sop *op);
+/* Whether [offset, offset+size) of segment is free of resident allocations
+ * other than `except` (-1 for none). */
+int pbc_residency_range_free(const pbc_residency *r, uint32_t segment, uint64_t offset,
+                             uint64_t size, int except);
+
+/* Whole-scenario validation: the first illegal op, as "line N: why" in
+ * buf. Returns 0 when valid. */
+int pbc_scenario_validate(const pbc_scenario *s, char *buf, size_t size);
+
+/* ---- Text format (.pbs), see docs/scenario-format.md ---- */
+
+/* Parses text; on error writes "NAME:LINE:COL: what" into err and returns
+ * -1 (s is then empty). Never reads beyond len. */
+int pbc_scenario_parse(const char *text, size_t len, const char *name, pbc_scenario *s,
+                       char *err, size_t err_size);
+/* Reads and parses a file; same error convention. */
+int pbc_scenario_load(const char *path, pbc_scenario *s, char *err, size_t err_size);
+/* Canonical text; the caller frees the result. */
+char *pbc_scenario_print(const pbc_scenario *s);
+
+#endif

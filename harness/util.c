@@ -1,0 +1,37 @@
+/*
+ * Allocation helpers. Running out of host memory is a harness failure, not
+ * something a target did, so these abort with a message.
+ */
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *pbc_check(void *p)
+{
+    if (!p) {
+        fputs("pbcheck: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+void *pbc_xmalloc(size_t n) { return pbc_check(malloc(n ? n : 1)); }
+
+void *pbc_xcalloc(size_t n, size_t size) { return pbc_check(calloc(n ? n : 1, size ? size : 1)); }
+
+void *pbc_xrealloc(void *p, size_t n) { return pbc_check(realloc(p, n ? n : 1)); }
+
+char *pbc_xstrdup(const char *s) { return pbc_check(strdup(s)); }
+
+void pbc_grow(void **items, uint32_t *cap, uint32_t need, size_t item_size)
+{
+    if (need <= *cap)
+        return;
+    uint32_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    *items = pbc_xrealloc(*items, (size_t)n * item_size);
+    *cap = n;
+}

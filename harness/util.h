@@ -1,0 +1,28 @@
+/*
+ * util.h — small helpers shared by the harness: allocation that aborts on
+ * exhaustion (a harness invariant, not a target finding) and growable
+ * arrays.
+ */
+#ifndef PBCHECK_UTIL_H
+#define PBCHECK_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void *pbc_xmalloc(size_t n);
+void *pbc_xcalloc(size_t n, size_t size);
+void *pbc_xrealloc(void *p, size_t n);
+char *pbc_xstrdup(const char *s);
+
+/* Grows *items (of item_size bytes each) so that it holds at least need. */
+void pbc_grow(void **items, uint32_t *cap, uint32_t need, size_t item_size);
+
+#define PBC_PUSH(arr, count, cap, value)                                      \
+    do {                                                                       \
+        pbc_grow((void **)&(arr), &(cap), (count) + 1, sizeof(*(arr)));        \
+        (arr)[(count)++] = (value);                                            \
+    } while (0)
+
+#define PBC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

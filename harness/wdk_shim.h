@@ -1,0 +1,27 @@
+/*
+ * wdk_shim.h — serves the kernel calls declared in wdk/wdm.h from modeled
+ * memory, for builders that do CPU work at build or submit time.
+ *
+ * The harness binds the shim to one GPU for the duration of a run; every
+ * DDI call goes through pbc_shim_call_*, which writes CPU mappings back to
+ * modeled memory when the call returns. State lives in one thread-local
+ * binding, reset by pbc_shim_bind, so fuzz iterations never share it.
+ */
+#ifndef PBCHECK_WDK_SHIM_H
+#define PBCHECK_WDK_SHIM_H
+
+#include "gpu.h"
+
+/* The adapter's register file appears at this physical address. */
+#define PBC_MMIO_PHYSICAL 0x380000000ull
+
+void pbc_shim_bind(pbc_gpu *gpu);
+void pbc_shim_unbind(void);
+/* NT_ASSERT failures since the last call; *first is the first message. */
+uint32_t pbc_shim_take_asserts(const char **first);
+
+NTSTATUS pbc_shim_call_build(const pbc_target *t, HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a);
+NTSTATUS pbc_shim_call_patch(const pbc_target *t, HANDLE adapter, DXGKARG_PATCH *a);
+NTSTATUS pbc_shim_call_submit(const pbc_target *t, HANDLE adapter, DXGKARG_SUBMITCOMMAND *a);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * isa.h — the GPU model's micro-ops and the ISA-decoder ABI.
+ *
+ * The GPU model executes a small, ISA-independent set of micro-ops. A
+ * vendor teaches the model its command format by writing one decoder that
+ * turns packets into micro-ops; the same decoder powers `pbcheck disasm`.
+ * A decoder never owns memory and never reads outside the view it is given.
+ */
+#ifndef PBCHECK_ISA_H
+#define PBCHECK_ISA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PBC_ISA_ABI_VERSION 1u
+
+typedef enum pbc_uop_kind {
+    PBC_UOP_NOP = 0,
+    PBC_UOP_COPY,       /* size bytes from src to dst */
+    PBC_UOP_FILL,       /* 32-bit value repeated over size bytes at dst */
+    PBC_UOP_WRITE_IMM,  /* width (1..8) bytes of value, little-endian, at dst */
+    PBC_UOP_READ,       /* width (1..8) bytes at dst; the value is discarded */
+    PBC_UOP_GART_WRITE, /* aperture segment's entry index := {valid, value, flags} */
+    PBC_UOP_FENCE,      /* fence value completes */
+    PBC_UOP_PTE_WRITE,  /* 8-byte page-table entry value at dst */
+    PBC_UOP_TLB_FLUSH,  /* page-table caches are invalidated */
+    PBC_UOP_KIND_COUNT
+} pbc_uop_kind;
+
+/* GART_WRITE flags. */
+#define PBC_GART_VALID 0x1u
+#define PBC_GART_CACHE_COHERENT 0x2u
+
+/* All addresses are GPU physical addresses (see docs/reference-isa.md for
+ * the modeled address map). */
+typedef struct pbc_uop {
+    uint32_t kind;    /* pbc_uop_kind */
+    uint32_t width;   /* WRITE_IMM, READ */
+    uint64_t dst;     /* COPY, FILL, WRITE_IMM, READ, PTE_WRITE */
+    uint64_t src;     /* COPY */
+    uint64_t size;    /* COPY, FILL */
+    uint64_t value;   /* FILL pattern, WRITE_IMM value, FENCE id, PTE_WRITE entry,
+                         GART_WRITE target page address */
+    uint64_t index;   /* GART_WRITE page index inside the aperture segment */
+    uint32_t segment; /* GART_WRITE aperture SegmentId */
+    uint32_t flags;   /* GART_WRITE PBC_GART_* */
+} pbc_uop;
+
+typedef enum pbc_decode_status {
+    PBC_DECODE_OK = 0,
+    PBC_DECODE_FAULT = 1
+} pbc_decode_status;
+
+typedef struct pbc_isa {
+    uint32_t abi_version; /* PBC_ISA_ABI_VERSION */
+    uint32_t struct_size; /* sizeof(pbc_isa) */
+    const char *name;
+    /* Decodes the packet at bytes[0, avail), avail > 0. On PBC_DECODE_OK,
+     * fills *uop and sets *length to the packet size, 0 < *length <= avail.
+     * On PBC_DECODE_FAULT (unknown opcode, truncated or malformed packet),
+     * sets *why to a static string; the GPU stops that submission. Must
+     * never read outside bytes[0, avail). */
+    pbc_decode_status (*decode)(const uint8_t *bytes, size_t avail, pbc_uop *uop,
+                                size_t *length, const char **why);
+    /* Writes one NUL-terminated line describing the packet at bytes[0, avail)
+     * into line[0, line_size). Returns the packet size, or 0 when the packet
+     * cannot be decoded (line then says why). */
+    size_t (*disasm)(const uint8_t *bytes, size_t avail, char *line, size_t line_size);
+} pbc_isa;
+
+/* Name of a micro-op kind ("copy", "fill", ...); "?" when out of range. */
+const char *pbc_uop_kind_name(uint32_t kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

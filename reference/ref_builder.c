@@ -1,0 +1,277 @@
+/*
+ * The reference paging-buffer builder: every WDDM 1.x operation, emitted as
+ * reference-ISA packets, one packet per page-sized chunk of work.
+ *
+ * Resumption is deliberately simple: MultipassOffset is the number of
+ * chunks of the current operation already in earlier buffers, so a call
+ * after INSUFFICIENT_DMA_BUFFER continues at exactly the next chunk. The
+ * builder checks the space left before each packet (S07) and only ever
+ * writes whole packets.
+ */
+#include "ref_builder.h"
+
+#include <stdlib.h>
+
+#include "ref_isa.h"
+
+typedef struct ref_adapter {
+    pbc_host host;
+    uint64_t dummy_page;
+} ref_adapter;
+
+typedef struct ref_allocation {
+    uint64_t size;
+    uint32_t flags;
+} ref_allocation;
+
+/* Where the next packet goes and where the buffer ends. */
+typedef struct ref_writer {
+    uint8_t *cur;
+    uint8_t *end;
+} ref_writer;
+
+static int ref_fits(const ref_writer *w, uint32_t dwords)
+{
+    return (size_t)(w->end - w->cur) >= (size_t)dwords * 4;
+}
+
+NTSTATUS ref_create_adapter(const pbc_adapter_info *info, HANDLE *adapter)
+{
+    ref_adapter *a = calloc(1, sizeof(*a));
+    if (!a)
+        return STATUS_NO_MEMORY;
+    a->host = *info->host;
+    a->dummy_page = info->dummy_page;
+    *adapter = a;
+    return STATUS_SUCCESS;
+}
+
+void ref_destroy_adapter(HANDLE adapter) { free(adapter); }
+
+NTSTATUS ref_create_allocation(HANDLE adapter, const pbc_allocation_info *info,
+                               HANDLE *allocation)
+{
+    (void)adapter;
+    ref_allocation *r = calloc(1, sizeof(*r));
+    if (!r)
+        return STATUS_NO_MEMORY;
+    r->size = info->size;
+    r->flags = info->flags;
+    *allocation = r;
+    return STATUS_SUCCESS;
+}
+
+void ref_destroy_allocation(HANDLE adapter, HANDLE allocation)
+{
+    (void)adapter;
+    free(allocation);
+}
+
+const pbc_host *ref_adapter_host(HANDLE adapter) { return &((ref_adapter *)adapter)->host; }
+
+int ref_allocation_needs_idle(HANDLE allocation)
+{
+    const ref_allocation *r = allocation;
+    return r && (r->flags & PBC_ALLOCATION_NEEDS_IDLE);
+}
+
+/* Physical address of byte `offset` (a multiple of REF_CHUNK) of one side
+ * of a transfer. TransferOffset applies to segment sides only; the MDL
+ * side starts at page MdlOffset (S12-S14). */
+static uint64_t ref_side_address(UINT segment_id, LARGE_INTEGER address, const MDL *mdl,
+                                 UINT transfer_offset, UINT mdl_offset, uint64_t offset)
+{
+    if (segment_id != 0)
+        return (uint64_t)address.QuadPart + transfer_offset + offset;
+    const PFN_NUMBER *pfns = MmGetMdlPfnArray(mdl);
+    return (uint64_t)pfns[mdl_offset + offset / REF_CHUNK] << PAGE_SHIFT;
+}
+
+static uint32_t ref_chunks(uint64_t size) { return (uint32_t)((size + REF_CHUNK - 1) / REF_CHUNK); }
+
+static uint32_t ref_chunk_size(uint64_t size, uint32_t index)
+{
+    uint64_t left = size - (uint64_t)index * REF_CHUNK;
+    return left < REF_CHUNK ? (uint32_t)left : REF_CHUNK;
+}
+
+/* Ends a call: publishes progress and how far the buffer was filled. */
+static NTSTATUS ref_finish(DXGKARG_BUILDPAGINGBUFFER *args, const ref_writer *w, uint32_t done,
+                           uint32_t total)
+{
+    args->pDmaBuffer = w->cur;
+    args->MultipassOffset = done;
+    return done == total ? STATUS_SUCCESS : STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+}
+
+static NTSTATUS ref_copy(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w, HANDLE allocation,
+                         UINT transfer_offset, SIZE_T size, UINT src_seg, LARGE_INTEGER src_addr,
+                         const MDL *src_mdl, UINT dst_seg, LARGE_INTEGER dst_addr,
+                         const MDL *dst_mdl, DXGK_TRANSFERFLAGS flags, UINT mdl_offset)
+{
+    if (ref_allocation_needs_idle(allocation) && !flags.AllocationIsIdle)
+        return STATUS_GRAPHICS_ALLOCATION_BUSY; /* nothing written (S22) */
+    uint32_t total = ref_chunks(size);
+    uint32_t i = args->MultipassOffset;
+    for (; i < total && ref_fits(w, REF_LEN_COPY); i++) {
+        uint64_t off = (uint64_t)i * REF_CHUNK;
+        uint64_t src = ref_side_address(src_seg, src_addr, src_mdl, transfer_offset, mdl_offset, off);
+        uint64_t dst = ref_side_address(dst_seg, dst_addr, dst_mdl, transfer_offset, mdl_offset, off);
+        w->cur += ref_encode_copy(w->cur, dst, src, ref_chunk_size(size, i));
+    }
+    return ref_finish(args, w, i, total);
+}
+
+static NTSTATUS ref_transfer(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const __typeof__(args->Transfer) *t = &args->Transfer;
+    return ref_copy(args, w, t->hAllocation, t->TransferOffset, t->TransferSize,
+                    t->Source.SegmentId, t->Source.SegmentAddress, t->Source.pMdl,
+                    t->Destination.SegmentId, t->Destination.SegmentAddress, t->Destination.pMdl,
+                    t->Flags, t->MdlOffset);
+}
+
+/* Special-lock transfers have no MdlOffset: an MDL side starts at page 0. */
+static NTSTATUS ref_special_lock_transfer(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const __typeof__(args->SpecialLockTransfer) *t = &args->SpecialLockTransfer;
+    return ref_copy(args, w, t->hAllocation, t->TransferOffset, t->TransferSize,
+                    t->Source.SegmentId, t->Source.SegmentAddress, t->Source.pMdl,
+                    t->Destination.SegmentId, t->Destination.SegmentAddress, t->Destination.pMdl,
+                    t->Flags, 0);
+}
+
+static NTSTATUS ref_fill(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const __typeof__(args->Fill) *f = &args->Fill;
+    uint32_t total = ref_chunks(f->FillSize);
+    uint32_t i = args->MultipassOffset;
+    for (; i < total && ref_fits(w, REF_LEN_FILL); i++) {
+        uint64_t dst = (uint64_t)f->Destination.SegmentAddress.QuadPart + (uint64_t)i * REF_CHUNK;
+        w->cur += ref_encode_fill(w->cur, dst, ref_chunk_size(f->FillSize, i), f->FillPattern);
+    }
+    return ref_finish(args, w, i, total);
+}
+
+/* The reference keeps no cached copies, so discarding needs no GPU work;
+ * it still honours the idle contract for allocations that need it. */
+static NTSTATUS ref_discard(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const __typeof__(args->DiscardContent) *d = &args->DiscardContent;
+    if (ref_allocation_needs_idle(d->hAllocation) && !d->Flags.AllocationIsIdle)
+        return STATUS_GRAPHICS_ALLOCATION_BUSY;
+    return ref_finish(args, w, 0, 0);
+}
+
+static NTSTATUS ref_read_physical(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    if (!ref_fits(w, REF_LEN_READ))
+        return ref_finish(args, w, 0, 1);
+    w->cur += ref_encode_read(w->cur, (uint64_t)args->ReadPhysical.PhysicalAddress.QuadPart, 4);
+    return ref_finish(args, w, 1, 1);
+}
+
+static NTSTATUS ref_write_physical(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    if (!ref_fits(w, REF_LEN_WRITE))
+        return ref_finish(args, w, 0, 1);
+    w->cur += ref_encode_write(w->cur, (uint64_t)args->WritePhysical.PhysicalAddress.QuadPart, 4, 0);
+    return ref_finish(args, w, 1, 1);
+}
+
+static NTSTATUS ref_map_aperture(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const __typeof__(args->MapApertureSegment) *m = &args->MapApertureSegment;
+    const PFN_NUMBER *pfns = MmGetMdlPfnArray(m->pMdl);
+    uint32_t flags = PBC_GART_VALID | (m->Flags.CacheCoherent ? PBC_GART_CACHE_COHERENT : 0);
+    uint32_t total = (uint32_t)m->NumberOfPages;
+    uint32_t i = args->MultipassOffset;
+    for (; i < total && ref_fits(w, REF_LEN_GART); i++) {
+        uint64_t page = (uint64_t)pfns[m->MdlOffset + i] << PAGE_SHIFT;
+        w->cur += ref_encode_gart(w->cur, m->SegmentId, (uint32_t)(m->OffsetInPages + i), flags, page);
+    }
+    return ref_finish(args, w, i, total);
+}
+
+/* Unmapped pages point at the dummy page and stay valid (S33). */
+static NTSTATUS ref_unmap_aperture(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const __typeof__(args->UnmapApertureSegment) *u = &args->UnmapApertureSegment;
+    uint32_t total = (uint32_t)u->NumberOfPages;
+    uint32_t i = args->MultipassOffset;
+    for (; i < total && ref_fits(w, REF_LEN_GART); i++) {
+        w->cur += ref_encode_gart(w->cur, u->SegmentId, (uint32_t)(u->OffsetInPages + i),
+                                  PBC_GART_VALID, (uint64_t)u->DummyPage.QuadPart);
+    }
+    return ref_finish(args, w, i, total);
+}
+
+NTSTATUS APIENTRY ref_build_paging_buffer(IN_CONST_HANDLE adapter,
+                                          IN_PDXGKARG_BUILDPAGINGBUFFER args)
+{
+    (void)adapter;
+    ref_writer w = {(uint8_t *)args->pDmaBuffer, (uint8_t *)args->pDmaBuffer + args->DmaSize};
+    switch (args->Operation) {
+    case DXGK_OPERATION_TRANSFER:
+        return ref_transfer(args, &w);
+    case DXGK_OPERATION_FILL:
+        return ref_fill(args, &w);
+    case DXGK_OPERATION_DISCARD_CONTENT:
+        return ref_discard(args, &w);
+    case DXGK_OPERATION_READ_PHYSICAL:
+        return ref_read_physical(args, &w);
+    case DXGK_OPERATION_WRITE_PHYSICAL:
+        return ref_write_physical(args, &w);
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT:
+        return ref_map_aperture(args, &w);
+    case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT:
+        return ref_unmap_aperture(args, &w);
+    case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER:
+        return ref_special_lock_transfer(args, &w);
+    default:
+        /* Not in supported_operations: the harness never asks. */
+        return STATUS_SUCCESS;
+    }
+}
+
+/* Reference packets hold physical addresses only: nothing to patch. */
+NTSTATUS APIENTRY ref_patch(IN_CONST_HANDLE adapter, const DXGKARG_PATCH *args)
+{
+    (void)adapter;
+    (void)args;
+    return STATUS_SUCCESS;
+}
+
+/* Executes exactly [start, end) and then writes the fence (S42, S46). */
+NTSTATUS APIENTRY ref_submit_command(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAND *args)
+{
+    const pbc_host *h = ref_adapter_host(adapter);
+    h->ring_submit(h->ctx, args->DmaBufferSegmentId, (uint64_t)args->DmaBufferPhysicalAddress.QuadPart,
+                   args->DmaBufferSubmissionStartOffset, args->DmaBufferSubmissionEndOffset);
+    h->ring_fence(h->ctx, args->SubmissionFenceId);
+    return STATUS_SUCCESS;
+}
+
+const pbc_target pbc_target_reference = {
+    .abi_version = PBC_TARGET_ABI_VERSION,
+    .struct_size = sizeof(pbc_target),
+    .name = "reference",
+    .summary = "the reference builder (differential oracle)",
+    .isa = &ref_isa,
+    .min_dma_size = REF_MAX_PACKET_BYTES,
+    .private_data_size = 0,
+    .supported_operations = PBC_OP_BIT(DXGK_OPERATION_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_FILL) |
+                            PBC_OP_BIT(DXGK_OPERATION_DISCARD_CONTENT) |
+                            PBC_OP_BIT(DXGK_OPERATION_READ_PHYSICAL) |
+                            PBC_OP_BIT(DXGK_OPERATION_WRITE_PHYSICAL) |
+                            PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT) |
+                            PBC_OP_BIT(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) |
+                            PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER),
+    .create_adapter = ref_create_adapter,
+    .destroy_adapter = ref_destroy_adapter,
+    .create_allocation = ref_create_allocation,
+    .destroy_allocation = ref_destroy_allocation,
+    .build_paging_buffer = ref_build_paging_buffer,
+    .patch = ref_patch,
+    .submit_command = ref_submit_command,
+};

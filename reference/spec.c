@@ -1,0 +1,117 @@
+/*
+ * The spec model: each operation's effect straight from the DDI text.
+ *
+ * Transfer (S12-S14): a segment side is contiguous from SegmentAddress +
+ * TransferOffset; an MDL side is the MDL's pages from page MdlOffset on,
+ * never shifted by TransferOffset. Fill (S25): FillPattern repeated over
+ * FillSize bytes. Map (S30): NumberOfPages MDL pages from MdlOffset at
+ * OffsetInPages. Unmap (S33): every page to DummyPage, still valid.
+ */
+#include "spec.h"
+
+#include <string.h>
+
+#define SPEC_PAGE 4096u
+
+typedef struct spec_side {
+    UINT segment_id;
+    uint64_t base;     /* segment side: SegmentAddress + TransferOffset */
+    const MDL *mdl;    /* MDL side */
+    UINT first_page;   /* MDL side: MdlOffset */
+} spec_side;
+
+/* Address of transfer byte `at`, and how many bytes from there stay
+ * physically contiguous on this side. */
+static uint64_t spec_side_at(const spec_side *s, uint64_t at, uint64_t *run)
+{
+    if (s->segment_id != 0) {
+        *run = UINT64_MAX;
+        return s->base + at;
+    }
+    const PFN_NUMBER *pfn = MmGetMdlPfnArray(s->mdl);
+    *run = SPEC_PAGE - at % SPEC_PAGE;
+    return ((uint64_t)pfn[s->first_page + at / SPEC_PAGE] << PAGE_SHIFT) + at % SPEC_PAGE;
+}
+
+static void spec_copy(const spec_side *src, const spec_side *dst, uint64_t size,
+                      pbc_spec_sink sink, void *ctx)
+{
+    for (uint64_t at = 0; at < size;) {
+        uint64_t run_s, run_d;
+        pbc_uop u = {.kind = PBC_UOP_COPY};
+        u.src = spec_side_at(src, at, &run_s);
+        u.dst = spec_side_at(dst, at, &run_d);
+        uint64_t n = size - at;
+        if (run_s < n)
+            n = run_s;
+        if (run_d < n)
+            n = run_d;
+        u.size = n;
+        sink(ctx, &u);
+        at += n;
+    }
+}
+
+#define SPEC_SIDE(side, offset, mdl_offset)                                         \
+    ((spec_side){(side).SegmentId, (uint64_t)(side).SegmentAddress.QuadPart + (offset), \
+                 (side).pMdl, (mdl_offset)})
+
+static void spec_gart(UINT segment, SIZE_T first, SIZE_T count, uint32_t flags,
+                      const MDL *mdl, ULONG mdl_offset, uint64_t dummy, pbc_spec_sink sink,
+                      void *ctx)
+{
+    for (SIZE_T i = 0; i < count; i++) {
+        pbc_uop u = {.kind = PBC_UOP_GART_WRITE, .segment = segment, .index = first + i,
+                     .flags = flags};
+        u.value = mdl ? (uint64_t)MmGetMdlPfnArray(mdl)[mdl_offset + i] << PAGE_SHIFT : dummy;
+        sink(ctx, &u);
+    }
+}
+
+int pbc_spec_apply(const DXGKARG_BUILDPAGINGBUFFER *a, pbc_spec_sink sink, void *ctx)
+{
+    switch (a->Operation) {
+    case DXGK_OPERATION_TRANSFER: {
+        spec_side src = SPEC_SIDE(a->Transfer.Source, a->Transfer.TransferOffset, a->Transfer.MdlOffset);
+        spec_side dst = SPEC_SIDE(a->Transfer.Destination, a->Transfer.TransferOffset,
+                                  a->Transfer.MdlOffset);
+        spec_copy(&src, &dst, a->Transfer.TransferSize, sink, ctx);
+        return 0;
+    }
+    case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER: {
+        const __typeof__(a->SpecialLockTransfer) *t = &a->SpecialLockTransfer;
+        spec_side src = SPEC_SIDE(t->Source, t->TransferOffset, 0);
+        spec_side dst = SPEC_SIDE(t->Destination, t->TransferOffset, 0);
+        spec_copy(&src, &dst, t->TransferSize, sink, ctx);
+        return 0;
+    }
+    case DXGK_OPERATION_FILL: {
+        pbc_uop u = {.kind = PBC_UOP_FILL,
+                     .dst = (uint64_t)a->Fill.Destination.SegmentAddress.QuadPart,
+                     .size = a->Fill.FillSize,
+                     .value = a->Fill.FillPattern};
+        sink(ctx, &u);
+        return 0;
+    }
+    case DXGK_OPERATION_DISCARD_CONTENT:
+    case DXGK_OPERATION_READ_PHYSICAL:
+    case DXGK_OPERATION_WRITE_PHYSICAL:
+        /* No defined effect on observable memory (S27-S29). */
+        return 0;
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT: {
+        const __typeof__(a->MapApertureSegment) *m = &a->MapApertureSegment;
+        uint32_t flags = PBC_GART_VALID | (m->Flags.CacheCoherent ? PBC_GART_CACHE_COHERENT : 0);
+        spec_gart(m->SegmentId, m->OffsetInPages, m->NumberOfPages, flags, m->pMdl, m->MdlOffset,
+                  0, sink, ctx);
+        return 0;
+    }
+    case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT: {
+        const __typeof__(a->UnmapApertureSegment) *u = &a->UnmapApertureSegment;
+        spec_gart(u->SegmentId, u->OffsetInPages, u->NumberOfPages, PBC_GART_VALID, NULL, 0,
+                  (uint64_t)u->DummyPage.QuadPart, sink, ctx);
+        return 0;
+    }
+    default:
+        return -1;
+    }
+}
