@@ -166,10 +166,6 @@ static void describe_diff(pbc_outcome *out, const pbc_scenario *s, const pbc_dif
                    " flags 0x%x, %s has 0x%" PRIx64 " flags 0x%x", d->index, d->segment, expected_name,
                    "", d->gart_a.addr, d->gart_a.flags, actual_name, d->gart_b.addr, d->gart_b.flags);
         break;
-    case PBC_DIFF_FENCES:
-        out_append(out, "completed fences differ (%s: %u, %s: %u)", expected_name,
-                   expected->gpu->fence_count, actual_name, actual->gpu->fence_count);
-        break;
     default:
         out_append(out, "GPU fault counts differ (%s: %u, %s: %u)", expected_name,
                    expected->gpu->fault_count, actual_name, actual->gpu->fault_count);

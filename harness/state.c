@@ -127,7 +127,6 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
         free(idx);
     }
     XXH3_state_t *last = st[PBC_MAX_SEGMENTS + 1];
-    XXH3_64bits_update(last, g->fences, g->fence_count * sizeof(*g->fences));
     XXH3_64bits_update(last, &g->fault_count, sizeof(g->fault_count));
     for (uint32_t r = 0; r < PBC_STATE_REGIONS; r++) {
         out->region[r] = XXH3_64bits_digest(st[r]);
@@ -200,14 +199,7 @@ int pbc_state_diff(const pbc_gpu *a, const pbc_gpu *b, const pbc_mask *masks, ui
         if (d->kind)
             return 1;
     }
-    if (!with_queue)
-        return 0;
-    if (a->fence_count != b->fence_count ||
-        memcmp(a->fences, b->fences, a->fence_count * sizeof(*a->fences)) != 0) {
-        d->kind = PBC_DIFF_FENCES;
-        return 1;
-    }
-    if (a->fault_count != b->fault_count) {
+    if (with_queue && a->fault_count != b->fault_count) {
         d->kind = PBC_DIFF_FAULTS;
         return 1;
     }

@@ -1,0 +1,315 @@
+/* The VidMm model honours every V line of SPEC-TRACE.md. A spy target
+ * wraps the reference builder and records what Windows' side handed it. */
+#include <inttypes.h>
+
+#include "ref_builder.h"
+#include "run.h"
+#include "t.h"
+
+#define MAX_CALLS 4096
+
+typedef struct spy_call {
+    DXGKARG_BUILDPAGINGBUFFER in, out;
+    NTSTATUS status;
+    uint32_t mdl_pages, mdl_flags; /* the transfer's MDL side, as seen during the call */
+} spy_call;
+
+static spy_call calls[MAX_CALLS];
+static int ncalls;
+static DXGKARG_PATCH patches[MAX_CALLS];
+static DXGKARG_SUBMITCOMMAND submits[MAX_CALLS];
+static int npatches, nsubmits;
+
+static NTSTATUS APIENTRY spy_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    spy_call *c = &calls[ncalls < MAX_CALLS ? ncalls++ : MAX_CALLS - 1];
+    c->in = *a;
+    const MDL *m = NULL;
+    if (a->Operation == DXGK_OPERATION_TRANSFER)
+        m = a->Transfer.Source.SegmentId == 0 ? a->Transfer.Source.pMdl : a->Transfer.Destination.pMdl;
+    c->mdl_pages = m ? m->ByteCount / 4096 : 0;
+    c->mdl_flags = m ? (uint32_t)m->MdlFlags : 0;
+    c->status = ref_build_paging_buffer(adapter, a);
+    c->out = *a;
+    return c->status;
+}
+
+static NTSTATUS APIENTRY spy_patch(IN_CONST_HANDLE adapter, const DXGKARG_PATCH *a)
+{
+    patches[npatches < MAX_CALLS ? npatches++ : MAX_CALLS - 1] = *a;
+    return ref_patch(adapter, a);
+}
+
+static NTSTATUS APIENTRY spy_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAND *a)
+{
+    submits[nsubmits < MAX_CALLS ? nsubmits++ : MAX_CALLS - 1] = *a;
+    return ref_submit_command(adapter, a);
+}
+
+static pbc_target spy;
+
+static void spy_init(uint64_t ops)
+{
+    spy = pbc_target_reference;
+    spy.name = "spy";
+    spy.build_paging_buffer = spy_build;
+    spy.patch = spy_patch;
+    spy.submit_command = spy_submit;
+    spy.supported_operations = ops;
+    ncalls = npatches = nsubmits = 0;
+}
+
+static const char *busy_mix =
+    "pbs 1\n"
+    "alloc A size=20K mdl-offset=2 needs-idle\n"
+    "alloc B size=12K at=1:0x10000 needs-idle\n"
+    "alloc P size=8K primary\n"
+    "alloc C size=8K at=none\n"
+    "dma size=min\n"
+    "render-write B offset=0 size=4K pattern=0x1\n"
+    "transfer A to=2:0x4000 split=3\n"
+    "render-write A offset=0 size=64 pattern=0x2\n"
+    "transfer B to=system split=2\n"
+    "dma size=100\n"
+    "transfer A to=system split=5\n"
+    "map P aperture=3:0 coherent\n"
+    "render-read P offset=0 size=8K via=aperture\n"
+    "unmap P\n"
+    "fill C to=1:0x40000 pattern=0xabcdef01\n"
+    "render-write C offset=4 size=8 pattern=0x3\n"
+    "discard C\n"
+    "dma size=4K\n"
+    "read-physical at=1:0x80000\n"
+    "write-physical at=1:0x80008\n"
+    "transfer A to=1:0x100000\n"
+    "special-lock-transfer A to=system\n"
+    "end\n";
+
+static pbc_outcome run_spy(const char *text, uint64_t ops)
+{
+    pbc_scenario s;
+    char err[256];
+    int rc = pbc_scenario_parse(text, strlen(text), "spy", &s, err, sizeof(err));
+    T_CHECK_MSG(rc == 0, "%s", err);
+    spy_init(ops);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {0};
+    pbc_outcome out;
+    pbc_runner_run(&r, &s, &spy, &o, &out);
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+    return out;
+}
+
+static int same_operation(const DXGKARG_BUILDPAGINGBUFFER *a, const DXGKARG_BUILDPAGINGBUFFER *b)
+{
+    DXGKARG_BUILDPAGINGBUFFER x = *a, y = *b;
+    x.Transfer.Flags.AllocationIsIdle = y.Transfer.Flags.AllocationIsIdle = 0;
+    return x.Operation == y.Operation && !memcmp(&x.Transfer, &y.Transfer, sizeof(x.Reserved));
+}
+
+T_TEST(spy_scenario_passes)
+{
+    pbc_outcome out = run_spy(busy_mix, pbc_target_reference.supported_operations);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s", out.message);
+    T_CHECK_MSG(ncalls > 30 && nsubmits > 15, "%d calls, %d submissions", ncalls, nsubmits);
+}
+
+/* S01, S04, S10: fresh buffers are 4 KiB aligned; DmaSize is what is left;
+ * DmaBufferWriteOffset is the offset from the buffer's start. */
+T_TEST(buffers_aligned_and_sized)
+{
+    run_spy(busy_mix, pbc_target_reference.supported_operations);
+    for (int i = 0; i < ncalls; i++) {
+        const DXGKARG_BUILDPAGINGBUFFER *a = &calls[i].in;
+        uintptr_t start = (uintptr_t)a->pDmaBuffer - a->DmaBufferWriteOffset;
+        T_CHECK(start % 4096 == 0);
+        T_CHECK(a->DmaBufferGpuVirtualAddress % 4096 == 0 && a->DmaBufferGpuVirtualAddress != 0);
+        if (i > 0 && (uintptr_t)calls[i - 1].in.pDmaBuffer - calls[i - 1].in.DmaBufferWriteOffset == start)
+            T_CHECK(a->DmaBufferWriteOffset + a->DmaSize ==
+                    calls[i - 1].in.DmaBufferWriteOffset + calls[i - 1].in.DmaSize);
+        T_CHECK(a->hSystemContext != NULL);
+    }
+}
+
+/* S05, S08, S13, S16: an operation starts at MultipassOffset 0, and every
+ * call after INSUFFICIENT or BUSY gets the same operation with the
+ * MultipassOffset the builder left, bit for bit. */
+T_TEST(multipass_offset_preserved)
+{
+    run_spy(busy_mix, pbc_target_reference.supported_operations);
+    int retries = 0;
+    for (int i = 0; i < ncalls; i++) {
+        int continues = i > 0 && calls[i - 1].status != STATUS_SUCCESS;
+        if (continues) {
+            T_CHECK(same_operation(&calls[i].in, &calls[i - 1].in));
+            T_CHECK(calls[i].in.MultipassOffset == calls[i - 1].out.MultipassOffset);
+            retries++;
+        } else {
+            T_CHECK(calls[i].in.MultipassOffset == 0);
+        }
+    }
+    T_CHECK_MSG(retries > 15, "%d retries", retries);
+}
+
+/* S15, S17: sub-transfers of one transfer run in order, the first flagged
+ * TransferStart and the last TransferEnd, never interleaved. */
+T_TEST(transfer_start_end_order)
+{
+    run_spy(busy_mix, pbc_target_reference.supported_operations);
+    int open = 0, transfers = 0;
+    for (int i = 0; i < ncalls; i++) {
+        const DXGKARG_BUILDPAGINGBUFFER *a = &calls[i].in;
+        if (a->Operation != DXGK_OPERATION_TRANSFER)
+            continue;
+        int retry = i > 0 && calls[i - 1].status != STATUS_SUCCESS;
+        if (a->Transfer.Flags.TransferStart && !retry) {
+            T_CHECK(!open); /* the previous transfer ended first */
+            open = 1;
+            transfers++;
+            T_CHECK(a->Transfer.TransferOffset == 0);
+        } else if (!retry) {
+            T_CHECK(open);
+        }
+        if (a->Transfer.Flags.TransferEnd && calls[i].status == STATUS_SUCCESS) {
+            T_CHECK(a->Transfer.TransferOffset + a->Transfer.TransferSize > 0);
+            open = 0;
+        }
+    }
+    T_CHECK(!open && transfers == 4);
+}
+
+/* S12, S14: an MDL side has SegmentId 0 and MdlOffset names the first page
+ * of the sub-transfer; a segment side's address is base + offset. */
+T_TEST(transfer_sides)
+{
+    run_spy(busy_mix, pbc_target_reference.supported_operations);
+    int mdl_sides = 0;
+    for (int i = 0; i < ncalls; i++) {
+        const DXGKARG_BUILDPAGINGBUFFER *a = &calls[i].in;
+        if (a->Operation != DXGK_OPERATION_TRANSFER)
+            continue;
+        if (a->Transfer.Source.SegmentId == 0 || a->Transfer.Destination.SegmentId == 0) {
+            mdl_sides++;
+            T_CHECK(calls[i].mdl_flags & MDL_PAGES_LOCKED);
+            uint32_t lead = calls[i].mdl_pages == 7 ? 2 : 0; /* A: 5 pages + 2 foreign; B: 3 pages */
+            T_CHECK(a->Transfer.MdlOffset == lead + a->Transfer.TransferOffset / 4096);
+            T_CHECK(a->Transfer.TransferOffset % 4096 == 0);
+        }
+        if (a->Transfer.Destination.SegmentId == 2)
+            T_CHECK(a->Transfer.Destination.SegmentAddress.QuadPart == 0x1000000000ll + 0x4000);
+    }
+    T_CHECK(mdl_sides > 5);
+}
+
+/* S21-S24: without AllocationIsIdle the reference returns BUSY for
+ * allocations that need idle; VidMm then waits and calls again with it. */
+T_TEST(busy_retried_with_idle)
+{
+    run_spy(busy_mix, pbc_target_reference.supported_operations);
+    int busy = 0;
+    for (int i = 0; i + 1 < ncalls; i++) {
+        if (calls[i].status != STATUS_GRAPHICS_ALLOCATION_BUSY)
+            continue;
+        busy++;
+        T_CHECK(calls[i].out.pDmaBuffer == calls[i].in.pDmaBuffer);
+        const DXGKARG_BUILDPAGINGBUFFER *next = &calls[i + 1].in;
+        UINT idle = next->Operation == DXGK_OPERATION_DISCARD_CONTENT ? next->DiscardContent.Flags.AllocationIsIdle
+                                                                     : next->Transfer.Flags.AllocationIsIdle;
+        T_CHECK(idle);
+        T_CHECK(same_operation(next, &calls[i].in));
+    }
+    T_CHECK(busy >= 3);
+}
+
+/* S36, S38-S41, S45, S47: every buffer part is patched then submitted with
+ * the same offsets, a paging flag, no lists, the buffer's start address. */
+T_TEST(patch_and_submit_agree)
+{
+    run_spy(busy_mix, pbc_target_reference.supported_operations);
+    T_CHECK(npatches == nsubmits && nsubmits > 0);
+    int nonzero_start = 0;
+    for (int i = 0; i < nsubmits; i++) {
+        const DXGKARG_PATCH *p = &patches[i];
+        const DXGKARG_SUBMITCOMMAND *c = &submits[i];
+        T_CHECK(p->pAllocationList == NULL && p->AllocationListSize == 0);
+        T_CHECK(p->pPatchLocationList == NULL && p->PatchLocationListSize == 0);
+        T_CHECK(p->PatchLocationListSubmissionStart == 0 && p->PatchLocationListSubmissionLength == 0);
+        T_CHECK(p->DmaBufferSubmissionStartOffset == c->DmaBufferSubmissionStartOffset);
+        T_CHECK(p->DmaBufferSubmissionEndOffset == c->DmaBufferSubmissionEndOffset);
+        T_CHECK(p->SubmissionFenceId == c->SubmissionFenceId && c->SubmissionFenceId == (UINT)i + 1);
+        T_CHECK(p->DmaBufferPhysicalAddress.QuadPart == c->DmaBufferPhysicalAddress.QuadPart);
+        T_CHECK(c->DmaBufferPhysicalAddress.QuadPart % 4096 == 0);
+        T_CHECK(p->Flags.Paging && c->Flags.Paging && c->hDevice == NULL);
+        T_CHECK(c->DmaBufferSegmentId == 0 && p->DmaBufferSegmentId == 0);
+        T_CHECK(c->DmaBufferVirtualAddress == 0 && c->EngineOrdinal == 0 && c->VidPnSourceId == 0);
+        T_CHECK(c->DmaBufferSubmissionStartOffset < c->DmaBufferSubmissionEndOffset);
+        T_CHECK(c->DmaBufferSubmissionEndOffset <= c->DmaBufferSize);
+        if (c->DmaBufferSubmissionStartOffset) {
+            nonzero_start++;
+            T_CHECK(i > 0 && submits[i - 1].DmaBufferPhysicalAddress.QuadPart == c->DmaBufferPhysicalAddress.QuadPart);
+            T_CHECK(submits[i - 1].DmaBufferSubmissionEndOffset == c->DmaBufferSubmissionStartOffset);
+        }
+    }
+    T_CHECK(nonzero_start > 0); /* one buffer served several submissions (S43) */
+}
+
+/* S26, S34: fills target memory segments; the primary's map has no device. */
+T_TEST(fill_segments_and_primary_device)
+{
+    run_spy(busy_mix, pbc_target_reference.supported_operations);
+    int maps = 0;
+    for (int i = 0; i < ncalls; i++) {
+        const DXGKARG_BUILDPAGINGBUFFER *a = &calls[i].in;
+        if (a->Operation == DXGK_OPERATION_FILL)
+            T_CHECK(a->Fill.Destination.SegmentId == 1);
+        if (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT) {
+            T_CHECK(a->MapApertureSegment.hDevice == NULL && a->MapApertureSegment.hAllocation != NULL);
+            maps++;
+        }
+        if (a->Operation == DXGK_OPERATION_UNMAP_APERTURE_SEGMENT)
+            T_CHECK(a->UnmapApertureSegment.hDevice == NULL && a->UnmapApertureSegment.DummyPage.QuadPart != 0);
+    }
+    T_CHECK(maps > 0);
+}
+
+/* S20: an operation a target does not support is reported, not failed. */
+T_TEST(unsupported_operation_skips)
+{
+    uint64_t ops = pbc_target_reference.supported_operations & ~PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER);
+    pbc_outcome out = run_spy(busy_mix, ops);
+    T_CHECK(out.verdict == PBC_VERDICT_SKIP && strstr(out.message, "special-lock-transfer"));
+    T_CHECK(ncalls == 0);
+}
+
+/* Chunking invariance: the paging-buffer size changes how the work is cut,
+ * never what it does. */
+T_TEST(chunking_invariance)
+{
+    static const uint32_t sizes[] = {24, 25, 48, 52, 96, 100, 1000, 4096, 12288, 65536};
+    pbc_scenario s;
+    char err[256];
+    T_CHECK(pbc_scenario_parse(busy_mix, strlen(busy_mix), "mix", &s, err, sizeof(err)) == 0);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    uint64_t first = 0;
+    uint32_t buffers_min = 0, buffers_max = 0;
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        pbc_run_options o = {.dma_override = sizes[i]};
+        pbc_outcome out;
+        pbc_runner_run(&r, &s, &pbc_target_reference, &o, &out);
+        T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%u: %s", sizes[i], out.message);
+        if (i == 0) {
+            first = out.digest.total;
+            buffers_min = r.target.res.buffers;
+        }
+        T_CHECK_MSG(out.digest.total == first, "DmaSize %u gives a different state", sizes[i]);
+        buffers_max = r.target.res.buffers;
+    }
+    T_CHECK(buffers_min > 10 * buffers_max); /* the cut really changed */
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+}
+
+T_MAIN()
