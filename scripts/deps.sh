@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pbcheck needs, if any is missing.
+# Usage: scripts/deps.sh   (as root, or with sudo available)
+set -euo pipefail
+need=(clang cmake make libxxhash-dev libxml2-utils)
+missing=()
+for p in "${need[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "pbcheck: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
