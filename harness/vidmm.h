@@ -12,7 +12,7 @@
 #include "scenario.h"
 
 #define PBC_RULE_ID_MAX 24u
-#define PBC_DEFAULT_CALL_BUDGET 100000u
+#define PBC_DEFAULT_CALL_BUDGET 10000u
 
 typedef struct pbc_finding {
     char rule[PBC_RULE_ID_MAX]; /* stable id, e.g. "PB-STATUS" */

@@ -8,6 +8,28 @@
 #include <pbcheck/target.h>
 
 /* PBC_MUTANT(symbol, expected rule id) */
-#define PBC_MUTANT_LIST
+#define PBC_MUTANT_LIST                                       \
+    PBC_MUTANT(pbc_mutant_resume_skip, "PB-DIVERGE")          \
+    PBC_MUTANT(pbc_mutant_restart, "PB-LIVELOCK")             \
+    PBC_MUTANT(pbc_mutant_overrun, "PB-DMA-OVERRUN")          \
+    PBC_MUTANT(pbc_mutant_torn_packet, "PB-GPU-FAULT")        \
+    PBC_MUTANT(pbc_mutant_unmap_zero, "PB-UNMAP-DUMMY")       \
+    PBC_MUTANT(pbc_mutant_busy_always, "PB-BUSY-IDLE")        \
+    PBC_MUTANT(pbc_mutant_busy_after_write, "PB-BUSY-CONSUMED") \
+    PBC_MUTANT(pbc_mutant_offset_on_mdl, "PB-DIVERGE")        \
+    PBC_MUTANT(pbc_mutant_mdl_offset_ignored, "PB-DIVERGE")   \
+    PBC_MUTANT(pbc_mutant_trunc32, "PB-DIVERGE")              \
+    PBC_MUTANT(pbc_mutant_fill_tail, "PB-DIVERGE")            \
+    PBC_MUTANT(pbc_mutant_coherent, "PB-DIVERGE")             \
+    PBC_MUTANT(pbc_mutant_bad_status, "PB-STATUS")            \
+    PBC_MUTANT(pbc_mutant_no_progress, "PB-NO-PROGRESS")      \
+    PBC_MUTANT(pbc_mutant_no_fence, "PB-FENCE")               \
+    PBC_MUTANT(pbc_mutant_early_fence, "PB-FENCE")            \
+    PBC_MUTANT(pbc_mutant_exec_from_start, "PB-EXEC-RANGE")   \
+    PBC_MUTANT(pbc_mutant_patch_grows, "PB-PATCH")
+
+#define PBC_MUTANT(sym, rule) extern const pbc_target sym;
+PBC_MUTANT_LIST
+#undef PBC_MUTANT
 
 #endif

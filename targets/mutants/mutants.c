@@ -1,0 +1,287 @@
+/*
+ * Planted-bug builders. Each is the reference builder with exactly one
+ * realistic bug, written as a thin wrapper around the reference entry
+ * points so that the bug is the only difference. Each names the rule the
+ * harness must report; tests/test_mutants.c holds the harness to it.
+ */
+#include "mutants.h"
+
+#include <string.h>
+
+#include "ref_builder.h"
+#include "ref_isa.h"
+
+/* Runs the reference on a copy of the arguments that `tweak` changed, and
+ * hands back only what a builder may change: progress and buffer pointers. */
+static NTSTATUS mut_call_modified(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a,
+                                  void (*tweak)(DXGKARG_BUILDPAGINGBUFFER *))
+{
+    DXGKARG_BUILDPAGINGBUFFER local = *a;
+    tweak(&local);
+    NTSTATUS st = ref_build_paging_buffer(adapter, &local);
+    a->pDmaBuffer = local.pDmaBuffer;
+    a->pDmaBufferPrivateData = local.pDmaBufferPrivateData;
+    a->MultipassOffset = local.MultipassOffset;
+    return st;
+}
+
+static int mut_is_transfer(const DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    return a->Operation == DXGK_OPERATION_TRANSFER;
+}
+
+static int mut_has_mdl_side(const DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    return mut_is_transfer(a) && (a->Transfer.Source.SegmentId == 0 || a->Transfer.Destination.SegmentId == 0);
+}
+
+/* Bug: after INSUFFICIENT_DMA_BUFFER, resumes one page too far. */
+static void tweak_resume_skip(DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    uint32_t pages = mut_is_transfer(a) ? (uint32_t)((a->Transfer.TransferSize + 4095) / 4096) : 0;
+    if (mut_is_transfer(a) && a->MultipassOffset > 0 && a->MultipassOffset + 1 < pages)
+        a->MultipassOffset++;
+}
+static NTSTATUS APIENTRY mut_resume_skip(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return mut_call_modified(h, a, tweak_resume_skip);
+}
+
+/* Bug: ignores MultipassOffset and starts every call from the beginning. */
+static void tweak_restart(DXGKARG_BUILDPAGINGBUFFER *a) { a->MultipassOffset = 0; }
+static NTSTATUS APIENTRY mut_restart(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return mut_call_modified(h, a, tweak_restart);
+}
+
+/* Bug: off-by-one-packet space check: believes it has 24 bytes more. */
+static void tweak_overrun(DXGKARG_BUILDPAGINGBUFFER *a) { a->DmaSize += REF_MAX_PACKET_BYTES; }
+static NTSTATUS APIENTRY mut_overrun(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return mut_call_modified(h, a, tweak_overrun);
+}
+
+/* Bug: when the buffer runs out, leaves half a copy packet in it and
+ * counts it as written. */
+static NTSTATUS APIENTRY mut_torn_packet(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    uint8_t *end = (uint8_t *)a->pDmaBuffer + a->DmaSize;
+    NTSTATUS st = ref_build_paging_buffer(h, a);
+    uint8_t *cur = a->pDmaBuffer;
+    if (st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER && end - cur >= 12) {
+        uint8_t packet[REF_MAX_PACKET_BYTES];
+        ref_encode_copy(packet, 0, 0, 4096);
+        memcpy(cur, packet, 12);
+        a->pDmaBuffer = cur + 12;
+    }
+    return st;
+}
+
+/* Bug: points unmapped aperture pages at physical page 0, not DummyPage. */
+static void tweak_unmap_zero(DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    if (a->Operation == DXGK_OPERATION_UNMAP_APERTURE_SEGMENT)
+        a->UnmapApertureSegment.DummyPage.QuadPart = 0;
+}
+static NTSTATUS APIENTRY mut_unmap_zero(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return mut_call_modified(h, a, tweak_unmap_zero);
+}
+
+/* Bug: answers ALLOCATION_BUSY for allocations needing idle, even when
+ * AllocationIsIdle is set. */
+static NTSTATUS APIENTRY mut_busy_always(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (mut_is_transfer(a) && ref_allocation_needs_idle(a->Transfer.hAllocation))
+        return STATUS_GRAPHICS_ALLOCATION_BUSY;
+    return ref_build_paging_buffer(h, a);
+}
+
+/* Bug: emits a wait-for-idle packet and then reports ALLOCATION_BUSY,
+ * leaving the packet in the buffer. */
+static NTSTATUS APIENTRY mut_busy_after_write(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    NTSTATUS st = ref_build_paging_buffer(h, a);
+    if (st == STATUS_GRAPHICS_ALLOCATION_BUSY && a->DmaSize >= 4)
+        a->pDmaBuffer = (uint8_t *)a->pDmaBuffer + ref_encode_nop(a->pDmaBuffer, 1);
+    return st;
+}
+
+/* Bug: applies TransferOffset to the MDL side (page TransferOffset/4096)
+ * instead of using MdlOffset. */
+static void tweak_offset_on_mdl(DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    if (mut_has_mdl_side(a))
+        a->Transfer.MdlOffset = a->Transfer.TransferOffset / 4096;
+}
+static NTSTATUS APIENTRY mut_offset_on_mdl(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return mut_call_modified(h, a, tweak_offset_on_mdl);
+}
+
+/* Bug: ignores MdlOffset, always starting at the MDL's first page. */
+static void tweak_mdl_offset_ignored(DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    if (mut_has_mdl_side(a))
+        a->Transfer.MdlOffset = 0;
+    if (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT)
+        a->MapApertureSegment.MdlOffset = 0;
+}
+static NTSTATUS APIENTRY mut_mdl_offset_ignored(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return mut_call_modified(h, a, tweak_mdl_offset_ignored);
+}
+
+/* Bug: keeps segment addresses in a 32-bit variable. */
+static void tweak_trunc32(DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    if (mut_is_transfer(a)) {
+        if (a->Transfer.Source.SegmentId)
+            a->Transfer.Source.SegmentAddress.HighPart = 0;
+        if (a->Transfer.Destination.SegmentId)
+            a->Transfer.Destination.SegmentAddress.HighPart = 0;
+    }
+    if (a->Operation == DXGK_OPERATION_FILL)
+        a->Fill.Destination.SegmentAddress.HighPart = 0;
+}
+static NTSTATUS APIENTRY mut_trunc32(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return mut_call_modified(h, a, tweak_trunc32);
+}
+
+/* Bug: fills in 8-byte units and drops a trailing 4-byte tail. */
+static void tweak_fill_tail(DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    if (a->Operation == DXGK_OPERATION_FILL)
+        a->Fill.FillSize &= ~(SIZE_T)7;
+}
+static NTSTATUS APIENTRY mut_fill_tail(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return mut_call_modified(h, a, tweak_fill_tail);
+}
+
+/* Bug: maps every page non-coherent, whatever CacheCoherent says. */
+static void tweak_coherent(DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    if (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT)
+        a->MapApertureSegment.Flags.CacheCoherent = 0;
+}
+static NTSTATUS APIENTRY mut_coherent(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return mut_call_modified(h, a, tweak_coherent);
+}
+
+/* Bug: rejects sub-transfers that do not start at offset 0. */
+static NTSTATUS APIENTRY mut_bad_status(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (mut_is_transfer(a) && a->Transfer.TransferOffset != 0)
+        return STATUS_INVALID_PARAMETER;
+    return ref_build_paging_buffer(h, a);
+}
+
+/* Bug: declares a 24-byte minimum but wants 64 bytes before it starts. */
+static NTSTATUS APIENTRY mut_no_progress(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->DmaSize < 64 && a->Operation != DXGK_OPERATION_DISCARD_CONTENT)
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+    return ref_build_paging_buffer(h, a);
+}
+
+/* Bug: SubmitCommand forgets the fence. */
+static NTSTATUS APIENTRY mut_no_fence(IN_CONST_HANDLE h, const DXGKARG_SUBMITCOMMAND *c)
+{
+    const pbc_host *host = ref_adapter_host(h);
+    host->ring_submit(host->ctx, c->DmaBufferSegmentId, (uint64_t)c->DmaBufferPhysicalAddress.QuadPart,
+                      c->DmaBufferSubmissionStartOffset, c->DmaBufferSubmissionEndOffset);
+    return STATUS_SUCCESS;
+}
+
+/* Bug: queues the fence before the buffer, so it signals too early. */
+static NTSTATUS APIENTRY mut_early_fence(IN_CONST_HANDLE h, const DXGKARG_SUBMITCOMMAND *c)
+{
+    const pbc_host *host = ref_adapter_host(h);
+    host->ring_fence(host->ctx, c->SubmissionFenceId);
+    host->ring_submit(host->ctx, c->DmaBufferSegmentId, (uint64_t)c->DmaBufferPhysicalAddress.QuadPart,
+                      c->DmaBufferSubmissionStartOffset, c->DmaBufferSubmissionEndOffset);
+    return STATUS_SUCCESS;
+}
+
+/* Bug: executes the buffer from its start, replaying earlier submissions. */
+static NTSTATUS APIENTRY mut_exec_from_start(IN_CONST_HANDLE h, const DXGKARG_SUBMITCOMMAND *c)
+{
+    const pbc_host *host = ref_adapter_host(h);
+    host->ring_submit(host->ctx, c->DmaBufferSegmentId, (uint64_t)c->DmaBufferPhysicalAddress.QuadPart, 0,
+                      c->DmaBufferSubmissionEndOffset);
+    host->ring_fence(host->ctx, c->SubmissionFenceId);
+    return STATUS_SUCCESS;
+}
+
+/* Bug: Patch appends a trailing no-op after the submission, growing it. */
+static NTSTATUS APIENTRY mut_patch_grows(IN_CONST_HANDLE h, const DXGKARG_PATCH *p)
+{
+    (void)h;
+    if (p->DmaBufferSubmissionEndOffset + 4 <= p->DmaBufferSize)
+        ref_encode_nop((uint8_t *)p->pDmaBuffer + p->DmaBufferSubmissionEndOffset, 1);
+    return STATUS_SUCCESS;
+}
+
+#define MUTANT(sym, nm, summary_text, build, patch_fn, submit_fn)                             \
+    const pbc_target sym = {                                                                  \
+        .abi_version = PBC_TARGET_ABI_VERSION,                                                \
+        .struct_size = sizeof(pbc_target),                                                    \
+        .name = nm,                                                                           \
+        .summary = summary_text,                                                              \
+        .isa = &ref_isa,                                                                      \
+        .min_dma_size = REF_MAX_PACKET_BYTES,                                                 \
+        .supported_operations = PBC_OP_BIT(DXGK_OPERATION_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_FILL) | \
+                                PBC_OP_BIT(DXGK_OPERATION_DISCARD_CONTENT) |                  \
+                                PBC_OP_BIT(DXGK_OPERATION_READ_PHYSICAL) |                    \
+                                PBC_OP_BIT(DXGK_OPERATION_WRITE_PHYSICAL) |                   \
+                                PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT) |             \
+                                PBC_OP_BIT(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) |           \
+                                PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER),             \
+        .create_adapter = ref_create_adapter,                                                 \
+        .destroy_adapter = ref_destroy_adapter,                                               \
+        .create_allocation = ref_create_allocation,                                           \
+        .destroy_allocation = ref_destroy_allocation,                                         \
+        .build_paging_buffer = build,                                                         \
+        .patch = patch_fn,                                                                    \
+        .submit_command = submit_fn,                                                          \
+    }
+
+MUTANT(pbc_mutant_resume_skip, "mutant-resume-skip", "resumes one page too far after INSUFFICIENT",
+       mut_resume_skip, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_restart, "mutant-restart", "ignores MultipassOffset, restarts every call",
+       mut_restart, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_overrun, "mutant-overrun", "writes one packet past DmaSize", mut_overrun, ref_patch,
+       ref_submit_command);
+MUTANT(pbc_mutant_torn_packet, "mutant-torn-packet", "leaves half a packet in a full buffer",
+       mut_torn_packet, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_unmap_zero, "mutant-unmap-zero", "unmaps to page 0 instead of DummyPage",
+       mut_unmap_zero, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_busy_always, "mutant-busy-always", "ALLOCATION_BUSY even with AllocationIsIdle",
+       mut_busy_always, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_busy_after_write, "mutant-busy-after-write", "ALLOCATION_BUSY after writing a packet",
+       mut_busy_after_write, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_offset_on_mdl, "mutant-offset-on-mdl", "applies TransferOffset to the MDL side",
+       mut_offset_on_mdl, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_mdl_offset_ignored, "mutant-mdl-offset-ignored", "ignores MdlOffset",
+       mut_mdl_offset_ignored, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_trunc32, "mutant-trunc32", "truncates segment addresses to 32 bits", mut_trunc32,
+       ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_fill_tail, "mutant-fill-tail", "drops a fill's trailing 4 bytes", mut_fill_tail,
+       ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_coherent, "mutant-coherent", "drops CacheCoherent when mapping", mut_coherent,
+       ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_bad_status, "mutant-bad-status", "STATUS_INVALID_PARAMETER for later sub-transfers",
+       mut_bad_status, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_no_progress, "mutant-no-progress", "declares 24 bytes enough, needs 64",
+       mut_no_progress, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_no_fence, "mutant-no-fence", "SubmitCommand writes no fence", ref_build_paging_buffer,
+       ref_patch, mut_no_fence);
+MUTANT(pbc_mutant_early_fence, "mutant-early-fence", "fence queued before its buffer",
+       ref_build_paging_buffer, ref_patch, mut_early_fence);
+MUTANT(pbc_mutant_exec_from_start, "mutant-exec-from-start", "executes the buffer from offset 0",
+       ref_build_paging_buffer, ref_patch, mut_exec_from_start);
+MUTANT(pbc_mutant_patch_grows, "mutant-patch-grows", "Patch appends past the submission",
+       ref_build_paging_buffer, mut_patch_grows, ref_submit_command);

@@ -1,0 +1,116 @@
+/* Every planted-bug builder is caught by the rule it names, on the seed
+ * corpus at three paging-buffer sizes; the reference passes all of it. */
+#include <dirent.h>
+
+#include "registry.h"
+#include "run.h"
+#include "t.h"
+
+#define MAX_SEEDS 64
+
+static pbc_scenario seeds[MAX_SEEDS];
+static char seed_names[MAX_SEEDS][256];
+static int nseeds;
+
+static void load_seeds(void)
+{
+    if (nseeds)
+        return;
+    DIR *d = opendir(PBC_SEEDS_DIR);
+    T_CHECK(d != NULL);
+    for (struct dirent *e; d && (e = readdir(d)) && nseeds < MAX_SEEDS;) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".pbs"))
+            continue;
+        char path[1024], err[512];
+        snprintf(path, sizeof(path), "%s/%s", PBC_SEEDS_DIR, e->d_name);
+        T_CHECK_MSG(pbc_scenario_load(path, &seeds[nseeds], err, sizeof(err)) == 0, "%s", err);
+        snprintf(seed_names[nseeds], sizeof(seed_names[0]), "%s", e->d_name);
+        nseeds++;
+    }
+    if (d)
+        closedir(d);
+}
+
+static const uint32_t dma_sizes[] = {0, 100, 4096};
+
+/* Runs the corpus; returns how many runs failed with `rule`, and counts
+ * other verdicts. */
+static int sweep(const pbc_target *t, const char *rule, int *passes, int *harness_bugs, char *seen, size_t seen_size)
+{
+    load_seeds();
+    pbc_runner r;
+    pbc_runner_init(&r);
+    int hits = 0;
+    seen[0] = 0;
+    for (int i = 0; i < nseeds; i++)
+        for (size_t k = 0; k < sizeof(dma_sizes) / sizeof(dma_sizes[0]); k++) {
+            pbc_run_options o = {.dma_override = dma_sizes[k]};
+            pbc_outcome out;
+            pbc_runner_run(&r, &seeds[i], t, &o, &out);
+            *passes += out.verdict == PBC_VERDICT_PASS;
+            *harness_bugs += out.verdict == PBC_VERDICT_HARNESS_BUG;
+            if (out.verdict == PBC_VERDICT_HARNESS_BUG)
+                fprintf(stderr, "  harness bug on %s: %s\n", seed_names[i], out.message);
+            if (out.verdict == PBC_VERDICT_FAIL) {
+                hits += rule && !strcmp(out.rule, rule);
+                if (!strstr(seen, out.rule) && strlen(seen) + strlen(out.rule) + 2 < seen_size) {
+                    strcat(seen, out.rule);
+                    strcat(seen, " ");
+                }
+            }
+        }
+    pbc_runner_fini(&r);
+    return hits;
+}
+
+T_TEST(reference_passes_corpus)
+{
+    int passes = 0, bugs = 0;
+    char seen[256];
+    sweep(pbc_target_find("reference"), NULL, &passes, &bugs, seen, sizeof(seen));
+    T_CHECK_MSG(passes == nseeds * 3 && bugs == 0, "%d passes of %d, rules seen: %s", passes, nseeds * 3, seen);
+}
+
+T_TEST(every_mutant_caught_by_its_rule)
+{
+    uint32_t n;
+    const pbc_target_entry *e = pbc_target_list(&n);
+    int mutants = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!e[i].expected_rule)
+            continue;
+        mutants++;
+        int passes = 0, bugs = 0;
+        char seen[256];
+        int hits = sweep(e[i].target, e[i].expected_rule, &passes, &bugs, seen, sizeof(seen));
+        T_CHECK_MSG(hits > 0, "%s: expected %s, saw: %s", e[i].target->name, e[i].expected_rule, seen);
+        T_CHECK_MSG(bugs == 0, "%s: the harness blamed itself", e[i].target->name);
+    }
+    T_CHECK(mutants >= 14);
+}
+
+/* The divergence report for a resume bug names the operation, the paging
+ * buffer, the pass and the packet offset of the wrong copy. */
+T_TEST(divergence_report_names_the_packet)
+{
+    const char *text = "pbs 1\nalloc A size=32K\ndma size=min\ntransfer A to=2:0x0\nend\n";
+    pbc_scenario s;
+    char err[256];
+    T_CHECK(pbc_scenario_parse(text, strlen(text), "inline", &s, err, sizeof(err)) == 0);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {0};
+    pbc_outcome out;
+    pbc_runner_run(&r, &s, pbc_target_find("mutant-resume-skip"), &o, &out);
+    T_CHECK(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-DIVERGE"));
+    T_CHECK_MSG(strstr(out.message, "segment 2 +0x") && strstr(out.message, "allocation A"), "%s", out.message);
+    T_CHECK_MSG(strstr(out.message, "operation 2 'transfer A'") && strstr(out.message, "pass ") &&
+                    strstr(out.message, "of paging buffer ") && strstr(out.message, "packet #0 at +0x0"),
+                "%s", out.message);
+    T_CHECK(out.op == 1);
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+}
+
+T_MAIN()
