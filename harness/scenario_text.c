@@ -378,23 +378,6 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
     return 0;
 }
 
-static const char *const pbs_op_words[PBC_SOP_COUNT] = {
-    [PBC_SOP_TRANSFER] = "transfer",
-    [PBC_SOP_SPECIAL_LOCK] = "special-lock-transfer",
-    [PBC_SOP_FILL] = "fill",
-    [PBC_SOP_DISCARD] = "discard",
-    [PBC_SOP_READ_PHYSICAL] = "read-physical",
-    [PBC_SOP_WRITE_PHYSICAL] = "write-physical",
-    [PBC_SOP_MAP] = "map",
-    [PBC_SOP_UNMAP] = "unmap",
-    [PBC_SOP_RENDER_WRITE] = "render-write",
-    [PBC_SOP_RENDER_READ] = "render-read",
-    [PBC_SOP_GPU_READ] = "gpu-read",
-    [PBC_SOP_GPU_WRITE] = "gpu-write",
-    [PBC_SOP_FLUSH] = "flush",
-    [PBC_SOP_IDLE] = "idle",
-    [PBC_SOP_DMA] = "dma",
-};
 
 static int pbs_statement(pbs_parser *p)
 {
@@ -425,7 +408,7 @@ static int pbs_statement(pbs_parser *p)
             rc = pbs_alloc(p);
         } else {
             uint32_t k = 0;
-            while (k < PBC_SOP_COUNT && strcmp(kw, pbs_op_words[k]) != 0)
+            while (k < PBC_SOP_COUNT && strcmp(kw, pbc_sop_name(k)) != 0)
                 k++;
             if (k == PBC_SOP_COUNT)
                 return pbs_fail(p, p->tok[0].col, "unknown keyword '%s'", kw);
@@ -613,7 +596,7 @@ char *pbc_scenario_print(const pbc_scenario *s)
     for (uint32_t i = 0; i < s->op_count; i++) {
         const pbc_sop *op = &s->ops[i];
         const char *name = op->alloc < s->alloc_count ? s->allocs[op->alloc].name : "?";
-        out_printf(&o, "%s", pbs_op_words[op->kind]);
+        out_printf(&o, "%s", pbc_sop_name(op->kind));
         switch (op->kind) {
         case PBC_SOP_TRANSFER:
             out_printf(&o, " %s", name);

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "ref_builder.h"
+#include "ref_isa.h"
 #include "run.h"
 #include "t.h"
 
@@ -20,10 +21,16 @@ static DXGKARG_PATCH patches[MAX_CALLS];
 static DXGKARG_SUBMITCOMMAND submits[MAX_CALLS];
 static int npatches, nsubmits;
 
+static const pbc_gpu *spy_gpu; /* when set, the GPU as the spy's calls see it */
+static int maps_while_busy;
+
 static NTSTATUS APIENTRY spy_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
 {
     spy_call *c = &calls[ncalls < MAX_CALLS ? ncalls++ : MAX_CALLS - 1];
     c->in = *a;
+    if (spy_gpu && (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT ||
+                    a->Operation == DXGK_OPERATION_UNMAP_APERTURE_SEGMENT))
+        maps_while_busy += spy_gpu->executed < spy_gpu->queued;
     const MDL *m = NULL;
     if (a->Operation == DXGK_OPERATION_TRANSFER)
         m = a->Transfer.Source.SegmentId == 0 ? a->Transfer.Source.pMdl : a->Transfer.Destination.pMdl;
@@ -281,6 +288,32 @@ T_TEST(unsupported_operation_skips)
     pbc_outcome out = run_spy(busy_mix, ops);
     T_CHECK(out.verdict == PBC_VERDICT_SKIP && strstr(out.message, "special-lock-transfer"));
     T_CHECK(ncalls == 0);
+}
+
+/* S32: map and unmap are issued while the GPU still has work queued,
+ * including work on other parts of the aperture. */
+T_TEST(map_unmap_while_gpu_busy)
+{
+    const char *text = "pbs 1\nalloc A size=8K\nalloc B size=8K\nmap A aperture=3:0\n"
+                       "render-write A offset=0 size=8K pattern=0x5 via=aperture\n"
+                       "map B aperture=3:8\nunmap A\nend\n";
+    pbc_scenario s;
+    char err[256];
+    T_CHECK(pbc_scenario_parse(text, strlen(text), "busy-map", &s, err, sizeof(err)) == 0);
+    const char *why;
+    pbc_gpu *gpu = pbc_gpu_create(s.segments, s.segment_count, &ref_isa, &why);
+    spy_init(pbc_target_reference.supported_operations);
+    spy_gpu = gpu;
+    maps_while_busy = 0;
+    pbc_run_result res;
+    pbc_run_result_init(&res);
+    pbc_vidmm_options o = {PBC_MODE_TARGET, 0, 0, NULL};
+    T_CHECK(pbc_vidmm_run(gpu, &s, &spy, &o, &res) == 0);
+    T_CHECK_MSG(maps_while_busy == 2, "%d of the map/unmap calls saw pending GPU work", maps_while_busy);
+    spy_gpu = NULL;
+    pbc_run_result_fini(&res);
+    pbc_gpu_destroy(gpu);
+    pbc_scenario_fini(&s);
 }
 
 /* Chunking invariance: the paging-buffer size changes how the work is cut,

@@ -1,4 +1,5 @@
-/* The WDK headers as a C11 driver source sees them: flag bits and the
+/* The WDK headers as a driver source sees them (compiled as C11 here and as
+ * C++17 through wdk_headers.cpp): flag bits and the
  * MDL PFN array at the values Windows uses. */
 #include <pbcheck/wdk/d3dkmddi.h>
 #include <pbcheck/wdk/ntddk.h>
@@ -9,7 +10,8 @@ static int failures;
 
 int main(void)
 {
-    DXGK_TRANSFERFLAGS t = {0};
+    DXGK_TRANSFERFLAGS t;
+    memset(&t, 0, sizeof(t));
     t.TransferStart = 1;
     CHECK(t.Value == 0x8);
     t.Value = 0;
@@ -18,16 +20,21 @@ int main(void)
     t.Value = 0;
     t.TransferEnd = 1;
     CHECK(t.Value == 0x10);
-    DXGK_SUBMITCOMMANDFLAGS s = {0};
+    DXGK_SUBMITCOMMANDFLAGS s;
+    memset(&s, 0, sizeof(s));
     s.Paging = 1;
     CHECK(s.Value == 1);
-    DXGK_MAPAPERTUREFLAGS m = {0};
+    DXGK_MAPAPERTUREFLAGS m;
+    memset(&m, 0, sizeof(m));
     m.CacheCoherent = 1;
     CHECK(m.Value == 1);
     CHECK(DXGK_OPERATION_NOTIFY_ALLOC == 22 && DXGK_OPERATION_MAP_APERTURE == 5);
     CHECK(!NT_SUCCESS(STATUS_GRAPHICS_ALLOCATION_BUSY) && NT_SUCCESS(STATUS_SUCCESS));
     CHECK((ULONG)STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER == 0xC01E0001u);
-    struct { MDL mdl; PFN_NUMBER pfn[2]; } md = {{0}, {7, 9}};
+    struct { MDL mdl; PFN_NUMBER pfn[2]; } md;
+    memset(&md, 0, sizeof(md));
+    md.pfn[0] = 7;
+    md.pfn[1] = 9;
     CHECK(MmGetMdlPfnArray(&md.mdl)[1] == 9);
     LARGE_INTEGER li;
     li.QuadPart = 0x123456789ll;
