@@ -17,6 +17,7 @@
 int pbc_cmd_run(int argc, char **argv);
 int pbc_cmd_disasm(int argc, char **argv);
 int pbc_cmd_list(int argc, char **argv);
+int pbc_cmd_certify(int argc, char **argv);
 
 /* Prints "pbcheck: <msg>" on stderr and returns PBC_EXIT_USAGE. */
 int pbc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

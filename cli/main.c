@@ -18,6 +18,8 @@ static const char usage[] =
     "\n"
     "verbs:\n"
     "  run SCENARIO...    run text scenarios (.pbs) against a target and judge them\n"
+    "  certify --target NAME\n"
+    "                     the conformance suite: verdict, per-rule table, reports\n"
     "  disasm SCENARIO    run one scenario and print every executed packet\n"
     "  list [targets|operations|rules]\n"
     "                     what pbcheck knows, without running anything\n"
@@ -78,6 +80,8 @@ int main(int argc, char **argv)
         return pbc_cmd_run(argc - 1, argv + 1);
     if (!strcmp(verb, "disasm"))
         return pbc_cmd_disasm(argc - 1, argv + 1);
+    if (!strcmp(verb, "certify"))
+        return pbc_cmd_certify(argc - 1, argv + 1);
     if (!strcmp(verb, "list"))
         return pbc_cmd_list(argc - 1, argv + 1);
     return pbc_usage_error("unknown verb '%s' (try 'pbcheck --help')", verb);

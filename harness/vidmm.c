@@ -615,6 +615,11 @@ static void vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         *idle_flags |= idle_bit;
     a->MultipassOffset = 0; /* S05 */
     uint32_t budget = v->opt.call_budget ? v->opt.call_budget : PBC_DEFAULT_CALL_BUDGET;
+    /* After INSUFFICIENT, a fresh buffer with the MultipassOffset of the
+     * previous fresh-buffer call repeats identical inputs: no progress can
+     * ever follow (S09), so that is a livelock without spending the budget. */
+    uint32_t last_fresh_mpo = UINT32_MAX;
+    int after_insufficient = 0;
     for (uint32_t calls = 0; !v->stop; calls++) {
         if (calls >= budget) {
             vm_describe_args(a, desc, sizeof(desc));
@@ -636,6 +641,14 @@ static void vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         int was_idle = idle_flags && (*idle_flags & idle_bit);
         uint32_t mpo_in = a->MultipassOffset, dma_in = a->DmaSize;
         vm_describe_args(a, desc, sizeof(desc));
+        if (after_insufficient && b->write_off == 0) {
+            if (mpo_in == last_fresh_mpo) {
+                VM_FINDING(v, "PB-LIVELOCK", "%s: a fresh %u-byte buffer was answered twice from "
+                           "MultipassOffset %u: the builder makes no progress (S09)", desc, b->size, mpo_in);
+                return;
+            }
+            last_fresh_mpo = mpo_in;
+        }
         v->res->calls++;
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
         const char *assert_msg;
@@ -660,6 +673,7 @@ static void vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         b->priv_write = (uint32_t)((uint8_t *)a->pDmaBufferPrivateData - b->priv);
         if (st == STATUS_SUCCESS)
             return;
+        after_insufficient = st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
         if (st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) {
             v->res->insufficient++;
             vm_flush(v);

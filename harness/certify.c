@@ -1,0 +1,247 @@
+/*
+ * The certification suite. Cases are written as scenario text (so every
+ * reproducer is exactly what ran) and must parse: the residency tracker has
+ * the last word on what a real VidMm could issue, so a combination that is
+ * not legal is simply not generated.
+ */
+#include "certify.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void pbc_case_list_fini(pbc_case_list *l)
+{
+    for (uint32_t i = 0; i < l->count; i++)
+        free(l->items[i].text);
+    free(l->items);
+    memset(l, 0, sizeof(*l));
+}
+
+typedef struct gen_dims {
+    const char *dma_name;
+    uint32_t dma;  /* 0 = min */
+    uint32_t split;
+    int busy;
+    int addr;      /* 0 low, 1 high (above 4 GiB), 2 segment end */
+    uint32_t mdl_offset;
+    int odd;       /* allocation size not a page multiple */
+} gen_dims;
+
+typedef struct gen_buf {
+    char text[2048];
+    size_t len;
+} gen_buf;
+
+static void gb(gen_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void gb(gen_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b->text + b->len, sizeof(b->text) - b->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        b->len += (size_t)n;
+}
+
+static const char *const addr_names[] = {"low", "high", "end"};
+static const char *const op_names[] = {
+    "transfer-mdl-to-seg", "transfer-seg-to-mdl", "transfer-seg-to-seg", "transfer-within-seg",
+    "special-lock-to-seg", "special-lock-to-mdl", "fill", "discard", "read-physical",
+    "write-physical", "map-access-unmap", "map-stays",
+};
+enum { G_MDL_TO_SEG, G_SEG_TO_MDL, G_SEG_TO_SEG, G_WITHIN, G_SL_TO_SEG, G_SL_TO_MDL, G_FILL,
+       G_DISCARD, G_READ_PHYS, G_WRITE_PHYS, G_MAP_UNMAP, G_MAP_STAYS, G_COUNT };
+
+/* A place for `size` bytes in the address class: low offsets of segment 1,
+ * segment 2 (above 4 GiB), or flush with the end of segment 2. */
+static void place(gen_buf *b, int addr, uint64_t size, int second)
+{
+    if (addr == 0)
+        gb(b, "1:0x%llx", second ? 0x200000ull : 0x10000ull);
+    else if (addr == 1)
+        gb(b, "2:0x%llx", second ? 0x10200000ull : 0x100000ull);
+    else
+        gb(b, "2:0x%llx", (second ? 0x100000000ull : 0xF0000000ull) - ((size + 3) & ~3ull));
+}
+
+static int gen_text(int op, const gen_dims *d, gen_buf *b)
+{
+    uint64_t size = d->odd ? 5 * 4096 + 1236 : 6 * 4096;
+    b->len = 0;
+    gb(b, "pbs 1\n");
+    int needs_mdl = op == G_MDL_TO_SEG || op == G_SEG_TO_MDL || op == G_SL_TO_SEG || op == G_SL_TO_MDL ||
+                    op == G_MAP_UNMAP || op == G_MAP_STAYS;
+    int starts_in_system = op == G_MDL_TO_SEG || op == G_SL_TO_SEG || op == G_MAP_UNMAP || op == G_MAP_STAYS;
+    gb(b, "alloc A size=%llu", (unsigned long long)size);
+    if (op == G_FILL)
+        gb(b, " at=none");
+    else if (!starts_in_system) {
+        gb(b, " at=");
+        place(b, d->addr, size, 0);
+    }
+    if (needs_mdl)
+        gb(b, " mdl-offset=%u", d->mdl_offset);
+    if (d->busy)
+        gb(b, " needs-idle");
+    gb(b, "\n");
+    if (d->dma)
+        gb(b, "dma size=%u\n", d->dma);
+    else
+        gb(b, "dma size=min\n");
+    if (d->busy && op != G_FILL)
+        gb(b, "render-write A offset=0 size=4K pattern=0x5EED5EED\n");
+    switch (op) {
+    case G_MDL_TO_SEG:
+    case G_SEG_TO_SEG:
+    case G_WITHIN:
+        gb(b, "transfer A to=");
+        place(b, op == G_SEG_TO_SEG ? (d->addr == 0 ? 1 : 0) : d->addr, size, 1);
+        gb(b, " split=%u\n", d->split);
+        break;
+    case G_SEG_TO_MDL:
+        gb(b, "transfer A to=system split=%u\n", d->split);
+        break;
+    case G_SL_TO_SEG:
+        gb(b, "special-lock-transfer A to=");
+        place(b, d->addr, size, 1);
+        gb(b, "\n");
+        break;
+    case G_SL_TO_MDL:
+        gb(b, "special-lock-transfer A to=system\n");
+        break;
+    case G_FILL:
+        gb(b, "fill A to=");
+        place(b, d->addr, size, 0);
+        gb(b, " pattern=0xA1B2C3D4\n");
+        break;
+    case G_DISCARD:
+        gb(b, "discard A\n");
+        break;
+    case G_READ_PHYS:
+    case G_WRITE_PHYS:
+        gb(b, "%s at=", op == G_READ_PHYS ? "read-physical" : "write-physical");
+        place(b, d->addr, 8, 1);
+        gb(b, "\n");
+        break;
+    case G_MAP_UNMAP:
+    case G_MAP_STAYS:
+        gb(b, "map A aperture=3:%u first=1 count=4%s\n", d->addr == 2 ? 65536 - 4 : d->addr * 1000 + 3,
+           d->busy ? " coherent" : "");
+        gb(b, "gpu-read at=3:0x%x size=16K\n", (d->addr == 2 ? 65536 - 4 : d->addr * 1000 + 3) * 4096);
+        if (op == G_MAP_UNMAP) {
+            gb(b, "unmap A\n");
+            gb(b, "gpu-read at=3:0x%x size=16K\n", (d->addr == 2 ? 65536 - 4 : d->addr * 1000 + 3) * 4096);
+        }
+        break;
+    default:
+        return -1;
+    }
+    /* Follow-up: move it once more so resumed work is read back. */
+    if (op <= G_WITHIN && op != G_SEG_TO_MDL)
+        gb(b, "transfer A to=system split=%u\n", d->split);
+    gb(b, "end\n");
+    return 0;
+}
+
+static void add_case(pbc_case_list *l, const char *name, const char *text)
+{
+    pbc_case c;
+    snprintf(c.name, sizeof(c.name), "%s", name);
+    c.text = pbc_xstrdup(text);
+    PBC_PUSH(l->items, l->count, l->cap, c);
+}
+
+static int op_uses_split(int op) { return op <= G_WITHIN; }
+static int op_uses_mdl(int op)
+{
+    return op == G_MDL_TO_SEG || op == G_SEG_TO_MDL || op == G_SL_TO_SEG || op == G_SL_TO_MDL ||
+           op == G_MAP_UNMAP || op == G_MAP_STAYS;
+}
+
+void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out)
+{
+    memset(out, 0, sizeof(*out));
+    char min1[32], odd2[32];
+    snprintf(min1, sizeof(min1), "dma-min+1");
+    snprintf(odd2, sizeof(odd2), "dma-odd");
+    gen_dims dmas[] = {
+        {"dma-min", 0, 0, 0, 0, 0, 0},
+        {min1, t->min_dma_size + 24, 0, 0, 0, 0, 0},
+        {odd2, t->min_dma_size * 3 + 7, 0, 0, 0, 0, 0},
+        {"dma-100", 100, 0, 0, 0, 0, 0},
+        {"dma-4k", 4096, 0, 0, 0, 0, 0},
+        {"dma-12k", 12288, 0, 0, 0, 0, 0},
+        {"dma-64k", 65536, 0, 0, 0, 0, 0},
+    };
+    static const uint32_t splits[] = {1, 3, 5};
+    static const uint32_t mdl_offsets[] = {0, 2};
+    gen_buf b;
+    for (int op = 0; op < G_COUNT; op++) {
+        uint64_t needs = op == G_SL_TO_SEG || op == G_SL_TO_MDL ? PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) : 0;
+        if (needs && !(t->supported_operations & needs))
+            continue;
+        for (size_t di = 0; di < sizeof(dmas) / sizeof(dmas[0]); di++)
+            for (size_t si = 0; si < (op_uses_split(op) ? 3u : 1u); si++)
+                for (int busy = 0; busy < 2; busy++)
+                    for (int addr = quick; addr < (quick ? 2 : 3); addr++)
+                        for (size_t mi = 0; mi < (op_uses_mdl(op) ? 2u : 1u); mi++)
+                            for (int odd = quick; odd < 2; odd++) {
+                                gen_dims d = dmas[di];
+                                d.split = splits[si];
+                                d.busy = busy;
+                                d.addr = addr;
+                                d.mdl_offset = mdl_offsets[mi];
+                                d.odd = odd;
+                                if (gen_text(op, &d, &b))
+                                    continue;
+                                char name[128];
+                                int n = snprintf(name, sizeof(name), "%s", op_names[op]);
+                                if (op_uses_split(op))
+                                    n += snprintf(name + n, sizeof(name) - (size_t)n, "/split%u", d.split);
+                                n += snprintf(name + n, sizeof(name) - (size_t)n, "/%s/%s/%s", d.dma_name,
+                                              busy ? "busy" : "idle", addr_names[addr]);
+                                if (op_uses_mdl(op))
+                                    n += snprintf(name + n, sizeof(name) - (size_t)n, "/mdloff%u", d.mdl_offset);
+                                snprintf(name + n, sizeof(name) - (size_t)n, "/%s", odd ? "odd-size" : "page-size");
+                                add_case(out, name, b.text);
+                            }
+    }
+}
+
+/* ---- Minimization ---- */
+
+static int still_fails(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, const char *rule)
+{
+    char why[200];
+    if (pbc_scenario_validate(s, why, sizeof(why)))
+        return 0;
+    pbc_run_options o = {0};
+    pbc_outcome out;
+    pbc_runner_run(r, s, t, &o, &out);
+    return out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, rule);
+}
+
+char *pbc_certify_minimize(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, const char *rule)
+{
+    pbc_scenario m = *s;
+    m.ops = pbc_xmalloc((s->op_count ? s->op_count : 1) * sizeof(*m.ops));
+    memcpy(m.ops, s->ops, s->op_count * sizeof(*m.ops));
+    m.op_cap = s->op_count;
+    for (uint32_t i = m.op_count; i-- > 0;) {
+        pbc_sop removed = m.ops[i];
+        memmove(&m.ops[i], &m.ops[i + 1], (m.op_count - i - 1) * sizeof(*m.ops));
+        m.op_count--;
+        if (still_fails(r, &m, t, rule))
+            continue;
+        memmove(&m.ops[i + 1], &m.ops[i], (m.op_count - i) * sizeof(*m.ops));
+        m.ops[i] = removed;
+        m.op_count++;
+    }
+    char *text = pbc_scenario_print(&m);
+    free(m.ops);
+    return text;
+}

@@ -1,0 +1,39 @@
+/*
+ * certify.h — the deterministic conformance suite: cases generated
+ * systematically over operation x paging-buffer size x split x busy/idle x
+ * address class x MdlOffset class x size class, each with a stable name
+ * like "transfer-mdl-to-seg/split3/dma-min/busy/high/mdloff2/odd-size".
+ */
+#ifndef PBCHECK_CERTIFY_H
+#define PBCHECK_CERTIFY_H
+
+#include "run.h"
+
+typedef struct pbc_case {
+    char name[128];
+    char *text; /* the scenario, as a .pbs file would hold it */
+} pbc_case;
+
+typedef struct pbc_case_list {
+    pbc_case *items;
+    uint32_t count, cap;
+} pbc_case_list;
+
+/* Builds the suite for a target (its min_dma_size shapes the size
+ * classes). quick: only the above-4 GiB address class and odd sizes, the
+ * combination that exposes the most bugs per case (used by the tests). */
+void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out);
+void pbc_case_list_fini(pbc_case_list *l);
+
+typedef struct pbc_case_result {
+    uint32_t verdict;
+    char rule[PBC_RULE_ID_MAX];
+    char *message;   /* owned */
+    char *minimized; /* owned, failing cases only: the smallest scenario text still failing */
+} pbc_case_result;
+
+/* Shrinks a failing scenario: drops operations and allocations one at a
+ * time while the same rule still fires. Returns owned text. */
+char *pbc_certify_minimize(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, const char *rule);
+
+#endif

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# pbcheck certify as CI meets it: the reference is conformant; every
+# planted-bug builder is not, and the report names its expected rule; the
+# reports parse with real parsers (xmllint, python3's json); a reproducer
+# replays to the same rule. Usage: certify_test.sh PBCHECK
+set -u
+pbcheck=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+passes=0
+check() {
+    local name=$1
+    shift
+    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+
+"$pbcheck" certify --target reference --out "$tmp/reference" >"$tmp/out" 2>/dev/null
+check reference-conformant [ $? -eq 0 ]
+check reference-verdict grep -q '^verdict: CONFORMANT' "$tmp/out"
+check reference-cases grep -Eq '^certify reference: [0-9]{4} cases .* 0 failed, 0 skipped, 0 harness bugs$' "$tmp/out"
+check reference-junit xmllint --noout "$tmp/reference/junit.xml"
+check reference-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["verdict"]!="pass" or r["failed"]!=0)' "$tmp/reference/report.json"
+
+"$pbcheck" list targets | awk '/^mutant-/ {print $1, $NF}' | tr -d ']' >"$tmp/mutants"
+check some-mutants [ "$(wc -l <"$tmp/mutants")" -ge 14 ]
+while read -r name rule; do
+    out="$tmp/$name"
+    "$pbcheck" certify --target "$name" --quick --out "$out" >"$out.txt" 2>/dev/null
+    check "$name-fails" [ $? -eq 1 ]
+    check "$name-rule-$rule" awk -v r="$rule" '$1 == r && $2 > 0 {found=1} END {exit !found}' "$out.txt"
+    check "$name-junit" xmllint --noout "$out/junit.xml"
+    check "$name-json" python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["rules"][sys.argv[2]] == 0)' "$out/report.json" "$rule"
+    repro=$(grep -l "^# .*: $rule\$" "$out"/repro/*.pbs | head -1)
+    "$pbcheck" run "$repro" --target "$name" >"$out.replay" 2>&1
+    check "$name-replays" grep -q "^FAIL .* $rule\$" "$out.replay"
+done <"$tmp/mutants"
+
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]
