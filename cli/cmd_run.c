@@ -87,7 +87,7 @@ int pbc_cmd_run(int argc, char **argv)
             bad_input++;
             continue;
         }
-        pbc_run_options o = {.dma_override = a.dma_size, .trace = a.trace ? stdout : NULL};
+        pbc_run_options o = {.dma_override = a.dma_size, .check_determinism = 1, .trace = a.trace ? stdout : NULL};
         if (a.trace)
             printf("== %s (target %s)\n", a.files[i], a.target->name);
         pbc_outcome out;

@@ -45,7 +45,7 @@ static int sweep(const pbc_target *t, const char *rule, int *passes, int *harnes
     seen[0] = 0;
     for (int i = 0; i < nseeds; i++)
         for (size_t k = 0; k < sizeof(dma_sizes) / sizeof(dma_sizes[0]); k++) {
-            pbc_run_options o = {.dma_override = dma_sizes[k]};
+            pbc_run_options o = {.dma_override = dma_sizes[k], .check_determinism = 1};
             pbc_outcome out;
             pbc_runner_run(&r, &seeds[i], t, &o, &out);
             *passes += out.verdict == PBC_VERDICT_PASS;

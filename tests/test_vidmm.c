@@ -316,6 +316,32 @@ T_TEST(map_unmap_while_gpu_busy)
     pbc_scenario_fini(&s);
 }
 
+/* A failed NT_ASSERT inside the builder is a finding, not a crash. */
+static NTSTATUS APIENTRY asserting_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    NT_ASSERT(a->DmaSize >= 1000000);
+    return ref_build_paging_buffer(adapter, a);
+}
+
+T_TEST(nt_assert_is_a_finding)
+{
+    const char *text = "pbs 1\nalloc A size=8K\ntransfer A to=1:0\nend\n";
+    pbc_scenario s;
+    char err[256];
+    T_CHECK(pbc_scenario_parse(text, strlen(text), "assert", &s, err, sizeof(err)) == 0);
+    spy_init(pbc_target_reference.supported_operations);
+    spy.build_paging_buffer = asserting_build;
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {0};
+    pbc_outcome out;
+    pbc_runner_run(&r, &s, &spy, &o, &out);
+    T_CHECK(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-ASSERT"));
+    T_CHECK_MSG(strstr(out.message, "NT_ASSERT(a->DmaSize >= 1000000) failed"), "%s", out.message);
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+}
+
 /* Chunking invariance: the paging-buffer size changes how the work is cut,
  * never what it does. */
 T_TEST(chunking_invariance)

@@ -225,7 +225,41 @@ static NTSTATUS APIENTRY mut_patch_grows(IN_CONST_HANDLE h, const DXGKARG_PATCH 
     return STATUS_SUCCESS;
 }
 
-#define MUTANT(sym, nm, summary_text, build, patch_fn, submit_fn)                             \
+/* Bug: does not count its last copy packet when advancing pDmaBuffer. */
+static NTSTATUS APIENTRY mut_no_advance(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    uint8_t *start = a->pDmaBuffer;
+    NTSTATUS st = ref_build_paging_buffer(h, a);
+    if (mut_is_transfer(a) && (uint8_t *)a->pDmaBuffer - start >= (ptrdiff_t)(REF_LEN_COPY * 4))
+        a->pDmaBuffer = (uint8_t *)a->pDmaBuffer - REF_LEN_COPY * 4;
+    return st;
+}
+
+/* Bug: a static flag shared by every adapter ("first adapter pads its
+ * buffers"), so the same scenario emits different bytes from run to run. */
+static uint32_t stale_adapters;
+static NTSTATUS mut_stale_create_adapter(const pbc_adapter_info *info, HANDLE *adapter)
+{
+    stale_adapters++;
+    return ref_create_adapter(info, adapter);
+}
+static NTSTATUS APIENTRY mut_stale(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (!(stale_adapters & 1) || a->MultipassOffset != 0 || a->DmaSize < 4 + REF_MAX_PACKET_BYTES)
+        return ref_build_paging_buffer(h, a);
+    DXGKARG_BUILDPAGINGBUFFER local = *a;
+    local.pDmaBuffer = (uint8_t *)a->pDmaBuffer + ref_encode_nop(a->pDmaBuffer, 1);
+    local.DmaSize -= 4;
+    NTSTATUS st = ref_build_paging_buffer(h, &local);
+    a->pDmaBuffer = local.pDmaBuffer;
+    a->MultipassOffset = local.MultipassOffset;
+    return st;
+}
+
+#define MUTANT(sym, nm, summary_text, build, patch_fn, submit_fn) \
+    MUTANT_WITH_ADAPTER(sym, nm, summary_text, ref_create_adapter, build, patch_fn, submit_fn)
+
+#define MUTANT_WITH_ADAPTER(sym, nm, summary_text, create, build, patch_fn, submit_fn)        \
     const pbc_target sym = {                                                                  \
         .abi_version = PBC_TARGET_ABI_VERSION,                                                \
         .struct_size = sizeof(pbc_target),                                                    \
@@ -240,7 +274,7 @@ static NTSTATUS APIENTRY mut_patch_grows(IN_CONST_HANDLE h, const DXGKARG_PATCH 
                                 PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT) |             \
                                 PBC_OP_BIT(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) |           \
                                 PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER),             \
-        .create_adapter = ref_create_adapter,                                                 \
+        .create_adapter = create,                                                             \
         .destroy_adapter = ref_destroy_adapter,                                               \
         .create_allocation = ref_create_allocation,                                           \
         .destroy_allocation = ref_destroy_allocation,                                         \
@@ -285,3 +319,7 @@ MUTANT(pbc_mutant_exec_from_start, "mutant-exec-from-start", "executes the buffe
        ref_build_paging_buffer, ref_patch, mut_exec_from_start);
 MUTANT(pbc_mutant_patch_grows, "mutant-patch-grows", "Patch appends past the submission",
        ref_build_paging_buffer, mut_patch_grows, ref_submit_command);
+MUTANT(pbc_mutant_no_advance, "mutant-no-advance", "leaves its last packet past pDmaBuffer",
+       mut_no_advance, ref_patch, ref_submit_command);
+MUTANT_WITH_ADAPTER(pbc_mutant_stale_state, "mutant-stale-state", "static state shared across adapters",
+                    mut_stale_create_adapter, mut_stale, ref_patch, ref_submit_command);

@@ -26,7 +26,9 @@
     PBC_MUTANT(pbc_mutant_no_fence, "PB-FENCE")               \
     PBC_MUTANT(pbc_mutant_early_fence, "PB-FENCE")            \
     PBC_MUTANT(pbc_mutant_exec_from_start, "PB-EXEC-RANGE")   \
-    PBC_MUTANT(pbc_mutant_patch_grows, "PB-PATCH")
+    PBC_MUTANT(pbc_mutant_patch_grows, "PB-PATCH")            \
+    PBC_MUTANT(pbc_mutant_no_advance, "PB-DMA-ADVANCE")       \
+    PBC_MUTANT(pbc_mutant_stale_state, "PB-NONDET")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST
