@@ -13,10 +13,11 @@
 
 #include "certify.h"
 #include "cli.h"
+#include "gen.h"
 #include "util.h"
 
 static const char certify_usage[] =
-    "usage: pbcheck certify --target NAME [--out DIR] [--quick]\n"
+    "usage: pbcheck certify --target NAME [--time S] [--seed N] [--out DIR] [--quick]\n"
     "\n"
     "Runs the deterministic conformance suite: every supported operation x\n"
     "paging-buffer size class (min, min+1 packet, odd, 100, 4K, 12K, 64K) x\n"
@@ -27,6 +28,9 @@ static const char certify_usage[] =
     "(default reports/NAME/): report.json, junit.xml, summary.md, and\n"
     "repro/CASE.pbs, a minimized scenario for every failing case.\n"
     "\n"
+    "  --time S  after the suite, S seconds of random valid scenarios (cases\n"
+    "            named fuzz/seed-N/I); the same seed gives the same scenarios\n"
+    "  --seed N  seed of the random scenarios (default 1)\n"
     "  --quick   a reduced suite (addresses above 4 GiB, odd sizes only)\n"
     "exit: 0 conformant, 1 not conformant (or a harness bug), 2 usage error\n";
 
@@ -89,6 +93,27 @@ typedef struct rule_count {
     uint32_t count;
 } rule_count;
 
+static double elapsed_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* A random valid scenario; its name says how to make it again. */
+static void add_fuzz_case(pbc_case_list *cases, uint64_t seed, uint32_t index)
+{
+    pbc_rng rng = {seed * 0x100000000ull + index};
+    pbc_scenario s;
+    pbc_scenario_init(&s);
+    pbc_gen_scenario(&s, 24, pbc_rng_choose, &rng);
+    pbc_case c;
+    snprintf(c.name, sizeof(c.name), "fuzz/seed-%llu/%u", (unsigned long long)seed, index);
+    c.text = pbc_scenario_print(&s);
+    pbc_scenario_fini(&s);
+    PBC_PUSH(cases->items, cases->count, cases->cap, c);
+}
+
 static const char *const all_rules[] = {
     "PB-DMA-OVERRUN", "PB-DMA-ADVANCE", "PB-STATUS", "PB-BUSY-IDLE", "PB-BUSY-CONSUMED",
     "PB-NO-PROGRESS", "PB-PATCH", "PB-EXEC-RANGE", "PB-FENCE", "PB-GPU-FAULT",
@@ -101,6 +126,8 @@ int pbc_cmd_certify(int argc, char **argv)
     const pbc_target *t = NULL;
     const char *out_dir = NULL;
     int quick = 0;
+    double fuzz_seconds = 0;
+    uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             return fputs(certify_usage, stdout), PBC_EXIT_PASS;
@@ -109,6 +136,14 @@ int pbc_cmd_certify(int argc, char **argv)
                 return PBC_EXIT_USAGE;
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
             out_dir = argv[++i];
+        } else if (!strcmp(argv[i], "--time") && i + 1 < argc) {
+            uint64_t v;
+            if (pbc_cli_number(argv[++i], 7 * 24 * 3600, &v))
+                return pbc_usage_error("--time needs seconds (0 to 604800)");
+            fuzz_seconds = (double)v;
+        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+            if (pbc_cli_number(argv[++i], UINT32_MAX, &seed))
+                return pbc_usage_error("--seed needs a number below 2^32");
         } else if (!strcmp(argv[i], "--quick")) {
             quick = 1;
         } else {
@@ -128,15 +163,28 @@ int pbc_cmd_certify(int argc, char **argv)
 
     pbc_case_list cases;
     pbc_certify_cases(t, quick, &cases);
-    pbc_case_result *res = pbc_xcalloc(cases.count, sizeof(*res));
+    uint32_t suite_count = cases.count, res_cap = cases.count;
+    pbc_case_result *res = pbc_xcalloc(res_cap, sizeof(*res));
     pbc_runner runner;
     pbc_runner_init(&runner);
     int tty = isatty(STDERR_FILENO);
     struct timespec t0, t1;
+    double suite_seconds = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint32_t passed = 0, failed = 0, skipped = 0, bugs = 0;
     uint32_t rule_hits[NRULES] = {0};
-    for (uint32_t i = 0; i < cases.count; i++) {
+    for (uint32_t i = 0;; i++) {
+        if (i == cases.count) {
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            double spent = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+            if (fuzz_seconds <= 0 || spent >= suite_seconds + fuzz_seconds)
+                break;
+            add_fuzz_case(&cases, seed, i - suite_count);
+            pbc_grow((void **)&res, &res_cap, cases.count, sizeof(*res));
+            memset(&res[i], 0, sizeof(*res));
+        }
+        if (i == suite_count)
+            suite_seconds = elapsed_since(&t0);
         pbc_scenario s;
         char err[512];
         if (pbc_scenario_parse(cases.items[i].text, strlen(cases.items[i].text), cases.items[i].name, &s, err,
@@ -169,9 +217,12 @@ int pbc_cmd_certify(int argc, char **argv)
             }
         }
         pbc_scenario_fini(&s);
-        if (tty && (i % 25 == 0 || i + 1 == cases.count))
+        if (i >= suite_count) {
+            if (tty && i % 25 == 0)
+                fprintf(stderr, "\r[fuzz %u] %u failed  %-60.60s", i - suite_count + 1, failed, cases.items[i].name);
+        } else if (tty && (i % 25 == 0 || i + 1 == cases.count))
             fprintf(stderr, "\r[%u/%u] %u failed  %-70.70s", i + 1, cases.count, failed, cases.items[i].name);
-        else if (!tty && (i + 1) % (cases.count / 10 + 1) == 0)
+        else if (!tty && (i + 1) % (suite_count / 10 + 1) == 0)
             fprintf(stderr, "certify: %u/%u cases, %u failed\n", i + 1, cases.count, failed);
     }
     if (tty)

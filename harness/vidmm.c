@@ -712,7 +712,8 @@ static void vm_transfer(vm *v, const pbc_sop *op)
     /* SpecialLockTransfer has no MdlOffset: its MDL side is a partial MDL
      * that starts at the allocation's first page. */
     MDL *partial = NULL;
-    if (op->kind == PBC_SOP_SPECIAL_LOCK && al->mdl_offset)
+    if (op->kind == PBC_SOP_SPECIAL_LOCK && al->mdl_offset &&
+        (src.where == PBC_WHERE_SYSTEM || dst.where == PBC_WHERE_SYSTEM))
         partial = vm_mdl_partial(src.where == PBC_WHERE_SYSTEM ? old_mdl : v->allocs[op->alloc].mdl,
                                  al->mdl_offset, pbc_alloc_pages(al));
     uint32_t pages = pbc_alloc_pages(al);

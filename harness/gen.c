@@ -1,0 +1,161 @@
+/*
+ * Scenario generation from choices. Each step picks an operation kind and
+ * its parameters, biased toward the boundaries that matter (page and
+ * buffer edges, splits, addresses above 4 GiB, segment ends), and keeps it
+ * only if the residency tracker says a real VidMm could issue it.
+ */
+#include "gen.h"
+
+#include <stdio.h>
+#include <string.h>
+
+uint32_t pbc_rng_choose(void *p, uint32_t n)
+{
+    pbc_rng *r = p;
+    uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (uint32_t)(z % n);
+}
+
+static uint64_t gen_size(pbc_choose_fn c, void *x)
+{
+    static const uint64_t sizes[] = {4, 4096, 4100, 8192, 12300, 20480, 65536, 4092, 36864};
+    return sizes[c(x, sizeof(sizes) / sizeof(sizes[0]))];
+}
+
+/* A segment place for size bytes: low, mid, above 4 GiB or flush with the end. */
+static pbc_place gen_place(const pbc_scenario *s, uint64_t size, pbc_choose_fn c, void *x)
+{
+    uint32_t mem[8], n = 0;
+    for (uint32_t i = 0; i < s->segment_count; i++)
+        if (s->segments[i].kind == PBC_SEGMENT_MEMORY)
+            mem[n++] = i;
+    const pbc_segment_info *g = &s->segments[mem[c(x, n)]];
+    pbc_place p = {g->SegmentId, 0};
+    switch (c(x, 4)) {
+    case 0:
+        p.offset = (uint64_t)c(x, 64) * 4096;
+        break;
+    case 1:
+        p.offset = (uint64_t)c(x, 1u << 20) * 4 % (g->size - size + 1) & ~3ull;
+        break;
+    case 2:
+        p.offset = (g->size - size) & ~3ull;
+        break;
+    default:
+        p.offset = (g->size / 2 + (uint64_t)c(x, 16) * 4096) & ~3ull;
+        break;
+    }
+    return p;
+}
+
+static void gen_allocs(pbc_scenario *s, pbc_choose_fn c, void *x)
+{
+    uint32_t n = 1 + c(x, 4);
+    for (uint32_t i = 0; i < n; i++) {
+        pbc_salloc *a = pbc_scenario_add_alloc(s);
+        snprintf(a->name, sizeof(a->name), "A%u", i);
+        a->size = gen_size(c, x);
+        a->mdl_offset = c(x, 3) ? 0 : 1 + c(x, 3);
+        a->flags = c(x, 3) ? 0 : PBC_ALLOC_NEEDS_IDLE;
+        a->seed = i + 1;
+        a->where = c(x, 3);
+        if (a->where == PBC_WHERE_SEGMENT)
+            a->at = gen_place(s, a->size, c, x);
+    }
+}
+
+static void gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_choose_fn c, void *x)
+{
+    memset(o, 0, sizeof(*o));
+    o->kind = c(x, PBC_SOP_COUNT);
+    o->alloc = c(x, s->alloc_count);
+    o->split = 1;
+    const pbc_salloc *al = &s->allocs[o->alloc];
+    const pbc_res_alloc *ra = &r->a[o->alloc];
+    uint32_t pages = pbc_alloc_pages(al);
+    switch (o->kind) {
+    case PBC_SOP_TRANSFER:
+    case PBC_SOP_SPECIAL_LOCK:
+        if (o->kind == PBC_SOP_TRANSFER && pages > 1)
+            o->split = 1 + c(x, pages < 6 ? pages : 6);
+        if (ra->where == PBC_WHERE_SEGMENT && c(x, 2))
+            break; /* to system */
+        o->at = gen_place(s, al->size, c, x);
+        break;
+    case PBC_SOP_FILL:
+        o->at = gen_place(s, al->size, c, x);
+        o->pattern = c(x, 2) ? 0xA5A5A5A5u : 0x01020304u * (1 + c(x, 200));
+        break;
+    case PBC_SOP_READ_PHYSICAL:
+    case PBC_SOP_WRITE_PHYSICAL:
+        o->at = gen_place(s, 8, c, x);
+        o->at.offset &= ~7ull;
+        break;
+    case PBC_SOP_MAP:
+        o->at.segment = s->segment_count; /* the default layout's aperture */
+        o->at.offset = c(x, 4) ? c(x, 64) : 65536 - pages;
+        o->first = c(x, pages);
+        o->count = 1 + c(x, pages - o->first);
+        o->flags = c(x, 2) ? PBC_SOP_COHERENT : 0;
+        break;
+    case PBC_SOP_RENDER_WRITE:
+    case PBC_SOP_RENDER_READ:
+        o->offset = (uint64_t)c(x, (uint32_t)(al->size / 4)) * 4;
+        o->size = al->size - o->offset;
+        o->pattern = 0x10101010u * (1 + c(x, 15));
+        if (ra->mapped && c(x, 2)) {
+            o->flags = PBC_SOP_VIA_APERTURE;
+            o->offset = (uint64_t)ra->map_first * 4096;
+            o->size = (uint64_t)ra->map_count * 4096;
+            if (o->offset + o->size > al->size)
+                o->size = al->size - o->offset;
+        }
+        break;
+    case PBC_SOP_GPU_READ:
+    case PBC_SOP_GPU_WRITE:
+        o->at = gen_place(s, 4096, c, x);
+        o->size = 4 * (1 + c(x, 1024));
+        o->pattern = 0xC0DE0000u + c(x, 65536);
+        if (r->valid_count && c(x, 2)) { /* through a valid aperture page */
+            const pbc_res_range *v = &r->valid[c(x, r->valid_count)];
+            o->at.segment = v->segment;
+            o->at.offset = (v->first + c(x, (uint32_t)v->count)) * 4096;
+            o->size = 4 * (1 + c(x, 1024));
+        }
+        break;
+    case PBC_SOP_DMA: {
+        static const uint32_t sizes[] = {0, 24, 25, 48, 100, 1000, 4096, 65536};
+        o->dma_size = sizes[c(x, sizeof(sizes) / sizeof(sizes[0]))];
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void pbc_gen_scenario(pbc_scenario *s, uint32_t max_ops, pbc_choose_fn c, void *x)
+{
+    pbc_scenario_default_layout(s);
+    gen_allocs(s, c, x);
+    pbc_residency r;
+    if (pbc_residency_init(&r, s)) { /* overlapping initial placements: start them in system */
+        pbc_residency_fini(&r);
+        for (uint32_t i = 0; i < s->alloc_count; i++)
+            if (s->allocs[i].where == PBC_WHERE_SEGMENT)
+                s->allocs[i].where = PBC_WHERE_SYSTEM;
+        pbc_residency_init(&r, s);
+    }
+    uint32_t want = 1 + c(x, max_ops);
+    for (uint32_t tries = 0; s->op_count < want && tries < want * 8; tries++) {
+        pbc_sop o;
+        gen_op(s, &r, &o, c, x);
+        if (pbc_residency_check(&r, &o))
+            continue;
+        *pbc_scenario_add_op(s) = o;
+        pbc_residency_apply(&r, &o);
+    }
+    pbc_residency_fini(&r);
+}

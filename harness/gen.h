@@ -1,0 +1,26 @@
+/*
+ * gen.h — builds valid-by-construction scenarios from a stream of choices.
+ * The residency tracker decides what is legal next, so every scenario is a
+ * sequence a real VidMm could issue and no choice stream is rejected. The
+ * choices come from a seeded generator (certify's fuzz budget) or, later,
+ * from fuzzer bytes.
+ */
+#ifndef PBCHECK_GEN_H
+#define PBCHECK_GEN_H
+
+#include "scenario.h"
+
+/* Returns a value in [0, n), n >= 1. */
+typedef uint32_t (*pbc_choose_fn)(void *ctx, uint32_t n);
+
+/* Fills s (initialized by the caller) with a scenario of at most max_ops
+ * operations. */
+void pbc_gen_scenario(pbc_scenario *s, uint32_t max_ops, pbc_choose_fn choose, void *ctx);
+
+/* A splitmix64 choice source. */
+typedef struct pbc_rng {
+    uint64_t state;
+} pbc_rng;
+uint32_t pbc_rng_choose(void *rng, uint32_t n);
+
+#endif
