@@ -974,8 +974,10 @@ int pbc_target_supports_sop(const pbc_target *t, uint32_t kind)
     return (int)((t->supported_operations >> needs[kind]) & 1u);
 }
 
-/* After the last operation: every fence written, every unmapped page on
- * the dummy page (S33, S46), no GPU fault. */
+static void vm_check_unmapped(vm *v, int wrong_target_only);
+
+/* After the last operation and any GPU fault: every fence written (S46)
+ * and every unmapped page on the dummy page (S33). */
 static void vm_final_checks(vm *v)
 {
     pbc_run_result *r = v->res;
@@ -984,11 +986,22 @@ static void vm_final_checks(vm *v)
         if (!r->subs[i].completed)
             VM_FINDING(v, "PB-FENCE", "fence %u (buffer %u, [0x%x, 0x%x)) was never written (S46)",
                        r->subs[i].fence, r->subs[i].buffer, r->subs[i].start, r->subs[i].end);
+    vm_check_unmapped(v, 0);
+}
+
+/* Unmapped pages must hold the dummy page (S33). A valid entry pointing
+ * elsewhere is a root cause; an invalid one may only mean a GPU fault
+ * stopped the submission first, so those are checked after faults. */
+static void vm_check_unmapped(vm *v, int wrong_target_only)
+{
+    v->op = UINT32_MAX;
     for (uint32_t i = 0; i < v->unmapped_count && !v->stop; i++) {
         const pbc_res_range *u = &v->unmapped[i];
         const pbc_gpu_segment *seg = pbc_gpu_segment_by_id(v->gpu, u->segment);
         for (uint64_t p = u->first; p < u->first + u->count; p++) {
             const pbc_gart_entry *e = &seg->gart[p];
+            if (wrong_target_only && !(e->flags & PBC_GART_VALID))
+                continue;
             if (!(e->flags & PBC_GART_VALID) || e->addr != v->gpu->dummy_page) {
                 VM_FINDING(v, "PB-UNMAP-DUMMY", "aperture %u page %" PRIu64 " was unmapped but its "
                            "GART entry is %s 0x%" PRIx64 ", not the dummy page 0x%" PRIx64 " (S33)",
@@ -1109,9 +1122,11 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
         pbc_gpu_drain(gpu);
     }
     if (!v.stop && opt->mode == PBC_MODE_TARGET)
-        vm_final_checks(&v);
-    if (!v.stop)
+        vm_check_unmapped(&v, 1);
+    if (!v.stop) /* a fault stops a submission, so it explains what follows */
         vm_report_faults(&v);
+    if (!v.stop && opt->mode == PBC_MODE_TARGET)
+        vm_final_checks(&v);
     res->stopped = (uint32_t)v.stop;
     vm_teardown(&v);
     pbc_shim_unbind();

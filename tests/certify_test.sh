@@ -22,6 +22,15 @@ check reference-cases grep -Eq '^certify reference: [0-9]{4} cases .* 0 failed, 
 check reference-junit xmllint --noout "$tmp/reference/junit.xml"
 check reference-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["verdict"]!="pass" or r["failed"]!=0)' "$tmp/reference/report.json"
 
+# The fuzz budget: random valid scenarios after the suite, named by seed.
+"$pbcheck" certify --target reference --quick --time 1 --seed 3 --out "$tmp/fuzz" >"$tmp/out" 2>/dev/null
+check fuzz-budget-conformant [ $? -eq 0 ]
+check fuzz-cases python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); f=[c for c in r["results"] if c["name"].startswith("fuzz/seed-3/")]; sys.exit(len(f) < 100 or any(c["verdict"] != "pass" for c in f))' "$tmp/fuzz/report.json"
+"$pbcheck" certify --target mutant-fill-tail --quick --time 1 --out "$tmp/fuzz-mutant" >"$tmp/out" 2>/dev/null
+check fuzz-finds-bugs python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not any(c["name"].startswith("fuzz/") and c["verdict"] == "fail" for c in r["results"]))' "$tmp/fuzz-mutant/report.json"
+"$pbcheck" certify --target reference --time x >/dev/null 2>"$tmp/err"
+check bad-time-exit-2 [ $? -eq 2 ]
+
 "$pbcheck" list targets | awk '/^mutant-/ {print $1, $NF}' | tr -d ']' >"$tmp/mutants"
 check some-mutants [ "$(wc -l <"$tmp/mutants")" -ge 14 ]
 while read -r name rule; do
