@@ -25,7 +25,7 @@ check reference-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
 # The fuzz budget: random valid scenarios after the suite, named by seed.
 "$pbcheck" certify --target reference --quick --time 1 --seed 3 --out "$tmp/fuzz" >"$tmp/out" 2>/dev/null
 check fuzz-budget-conformant [ $? -eq 0 ]
-check fuzz-cases python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); f=[c for c in r["results"] if c["name"].startswith("fuzz/seed-3/")]; sys.exit(len(f) < 100 or any(c["verdict"] != "pass" for c in f))' "$tmp/fuzz/report.json"
+check fuzz-cases python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); f=[c for c in r["results"] if c["name"].startswith("fuzz/seed-3/")]; sys.exit(len(f) < 10 or any(c["verdict"] != "pass" for c in f))' "$tmp/fuzz/report.json"
 "$pbcheck" certify --target mutant-fill-tail --quick --time 1 --out "$tmp/fuzz-mutant" >"$tmp/out" 2>/dev/null
 check fuzz-finds-bugs python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not any(c["name"].startswith("fuzz/") and c["verdict"] == "fail" for c in r["results"]))' "$tmp/fuzz-mutant/report.json"
 "$pbcheck" certify --target reference --time x >/dev/null 2>"$tmp/err"
