@@ -19,13 +19,11 @@
 #define SYS_MULT 0x9E3779B1ull
 #define SYS_MASK ((uint64_t)PBC_SYS_WINDOW_PAGES - 1)
 
-static uint64_t sys_mult_inverse(void)
-{
-    uint64_t inv = SYS_MULT; /* Newton's iteration for the inverse mod 2^64 */
-    for (int i = 0; i < 6; i++)
-        inv *= 2 - SYS_MULT * inv;
-    return inv;
-}
+/* The inverse of SYS_MULT mod 2^64 by Newton's iteration (each step doubles
+ * the correct low bits: 3, 6, 12, 24, 48, 96), folded at compile time: the
+ * translation of every system page access uses it. */
+#define SYS_INV_STEP(x) ((x) * (2 - SYS_MULT * (x)))
+#define SYS_MULT_INV SYS_INV_STEP(SYS_INV_STEP(SYS_INV_STEP(SYS_INV_STEP(SYS_INV_STEP(SYS_MULT)))))
 
 static uint64_t sys_pfn(uint32_t index) { return PBC_SYS_BASE_PFN + ((index * SYS_MULT) & SYS_MASK); }
 
@@ -33,7 +31,7 @@ static int sys_pfn_allocated(const pbc_gpu *gpu, uint64_t pfn)
 {
     if (pfn < PBC_SYS_BASE_PFN || pfn >= PBC_SYS_BASE_PFN + PBC_SYS_WINDOW_PAGES)
         return 0;
-    uint64_t index = ((pfn - PBC_SYS_BASE_PFN) * sys_mult_inverse()) & SYS_MASK;
+    uint64_t index = ((pfn - PBC_SYS_BASE_PFN) * SYS_MULT_INV) & SYS_MASK;
     return index < gpu->sys_pages_used;
 }
 
@@ -234,48 +232,46 @@ static int gpu_range_ok(pbc_gpu *gpu, uint64_t addr, uint64_t len)
     return 1;
 }
 
-int pbc_gpu_write(pbc_gpu *gpu, uint64_t addr, const void *src, uint64_t len)
+/* Walks [addr, addr+len) page by page through the address map: copies in
+ * from `in` (a write, stamped with the current provenance) or out to `out`
+ * (a read; untouched pages read as zeros). */
+static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, uint8_t *out, uint64_t len)
 {
-    const uint8_t *p = src;
     if (!gpu_range_ok(gpu, addr, len))
         return -1;
     while (len) {
-        uint64_t in_page = PBC_PAGE_SIZE - (addr & (PBC_PAGE_SIZE - 1));
-        uint64_t n = len < in_page ? len : in_page;
+        uint64_t off = addr & (PBC_PAGE_SIZE - 1);
+        uint64_t n = len < PBC_PAGE_SIZE - off ? len : PBC_PAGE_SIZE - off;
         int64_t ppn = gpu_translate(gpu, addr);
         if (ppn < 0)
             return -1;
-        pbc_page *pg = pbc_mem_touch(&gpu->mem, (uint64_t)ppn);
-        memcpy(pg->data + (addr & (PBC_PAGE_SIZE - 1)), p, n);
-        pg->prov = gpu->cur;
+        if (in) {
+            pbc_page *pg = pbc_mem_touch(&gpu->mem, (uint64_t)ppn);
+            memcpy(pg->data + off, in, n);
+            pg->prov = gpu->cur;
+            in += n;
+        } else {
+            const pbc_page *pg = pbc_mem_find(&gpu->mem, (uint64_t)ppn);
+            if (pg)
+                memcpy(out, pg->data + off, n);
+            else
+                memset(out, 0, n);
+            out += n;
+        }
         addr += n;
-        p += n;
         len -= n;
     }
     return 0;
 }
 
+int pbc_gpu_write(pbc_gpu *gpu, uint64_t addr, const void *src, uint64_t len)
+{
+    return gpu_access(gpu, addr, src, NULL, len);
+}
+
 int pbc_gpu_read(pbc_gpu *gpu, uint64_t addr, void *dst, uint64_t len)
 {
-    uint8_t *p = dst;
-    if (!gpu_range_ok(gpu, addr, len))
-        return -1;
-    while (len) {
-        uint64_t in_page = PBC_PAGE_SIZE - (addr & (PBC_PAGE_SIZE - 1));
-        uint64_t n = len < in_page ? len : in_page;
-        int64_t ppn = gpu_translate(gpu, addr);
-        if (ppn < 0)
-            return -1;
-        const pbc_page *pg = pbc_mem_find(&gpu->mem, (uint64_t)ppn);
-        if (pg)
-            memcpy(p, pg->data + (addr & (PBC_PAGE_SIZE - 1)), n);
-        else
-            memset(p, 0, n);
-        addr += n;
-        p += n;
-        len -= n;
-    }
-    return 0;
+    return gpu_access(gpu, addr, NULL, dst, len);
 }
 
 static int gpu_copy(pbc_gpu *gpu, uint64_t dst, uint64_t src, uint64_t size)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack: no allocation per digest */
 #include <xxhash.h>
 
 #include "util.h"
@@ -98,10 +99,10 @@ static uint32_t *touched_gart(const pbc_gpu_segment *a, const pbc_gpu_segment *b
 
 void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_count, pbc_digest *out)
 {
-    XXH3_state_t *st[PBC_STATE_REGIONS];
+    XXH3_state_t st[PBC_STATE_REGIONS];
     for (uint32_t r = 0; r < PBC_STATE_REGIONS; r++) {
-        st[r] = XXH3_createState();
-        XXH3_64bits_reset_withSeed(st[r], r);
+        XXH3_INITSTATE(&st[r]); /* reset_withSeed reads the previous seed */
+        XXH3_64bits_reset_withSeed(&st[r], r);
     }
     uint8_t page[PBC_PAGE_SIZE];
     uint32_t n;
@@ -109,7 +110,7 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
     for (uint32_t i = 0; i < n; i++) {
         if (!masked_page(g, ppn[i], masks, mask_count, page))
             continue;
-        XXH3_state_t *s = st[page_region(g, ppn[i])];
+        XXH3_state_t *s = &st[page_region(g, ppn[i])];
         XXH3_64bits_update(s, &ppn[i], sizeof(ppn[i]));
         XXH3_64bits_update(s, page, sizeof(page));
     }
@@ -122,15 +123,14 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
             if (!e->flags && !e->addr)
                 continue;
             uint64_t rec[3] = {idx[k], e->addr, e->flags};
-            XXH3_64bits_update(st[i], rec, sizeof(rec));
+            XXH3_64bits_update(&st[i], rec, sizeof(rec));
         }
         free(idx);
     }
-    XXH3_state_t *last = st[PBC_MAX_SEGMENTS + 1];
+    XXH3_state_t *last = &st[PBC_MAX_SEGMENTS + 1];
     XXH3_64bits_update(last, &g->fault_count, sizeof(g->fault_count));
     for (uint32_t r = 0; r < PBC_STATE_REGIONS; r++) {
-        out->region[r] = XXH3_64bits_digest(st[r]);
-        XXH3_freeState(st[r]);
+        out->region[r] = XXH3_64bits_digest(&st[r]);
     }
     out->total = XXH3_64bits(out->region, sizeof(out->region));
 }
