@@ -68,7 +68,7 @@ static int ranges_overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
     return a < b + bn && b < a + an;
 }
 
-static const char *gpu_check_layout(const pbc_segment_info *s, uint32_t n)
+const char *pbc_gpu_layout_check(const pbc_segment_info *s, uint32_t n)
 {
     if (n == 0 || n > PBC_MAX_SEGMENTS)
         return "between 1 and 8 segments are needed";
@@ -96,7 +96,7 @@ static const char *gpu_check_layout(const pbc_segment_info *s, uint32_t n)
 pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const pbc_isa *isa,
                         const char **why)
 {
-    *why = gpu_check_layout(segments, count);
+    *why = pbc_gpu_layout_check(segments, count);
     if (*why)
         return NULL;
     pbc_gpu *gpu = pbc_xcalloc(1, sizeof(*gpu));

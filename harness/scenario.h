@@ -7,6 +7,7 @@
 #ifndef PBCHECK_SCENARIO_H
 #define PBCHECK_SCENARIO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <pbcheck/target.h>
@@ -150,5 +151,16 @@ int pbc_scenario_parse(const char *text, size_t len, const char *name, pbc_scena
 int pbc_scenario_load(const char *path, pbc_scenario *s, char *err, size_t err_size);
 /* Canonical text; the caller frees the result. */
 char *pbc_scenario_print(const pbc_scenario *s);
+
+/* ---- Binary format (fuzzer input), see docs/scenario-format.md ---- */
+
+#define PBC_SCENARIO_BIN_VERSION 1u
+
+/* Decodes any byte string into a valid scenario (s is initialized here;
+ * the caller finalizes it). Never fails and never reads beyond size. */
+void pbc_scenario_decode(const uint8_t *data, size_t size, pbc_scenario *s);
+/* Encodes a valid scenario so that decoding gives it back; the caller
+ * frees *out. Returns the size. */
+size_t pbc_scenario_encode(const pbc_scenario *s, uint8_t **out);
 
 #endif

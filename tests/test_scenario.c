@@ -1,9 +1,14 @@
-/* The text scenario format: one test per class of bad input (message and
- * position), and parse/print round trips over the seed corpus. */
+/* Scenario formats. Text: one test per class of bad input (message and
+ * position), and parse/print round trips over the seed corpus. Binary:
+ * round trips, and any byte string decodes to a valid scenario. */
 #include <dirent.h>
 
+#include "gen.h"
 #include "scenario.h"
+
 #include "t.h"
+
+#define BIN_ALLOC 0 /* record type of an allocation */
 
 static const char *bad(const char *text, size_t len)
 {
@@ -98,6 +103,22 @@ static void roundtrip(const char *path)
     pbc_scenario_fini(&b);
 }
 
+/* Text -> binary -> scenario gives the same scenario: the text seeds are
+ * the binary seeds. */
+static void binary_roundtrip(const char *path)
+{
+    pbc_scenario a, b;
+    char err[512];
+    T_CHECK_MSG(pbc_scenario_load(path, &a, err, sizeof(err)) == 0, "%s", err);
+    uint8_t *bytes;
+    size_t n = pbc_scenario_encode(&a, &bytes);
+    pbc_scenario_decode(bytes, n, &b);
+    T_CHECK_MSG(pbc_scenario_equal(&a, &b), "%s: binary round trip differs", path);
+    free(bytes);
+    pbc_scenario_fini(&a);
+    pbc_scenario_fini(&b);
+}
+
 T_TEST(seed_corpus_roundtrips)
 {
     DIR *d = opendir(PBC_SEEDS_DIR);
@@ -110,6 +131,7 @@ T_TEST(seed_corpus_roundtrips)
         char path[1024];
         snprintf(path, sizeof(path), "%s/%s", PBC_SEEDS_DIR, e->d_name);
         roundtrip(path);
+        binary_roundtrip(path);
         n++;
     }
     if (d)
@@ -132,6 +154,97 @@ T_TEST(equality_sees_every_field)
     T_CHECK(!pbc_scenario_equal(&a, &b));
     pbc_scenario_fini(&a);
     pbc_scenario_fini(&b);
+}
+
+/* Every byte string decodes into a scenario that validates, prints to
+ * text the parser accepts unchanged, and re-encodes to bytes that decode
+ * to the same scenario. Inputs: random bytes, biased toward small
+ * varints, of every length up to 600. */
+T_TEST(binary_any_bytes_decode_valid)
+{
+    pbc_rng rng = {42};
+    uint8_t buf[600];
+    int with_ops = 0;
+    for (int iter = 0; iter < 3000; iter++) {
+        size_t n = pbc_rng_choose(&rng, sizeof(buf) + 1);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t b = pbc_rng_choose(&rng, 256);
+            buf[i] = (uint8_t)(pbc_rng_choose(&rng, 4) ? b & 0x7f : b); /* mostly short varints */
+        }
+        pbc_scenario s, t, u;
+        pbc_scenario_decode(buf, n, &s);
+        char why[256] = "";
+        T_CHECK_MSG(pbc_scenario_validate(&s, why, sizeof(why)) == 0, "input %d: %s", iter, why);
+        char *text = pbc_scenario_print(&s);
+        char err[512] = "";
+        T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "decoded", &t, err, sizeof(err)) == 0,
+                    "input %d: %s\n%s", iter, err, text);
+        T_CHECK_MSG(pbc_scenario_equal(&s, &t), "input %d: text round trip differs", iter);
+        uint8_t *bytes;
+        size_t m = pbc_scenario_encode(&s, &bytes);
+        pbc_scenario_decode(bytes, m, &u);
+        T_CHECK_MSG(pbc_scenario_equal(&s, &u), "input %d: re-encoding differs", iter);
+        with_ops += s.op_count > 0;
+        free(bytes);
+        free(text);
+        pbc_scenario_fini(&s);
+        pbc_scenario_fini(&t);
+        pbc_scenario_fini(&u);
+    }
+    /* The decoder must not just drop everything. */
+    T_CHECK_MSG(with_ops > 1000, "only %d of 3000 inputs kept an operation", with_ops);
+}
+
+/* A prefix of an encoding is a shorter scenario, never garbage: the ops
+ * it keeps are the first ops of the whole one (the last may be the cut
+ * record read with zeros). */
+T_TEST(binary_prefix_is_a_prefix)
+{
+    pbc_scenario a, p;
+    char err[512];
+    T_CHECK_MSG(pbc_scenario_load(PBC_SEEDS_DIR "/everything.pbs", &a, err, sizeof(err)) == 0, "%s", err);
+    uint8_t *bytes;
+    size_t n = pbc_scenario_encode(&a, &bytes);
+    uint32_t last = 0;
+    for (size_t cut = 0; cut <= n; cut++) {
+        pbc_scenario_decode(bytes, cut, &p);
+        T_CHECK(p.op_count <= a.op_count);
+        for (uint32_t i = 0; i + 1 < p.op_count; i++) {
+            pbc_sop x = a.ops[i];
+            x.line = 0; /* source lines are not content */
+            T_CHECK_MSG(memcmp(&p.ops[i], &x, sizeof(x)) == 0, "cut %zu: op %u differs", cut, i);
+        }
+        last = p.op_count;
+        pbc_scenario_fini(&p);
+    }
+    T_CHECK(last == a.op_count);
+    free(bytes);
+    pbc_scenario_fini(&a);
+}
+
+/* The decoder reduces fields; it does not reject. A version byte it does
+ * not know reads as version 1, and an unknown layout falls back to the
+ * default one. */
+T_TEST(binary_reduces_fields)
+{
+    /* version 7, custom layout of one aperture only (no memory segment),
+     * then a fill that has nowhere to go: dropped, not fatal. */
+    const uint8_t in[] = {7, 1, 1, 0, 0, BIN_ALLOC, 0, 10, 0, 0, 0, 0, 1 + PBC_SOP_FILL, 0, 0, 0, 1, 2, 3, 4};
+    pbc_scenario s;
+    pbc_scenario_decode(in, sizeof(in), &s);
+    T_CHECK(s.segment_count == 1 && s.segments[0].kind == PBC_SEGMENT_APERTURE);
+    T_CHECK(s.alloc_count == 1 && s.allocs[0].size == 44 && strcmp(s.allocs[0].name, "A0") == 0);
+    T_CHECK(s.op_count == 0);
+    /* The same bytes with a 0 layout byte: default layout, and the fill stays. */
+    uint8_t in2[sizeof(in)];
+    memcpy(in2, in, sizeof(in));
+    in2[1] = 0;
+    memmove(in2 + 2, in + 5, sizeof(in) - 5);
+    pbc_scenario_fini(&s);
+    pbc_scenario_decode(in2, sizeof(in) - 3, &s);
+    T_CHECK(s.segment_count == 3);
+    T_CHECK(s.op_count == 1 && s.ops[0].kind == PBC_SOP_FILL && s.ops[0].pattern == 0x04030201u);
+    pbc_scenario_fini(&s);
 }
 
 T_MAIN()
