@@ -78,50 +78,61 @@ int pbc_cmd_run(int argc, char **argv)
     }
     pbc_runner runner;
     pbc_runner_init(&runner);
-    uint32_t passed = 0, failed = 0, skipped = 0, bad_input = 0;
+    pbc_judge_counts c = {0};
     for (int i = 0; i < a.file_count; i++) {
         pbc_scenario s;
         char err[512];
         if (pbc_scenario_load(a.files[i], &s, err, sizeof(err))) {
             fprintf(stderr, "%s\n", err);
-            bad_input++;
+            c.bad_input++;
             continue;
         }
-        pbc_run_options o = {.dma_override = a.dma_size, .check_determinism = 1, .trace = a.trace ? stdout : NULL};
-        if (a.trace)
-            printf("== %s (target %s)\n", a.files[i], a.target->name);
-        pbc_outcome out;
-        pbc_runner_run(&runner, &s, a.target, &o, &out);
-        const pbc_run_result *r = &runner.target.res;
-        switch (out.verdict) {
-        case PBC_VERDICT_PASS:
-            passed++;
-            printf("pass  %s  digest %016" PRIx64 "  (%u ops, %u calls, %u buffers, %u submissions, "
-                   "%u busy retries)\n", a.files[i], out.digest.total, s.op_count, r->calls, r->buffers,
-                   r->sub_count, r->busy_retries);
-            break;
-        case PBC_VERDICT_SKIP:
-            skipped++;
-            printf("skip  %s  %s\n", a.files[i], out.message);
-            break;
-        default:
-            failed++;
-            printf("%s  %s  %s\n  %s\n", out.verdict == PBC_VERDICT_FAIL ? "FAIL" : "HARNESS BUG",
-                   a.files[i], out.rule, out.message);
-            printf("  replay: pbcheck run %s --target %s --trace\n", a.files[i], a.target->name);
-            break;
-        }
+        pbc_cli_judge(&runner, "run", a.files[i], &s, a.target, a.dma_size, a.trace, &c);
         pbc_scenario_fini(&s);
     }
     pbc_runner_fini(&runner);
     free(a.files);
-    printf("run: %u passed, %u failed, %u skipped%s\n", passed, failed, skipped,
-           bad_input ? " (and unreadable scenarios: see above)" : "");
-    if (bad_input)
+    return pbc_cli_judge_summary("run", &c);
+}
+
+void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
+                   const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c)
+{
+    pbc_run_options o = {.dma_override = dma_size, .check_determinism = 1, .trace = trace ? stdout : NULL};
+    if (trace)
+        printf("== %s (target %s)\n", name, t->name);
+    pbc_outcome out;
+    pbc_runner_run(runner, s, t, &o, &out);
+    const pbc_run_result *r = &runner->target.res;
+    switch (out.verdict) {
+    case PBC_VERDICT_PASS:
+        c->passed++;
+        printf("pass  %s  digest %016" PRIx64 "  (%u ops, %u calls, %u buffers, %u submissions, "
+               "%u busy retries)\n", name, out.digest.total, s->op_count, r->calls, r->buffers,
+               r->sub_count, r->busy_retries);
+        break;
+    case PBC_VERDICT_SKIP:
+        c->skipped++;
+        printf("skip  %s  %s\n", name, out.message);
+        break;
+    default:
+        c->failed++;
+        printf("%s  %s  %s\n  %s\n", out.verdict == PBC_VERDICT_FAIL ? "FAIL" : "HARNESS BUG", name,
+               out.rule, out.message);
+        printf("  replay: pbcheck %s %s --target %s --trace\n", verb, name, t->name);
+        break;
+    }
+}
+
+int pbc_cli_judge_summary(const char *verb, const pbc_judge_counts *c)
+{
+    printf("%s: %u passed, %u failed, %u skipped%s\n", verb, c->passed, c->failed, c->skipped,
+           c->bad_input ? " (and unreadable inputs: see above)" : "");
+    if (c->bad_input)
         return PBC_EXIT_USAGE;
-    if (failed)
+    if (c->failed)
         return PBC_EXIT_FAIL;
-    return passed == 0 && skipped ? PBC_EXIT_SKIP : PBC_EXIT_PASS;
+    return c->passed == 0 && c->skipped ? PBC_EXIT_SKIP : PBC_EXIT_PASS;
 }
 
 static const char disasm_usage[] =

@@ -21,6 +21,11 @@ static const char usage[] =
     "  certify --target NAME\n"
     "                     the conformance suite: verdict, per-rule table, reports\n"
     "  disasm SCENARIO    run one scenario and print every executed packet\n"
+    "  fuzz --target NAME drive libFuzzer or AFL++ on a builder (docs/fuzzing.md)\n"
+    "  replay INPUT...    judge fuzzer inputs (binary) or text scenarios again\n"
+    "  encode SCENARIO... --out DIR\n"
+    "                     text scenarios as fuzzer inputs (binary scenarios)\n"
+    "  bench              fuzzing speed, memory and time-to-find (docs/benchmarks.md)\n"
     "  list [targets|operations|rules]\n"
     "                     what pbcheck knows, without running anything\n"
     "\n"
@@ -82,6 +87,14 @@ int main(int argc, char **argv)
         return pbc_cmd_disasm(argc - 1, argv + 1);
     if (!strcmp(verb, "certify"))
         return pbc_cmd_certify(argc - 1, argv + 1);
+    if (!strcmp(verb, "replay"))
+        return pbc_cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(verb, "encode"))
+        return pbc_cmd_encode(argc - 1, argv + 1);
+    if (!strcmp(verb, "fuzz"))
+        return pbc_cmd_fuzz(argc - 1, argv + 1);
+    if (!strcmp(verb, "bench"))
+        return pbc_cmd_bench(argc - 1, argv + 1);
     if (!strcmp(verb, "list"))
         return pbc_cmd_list(argc - 1, argv + 1);
     return pbc_usage_error("unknown verb '%s' (try 'pbcheck --help')", verb);

@@ -51,23 +51,30 @@ static pbc_place gen_place(const pbc_scenario *s, uint64_t size, pbc_choose_fn c
     return p;
 }
 
+void pbc_gen_alloc(pbc_scenario *s, pbc_choose_fn c, void *x)
+{
+    uint32_t i = s->alloc_count;
+    pbc_salloc *a = pbc_scenario_add_alloc(s);
+    snprintf(a->name, sizeof(a->name), "A%u", i);
+    while (pbc_scenario_find_alloc(s, a->name) != (int)i) /* a taken name */
+        snprintf(a->name, sizeof(a->name), "A%u_%u", i, c(x, 1u << 20));
+    a->size = gen_size(c, x);
+    a->mdl_offset = c(x, 3) ? 0 : 1 + c(x, 3);
+    a->flags = c(x, 3) ? 0 : PBC_ALLOC_NEEDS_IDLE;
+    a->seed = i + 1;
+    a->where = c(x, 3);
+    if (a->where == PBC_WHERE_SEGMENT)
+        a->at = gen_place(s, a->size, c, x);
+}
+
 static void gen_allocs(pbc_scenario *s, pbc_choose_fn c, void *x)
 {
     uint32_t n = 1 + c(x, 4);
-    for (uint32_t i = 0; i < n; i++) {
-        pbc_salloc *a = pbc_scenario_add_alloc(s);
-        snprintf(a->name, sizeof(a->name), "A%u", i);
-        a->size = gen_size(c, x);
-        a->mdl_offset = c(x, 3) ? 0 : 1 + c(x, 3);
-        a->flags = c(x, 3) ? 0 : PBC_ALLOC_NEEDS_IDLE;
-        a->seed = i + 1;
-        a->where = c(x, 3);
-        if (a->where == PBC_WHERE_SEGMENT)
-            a->at = gen_place(s, a->size, c, x);
-    }
+    for (uint32_t i = 0; i < n; i++)
+        pbc_gen_alloc(s, c, x);
 }
 
-static void gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_choose_fn c, void *x)
+void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_choose_fn c, void *x)
 {
     memset(o, 0, sizeof(*o));
     o->kind = c(x, PBC_SOP_COUNT);
@@ -151,7 +158,7 @@ void pbc_gen_scenario(pbc_scenario *s, uint32_t max_ops, pbc_choose_fn c, void *
     uint32_t want = 1 + c(x, max_ops);
     for (uint32_t tries = 0; s->op_count < want && tries < want * 8; tries++) {
         pbc_sop o;
-        gen_op(s, &r, &o, c, x);
+        pbc_gen_op(s, &r, &o, c, x);
         if (pbc_residency_check(&r, &o))
             continue;
         *pbc_scenario_add_op(s) = o;

@@ -17,6 +17,14 @@ typedef uint32_t (*pbc_choose_fn)(void *ctx, uint32_t n);
  * operations. */
 void pbc_gen_scenario(pbc_scenario *s, uint32_t max_ops, pbc_choose_fn choose, void *ctx);
 
+/* Appends one allocation (a fresh name; its placement is not checked
+ * against the others). */
+void pbc_gen_alloc(pbc_scenario *s, pbc_choose_fn choose, void *ctx);
+/* One candidate operation for the state r (s has at least one allocation
+ * and one memory segment); the caller checks it with pbc_residency_check. */
+void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_choose_fn choose,
+                void *ctx);
+
 /* A splitmix64 choice source. */
 typedef struct pbc_rng {
     uint64_t state;

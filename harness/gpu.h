@@ -116,8 +116,6 @@ struct pbc_gpu {
 };
 
 /* Returns NULL and sets *why when the layout is unusable. */
-/* NULL when the GPU model can build this segment layout, else why not. */
-const char *pbc_gpu_layout_check(const pbc_segment_info *segments, uint32_t count);
 pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const pbc_isa *isa,
                         const char **why);
 void pbc_gpu_destroy(pbc_gpu *gpu);

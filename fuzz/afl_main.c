@@ -1,0 +1,45 @@
+/*
+ * The AFL++ driver for the LLVMFuzzerTestOneInput targets: persistent mode
+ * (many inputs per process) with the input in shared memory. Outside
+ * afl-fuzz, the same macros read one input from stdin, and file arguments
+ * are run one by one, so a saved crash replays with `target FILE`.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+__AFL_FUZZ_INIT();
+
+static int run_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        return 2;
+    }
+    static uint8_t buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+    LLVMFuzzerTestOneInput(buf, n);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !getenv("__AFL_SHM_ID")) {
+        for (int i = 1; i < argc; i++)
+            if (run_file(argv[i]))
+                return 2;
+        return 0;
+    }
+#ifdef __AFL_HAVE_MANUAL_CONTROL
+    __AFL_INIT();
+#endif
+    const uint8_t *buf = __AFL_FUZZ_TESTCASE_BUF;
+    while (__AFL_LOOP(10000))
+        LLVMFuzzerTestOneInput(buf, (size_t)__AFL_FUZZ_TESTCASE_LEN);
+    return 0;
+}

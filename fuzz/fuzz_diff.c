@@ -1,0 +1,57 @@
+/*
+ * The differential fuzz target: the input is a binary scenario (any bytes
+ * decode into a valid one); it runs through the builder named by
+ * PBC_FUZZ_TARGET, the reference builder and the spec model, and a broken
+ * rule or a memory divergence aborts, which the engine saves as a crash.
+ * `pbcheck replay --target NAME FILE` replays a saved input.
+ *
+ * The runner's worlds are kept between inputs only to save allocations:
+ * every run resets them first, and every input is run twice against the
+ * target (rule PB-NONDET), which catches any state that would leak.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "registry.h"
+#include "run.h"
+
+#ifndef PBC_FUZZ_TARGET
+#error "PBC_FUZZ_TARGET names the builder under test"
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void report_and_abort(const pbc_scenario *s, const pbc_outcome *out)
+{
+    char *text = pbc_scenario_print(s);
+    fprintf(stderr, "pbcheck: %s on target %s: %s\n%s\n--- scenario ---\n%s---\n"
+                    "replay: pbcheck replay --target %s <this input>\n",
+            pbc_verdict_name(out->verdict), PBC_FUZZ_TARGET, out->rule, out->message, text,
+            PBC_FUZZ_TARGET);
+    free(text);
+    abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static pbc_runner runner; /* worlds only; reset by every run */
+    static const pbc_target *target;
+    if (!target) {
+        target = pbc_target_find(PBC_FUZZ_TARGET);
+        if (!target) {
+            fprintf(stderr, "pbcheck: no built-in target '%s'\n", PBC_FUZZ_TARGET);
+            abort();
+        }
+        pbc_runner_init(&runner);
+    }
+    pbc_scenario s;
+    pbc_scenario_decode(data, size, &s);
+    pbc_run_options o = {.check_determinism = 1};
+    pbc_outcome out;
+    pbc_runner_run(&runner, &s, target, &o, &out);
+    if (out.verdict == PBC_VERDICT_FAIL || out.verdict == PBC_VERDICT_HARNESS_BUG)
+        report_and_abort(&s, &out);
+    pbc_scenario_fini(&s);
+    return 0;
+}

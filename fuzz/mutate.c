@@ -1,0 +1,390 @@
+/*
+ * The structure-aware mutator. Inputs are binary scenarios; a mutation
+ * decodes one, edits its operations (insert a generated legal one, delete,
+ * duplicate, reorder, splice from another input, push one field to a
+ * boundary, make an allocation busy just before it is used), and encodes
+ * the result. The decoder re-checks legality, so an edit that makes a
+ * later operation illegal only drops that operation.
+ *
+ * Everything here is a function of its arguments and the seed: no state
+ * lives between calls.
+ */
+#include "mutate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "scenario.h"
+#include "util.h"
+
+int pbc_mutator_bytes_only(void)
+{
+    const char *m = getenv("PBC_MUTATOR");
+    return m && strcmp(m, "bytes") == 0;
+}
+
+static uint32_t pick(pbc_rng *r, uint32_t n) { return n ? pbc_rng_choose(r, n) : 0; }
+
+/* ---- Boundaries the DDI cares about ---- */
+
+static const uint64_t alloc_sizes[] = {4, 8, 4092, 4096, 4100, 8188, 8192, 12288, 65532, 65536, 65540, 1u << 20};
+static const uint32_t dma_sizes[] = {0, 24, 25, 28, 32, 48, 64, 100, 4092, 4096, 4100, 65536, 1u << 20};
+
+/* An offset for `size` bytes in a segment: its start, its end, a page edge
+ * (on it or a dword off), or straddling a 4 GiB line of the address space. */
+static uint64_t boundary_offset(const pbc_segment_info *g, uint64_t size, pbc_rng *r)
+{
+    uint64_t room = size <= g->size ? g->size - size : 0, off;
+    switch (pick(r, 5)) {
+    case 0:
+        off = 0;
+        break;
+    case 1:
+        off = room;
+        break;
+    case 2: {
+        uint64_t line = (g->base >> 32) + 1 + pick(r, 2);
+        uint64_t cross = (line << 32) - g->base; /* offset of the line inside the segment */
+        off = cross - (size / 2 < cross ? size / 2 : cross);
+        break;
+    }
+    case 3:
+        off = (uint64_t)pick(r, 64) * 4096 + (pick(r, 2) ? 4 : 0);
+        break;
+    default:
+        off = ((uint64_t)pick(r, 1u << 20) * 4096 - (pick(r, 2) ? 4 : 0));
+        break;
+    }
+    off = off > room ? room : off;
+    return off & ~3ull;
+}
+
+static const pbc_segment_info *segment(const pbc_scenario *s, uint32_t id)
+{
+    return id >= 1 && id <= s->segment_count ? &s->segments[id - 1] : NULL;
+}
+
+/* Moves a place to a boundary of its segment; system stays system. */
+static void tweak_place(const pbc_scenario *s, pbc_place *at, uint64_t size, pbc_rng *r)
+{
+    const pbc_segment_info *g = segment(s, at->segment);
+    if (g)
+        at->offset = boundary_offset(g, size, r);
+}
+
+static void tweak_alloc(pbc_scenario *s, pbc_salloc *a, pbc_rng *r)
+{
+    switch (pick(r, 4)) {
+    case 0:
+        a->size = alloc_sizes[pick(r, PBC_ARRAY_LEN(alloc_sizes))];
+        break;
+    case 1:
+        a->mdl_offset = pick(r, 3) ? pick(r, 3) : PBC_MAX_MDL_OFFSET;
+        break;
+    case 2:
+        a->flags ^= pick(r, 4) ? PBC_ALLOC_NEEDS_IDLE : PBC_ALLOC_PRIMARY;
+        break;
+    default:
+        tweak_place(s, &a->at, a->size, r);
+        break;
+    }
+}
+
+static void tweak_op(pbc_scenario *s, pbc_sop *o, pbc_rng *r)
+{
+    const pbc_salloc *al = o->alloc < s->alloc_count ? &s->allocs[o->alloc] : NULL;
+    uint64_t asize = al ? al->size : 4;
+    uint32_t pages = al ? pbc_alloc_pages(al) : 1;
+    switch (o->kind) {
+    case PBC_SOP_TRANSFER:
+        if (pick(r, 2)) { /* unsplit, in two, one sub-transfer per page, or one fewer */
+            uint32_t choices[] = {1, 2, pages, pages > 1 ? pages - 1 : 1};
+            o->split = choices[pick(r, 4)];
+            o->split = o->split > PBC_MAX_SPLIT ? PBC_MAX_SPLIT : o->split;
+            break;
+        }
+        /* fall through */
+    case PBC_SOP_SPECIAL_LOCK:
+    case PBC_SOP_FILL:
+        tweak_place(s, &o->at, asize, r);
+        break;
+    case PBC_SOP_READ_PHYSICAL:
+    case PBC_SOP_WRITE_PHYSICAL:
+        tweak_place(s, &o->at, 8, r);
+        o->at.offset &= ~7ull;
+        break;
+    case PBC_SOP_MAP: {
+        const pbc_segment_info *g = segment(s, o->at.segment);
+        uint64_t ap_pages = g ? g->size / 4096 : 1;
+        switch (pick(r, 3)) {
+        case 0:
+            o->first = pick(r, 2) ? 0 : pages - 1;
+            o->count = pages - o->first;
+            break;
+        case 1:
+            o->at.offset = pick(r, 2) ? 0 : ap_pages - o->count;
+            break;
+        default:
+            o->flags ^= PBC_SOP_COHERENT;
+            break;
+        }
+        break;
+    }
+    case PBC_SOP_RENDER_WRITE:
+    case PBC_SOP_RENDER_READ:
+        switch (pick(r, 3)) {
+        case 0: /* the whole allocation */
+            o->offset = 0;
+            o->size = asize;
+            break;
+        case 1: /* from a page edge to the end */
+            o->offset = (uint64_t)pick(r, pages) * 4096;
+            o->offset = o->offset < asize ? o->offset : 0;
+            o->size = asize - o->offset;
+            break;
+        default: /* the last dword */
+            o->offset = asize - 4;
+            o->size = 4;
+            break;
+        }
+        break;
+    case PBC_SOP_GPU_READ:
+    case PBC_SOP_GPU_WRITE: {
+        static const uint64_t sizes[] = {4, 4092, 4096, 4100, 8192, 65536};
+        o->size = sizes[pick(r, PBC_ARRAY_LEN(sizes))];
+        tweak_place(s, &o->at, o->size, r);
+        break;
+    }
+    case PBC_SOP_DMA:
+        o->dma_size = dma_sizes[pick(r, PBC_ARRAY_LEN(dma_sizes))];
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- Operation lists ---- */
+
+static void insert_at(pbc_scenario *s, uint32_t pos, const pbc_sop *o)
+{
+    pbc_scenario_add_op(s);
+    memmove(&s->ops[pos + 1], &s->ops[pos], (s->op_count - 1 - pos) * sizeof(*o));
+    s->ops[pos] = *o;
+}
+
+static void delete_run(pbc_scenario *s, uint32_t pos, uint32_t n)
+{
+    n = n < s->op_count - pos ? n : s->op_count - pos;
+    memmove(&s->ops[pos], &s->ops[pos + n], (s->op_count - pos - n) * sizeof(s->ops[0]));
+    s->op_count -= n;
+}
+
+static int has_memory_segment(const pbc_scenario *s)
+{
+    for (uint32_t i = 0; i < s->segment_count; i++)
+        if (s->segments[i].kind == PBC_SEGMENT_MEMORY)
+            return 1;
+    return 0;
+}
+
+/* A generated operation that is legal after ops[0, pos). */
+static int insert_generated(pbc_scenario *s, uint32_t pos, pbc_rng *r)
+{
+    if (!s->alloc_count || !has_memory_segment(s) || s->op_count >= PBC_MAX_OPS)
+        return -1;
+    pbc_residency res;
+    if (pbc_residency_init(&res, s)) {
+        pbc_residency_fini(&res);
+        return -1;
+    }
+    for (uint32_t i = 0; i < pos; i++)
+        pbc_residency_apply(&res, &s->ops[i]);
+    int rc = -1;
+    for (int tries = 0; tries < 16 && rc; tries++) {
+        pbc_sop o;
+        pbc_gen_op(s, &res, &o, pbc_rng_choose, r);
+        if (!pbc_residency_check(&res, &o)) {
+            insert_at(s, pos, &o);
+            rc = 0;
+        }
+    }
+    pbc_residency_fini(&res);
+    return rc;
+}
+
+/* Render work writing the allocation that ops[pos] uses, just before it, so
+ * the builder meets a busy allocation there. */
+static int make_busy(pbc_scenario *s, uint32_t pos, pbc_rng *r)
+{
+    const pbc_sop *at = &s->ops[pos];
+    if (!pbc_sop_has_alloc(at->kind) || at->alloc >= s->alloc_count || s->op_count >= PBC_MAX_OPS)
+        return -1;
+    pbc_sop w = {.kind = PBC_SOP_RENDER_WRITE, .alloc = at->alloc, .split = 1};
+    w.size = s->allocs[at->alloc].size;
+    w.pattern = 0xB0B00000u | pick(r, 1u << 16);
+    insert_at(s, pos, &w);
+    return 0;
+}
+
+/* Appends ops[from, from+n) of b, with allocation and segment references
+ * folded into a's ranges. */
+static void splice_from(pbc_scenario *a, const pbc_scenario *b, uint32_t pos, uint32_t from,
+                        uint32_t n)
+{
+    for (uint32_t i = 0; i < n && from + i < b->op_count && a->op_count < PBC_MAX_OPS; i++) {
+        pbc_sop o = b->ops[from + i];
+        o.alloc = a->alloc_count ? o.alloc % a->alloc_count : 0;
+        if (o.at.segment > a->segment_count)
+            o.at.segment = a->segment_count;
+        insert_at(a, pos + i, &o);
+    }
+}
+
+/* Encodes s into out[0, max); drops trailing operations until it fits.
+ * Returns 0 when even no operations do not fit. */
+static size_t encode_fitting(pbc_scenario *s, uint8_t *out, size_t max)
+{
+    for (;;) {
+        uint8_t *bytes;
+        size_t n = pbc_scenario_encode(s, &bytes);
+        if (n <= max) {
+            memcpy(out, bytes, n);
+            free(bytes);
+            return n;
+        }
+        free(bytes);
+        if (s->op_count == 0)
+            return 0;
+        s->op_count -= 1 + (s->op_count - 1) / 8;
+    }
+}
+
+static size_t apply(pbc_scenario *s, pbc_mutation m, const uint8_t *other, size_t other_size,
+                    pbc_rng *r)
+{
+    uint32_t n = s->op_count;
+    switch (m) {
+    case PBC_MUT_INSERT:
+        return insert_generated(s, pick(r, n + 1), r) == 0;
+    case PBC_MUT_DELETE:
+        if (!n)
+            return 0;
+        delete_run(s, pick(r, n), 1 + (pick(r, 4) ? 0 : pick(r, 8)));
+        return 1;
+    case PBC_MUT_DUPLICATE:
+        if (!n || n >= PBC_MAX_OPS)
+            return 0;
+        {
+            pbc_sop o = s->ops[pick(r, n)];
+            insert_at(s, pick(r, n + 1), &o);
+        }
+        return 1;
+    case PBC_MUT_REORDER:
+        if (n < 2)
+            return 0;
+        {
+            uint32_t from = pick(r, n);
+            pbc_sop o = s->ops[from];
+            delete_run(s, from, 1);
+            insert_at(s, pick(r, n), &o);
+        }
+        return 1;
+    case PBC_MUT_SPLICE: {
+        if (!other || !other_size)
+            return 0;
+        pbc_scenario b;
+        pbc_scenario_decode(other, other_size, &b);
+        int done = b.op_count > 0;
+        if (done) {
+            uint32_t from = pick(r, b.op_count);
+            splice_from(s, &b, pick(r, n + 1), from, 1 + pick(r, b.op_count - from));
+        }
+        pbc_scenario_fini(&b);
+        return done;
+    }
+    case PBC_MUT_TWEAK:
+        if (n && pick(r, 4)) {
+            tweak_op(s, &s->ops[pick(r, n)], r);
+            return 1;
+        }
+        if (!s->alloc_count)
+            return 0;
+        tweak_alloc(s, &s->allocs[pick(r, s->alloc_count)], r);
+        return 1;
+    case PBC_MUT_BUSY:
+        return n && make_busy(s, pick(r, n), r) == 0;
+    case PBC_MUT_ALLOC:
+        if (s->alloc_count >= 8 || !has_memory_segment(s))
+            return 0;
+        pbc_gen_alloc(s, pbc_rng_choose, r);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Weights of the mutations: insertions and tweaks do most of the work. */
+static pbc_mutation choose_mutation(const pbc_scenario *s, pbc_rng *r)
+{
+    static const uint8_t weight[PBC_MUT_COUNT] = {
+        [PBC_MUT_INSERT] = 26, [PBC_MUT_DELETE] = 10, [PBC_MUT_DUPLICATE] = 8,
+        [PBC_MUT_REORDER] = 8, [PBC_MUT_SPLICE] = 8,  [PBC_MUT_TWEAK] = 22,
+        [PBC_MUT_BUSY] = 8,    [PBC_MUT_ALLOC] = 4,   [PBC_MUT_BYTES] = 6,
+    };
+    if (!s->alloc_count)
+        return PBC_MUT_ALLOC;
+    uint32_t total = 0, x;
+    for (int i = 0; i < PBC_MUT_COUNT; i++)
+        total += weight[i];
+    x = pick(r, total);
+    for (int i = 0; i < PBC_MUT_COUNT; i++) {
+        if (x < weight[i])
+            return (pbc_mutation)i;
+        x -= weight[i];
+    }
+    return PBC_MUT_BYTES;
+}
+
+size_t pbc_mutate(uint8_t *data, size_t size, size_t max_size, const uint8_t *other,
+                  size_t other_size, uint32_t seed, pbc_byte_mutator bytes)
+{
+    if (pbc_mutator_bytes_only())
+        return bytes(data, size, max_size);
+    pbc_rng r = {seed * 0x9E3779B97F4A7C15ull + 1};
+    pbc_scenario s;
+    pbc_scenario_decode(data, size, &s);
+    size_t out = 0;
+    for (int attempt = 0; attempt < 4 && !out; attempt++) {
+        pbc_mutation m = choose_mutation(&s, &r);
+        if (m == PBC_MUT_BYTES)
+            break;
+        /* Up to three stacked edits, like the engines' own havoc stages. */
+        int changed = (int)apply(&s, m, other, other_size, &r);
+        for (uint32_t more = pick(&r, 3); changed && more; more--)
+            apply(&s, choose_mutation(&s, &r), other, other_size, &r);
+        if (changed)
+            out = encode_fitting(&s, data, max_size);
+    }
+    pbc_scenario_fini(&s);
+    return out ? out : bytes(data, size, max_size);
+}
+
+size_t pbc_crossover(const uint8_t *a, size_t a_size, const uint8_t *b, size_t b_size,
+                     uint8_t *out, size_t max_size, uint32_t seed)
+{
+    pbc_rng r = {seed * 0xD1B54A32D192ED03ull + 7};
+    pbc_scenario x, y;
+    pbc_scenario_decode(a, a_size, &x);
+    pbc_scenario_decode(b, b_size, &y);
+    uint32_t keep = pick(&r, x.op_count + 1);
+    x.op_count = keep;
+    if (y.op_count) {
+        uint32_t from = pick(&r, y.op_count);
+        splice_from(&x, &y, keep, from, y.op_count - from);
+    }
+    size_t n = encode_fitting(&x, out, max_size);
+    pbc_scenario_fini(&x);
+    pbc_scenario_fini(&y);
+    return n;
+}
