@@ -434,7 +434,7 @@ static void wait_with_progress(const fuzz_args *a, pid_t *pids, uint32_t n, int 
             last = t;
         }
         if (alive)
-            usleep(200 * 1000);
+            nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
     }
     if (tty)
         printf("\n");

@@ -602,6 +602,26 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, NTSTATUS
     return written;
 }
 
+/* Pages of work in an operation: a builder that needs the smallest buffer
+ * for each page is entitled to about one call per page (S07). */
+static uint64_t vm_op_pages(const DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    switch (a->Operation) {
+    case DXGK_OPERATION_TRANSFER:
+        return a->Transfer.TransferSize / 4096 + 1;
+    case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER:
+        return a->SpecialLockTransfer.TransferSize / 4096 + 1;
+    case DXGK_OPERATION_FILL:
+        return a->Fill.FillSize / 4096 + 1;
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT:
+        return a->MapApertureSegment.NumberOfPages;
+    case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT:
+        return a->UnmapApertureSegment.NumberOfPages;
+    default:
+        return 1;
+    }
+}
+
 /* Issues one DDI operation until it completes: the documented loops. */
 static void vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags,
                          UINT idle_bit)
@@ -614,7 +634,10 @@ static void vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
     if (idle_flags && vm_alloc_idle(v, alloc))
         *idle_flags |= idle_bit;
     a->MultipassOffset = 0; /* S05 */
-    uint32_t budget = v->opt.call_budget ? v->opt.call_budget : PBC_DEFAULT_CALL_BUDGET;
+    /* The default budget grows with the work, so that only a builder that
+     * stops making progress runs out of it. */
+    uint64_t budget = v->opt.call_budget ? v->opt.call_budget
+                                         : PBC_DEFAULT_CALL_BUDGET + 2 * vm_op_pages(a);
     /* After INSUFFICIENT, a fresh buffer with the MultipassOffset of the
      * previous fresh-buffer call repeats identical inputs: no progress can
      * ever follow (S09), so that is a livelock without spending the budget. */
@@ -623,7 +646,7 @@ static void vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
     for (uint32_t calls = 0; !v->stop; calls++) {
         if (calls >= budget) {
             vm_describe_args(a, desc, sizeof(desc));
-            VM_FINDING(v, "PB-LIVELOCK", "%s did not complete within %u BuildPagingBuffer calls", desc, budget);
+            VM_FINDING(v, "PB-LIVELOCK", "%s did not complete within %" PRIu64 " BuildPagingBuffer calls", desc, budget);
             return;
         }
         if (!v->have_buf)

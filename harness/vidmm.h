@@ -52,7 +52,8 @@ typedef enum pbc_mode {
 typedef struct pbc_vidmm_options {
     uint32_t mode;         /* pbc_mode */
     uint32_t dma_override; /* non-zero: every paging buffer has this size */
-    uint32_t call_budget;  /* BuildPagingBuffer calls per operation; 0 = default */
+    uint32_t call_budget;  /* BuildPagingBuffer calls per operation; 0 = the default:
+                              PBC_DEFAULT_CALL_BUDGET + 2 per page of the operation */
     FILE *trace;           /* per-call trace, or NULL */
 } pbc_vidmm_options;
 

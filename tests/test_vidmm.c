@@ -373,4 +373,29 @@ T_TEST(chunking_invariance)
     pbc_scenario_fini(&s);
 }
 
+/* The default call budget grows with the work: a 48 MiB fill in buffers of
+ * the minimum size needs one call per page, more than the flat 10000, and a
+ * builder doing that makes progress on every call (found by fuzzing). */
+T_TEST(call_budget_scales_with_pages)
+{
+    const char *text = "pbs 1\nalloc A size=48M at=none\ndma size=min\n"
+                       "fill A to=1:0x0 pattern=0x01020304\nend\n";
+    pbc_scenario s;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "big-fill", &s, err, sizeof(err)) == 0, "%s", err);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {0};
+    pbc_outcome out;
+    pbc_runner_run(&r, &s, &pbc_target_reference, &o, &out);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s", out.rule, out.message);
+    T_CHECK(r.target.res.calls > PBC_DEFAULT_CALL_BUDGET);
+    /* An explicit budget is still a hard limit. */
+    o.call_budget = 100;
+    pbc_runner_run(&r, &s, &pbc_target_reference, &o, &out);
+    T_CHECK(!strcmp(out.rule, "PB-LIVELOCK"));
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+}
+
 T_MAIN()

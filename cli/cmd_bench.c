@@ -1,0 +1,556 @@
+/*
+ * pbcheck bench: the speed and memory goals of continuous fuzzing, measured
+ * in one run so that ratios compare like with like on a noisy machine:
+ *   (a) differential execs/s on the default input mix, this build and the
+ *       ASan+UBSan build, one core each;
+ *   (b) the same mix with 16 MiB and with 4 GiB of modeled video memory,
+ *       measured in alternating slices;
+ *   (c) peak RSS;
+ *   (d) per planted mutant, libFuzzer's time to find it with the
+ *       structure-aware mutator and with byte mutations only;
+ *   (e) the parser and ISA-decoder targets for 10^6 inputs each.
+ * It prints a Markdown report (docs/benchmarks.md keeps the last one).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gen.h"
+#include "registry.h"
+#include "util.h"
+
+#ifndef PBC_SOURCE_DIR
+#define PBC_SOURCE_DIR "."
+#endif
+
+static const char bench_usage[] =
+    "usage: pbcheck bench [--time S] [--cap S] [--seeds N] [--mutants A,B,...]\n"
+    "                     [--skip-find] [--skip-long] [--bin-dir DIR] [--out FILE]\n"
+    "\n"
+    "Measures, in one run, what continuous fuzzing needs and prints a Markdown\n"
+    "report (see docs/benchmarks.md for the goals and the last results):\n"
+    "  (a) differential execs/s on the default input mix, this build and the\n"
+    "      ASan+UBSan build (build/asan/pbcheck), one core each;\n"
+    "  (b) execs/s with 16 MiB and with 4 GiB of modeled video memory;\n"
+    "  (c) peak RSS;\n"
+    "  (d) for each planted mutant, the time libFuzzer needs to find it with the\n"
+    "      structure-aware mutator and with byte mutations only (median of\n"
+    "      --seeds runs, each capped at --cap seconds);\n"
+    "  (e) the parser and ISA-decoder targets for 10^6 inputs each.\n"
+    "\n"
+    "  --time S        seconds per speed measurement (default 5)\n"
+    "  --cap S         time limit of one time-to-find run (default 60)\n"
+    "  --seeds N       runs per mutant and mode (default 3)\n"
+    "  --mutants LIST  only these mutants (comma-separated)\n"
+    "  --skip-find     skip (d);  --skip-long: skip (e)\n"
+    "  --bin-dir DIR   libFuzzer binaries for (d) and (e) (default: build/fuzz/fuzz)\n"
+    "  --out FILE      also write the report into FILE, replacing its\n"
+    "                  '## Results' section (docs/benchmarks.md)\n"
+    "Run it from a release build for (a) to mean what the goal says.\n";
+
+typedef struct bench_args {
+    double time_s, cap_s;
+    uint32_t seeds;
+    const char *mutants, *bin_dir, *out;
+    int skip_find, skip_long, execs_only;
+} bench_args;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- The default input mix ---- */
+
+typedef struct mix {
+    uint8_t **in;
+    size_t *len;
+    uint32_t count;
+} mix;
+
+static void mix_add(mix *m, uint8_t *bytes, size_t n)
+{
+    m->in = pbc_xrealloc(m->in, (m->count + 1) * sizeof(*m->in));
+    m->len = pbc_xrealloc(m->len, (m->count + 1) * sizeof(*m->len));
+    m->in[m->count] = bytes;
+    m->len[m->count++] = n;
+}
+
+static void mix_fini(mix *m)
+{
+    for (uint32_t i = 0; i < m->count; i++)
+        free(m->in[i]);
+    free(m->in);
+    free(m->len);
+}
+
+/* Binary scenarios from generated ones: 400 scenarios of up to 24 ops,
+ * re-laid out on two memory segments of seg_size bytes each. */
+static void mix_generated(mix *m, uint64_t seg_size)
+{
+    pbc_rng rng = {20261121};
+    for (int i = 0; i < 400; i++) {
+        pbc_scenario s, t;
+        pbc_scenario_init(&s);
+        pbc_gen_scenario(&s, 24, pbc_rng_choose, &rng);
+        static const pbc_segment_info layout[] = {
+            {1, PBC_SEGMENT_MEMORY, 0x1000000000ull, 0},
+            {2, PBC_SEGMENT_MEMORY, 0x2000000000ull, 0},
+            {3, PBC_SEGMENT_APERTURE, 0x800000000ull, 256ull << 20},
+        };
+        memcpy(s.segments, layout, sizeof(layout));
+        s.segments[0].size = s.segments[1].size = 16ull << 20;
+        /* Encoding, then decoding under the new layout, folds every place
+         * into it and keeps only what is legal there. */
+        uint8_t *bytes;
+        size_t n = pbc_scenario_encode(&s, &bytes);
+        pbc_scenario_decode(bytes, n, &t);
+        free(bytes);
+        t.segments[0].size = t.segments[1].size = seg_size;
+        n = pbc_scenario_encode(&t, &bytes);
+        mix_add(m, bytes, n);
+        pbc_scenario_fini(&s);
+        pbc_scenario_fini(&t);
+    }
+}
+
+/* Runs the mix (decode + differential run with the determinism check, as
+ * the fuzz target does) until `seconds` pass; returns inputs per second. */
+static double mix_run(const mix *m, pbc_runner *runner, double seconds, uint32_t *cursor)
+{
+    const pbc_target *t = pbc_target_find("reference");
+    pbc_run_options o = {.check_determinism = 1};
+    double start = now_s(), elapsed;
+    uint64_t done = 0;
+    do {
+        for (int k = 0; k < 16; k++, done++) {
+            uint32_t i = (*cursor)++ % m->count;
+            pbc_scenario s;
+            pbc_outcome out;
+            pbc_scenario_decode(m->in[i], m->len[i], &s);
+            pbc_runner_run(runner, &s, t, &o, &out);
+            if (out.verdict != PBC_VERDICT_PASS && out.verdict != PBC_VERDICT_SKIP) {
+                fprintf(stderr, "pbcheck: bench input %u: %s %s: %s\n", i, pbc_verdict_name(out.verdict),
+                        out.rule, out.message);
+                exit(PBC_EXIT_FAIL);
+            }
+            pbc_scenario_fini(&s);
+        }
+        elapsed = now_s() - start;
+    } while (elapsed < seconds);
+    return (double)done / elapsed;
+}
+
+static double default_mix_speed(double seconds)
+{
+    mix m = {0};
+    mix_generated(&m, 16ull << 20);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    uint32_t cursor = 0;
+    mix_run(&m, &r, 0.3, &cursor); /* warm up */
+    double v = mix_run(&m, &r, seconds, &cursor);
+    pbc_runner_fini(&r);
+    mix_fini(&m);
+    return v;
+}
+
+/* ---- Child processes ---- */
+
+static void self_dir(char *out, size_t n)
+{
+    ssize_t len = readlink("/proc/self/exe", out, n - 1);
+    out[len > 0 ? len : 0] = 0;
+    char *slash = strrchr(out, '/');
+    if (slash)
+        *slash = 0;
+}
+
+/* Runs argv with output to log (or /dev/null); returns the exit status,
+ * 128+signal, or -1; *secs gets the wall time. */
+static int run_child(char *const argv[], const char *log, double *secs, char *const env_add[])
+{
+    double start = now_s();
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        for (int i = 0; env_add && env_add[i]; i++) {
+            char name[64];
+            const char *eq = strchr(env_add[i], '=');
+            snprintf(name, sizeof(name), "%.*s", (int)(eq - env_add[i]), env_add[i]);
+            setenv(name, eq + 1, 1);
+        }
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid)
+        return -1;
+    if (secs)
+        *secs = now_s() - start;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* (a) under ASan+UBSan: the asan build's pbcheck, in its execs-only mode. */
+static double asan_speed(double seconds, char *note, size_t n)
+{
+    char dir[PATH_MAX], exe[PATH_MAX], secs[32], log[] = "/tmp/pbcheck-bench-asan.XXXXXX";
+    self_dir(dir, sizeof(dir));
+    /* The optimised sanitizer build (what long fuzzing runs use), else the
+     * debug one CI tests with. */
+    snprintf(exe, sizeof(exe), "%.4000s/../fuzz/pbcheck", dir);
+    if (access(exe, X_OK))
+        snprintf(exe, sizeof(exe), "%.4000s/../asan/pbcheck", dir);
+    if (access(exe, X_OK)) {
+        snprintf(note, n, "not measured: no build/fuzz/pbcheck or build/asan/pbcheck "
+                          "(cmake --preset fuzz && cmake --build --preset fuzz)");
+        return 0;
+    }
+    snprintf(note, n, "%s", strstr(exe, "/../fuzz/") ? "fuzz preset, optimised" : "asan preset, -O0");
+    int fd = mkstemp(log);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    snprintf(secs, sizeof(secs), "%g", seconds);
+    char *argv[] = {exe, "bench", "--execs-only", "--time", secs, NULL};
+    int rc = run_child(argv, log, NULL, NULL);
+    double v = 0;
+    FILE *f = fopen(log, "r");
+    if (!f || fscanf(f, "%lf", &v) != 1 || rc)
+        snprintf(note, n, "the ASan+UBSan run failed (exit %d)", rc);
+    if (f)
+        fclose(f);
+    unlink(log);
+    return v;
+}
+
+/* ---- (b) modeled memory size ---- */
+
+static void memory_ratio(double seconds, double *small, double *big)
+{
+    mix a = {0}, b = {0};
+    mix_generated(&a, 16ull << 20);
+    mix_generated(&b, 4ull << 30);
+    pbc_runner ra, rb;
+    pbc_runner_init(&ra);
+    pbc_runner_init(&rb);
+    uint32_t ca = 0, cb = 0;
+    double sa = 0, sb = 0;
+    int slices = (int)(seconds / 0.25) + 1;
+    mix_run(&a, &ra, 0.2, &ca);
+    mix_run(&b, &rb, 0.2, &cb);
+    for (int i = 0; i < slices; i++) { /* alternate, so drift hits both */
+        sa += mix_run(&a, &ra, 0.25, &ca);
+        sb += mix_run(&b, &rb, 0.25, &cb);
+    }
+    *small = sa / slices;
+    *big = sb / slices;
+    pbc_runner_fini(&ra);
+    pbc_runner_fini(&rb);
+    mix_fini(&a);
+    mix_fini(&b);
+}
+
+/* ---- (d) time to find ---- */
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* One libFuzzer run from an empty corpus; seconds until the crash, or a
+ * negative number when it hit the cap. */
+static double find_once(const char *bin, const char *mutant, uint32_t seed, int bytes_only,
+                        double cap)
+{
+    char exe[PATH_MAX], corpus[] = "/tmp/pbcheck-bench-corpus.XXXXXX", art[PATH_MAX + 32];
+    char a_seed[32], a_time[48], a_art[PATH_MAX + 64], a_dict[PATH_MAX + 16];
+    snprintf(exe, sizeof(exe), "%.3000s/fuzz_diff_%s", bin, mutant);
+    for (char *p = exe + strlen(bin); *p; p++)
+        *p = *p == '-' ? '_' : *p;
+    if (!mkdtemp(corpus))
+        return -1;
+    snprintf(art, sizeof(art), "%s/crash-", corpus);
+    snprintf(a_seed, sizeof(a_seed), "-seed=%u", seed);
+    snprintf(a_time, sizeof(a_time), "-max_total_time=%.0f", cap);
+    snprintf(a_art, sizeof(a_art), "-artifact_prefix=%s", art);
+    snprintf(a_dict, sizeof(a_dict), "-dict=%s.dict", exe);
+    char *argv[] = {exe, a_seed, a_time, a_art, a_dict, "-max_len=4096", "-timeout=10",
+                    bytes_only ? "-cross_over=0" : "-cross_over=1", corpus, NULL};
+    char *env[] = {bytes_only ? "PBC_MUTATOR=bytes" : "PBC_MUTATOR=ops", NULL};
+    double secs = 0;
+    int rc = run_child(argv, NULL, &secs, env);
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", corpus);
+    if (system(cmd) != 0)
+        fprintf(stderr, "pbcheck: could not remove %s\n", corpus);
+    return rc == 0 ? -1 : secs; /* libFuzzer exits non-zero on a crash */
+}
+
+typedef struct find_row {
+    const char *mutant;
+    double with[9], without[9];
+} find_row;
+
+static void fmt_median(double *v, uint32_t n, double cap, char *out, size_t len)
+{
+    uint32_t capped = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i] < 0) {
+            v[i] = cap;
+            capped++;
+        }
+    qsort(v, n, sizeof(*v), cmp_double);
+    double med = v[n / 2];
+    if (capped > n / 2)
+        snprintf(out, len, "> %.0f s (%u/%u capped)", cap, capped, n);
+    else
+        snprintf(out, len, "%.1f s%s", med, capped ? " (some capped)" : "");
+}
+
+/* ---- (e) long runs ---- */
+
+static void long_run(FILE *o, const char *bin, const char *name)
+{
+    char exe[PATH_MAX], log[] = "/tmp/pbcheck-bench-long.XXXXXX";
+    snprintf(exe, sizeof(exe), "%.4000s/%s", bin, name);
+    int fd = mkstemp(log);
+    if (fd < 0)
+        return;
+    close(fd);
+    char a_dict[PATH_MAX + 16];
+    snprintf(a_dict, sizeof(a_dict), "-dict=%s.dict", exe);
+    char *argv[] = {exe, "-runs=1000000", "-max_len=4096", "-timeout=10", a_dict, NULL};
+    char *env[] = {"ASAN_OPTIONS=detect_leaks=1", NULL};
+    double secs = 0;
+    int rc = run_child(argv, log, &secs, env);
+    char line[512], done[256] = "";
+    FILE *f = fopen(log, "r");
+    while (f && fgets(line, sizeof(line), f))
+        if (strstr(line, "Done ") == line)
+            snprintf(done, sizeof(done), "%.*s", (int)strcspn(line, "\n"), line);
+    if (f)
+        fclose(f);
+    unlink(log);
+    fprintf(o, "| %s | %s | %.0f s | %s |\n", name, rc == 0 ? "no crash, leak or hang" : "FAILED",
+            secs, done[0] ? done : "(no summary)");
+}
+
+/* ---- The report ---- */
+
+static void machine(FILE *o)
+{
+    char line[512], model[256] = "unknown CPU";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof(line), f))
+        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+            snprintf(model, sizeof(model), "%s", strchr(line, ':') + 2);
+            model[strcspn(model, "\n")] = 0;
+            break;
+        }
+    if (f)
+        fclose(f);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long long mem = (long long)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE) >> 30;
+    char date[32];
+    time_t t = time(NULL);
+    strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&t));
+    fprintf(o, "Measured %s on %s, %ld cores, %lld GiB RAM.\n\n", date, model, cores, mem);
+}
+
+/* Writes report over FILE's "## Results" section (and everything after
+ * it), keeping the text before; a new file is just the report. */
+static int replace_results(const char *path, const char *report)
+{
+    char *old = NULL;
+    size_t keep = 0;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        size_t cap = 0, n;
+        char buf[4096];
+        while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+            old = pbc_xrealloc(old, cap + n + 1);
+            memcpy(old + cap, buf, n);
+            cap += n;
+        }
+        fclose(f);
+        if (old) {
+            old[cap] = 0;
+            char *at = strstr(old, "\n## Results");
+            keep = at ? (size_t)(at - old) + 1 : cap;
+        }
+    }
+    f = fopen(path, "w");
+    int ok = f && fwrite(old ? old : "", 1, keep, f) == keep && fputs(report, f) >= 0;
+    if (f && fclose(f))
+        ok = 0;
+    free(old);
+    return ok ? PBC_EXIT_PASS : pbc_usage_error("cannot write %s: %s", path, strerror(errno));
+}
+
+static int parse_bench_args(int argc, char **argv, bench_args *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->time_s = 5;
+    a->cap_s = 60;
+    a->seeds = 3;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t num;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h"))
+            return fputs(bench_usage, stdout), 1;
+        if (!strcmp(o, "--skip-find")) {
+            a->skip_find = 1;
+        } else if (!strcmp(o, "--skip-long")) {
+            a->skip_long = 1;
+        } else if (!strcmp(o, "--execs-only")) { /* used by (a) for the ASan build */
+            a->execs_only = 1;
+        } else if (!v) {
+            return pbc_usage_error("unknown option '%s' or missing value (try --help)", o), -1;
+        } else if (!strcmp(o, "--time") || !strcmp(o, "--cap")) {
+            char *end;
+            double d = strtod(argv[++i], &end);
+            if (*end || !(d > 0 && d <= 3600))
+                return pbc_usage_error("%s needs seconds (up to 3600)", o), -1;
+            *(!strcmp(o, "--time") ? &a->time_s : &a->cap_s) = d;
+        } else if (!strcmp(o, "--seeds")) {
+            if (pbc_cli_number(argv[++i], 9, &num) || num == 0)
+                return pbc_usage_error("--seeds needs a number from 1 to 9"), -1;
+            a->seeds = (uint32_t)num;
+        } else if (!strcmp(o, "--mutants")) {
+            a->mutants = argv[++i];
+        } else if (!strcmp(o, "--bin-dir")) {
+            a->bin_dir = argv[++i];
+        } else if (!strcmp(o, "--out")) {
+            a->out = argv[++i];
+        } else {
+            return pbc_usage_error("unknown option '%s' (try --help)", o), -1;
+        }
+    }
+    return 0;
+}
+
+static int wanted(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+            return 1;
+    return 0;
+}
+
+int pbc_cmd_bench(int argc, char **argv)
+{
+    bench_args a;
+    int rc = parse_bench_args(argc, argv, &a);
+    if (rc)
+        return rc > 0 ? PBC_EXIT_PASS : PBC_EXIT_USAGE;
+    if (a.execs_only) {
+        printf("%.1f\n", default_mix_speed(a.time_s));
+        return PBC_EXIT_PASS;
+    }
+    char bin[PATH_MAX], dir[PATH_MAX];
+    self_dir(dir, sizeof(dir));
+    snprintf(bin, sizeof(bin), "%.4000s", a.bin_dir ? a.bin_dir : dir);
+    if (!a.bin_dir)
+        strcat(bin, "/../fuzz/fuzz");
+    if ((!a.skip_find || !a.skip_long) && access(bin, X_OK))
+        return pbc_usage_error("no libFuzzer build in %s for (d) and (e): cmake --preset fuzz && "
+                               "cmake --build --preset fuzz, or --skip-find --skip-long", bin);
+
+    char *report = NULL;
+    size_t report_len = 0;
+    FILE *o = open_memstream(&report, &report_len);
+    fprintf(o, "## Results\n\n");
+    machine(o);
+#ifdef __OPTIMIZE__
+    const char *build = "optimised";
+#else
+    const char *build = "unoptimised (use the release preset)";
+#endif
+    fprintf(stderr, "bench: (a) execs/s, %s build...\n", build);
+    double rel = default_mix_speed(a.time_s);
+    fprintf(stderr, "bench: (a) execs/s under ASan+UBSan...\n");
+    char note[PATH_MAX + 128] = "";
+    double asan = asan_speed(a.time_s, note, sizeof(note));
+    fprintf(o, "### (a) Differential execs/s, default input mix, one core\n\n");
+    fprintf(o, "| build | execs/s | goal |\n|---|---|---|\n");
+    fprintf(o, "| this pbcheck (%s) | %.0f | >= 5000 |\n", build, rel);
+    if (asan > 0)
+        fprintf(o, "| ASan+UBSan (%s) | %.0f | - |\n\n", note, asan);
+    else
+        fprintf(o, "| ASan+UBSan | %s | - |\n\n", note);
+
+    fprintf(stderr, "bench: (b) 16 MiB vs 4 GiB of video memory...\n");
+    double small, big;
+    memory_ratio(a.time_s * 2, &small, &big);
+    fprintf(o, "### (b) Modeled video memory size\n\n");
+    fprintf(o, "| video memory | execs/s |\n|---|---|\n| 2 x 16 MiB | %.0f |\n| 2 x 4 GiB | %.0f |\n\n",
+            small, big);
+    fprintf(o, "Ratio 4 GiB / 16 MiB: **%.2f** (goal >= 0.9).\n\n", big / small);
+
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    fprintf(o, "### (c) Peak RSS\n\n%ld MiB after (a) and (b) (goal <= 512 MiB).\n\n",
+            ru.ru_maxrss / 1024);
+
+    if (!a.skip_find) {
+        fprintf(o, "### (d) libFuzzer time to find each planted mutant\n\n");
+        fprintf(o, "From an empty corpus; median of %u seeds; each run capped at %.0f s. "
+                   "\"Bytes only\" is libFuzzer's own mutations (PBC_MUTATOR=bytes, "
+                   "-cross_over=0).\n\n", a.seeds, a.cap_s);
+        fprintf(o, "| mutant | structure-aware mutator | bytes only |\n|---|---|---|\n");
+        uint32_t n;
+        const pbc_target_entry *e = pbc_target_list(&n);
+        for (uint32_t i = 0; i < n; i++) {
+            if (!e[i].expected_rule || !wanted(a.mutants, e[i].target->name))
+                continue;
+            find_row row = {e[i].target->name, {0}, {0}};
+            for (uint32_t k = 0; k < a.seeds; k++) {
+                fprintf(stderr, "bench: (d) %s seed %u...\n", row.mutant, k + 1);
+                row.with[k] = find_once(bin, row.mutant, k + 1, 0, a.cap_s);
+                row.without[k] = find_once(bin, row.mutant, k + 1, 1, a.cap_s);
+            }
+            char w[64], wo[64];
+            fmt_median(row.with, a.seeds, a.cap_s, w, sizeof(w));
+            fmt_median(row.without, a.seeds, a.cap_s, wo, sizeof(wo));
+            fprintf(o, "| %s | %s | %s |\n", row.mutant, w, wo);
+            fflush(o);
+        }
+        fprintf(o, "\n");
+    }
+    if (!a.skip_long) {
+        fprintf(stderr, "bench: (e) 10^6 inputs through the parser and the ISA decoder...\n");
+        fprintf(o, "### (e) Parser and ISA decoder, 10^6 inputs each\n\n");
+        fprintf(o, "| target | result | time | libFuzzer summary |\n|---|---|---|---|\n");
+        long_run(o, bin, "fuzz_parse");
+        long_run(o, bin, "fuzz_isa");
+        fprintf(o, "\n");
+    }
+    fclose(o);
+    fputs(report, stdout);
+    int out_rc = a.out ? replace_results(a.out, report) : PBC_EXIT_PASS;
+    free(report);
+    return out_rc;
+}
