@@ -44,10 +44,7 @@ static int masked_page(const pbc_gpu *g, uint64_t ppn, const pbc_mask *masks, ui
         uint64_t e = masks[i].end < hi ? masks[i].end : hi;
         memset(out + (s - lo), 0, e - s);
     }
-    for (uint32_t i = 0; i < PBC_PAGE_SIZE; i++)
-        if (out[i])
-            return 1;
-    return 0;
+    return !pbc_all_bytes(out, PBC_PAGE_SIZE, 0);
 }
 
 /* Region of a physical page: segment index, or PBC_MAX_SEGMENTS (system). */

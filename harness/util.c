@@ -35,3 +35,9 @@ void pbc_grow(void **items, uint32_t *cap, uint32_t need, size_t item_size)
     *items = pbc_xrealloc(*items, (size_t)n * item_size);
     *cap = n;
 }
+
+int pbc_all_bytes(const uint8_t *p, size_t n, uint8_t v)
+{
+    /* Every byte equals the first, and the first is v. */
+    return n == 0 || (p[0] == v && memcmp(p, p + 1, n - 1) == 0);
+}

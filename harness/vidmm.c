@@ -240,13 +240,7 @@ static void vm_init_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *c
 
 /* ---- Paging buffers ---- */
 
-static int vm_is_poison(const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != VM_POISON)
-            return 0;
-    return 1;
-}
+static int vm_is_poison(const uint8_t *p, size_t n) { return pbc_all_bytes(p, n, VM_POISON); }
 
 static uint32_t vm_dma_size(const vm *v)
 {

@@ -1,0 +1,52 @@
+#!/bin/bash -eu
+# Builds every pbcheck fuzz target the way OSS-Fuzz and ClusterFuzzLite
+# expect, from their variables only: $CC, $CFLAGS, $LIB_FUZZING_ENGINE,
+# $OUT and $SRC (the checkout is $SRC/pbcheck, or this script's repository).
+# For each target it writes to $OUT the binary, <target>_seed_corpus.zip,
+# <target>.dict and <target>.options. See docs/fuzzing.md.
+src="$SRC/pbcheck"
+[ -f "$src/fuzz/oss-fuzz-build.sh" ] || src="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+common=(-std=c11 -D_POSIX_C_SOURCE=200809L -DXXH_INLINE_ALL
+        -I"$src/include" -I"$src/harness" -I"$src/reference" -I"$src/targets" -I"$src/fuzz")
+lib_sources=("$src"/reference/*.c "$src"/targets/registry.c "$src"/targets/mutants/*.c
+             "$src"/harness/*.c)
+
+# The libraries, instrumented as the engine and sanitizer want.
+objs=()
+for f in "${lib_sources[@]}"; do
+    o="$work/lib-$(basename "$(dirname "$f")")-$(basename "$f" .c).o"
+    $CC $CFLAGS "${common[@]}" -c "$f" -o "$o"
+    objs+=("$o")
+done
+
+# A plain host pbcheck, to turn the text seeds into binary seeds.
+$CC -O1 "${common[@]}" -DPBC_SOURCE_DIR="\"$src\"" "$src"/cli/*.c "${lib_sources[@]}" \
+    -o "$work/pbcheck"
+
+zip_dir() { # zip_dir DIR ZIP: the files of DIR, flat
+    rm -f "$2"
+    (cd "$1" && zip -q -j "$2" ./*)
+}
+
+fuzz_target() { # fuzz_target NAME KIND SEED_DIR SOURCES...
+    local name="$1" kind="$2" seeds="$3"
+    shift 3
+    $CC $CFLAGS "${common[@]}" "$@" "${objs[@]}" $LIB_FUZZING_ENGINE -o "$OUT/$name"
+    cp "$src/fuzz/dict/$kind.dict" "$OUT/$name.dict"
+    cp "$src/fuzz/options/$kind.options" "$OUT/$name.options"
+    zip_dir "$seeds" "$OUT/${name}_seed_corpus.zip"
+}
+
+"$work/pbcheck" encode "$src"/corpus/seeds/*.pbs --out "$work/seeds-binary" >/dev/null
+"$work/pbcheck" fuzz --target isa --prepare --out "$work/isa" >/dev/null
+
+for builder in $("$work/pbcheck" list targets | awk '{print $1}'); do
+    fuzz_target "fuzz_diff_${builder//-/_}" diff "$work/seeds-binary" \
+        -DPBC_FUZZ_TARGET="\"$builder\"" "$src/fuzz/fuzz_diff.c" "$src/fuzz/mutate.c" \
+        "$src/fuzz/libfuzzer_mutator.c"
+done
+fuzz_target fuzz_parse parse "$src/corpus/seeds" "$src/fuzz/fuzz_parse.c"
+fuzz_target fuzz_isa isa "$work/isa/corpus" "$src/fuzz/fuzz_isa.c"
