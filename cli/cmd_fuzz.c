@@ -440,21 +440,28 @@ static void wait_with_progress(const fuzz_args *a, pid_t *pids, uint32_t n, int 
         printf("\n");
 }
 
+#define LIST_MAX 10 /* findings listed one by one; the rest are counted */
+
 /* Lists findings that were not there before, each with its replay line. */
-static uint32_t list_findings(const fuzz_args *a, const char *dir, const name_set *before)
+static uint32_t list_findings(const fuzz_args *a, const char *dir, const name_set *before,
+                              uint32_t listed)
 {
     uint32_t found = 0;
     DIR *d = opendir(dir);
     for (struct dirent *e; d && (e = readdir(d));) {
         if (e->d_name[0] == '.' || name_set_has(before, e->d_name) || !strcmp(e->d_name, "README.txt"))
             continue;
-        if (!found++)
+        if (listed + found++ >= LIST_MAX)
+            continue;
+        if (listed + found == 1)
             printf("new findings:\n");
         printf("  %s/%s\n    replay: pbcheck replay --target %s %s/%s\n", dir, e->d_name,
                is_builder(a->target) ? a->target : "reference", dir, e->d_name);
     }
     if (d)
         closedir(d);
+    if (listed + found > LIST_MAX && listed < LIST_MAX)
+        printf("  ... and more in %s\n", dir);
     return found;
 }
 
@@ -589,11 +596,11 @@ int pbc_cmd_fuzz(int argc, char **argv)
         if (afl && j) {
             char sec[PATH_MAX];
             snprintf(sec, sizeof(sec), "%.4000s/afl/secondary%u/crashes", a.dir, j);
-            found += list_findings(&a, sec, &before);
+            found += list_findings(&a, sec, &before, found);
         }
         arg_free(&cmd[j]);
     }
-    found += list_findings(&a, findings, &before);
+    found += list_findings(&a, findings, &before, found);
     name_set_fini(&before);
     printf("fuzz: %u new finding%s; corpus now %u inputs\n", found, found == 1 ? "" : "s",
            count_entries(corpus));

@@ -260,8 +260,7 @@ static size_t encode_fitting(pbc_scenario *s, uint8_t *out, size_t max)
     }
 }
 
-static size_t apply(pbc_scenario *s, pbc_mutation m, const uint8_t *other, size_t other_size,
-                    pbc_rng *r)
+int pbc_mutate_scenario(pbc_scenario *s, pbc_mutation m, const pbc_scenario *other, pbc_rng *r)
 {
     uint32_t n = s->op_count;
     switch (m) {
@@ -291,17 +290,11 @@ static size_t apply(pbc_scenario *s, pbc_mutation m, const uint8_t *other, size_
         }
         return 1;
     case PBC_MUT_SPLICE: {
-        if (!other || !other_size)
+        if (!other || !other->op_count || n >= PBC_MAX_OPS)
             return 0;
-        pbc_scenario b;
-        pbc_scenario_decode(other, other_size, &b);
-        int done = b.op_count > 0;
-        if (done) {
-            uint32_t from = pick(r, b.op_count);
-            splice_from(s, &b, pick(r, n + 1), from, 1 + pick(r, b.op_count - from));
-        }
-        pbc_scenario_fini(&b);
-        return done;
+        uint32_t from = pick(r, other->op_count);
+        splice_from(s, other, pick(r, n + 1), from, 1 + pick(r, other->op_count - from));
+        return 1;
     }
     case PBC_MUT_TWEAK:
         if (n && pick(r, 4)) {
@@ -352,21 +345,23 @@ size_t pbc_mutate(uint8_t *data, size_t size, size_t max_size, const uint8_t *ot
     if (pbc_mutator_bytes_only())
         return bytes(data, size, max_size);
     pbc_rng r = {seed * 0x9E3779B97F4A7C15ull + 1};
-    pbc_scenario s;
+    pbc_scenario s, o;
     pbc_scenario_decode(data, size, &s);
+    pbc_scenario_decode(other, other ? other_size : 0, &o);
     size_t out = 0;
     for (int attempt = 0; attempt < 4 && !out; attempt++) {
         pbc_mutation m = choose_mutation(&s, &r);
         if (m == PBC_MUT_BYTES)
             break;
         /* Up to three stacked edits, like the engines' own havoc stages. */
-        int changed = (int)apply(&s, m, other, other_size, &r);
+        int changed = pbc_mutate_scenario(&s, m, &o, &r);
         for (uint32_t more = pick(&r, 3); changed && more; more--)
-            apply(&s, choose_mutation(&s, &r), other, other_size, &r);
+            pbc_mutate_scenario(&s, choose_mutation(&s, &r), &o, &r);
         if (changed)
             out = encode_fitting(&s, data, max_size);
     }
     pbc_scenario_fini(&s);
+    pbc_scenario_fini(&o);
     return out ? out : bytes(data, size, max_size);
 }
 

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gen.h"
+
 /* A byte-level mutator (libFuzzer's LLVMFuzzerMutate or the mutator's own):
  * mutates data[0, size) in place, returns the new size <= max_size. */
 typedef size_t (*pbc_byte_mutator)(uint8_t *data, size_t size, size_t max_size);
@@ -39,6 +41,10 @@ size_t pbc_mutate(uint8_t *data, size_t size, size_t max_size, const uint8_t *ot
  * out (at most max_size). */
 size_t pbc_crossover(const uint8_t *a, size_t a_size, const uint8_t *b, size_t b_size,
                      uint8_t *out, size_t max_size, uint32_t seed);
+
+/* One mutation of kind m (not PBC_MUT_BYTES) applied to s; other may be
+ * NULL. Returns 1 when s changed, 0 when m does not apply to s. */
+int pbc_mutate_scenario(pbc_scenario *s, pbc_mutation m, const pbc_scenario *other, pbc_rng *rng);
 
 /* Whether PBC_MUTATOR=bytes asks for the byte-level mutator only. */
 int pbc_mutator_bytes_only(void);

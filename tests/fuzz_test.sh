@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Fuzzing smoke tests (CTest label "fuzz"), one mode per invocation:
+#   fuzz_test.sh clean PBCHECK BIN_DIR TARGET    20,000 inputs, no finding
+#   fuzz_test.sh finds PBCHECK BIN_DIR MUTANT    a finding, which replays
+#   fuzz_test.sh targets PBCHECK BIN_DIR         a binary, .dict, .options per target
+#   fuzz_test.sh afl PBCHECK SRC_DIR WORK_DIR    AFL++ build runs the seed corpus
+#   fuzz_test.sh oss-fuzz PBCHECK SRC_DIR        fuzz/oss-fuzz-build.sh as OSS-Fuzz runs it
+set -euo pipefail
+mode=$1 pbcheck=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+case $mode in
+clean)
+    bin=$3 target=$4
+    rc=0
+    "$pbcheck" fuzz --target "$target" --runs 20000 --out "$tmp/out" --bin-dir "$bin" >"$tmp/log" || rc=$?
+    cat "$tmp/log"
+    [ $rc -eq 0 ] || { tail -40 "$tmp/out/fuzz-0.log"; fail "fuzzing $target exited $rc"; }
+    grep -q "^Done 20000 runs" "$tmp/out/fuzz-0.log" || fail "did not run 20000 inputs"
+    grep -q "fuzz: 0 new findings" "$tmp/log" || fail "findings on $target"
+    ;;
+finds)
+    bin=$3 mutant=$4
+    rc=0
+    "$pbcheck" fuzz --target "$mutant" --runs 200000 --time 240 --out "$tmp/out" --bin-dir "$bin" \
+        >"$tmp/log" || rc=$?
+    cat "$tmp/log"
+    [ $rc -eq 1 ] || fail "fuzzing $mutant exited $rc, expected 1 (a finding)"
+    artifact=$(ls "$tmp"/out/artifacts/crash-* | head -1)
+    [ -f "$artifact" ] || fail "no crash artifact"
+    grep -q "replay: pbcheck replay --target $mutant $artifact" "$tmp/log" || fail "no replay line"
+    fuzz_rule=$(sed -n "s/^pbcheck: FAIL on target $mutant: \([A-Z-]*\)$/\1/p" "$tmp/out/fuzz-0.log" | head -1)
+    [ -n "$fuzz_rule" ] || fail "the fuzz target did not name a rule"
+    rc=0
+    "$pbcheck" replay --target "$mutant" "$artifact" >"$tmp/replay" || rc=$?
+    cat "$tmp/replay"
+    [ $rc -eq 1 ] || fail "replay exited $rc, expected 1"
+    grep -q "^FAIL  $artifact  $fuzz_rule$" "$tmp/replay" || fail "replay does not report $fuzz_rule"
+    # The same input passes on the reference: the finding is the mutant's.
+    "$pbcheck" replay --target reference "$artifact" >/dev/null || fail "the reference fails it too"
+    ;;
+targets)
+    bin=$3
+    for t in $("$pbcheck" list targets | awk '{print $1}'); do
+        b="$bin/fuzz_diff_${t//-/_}"
+        [ -x "$b" ] && [ -f "$b.dict" ] && [ -f "$b.options" ] || fail "no fuzz target for builder $t"
+    done
+    for b in fuzz_parse fuzz_isa; do
+        [ -x "$bin/$b" ] && [ -f "$bin/$b.dict" ] && [ -f "$bin/$b.options" ] || fail "no $b"
+    done
+    ;;
+afl)
+    src=$3 work=$4
+    command -v afl-clang-fast >/dev/null || { echo "afl-clang-fast missing (apt-get install afl++)"; exit 77; }
+    cmake -S "$src" -B "$work" -DCMAKE_C_COMPILER=afl-clang-fast -DCMAKE_CXX_COMPILER=afl-clang-fast++ \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPBC_SANITIZE=ON -DPBC_FUZZ_ENGINE=afl -DBUILD_TESTING=OFF >/dev/null
+    cmake --build "$work" -j2 --target fuzz_diff_reference fuzz_diff_mutant_trunc32 pbc_afl_mutator >/dev/null
+    "$pbcheck" fuzz --target reference --prepare --out "$tmp/ref" >/dev/null
+    # Every seed executes in the persistent, shared-memory build and gives coverage.
+    AFL_QUIET=1 afl-showmap -q -i "$tmp/ref/corpus" -o "$tmp/maps" -- "$work/fuzz/fuzz_diff_reference"
+    [ "$(ls "$tmp/maps" | wc -l)" -eq "$(ls "$tmp/ref/corpus" | wc -l)" ] || fail "afl-showmap missed seeds"
+    for m in "$tmp"/maps/*; do [ -s "$m" ] || fail "no coverage for $(basename "$m")"; done
+    # A short campaign with the custom mutator finds a planted bug.
+    rc=0
+    "$pbcheck" fuzz --target mutant-trunc32 --engine afl --time 30 --out "$tmp/afl" \
+        --bin-dir "$work/fuzz" >"$tmp/log" || rc=$?
+    cat "$tmp/log"
+    [ $rc -eq 1 ] || { tail -30 "$tmp/afl/fuzz-0.log"; fail "afl-fuzz on mutant-trunc32 exited $rc"; }
+    grep -q "custom mutator" "$tmp/afl/fuzz-0.log" || fail "the custom mutator was not loaded"
+    crash=$(ls "$tmp"/afl/afl/main/crashes/id:* | head -1)
+    rc=0
+    "$pbcheck" replay --target mutant-trunc32 "$crash" >/dev/null || rc=$?
+    [ $rc -eq 1 ] || fail "the AFL++ crash does not replay"
+    ;;
+oss-fuzz)
+    src=$3
+    mkdir -p "$tmp/out"
+    # The variables as OSS-Fuzz sets them for libFuzzer with ASan.
+    CC=clang CXX=clang++ SRC="$tmp/no-src" OUT="$tmp/out" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
+    CFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link" \
+        "$src/fuzz/oss-fuzz-build.sh"
+    n=0
+    for t in $("$pbcheck" list targets | awk '{print "fuzz_diff_" $1}' | tr - _) fuzz_parse fuzz_isa; do
+        for f in "$t" "$t.dict" "$t.options" "${t}_seed_corpus.zip"; do
+            [ -f "$tmp/out/$f" ] || fail "oss-fuzz-build.sh did not make $f"
+        done
+        rm -rf "$tmp/corpus" && mkdir "$tmp/corpus"
+        (cd "$tmp/corpus" && unzip -q "$tmp/out/${t}_seed_corpus.zip")
+        [ "$(ls "$tmp/corpus" | wc -l)" -gt 0 ] || fail "empty seed corpus for $t"
+        case $t in
+        fuzz_diff_reference | fuzz_parse | fuzz_isa)
+            "$tmp/out/$t" -runs=500 -dict="$tmp/out/$t.dict" "$tmp/corpus" >"$tmp/run.log" 2>&1 ||
+                { tail -20 "$tmp/run.log"; fail "$t does not run clean"; } ;;
+        *)  # a planted bug: its binary must run and find it in the seeds
+            rc=0
+            (cd "$tmp" && "$tmp/out/$t" -runs=500 "$tmp/corpus" >"$tmp/run.log" 2>&1) || rc=$?
+            [ $rc -ne 0 ] || fail "$t did not find its planted bug in the seeds" ;;
+        esac
+        n=$((n + 1))
+    done
+    echo "oss-fuzz build: $n targets built and run"
+    ;;
+*)
+    fail "unknown mode $mode"
+    ;;
+esac

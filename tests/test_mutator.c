@@ -1,0 +1,223 @@
+/* The structure-aware mutator (fuzz/mutate.c): each mutation does what it
+ * says to the scenario, outputs fit and decode, the byte-level fallback is
+ * used when asked, and cross-over keeps a prefix of the first input. */
+#include <dirent.h>
+#include <stdlib.h>
+
+#include "mutate.h"
+#include "t.h"
+
+static void load(const char *name, pbc_scenario *s)
+{
+    char path[512], err[512];
+    snprintf(path, sizeof(path), "%s/%s", PBC_SEEDS_DIR, name);
+    T_CHECK_MSG(pbc_scenario_load(path, s, err, sizeof(err)) == 0, "%s", err);
+}
+
+/* Whether every op of s is legal in order (what a real VidMm could issue). */
+static int legal(const pbc_scenario *s)
+{
+    char why[256];
+    return pbc_scenario_validate(s, why, sizeof(why)) == 0;
+}
+
+static int count_kind(const pbc_scenario *s, uint32_t kind)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < s->op_count; i++)
+        n += s->ops[i].kind == kind;
+    return n;
+}
+
+T_TEST(insert_adds_one_legal_operation)
+{
+    pbc_scenario s;
+    load("everything.pbs", &s);
+    pbc_rng r = {1};
+    for (int i = 0; i < 200; i++) {
+        pbc_scenario c;
+        load("everything.pbs", &c);
+        uint32_t before = c.op_count;
+        T_CHECK(pbc_mutate_scenario(&c, PBC_MUT_INSERT, NULL, &r) == 1);
+        T_CHECK(c.op_count == before + 1);
+        /* The new op is legal where it was put: find it and check the prefix. */
+        uint32_t at = 0;
+        while (at < before && !memcmp(&c.ops[at], &s.ops[at], sizeof(pbc_sop)))
+            at++;
+        pbc_scenario prefix = c;
+        prefix.op_count = at + 1;
+        T_CHECK_MSG(legal(&prefix), "inserted op %u is illegal", at);
+        pbc_scenario_fini(&c);
+    }
+    pbc_scenario_fini(&s);
+}
+
+T_TEST(delete_duplicate_reorder)
+{
+    pbc_rng r = {2};
+    pbc_scenario c;
+    load("everything.pbs", &c);
+    uint32_t n = c.op_count;
+    T_CHECK(pbc_mutate_scenario(&c, PBC_MUT_DELETE, NULL, &r) == 1 && c.op_count < n);
+    n = c.op_count;
+    T_CHECK(pbc_mutate_scenario(&c, PBC_MUT_DUPLICATE, NULL, &r) == 1 && c.op_count == n + 1);
+    /* Reordering keeps the multiset of kinds. */
+    int kinds[PBC_SOP_COUNT];
+    for (uint32_t k = 0; k < PBC_SOP_COUNT; k++)
+        kinds[k] = count_kind(&c, k);
+    T_CHECK(pbc_mutate_scenario(&c, PBC_MUT_REORDER, NULL, &r) == 1 && c.op_count == n + 1);
+    for (uint32_t k = 0; k < PBC_SOP_COUNT; k++)
+        T_CHECK(kinds[k] == count_kind(&c, k));
+    pbc_scenario_fini(&c);
+    /* Nothing to delete or reorder in an empty scenario. */
+    pbc_scenario e;
+    pbc_scenario_init(&e);
+    pbc_scenario_default_layout(&e);
+    T_CHECK(pbc_mutate_scenario(&e, PBC_MUT_DELETE, NULL, &r) == 0);
+    T_CHECK(pbc_mutate_scenario(&e, PBC_MUT_REORDER, NULL, &r) == 0);
+    T_CHECK(pbc_mutate_scenario(&e, PBC_MUT_ALLOC, NULL, &r) == 1 && e.alloc_count == 1);
+    pbc_scenario_fini(&e);
+}
+
+T_TEST(splice_takes_operations_of_the_other_input)
+{
+    pbc_rng r = {3};
+    pbc_scenario a, b;
+    load("fill-basic.pbs", &a);
+    load("map-access-unmap-dummy.pbs", &b);
+    uint32_t n = a.op_count;
+    int maps_before = count_kind(&a, PBC_SOP_MAP), grew = 0;
+    for (int i = 0; i < 20; i++)
+        grew |= pbc_mutate_scenario(&a, PBC_MUT_SPLICE, &b, &r) && count_kind(&a, PBC_SOP_MAP) > maps_before;
+    T_CHECK(grew && a.op_count > n);
+    for (uint32_t i = 0; i < a.op_count; i++)
+        T_CHECK(!pbc_sop_has_alloc(a.ops[i].kind) || a.ops[i].alloc < a.alloc_count);
+    T_CHECK(pbc_mutate_scenario(&a, PBC_MUT_SPLICE, NULL, &r) == 0);
+    pbc_scenario_fini(&a);
+    pbc_scenario_fini(&b);
+}
+
+/* Tweaks land on the boundaries: DMA sizes around packet and page sizes,
+ * splits of one page per sub-transfer, offsets at a segment's end. */
+T_TEST(tweak_reaches_boundaries)
+{
+    pbc_rng r = {4};
+    int dma_min = 0, dma_page = 0, split_pages = 0, seg_end = 0;
+    for (int i = 0; i < 3000; i++) {
+        pbc_scenario c;
+        load("everything.pbs", &c);
+        T_CHECK(pbc_mutate_scenario(&c, PBC_MUT_TWEAK, NULL, &r) == 1);
+        for (uint32_t k = 0; k < c.op_count; k++) {
+            const pbc_sop *o = &c.ops[k];
+            dma_min |= o->kind == PBC_SOP_DMA && o->dma_size == 24;
+            dma_page |= o->kind == PBC_SOP_DMA && o->dma_size == 4096;
+            split_pages |= o->kind == PBC_SOP_TRANSFER && o->split == pbc_alloc_pages(&c.allocs[o->alloc]) &&
+                           o->split > 2;
+            seg_end |= o->kind == PBC_SOP_TRANSFER && o->at.segment == 2 &&
+                       o->at.offset + c.allocs[o->alloc].size == c.segments[1].size;
+        }
+        pbc_scenario_fini(&c);
+    }
+    T_CHECK(dma_min && dma_page && split_pages && seg_end);
+}
+
+T_TEST(busy_puts_render_work_before_a_use)
+{
+    pbc_rng r = {5};
+    pbc_scenario c;
+    load("transfer-split3.pbs", &c);
+    int renders = count_kind(&c, PBC_SOP_RENDER_WRITE), ok = 0;
+    for (int i = 0; i < 20 && !ok; i++)
+        if (pbc_mutate_scenario(&c, PBC_MUT_BUSY, NULL, &r)) {
+            for (uint32_t k = 0; k + 1 < c.op_count; k++)
+                ok |= c.ops[k].kind == PBC_SOP_RENDER_WRITE && pbc_sop_has_alloc(c.ops[k + 1].kind) &&
+                      c.ops[k + 1].alloc == c.ops[k].alloc;
+        }
+    T_CHECK(ok && count_kind(&c, PBC_SOP_RENDER_WRITE) > renders);
+    pbc_scenario_fini(&c);
+}
+
+static int byte_calls;
+static size_t count_bytes(uint8_t *d, size_t n, size_t max)
+{
+    (void)d;
+    (void)max;
+    byte_calls++;
+    return n;
+}
+
+/* Outputs fit, differ from the input most of the time, and decode to
+ * scenarios with operations; PBC_MUTATOR=bytes uses the byte mutator only. */
+T_TEST(mutate_bytes_in_and_out)
+{
+    pbc_scenario s;
+    load("everything.pbs", &s);
+    uint8_t *enc;
+    size_t n = pbc_scenario_encode(&s, &enc);
+    uint8_t buf[4096];
+    int changed = 0;
+    byte_calls = 0;
+    for (uint32_t seed = 0; seed < 500; seed++) {
+        memcpy(buf, enc, n);
+        size_t m = pbc_mutate(buf, n, sizeof(buf), enc, n, seed, count_bytes);
+        T_CHECK(m <= sizeof(buf));
+        changed += m != n || memcmp(buf, enc, n);
+    }
+    T_CHECK_MSG(changed > 400, "only %d of 500 mutations changed the input", changed);
+    T_CHECK(byte_calls > 0 && byte_calls < 100); /* the fallback is used, rarely */
+    /* A small max_size is respected, whatever the mutation wants. */
+    for (uint32_t seed = 0; seed < 200; seed++) {
+        memcpy(buf, enc, 20);
+        T_CHECK(pbc_mutate(buf, 20, 24, enc, n, seed, count_bytes) <= 24);
+    }
+    setenv("PBC_MUTATOR", "bytes", 1);
+    byte_calls = 0;
+    memcpy(buf, enc, n);
+    T_CHECK(pbc_mutate(buf, n, sizeof(buf), NULL, 0, 1, count_bytes) == n && byte_calls == 1);
+    unsetenv("PBC_MUTATOR");
+    free(enc);
+    pbc_scenario_fini(&s);
+}
+
+static int op_in(const pbc_sop *o, const pbc_scenario *s, uint32_t fold)
+{
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        pbc_sop x = s->ops[i];
+        x.line = 0;
+        x.alloc = fold ? x.alloc % fold : x.alloc;
+        if (!memcmp(&x, o, sizeof(x)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Cross-over takes a's allocations, a prefix of a's operations and a run of
+ * b's: every resulting op comes from one of them, and b's do show up. */
+T_TEST(crossover_combines_operations)
+{
+    pbc_scenario a, b, c;
+    load("everything.pbs", &a);
+    load("busy-retry-split-multibuffer.pbs", &b);
+    uint8_t *ea, *eb, out[4096];
+    size_t na = pbc_scenario_encode(&a, &ea), nb = pbc_scenario_encode(&b, &eb);
+    int from_b = 0;
+    for (uint32_t seed = 0; seed < 50; seed++) {
+        size_t n = pbc_crossover(ea, na, eb, nb, out, sizeof(out), seed);
+        T_CHECK(n > 0 && n <= sizeof(out));
+        pbc_scenario_decode(out, n, &c);
+        T_CHECK(c.alloc_count == a.alloc_count);
+        for (uint32_t i = 0; i < c.op_count; i++) {
+            int in_a = op_in(&c.ops[i], &a, 0), in_b = op_in(&c.ops[i], &b, a.alloc_count);
+            T_CHECK_MSG(in_a || in_b, "seed %u: op %u comes from neither input", seed, i);
+            from_b += !in_a && in_b;
+        }
+        pbc_scenario_fini(&c);
+    }
+    T_CHECK(from_b > 0);
+    free(ea);
+    free(eb);
+    pbc_scenario_fini(&a);
+    pbc_scenario_fini(&b);
+}
+
+T_MAIN()
