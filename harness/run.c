@@ -127,10 +127,13 @@ static void describe_writer(pbc_outcome *out, const char *side, const pbc_scenar
                p.packet_offset);
     if (wr) {
         const pbc_sop *op = &s->ops[wr->op];
-        out_append(out, " of paging buffer %u; operation %u '%s%s%s' (line %u), sub-transfer %u, "
+        char line[32] = ""; /* binary scenarios have no source lines */
+        if (op->line)
+            snprintf(line, sizeof(line), " (line %u)", op->line);
+        out_append(out, " of paging buffer %u; operation %u '%s%s%s'%s, sub-transfer %u, "
                    "pass %u, call %u)", wr->buffer, wr->op + 1, pbc_sop_name(op->kind),
                    pbc_sop_has_alloc(op->kind) ? " " : "",
-                   pbc_sop_has_alloc(op->kind) ? s->allocs[op->alloc].name : "", op->line, wr->sub + 1,
+                   pbc_sop_has_alloc(op->kind) ? s->allocs[op->alloc].name : "", line, wr->sub + 1,
                    wr->pass + 1, wr->call);
         if (out->op == UINT32_MAX)
             out->op = wr->op;
