@@ -5,6 +5,7 @@
 #ifndef PBCHECK_CLI_H
 #define PBCHECK_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <pbcheck/target.h>
@@ -40,6 +41,11 @@ typedef struct pbc_judge_counts {
  * and, on failure, the rule, the report and how to replay it with `verb`. */
 void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
                    const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c);
+/* Seconds on a monotonic clock. */
+double pbc_cli_now(void);
+/* The folder of the running pbcheck binary (for finding sibling builds). */
+void pbc_cli_self_dir(char *out, size_t size);
+
 /* Writes the text scenario at path as DIR/NAME.bin; prints the error and
  * returns -1 when it cannot. */
 int pbc_cli_encode_file(const char *path, const char *dir);

@@ -11,6 +11,7 @@
  *   (e) the parser and ISA-decoder targets for 10^6 inputs each.
  * It prints a Markdown report (docs/benchmarks.md keeps the last one).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -65,13 +66,6 @@ typedef struct bench_args {
     const char *mutants, *bin_dir, *out;
     int skip_find, skip_long, execs_only;
 } bench_args;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* ---- The default input mix ---- */
 
@@ -133,7 +127,7 @@ static double mix_run(const mix *m, pbc_runner *runner, double seconds, uint32_t
 {
     const pbc_target *t = pbc_target_find("reference");
     pbc_run_options o = {.check_determinism = 1};
-    double start = now_s(), elapsed;
+    double start = pbc_cli_now(), elapsed;
     uint64_t done = 0;
     do {
         for (int k = 0; k < 16; k++, done++) {
@@ -149,7 +143,7 @@ static double mix_run(const mix *m, pbc_runner *runner, double seconds, uint32_t
             }
             pbc_scenario_fini(&s);
         }
-        elapsed = now_s() - start;
+        elapsed = pbc_cli_now() - start;
     } while (elapsed < seconds);
     return (double)done / elapsed;
 }
@@ -170,20 +164,11 @@ static double default_mix_speed(double seconds)
 
 /* ---- Child processes ---- */
 
-static void self_dir(char *out, size_t n)
-{
-    ssize_t len = readlink("/proc/self/exe", out, n - 1);
-    out[len > 0 ? len : 0] = 0;
-    char *slash = strrchr(out, '/');
-    if (slash)
-        *slash = 0;
-}
-
 /* Runs argv with output to log (or /dev/null); returns the exit status,
  * 128+signal, or -1; *secs gets the wall time. */
 static int run_child(char *const argv[], const char *log, double *secs, char *const env_add[])
 {
-    double start = now_s();
+    double start = pbc_cli_now();
     pid_t pid = fork();
     if (pid == 0) {
         int fd = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -205,7 +190,7 @@ static int run_child(char *const argv[], const char *log, double *secs, char *co
     if (pid < 0 || waitpid(pid, &st, 0) != pid)
         return -1;
     if (secs)
-        *secs = now_s() - start;
+        *secs = pbc_cli_now() - start;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -213,7 +198,7 @@ static int run_child(char *const argv[], const char *log, double *secs, char *co
 static double asan_speed(double seconds, char *note, size_t n)
 {
     char dir[PATH_MAX], exe[PATH_MAX], secs[32], log[] = "/tmp/pbcheck-bench-asan.XXXXXX";
-    self_dir(dir, sizeof(dir));
+    pbc_cli_self_dir(dir, sizeof(dir));
     /* The optimised sanitizer build (what long fuzzing runs use), else the
      * debug one CI tests with. */
     snprintf(exe, sizeof(exe), "%.4000s/../fuzz/pbcheck", dir);
@@ -267,6 +252,46 @@ static void memory_ratio(double seconds, double *small, double *big)
     pbc_runner_fini(&rb);
     mix_fini(&a);
     mix_fini(&b);
+}
+
+/* (c) for a fuzzing process: fuzz_diff_reference for 20,000 inputs from
+ * the seed corpus; libFuzzer's own peak_rss_mb, or -1. */
+static long fuzzer_peak_rss(const char *bin)
+{
+    char exe[PATH_MAX], dir[] = "/tmp/pbcheck-bench-rss.XXXXXX", log[PATH_MAX + 16], seeds[PATH_MAX];
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(exe, sizeof(exe), "%.4000s/fuzz_diff_reference", bin);
+    snprintf(log, sizeof(log), "%s/log", dir);
+    snprintf(seeds, sizeof(seeds), "%s/corpus", dir);
+    mkdir(seeds, 0777);
+    char cmd[3 * PATH_MAX];
+    DIR *d = opendir(PBC_SOURCE_DIR "/corpus/seeds");
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && !strcmp(e->d_name + len - 4, ".pbs")) {
+            char path[PATH_MAX];
+            snprintf(path, sizeof(path), "%s/corpus/seeds/%.1000s", PBC_SOURCE_DIR, e->d_name);
+            pbc_cli_encode_file(path, seeds);
+        }
+    }
+    if (d)
+        closedir(d);
+    char a_art[PATH_MAX + 32];
+    snprintf(a_art, sizeof(a_art), "-artifact_prefix=%s/", dir);
+    char *argv[] = {exe, "-runs=20000", "-max_len=4096", "-print_final_stats=1", a_art, seeds, NULL};
+    run_child(argv, log, NULL, NULL);
+    long rss = -1;
+    char line[256];
+    FILE *f = fopen(log, "r");
+    while (f && fgets(line, sizeof(line), f))
+        sscanf(line, "stat::peak_rss_mb: %ld", &rss);
+    if (f)
+        fclose(f);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "pbcheck: could not remove %s\n", dir);
+    return rss;
 }
 
 /* ---- (d) time to find ---- */
@@ -471,7 +496,7 @@ int pbc_cmd_bench(int argc, char **argv)
         return PBC_EXIT_PASS;
     }
     char bin[PATH_MAX], dir[PATH_MAX];
-    self_dir(dir, sizeof(dir));
+    pbc_cli_self_dir(dir, sizeof(dir));
     snprintf(bin, sizeof(bin), "%.4000s", a.bin_dir ? a.bin_dir : dir);
     if (!a.bin_dir)
         strcat(bin, "/../fuzz/fuzz");
@@ -512,8 +537,18 @@ int pbc_cmd_bench(int argc, char **argv)
 
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    fprintf(o, "### (c) Peak RSS\n\n%ld MiB after (a) and (b) (goal <= 512 MiB).\n\n",
+    fprintf(o, "### (c) Peak RSS (goal <= 512 MiB)\n\n| process | peak RSS |\n|---|---|\n");
+    fprintf(o, "| this pbcheck, after (a) and (b) (4 GiB segments included) | %ld MiB |\n",
             ru.ru_maxrss / 1024);
+    if (!a.skip_find) {
+        fprintf(stderr, "bench: (c) peak RSS of a fuzzing process...\n");
+        long rss = fuzzer_peak_rss(bin);
+        if (rss >= 0)
+            fprintf(o, "| fuzz_diff_reference (ASan+UBSan), 20,000 inputs from the seeds | %ld MiB |\n", rss);
+        else
+            fprintf(o, "| fuzz_diff_reference | not measured (run failed) |\n");
+    }
+    fprintf(o, "\n");
 
     if (!a.skip_find) {
         fprintf(o, "### (d) libFuzzer time to find each planted mutant\n\n");

@@ -151,11 +151,7 @@ static int find_binary(fuzz_args *a)
 {
     char name[128], self[PATH_MAX];
     binary_name(a->target, name, sizeof(name));
-    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    self[len > 0 ? len : 0] = 0;
-    char *slash = strrchr(self, '/');
-    if (slash)
-        *slash = 0;
+    pbc_cli_self_dir(self, sizeof(self));
     const char *preset = !strcmp(a->engine, "afl") ? "afl" : "fuzz";
     char candidates[3][PATH_MAX];
     int n = 0;
@@ -395,19 +391,12 @@ static void afl_status(const char *dir, char *out, size_t n)
     snprintf(out, n, "main: %s execs, %s/s, corpus %s, crashes %s", execs, speed, corpus, crashes);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Waits for the engine processes, printing a status line: rewritten in
  * place on a terminal, a plain line every 10 seconds otherwise. */
 static void wait_with_progress(const fuzz_args *a, pid_t *pids, uint32_t n, int *engine_rc)
 {
     int tty = isatty(1);
-    double start = now_s(), last = 0;
+    double start = pbc_cli_now(), last = 0;
     uint32_t alive = n;
     *engine_rc = 0;
     while (alive) {
@@ -420,7 +409,7 @@ static void wait_with_progress(const fuzz_args *a, pid_t *pids, uint32_t n, int 
                 *engine_rc = *engine_rc ? *engine_rc : rc;
             }
         }
-        double t = now_s() - start;
+        double t = pbc_cli_now() - start;
         if (alive && (tty ? t - last >= 1 : t - last >= 10)) {
             char status[1100] = "starting", log[PATH_MAX];
             if (!strcmp(a->engine, "afl")) {

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "registry.h"
@@ -31,6 +33,22 @@ static const char usage[] =
     "\n"
     "Run 'pbcheck VERB --help' for a verb's options.\n"
     "exit codes: 0 pass, 1 conformance failure, 2 usage or input error, 77 skipped\n";
+
+double pbc_cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void pbc_cli_self_dir(char *out, size_t size)
+{
+    ssize_t len = readlink("/proc/self/exe", out, size - 1);
+    out[len > 0 ? len : 0] = 0;
+    char *slash = strrchr(out, '/');
+    if (slash)
+        *slash = 0;
+}
 
 int pbc_usage_error(const char *fmt, ...)
 {

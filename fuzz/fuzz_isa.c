@@ -5,20 +5,14 @@
  * them, emit only known micro-ops, and agree with the disassembler.
  */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 
+#include "fuzz_check.h"
 #include "ref_isa.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                                          \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            fprintf(stderr, "pbcheck: decoder invariant broken: %s\n", #cond);               \
-            abort();                                                                         \
-        }                                                                                    \
-    } while (0)
+#define CHECK(cond) FUZZ_CHECK("decoder", cond)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,21 +4,15 @@
  * whatever it refuses must leave nothing behind and say where.
  */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                                          \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            fprintf(stderr, "pbcheck: parser invariant broken: %s\n", #cond);                \
-            abort();                                                                         \
-        }                                                                                    \
-    } while (0)
+#define CHECK(cond) FUZZ_CHECK("parser", cond)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

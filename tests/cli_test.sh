@@ -49,5 +49,53 @@ check trace-fence grep -q 'fence .* completes' "$tmp/out"
 "$pbcheck" disasm "$src"/corpus/seeds/map-access-unmap-dummy.pbs >"$tmp/out"
 check disasm-gart grep -q 'gart' "$tmp/out"
 
+# encode and replay: text seeds become binary inputs that judge the same.
+"$pbcheck" encode "$src"/corpus/seeds/*.pbs --out "$tmp/bin" >"$tmp/out"
+check encode-exit [ $? -eq 0 ]
+check encode-count [ "$(ls "$tmp/bin" | wc -l)" -eq "$(ls "$src"/corpus/seeds/*.pbs | wc -l)" ]
+"$pbcheck" replay "$tmp"/bin/*.bin >"$tmp/out"
+check replay-seeds-pass grep -Eq '^replay: [0-9]+ passed, 0 failed, 0 skipped$' "$tmp/out"
+"$pbcheck" run "$src"/corpus/seeds/everything.pbs >"$tmp/text-run"
+"$pbcheck" replay "$tmp/bin/everything.bin" >"$tmp/bin-run"
+check replay-same-digest [ "$(awk '/^pass/{print $4}' "$tmp/text-run")" = "$(awk '/^pass/{print $4}' "$tmp/bin-run")" ]
+"$pbcheck" replay --print "$tmp/bin/everything.bin" >"$tmp/out"
+check replay-print grep -q '^special-lock-transfer C to=1:0x20000$' "$tmp/out"
+"$pbcheck" replay --target mutant-trunc32 "$tmp/bin/transfer-above-4g.bin" >"$tmp/out"
+check replay-finds-exit-1 [ $? -eq 1 ]
+check replay-line grep -q 'replay: pbcheck replay .*transfer-above-4g.bin --target mutant-trunc32' "$tmp/out"
+head -c 300 /dev/urandom >"$tmp/random.bin"
+"$pbcheck" replay "$tmp/random.bin" >"$tmp/out" 2>"$tmp/err"
+check replay-any-bytes [ $? -eq 0 ]
+"$pbcheck" replay "$tmp/bad.pbs" >"$tmp/out" 2>"$tmp/err"
+check replay-bad-text-exit-2 [ $? -eq 2 ]
+check replay-bad-text-line grep -q "bad.pbs:3:1: unknown keyword" "$tmp/err"
+"$pbcheck" encode "$tmp/bad.pbs" --out "$tmp/bin2" >"$tmp/out" 2>"$tmp/err"
+check encode-bad-exit-2 [ $? -eq 2 ]
+
+# fuzz: usage errors are one line and exit 2; --dry-run shows the engine command.
+"$pbcheck" fuzz >"$tmp/out" 2>"$tmp/err"
+check fuzz-no-target [ $? -eq 2 ] && check fuzz-no-target-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+"$pbcheck" fuzz --target nosuch >"$tmp/out" 2>"$tmp/err"
+check fuzz-unknown-target [ $? -eq 2 ]
+"$pbcheck" fuzz --target reference --engine honggfuzz >"$tmp/out" 2>"$tmp/err"
+check fuzz-unknown-engine [ $? -eq 2 ]
+"$pbcheck" fuzz --target reference --bin-dir "$tmp/nowhere" --out "$tmp/fz" >"$tmp/out" 2>"$tmp/err"
+check fuzz-no-binary [ $? -eq 2 ] && check fuzz-no-binary-says grep -q 'cmake --preset fuzz' "$tmp/err"
+mkdir -p "$tmp/fakebin" && printf '#!/bin/sh\nexit 0\n' >"$tmp/fakebin/fuzz_diff_mutant_trunc32"
+chmod +x "$tmp/fakebin/fuzz_diff_mutant_trunc32"
+printf '[libfuzzer]\nmax_len = 4096\n' >"$tmp/fakebin/fuzz_diff_mutant_trunc32.options"
+"$pbcheck" fuzz --target mutant-trunc32 --bin-dir "$tmp/fakebin" --out "$tmp/fz" --time 5 --jobs 2 --dry-run >"$tmp/out"
+check fuzz-dry-run-flags grep -q -- "-max_len=4096 -dict=$tmp/fakebin/fuzz_diff_mutant_trunc32.dict -artifact_prefix=$tmp/fz/artifacts/ .*-max_total_time=5 -fork=2 .*$tmp/fz/corpus" "$tmp/out"
+check fuzz-seeded [ "$(ls "$tmp/fz/corpus" | wc -l)" -gt 20 ]
+"$pbcheck" fuzz --target mutant-trunc32 --engine afl --bin-dir "$tmp/fakebin" --out "$tmp/fz" --jobs 2 --dry-run >"$tmp/out"
+check fuzz-afl-main grep -q -- "afl-fuzz -i $tmp/fz/corpus -o $tmp/fz/afl -x .* -M main -- " "$tmp/out"
+check fuzz-afl-secondary grep -q -- "-S secondary1 -- " "$tmp/out"
+"$pbcheck" fuzz --target parse --prepare --out "$tmp/fp" >"$tmp/out"
+check fuzz-parse-seeds-are-text grep -q '^pbs 1' "$tmp/fp/corpus/everything.pbs"
+"$pbcheck" bench --help >"$tmp/out"
+check bench-help grep -q 'time libFuzzer needs' "$tmp/out"
+"$pbcheck" bench --time 0 >"$tmp/out" 2>"$tmp/err"
+check bench-bad-time [ $? -eq 2 ]
+
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]
