@@ -367,28 +367,23 @@ static void libfuzzer_status(const char *log, char *out, size_t n)
         fclose(f);
 }
 
-/* execs_done, execs_per_sec and saved crashes from AFL++'s fuzzer_stats. */
+/* Live counts from the main instance's folders (afl-fuzz without its UI
+ * writes fuzzer_stats only now and then), plus its last execs/s there. */
 static void afl_status(const char *dir, char *out, size_t n)
 {
-    char path[PATH_MAX], line[256], key[64], value[128];
+    char path[PATH_MAX], line[256], speed[64] = "?";
     snprintf(path, sizeof(path), "%.4000s/afl/main/fuzzer_stats", dir);
     FILE *f = fopen(path, "r");
-    char execs[64] = "?", speed[64] = "?", corpus[64] = "?", crashes[64] = "0";
-    while (f && fgets(line, sizeof(line), f)) {
-        if (sscanf(line, "%63s : %127s", key, value) != 2)
-            continue;
-        if (!strcmp(key, "execs_done"))
-            snprintf(execs, sizeof(execs), "%s", value);
-        else if (!strcmp(key, "execs_per_sec"))
-            snprintf(speed, sizeof(speed), "%s", value);
-        else if (!strcmp(key, "corpus_count"))
-            snprintf(corpus, sizeof(corpus), "%s", value);
-        else if (!strcmp(key, "saved_crashes") || !strcmp(key, "unique_crashes"))
-            snprintf(crashes, sizeof(crashes), "%s", value);
-    }
+    while (f && fgets(line, sizeof(line), f))
+        sscanf(line, "execs_per_sec : %63s", speed);
     if (f)
         fclose(f);
-    snprintf(out, n, "main: %s execs, %s/s, corpus %s, crashes %s", execs, speed, corpus, crashes);
+    char queue[PATH_MAX], crashes[PATH_MAX];
+    snprintf(queue, sizeof(queue), "%.4000s/afl/main/queue", dir);
+    snprintf(crashes, sizeof(crashes), "%.4000s/afl/main/crashes", dir);
+    uint32_t nc = count_entries(crashes);
+    nc -= nc && is_file(strcat(crashes, "/README.txt")); /* AFL++'s own note */
+    snprintf(out, n, "main: corpus %u, crashes %u, last reported %s execs/s", count_entries(queue), nc, speed);
 }
 
 /* Waits for the engine processes, printing a status line: rewritten in
@@ -544,6 +539,19 @@ int pbc_cmd_fuzz(int argc, char **argv)
         setenv("AFL_SKIP_CPUFREQ", "1", 1);
         setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 1);
         setenv("AFL_AUTORESUME", "1", 1); /* a second run continues the first */
+        /* afl-fuzz refuses sanitizer options that would hide a crash from it. */
+        const char *asan = getenv("ASAN_OPTIONS");
+        if (asan && *asan) {
+            char opts[1024];
+            snprintf(opts, sizeof(opts), "%.900s:abort_on_error=1:symbolize=0", asan);
+            setenv("ASAN_OPTIONS", opts, 1);
+        }
+        const char *ubsan = getenv("UBSAN_OPTIONS");
+        if (ubsan && *ubsan) {
+            char opts[1024];
+            snprintf(opts, sizeof(opts), "%.900s:halt_on_error=1:abort_on_error=1:symbolize=0", ubsan);
+            setenv("UBSAN_OPTIONS", opts, 1);
+        }
         snprintf(findings, sizeof(findings), "%.4000s/afl/main/crashes", a.dir);
     } else {
         if (a.no_mutator)
@@ -595,5 +603,8 @@ int pbc_cmd_fuzz(int argc, char **argv)
            count_entries(corpus));
     if (engine_rc == 127)
         return pbc_usage_error("the engine did not start: see %s/fuzz-0.log", a.dir);
+    if (engine_rc && !found)
+        return pbc_usage_error("the engine stopped with exit code %d and no finding: see %s/fuzz-*.log",
+                               engine_rc, a.dir);
     return found ? PBC_EXIT_FAIL : PBC_EXIT_PASS;
 }

@@ -28,10 +28,11 @@ finds)
         >"$tmp/log" || rc=$?
     cat "$tmp/log"
     [ $rc -eq 1 ] || fail "fuzzing $mutant exited $rc, expected 1 (a finding)"
-    artifact=$(ls "$tmp"/out/artifacts/crash-* | head -1)
+    artifacts=("$tmp"/out/artifacts/crash-*)
+    artifact=${artifacts[0]}
     [ -f "$artifact" ] || fail "no crash artifact"
     grep -q "replay: pbcheck replay --target $mutant $artifact" "$tmp/log" || fail "no replay line"
-    fuzz_rule=$(sed -n "s/^pbcheck: FAIL on target $mutant: \([A-Z-]*\)$/\1/p" "$tmp/out/fuzz-0.log" | head -1)
+    fuzz_rule=$(sed -n "s/^pbcheck: FAIL on target $mutant: \([A-Z-]*\)$/\1/p" "$tmp/out/fuzz-0.log")
     [ -n "$fuzz_rule" ] || fail "the fuzz target did not name a rule"
     rc=0
     "$pbcheck" replay --target "$mutant" "$artifact" >"$tmp/replay" || rc=$?
@@ -69,7 +70,8 @@ afl)
     cat "$tmp/log"
     [ $rc -eq 1 ] || { tail -30 "$tmp/afl/fuzz-0.log"; fail "afl-fuzz on mutant-trunc32 exited $rc"; }
     grep -q "custom mutator" "$tmp/afl/fuzz-0.log" || fail "the custom mutator was not loaded"
-    crash=$(ls "$tmp"/afl/afl/main/crashes/id:* | head -1)
+    crashes=("$tmp"/afl/afl/main/crashes/id:*)
+    crash=${crashes[0]}
     rc=0
     "$pbcheck" replay --target mutant-trunc32 "$crash" >/dev/null || rc=$?
     [ $rc -eq 1 ] || fail "the AFL++ crash does not replay"
