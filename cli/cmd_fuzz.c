@@ -294,6 +294,8 @@ static void libfuzzer_command(const fuzz_args *a, argv_list *l)
     arg_add(l, "-dict=%s.dict", a->binary);
     arg_add(l, "-artifact_prefix=%s/artifacts/", a->dir);
     arg_add(l, "-print_final_stats=1");
+    if (a->no_mutator) /* the custom cross-over works on operations too */
+        arg_add(l, "-cross_over=0");
     if (a->time_s)
         arg_add(l, "-max_total_time=%llu", (unsigned long long)a->time_s);
     if (a->runs)
