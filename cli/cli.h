@@ -10,7 +10,7 @@
 
 #include <pbcheck/target.h>
 
-#include "run.h"
+#include "exec/runner.h"
 
 #define PBC_EXIT_PASS 0
 #define PBC_EXIT_FAIL 1

@@ -27,9 +27,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "gen.h"
+#include "scenario/gen.h"
 #include "registry.h"
-#include "util.h"
+#include "base/util.h"
 
 #ifndef PBC_SOURCE_DIR
 #define PBC_SOURCE_DIR "."

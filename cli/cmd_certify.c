@@ -11,10 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "certify.h"
+#include "report/certify.h"
 #include "cli.h"
-#include "gen.h"
-#include "util.h"
+#include "scenario/gen.h"
+#include "base/util.h"
 
 static const char certify_usage[] =
     "usage: pbcheck certify --target NAME [--time S] [--seed N] [--out DIR] [--quick]\n"

@@ -21,7 +21,7 @@
 #include "cli.h"
 #include "ref_isa.h"
 #include "registry.h"
-#include "util.h"
+#include "base/util.h"
 
 #ifndef PBC_SOURCE_DIR
 #define PBC_SOURCE_DIR "."

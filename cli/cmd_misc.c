@@ -6,8 +6,8 @@
 
 #include "cli.h"
 #include "registry.h"
-#include "scenario.h"
-#include "vidmm.h"
+#include "scenario/scenario.h"
+#include "vidmm/vidmm.h"
 
 static void list_targets(void)
 {

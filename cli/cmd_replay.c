@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "util.h"
+#include "base/util.h"
 
 #define INPUT_MAX (1u << 20)
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "run.h"
+#include "exec/runner.h"
 
 static const char run_usage[] =
     "usage: pbcheck run SCENARIO... [--target NAME] [--trace] [--dma-size N]\n"

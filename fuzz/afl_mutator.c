@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "mutate.h"
-#include "gen.h"
+#include "scenario/gen.h"
 
 typedef struct afl_mutator {
     pbc_rng rng;

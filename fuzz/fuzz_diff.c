@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "registry.h"
-#include "run.h"
+#include "exec/runner.h"
 
 #ifndef PBC_FUZZ_TARGET
 #error "PBC_FUZZ_TARGET names the builder under test"

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
-#include "scenario.h"
-#include "util.h"
+#include "scenario/gen.h"
+#include "scenario/scenario.h"
+#include "base/util.h"
 
 int pbc_mutator_bytes_only(void)
 {

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen.h"
+#include "scenario/gen.h"
 
 /* A byte-level mutator (libFuzzer's LLVMFuzzerMutate or the mutator's own):
  * mutates data[0, size) in place, returns the new size <= max_size. */

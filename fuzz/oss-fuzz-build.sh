@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 common=(-std=c11 -D_POSIX_C_SOURCE=200809L -DXXH_INLINE_ALL
         -I"$src/include" -I"$src/harness" -I"$src/reference" -I"$src/targets" -I"$src/fuzz")
 lib_sources=("$src"/reference/*.c "$src"/targets/registry.c "$src"/targets/mutants/*.c
-             "$src"/harness/*.c)
+             "$src"/harness/*/*.c)
 
 # The libraries, instrumented as the engine and sanitizer want.
 objs=()

@@ -3,7 +3,7 @@
  * as a DMA buffer give faults, never crashes (run under ASan+UBSan in CI). */
 #include <stdint.h>
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 #include "ref_isa.h"
 #include "t.h"
 

@@ -3,7 +3,7 @@
 #include <dirent.h>
 
 #include "registry.h"
-#include "run.h"
+#include "exec/runner.h"
 #include "t.h"
 
 #define MAX_SEEDS 64

@@ -5,7 +5,7 @@
 
 #include "ref_builder.h"
 #include "ref_isa.h"
-#include "run.h"
+#include "exec/runner.h"
 #include "t.h"
 
 static void parse(const char *text, pbc_scenario *s)

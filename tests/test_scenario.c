@@ -3,8 +3,8 @@
  * round trips, and any byte string decodes to a valid scenario. */
 #include <dirent.h>
 
-#include "gen.h"
-#include "scenario.h"
+#include "scenario/gen.h"
+#include "scenario/scenario.h"
 
 #include "t.h"
 

@@ -4,7 +4,7 @@
 
 #include "ref_builder.h"
 #include "ref_isa.h"
-#include "run.h"
+#include "exec/runner.h"
 #include "t.h"
 
 #define MAX_CALLS 4096

@@ -7,7 +7,7 @@
 #ifndef PBCHECK_CERTIFY_H
 #define PBCHECK_CERTIFY_H
 
-#include "run.h"
+#include "exec/runner.h"
 
 typedef struct pbc_case {
     char name[128];

@@ -4,7 +4,7 @@
  * buffer edges, splits, addresses above 4 GiB, segment ends), and keeps it
  * only if the residency tracker says a real VidMm could issue it.
  */
-#include "gen.h"
+#include "scenario/gen.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,13 +6,13 @@
  * always a sequence a real VidMm could issue. The encoder is the decoder's
  * inverse on valid scenarios, which turns the text seeds into binary seeds.
  */
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "gpu.h" /* PBC_MAX_SEGMENTS */
-#include "util.h"
+#include "gpu/gpu.h" /* PBC_MAX_SEGMENTS */
+#include "base/util.h"
 
 /* Record types: 0 declares an allocation, 1 + k is an operation of kind k. */
 #define BIN_RECORD_ALLOC 0u
@@ -159,7 +159,7 @@ static void decode_layout(bin_reader *r, pbc_scenario *s)
         g->size = (1 + rd_below(r, max)) << 12;
     }
     s->segment_count = n;
-    if (pbc_scenario_layout_check(s->segments, n)) {
+    if (pbc_gpu_layout_check(s->segments, n)) {
         memset(s->segments, 0, sizeof(s->segments));
         pbc_scenario_default_layout(s);
     }

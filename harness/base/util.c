@@ -2,7 +2,7 @@
  * Allocation helpers. Running out of host memory is a harness failure, not
  * something a target did, so these abort with a message.
  */
-#include "util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

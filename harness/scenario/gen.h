@@ -8,7 +8,7 @@
 #ifndef PBCHECK_GEN_H
 #define PBCHECK_GEN_H
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 /* Returns a value in [0, n), n >= 1. */
 typedef uint32_t (*pbc_choose_fn)(void *ctx, uint32_t n);

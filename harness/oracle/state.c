@@ -4,7 +4,7 @@
  * touched (untouched memory is zero in every run), in address order, with
  * undefined bytes masked.
  */
-#include "state.h"
+#include "oracle/state.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,7 @@
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack: no allocation per digest */
 #include <xxhash.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static int cmp_u64(const void *x, const void *y)
 {

@@ -12,8 +12,8 @@
 
 #include <stdio.h>
 
-#include "state.h"
-#include "vidmm.h"
+#include "oracle/state.h"
+#include "vidmm/vidmm.h"
 
 typedef enum pbc_verdict {
     PBC_VERDICT_PASS = 0,

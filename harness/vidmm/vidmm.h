@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "gpu.h"
-#include "scenario.h"
+#include "gpu/gpu.h"
+#include "scenario/scenario.h"
 
 #define PBC_RULE_ID_MAX 24u
 #define PBC_DEFAULT_CALL_BUDGET 10000u

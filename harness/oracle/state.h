@@ -11,8 +11,8 @@
 #ifndef PBCHECK_STATE_H
 #define PBCHECK_STATE_H
 
-#include "gpu.h"
-#include "vidmm.h"
+#include "gpu/gpu.h"
+#include "vidmm/vidmm.h"
 
 #define PBC_STATE_REGIONS (PBC_MAX_SEGMENTS + 2u) /* segments, system pages, faults */
 

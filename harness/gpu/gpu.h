@@ -19,7 +19,7 @@
 
 #include <pbcheck/target.h>
 
-#include "mem.h"
+#include "gpu/mem.h"
 
 #define PBC_MAX_SEGMENTS 8u
 #define PBC_SYS_BASE_PFN 0x80000ull
@@ -115,6 +115,10 @@ struct pbc_gpu {
     void *observer_ctx;
 };
 
+/* Why the segment layout does not fit the address map (ids 1..n in order,
+ * 4 KiB-aligned, no overlap with each other or the reserved window), or
+ * NULL when it fits. */
+const char *pbc_gpu_layout_check(const pbc_segment_info *segments, uint32_t count);
 /* Returns NULL and sets *why when the layout is unusable. */
 pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const pbc_isa *isa,
                         const char **why);

@@ -5,14 +5,14 @@
  * expected and actual bytes, and for each side the packet that last wrote
  * them: buffer, offset, scenario operation, sub-transfer and pass.
  */
-#include "run.h"
+#include "exec/runner.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "ref_builder.h"
-#include "util.h"
+#include "base/util.h"
 
 void pbc_runner_init(pbc_runner *r) { memset(r, 0, sizeof(*r)); }
 

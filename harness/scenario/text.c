@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario.h"
-#include "util.h"
+#include "scenario/scenario.h"
+#include "base/util.h"
 
 #define PBS_MAX_LINE 1024u
 #define PBS_MAX_TOKENS 16u

@@ -4,14 +4,14 @@
  * the last word on what a real VidMm could issue, so a combination that is
  * not legal is simply not generated.
  */
-#include "certify.h"
+#include "report/certify.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 void pbc_case_list_fini(pbc_case_list *l)
 {

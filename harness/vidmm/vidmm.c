@@ -14,7 +14,7 @@
  * addresses are identical) but each operation's effect comes from the spec
  * model and is applied directly, with no builder and no DMA buffer.
  */
-#include "vidmm.h"
+#include "vidmm/vidmm.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -24,8 +24,8 @@
 #include <xxhash.h>
 
 #include "spec.h"
-#include "util.h"
-#include "wdk_shim.h"
+#include "base/util.h"
+#include "kernel/shim.h"
 
 #define VM_POISON 0xA5u
 #define VM_PRIV_GUARD 64u

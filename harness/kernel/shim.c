@@ -6,14 +6,14 @@
  * model's register file. Anything the shim cannot serve returns NULL, as
  * the kernel does when a mapping fails.
  */
-#include "wdk_shim.h"
+#include "kernel/shim.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define SHIM_MAX_MAPPINGS 64u
 

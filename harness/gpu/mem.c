@@ -3,12 +3,12 @@
  * to a dense array of touched pages. The dense array doubles as the dirty
  * set, so resetting between fuzz iterations clears only what was touched.
  */
-#include "mem.h"
+#include "gpu/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static uint32_t mem_hash(uint64_t ppn, uint32_t cap)
 {

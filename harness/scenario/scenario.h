@@ -93,8 +93,6 @@ typedef struct pbc_scenario {
 void pbc_scenario_init(pbc_scenario *s);
 void pbc_scenario_fini(pbc_scenario *s);
 void pbc_scenario_default_layout(pbc_scenario *s);
-/* NULL when the GPU model can build this segment layout, else why not. */
-const char *pbc_scenario_layout_check(const pbc_segment_info *segments, uint32_t count);
 pbc_salloc *pbc_scenario_add_alloc(pbc_scenario *s);
 pbc_sop *pbc_scenario_add_op(pbc_scenario *s);
 int pbc_scenario_find_alloc(const pbc_scenario *s, const char *name);

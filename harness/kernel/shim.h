@@ -10,7 +10,7 @@
 #ifndef PBCHECK_WDK_SHIM_H
 #define PBCHECK_WDK_SHIM_H
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 /* The adapter's register file appears at this physical address. */
 #define PBC_MMIO_PHYSICAL 0x380000000ull
