@@ -1,0 +1,311 @@
+/*
+ * The rule catalogue and one judging function per rule. Statements here
+ * are what `pbcheck list rules` prints; docs/rules.md explains each with
+ * what the DDI allows beside what it requires. Finding texts name objects
+ * by scenario name and offset, never by host address, so one bug prints
+ * the same text in every run.
+ */
+#include "rules/rules.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static const pbc_rule rules[PBC_RULE_COUNT] = {
+    [PBC_RULE_DMA_OVERRUN] = {"PB-DMA-OVERRUN",
+        "a call writes only inside [pDmaBuffer, pDmaBuffer+DmaSize) and its private data", "S03, S04, S07"},
+    [PBC_RULE_DMA_ADVANCE] = {"PB-DMA-ADVANCE",
+        "pDmaBuffer moves forward, never past pDmaBuffer+DmaSize, and covers every byte written; "
+        "pDmaBufferPrivateData stays in its range", "S03"},
+    [PBC_RULE_STATUS] = {"PB-STATUS",
+        "BuildPagingBuffer returns only SUCCESS, ALLOCATION_BUSY or INSUFFICIENT_DMA_BUFFER; "
+        "Patch and SubmitCommand return SUCCESS", "S06"},
+    [PBC_RULE_BUSY_IDLE] = {"PB-BUSY-IDLE", "no ALLOCATION_BUSY while AllocationIsIdle is set", "S24"},
+    [PBC_RULE_BUSY_CONSUMED] = {"PB-BUSY-CONSUMED", "ALLOCATION_BUSY consumes no buffer space", "S22"},
+    [PBC_RULE_NO_PROGRESS] = {"PB-NO-PROGRESS",
+        "a fresh buffer of at least the declared min_dma_size is never answered with "
+        "INSUFFICIENT_DMA_BUFFER and no bytes", "S07, S09"},
+    [PBC_RULE_PATCH] = {"PB-PATCH", "Patch changes neither its arguments nor any byte outside the submission",
+        "S37"},
+    [PBC_RULE_EXEC_RANGE] = {"PB-EXEC-RANGE",
+        "SubmitCommand hands the GPU exactly the submitted range of the buffer, and the ring is rung "
+        "only from SubmitCommand", "S41, S42"},
+    [PBC_RULE_FENCE] = {"PB-FENCE",
+        "every fence is written once, in order, after its buffer has executed; none is missing", "S46"},
+    [PBC_RULE_GPU_FAULT] = {"PB-GPU-FAULT",
+        "the GPU never faults: no access through an invalid GART entry or outside memory, no "
+        "undecodable packet", "S33, S42"},
+    [PBC_RULE_UNMAP_DUMMY] = {"PB-UNMAP-DUMMY",
+        "after UnmapApertureSegment every page of the range points at DummyPage", "S33"},
+    [PBC_RULE_DIVERGE] = {"PB-DIVERGE",
+        "the observable state (memory outside masks, GART entries, GPU faults) equals the reference's",
+        "S09, S13, S14, S18, S25, S30, S31"},
+    [PBC_RULE_NONDET] = {"PB-NONDET", "the same scenario twice gives the same paging-buffer bytes and state",
+        "S09"},
+    [PBC_RULE_LIVELOCK] = {"PB-LIVELOCK",
+        "an operation completes within the call budget, and a fresh buffer is never answered twice "
+        "from the same MultipassOffset", "S07, S09"},
+    [PBC_RULE_ASSERT] = {"PB-ASSERT", "the builder's own NT_ASSERT never fails", "-"},
+};
+
+const pbc_rule *pbc_rule_get(pbc_rule_id id)
+{
+    if ((uint32_t)id >= PBC_RULE_COUNT)
+        abort(); /* harness invariant */
+    return &rules[id];
+}
+
+int pbc_rule_lookup(const char *name)
+{
+    for (uint32_t i = 0; i < PBC_RULE_COUNT; i++)
+        if (!strcmp(rules[i].id, name))
+            return (int)i;
+    return -1;
+}
+
+void pbc_findings_add(pbc_findings *f, pbc_rule_id rule, uint32_t op, const char *fmt, ...)
+{
+    pbc_finding x;
+    memset(&x, 0, sizeof(x));
+    x.rule = rule;
+    x.op = op;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x.detail, sizeof(x.detail), fmt, ap);
+    va_end(ap);
+    PBC_PUSH(f->items, f->count, f->cap, x);
+}
+
+void pbc_findings_fini(pbc_findings *f)
+{
+    free(f->items);
+    memset(f, 0, sizeof(*f));
+}
+
+int pbc_rule_dma_overrun(pbc_findings *f, const pbc_call_facts *c)
+{
+    if (c->wrote_outside) {
+        pbc_findings_add(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) wrote outside [pDmaBuffer, "
+                         "pDmaBuffer+DmaSize) of buffer %u (S03)", c->call, c->desc, c->buffer);
+        return 1;
+    }
+    if (c->wrote_outside_private) {
+        pbc_findings_add(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) wrote outside its DMA private "
+                         "data (S04)", c->call, c->desc);
+        return 1;
+    }
+    return 0;
+}
+
+int pbc_rule_dma_advance(pbc_findings *f, const pbc_call_facts *c)
+{
+    if (c->offset_out < c->offset_in || c->offset_out > c->buffer_size) {
+        pbc_findings_add(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) moved pDmaBuffer from +0x%x to "
+                         "%+" PRId64 " of buffer %u (DmaSize 0x%x): it must stay in [pDmaBuffer, "
+                         "pDmaBuffer+DmaSize] (S03)", c->call, c->desc, c->offset_in, c->offset_out,
+                         c->buffer, c->buffer_size);
+        return 1;
+    }
+    if (c->wrote_past_return) {
+        pbc_findings_add(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) wrote bytes past the pDmaBuffer "
+                         "it returned (+0x%x in buffer %u): written bytes must be covered by the "
+                         "advance (S03)", c->call, c->desc, (uint32_t)c->offset_out, c->buffer);
+        return 1;
+    }
+    if (c->private_out_of_range) {
+        pbc_findings_add(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) moved pDmaBufferPrivateData "
+                         "outside its range", c->call, c->desc);
+        return 1;
+    }
+    return 0;
+}
+
+int pbc_rule_status_build(pbc_findings *f, const pbc_call_facts *c)
+{
+    NTSTATUS st = c->status;
+    if (st == STATUS_SUCCESS || st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER ||
+        st == STATUS_GRAPHICS_ALLOCATION_BUSY)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_STATUS, c->op, "call %u (%s) returned 0x%08x; only SUCCESS, "
+                     "ALLOCATION_BUSY and INSUFFICIENT_DMA_BUFFER are allowed (S06)", c->call, c->desc,
+                     (uint32_t)st);
+    return 1;
+}
+
+int pbc_rule_status_ddi(pbc_findings *f, uint32_t op, const char *ddi, uint32_t fence, NTSTATUS st)
+{
+    if (st == STATUS_SUCCESS)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_STATUS, op, "%s for fence %u returned 0x%08x (only STATUS_SUCCESS "
+                     "is expected)", ddi, fence, (uint32_t)st);
+    return 1;
+}
+
+int pbc_rule_busy_idle(pbc_findings *f, const pbc_call_facts *c)
+{
+    if (c->status != STATUS_GRAPHICS_ALLOCATION_BUSY || !c->was_idle)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_BUSY_IDLE, c->op, "call %u (%s) returned ALLOCATION_BUSY although "
+                     "AllocationIsIdle was set (S24)", c->call, c->desc);
+    return 1;
+}
+
+int pbc_rule_busy_consumed(pbc_findings *f, const pbc_call_facts *c)
+{
+    int64_t written = c->offset_out - c->offset_in;
+    if (c->status != STATUS_GRAPHICS_ALLOCATION_BUSY || (!written && !c->private_advanced))
+        return 0;
+    pbc_findings_add(f, PBC_RULE_BUSY_CONSUMED, c->op, "call %u (%s) returned ALLOCATION_BUSY after "
+                     "writing %" PRId64 " bytes to the paging buffer (S22)", c->call, c->desc, written);
+    return 1;
+}
+
+int pbc_rule_no_progress(pbc_findings *f, const pbc_call_facts *c)
+{
+    if (c->status != STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER || c->offset_out != c->offset_in ||
+        c->offset_in != 0 || c->buffer_size < c->min_dma_size)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_NO_PROGRESS, c->op, "call %u (%s) returned INSUFFICIENT_DMA_BUFFER on "
+                     "a fresh %u-byte buffer without writing anything, though it declared %u bytes "
+                     "enough (S07, S09)", c->call, c->desc, c->buffer_size, c->min_dma_size);
+    return 1;
+}
+
+int pbc_rule_patch(pbc_findings *f, uint32_t op, uint32_t fence, uint32_t buffer, uint32_t start,
+                   uint32_t end, int args_changed, int outside_changed)
+{
+    if (args_changed) {
+        pbc_findings_add(f, PBC_RULE_PATCH, op, "Patch for fence %u changed its arguments (the "
+                         "buffer's size or range must not change, S37)", fence);
+        return 1;
+    }
+    if (outside_changed) {
+        pbc_findings_add(f, PBC_RULE_PATCH, op, "Patch for fence %u wrote outside the submission "
+                         "[0x%x, 0x%x) of buffer %u (S37)", fence, start, end, buffer);
+        return 1;
+    }
+    return 0;
+}
+
+int pbc_rule_exec_range(pbc_findings *f, uint32_t op, const pbc_ring_facts *r)
+{
+    if (!r->in_submit) {
+        pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "the GPU ring was rung outside SubmitCommand "
+                         "(segment %u, 0x%" PRIx64 ", [0x%x, 0x%x))", r->segment_id, r->phys, r->start,
+                         r->end);
+        return 1;
+    }
+    if (r->already_rung) {
+        pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u rang the ring twice",
+                         r->fence);
+        return 1;
+    }
+    if (r->segment_id != 0 || r->phys != r->want_phys || r->start != r->want_start ||
+        r->end != r->want_end) {
+        pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u executes [0x%x, 0x%x) "
+                         "of the buffer at segment %u 0x%" PRIx64 "; VidMm submitted [0x%x, 0x%x) of "
+                         "the buffer at segment 0 0x%" PRIx64 " (S42)", r->fence, r->start, r->end,
+                         r->segment_id, r->phys, r->want_start, r->want_end, r->want_phys);
+        return 1;
+    }
+    return 0;
+}
+
+int pbc_rule_exec_range_rung(pbc_findings *f, uint32_t op, uint32_t fence, int rung)
+{
+    if (rung)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u never handed the buffer "
+                     "to the GPU", fence);
+    return 1;
+}
+
+int pbc_rule_fence(pbc_findings *f, uint32_t op, const pbc_fence_facts *x)
+{
+    if (x->missing) {
+        pbc_findings_add(f, PBC_RULE_FENCE, op, "fence %u (buffer %u, [0x%x, 0x%x)) was never written "
+                         "(S46)", x->fence, x->buffer, x->start, x->end);
+        return 1;
+    }
+    if (x->fence == 0 || x->fence > x->issued) {
+        pbc_findings_add(f, PBC_RULE_FENCE, op, "the GPU wrote fence %u, which VidMm never issued",
+                         x->fence);
+        return 1;
+    }
+    if (x->already_completed) {
+        pbc_findings_add(f, PBC_RULE_FENCE, op, "fence %u was written twice", x->fence);
+        return 1;
+    }
+    if (x->fence != x->expected) {
+        pbc_findings_add(f, PBC_RULE_FENCE, op, "fence %u completed before fence %u (fences complete "
+                         "in order)", x->fence, x->expected);
+        return 1;
+    }
+    if (!x->buffer_executed) {
+        pbc_findings_add(f, PBC_RULE_FENCE, op, "fence %u was written before its paging buffer "
+                         "(buffer %u, [0x%x, 0x%x)) executed", x->fence, x->buffer, x->start, x->end);
+        return 1;
+    }
+    return 0;
+}
+
+int pbc_rule_gpu_fault(pbc_findings *f, uint32_t op, uint32_t count, const char *first)
+{
+    if (!count)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_GPU_FAULT, op, "%u GPU fault(s); first: %s", count, first);
+    return 1;
+}
+
+int pbc_rule_unmap_dummy(pbc_findings *f, UINT segment, uint64_t page, int valid, uint64_t addr,
+                         uint64_t dummy_page)
+{
+    if (valid && addr == dummy_page)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_UNMAP_DUMMY, UINT32_MAX, "aperture %u page %" PRIu64 " was unmapped "
+                     "but its GART entry is %s 0x%" PRIx64 ", not the dummy page 0x%" PRIx64 " (S33)",
+                     segment, page, valid ? "valid, pointing at" : "invalid,", addr, dummy_page);
+    return 1;
+}
+
+int pbc_rule_livelock_budget(pbc_findings *f, uint32_t op, const char *desc, uint64_t budget, uint64_t calls)
+{
+    if (calls < budget)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_LIVELOCK, op, "%s did not complete within %" PRIu64
+                     " BuildPagingBuffer calls", desc, budget);
+    return 1;
+}
+
+int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, const char *desc, uint32_t size,
+                             uint32_t multipass_offset, uint32_t last_fresh_offset)
+{
+    if (multipass_offset != last_fresh_offset)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_LIVELOCK, op, "%s: a fresh %u-byte buffer was answered twice from "
+                     "MultipassOffset %u: the builder makes no progress (S09)", desc, size,
+                     multipass_offset);
+    return 1;
+}
+
+int pbc_rule_assert(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *message)
+{
+    pbc_findings_add(f, PBC_RULE_ASSERT, op, "call %u (%s): %s", call, desc, message);
+    return 1;
+}
+
+int pbc_rule_diverge(pbc_findings *f, uint32_t op, const char *report)
+{
+    pbc_findings_add(f, PBC_RULE_DIVERGE, op, "%s", report);
+    return 1;
+}
+
+int pbc_rule_nondet(pbc_findings *f, uint32_t op, const char *report)
+{
+    pbc_findings_add(f, PBC_RULE_NONDET, op, "%s", report);
+    return 1;
+}

@@ -1,0 +1,159 @@
+/*
+ * rules.h — the rule catalogue: every check pbcheck makes on a builder,
+ * one entry and one function per rule id (`PB-…`), each with its one-line
+ * statement in the DDI's terms and the SPEC-TRACE ids it enforces.
+ *
+ * The VidMm model and the oracle observe; these functions judge. Each
+ * takes what was observed, and when the rule is broken appends a finding
+ * (rule, scenario operation, one paragraph naming objects by scenario
+ * name) and returns 1; otherwise it returns 0 and appends nothing.
+ * `pbcheck list rules` and docs/rules.md print this table.
+ */
+#ifndef PBCHECK_RULES_H
+#define PBCHECK_RULES_H
+
+#include <stdint.h>
+
+#include <pbcheck/wdk/d3dkmddi.h>
+
+typedef enum pbc_rule_id {
+    PBC_RULE_DMA_OVERRUN = 0,
+    PBC_RULE_DMA_ADVANCE,
+    PBC_RULE_STATUS,
+    PBC_RULE_BUSY_IDLE,
+    PBC_RULE_BUSY_CONSUMED,
+    PBC_RULE_NO_PROGRESS,
+    PBC_RULE_PATCH,
+    PBC_RULE_EXEC_RANGE,
+    PBC_RULE_FENCE,
+    PBC_RULE_GPU_FAULT,
+    PBC_RULE_UNMAP_DUMMY,
+    PBC_RULE_DIVERGE,
+    PBC_RULE_NONDET,
+    PBC_RULE_LIVELOCK,
+    PBC_RULE_ASSERT,
+    PBC_RULE_COUNT
+} pbc_rule_id;
+
+#define PBC_RULE_ID_MAX 24u
+
+typedef struct pbc_rule {
+    const char *id;        /* stable, e.g. "PB-STATUS" */
+    const char *statement; /* what the DDI requires, one line */
+    const char *sids;      /* SPEC-TRACE ids, e.g. "S06" */
+} pbc_rule;
+
+/* The rule's entry; id must be below PBC_RULE_COUNT. */
+const pbc_rule *pbc_rule_get(pbc_rule_id id);
+/* The rule named `name`, or -1. */
+int pbc_rule_lookup(const char *name);
+
+typedef struct pbc_finding {
+    uint32_t rule;     /* pbc_rule_id */
+    char detail[768];  /* one paragraph: what, with the call's arguments */
+    uint32_t op;       /* scenario operation index, UINT32_MAX if none */
+} pbc_finding;
+
+typedef struct pbc_findings {
+    pbc_finding *items;
+    uint32_t count, cap;
+} pbc_findings;
+
+void pbc_findings_add(pbc_findings *f, pbc_rule_id rule, uint32_t op, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void pbc_findings_fini(pbc_findings *f);
+
+/* One BuildPagingBuffer call as VidMm observed it. Offsets are from the
+ * start of the paging buffer. */
+typedef struct pbc_call_facts {
+    uint32_t op;              /* scenario operation index */
+    uint32_t call;            /* BuildPagingBuffer calls so far in the run, 1-based */
+    const char *desc;         /* the call's arguments, for the finding text */
+    uint32_t buffer;          /* paging buffer id, 1-based */
+    uint32_t buffer_size;     /* the whole buffer's DmaSize when fresh */
+    uint32_t offset_in;       /* pDmaBuffer as handed to the call */
+    int64_t offset_out;       /* pDmaBuffer as returned */
+    int wrote_outside;        /* bytes outside the buffer changed */
+    int wrote_outside_private;/* bytes outside the private data changed */
+    int wrote_past_return;    /* bytes in [returned pDmaBuffer, end) changed */
+    int private_out_of_range; /* pDmaBufferPrivateData returned outside its range */
+    int private_advanced;     /* pDmaBufferPrivateData moved */
+    NTSTATUS status;
+    int was_idle;             /* AllocationIsIdle was set on the call */
+    uint32_t min_dma_size;    /* what the target declared enough */
+} pbc_call_facts;
+
+/* PB-DMA-OVERRUN (S03, S04). */
+int pbc_rule_dma_overrun(pbc_findings *f, const pbc_call_facts *c);
+/* PB-DMA-ADVANCE (S03). */
+int pbc_rule_dma_advance(pbc_findings *f, const pbc_call_facts *c);
+/* PB-STATUS for BuildPagingBuffer (S06). */
+int pbc_rule_status_build(pbc_findings *f, const pbc_call_facts *c);
+/* PB-STATUS for Patch or SubmitCommand (`ddi`) of `fence`. */
+int pbc_rule_status_ddi(pbc_findings *f, uint32_t op, const char *ddi, uint32_t fence, NTSTATUS st);
+/* PB-BUSY-IDLE (S24). */
+int pbc_rule_busy_idle(pbc_findings *f, const pbc_call_facts *c);
+/* PB-BUSY-CONSUMED (S22). */
+int pbc_rule_busy_consumed(pbc_findings *f, const pbc_call_facts *c);
+/* PB-NO-PROGRESS (S07, S09). */
+int pbc_rule_no_progress(pbc_findings *f, const pbc_call_facts *c);
+
+/* PB-PATCH (S37): Patch changed its arguments, or bytes of the buffer
+ * outside [start, end). */
+int pbc_rule_patch(pbc_findings *f, uint32_t op, uint32_t fence, uint32_t buffer, uint32_t start,
+                   uint32_t end, int args_changed, int outside_changed);
+
+/* What SubmitCommand (or anything else) handed the GPU ring. */
+typedef struct pbc_ring_facts {
+    int in_submit;            /* rung from inside SubmitCommand */
+    int already_rung;         /* this submission had rung before */
+    uint32_t fence;           /* the submission's fence */
+    UINT segment_id;          /* what was rung */
+    uint64_t phys;
+    UINT start, end;
+    uint64_t want_phys;       /* what VidMm submitted */
+    UINT want_start, want_end;
+} pbc_ring_facts;
+
+/* PB-EXEC-RANGE (S41, S42) at a ring. */
+int pbc_rule_exec_range(pbc_findings *f, uint32_t op, const pbc_ring_facts *r);
+/* PB-EXEC-RANGE (S42): SubmitCommand returned without handing the buffer to the GPU. */
+int pbc_rule_exec_range_rung(pbc_findings *f, uint32_t op, uint32_t fence, int rung);
+
+/* A fence the GPU completed, or one still missing at the end. */
+typedef struct pbc_fence_facts {
+    uint32_t fence;           /* the fence the GPU wrote */
+    uint32_t issued;          /* fences VidMm issued so far */
+    uint32_t expected;        /* the next fence in order */
+    int already_completed;
+    int buffer_executed;      /* its paging buffer ran before the fence */
+    int missing;              /* end of run: never written */
+    uint32_t buffer, start, end; /* the submission it follows */
+} pbc_fence_facts;
+
+/* PB-FENCE (S46). */
+int pbc_rule_fence(pbc_findings *f, uint32_t op, const pbc_fence_facts *x);
+
+/* PB-GPU-FAULT (S33, S42): `count` faults, the first described by `first`. */
+int pbc_rule_gpu_fault(pbc_findings *f, uint32_t op, uint32_t count, const char *first);
+
+/* PB-UNMAP-DUMMY (S33): aperture `segment` page `page` after an unmap. */
+int pbc_rule_unmap_dummy(pbc_findings *f, UINT segment, uint64_t page, int valid, uint64_t addr,
+                         uint64_t dummy_page);
+
+/* PB-LIVELOCK (S07, S09): the operation described by `desc` did not
+ * complete within `budget` calls. */
+int pbc_rule_livelock_budget(pbc_findings *f, uint32_t op, const char *desc, uint64_t budget, uint64_t calls);
+/* PB-LIVELOCK (S09): a fresh buffer answered twice from the same MultipassOffset. */
+int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, const char *desc, uint32_t size,
+                             uint32_t multipass_offset, uint32_t last_fresh_offset);
+
+/* PB-ASSERT: the builder's NT_ASSERT failed on `call` with `message`. */
+int pbc_rule_assert(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *message);
+
+/* PB-DIVERGE and PB-NONDET are judged by the oracle, which writes the
+ * report; these record it. */
+int pbc_rule_diverge(pbc_findings *f, uint32_t op, const char *report);
+int pbc_rule_nondet(pbc_findings *f, uint32_t op, const char *report);
+
+#endif
