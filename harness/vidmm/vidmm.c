@@ -54,7 +54,7 @@ typedef struct vm {
     const pbc_scenario *s;
     const pbc_target *t;
     pbc_vidmm_options opt;
-    pbc_run_result *res;
+    pbc_record *res;
     pbc_residency rs;
     vm_alloc *allocs;
     HANDLE adapter;
@@ -72,45 +72,11 @@ typedef struct vm {
     uint32_t unmapped_count, unmapped_cap;
 } vm;
 
-/* ---- Results ---- */
-
-void pbc_run_result_init(pbc_run_result *r) { memset(r, 0, sizeof(*r)); }
-
-void pbc_run_result_fini(pbc_run_result *r)
-{
-    free(r->findings);
-    free(r->masks);
-    free(r->writes);
-    free(r->subs);
-    free(r->owners);
-    memset(r, 0, sizeof(*r));
-}
-
-void pbc_run_result_clear(pbc_run_result *r)
-{
-    r->finding_count = r->mask_count = r->write_count = r->sub_count = r->owner_count = 0;
-    r->dma_hash = 0;
-    r->calls = r->buffers = r->busy_retries = r->insufficient = 0;
-    r->unsupported_op = r->stopped = r->ops_done = 0;
-}
-
-void pbc_finding_add(pbc_run_result *r, const char *rule, uint32_t op, const char *fmt, ...)
-{
-    pbc_finding f;
-    memset(&f, 0, sizeof(f));
-    snprintf(f.rule, sizeof(f.rule), "%s", rule);
-    f.op = op;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f.detail, sizeof(f.detail), fmt, ap);
-    va_end(ap);
-    PBC_PUSH(r->findings, r->finding_count, r->finding_cap, f);
-}
-
-#define VM_FINDING(v, rule, ...)                                   \
-    do {                                                           \
-        pbc_finding_add((v)->res, (rule), (v)->op, __VA_ARGS__);   \
-        (v)->stop = 1;                                             \
+/* A rule function returns 1 when it recorded a finding: the scenario stops. */
+#define VM_RULE(v, broken)       \
+    do {                         \
+        if (broken)              \
+            (v)->stop = 1;       \
     } while (0)
 
 static void vm_trace(vm *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -129,26 +95,10 @@ static void vm_trace(vm *v, const char *fmt, ...)
 
 static void vm_mask_add(vm *v, uint64_t start, uint64_t end, const char *reason)
 {
-    pbc_mask m = {start, end, reason};
-    PBC_PUSH(v->res->masks, v->res->mask_count, v->res->mask_cap, m);
+    pbc_record_mask_add(v->res, start, end, reason);
 }
 
-/* Defined content was written to [start, end): it is no longer masked. */
-static void vm_mask_clear(vm *v, uint64_t start, uint64_t end)
-{
-    pbc_run_result *r = v->res;
-    for (uint32_t i = 0; i < r->mask_count; i++) {
-        pbc_mask m = r->masks[i];
-        if (m.end <= start || end <= m.start)
-            continue;
-        r->masks[i] = r->masks[--r->mask_count];
-        if (m.start < start)
-            vm_mask_add(v, m.start, start, m.reason);
-        if (end < m.end)
-            vm_mask_add(v, end, m.end, m.reason);
-        i = (uint32_t)-1; /* the list changed: rescan */
-    }
-}
+static void vm_mask_clear(vm *v, uint64_t start, uint64_t end) { pbc_record_mask_clear(v->res, start, end); }
 
 /* ---- Content, MDLs and addresses ---- */
 
@@ -278,19 +228,19 @@ static void host_ring_submit(void *ctx, UINT segment_id, uint64_t phys, UINT sta
     vm *v = ctx;
     uint32_t tag = v->in_submit ? v->cur_sub : UINT32_MAX;
     uint32_t seq = pbc_gpu_push_dma(v->gpu, segment_id, phys, start, end, tag);
-    if (!v->in_submit) {
-        VM_FINDING(v, "PB-EXEC-RANGE", "the GPU ring was rung outside SubmitCommand "
-                   "(segment %u, 0x%" PRIx64 ", [0x%x, 0x%x))", segment_id, phys, start, end);
-        return;
+    pbc_ring_facts r = {.in_submit = v->in_submit, .segment_id = segment_id, .phys = phys,
+                        .start = start, .end = end};
+    pbc_submission *s = v->in_submit ? &v->res->subs[v->cur_sub] : NULL;
+    if (s) {
+        r.already_rung = (int)s->rung;
+        r.fence = s->fence;
+        r.want_phys = s->phys;
+        r.want_start = s->start;
+        r.want_end = s->end;
     }
-    pbc_submission *s = &v->res->subs[v->cur_sub];
-    if (s->rung)
-        VM_FINDING(v, "PB-EXEC-RANGE", "SubmitCommand for fence %u rang the ring twice", s->fence);
-    else if (segment_id != 0 || phys != s->phys || start != s->start || end != s->end)
-        VM_FINDING(v, "PB-EXEC-RANGE",
-                   "SubmitCommand for fence %u executes [0x%x, 0x%x) of the buffer at segment %u "
-                   "0x%" PRIx64 "; VidMm submitted [0x%x, 0x%x) of the buffer at segment 0 0x%" PRIx64
-                   " (S42)", s->fence, start, end, segment_id, phys, s->start, s->end, s->phys);
+    VM_RULE(v, pbc_rule_exec_range(&v->res->findings, v->op, &r));
+    if (!s)
+        return;
     s->rung = 1;
     s->queue_seq = seq;
 }
@@ -323,23 +273,20 @@ static void host_log(void *ctx, const char *line) { vm_trace(ctx, "  target: %s"
 static void vm_on_fence(void *ctx, uint32_t fence, uint32_t seq)
 {
     vm *v = ctx;
-    pbc_run_result *r = v->res;
+    pbc_record *r = v->res;
     vm_trace(v, "  gpu: fence %u completes", fence);
-    if (fence == 0 || fence > r->sub_count) {
-        VM_FINDING(v, "PB-FENCE", "the GPU wrote fence %u, which VidMm never issued", fence);
-        return;
+    pbc_fence_facts x = {.fence = fence, .issued = r->sub_count, .expected = v->last_fence_done + 1};
+    pbc_submission *s = fence && fence <= r->sub_count ? &r->subs[fence - 1] : NULL;
+    if (s) {
+        x.already_completed = (int)s->completed;
+        x.buffer_executed = s->rung && s->queue_seq < seq;
+        x.buffer = s->buffer;
+        x.start = s->start;
+        x.end = s->end;
     }
-    pbc_submission *s = &r->subs[fence - 1];
-    if (s->completed) {
-        VM_FINDING(v, "PB-FENCE", "fence %u was written twice", fence);
+    VM_RULE(v, pbc_rule_fence(&r->findings, v->op, &x));
+    if (!s || s->completed)
         return;
-    }
-    if (fence != v->last_fence_done + 1)
-        VM_FINDING(v, "PB-FENCE", "fence %u completed before fence %u (fences complete in order)",
-                   fence, v->last_fence_done + 1);
-    else if (!s->rung || s->queue_seq >= seq)
-        VM_FINDING(v, "PB-FENCE", "fence %u was written before its paging buffer (buffer %u, "
-                   "[0x%x, 0x%x)) executed", fence, s->buffer, s->start, s->end);
     s->completed = 1;
     v->last_fence_done = fence;
 }
@@ -372,15 +319,13 @@ static void vm_patch(vm *v, pbc_submission *s, const vm_buffer *b)
     DXGKARG_PATCH before = p;
     uint64_t outside = vm_hash_outside(b, s->start, s->end);
     NTSTATUS st = pbc_shim_call_patch(v->t, v->adapter, &p);
-    if (st != STATUS_SUCCESS)
-        VM_FINDING(v, "PB-STATUS", "Patch for fence %u returned 0x%08x (only STATUS_SUCCESS is expected)",
-                   s->fence, (uint32_t)st);
-    else if (memcmp(&before, &p, sizeof(p)) != 0)
-        VM_FINDING(v, "PB-PATCH", "Patch for fence %u changed its arguments (the buffer's size "
-                   "or range must not change, S37)", s->fence);
-    else if (vm_hash_outside(b, s->start, s->end) != outside)
-        VM_FINDING(v, "PB-PATCH", "Patch for fence %u wrote outside the submission [0x%x, 0x%x) "
-                   "of buffer %u (S37)", s->fence, s->start, s->end, b->id);
+    pbc_findings *f = &v->res->findings;
+    if (pbc_rule_status_ddi(f, v->op, "Patch", s->fence, st))
+        v->stop = 1;
+    else
+        VM_RULE(v, pbc_rule_patch(f, v->op, s->fence, b->id, s->start, s->end,
+                                  memcmp(&before, &p, sizeof(p)) != 0,
+                                  vm_hash_outside(b, s->start, s->end) != outside));
 }
 
 static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
@@ -402,11 +347,10 @@ static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
     v->cur_sub = s->fence - 1;
     NTSTATUS st = pbc_shim_call_submit(v->t, v->adapter, &c);
     v->in_submit = 0;
-    if (st != STATUS_SUCCESS)
-        VM_FINDING(v, "PB-STATUS", "SubmitCommand for fence %u returned 0x%08x", s->fence, (uint32_t)st);
-    else if (!s->rung)
-        VM_FINDING(v, "PB-EXEC-RANGE", "SubmitCommand for fence %u never handed the buffer to the GPU",
-                   s->fence);
+    if (pbc_rule_status_ddi(&v->res->findings, v->op, "SubmitCommand", s->fence, st))
+        v->stop = 1;
+    else
+        VM_RULE(v, pbc_rule_exec_range_rung(&v->res->findings, v->op, s->fence, (int)s->rung));
 }
 
 /* Patches and submits the filled, not yet submitted part of the current
@@ -530,8 +474,8 @@ static void vm_spec_sink(void *ctx, const pbc_uop *uop)
     v->gpu->cur.writer = PBC_WRITER_NONE;
 }
 
-/* Checks one BuildPagingBuffer answer. Returns bytes written, or -1 after
- * a finding. */
+/* Observes one BuildPagingBuffer answer and hands it to the rules.
+ * Returns bytes written, or -1 after a finding. */
 static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, NTSTATUS st,
                              const uint8_t *before, const uint8_t *priv_before, int was_idle,
                              const char *desc)
@@ -539,61 +483,35 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, NTSTATUS
     vm_buffer *b = &v->buf;
     const uint8_t *end = b->host + b->size;
     const uint8_t *now = a->pDmaBuffer;
-    uint32_t call = v->res->calls;
-    if (!vm_is_poison(b->host - PBC_PAGE_SIZE, PBC_PAGE_SIZE) ||
-        !vm_is_poison(end, (size_t)(b->span - b->size) + PBC_PAGE_SIZE)) {
-        VM_FINDING(v, "PB-DMA-OVERRUN", "call %u (%s) wrote outside [pDmaBuffer, pDmaBuffer+DmaSize) "
-                   "of buffer %u (S03)", call, desc, b->id);
-        return -1;
-    }
-    if (!vm_is_poison(v->priv_mem, VM_PRIV_GUARD) ||
-        !vm_is_poison(b->priv + b->priv_size, VM_PRIV_GUARD)) {
-        VM_FINDING(v, "PB-DMA-OVERRUN", "call %u (%s) wrote outside its DMA private data (S04)", call, desc);
-        return -1;
-    }
-    if (now < before || now > end) {
-        VM_FINDING(v, "PB-DMA-ADVANCE", "call %u (%s) moved pDmaBuffer from +0x%x to %+" PRId64
-                   " of buffer %u (DmaSize 0x%x): it must stay in [pDmaBuffer, pDmaBuffer+DmaSize] (S03)",
-                   call, desc, (uint32_t)(before - b->host), (int64_t)(now - b->host), b->id, b->size);
-        return -1;
-    }
-    if (!vm_is_poison(now, (size_t)(end - now))) {
-        VM_FINDING(v, "PB-DMA-ADVANCE", "call %u (%s) wrote bytes past the pDmaBuffer it returned "
-                   "(+0x%x in buffer %u): written bytes must be covered by the advance (S03)",
-                   call, desc, (uint32_t)(now - b->host), b->id);
-        return -1;
-    }
     const uint8_t *pnow = a->pDmaBufferPrivateData;
-    if (pnow < priv_before || pnow > b->priv + b->priv_size) {
-        VM_FINDING(v, "PB-DMA-ADVANCE", "call %u (%s) moved pDmaBufferPrivateData outside its range",
-                   call, desc);
-        return -1;
-    }
-    int64_t written = now - before;
-    if (st != STATUS_SUCCESS && st != STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER &&
-        st != STATUS_GRAPHICS_ALLOCATION_BUSY) {
-        VM_FINDING(v, "PB-STATUS", "call %u (%s) returned 0x%08x; only SUCCESS, ALLOCATION_BUSY and "
-                   "INSUFFICIENT_DMA_BUFFER are allowed (S06)", call, desc, (uint32_t)st);
-        return -1;
-    }
-    if (st == STATUS_GRAPHICS_ALLOCATION_BUSY && was_idle) {
-        VM_FINDING(v, "PB-BUSY-IDLE", "call %u (%s) returned ALLOCATION_BUSY although "
-                   "AllocationIsIdle was set (S24)", call, desc);
-        return -1;
-    }
-    if (st == STATUS_GRAPHICS_ALLOCATION_BUSY && (written || pnow != priv_before)) {
-        VM_FINDING(v, "PB-BUSY-CONSUMED", "call %u (%s) returned ALLOCATION_BUSY after writing %" PRId64
-                   " bytes to the paging buffer (S22)", call, desc, written);
-        return -1;
-    }
-    if (st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER && written == 0 && b->write_off == 0 &&
-        b->size >= v->t->min_dma_size) {
-        VM_FINDING(v, "PB-NO-PROGRESS", "call %u (%s) returned INSUFFICIENT_DMA_BUFFER on a fresh "
-                   "%u-byte buffer without writing anything, though it declared %u bytes enough (S07, S09)",
-                   call, desc, b->size, v->t->min_dma_size);
-        return -1;
-    }
-    return written;
+    pbc_call_facts c = {
+        .op = v->op,
+        .call = v->res->calls,
+        .desc = desc,
+        .buffer = b->id,
+        .buffer_size = b->size,
+        .offset_in = (uint32_t)(before - b->host),
+        .offset_out = (int64_t)((intptr_t)now - (intptr_t)b->host),
+        .wrote_outside = !vm_is_poison(b->host - PBC_PAGE_SIZE, PBC_PAGE_SIZE) ||
+                         !vm_is_poison(end, (size_t)(b->span - b->size) + PBC_PAGE_SIZE),
+        .wrote_outside_private = !vm_is_poison(v->priv_mem, VM_PRIV_GUARD) ||
+                                 !vm_is_poison(b->priv + b->priv_size, VM_PRIV_GUARD),
+        .private_out_of_range = pnow < priv_before || pnow > b->priv + b->priv_size,
+        .private_advanced = pnow != priv_before,
+        .status = st,
+        .was_idle = was_idle,
+        .min_dma_size = v->t->min_dma_size,
+    };
+    pbc_findings *f = &v->res->findings;
+    if (pbc_rule_dma_overrun(f, &c))
+        return v->stop = 1, -1;
+    /* Only a pointer inside the buffer may be read through. */
+    if (now >= before && now <= end)
+        c.wrote_past_return = !vm_is_poison(now, (size_t)(end - now));
+    if (pbc_rule_dma_advance(f, &c) || pbc_rule_status_build(f, &c) || pbc_rule_busy_idle(f, &c) ||
+        pbc_rule_busy_consumed(f, &c) || pbc_rule_no_progress(f, &c))
+        return v->stop = 1, -1;
+    return now - before;
 }
 
 /* Pages of work in an operation: a builder that needs the smallest buffer
@@ -640,7 +558,7 @@ static void vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
     for (uint32_t calls = 0; !v->stop; calls++) {
         if (calls >= budget) {
             vm_describe_args(a, desc, sizeof(desc));
-            VM_FINDING(v, "PB-LIVELOCK", "%s did not complete within %" PRIu64 " BuildPagingBuffer calls", desc, budget);
+            VM_RULE(v, pbc_rule_livelock_budget(&v->res->findings, v->op, desc, budget, calls));
             return;
         }
         if (!v->have_buf)
@@ -659,9 +577,8 @@ static void vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         uint32_t mpo_in = a->MultipassOffset, dma_in = a->DmaSize;
         vm_describe_args(a, desc, sizeof(desc));
         if (after_insufficient && b->write_off == 0) {
-            if (mpo_in == last_fresh_mpo) {
-                VM_FINDING(v, "PB-LIVELOCK", "%s: a fresh %u-byte buffer was answered twice from "
-                           "MultipassOffset %u: the builder makes no progress (S09)", desc, b->size, mpo_in);
+            if (pbc_rule_livelock_repeat(&v->res->findings, v->op, desc, b->size, mpo_in, last_fresh_mpo)) {
+                v->stop = 1;
                 return;
             }
             last_fresh_mpo = mpo_in;
@@ -670,7 +587,7 @@ static void vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
         const char *assert_msg;
         if (pbc_shim_take_asserts(&assert_msg)) {
-            VM_FINDING(v, "PB-ASSERT", "call %u (%s): %s", v->res->calls, desc, assert_msg);
+            VM_RULE(v, pbc_rule_assert(&v->res->findings, v->op, v->res->calls, desc, assert_msg));
             return;
         }
         int64_t written = vm_check_call(v, a, st, before, priv_before, was_idle, desc);
@@ -972,37 +889,21 @@ static void vm_do_op(vm *v, const pbc_sop *op)
     }
 }
 
-int pbc_target_supports_sop(const pbc_target *t, uint32_t kind)
-{
-    static const int needs[PBC_SOP_COUNT] = {
-        [PBC_SOP_TRANSFER] = DXGK_OPERATION_TRANSFER,
-        [PBC_SOP_SPECIAL_LOCK] = DXGK_OPERATION_SPECIAL_LOCK_TRANSFER,
-        [PBC_SOP_FILL] = DXGK_OPERATION_FILL,
-        [PBC_SOP_DISCARD] = DXGK_OPERATION_DISCARD_CONTENT,
-        [PBC_SOP_READ_PHYSICAL] = DXGK_OPERATION_READ_PHYSICAL,
-        [PBC_SOP_WRITE_PHYSICAL] = DXGK_OPERATION_WRITE_PHYSICAL,
-        [PBC_SOP_MAP] = DXGK_OPERATION_MAP_APERTURE_SEGMENT,
-        [PBC_SOP_UNMAP] = DXGK_OPERATION_UNMAP_APERTURE_SEGMENT,
-    };
-    if (kind >= PBC_SOP_COUNT)
-        return 0;
-    if (kind > PBC_SOP_UNMAP)
-        return 1; /* not a DDI operation */
-    return (int)((t->supported_operations >> needs[kind]) & 1u);
-}
-
 static void vm_check_unmapped(vm *v, int wrong_target_only);
 
 /* After the last operation and any GPU fault: every fence written (S46)
  * and every unmapped page on the dummy page (S33). */
 static void vm_final_checks(vm *v)
 {
-    pbc_run_result *r = v->res;
+    pbc_record *r = v->res;
     v->op = UINT32_MAX;
-    for (uint32_t i = 0; i < r->sub_count && !v->stop; i++)
-        if (!r->subs[i].completed)
-            VM_FINDING(v, "PB-FENCE", "fence %u (buffer %u, [0x%x, 0x%x)) was never written (S46)",
-                       r->subs[i].fence, r->subs[i].buffer, r->subs[i].start, r->subs[i].end);
+    for (uint32_t i = 0; i < r->sub_count && !v->stop; i++) {
+        const pbc_submission *s = &r->subs[i];
+        pbc_fence_facts x = {.fence = s->fence, .missing = !s->completed, .buffer = s->buffer,
+                             .start = s->start, .end = s->end};
+        if (x.missing)
+            VM_RULE(v, pbc_rule_fence(&r->findings, v->op, &x));
+    }
     vm_check_unmapped(v, 0);
 }
 
@@ -1019,11 +920,9 @@ static void vm_check_unmapped(vm *v, int wrong_target_only)
             const pbc_gart_entry *e = &seg->gart[p];
             if (wrong_target_only && !(e->flags & PBC_GART_VALID))
                 continue;
-            if (!(e->flags & PBC_GART_VALID) || e->addr != v->gpu->dummy_page) {
-                VM_FINDING(v, "PB-UNMAP-DUMMY", "aperture %u page %" PRIu64 " was unmapped but its "
-                           "GART entry is %s 0x%" PRIx64 ", not the dummy page 0x%" PRIx64 " (S33)",
-                           u->segment, p, (e->flags & PBC_GART_VALID) ? "valid, pointing at" : "invalid,",
-                           e->addr, v->gpu->dummy_page);
+            if (pbc_rule_unmap_dummy(&v->res->findings, u->segment, p, (e->flags & PBC_GART_VALID) != 0,
+                                     e->addr, v->gpu->dummy_page)) {
+                v->stop = 1;
                 break;
             }
         }
@@ -1036,15 +935,15 @@ static void vm_report_faults(vm *v)
     if (!g->fault_count)
         return;
     const pbc_fault *f = &g->faults[0];
-    const pbc_write_rec *w = pbc_run_find_write(v->res, g, f->submission, f->packet_offset);
+    const pbc_write_rec *w = pbc_record_find_write(v->res, g, f->submission, f->packet_offset);
     char where[160] = "";
     if (w && f->submission && g->queue[f->submission - 1].kind == PBC_QE_DMA)
         snprintf(where, sizeof(where), " in buffer %u at +0x%x (operation %u, sub-transfer %u, pass %u)",
                  w->buffer, f->packet_offset, w->op + 1, w->sub + 1, w->pass + 1);
-    pbc_finding_add(v->res, "PB-GPU-FAULT", w ? w->op : UINT32_MAX,
-                    "%u GPU fault(s); first: %s at 0x%" PRIx64 "%s: %s", g->fault_count,
-                    pbc_fault_kind_name(f->kind), f->addr, where, f->why);
-    v->stop = 1;
+    char first[400];
+    snprintf(first, sizeof(first), "%s at 0x%" PRIx64 "%s: %s", pbc_gpu_fault_name(f->kind), f->addr,
+             where, f->why);
+    VM_RULE(v, pbc_rule_gpu_fault(&v->res->findings, w ? w->op : UINT32_MAX, g->fault_count, first));
 }
 
 static int vm_setup(vm *v)
@@ -1105,7 +1004,7 @@ static void vm_teardown(vm *v)
 }
 
 int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
-                  const pbc_vidmm_options *opt, pbc_run_result *res)
+                  const pbc_vidmm_options *opt, pbc_record *res)
 {
     vm v;
     memset(&v, 0, sizeof(v));
@@ -1115,7 +1014,7 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
     v.opt = *opt;
     v.res = res;
     for (uint32_t i = 0; i < s->op_count; i++)
-        if (!pbc_target_supports_sop(t, s->ops[i].kind)) {
+        if (!pbc_sop_supported(t, s->ops[i].kind)) {
             res->unsupported_op = s->ops[i].kind + 1;
             return 2;
         }
@@ -1148,21 +1047,4 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
     vm_teardown(&v);
     pbc_shim_unbind();
     return v.stop ? 1 : 0;
-}
-
-const pbc_write_rec *pbc_run_find_write(const pbc_run_result *r, const pbc_gpu *gpu,
-                                        uint32_t submission, uint32_t offset)
-{
-    if (submission == 0 || submission > gpu->queued)
-        return NULL;
-    const pbc_qentry *e = &gpu->queue[submission - 1];
-    if (e->kind != PBC_QE_DMA || e->tag >= r->sub_count)
-        return NULL;
-    uint32_t buffer = r->subs[e->tag].buffer;
-    for (uint32_t i = 0; i < r->write_count; i++) {
-        const pbc_write_rec *w = &r->writes[i];
-        if (w->buffer == buffer && offset >= w->start && offset < w->end)
-            return w;
-    }
-    return NULL;
 }
