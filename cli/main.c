@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "registry.h"
+#include "exec/target.h"
 
 static const char usage[] =
     "usage: pbcheck VERB [ARGS]\n"
@@ -63,16 +63,10 @@ int pbc_usage_error(const char *fmt, ...)
 
 const pbc_target *pbc_cli_target(const char *name)
 {
-    const pbc_target *t = pbc_target_find(name);
-    if (!t) {
-        pbc_usage_error("unknown target '%s' (see 'pbcheck list targets')", name);
-        return NULL;
-    }
-    const char *why = pbc_target_check(t);
-    if (why) {
-        pbc_usage_error("target '%s' is unusable: %s", name, why);
-        return NULL;
-    }
+    char why[256];
+    const pbc_target *t = pbc_exec_target_open(name, why, sizeof(why));
+    if (!t)
+        pbc_usage_error("%s", why);
     return t;
 }
 
