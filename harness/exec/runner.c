@@ -83,10 +83,10 @@ int pbc_runner_run(pbc_runner *r, const pbc_scenario *s, const pbc_target *t,
         w.reference_rc = world_run(&r->reference, s, ref, PBC_MODE_TARGET, o, NULL);
     if (pbc_verdict_judge(&w, out) != PBC_VERDICT_PASS || !o->check_determinism)
         return (int)out->verdict;
-    uint64_t first_dma = r->target.res.dma_hash;
+    uint64_t first_exec = r->target.res.exec_hash;
     pbc_digest first = out->digest;
     world_prepare(&r->target, s, t->isa, 0);
     world_run(&r->target, s, t, PBC_MODE_TARGET, o, NULL);
     pbc_state_digest(r->target.gpu, r->target.res.masks, r->target.res.mask_count, &out->digest);
-    return pbc_verdict_determinism(&r->target, first_dma, &first, out);
+    return pbc_verdict_determinism(&r->target, first_exec, &first, out);
 }

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "base/util.h"
 
 /* System page i lives at frame BASE + (i * MULT mod 2^21): scattered, with
@@ -114,9 +116,13 @@ void pbc_gpu_reset(pbc_gpu *gpu)
     pbc_mem_reset(&gpu->mem);
     gpu->sys_pages_used = 0;
     gpu->dma_used = 0;
-    if (gpu->mmio_writes)
-        memset(gpu->mmio, 0, sizeof(gpu->mmio));
+    /* Registers may have been written through a CPU mapping, which no
+     * counter sees: every run starts from zeroed registers. */
+    memset(gpu->mmio, 0, sizeof(gpu->mmio));
     gpu->mmio_writes = 0;
+    gpu->exec_hash = 0;
+    gpu->work_uops = 0;
+    gpu->access_count = 0;
     gpu->queued = gpu->executed = 0;
     gpu->fault_count = 0;
     gpu->fence_count = 0;
@@ -209,6 +215,18 @@ static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, uint8_t *o
 {
     if (!gpu_range_ok(gpu, addr, len))
         return -1;
+    if (addr >= PBC_DMA_POOL_BASE && addr - PBC_DMA_POOL_BASE < PBC_DMA_POOL_SIZE) {
+        /* The paging buffers themselves: packets may carry inline data the
+         * GPU reads (S10 says where the buffer is paged); nothing may write
+         * there but the builder. */
+        if (in || len > PBC_DMA_POOL_SIZE - (addr - PBC_DMA_POOL_BASE)) {
+            pbc_gpu_fault(gpu, PBC_FAULT_BAD_ADDRESS, addr,
+                          in ? "GPU write into the paging-buffer pool" : "read beyond the paging-buffer pool");
+            return -1;
+        }
+        memcpy(out, gpu->dma_pool + (addr - PBC_DMA_POOL_BASE), len);
+        return 0;
+    }
     while (len) {
         uint64_t off = addr & (PBC_PAGE_SIZE - 1);
         uint64_t n = len < PBC_PAGE_SIZE - off ? len : PBC_PAGE_SIZE - off;
@@ -301,10 +319,26 @@ static void gpu_fence(pbc_gpu *gpu, uint32_t fence)
         gpu->on_fence(gpu->observer_ctx, fence, gpu->executed);
 }
 
+/* Small accesses by paging buffers are logged for ReadPhysical and
+ * WritePhysical. */
+static void gpu_log_access(pbc_gpu *gpu, const pbc_uop *u)
+{
+    uint64_t size = u->kind == PBC_UOP_READ || u->kind == PBC_UOP_WRITE_IMM ? u->width : u->size;
+    if (gpu->cur.writer != PBC_WRITER_PAGING || size > 8 || gpu->access_count >= PBC_MAX_ACCESSES_KEPT)
+        return;
+    gpu->accesses[gpu->access_count++] = (pbc_access){u->kind, (uint32_t)size, u->dst, gpu->cur.submission,
+                                                      gpu->cur.packet_offset};
+}
+
 int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *u)
 {
     uint8_t bytes[8];
     gpu->cur.uop = (uint16_t)u->kind;
+    if (u->kind != PBC_UOP_NOP && u->kind != PBC_UOP_FENCE)
+        gpu->work_uops++;
+    if (u->kind == PBC_UOP_COPY || u->kind == PBC_UOP_FILL || u->kind == PBC_UOP_WRITE_IMM ||
+        u->kind == PBC_UOP_READ)
+        gpu_log_access(gpu, u);
     switch (u->kind) {
     case PBC_UOP_NOP:
         return 0;
@@ -402,8 +436,11 @@ static void gpu_exec_dma(pbc_gpu *gpu, const pbc_qentry *e)
     if (!bytes)
         return;
     size_t len = e->end - e->start;
+    if (gpu->on_fetch)
+        gpu->on_fetch(gpu->observer_ctx, e, bytes, len);
     for (size_t off = 0; off < len;) {
         pbc_uop uop;
+        memset(&uop, 0, sizeof(uop)); /* fields a decoder leaves alone hash the same every run */
         size_t plen = 0;
         const char *why = "decoder failed";
         gpu->cur.packet_offset = (uint32_t)(e->start + off);
@@ -418,6 +455,7 @@ static void gpu_exec_dma(pbc_gpu *gpu, const pbc_qentry *e)
         }
         if (gpu->on_packet)
             gpu->on_packet(gpu->packet_ctx, e, gpu->cur.packet_offset, &uop);
+        gpu->exec_hash = XXH3_64bits_withSeed(&uop, sizeof(uop), gpu->exec_hash);
         if (pbc_gpu_exec_uop(gpu, &uop))
             return;
         gpu->cur.packet_index++;
@@ -445,6 +483,7 @@ void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto)
             pbc_gpu_exec_uop(gpu, &e->uop);
             break;
         }
+        gpu->queue[gpu->executed].work_end = gpu->work_uops;
         gpu->executed++;
     }
     memset(&gpu->cur, 0, sizeof(gpu->cur));

@@ -74,13 +74,28 @@ typedef struct pbc_qentry {
     uint32_t fence;  /* FENCE */
     uint32_t tag;    /* the queue owner's cookie */
     pbc_uop uop;     /* WORK */
+    uint64_t work_end; /* gpu->work_uops once the entry has executed */
 } pbc_qentry;
+
+/* A small access (at most 8 bytes) a paging buffer made: what ReadPhysical
+ * and WritePhysical are judged by. */
+typedef struct pbc_access {
+    uint32_t kind;          /* pbc_uop_kind */
+    uint32_t size;          /* bytes */
+    uint64_t addr;
+    uint32_t submission;    /* GPU queue entry, 1-based */
+    uint32_t packet_offset;
+} pbc_access;
+
+#define PBC_MAX_ACCESSES_KEPT 256u
 
 typedef struct pbc_gpu pbc_gpu;
 
 /* Called for every decoded packet, before it executes (for traces). */
 typedef void (*pbc_packet_observer)(void *ctx, const pbc_qentry *entry, uint32_t offset,
                                     const pbc_uop *uop);
+/* Called for every DMA range the GPU fetched, before it is decoded. */
+typedef void (*pbc_fetch_observer)(void *ctx, const pbc_qentry *entry, const uint8_t *bytes, uint64_t len);
 /* Called for every fence the GPU completes. */
 typedef void (*pbc_fence_observer)(void *ctx, uint32_t fence, uint32_t seq);
 
@@ -105,6 +120,10 @@ struct pbc_gpu {
     uint32_t fence_count, fence_cap;
     uint64_t dummy_accesses;
     uint64_t tlb_flushes;
+    uint64_t exec_hash;  /* XXH3 chain over every micro-op decoded from paging buffers */
+    uint64_t work_uops;  /* micro-ops executed that were neither NOP nor FENCE */
+    pbc_access accesses[PBC_MAX_ACCESSES_KEPT];
+    uint32_t access_count; /* kept, at most PBC_MAX_ACCESSES_KEPT */
 
     pbc_prov cur; /* provenance stamped on writes */
     uint8_t *fetch;
@@ -112,7 +131,8 @@ struct pbc_gpu {
     pbc_packet_observer on_packet;
     void *packet_ctx;
     pbc_fence_observer on_fence;
-    void *observer_ctx;
+    pbc_fetch_observer on_fetch;
+    void *observer_ctx; /* for on_fence and on_fetch */
 };
 
 /* Why the segment layout does not fit the address map (ids 1..n in order,

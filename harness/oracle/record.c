@@ -26,7 +26,7 @@ void pbc_record_clear(pbc_record *r)
 {
     r->findings.count = 0;
     r->mask_count = r->write_count = r->sub_count = r->owner_count = 0;
-    r->dma_hash = 0;
+    r->exec_hash = 0;
     r->calls = r->buffers = r->busy_retries = r->insufficient = 0;
     r->unsupported_op = r->stopped = r->ops_done = 0;
 }

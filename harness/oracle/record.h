@@ -32,9 +32,14 @@ typedef struct pbc_submission {
     uint32_t fence;
     uint32_t start, end;
     uint64_t phys;
-    uint32_t queue_seq; /* GPU queue entry of its DMA, once rung */
-    uint32_t rung;
+    uint32_t queue_seq;    /* GPU queue entry of its last piece, once rung */
+    uint32_t rung;         /* pieces rung */
+    uint32_t covered;      /* buffer offset the pieces rung so far reach */
     uint32_t completed;
+    uint32_t fetched;      /* the GPU fetched its first piece */
+    uint32_t fenced_inside;/* its fence was written by its own last piece */
+    uint64_t bytes_hash;   /* XXH3 of [start, end) when SubmitCommand returned */
+    uint64_t work_at_fence;/* the GPU's work counter when that fence was written */
 } pbc_submission;
 
 /* Which allocation owns a system page (page < 0: one of its MDLs' leading
@@ -55,7 +60,7 @@ typedef struct pbc_record {
     uint32_t sub_count, sub_cap;
     pbc_page_owner *owners;
     uint32_t owner_count, owner_cap;
-    uint64_t dma_hash; /* XXH3 chain over every submitted byte range */
+    uint64_t exec_hash; /* XXH3 chain over every micro-op decoded from paging buffers */
     uint32_t calls, buffers, busy_retries, insufficient;
     uint32_t unsupported_op; /* pbc_sop_kind + 1 of the first unsupported op, else 0 */
     uint32_t stopped;        /* a finding ended the scenario early */

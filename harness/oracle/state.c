@@ -67,6 +67,20 @@ static uint64_t *touched_pages(const pbc_gpu *a, const pbc_gpu *b, uint32_t *cou
     return ppn;
 }
 
+/* Whether entry b does what oracle entry a requires (S30, S31): the same
+ * validity, and when valid the same page and at least a's coherence — a
+ * page mapped cache-coherent when coherence was not requested is legal. */
+static int gart_conforms(const pbc_gart_entry *a, const pbc_gart_entry *b)
+{
+    if ((a->flags & PBC_GART_VALID) != (b->flags & PBC_GART_VALID))
+        return 0;
+    if (!(a->flags & PBC_GART_VALID))
+        return 1;
+    if (a->addr != b->addr)
+        return 0;
+    return !(a->flags & PBC_GART_CACHE_COHERENT) || (b->flags & PBC_GART_CACHE_COHERENT);
+}
+
 static uint32_t *touched_gart(const pbc_gpu_segment *a, const pbc_gpu_segment *b, uint32_t *count)
 {
     uint32_t n = a->touched_count + (b ? b->touched_count : 0);
@@ -175,7 +189,7 @@ int pbc_state_diff(const pbc_gpu *a, const pbc_gpu *b, const pbc_mask *masks, ui
         uint32_t *idx = touched_gart(&a->seg[s], &b->seg[s], &n);
         for (uint32_t k = 0; k < n; k++) {
             const pbc_gart_entry *ea = &a->seg[s].gart[idx[k]], *eb = &b->seg[s].gart[idx[k]];
-            if (ea->addr != eb->addr || ea->flags != eb->flags) {
+            if (!gart_conforms(ea, eb)) {
                 d->kind = PBC_DIFF_GART;
                 d->segment = s + 1;
                 d->index = idx[k];

@@ -202,13 +202,13 @@ int pbc_verdict_judge(const pbc_verdict_worlds *w, pbc_outcome *out)
     return outcome(out, PBC_VERDICT_PASS, "");
 }
 
-int pbc_verdict_determinism(const pbc_world *target, uint64_t first_dma_hash, const pbc_digest *first,
+int pbc_verdict_determinism(const pbc_world *target, uint64_t first_exec_hash, const pbc_digest *first,
                             pbc_outcome *out)
 {
-    if (first_dma_hash == target->res.dma_hash && first->total == out->digest.total)
+    if (first_exec_hash == target->res.exec_hash && first->total == out->digest.total)
         return (int)out->verdict;
     out_append(out, "%s: the same scenario run twice gave different %s", pbc_rule_get(PBC_RULE_NONDET)->id,
-               first_dma_hash != target->res.dma_hash ? "paging-buffer bytes" : "final state");
+               first_exec_hash != target->res.exec_hash ? "work (decoded micro-ops)" : "final state");
     return outcome(out, PBC_VERDICT_FAIL, pbc_rule_get(PBC_RULE_NONDET)->id);
 }
 

@@ -57,7 +57,7 @@ int pbc_verdict_judge(const pbc_verdict_worlds *w, pbc_outcome *out);
 
 /* PB-NONDET: the target ran twice; `first_*` from the first run, the
  * world now holds the second. Returns the verdict. */
-int pbc_verdict_determinism(const pbc_world *target, uint64_t first_dma_hash, const pbc_digest *first,
+int pbc_verdict_determinism(const pbc_world *target, uint64_t first_exec_hash, const pbc_digest *first,
                             pbc_outcome *out);
 
 #endif

@@ -32,10 +32,11 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
     [PBC_RULE_PATCH] = {"PB-PATCH", "Patch changes neither its arguments nor any byte outside the submission",
         "S37"},
     [PBC_RULE_EXEC_RANGE] = {"PB-EXEC-RANGE",
-        "SubmitCommand hands the GPU exactly the submitted range of the buffer, and the ring is rung "
-        "only from SubmitCommand", "S41, S42"},
+        "SubmitCommand hands the GPU exactly the submitted range of the buffer, in order, in one or "
+        "more pieces, and the ring is rung only from SubmitCommand", "S40, S41, S42"},
     [PBC_RULE_FENCE] = {"PB-FENCE",
-        "every fence is written once, in order, after its buffer has executed; none is missing", "S46"},
+        "every fence is written once, in order, after all of its buffer's work (by a fence the builder "
+        "queues or by the buffer's own last packets); none is missing", "S46"},
     [PBC_RULE_GPU_FAULT] = {"PB-GPU-FAULT",
         "the GPU never faults: no access through an invalid GART entry or outside memory, no "
         "undecodable packet", "S33, S42"},
@@ -50,6 +51,8 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
         "an operation completes within the call budget, and a fresh buffer is never answered twice "
         "from the same MultipassOffset", "S07, S09"},
     [PBC_RULE_ASSERT] = {"PB-ASSERT", "the builder's own NT_ASSERT never fails", "-"},
+    [PBC_RULE_DMA_SUBMITTED] = {"PB-DMA-SUBMITTED",
+        "bytes handed to the GPU do not change before the GPU executes them", "S37, S42"},
 };
 
 const pbc_rule *pbc_rule_get(pbc_rule_id id)
@@ -199,28 +202,41 @@ int pbc_rule_exec_range(pbc_findings *f, uint32_t op, const pbc_ring_facts *r)
                          r->end);
         return 1;
     }
-    if (r->already_rung) {
-        pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u rang the ring twice",
-                         r->fence);
-        return 1;
-    }
-    if (r->segment_id != 0 || r->phys != r->want_phys || r->start != r->want_start ||
-        r->end != r->want_end) {
-        pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u executes [0x%x, 0x%x) "
-                         "of the buffer at segment %u 0x%" PRIx64 "; VidMm submitted [0x%x, 0x%x) of "
-                         "the buffer at segment 0 0x%" PRIx64 " (S42)", r->fence, r->start, r->end,
-                         r->segment_id, r->phys, r->want_start, r->want_end, r->want_phys);
-        return 1;
-    }
-    return 0;
+    /* Where the piece lies in the buffer, whatever base it was rung with. */
+    uint64_t from = r->phys + r->start - r->want_phys, to = r->phys + r->end - r->want_phys;
+    if (r->segment_id == r->want_segment && r->start <= r->end && from == r->next && to <= r->want_end)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u executes [0x%x, 0x%x) of the "
+                     "buffer at segment %u 0x%" PRIx64 "; VidMm submitted [0x%x, 0x%x) of the buffer at "
+                     "segment %u 0x%" PRIx64 ", of which [0x%x, 0x%x) was still to run (S42)", r->fence,
+                     r->start, r->end, r->segment_id, r->phys, r->want_start, r->want_end, r->want_segment,
+                     r->want_phys, r->next, r->want_end);
+    return 1;
 }
 
-int pbc_rule_exec_range_rung(pbc_findings *f, uint32_t op, uint32_t fence, int rung)
+int pbc_rule_exec_range_rung(pbc_findings *f, uint32_t op, uint32_t fence, UINT covered, UINT want_start,
+                             UINT want_end)
 {
-    if (rung)
+    if (covered == want_end)
         return 0;
-    pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u never handed the buffer "
-                     "to the GPU", fence);
+    if (covered == want_start)
+        pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u never handed the buffer "
+                         "to the GPU", fence);
+    else
+        pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u handed the GPU only "
+                         "[0x%x, 0x%x) of the submitted [0x%x, 0x%x) (S42)", fence, want_start, covered,
+                         want_start, want_end);
+    return 1;
+}
+
+int pbc_rule_dma_submitted(pbc_findings *f, uint32_t op, uint32_t fence, uint32_t buffer, UINT start,
+                           UINT end, int changed)
+{
+    if (!changed)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_DMA_SUBMITTED, op, "the bytes of submission %u ([0x%x, 0x%x) of buffer %u) "
+                     "changed after SubmitCommand handed them to the GPU and before it executed them "
+                     "(S37, S42)", fence, start, end, buffer);
     return 1;
 }
 
@@ -248,6 +264,13 @@ int pbc_rule_fence(pbc_findings *f, uint32_t op, const pbc_fence_facts *x)
     if (!x->buffer_executed) {
         pbc_findings_add(f, PBC_RULE_FENCE, op, "fence %u was written before its paging buffer "
                          "(buffer %u, [0x%x, 0x%x)) executed", x->fence, x->buffer, x->start, x->end);
+        return 1;
+    }
+    if (x->work_after) {
+        pbc_findings_add(f, PBC_RULE_FENCE, op, "fence %u was written by its own buffer (buffer %u, "
+                         "[0x%x, 0x%x)) before %" PRIu64 " more micro-op(s) of that buffer ran: a fence "
+                         "completes after the work it follows (S46)", x->fence, x->buffer, x->start, x->end,
+                         x->work_after);
         return 1;
     }
     return 0;

@@ -32,6 +32,7 @@ typedef enum pbc_rule_id {
     PBC_RULE_NONDET,
     PBC_RULE_LIVELOCK,
     PBC_RULE_ASSERT,
+    PBC_RULE_DMA_SUBMITTED,
     PBC_RULE_COUNT
 } pbc_rule_id;
 
@@ -103,22 +104,33 @@ int pbc_rule_no_progress(pbc_findings *f, const pbc_call_facts *c);
 int pbc_rule_patch(pbc_findings *f, uint32_t op, uint32_t fence, uint32_t buffer, uint32_t start,
                    uint32_t end, int args_changed, int outside_changed);
 
-/* What SubmitCommand (or anything else) handed the GPU ring. */
+/* One piece of a submission handed to the GPU ring. A SubmitCommand may
+ * ring its range in several pieces and may rebase the address: what
+ * counts is which bytes of the buffer execute, in order. */
 typedef struct pbc_ring_facts {
     int in_submit;            /* rung from inside SubmitCommand */
-    int already_rung;         /* this submission had rung before */
     uint32_t fence;           /* the submission's fence */
     UINT segment_id;          /* what was rung */
     uint64_t phys;
     UINT start, end;
-    uint64_t want_phys;       /* what VidMm submitted */
-    UINT want_start, want_end;
+    UINT want_segment;        /* where VidMm placed the buffer */
+    uint64_t want_phys;       /* the buffer's start */
+    UINT want_start, want_end;/* the submitted range */
+    UINT next;                /* buffer offset the next piece must start at */
 } pbc_ring_facts;
 
-/* PB-EXEC-RANGE (S41, S42) at a ring. */
+/* PB-EXEC-RANGE (S41, S42) at one ring: the piece must continue the
+ * submitted range where the last piece ended, inside it. */
 int pbc_rule_exec_range(pbc_findings *f, uint32_t op, const pbc_ring_facts *r);
-/* PB-EXEC-RANGE (S42): SubmitCommand returned without handing the buffer to the GPU. */
-int pbc_rule_exec_range_rung(pbc_findings *f, uint32_t op, uint32_t fence, int rung);
+/* PB-EXEC-RANGE (S42): when SubmitCommand returns, the pieces rung cover
+ * [want_start, want_end) exactly (covered = where they reached). */
+int pbc_rule_exec_range_rung(pbc_findings *f, uint32_t op, uint32_t fence, UINT covered, UINT want_start,
+                             UINT want_end);
+
+/* PB-DMA-SUBMITTED (S37, S42): bytes of a submission changed between
+ * SubmitCommand's return and the GPU fetching them. */
+int pbc_rule_dma_submitted(pbc_findings *f, uint32_t op, uint32_t fence, uint32_t buffer, UINT start,
+                           UINT end, int changed);
 
 /* A fence the GPU completed, or one still missing at the end. */
 typedef struct pbc_fence_facts {
@@ -127,6 +139,7 @@ typedef struct pbc_fence_facts {
     uint32_t expected;        /* the next fence in order */
     int already_completed;
     int buffer_executed;      /* its paging buffer ran before the fence */
+    uint64_t work_after;      /* micro-ops of its own buffer that ran after it */
     int missing;              /* end of run: never written */
     uint32_t buffer, start, end; /* the submission it follows */
 } pbc_fence_facts;

@@ -68,16 +68,18 @@ static void host_ring_submit(void *ctx, UINT segment_id, uint64_t phys, UINT sta
                         .start = start, .end = end};
     pbc_submission *s = v->in_submit ? &v->res->subs[v->cur_sub] : NULL;
     if (s) {
-        r.already_rung = (int)s->rung;
         r.fence = s->fence;
+        r.want_segment = 0; /* VidMm keeps paging buffers in system memory */
         r.want_phys = s->phys;
         r.want_start = s->start;
         r.want_end = s->end;
+        r.next = s->covered;
     }
     VM_RULE(v, pbc_rule_exec_range(&v->res->findings, v->op, &r));
-    if (!s)
+    if (!s || v->stop)
         return;
-    s->rung = 1;
+    s->rung++;
+    s->covered = (UINT)(phys + end - s->phys);
     s->queue_seq = seq;
 }
 
@@ -115,7 +117,15 @@ void pbc_vm_on_fence(void *ctx, uint32_t fence, uint32_t seq)
     pbc_submission *s = fence && fence <= r->sub_count ? &r->subs[fence - 1] : NULL;
     if (s) {
         x.already_completed = (int)s->completed;
-        x.buffer_executed = s->rung && s->queue_seq < seq;
+        /* Its own last piece may write it (Patch can fill in a fence
+         * packet); whether work of that piece followed is judged once the
+         * piece has run (pbc_vm_check_fences_inside). */
+        int inside = s->rung && s->queue_seq == seq && s->covered == s->end;
+        x.buffer_executed = s->rung && s->covered == s->end && s->queue_seq <= seq;
+        if (inside) {
+            s->fenced_inside = 1;
+            s->work_at_fence = v->gpu->work_uops;
+        }
         x.buffer = s->buffer;
         x.start = s->start;
         x.end = s->end;
@@ -127,10 +137,44 @@ void pbc_vm_on_fence(void *ctx, uint32_t fence, uint32_t seq)
     v->last_fence_done = fence;
 }
 
+/* The GPU fetched a piece of a submission: its bytes must be those
+ * SubmitCommand handed over (checked at the first piece). */
+static void vm_on_fetch(void *ctx, const pbc_qentry *e, const uint8_t *bytes, uint64_t len)
+{
+    vm *v = ctx;
+    (void)bytes;
+    (void)len;
+    if (e->tag >= v->res->sub_count)
+        return;
+    pbc_submission *s = &v->res->subs[e->tag];
+    if (s->fetched || s->phys < PBC_DMA_POOL_BASE)
+        return;
+    s->fetched = 1;
+    const uint8_t *host = v->gpu->dma_pool + (s->phys - PBC_DMA_POOL_BASE);
+    int changed = XXH3_64bits(host + s->start, s->end - s->start) != s->bytes_hash;
+    VM_RULE(v, pbc_rule_dma_submitted(&v->res->findings, v->op, s->fence, s->buffer, s->start, s->end,
+                                      changed));
+}
+
+/* Fences written by their own buffer: no work of that buffer may follow. */
+void pbc_vm_check_fences_inside(vm *v)
+{
+    for (uint32_t i = 0; i < v->res->sub_count && !v->stop; i++) {
+        const pbc_submission *s = &v->res->subs[i];
+        if (!s->fenced_inside || s->queue_seq >= v->gpu->executed)
+            continue;
+        pbc_fence_facts x = {.fence = s->fence, .issued = v->res->sub_count, .expected = s->fence,
+                             .buffer_executed = 1, .buffer = s->buffer, .start = s->start, .end = s->end,
+                             .work_after = v->gpu->queue[s->queue_seq].work_end - s->work_at_fence};
+        VM_RULE(v, pbc_rule_fence(&v->res->findings, UINT32_MAX, &x));
+    }
+}
+
 void pbc_vm_host_init(vm *v)
 {
     v->gpu->observer_ctx = v;
     v->gpu->on_fence = pbc_vm_on_fence;
+    v->gpu->on_fetch = vm_on_fetch;
     v->host = (pbc_host){PBC_TARGET_ABI_VERSION, sizeof(pbc_host), v, host_ring_submit,
                          host_ring_fence, host_mmio_read, host_mmio_write, host_log};
 }
@@ -189,12 +233,15 @@ static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
     c.Flags.Paging = 1;
     v->in_submit = 1;
     v->cur_sub = s->fence - 1;
+    s->covered = s->start;
     NTSTATUS st = pbc_shim_call_submit(v->t, v->adapter, &c);
     v->in_submit = 0;
+    s = &v->res->subs[v->cur_sub]; /* the call may have grown the list */
+    s->bytes_hash = XXH3_64bits(b->host + s->start, s->end - s->start);
     if (pbc_rule_status_ddi(&v->res->findings, v->op, "SubmitCommand", s->fence, st))
         v->stop = 1;
-    else
-        VM_RULE(v, pbc_rule_exec_range_rung(&v->res->findings, v->op, s->fence, (int)s->rung));
+    else if (!v->stop)
+        VM_RULE(v, pbc_rule_exec_range_rung(&v->res->findings, v->op, s->fence, s->covered, s->start, s->end));
 }
 
 /* Patches and submits the filled, not yet submitted part of the current
@@ -211,7 +258,6 @@ void pbc_vm_flush(vm *v)
     pbc_vm_trace(v, "  submit: buffer %u [0x%x, 0x%x) at 0x%" PRIx64 ", private [0x%x, 0x%x), fence %u",
              b->id, sp->start, sp->end, b->phys, b->priv_submitted, b->priv_write, sp->fence);
     vm_patch(v, sp, b);
-    v->res->dma_hash = XXH3_64bits_withSeed(b->host + sp->start, sp->end - sp->start, v->res->dma_hash);
     if (!v->stop)
         vm_submit_command(v, &v->res->subs[v->res->sub_count - 1], b);
     sp = &v->res->subs[v->res->sub_count - 1];

@@ -147,10 +147,10 @@ static void vm_map(vm *v, const pbc_sop *op)
     a.MapApertureSegment.MdlOffset = al->mdl_offset + op->first; /* S30 */
     pbc_vm_paging_op(v, &a, -1, NULL, 0);
     for (uint32_t i = 0; i < v->unmapped_count; i++) { /* remapped pages leave the dummy set */
-        pbc_res_range *u = &v->unmapped[i];
+        const pbc_res_range *u = &v->unmapped[i].range;
         if (u->segment == op->at.segment && u->first < op->at.offset + op->count &&
             op->at.offset < u->first + u->count) {
-            *u = v->unmapped[--v->unmapped_count];
+            v->unmapped[i] = v->unmapped[--v->unmapped_count];
             i = (uint32_t)-1;
         }
     }
@@ -170,7 +170,7 @@ static void vm_unmap(vm *v, const pbc_sop *op)
     a.UnmapApertureSegment.NumberOfPages = ra->map_count;
     a.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)v->gpu->dummy_page;
     pbc_vm_paging_op(v, &a, -1, NULL, 0);
-    pbc_res_range u = {ra->ap_segment, ra->ap_page, ra->map_count};
+    vm_unmapped u = {{ra->ap_segment, ra->ap_page, ra->map_count}, v->op};
     PBC_PUSH(v->unmapped, v->unmapped_count, v->unmapped_cap, u);
 }
 

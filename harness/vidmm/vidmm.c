@@ -38,17 +38,42 @@ static void vm_final_checks(vm *v)
         if (x.missing)
             VM_RULE(v, pbc_rule_fence(&r->findings, v->op, &x));
     }
+    pbc_vm_check_fences_inside(v);
     vm_check_unmapped(v, 0);
 }
 
+/* Whether a GPU fault stopped a buffer before the end of the packets
+ * operation `op` wrote there: its work may simply not have run. */
+static int vm_cut_by_fault(const vm *v, uint32_t op)
+{
+    const pbc_gpu *g = v->gpu;
+    for (uint32_t k = 0; k < g->fault_count && k < PBC_MAX_FAULTS_KEPT; k++) {
+        const pbc_fault *f = &g->faults[k];
+        if (!f->submission || g->queue[f->submission - 1].kind != PBC_QE_DMA)
+            continue;
+        uint32_t tag = g->queue[f->submission - 1].tag;
+        if (tag >= v->res->sub_count)
+            continue;
+        for (uint32_t i = 0; i < v->res->write_count; i++) {
+            const pbc_write_rec *w = &v->res->writes[i];
+            if (w->op == op && w->buffer == v->res->subs[tag].buffer && f->packet_offset < w->end)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* Unmapped pages must hold the dummy page (S33). A valid entry pointing
- * elsewhere is a root cause; an invalid one may only mean a GPU fault
- * stopped the submission first, so those are checked after faults. */
+ * elsewhere is a root cause, unless a GPU fault stopped the buffer before
+ * the unmap's packets ran; an invalid one may only mean a fault stopped
+ * the submission first, so those are checked after faults. */
 static void vm_check_unmapped(vm *v, int wrong_target_only)
 {
     v->op = UINT32_MAX;
     for (uint32_t i = 0; i < v->unmapped_count && !v->stop; i++) {
-        const pbc_res_range *u = &v->unmapped[i];
+        const pbc_res_range *u = &v->unmapped[i].range;
+        if (wrong_target_only && vm_cut_by_fault(v, v->unmapped[i].op))
+            continue;
         const pbc_gpu_segment *seg = pbc_gpu_segment_by_id(v->gpu, u->segment);
         for (uint64_t p = u->first; p < u->first + u->count; p++) {
             const pbc_gart_entry *e = &seg->gart[p];
@@ -174,6 +199,7 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
         vm_report_faults(&v);
     if (!v.stop && opt->mode == PBC_MODE_TARGET)
         vm_final_checks(&v);
+    res->exec_hash = gpu->exec_hash;
     res->stopped = (uint32_t)v.stop;
     vm_teardown(&v);
     pbc_shim_unbind();

@@ -34,6 +34,12 @@ typedef struct vm_alloc {
     int in_pending;      /* used by the unsubmitted part of the current buffer */
 } vm_alloc;
 
+/* Aperture pages an unmap pointed at the dummy page, and the operation. */
+typedef struct vm_unmapped {
+    pbc_res_range range;
+    uint32_t op;
+} vm_unmapped;
+
 typedef struct vm {
     pbc_gpu *gpu;
     const pbc_scenario *s;
@@ -53,7 +59,7 @@ typedef struct vm {
     uint32_t cur_sub;
     uint32_t last_fence_done;
     int stop;
-    pbc_res_range *unmapped; /* aperture pages that must now hold the dummy page */
+    vm_unmapped *unmapped; /* aperture pages that must now hold the dummy page */
     uint32_t unmapped_count, unmapped_cap;
 } vm;
 
@@ -99,6 +105,8 @@ void pbc_vm_acquire_buffer(vm *v);
 /* Patches and submits the filled, not yet submitted part of the current buffer. */
 void pbc_vm_flush(vm *v);
 int pbc_vm_alloc_idle(const vm *v, int index);
+/* PB-FENCE for fences their own buffer wrote, once those buffers ran. */
+void pbc_vm_check_fences_inside(vm *v);
 /* Waits until the GPU is done with the allocation (S23). */
 void pbc_vm_wait_idle(vm *v, int index);
 
