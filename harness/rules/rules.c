@@ -22,8 +22,9 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
         "pDmaBuffer moves forward, never past pDmaBuffer+DmaSize, and covers every byte written; "
         "pDmaBufferPrivateData stays in its range", "S03"},
     [PBC_RULE_STATUS] = {"PB-STATUS",
-        "BuildPagingBuffer returns only SUCCESS, ALLOCATION_BUSY or INSUFFICIENT_DMA_BUFFER; "
-        "Patch and SubmitCommand return SUCCESS", "S06"},
+        "BuildPagingBuffer returns only SUCCESS, ALLOCATION_BUSY (Transfer, SpecialLockTransfer, "
+        "DiscardContent) or INSUFFICIENT_DMA_BUFFER; Patch and SubmitCommand return SUCCESS",
+        "S06, S21-S23"},
     [PBC_RULE_BUSY_IDLE] = {"PB-BUSY-IDLE", "no ALLOCATION_BUSY while AllocationIsIdle is set", "S24"},
     [PBC_RULE_BUSY_CONSUMED] = {"PB-BUSY-CONSUMED", "ALLOCATION_BUSY consumes no buffer space", "S22"},
     [PBC_RULE_NO_PROGRESS] = {"PB-NO-PROGRESS",
@@ -48,8 +49,8 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
     [PBC_RULE_NONDET] = {"PB-NONDET", "the same scenario twice gives the same paging-buffer bytes and state",
         "S09"},
     [PBC_RULE_LIVELOCK] = {"PB-LIVELOCK",
-        "an operation completes within the call budget, and a fresh buffer is never answered twice "
-        "from the same MultipassOffset", "S07, S09"},
+        "an operation completes within the call budget, and after INSUFFICIENT_DMA_BUFFER no fresh "
+        "buffer is answered exactly as the previous one", "S07, S09"},
     [PBC_RULE_ASSERT] = {"PB-ASSERT", "the builder's own NT_ASSERT never fails", "-"},
     [PBC_RULE_DMA_SUBMITTED] = {"PB-DMA-SUBMITTED",
         "bytes handed to the GPU do not change before the GPU executes them", "S37, S42"},
@@ -130,6 +131,12 @@ int pbc_rule_dma_advance(pbc_findings *f, const pbc_call_facts *c)
 int pbc_rule_status_build(pbc_findings *f, const pbc_call_facts *c)
 {
     NTSTATUS st = c->status;
+    if (st == STATUS_GRAPHICS_ALLOCATION_BUSY && !c->busy_allowed) {
+        pbc_findings_add(f, PBC_RULE_STATUS, c->op, "call %u (%s) returned ALLOCATION_BUSY, which only "
+                         "Transfer, SpecialLockTransfer and DiscardContent may return: only they can be "
+                         "retried with AllocationIsIdle (S06, S21-S23)", c->call, c->desc);
+        return 1;
+    }
     if (st == STATUS_SUCCESS || st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER ||
         st == STATUS_GRAPHICS_ALLOCATION_BUSY)
         return 0;
@@ -305,12 +312,13 @@ int pbc_rule_livelock_budget(pbc_findings *f, uint32_t op, const char *desc, uin
 }
 
 int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, const char *desc, uint32_t size,
-                             uint32_t multipass_offset, uint32_t last_fresh_offset)
+                             uint32_t multipass_offset, int repeated)
 {
-    if (multipass_offset != last_fresh_offset)
+    if (!repeated)
         return 0;
-    pbc_findings_add(f, PBC_RULE_LIVELOCK, op, "%s: a fresh %u-byte buffer was answered twice from "
-                     "MultipassOffset %u: the builder makes no progress (S09)", desc, size,
+    pbc_findings_add(f, PBC_RULE_LIVELOCK, op, "%s: a fresh %u-byte buffer was answered with the same "
+                     "bytes, status and MultipassOffset (%u) as the previous fresh buffer: the builder "
+                     "resumed from where it already resumed and makes no progress (S09)", desc, size,
                      multipass_offset);
     return 1;
 }

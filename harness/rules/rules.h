@@ -81,6 +81,7 @@ typedef struct pbc_call_facts {
     int private_advanced;     /* pDmaBufferPrivateData moved */
     NTSTATUS status;
     int was_idle;             /* AllocationIsIdle was set on the call */
+    int busy_allowed;         /* the operation has AllocationIsIdle (S21-S24) */
     uint32_t min_dma_size;    /* what the target declared enough */
 } pbc_call_facts;
 
@@ -157,9 +158,11 @@ int pbc_rule_unmap_dummy(pbc_findings *f, UINT segment, uint64_t page, int valid
 /* PB-LIVELOCK (S07, S09): the operation described by `desc` did not
  * complete within `budget` calls. */
 int pbc_rule_livelock_budget(pbc_findings *f, uint32_t op, const char *desc, uint64_t budget, uint64_t calls);
-/* PB-LIVELOCK (S09): a fresh buffer answered twice from the same MultipassOffset. */
+/* PB-LIVELOCK (S09): after INSUFFICIENT_DMA_BUFFER, a fresh buffer was
+ * answered exactly as the previous fresh buffer (repeated: same status,
+ * same bytes, same MultipassOffset in and out). */
 int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, const char *desc, uint32_t size,
-                             uint32_t multipass_offset, uint32_t last_fresh_offset);
+                             uint32_t multipass_offset, int repeated);
 
 /* PB-ASSERT: the builder's NT_ASSERT failed on `call` with `message`. */
 int pbc_rule_assert(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *message);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "kernel/shim.h"
 #include "spec.h"
 
@@ -31,22 +33,46 @@ static const char *vm_status_name(NTSTATUS st)
     }
 }
 
-static void vm_describe_args(const DXGKARG_BUILDPAGINGBUFFER *a, char *out, size_t n)
+/* An MDL by the scenario's names: "mdl:A", or "mdl:A+3" for a partial
+ * MDL starting at the allocation's page 3, never a host address, so that
+ * one bug prints the same text in every run and process. */
+static void vm_mdl_name(const vm *v, const MDL *m, char *out, size_t n)
+{
+    for (uint32_t i = 0; i < v->s->alloc_count; i++)
+        if (m && (m == v->allocs[i].mdl || m == v->allocs[i].old_mdl)) {
+            snprintf(out, n, "mdl:%s", v->s->allocs[i].name);
+            return;
+        }
+    if (m && m == v->partial_mdl) {
+        snprintf(out, n, "mdl:%s+%u", v->s->allocs[v->partial_alloc].name, v->partial_first);
+        return;
+    }
+    snprintf(out, n, "%s", m ? "mdl:?" : "mdl:NULL");
+}
+
+static void vm_side_name(const vm *v, UINT segment, LONGLONG address, const MDL *m, char *out, size_t n)
+{
+    if (segment)
+        snprintf(out, n, "seg%u:0x%" PRIx64, segment, (uint64_t)address);
+    else
+        vm_mdl_name(v, m, out, n);
+}
+
+static void vm_describe_args(const vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, char *out, size_t n)
 {
     switch (a->Operation) {
     case DXGK_OPERATION_TRANSFER:
     case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER: {
         const __typeof__(a->Transfer) *t = &a->Transfer;
-        snprintf(out, n, "%s TransferOffset=0x%x TransferSize=0x%" PRIx64
-                 " Source=%s0x%" PRIx64 " Destination=%s0x%" PRIx64 " Flags=0x%x MdlOffset=%u",
+        char src[64], dst[64];
+        vm_side_name(v, t->Source.SegmentId, t->Source.SegmentAddress.QuadPart, t->Source.pMdl, src, sizeof(src));
+        vm_side_name(v, t->Destination.SegmentId, t->Destination.SegmentAddress.QuadPart, t->Destination.pMdl,
+                     dst, sizeof(dst));
+        snprintf(out, n, "%s TransferOffset=0x%x TransferSize=0x%" PRIx64 " Source=%s Destination=%s "
+                 "Flags=0x%x MdlOffset=%u",
                  a->Operation == DXGK_OPERATION_TRANSFER ? "Transfer" : "SpecialLockTransfer",
-                 t->TransferOffset, (uint64_t)t->TransferSize,
-                 t->Source.SegmentId ? "seg:" : "mdl:",
-                 t->Source.SegmentId ? (uint64_t)t->Source.SegmentAddress.QuadPart : (uint64_t)(uintptr_t)t->Source.pMdl,
-                 t->Destination.SegmentId ? "seg:" : "mdl:",
-                 t->Destination.SegmentId ? (uint64_t)t->Destination.SegmentAddress.QuadPart
-                                          : (uint64_t)(uintptr_t)t->Destination.pMdl,
-                 t->Flags.Value, a->Operation == DXGK_OPERATION_TRANSFER ? t->MdlOffset : 0);
+                 t->TransferOffset, (uint64_t)t->TransferSize, src, dst, t->Flags.Value,
+                 a->Operation == DXGK_OPERATION_TRANSFER ? t->MdlOffset : 0);
         break;
     }
     case DXGK_OPERATION_FILL:
@@ -66,11 +92,15 @@ static void vm_describe_args(const DXGKARG_BUILDPAGINGBUFFER *a, char *out, size
                  a->ReadPhysical.SegmentId, (uint64_t)a->ReadPhysical.PhysicalAddress.QuadPart);
         break;
     case DXGK_OPERATION_MAP_APERTURE_SEGMENT:
+    {
+        char mdl[64];
+        vm_mdl_name(v, a->MapApertureSegment.pMdl, mdl, sizeof(mdl));
         snprintf(out, n, "MapApertureSegment SegmentId=%u OffsetInPages=%" PRIu64
-                 " NumberOfPages=%" PRIu64 " MdlOffset=%u Flags=0x%x",
+                 " NumberOfPages=%" PRIu64 " pMdl=%s MdlOffset=%u Flags=0x%x",
                  a->MapApertureSegment.SegmentId, (uint64_t)a->MapApertureSegment.OffsetInPages,
-                 (uint64_t)a->MapApertureSegment.NumberOfPages, a->MapApertureSegment.MdlOffset,
+                 (uint64_t)a->MapApertureSegment.NumberOfPages, mdl, a->MapApertureSegment.MdlOffset,
                  a->MapApertureSegment.Flags.Value);
+    }
         break;
     case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT:
         snprintf(out, n, "UnmapApertureSegment SegmentId=%u OffsetInPages=%" PRIu64
@@ -97,7 +127,7 @@ static void vm_spec_sink(void *ctx, const pbc_uop *uop)
  * Returns bytes written, or -1 after a finding. */
 static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, NTSTATUS st,
                              const uint8_t *before, const uint8_t *priv_before, int was_idle,
-                             const char *desc)
+                             int busy_allowed, const char *desc)
 {
     vm_buffer *b = &v->buf;
     const uint8_t *end = b->host + b->size;
@@ -119,8 +149,13 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, NTSTATUS
         .private_advanced = pnow != priv_before,
         .status = st,
         .was_idle = was_idle,
+        .busy_allowed = busy_allowed,
         .min_dma_size = v->t->min_dma_size,
     };
+    /* Bytes earlier calls wrote into this buffer are below pDmaBuffer:
+     * outside what this call was given (S03). */
+    if (b->write_off > b->submitted)
+        c.wrote_outside |= XXH3_64bits(b->host + b->submitted, b->write_off - b->submitted) != v->pending_hash;
     pbc_findings *f = &v->res->findings;
     if (pbc_rule_dma_overrun(f, &c))
         return v->stop = 1, -1;
@@ -153,30 +188,45 @@ static uint64_t vm_op_pages(const DXGKARG_BUILDPAGINGBUFFER *a)
     }
 }
 
-/* Issues one DDI operation until it completes: the documented loops. */
-void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags,
-                         UINT idle_bit)
+/* A fresh buffer's answer after INSUFFICIENT_DMA_BUFFER: status, progress
+ * in and out, and the bytes written. */
+static uint64_t vm_answer_hash(NTSTATUS st, uint32_t mpo_in, uint32_t mpo_out, const uint8_t *p, int64_t n)
 {
-    char desc[320];
+    uint64_t h = XXH3_64bits(p, n > 0 ? (size_t)n : 0);
+    uint64_t words[2] = {(uint64_t)(uint32_t)st << 32 | mpo_in, mpo_out};
+    return XXH3_64bits_withSeed(words, sizeof(words), h);
+}
+
+/* Issues one DDI operation until it completes: the documented loops.
+ * idle_flags, when the operation has AllocationIsIdle (S21-S24), points at
+ * its flags word inside *a, idle_bit being the flag. */
+void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit)
+{
+    char desc[400];
     if (v->opt.mode == PBC_MODE_SPEC) {
         pbc_spec_apply(a, vm_spec_sink, v);
         return;
     }
-    if (idle_flags && pbc_vm_alloc_idle(v, alloc))
-        *idle_flags |= idle_bit;
-    a->MultipassOffset = 0; /* S05 */
+    /* VidMm's own copy: the builder may change what it is handed, but every
+     * call sees the arguments as VidMm set them, and VidMm's decisions never
+     * read builder-writable memory. Only MultipassOffset is the builder's
+     * (S05): VidMm hands back what the builder left there. */
+    const DXGKARG_BUILDPAGINGBUFFER canon = *a;
+    size_t idle_at = idle_flags ? (size_t)((uint8_t *)idle_flags - (uint8_t *)a) : 0;
+    int idle = idle_flags && pbc_vm_alloc_idle(v, alloc);
+    uint32_t mpo = 0;
     /* The default budget grows with the work, so that only a builder that
      * stops making progress runs out of it. */
     uint64_t budget = v->opt.call_budget ? v->opt.call_budget
-                                         : PBC_DEFAULT_CALL_BUDGET + 2 * vm_op_pages(a);
-    /* After INSUFFICIENT, a fresh buffer with the MultipassOffset of the
-     * previous fresh-buffer call repeats identical inputs: no progress can
-     * ever follow (S09), so that is a livelock without spending the budget. */
-    uint32_t last_fresh_mpo = UINT32_MAX;
-    int after_insufficient = 0;
+                                         : PBC_DEFAULT_CALL_BUDGET + 2 * vm_op_pages(&canon);
+    /* After INSUFFICIENT, a fresh buffer answered exactly as the previous
+     * fresh buffer was (same bytes, same progress in and out) means the
+     * builder resumed from where it resumed before: no progress (S09). */
+    uint64_t last_fresh = 0;
+    int have_fresh = 0, after_insufficient = 0;
     for (uint32_t calls = 0; !v->stop; calls++) {
         if (calls >= budget) {
-            vm_describe_args(a, desc, sizeof(desc));
+            vm_describe_args(v, &canon, desc, sizeof(desc));
             VM_RULE(v, pbc_rule_livelock_budget(&v->res->findings, v->op, desc, budget, calls));
             return;
         }
@@ -185,6 +235,12 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
         vm_buffer *b = &v->buf;
         uint8_t *before = b->host + b->write_off;
         uint8_t *priv_before = b->priv + b->priv_write;
+        *a = canon;
+        if (idle_flags) {
+            UINT *flags = (UINT *)((uint8_t *)a + idle_at);
+            *flags = idle ? *flags | idle_bit : *flags & ~idle_bit;
+        }
+        a->MultipassOffset = mpo;
         a->pDmaBuffer = before;
         a->DmaSize = b->size - b->write_off; /* S04 */
         a->pDmaBufferPrivateData = priv_before;
@@ -192,16 +248,11 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
         a->hSystemContext = VM_FAKE_SYSTEM_CONTEXT;
         a->DmaBufferGpuVirtualAddress = b->phys; /* paged at its physical address (S10) */
         a->DmaBufferWriteOffset = b->write_off;   /* S10 */
-        int was_idle = idle_flags && (*idle_flags & idle_bit);
-        uint32_t mpo_in = a->MultipassOffset, dma_in = a->DmaSize;
-        vm_describe_args(a, desc, sizeof(desc));
-        if (after_insufficient && b->write_off == 0) {
-            if (pbc_rule_livelock_repeat(&v->res->findings, v->op, desc, b->size, mpo_in, last_fresh_mpo)) {
-                v->stop = 1;
-                return;
-            }
-            last_fresh_mpo = mpo_in;
-        }
+        int fresh = after_insufficient && b->write_off == 0;
+        uint32_t dma_in = b->size - b->write_off;
+        if (b->write_off > b->submitted)
+            v->pending_hash = XXH3_64bits(b->host + b->submitted, b->write_off - b->submitted);
+        vm_describe_args(v, a, desc, sizeof(desc));
         v->res->calls++;
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
         const char *assert_msg;
@@ -209,12 +260,24 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
             VM_RULE(v, pbc_rule_assert(&v->res->findings, v->op, v->res->calls, desc, assert_msg));
             return;
         }
-        int64_t written = vm_check_call(v, a, st, before, priv_before, was_idle, desc);
+        int64_t written = vm_check_call(v, a, st, before, priv_before, idle, idle_flags != NULL, desc);
+        uint32_t mpo_out = a->MultipassOffset;
         pbc_vm_trace(v, "  call %u: %s DmaSize=0x%x MultipassOffset=%u -> %s (0x%08x), wrote %" PRId64
-                 " bytes, MultipassOffset=%u", v->res->calls, desc, dma_in, mpo_in,
-                 vm_status_name(st), (uint32_t)st, written < 0 ? 0 : written, a->MultipassOffset);
+                     " bytes, MultipassOffset=%u", v->res->calls, desc, dma_in, mpo,
+                     vm_status_name(st), (uint32_t)st, written < 0 ? 0 : written, mpo_out);
         if (written < 0)
             return;
+        if (fresh) {
+            uint64_t answer = vm_answer_hash(st, mpo, mpo_out, before, written);
+            if (pbc_rule_livelock_repeat(&v->res->findings, v->op, desc, b->size, mpo,
+                                         have_fresh && answer == last_fresh)) {
+                v->stop = 1;
+                return;
+            }
+            last_fresh = answer;
+            have_fresh = 1;
+        }
+        mpo = mpo_out;
         if (written) {
             pbc_write_rec w = {b->id, b->write_off, b->write_off + (uint32_t)written, v->op, v->sub,
                                v->pass, v->res->calls};
@@ -223,9 +286,9 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
                 v->allocs[alloc].in_pending = 1;
         }
         b->write_off += (uint32_t)written;
-        b->priv_write = (uint32_t)((uint8_t *)a->pDmaBufferPrivateData - b->priv);
+        b->priv_write = (uint32_t)((const uint8_t *)a->pDmaBufferPrivateData - b->priv);
         if (st == STATUS_SUCCESS)
-            return;
+            break;
         after_insufficient = st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
         if (st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) {
             v->res->insufficient++;
@@ -235,7 +298,8 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
         } else {
             v->res->busy_retries++;
             pbc_vm_wait_idle(v, alloc);
-            *idle_flags |= idle_bit; /* S23 */
+            idle = 1; /* S23 */
         }
     }
+    *a = canon; /* what the caller set, for what it does next */
 }

@@ -40,6 +40,11 @@ static void vm_transfer(vm *v, const pbc_sop *op)
         (src.where == PBC_WHERE_SYSTEM || dst.where == PBC_WHERE_SYSTEM))
         partial = pbc_vm_mdl_partial(src.where == PBC_WHERE_SYSTEM ? old_mdl : v->allocs[op->alloc].mdl,
                                  al->mdl_offset, pbc_alloc_pages(al));
+    /* For finding texts, which name MDLs by allocation. */
+    v->allocs[op->alloc].old_mdl = old_mdl;
+    v->partial_mdl = partial;
+    v->partial_alloc = op->alloc;
+    v->partial_first = al->mdl_offset;
     uint32_t pages = pbc_alloc_pages(al);
     for (uint32_t k = 0; k < op->split && !v->stop; k++) {
         /* Sub-transfer boundaries are page aligned, so an MDL side starts
@@ -75,6 +80,8 @@ static void vm_transfer(vm *v, const pbc_sop *op)
         pbc_vm_mask_clear(v, base, base + al->size);
     }
     free(partial);
+    v->partial_mdl = NULL;
+    v->allocs[op->alloc].old_mdl = NULL;
     if (src.where == PBC_WHERE_SYSTEM) {
         /* Packets carry page frame numbers, not the MDL, so it can go now;
          * the pages keep their content (the system pool is observable). */
@@ -185,8 +192,16 @@ static void vm_gpu_work(vm *v, const pbc_uop *u, int alloc)
         return;
     }
     uint32_t seq = pbc_gpu_push_work(v->gpu, u, UINT32_MAX);
-    if (alloc >= 0)
+    if (alloc >= 0) {
         v->allocs[alloc].busy_until = seq + 1;
+        return;
+    }
+    /* Raw GPU access by address may touch any allocation's memory (an
+     * aperture page, a segment range): until it has run, no allocation is
+     * reported idle, so AllocationIsIdle stays a promise (S24). */
+    for (uint32_t i = 0; i < v->s->alloc_count; i++)
+        if (v->allocs[i].busy_until < seq + 1)
+            v->allocs[i].busy_until = seq + 1;
 }
 
 typedef struct vm_render_ctx {

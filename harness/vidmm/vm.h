@@ -30,6 +30,7 @@ typedef struct vm_buffer {
 typedef struct vm_alloc {
     HANDLE h;
     MDL *mdl;
+    MDL *old_mdl;        /* during a transfer out of system memory: the source MDL */
     uint32_t busy_until; /* queue sequence after which the GPU is done with it */
     int in_pending;      /* used by the unsubmitted part of the current buffer */
 } vm_alloc;
@@ -60,6 +61,9 @@ typedef struct vm {
     uint32_t last_fence_done;
     int stop;
     vm_unmapped *unmapped; /* aperture pages that must now hold the dummy page */
+    const MDL *partial_mdl;  /* during a special-lock transfer: its partial MDL */
+    uint32_t partial_alloc, partial_first;
+    uint64_t pending_hash;   /* XXH3 of the current buffer's written, unsubmitted bytes */
     uint32_t unmapped_count, unmapped_cap;
 } vm;
 
