@@ -27,7 +27,7 @@ static void list_operations(void)
     const pbc_target *ref = pbc_target_find("reference");
     for (uint32_t k = 0; k < PBC_SOP_COUNT; k++)
         printf("%-24s %s\n", pbc_sop_name(k),
-               k <= PBC_SOP_UNMAP ? (pbc_target_supports_sop(ref, k) ? "DDI operation" : "DDI operation (unsupported)")
+               pbc_sop_ddi_operation(k) >= 0 ? (pbc_sop_supported(ref, k) ? "DDI operation" : "DDI operation (unsupported)")
                                   : "VidMm/GPU action");
 }
 

@@ -46,7 +46,6 @@ static int load_input(const char *path, pbc_scenario *s)
     const uint8_t *buf = (const uint8_t *)data;
     int rc = 0;
     if (looks_like_text(buf, n)) {
-        char err[512];
         if (pbc_scenario_parse((const char *)buf, n, path, s, err, sizeof(err))) {
             fprintf(stderr, "%s\n", err);
             rc = -1;
@@ -129,7 +128,6 @@ int pbc_cli_encode_file(const char *path, const char *dir)
     if (len > 4 && !strcmp(base + len - 4, ".pbs"))
         len -= 4;
     char *out = pbc_xprintf("%s/%.*s.bin", dir, (int)len, base);
-    char err[512];
     int rc = pbc_fs_write_atomic(out, bytes, n, err, sizeof(err));
     if (rc)
         fprintf(stderr, "pbcheck: %s\n", err);

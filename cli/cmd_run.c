@@ -107,7 +107,7 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
         printf("== %s (target %s)\n", name, t->name);
     pbc_outcome out;
     pbc_runner_run(runner, s, t, &o, &out);
-    const pbc_run_result *r = &runner->target.res;
+    const pbc_record *r = &runner->target.res;
     switch (out.verdict) {
     case PBC_VERDICT_PASS:
         c->passed++;
@@ -188,13 +188,13 @@ int pbc_cmd_disasm(int argc, char **argv)
     disasm_ctx d = {gpu, 0};
     gpu->on_packet = disasm_packet;
     gpu->packet_ctx = &d;
-    pbc_run_result res;
-    pbc_run_result_init(&res);
+    pbc_record res;
+    pbc_record_init(&res);
     pbc_vidmm_options o = {PBC_MODE_TARGET, a.dma_size, 0, NULL};
     rc = pbc_vidmm_run(gpu, &s, a.target, &o, &res);
-    if (res.finding_count)
-        printf("stopped: %s: %s\n", res.findings[0].rule, res.findings[0].detail);
-    pbc_run_result_fini(&res);
+    if (res.findings.count)
+        printf("stopped: %s: %s\n", pbc_rule_get(res.findings.items[0].rule)->id, res.findings.items[0].detail);
+    pbc_record_fini(&res);
     pbc_gpu_destroy(gpu);
     pbc_scenario_fini(&s);
     pbc_cli_args_fini(&a.files);

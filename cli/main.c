@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "exec/target.h"
 #include "registry.h"
 
 #ifdef PBC_HAVE_VERSION_H
@@ -71,16 +72,14 @@ int pbc_usage_error(const char *fmt, ...)
 
 const pbc_target *pbc_cli_target(const char *verb, const char *name)
 {
-    const pbc_target *t = pbc_target_find(name);
-    if (!t) {
+    if (!pbc_target_find(name)) {
         pbc_cli_bad_value(verb, "target", "a builder from 'pbcheck list targets'", name);
         return NULL;
     }
-    const char *why = pbc_target_check(t);
-    if (why) {
-        pbc_usage_error("%s: target '%s' is unusable: %s", verb, name, why);
-        return NULL;
-    }
+    char why[256];
+    const pbc_target *t = pbc_exec_target_open(name, why, sizeof(why));
+    if (!t)
+        pbc_usage_error("%s: %s", verb, why);
     return t;
 }
 

@@ -15,7 +15,5 @@ typedef struct pbc_target_entry {
 
 const pbc_target_entry *pbc_target_list(uint32_t *count);
 const pbc_target *pbc_target_find(const char *name);
-/* NULL when the table is usable, else why not (ABI version, size, hooks). */
-const char *pbc_target_check(const pbc_target *t);
 
 #endif

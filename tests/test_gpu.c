@@ -68,8 +68,15 @@ T_TEST(gart_translation_and_faults)
     map.segment = 1; /* not an aperture */
     T_CHECK(pbc_gpu_exec_uop(g, &map) == -1 && g->faults[g->fault_count - 1].kind == PBC_FAULT_UOP);
     T_CHECK(pbc_gpu_write(g, 0x7000000000ull, &v, 4) == -1); /* nothing there */
-    T_CHECK(pbc_gpu_write(g, pbc_gpu_alloc_system_page(g) + 3 * 4096 * 1000, &v, 4) == -1 ||
-            1); /* another page may or may not be allocated; must not crash */
+    /* A system frame is memory only once it has been handed out: the next
+     * frame the pool will give (index sys_pages_used, scattered by the
+     * documented multiplier) faults before and works after. */
+    uint64_t next = (PBC_SYS_BASE_PFN + (((uint64_t)g->sys_pages_used * 0x9E3779B1u) & (PBC_SYS_WINDOW_PAGES - 1)))
+                    << PBC_PAGE_SHIFT;
+    T_CHECK(pbc_gpu_write(g, next + 16, &v, 4) == -1 &&
+            g->faults[g->fault_count - 1].kind == PBC_FAULT_BAD_ADDRESS);
+    T_CHECK(pbc_gpu_alloc_system_page(g) == next);
+    T_CHECK(pbc_gpu_write(g, next + 16, &v, 4) == 0);
     pbc_gpu_destroy(g);
 }
 

@@ -307,13 +307,13 @@ T_TEST(map_unmap_while_gpu_busy)
     spy_init(pbc_target_reference.supported_operations);
     spy_gpu = gpu;
     maps_while_busy = 0;
-    pbc_run_result res;
-    pbc_run_result_init(&res);
+    pbc_record res;
+    pbc_record_init(&res);
     pbc_vidmm_options o = {PBC_MODE_TARGET, 0, 0, NULL};
     T_CHECK(pbc_vidmm_run(gpu, &s, &spy, &o, &res) == 0);
     T_CHECK_MSG(maps_while_busy == 2, "%d of the map/unmap calls saw pending GPU work", maps_while_busy);
     spy_gpu = NULL;
-    pbc_run_result_fini(&res);
+    pbc_record_fini(&res);
     pbc_gpu_destroy(gpu);
     pbc_scenario_fini(&s);
 }

@@ -35,7 +35,7 @@ static int sys_pfn_allocated(const pbc_gpu *gpu, uint64_t pfn)
     return index < gpu->sys_pages_used;
 }
 
-const char *pbc_fault_kind_name(uint32_t kind)
+const char *pbc_gpu_fault_name(uint32_t kind)
 {
     static const char *const names[] = {
         [PBC_FAULT_GART_UNMAPPED] = "gart-unmapped",
@@ -47,7 +47,7 @@ const char *pbc_fault_kind_name(uint32_t kind)
     return kind < PBC_ARRAY_LEN(names) && names[kind] ? names[kind] : "?";
 }
 
-const char *pbc_uop_kind_name(uint32_t kind)
+const char *pbc_gpu_uop_name(uint32_t kind)
 {
     static const char *const names[PBC_UOP_KIND_COUNT] = {
         [PBC_UOP_NOP] = "nop",
@@ -61,36 +61,6 @@ const char *pbc_uop_kind_name(uint32_t kind)
         [PBC_UOP_TLB_FLUSH] = "tlb-flush",
     };
     return kind < PBC_UOP_KIND_COUNT ? names[kind] : "?";
-}
-
-static int ranges_overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
-{
-    return a < b + bn && b < a + an;
-}
-
-const char *pbc_gpu_layout_check(const pbc_segment_info *s, uint32_t n)
-{
-    if (n == 0 || n > PBC_MAX_SEGMENTS)
-        return "between 1 and 8 segments are needed";
-    for (uint32_t i = 0; i < n; i++) {
-        if (s[i].SegmentId != i + 1)
-            return "segment ids must be 1, 2, 3... in order";
-        if (s[i].kind != PBC_SEGMENT_MEMORY && s[i].kind != PBC_SEGMENT_APERTURE)
-            return "unknown segment kind";
-        if (s[i].size == 0 || (s[i].size | s[i].base) % PBC_PAGE_SIZE)
-            return "segment base and size must be non-zero multiples of 4 KiB";
-        if (s[i].base + s[i].size < s[i].base)
-            return "segment wraps around the address space";
-        if (s[i].kind == PBC_SEGMENT_APERTURE && s[i].size > PBC_MAX_APERTURE_SIZE)
-            return "aperture segments are limited to 1 GiB";
-        if (ranges_overlap(s[i].base, s[i].size, PBC_SYS_WINDOW_BASE,
-                           PBC_RESERVED_END - PBC_SYS_WINDOW_BASE))
-            return "segment overlaps the system-memory window [2 GiB, 16 GiB)";
-        for (uint32_t j = 0; j < i; j++)
-            if (ranges_overlap(s[i].base, s[i].size, s[j].base, s[j].size))
-                return "segments overlap";
-    }
-    return NULL;
 }
 
 pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const pbc_isa *isa,

@@ -150,6 +150,8 @@ void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto);
 void pbc_gpu_drain(pbc_gpu *gpu);
 
 void pbc_gpu_fault(pbc_gpu *gpu, pbc_fault_kind kind, uint64_t addr, const char *why);
-const char *pbc_fault_kind_name(uint32_t kind);
+const char *pbc_gpu_fault_name(uint32_t kind);
+/* Name of a micro-op kind ("copy", "fill", ...); "?" when out of range. */
+const char *pbc_gpu_uop_name(uint32_t kind);
 
 #endif

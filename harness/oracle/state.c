@@ -20,14 +20,6 @@ static int cmp_u64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-const pbc_mask *pbc_state_mask_at(const pbc_mask *masks, uint32_t n, uint64_t addr)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (addr >= masks[i].start && addr < masks[i].end)
-            return &masks[i];
-    return NULL;
-}
-
 /* The page's content with masked bytes zeroed; 0 if all zero. */
 static int masked_page(const pbc_gpu *g, uint64_t ppn, const pbc_mask *masks, uint32_t n,
                        uint8_t out[PBC_PAGE_SIZE])

@@ -12,7 +12,7 @@
 #define PBCHECK_STATE_H
 
 #include "gpu/gpu.h"
-#include "vidmm/vidmm.h"
+#include "oracle/record.h"
 
 #define PBC_STATE_REGIONS (PBC_MAX_SEGMENTS + 2u) /* segments, system pages, faults */
 
@@ -49,7 +49,5 @@ void pbc_state_digest(const pbc_gpu *gpu, const pbc_mask *masks, uint32_t mask_c
  * GPU queue have (not the spec model). */
 int pbc_state_diff(const pbc_gpu *a, const pbc_gpu *b, const pbc_mask *masks, uint32_t mask_count,
                    int with_queue, pbc_diff *d);
-/* The mask covering addr, or NULL. */
-const pbc_mask *pbc_state_mask_at(const pbc_mask *masks, uint32_t mask_count, uint64_t addr);
 
 #endif

@@ -80,26 +80,39 @@ int pbc_scenario_equal(const pbc_scenario *a, const pbc_scenario *b)
     return 1;
 }
 
-const char *pbc_sop_name(uint32_t kind)
+/* Each scenario operation kind: its text keyword and the DDI operation it
+ * issues (-1: a VidMm or GPU action, not a BuildPagingBuffer operation). */
+static const struct {
+    const char *name;
+    int ddi;
+} sop_table[PBC_SOP_COUNT] = {
+    [PBC_SOP_TRANSFER] = {"transfer", DXGK_OPERATION_TRANSFER},
+    [PBC_SOP_SPECIAL_LOCK] = {"special-lock-transfer", DXGK_OPERATION_SPECIAL_LOCK_TRANSFER},
+    [PBC_SOP_FILL] = {"fill", DXGK_OPERATION_FILL},
+    [PBC_SOP_DISCARD] = {"discard", DXGK_OPERATION_DISCARD_CONTENT},
+    [PBC_SOP_READ_PHYSICAL] = {"read-physical", DXGK_OPERATION_READ_PHYSICAL},
+    [PBC_SOP_WRITE_PHYSICAL] = {"write-physical", DXGK_OPERATION_WRITE_PHYSICAL},
+    [PBC_SOP_MAP] = {"map", DXGK_OPERATION_MAP_APERTURE_SEGMENT},
+    [PBC_SOP_UNMAP] = {"unmap", DXGK_OPERATION_UNMAP_APERTURE_SEGMENT},
+    [PBC_SOP_RENDER_WRITE] = {"render-write", -1},
+    [PBC_SOP_RENDER_READ] = {"render-read", -1},
+    [PBC_SOP_GPU_READ] = {"gpu-read", -1},
+    [PBC_SOP_GPU_WRITE] = {"gpu-write", -1},
+    [PBC_SOP_FLUSH] = {"flush", -1},
+    [PBC_SOP_IDLE] = {"idle", -1},
+    [PBC_SOP_DMA] = {"dma", -1},
+};
+
+const char *pbc_sop_name(uint32_t kind) { return kind < PBC_SOP_COUNT ? sop_table[kind].name : "?"; }
+
+int pbc_sop_ddi_operation(uint32_t kind) { return kind < PBC_SOP_COUNT ? sop_table[kind].ddi : -1; }
+
+int pbc_sop_supported(const pbc_target *t, uint32_t kind)
 {
-    static const char *const names[PBC_SOP_COUNT] = {
-        [PBC_SOP_TRANSFER] = "transfer",
-        [PBC_SOP_SPECIAL_LOCK] = "special-lock-transfer",
-        [PBC_SOP_FILL] = "fill",
-        [PBC_SOP_DISCARD] = "discard",
-        [PBC_SOP_READ_PHYSICAL] = "read-physical",
-        [PBC_SOP_WRITE_PHYSICAL] = "write-physical",
-        [PBC_SOP_MAP] = "map",
-        [PBC_SOP_UNMAP] = "unmap",
-        [PBC_SOP_RENDER_WRITE] = "render-write",
-        [PBC_SOP_RENDER_READ] = "render-read",
-        [PBC_SOP_GPU_READ] = "gpu-read",
-        [PBC_SOP_GPU_WRITE] = "gpu-write",
-        [PBC_SOP_FLUSH] = "flush",
-        [PBC_SOP_IDLE] = "idle",
-        [PBC_SOP_DMA] = "dma",
-    };
-    return kind < PBC_SOP_COUNT ? names[kind] : "?";
+    if (kind >= PBC_SOP_COUNT)
+        return 0;
+    int ddi = sop_table[kind].ddi;
+    return ddi < 0 || (int)((t->supported_operations >> ddi) & 1u);
 }
 
 int pbc_sop_has_alloc(uint32_t kind)

@@ -98,6 +98,10 @@ pbc_sop *pbc_scenario_add_op(pbc_scenario *s);
 int pbc_scenario_find_alloc(const pbc_scenario *s, const char *name);
 int pbc_scenario_equal(const pbc_scenario *a, const pbc_scenario *b);
 const char *pbc_sop_name(uint32_t kind);
+/* The DXGK_OPERATION a kind issues, or -1 for VidMm and GPU actions. */
+int pbc_sop_ddi_operation(uint32_t kind);
+/* Whether the target supports what an operation of this kind needs. */
+int pbc_sop_supported(const pbc_target *t, uint32_t kind);
 /* Whether operations of this kind name an allocation. */
 int pbc_sop_has_alloc(uint32_t kind);
 uint32_t pbc_alloc_pages(const pbc_salloc *a);

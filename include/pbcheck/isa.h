@@ -72,9 +72,6 @@ typedef struct pbc_isa {
     size_t (*disasm)(const uint8_t *bytes, size_t avail, char *line, size_t line_size);
 } pbc_isa;
 
-/* Name of a micro-op kind ("copy", "fill", ...); "?" when out of range. */
-const char *pbc_uop_kind_name(uint32_t kind);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,70 @@
+/*
+ * The record of one run (see record.h). Masks are kept as a small list of
+ * disjoint ranges: defined writes punch holes in it, so a range is masked
+ * exactly while the DDI leaves its content undefined.
+ */
+#include "oracle/record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+void pbc_record_init(pbc_record *r) { memset(r, 0, sizeof(*r)); }
+
+void pbc_record_fini(pbc_record *r)
+{
+    pbc_findings_fini(&r->findings);
+    free(r->masks);
+    free(r->writes);
+    free(r->subs);
+    free(r->owners);
+    memset(r, 0, sizeof(*r));
+}
+
+void pbc_record_clear(pbc_record *r)
+{
+    r->findings.count = 0;
+    r->mask_count = r->write_count = r->sub_count = r->owner_count = 0;
+    r->dma_hash = 0;
+    r->calls = r->buffers = r->busy_retries = r->insufficient = 0;
+    r->unsupported_op = r->stopped = r->ops_done = 0;
+}
+
+void pbc_record_mask_add(pbc_record *r, uint64_t start, uint64_t end, const char *reason)
+{
+    pbc_mask m = {start, end, reason};
+    PBC_PUSH(r->masks, r->mask_count, r->mask_cap, m);
+}
+
+void pbc_record_mask_clear(pbc_record *r, uint64_t start, uint64_t end)
+{
+    for (uint32_t i = 0; i < r->mask_count; i++) {
+        pbc_mask m = r->masks[i];
+        if (m.end <= start || end <= m.start)
+            continue;
+        r->masks[i] = r->masks[--r->mask_count];
+        if (m.start < start)
+            pbc_record_mask_add(r, m.start, start, m.reason);
+        if (end < m.end)
+            pbc_record_mask_add(r, end, m.end, m.reason);
+        i = (uint32_t)-1; /* the list changed: rescan */
+    }
+}
+
+const pbc_write_rec *pbc_record_find_write(const pbc_record *r, const pbc_gpu *gpu,
+                                           uint32_t submission, uint32_t offset)
+{
+    if (submission == 0 || submission > gpu->queued)
+        return NULL;
+    const pbc_qentry *e = &gpu->queue[submission - 1];
+    if (e->kind != PBC_QE_DMA || e->tag >= r->sub_count)
+        return NULL;
+    uint32_t buffer = r->subs[e->tag].buffer;
+    for (uint32_t i = 0; i < r->write_count; i++) {
+        const pbc_write_rec *w = &r->writes[i];
+        if (w->buffer == buffer && offset >= w->start && offset < w->end)
+            return w;
+    }
+    return NULL;
+}

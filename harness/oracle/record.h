@@ -1,0 +1,80 @@
+/*
+ * record.h — what one run leaves for the oracle to judge: the findings the
+ * rules recorded, the byte ranges whose content the DDI leaves undefined
+ * (masks, each with its reason), which call wrote which bytes of which
+ * paging buffer, every submission, and which allocation owns which system
+ * page. The VidMm model fills it; the oracle and the reports read it.
+ */
+#ifndef PBCHECK_RECORD_H
+#define PBCHECK_RECORD_H
+
+#include <stdint.h>
+
+#include "gpu/gpu.h"
+#include "rules/rules.h"
+
+/* A byte range of GPU physical memory whose content the DDI leaves
+ * undefined; the oracle ignores it. */
+typedef struct pbc_mask {
+    uint64_t start, end;
+    const char *reason;
+} pbc_mask;
+
+/* Bytes [start, end) of paging buffer `buffer` were written by one call. */
+typedef struct pbc_write_rec {
+    uint32_t buffer, start, end;
+    uint32_t op, sub, pass, call;
+} pbc_write_rec;
+
+/* One Patch+SubmitCommand of part of a paging buffer. */
+typedef struct pbc_submission {
+    uint32_t buffer;
+    uint32_t fence;
+    uint32_t start, end;
+    uint64_t phys;
+    uint32_t queue_seq; /* GPU queue entry of its DMA, once rung */
+    uint32_t rung;
+    uint32_t completed;
+} pbc_submission;
+
+/* Which allocation owns a system page (page < 0: one of its MDLs' leading
+ * foreign pages). */
+typedef struct pbc_page_owner {
+    uint64_t ppn;
+    uint32_t alloc;
+    int32_t page;
+} pbc_page_owner;
+
+typedef struct pbc_record {
+    pbc_findings findings;
+    pbc_mask *masks;
+    uint32_t mask_count, mask_cap;
+    pbc_write_rec *writes;
+    uint32_t write_count, write_cap;
+    pbc_submission *subs;
+    uint32_t sub_count, sub_cap;
+    pbc_page_owner *owners;
+    uint32_t owner_count, owner_cap;
+    uint64_t dma_hash; /* XXH3 chain over every submitted byte range */
+    uint32_t calls, buffers, busy_retries, insufficient;
+    uint32_t unsupported_op; /* pbc_sop_kind + 1 of the first unsupported op, else 0 */
+    uint32_t stopped;        /* a finding ended the scenario early */
+    uint32_t ops_done;
+} pbc_record;
+
+void pbc_record_init(pbc_record *r);
+void pbc_record_fini(pbc_record *r);
+/* Empties the record for the next run; keeps its arrays. */
+void pbc_record_clear(pbc_record *r);
+
+/* [start, end) is undefined from now on, for `reason` (a static string). */
+void pbc_record_mask_add(pbc_record *r, uint64_t start, uint64_t end, const char *reason);
+/* Defined content was written to [start, end): it is no longer masked. */
+void pbc_record_mask_clear(pbc_record *r, uint64_t start, uint64_t end);
+
+/* Which scenario operation, sub-transfer and pass produced the packet at
+ * `offset` of GPU queue entry `submission` (from a page's provenance). */
+const pbc_write_rec *pbc_record_find_write(const pbc_record *r, const pbc_gpu *gpu,
+                                           uint32_t submission, uint32_t offset);
+
+#endif

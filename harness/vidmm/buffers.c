@@ -1,0 +1,241 @@
+/*
+ * Paging buffers and what happens to them: VidMm hands out fresh
+ * 4 KiB-aligned buffers surrounded by poisoned guards, offers the target
+ * its host interface (ring, fences, registers, log), patches and submits
+ * each filled part with its own fence, and knows when an allocation is idle.
+ */
+#include "vidmm/vm.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "kernel/shim.h"
+
+void pbc_vm_trace(vm *v, const char *fmt, ...)
+{
+    if (!v->opt.trace)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(v->opt.trace, fmt, ap);
+    va_end(ap);
+    fputc('\n', v->opt.trace);
+}
+
+/* ---- Paging buffers ---- */
+
+static uint32_t vm_dma_size(const vm *v)
+{
+    uint32_t size = v->opt.dma_override ? v->opt.dma_override : v->dma_size;
+    return size < v->t->min_dma_size ? v->t->min_dma_size : size;
+}
+
+void pbc_vm_acquire_buffer(vm *v)
+{
+    vm_buffer *b = &v->buf;
+    uint32_t size = vm_dma_size(v);
+    if (pbc_gpu_dma_alloc(v->gpu, size, &b->host, &b->phys)) {
+        /* Pool exhausted: every earlier buffer is retired once the GPU is idle. */
+        pbc_gpu_drain(v->gpu);
+        pbc_gpu_dma_release_all(v->gpu);
+        if (pbc_gpu_dma_alloc(v->gpu, size, &b->host, &b->phys))
+            abort(); /* harness invariant: one buffer always fits the pool */
+    }
+    b->id = ++v->res->buffers;
+    b->size = size;
+    b->span = (size + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE * PBC_PAGE_SIZE;
+    b->write_off = b->submitted = 0;
+    memset(b->host - PBC_PAGE_SIZE, VM_POISON, (size_t)b->span + 2 * PBC_PAGE_SIZE);
+    b->priv_size = v->t->private_data_size;
+    b->priv = v->priv_mem + VM_PRIV_GUARD;
+    b->priv_write = b->priv_submitted = 0;
+    memset(v->priv_mem, VM_POISON, b->priv_size + 2 * VM_PRIV_GUARD);
+    v->have_buf = 1;
+}
+
+/* ---- Host interface offered to the target ---- */
+
+static void host_ring_submit(void *ctx, UINT segment_id, uint64_t phys, UINT start, UINT end)
+{
+    vm *v = ctx;
+    uint32_t tag = v->in_submit ? v->cur_sub : UINT32_MAX;
+    uint32_t seq = pbc_gpu_push_dma(v->gpu, segment_id, phys, start, end, tag);
+    pbc_ring_facts r = {.in_submit = v->in_submit, .segment_id = segment_id, .phys = phys,
+                        .start = start, .end = end};
+    pbc_submission *s = v->in_submit ? &v->res->subs[v->cur_sub] : NULL;
+    if (s) {
+        r.already_rung = (int)s->rung;
+        r.fence = s->fence;
+        r.want_phys = s->phys;
+        r.want_start = s->start;
+        r.want_end = s->end;
+    }
+    VM_RULE(v, pbc_rule_exec_range(&v->res->findings, v->op, &r));
+    if (!s)
+        return;
+    s->rung = 1;
+    s->queue_seq = seq;
+}
+
+static void host_ring_fence(void *ctx, UINT fence)
+{
+    vm *v = ctx;
+    pbc_gpu_push_fence(v->gpu, fence, v->in_submit ? v->cur_sub : UINT32_MAX);
+}
+
+static uint32_t host_mmio_read(void *ctx, uint32_t offset)
+{
+    vm *v = ctx;
+    return offset / 4 < PBC_MMIO_REGS ? v->gpu->mmio[offset / 4] : 0xFFFFFFFFu;
+}
+
+static void host_mmio_write(void *ctx, uint32_t offset, uint32_t value)
+{
+    vm *v = ctx;
+    if (offset / 4 < PBC_MMIO_REGS) {
+        v->gpu->mmio[offset / 4] = value;
+        v->gpu->mmio_writes++;
+    }
+}
+
+static void host_log(void *ctx, const char *line) { pbc_vm_trace(ctx, "  target: %s", line); }
+
+/* The GPU completed a fence: fences complete once each, in order, after
+ * the buffer they follow (S46). */
+void pbc_vm_on_fence(void *ctx, uint32_t fence, uint32_t seq)
+{
+    vm *v = ctx;
+    pbc_record *r = v->res;
+    pbc_vm_trace(v, "  gpu: fence %u completes", fence);
+    pbc_fence_facts x = {.fence = fence, .issued = r->sub_count, .expected = v->last_fence_done + 1};
+    pbc_submission *s = fence && fence <= r->sub_count ? &r->subs[fence - 1] : NULL;
+    if (s) {
+        x.already_completed = (int)s->completed;
+        x.buffer_executed = s->rung && s->queue_seq < seq;
+        x.buffer = s->buffer;
+        x.start = s->start;
+        x.end = s->end;
+    }
+    VM_RULE(v, pbc_rule_fence(&r->findings, v->op, &x));
+    if (!s || s->completed)
+        return;
+    s->completed = 1;
+    v->last_fence_done = fence;
+}
+
+void pbc_vm_host_init(vm *v)
+{
+    v->gpu->observer_ctx = v;
+    v->gpu->on_fence = pbc_vm_on_fence;
+    v->host = (pbc_host){PBC_TARGET_ABI_VERSION, sizeof(pbc_host), v, host_ring_submit,
+                         host_ring_fence, host_mmio_read, host_mmio_write, host_log};
+}
+
+/* ---- Patch and submit ---- */
+
+static uint64_t vm_hash_outside(const vm_buffer *b, uint32_t start, uint32_t end)
+{
+    uint64_t h = XXH3_64bits(b->host - PBC_PAGE_SIZE, PBC_PAGE_SIZE + (size_t)start);
+    return h ^ XXH3_64bits_withSeed(b->host + end, (size_t)(b->span - end) + PBC_PAGE_SIZE, 1);
+}
+
+static void vm_patch(vm *v, pbc_submission *s, const vm_buffer *b)
+{
+    DXGKARG_PATCH p;
+    memset(&p, 0, sizeof(p));
+    p.hDevice = NULL; /* paging: no device (S39) */
+    p.DmaBufferSegmentId = 0;
+    p.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)b->phys;
+    p.pDmaBuffer = b->host;
+    p.DmaBufferSize = b->size;
+    p.DmaBufferSubmissionStartOffset = s->start;
+    p.DmaBufferSubmissionEndOffset = s->end;
+    p.pDmaBufferPrivateData = b->priv;
+    p.DmaBufferPrivateDataSize = b->priv_size;
+    p.DmaBufferPrivateDataSubmissionStartOffset = b->priv_submitted;
+    p.DmaBufferPrivateDataSubmissionEndOffset = b->priv_write;
+    p.SubmissionFenceId = s->fence;
+    p.Flags.Paging = 1;
+    DXGKARG_PATCH before = p;
+    uint64_t outside = vm_hash_outside(b, s->start, s->end);
+    NTSTATUS st = pbc_shim_call_patch(v->t, v->adapter, &p);
+    pbc_findings *f = &v->res->findings;
+    if (pbc_rule_status_ddi(f, v->op, "Patch", s->fence, st))
+        v->stop = 1;
+    else
+        VM_RULE(v, pbc_rule_patch(f, v->op, s->fence, b->id, s->start, s->end,
+                                  memcmp(&before, &p, sizeof(p)) != 0,
+                                  vm_hash_outside(b, s->start, s->end) != outside));
+}
+
+static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
+{
+    DXGKARG_SUBMITCOMMAND c;
+    memset(&c, 0, sizeof(c));
+    c.DmaBufferSegmentId = 0; /* contiguous system memory (S40) */
+    c.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)b->phys; /* the buffer's start (S41) */
+    c.DmaBufferSize = b->size;
+    c.DmaBufferSubmissionStartOffset = s->start;
+    c.DmaBufferSubmissionEndOffset = s->end;
+    c.pDmaBufferPrivateData = b->priv;
+    c.DmaBufferPrivateDataSize = b->priv_size;
+    c.DmaBufferPrivateDataSubmissionStartOffset = b->priv_submitted;
+    c.DmaBufferPrivateDataSubmissionEndOffset = b->priv_write;
+    c.SubmissionFenceId = s->fence;
+    c.Flags.Paging = 1;
+    v->in_submit = 1;
+    v->cur_sub = s->fence - 1;
+    NTSTATUS st = pbc_shim_call_submit(v->t, v->adapter, &c);
+    v->in_submit = 0;
+    if (pbc_rule_status_ddi(&v->res->findings, v->op, "SubmitCommand", s->fence, st))
+        v->stop = 1;
+    else
+        VM_RULE(v, pbc_rule_exec_range_rung(&v->res->findings, v->op, s->fence, (int)s->rung));
+}
+
+/* Patches and submits the filled, not yet submitted part of the current
+ * buffer (S08, S36, S38), with the next fence id. */
+void pbc_vm_flush(vm *v)
+{
+    vm_buffer *b = &v->buf;
+    if (!v->have_buf || b->write_off == b->submitted || v->stop)
+        return;
+    pbc_submission s = {.buffer = b->id, .fence = v->res->sub_count + 1, .start = b->submitted,
+                        .end = b->write_off, .phys = b->phys};
+    PBC_PUSH(v->res->subs, v->res->sub_count, v->res->sub_cap, s);
+    pbc_submission *sp = &v->res->subs[v->res->sub_count - 1];
+    pbc_vm_trace(v, "  submit: buffer %u [0x%x, 0x%x) at 0x%" PRIx64 ", private [0x%x, 0x%x), fence %u",
+             b->id, sp->start, sp->end, b->phys, b->priv_submitted, b->priv_write, sp->fence);
+    vm_patch(v, sp, b);
+    v->res->dma_hash = XXH3_64bits_withSeed(b->host + sp->start, sp->end - sp->start, v->res->dma_hash);
+    if (!v->stop)
+        vm_submit_command(v, &v->res->subs[v->res->sub_count - 1], b);
+    sp = &v->res->subs[v->res->sub_count - 1];
+    uint32_t done_at = sp->rung ? sp->queue_seq + 1 : v->gpu->queued;
+    for (uint32_t i = 0; i < v->s->alloc_count; i++)
+        if (v->allocs[i].in_pending) {
+            v->allocs[i].in_pending = 0;
+            v->allocs[i].busy_until = done_at;
+        }
+    b->submitted = b->write_off;
+    b->priv_submitted = b->priv_write;
+}
+
+int pbc_vm_alloc_idle(const vm *v, int index)
+{
+    return index < 0 || (!v->allocs[index].in_pending && v->gpu->executed >= v->allocs[index].busy_until);
+}
+
+/* Waits until the GPU is done with the allocation (S23). */
+void pbc_vm_wait_idle(vm *v, int index)
+{
+    if (index < 0)
+        return;
+    if (v->allocs[index].in_pending)
+        pbc_vm_flush(v);
+    pbc_gpu_run(v->gpu, v->allocs[index].busy_until);
+}

@@ -1,0 +1,280 @@
+/*
+ * Scenario operations as Windows issues them: DXGKARG_BUILDPAGINGBUFFER
+ * arguments per operation (transfers split into sub-transfers, MDLs,
+ * segment addresses, aperture ranges), and synthetic render work that
+ * keeps allocations busy on the GPU queue.
+ */
+#include "vidmm/vm.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Scenario operations ---- */
+
+static void vm_set_side(vm *v, uint32_t index, const pbc_res_alloc *where, UINT *segment_id,
+                        LARGE_INTEGER *address, MDL **mdl)
+{
+    if (where->where == PBC_WHERE_SEGMENT) {
+        *segment_id = where->at.segment;
+        address->QuadPart = (LONGLONG)(pbc_vm_segment_base(v, where->at.segment) + where->at.offset);
+    } else {
+        *segment_id = 0;
+        *mdl = v->allocs[index].mdl; /* S12 */
+    }
+}
+
+static void vm_transfer(vm *v, const pbc_sop *op)
+{
+    const pbc_salloc *al = &v->s->allocs[op->alloc];
+    pbc_res_alloc src = v->rs.a[op->alloc];
+    pbc_res_alloc dst = {.where = op->at.segment ? PBC_WHERE_SEGMENT : PBC_WHERE_SYSTEM, .at = op->at};
+    MDL *old_mdl = v->allocs[op->alloc].mdl;
+    if (dst.where == PBC_WHERE_SYSTEM)
+        v->allocs[op->alloc].mdl = pbc_vm_mdl_create(v, op->alloc);
+    /* SpecialLockTransfer has no MdlOffset: its MDL side is a partial MDL
+     * that starts at the allocation's first page. */
+    MDL *partial = NULL;
+    if (op->kind == PBC_SOP_SPECIAL_LOCK && al->mdl_offset &&
+        (src.where == PBC_WHERE_SYSTEM || dst.where == PBC_WHERE_SYSTEM))
+        partial = pbc_vm_mdl_partial(src.where == PBC_WHERE_SYSTEM ? old_mdl : v->allocs[op->alloc].mdl,
+                                 al->mdl_offset, pbc_alloc_pages(al));
+    uint32_t pages = pbc_alloc_pages(al);
+    for (uint32_t k = 0; k < op->split && !v->stop; k++) {
+        /* Sub-transfer boundaries are page aligned, so an MDL side starts
+         * on a page (S14); they run in order, never interleaved (S17). */
+        uint64_t first = (uint64_t)pages * k / op->split * PBC_PAGE_SIZE;
+        uint64_t last = k + 1 == op->split ? al->size : (uint64_t)pages * (k + 1) / op->split * PBC_PAGE_SIZE;
+        DXGKARG_BUILDPAGINGBUFFER a;
+        memset(&a, 0, sizeof(a));
+        a.Operation = op->kind == PBC_SOP_TRANSFER ? DXGK_OPERATION_TRANSFER : DXGK_OPERATION_SPECIAL_LOCK_TRANSFER;
+        /* SpecialLockTransfer shares Transfer's layout up to Flags. */
+        a.Transfer.hAllocation = v->allocs[op->alloc].h;
+        a.Transfer.TransferOffset = (UINT)first; /* same on every call (S13) */
+        a.Transfer.TransferSize = last - first;
+        vm_set_side(v, op->alloc, &src, &a.Transfer.Source.SegmentId, &a.Transfer.Source.SegmentAddress,
+                    &a.Transfer.Source.pMdl);
+        if (src.where == PBC_WHERE_SYSTEM)
+            a.Transfer.Source.pMdl = partial ? partial : old_mdl;
+        vm_set_side(v, op->alloc, &dst, &a.Transfer.Destination.SegmentId,
+                    &a.Transfer.Destination.SegmentAddress, &a.Transfer.Destination.pMdl);
+        if (dst.where == PBC_WHERE_SYSTEM && partial)
+            a.Transfer.Destination.pMdl = partial;
+        a.Transfer.Flags.TransferStart = k == 0;              /* S15 */
+        a.Transfer.Flags.TransferEnd = k + 1 == op->split;
+        if (op->kind == PBC_SOP_TRANSFER)
+            a.Transfer.MdlOffset = al->mdl_offset + (UINT)(first / PBC_PAGE_SIZE); /* S14 */
+        v->sub = k;
+        v->pass = 0;
+        pbc_vm_trace(v, " sub-transfer %u/%u: bytes [0x%" PRIx64 ", 0x%" PRIx64 ")", k + 1, op->split, first, last);
+        pbc_vm_paging_op(v, &a, (int)op->alloc, &a.Transfer.Flags.Value, 0x4u /* AllocationIsIdle */);
+    }
+    if (dst.where == PBC_WHERE_SEGMENT) {
+        uint64_t base = pbc_vm_segment_base(v, dst.at.segment) + dst.at.offset;
+        pbc_vm_mask_clear(v, base, base + al->size);
+    }
+    free(partial);
+    if (src.where == PBC_WHERE_SYSTEM) {
+        /* Packets carry page frame numbers, not the MDL, so it can go now;
+         * the pages keep their content (the system pool is observable). */
+        free(old_mdl);
+        v->allocs[op->alloc].mdl = NULL;
+    }
+}
+
+static void vm_fill(vm *v, const pbc_sop *op)
+{
+    const pbc_salloc *al = &v->s->allocs[op->alloc];
+    uint64_t base = pbc_vm_segment_base(v, op->at.segment) + op->at.offset;
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_FILL;
+    a.Fill.hAllocation = v->allocs[op->alloc].h;
+    a.Fill.FillSize = al->size;
+    a.Fill.FillPattern = op->pattern;
+    a.Fill.Destination.SegmentId = op->at.segment; /* memory segments only (S26) */
+    a.Fill.Destination.SegmentAddress.QuadPart = (LONGLONG)base;
+    pbc_vm_paging_op(v, &a, (int)op->alloc, NULL, 0);
+    pbc_vm_mask_clear(v, base, base + al->size);
+}
+
+static void vm_discard(vm *v, const pbc_sop *op)
+{
+    const pbc_res_alloc *ra = &v->rs.a[op->alloc];
+    uint64_t base = pbc_vm_segment_base(v, ra->at.segment) + ra->at.offset;
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_DISCARD_CONTENT;
+    a.DiscardContent.hAllocation = v->allocs[op->alloc].h;
+    a.DiscardContent.SegmentId = ra->at.segment;
+    a.DiscardContent.SegmentAddress.QuadPart = (LONGLONG)base;
+    pbc_vm_paging_op(v, &a, (int)op->alloc, &a.DiscardContent.Flags.Value, 0x1u);
+    pbc_vm_mask_add(v, base, base + v->s->allocs[op->alloc].size, "discarded content is undefined (S27)");
+}
+
+static void vm_physical(vm *v, const pbc_sop *op)
+{
+    uint64_t addr = pbc_vm_segment_base(v, op->at.segment) + op->at.offset;
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    if (op->kind == PBC_SOP_READ_PHYSICAL) {
+        a.Operation = DXGK_OPERATION_READ_PHYSICAL;
+        a.ReadPhysical.SegmentId = op->at.segment;
+        a.ReadPhysical.PhysicalAddress.QuadPart = (LONGLONG)addr;
+    } else {
+        a.Operation = DXGK_OPERATION_WRITE_PHYSICAL;
+        a.WritePhysical.SegmentId = op->at.segment;
+        a.WritePhysical.PhysicalAddress.QuadPart = (LONGLONG)addr;
+        pbc_vm_mask_add(v, addr, addr + 8, "WritePhysical leaves 1-8 bytes with an irrelevant value (S29)");
+    }
+    pbc_vm_paging_op(v, &a, -1, NULL, 0);
+}
+
+static void vm_map(vm *v, const pbc_sop *op)
+{
+    const pbc_salloc *al = &v->s->allocs[op->alloc];
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_MAP_APERTURE_SEGMENT;
+    a.MapApertureSegment.hDevice = (al->flags & PBC_ALLOC_PRIMARY) ? NULL : VM_FAKE_DEVICE; /* S34 */
+    a.MapApertureSegment.hAllocation = v->allocs[op->alloc].h;
+    a.MapApertureSegment.SegmentId = op->at.segment;
+    a.MapApertureSegment.OffsetInPages = op->at.offset;
+    a.MapApertureSegment.NumberOfPages = op->count;
+    a.MapApertureSegment.pMdl = v->allocs[op->alloc].mdl;
+    a.MapApertureSegment.Flags.CacheCoherent = (op->flags & PBC_SOP_COHERENT) != 0;
+    a.MapApertureSegment.MdlOffset = al->mdl_offset + op->first; /* S30 */
+    pbc_vm_paging_op(v, &a, -1, NULL, 0);
+    for (uint32_t i = 0; i < v->unmapped_count; i++) { /* remapped pages leave the dummy set */
+        pbc_res_range *u = &v->unmapped[i];
+        if (u->segment == op->at.segment && u->first < op->at.offset + op->count &&
+            op->at.offset < u->first + u->count) {
+            *u = v->unmapped[--v->unmapped_count];
+            i = (uint32_t)-1;
+        }
+    }
+}
+
+static void vm_unmap(vm *v, const pbc_sop *op)
+{
+    const pbc_salloc *al = &v->s->allocs[op->alloc];
+    const pbc_res_alloc *ra = &v->rs.a[op->alloc];
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_UNMAP_APERTURE_SEGMENT;
+    a.UnmapApertureSegment.hDevice = (al->flags & PBC_ALLOC_PRIMARY) ? NULL : VM_FAKE_DEVICE;
+    a.UnmapApertureSegment.hAllocation = v->allocs[op->alloc].h;
+    a.UnmapApertureSegment.SegmentId = ra->ap_segment;
+    a.UnmapApertureSegment.OffsetInPages = ra->ap_page;
+    a.UnmapApertureSegment.NumberOfPages = ra->map_count;
+    a.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)v->gpu->dummy_page;
+    pbc_vm_paging_op(v, &a, -1, NULL, 0);
+    pbc_res_range u = {ra->ap_segment, ra->ap_page, ra->map_count};
+    PBC_PUSH(v->unmapped, v->unmapped_count, v->unmapped_cap, u);
+}
+
+/* Synthetic render work runs on the GPU queue (target mode) or at once
+ * (spec mode); either way in program order. */
+static void vm_gpu_work(vm *v, const pbc_uop *u, int alloc)
+{
+    if (v->opt.mode == PBC_MODE_SPEC) {
+        v->gpu->cur.writer = PBC_WRITER_RENDER;
+        pbc_gpu_exec_uop(v->gpu, u);
+        v->gpu->cur.writer = PBC_WRITER_NONE;
+        return;
+    }
+    uint32_t seq = pbc_gpu_push_work(v->gpu, u, UINT32_MAX);
+    if (alloc >= 0)
+        v->allocs[alloc].busy_until = seq + 1;
+}
+
+typedef struct vm_render_ctx {
+    const pbc_sop *op;
+    int alloc;
+} vm_render_ctx;
+
+static void vm_render_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *ctx)
+{
+    const vm_render_ctx *rc = ctx;
+    (void)at;
+    pbc_uop u = {.dst = addr, .size = n, .value = rc->op->pattern};
+    u.kind = rc->op->kind == PBC_SOP_RENDER_WRITE ? PBC_UOP_FILL : PBC_UOP_READ;
+    if (u.kind == PBC_UOP_READ) {
+        u.width = n < 8 ? (uint32_t)n : 8;
+    }
+    vm_gpu_work(v, &u, rc->alloc);
+}
+
+static void vm_render(vm *v, const pbc_sop *op)
+{
+    pbc_vm_flush(v); /* paging work queued earlier must run first */
+    vm_render_ctx rc = {op, (int)op->alloc};
+    const pbc_res_alloc *ra = &v->rs.a[op->alloc];
+    if (op->flags & PBC_SOP_VIA_APERTURE) {
+        uint64_t base = pbc_vm_segment_base(v, ra->ap_segment) + ra->ap_page * PBC_PAGE_SIZE;
+        uint64_t mapped_from = (uint64_t)ra->map_first * PBC_PAGE_SIZE;
+        vm_render_piece(v, base + op->offset - mapped_from, op->size, op->offset, &rc);
+    } else {
+        pbc_vm_alloc_pieces(v, op->alloc, op->offset, op->size, vm_render_piece, &rc);
+    }
+}
+
+static void vm_gpu_access(vm *v, const pbc_sop *op)
+{
+    pbc_vm_flush(v);
+    uint64_t addr = pbc_vm_segment_base(v, op->at.segment) + op->at.offset;
+    vm_render_ctx rc = {op, -1};
+    pbc_sop as_render = *op;
+    as_render.kind = op->kind == PBC_SOP_GPU_WRITE ? PBC_SOP_RENDER_WRITE : PBC_SOP_RENDER_READ;
+    rc.op = &as_render;
+    vm_render_piece(v, addr, op->size, 0, &rc);
+    if (op->kind == PBC_SOP_GPU_WRITE)
+        pbc_vm_mask_clear(v, addr, addr + op->size);
+}
+
+void pbc_vm_do_op(vm *v, const pbc_sop *op)
+{
+    switch (op->kind) {
+    case PBC_SOP_TRANSFER:
+    case PBC_SOP_SPECIAL_LOCK:
+        vm_transfer(v, op);
+        break;
+    case PBC_SOP_FILL:
+        vm_fill(v, op);
+        break;
+    case PBC_SOP_DISCARD:
+        vm_discard(v, op);
+        break;
+    case PBC_SOP_READ_PHYSICAL:
+    case PBC_SOP_WRITE_PHYSICAL:
+        vm_physical(v, op);
+        break;
+    case PBC_SOP_MAP:
+        vm_map(v, op);
+        break;
+    case PBC_SOP_UNMAP:
+        vm_unmap(v, op);
+        break;
+    case PBC_SOP_RENDER_WRITE:
+    case PBC_SOP_RENDER_READ:
+        vm_render(v, op);
+        break;
+    case PBC_SOP_GPU_READ:
+    case PBC_SOP_GPU_WRITE:
+        vm_gpu_access(v, op);
+        break;
+    case PBC_SOP_FLUSH:
+        pbc_vm_flush(v);
+        break;
+    case PBC_SOP_IDLE:
+        pbc_vm_flush(v);
+        pbc_gpu_drain(v->gpu);
+        break;
+    case PBC_SOP_DMA:
+        v->dma_size = op->dma_size;
+        break;
+    default:
+        abort(); /* the scenario was validated */
+    }
+}

@@ -1,0 +1,111 @@
+/*
+ * vm.h — inside the VidMm model (this room only): the state of one run and
+ * the functions its files share. content.c: initial content, MDLs and
+ * where an allocation's bytes live; buffers.c: paging buffers, the host
+ * interface, Patch and SubmitCommand, fences and idleness; call.c: one
+ * DDI operation through the documented loops; ops.c: scenario operations
+ * as DXGKARG arguments; vidmm.c: setup, final checks and the run.
+ */
+#ifndef PBCHECK_VIDMM_VM_H
+#define PBCHECK_VIDMM_VM_H
+
+#include "base/util.h"
+#include "vidmm/vidmm.h"
+
+#define VM_POISON 0xA5u
+#define VM_PRIV_GUARD 64u
+#define VM_FAKE_DEVICE ((HANDLE)(uintptr_t)0xDE0000)
+#define VM_FAKE_SYSTEM_CONTEXT ((HANDLE)(uintptr_t)0x5C0000)
+
+typedef struct vm_buffer {
+    uint32_t id;
+    uint8_t *host;
+    uint64_t phys;
+    uint32_t size, span;
+    uint32_t write_off, submitted;
+    uint8_t *priv; /* private data (after its leading guard) */
+    uint32_t priv_size, priv_write, priv_submitted;
+} vm_buffer;
+
+typedef struct vm_alloc {
+    HANDLE h;
+    MDL *mdl;
+    uint32_t busy_until; /* queue sequence after which the GPU is done with it */
+    int in_pending;      /* used by the unsubmitted part of the current buffer */
+} vm_alloc;
+
+typedef struct vm {
+    pbc_gpu *gpu;
+    const pbc_scenario *s;
+    const pbc_target *t;
+    pbc_vidmm_options opt;
+    pbc_record *res;
+    pbc_residency rs;
+    vm_alloc *allocs;
+    HANDLE adapter;
+    pbc_host host;
+    vm_buffer buf;
+    int have_buf;
+    uint8_t *priv_mem;
+    uint32_t dma_size;
+    uint32_t op, sub, pass;
+    int in_submit;
+    uint32_t cur_sub;
+    uint32_t last_fence_done;
+    int stop;
+    pbc_res_range *unmapped; /* aperture pages that must now hold the dummy page */
+    uint32_t unmapped_count, unmapped_cap;
+} vm;
+
+/* A rule function returns 1 when it recorded a finding: the scenario stops. */
+#define VM_RULE(v, broken)       \
+    do {                         \
+        if (broken)              \
+            (v)->stop = 1;       \
+    } while (0)
+
+void pbc_vm_trace(vm *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static inline void pbc_vm_mask_add(vm *v, uint64_t start, uint64_t end, const char *reason)
+{
+    pbc_record_mask_add(v->res, start, end, reason);
+}
+
+static inline void pbc_vm_mask_clear(vm *v, uint64_t start, uint64_t end)
+{
+    pbc_record_mask_clear(v->res, start, end);
+}
+
+static inline uint64_t pbc_vm_segment_base(const vm *v, uint32_t id) { return v->s->segments[id - 1].base; }
+
+static inline int pbc_vm_is_poison(const uint8_t *p, size_t n) { return pbc_all_bytes(p, n, VM_POISON); }
+
+/* content.c */
+void pbc_vm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uint64_t first_word);
+/* An MDL for the allocation: mdl_offset foreign pages, then its own. */
+MDL *pbc_vm_mdl_create(vm *v, uint32_t index);
+/* A partial MDL (as IoBuildPartialMdl makes) over pages [first, first+n). */
+MDL *pbc_vm_mdl_partial(const MDL *full, uint32_t first, uint32_t n);
+/* Calls fn for each physically contiguous piece of allocation bytes
+ * [offset, offset+len) where the allocation now lives. */
+void pbc_vm_alloc_pieces(vm *v, uint32_t index, uint64_t offset, uint64_t len,
+                         void (*fn)(vm *, uint64_t addr, uint64_t n, uint64_t at, void *), void *ctx);
+/* A pbc_vm_alloc_pieces callback writing initial content; ctx: the seed. */
+void pbc_vm_init_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *ctx);
+
+/* buffers.c */
+void pbc_vm_host_init(vm *v);
+void pbc_vm_acquire_buffer(vm *v);
+/* Patches and submits the filled, not yet submitted part of the current buffer. */
+void pbc_vm_flush(vm *v);
+int pbc_vm_alloc_idle(const vm *v, int index);
+/* Waits until the GPU is done with the allocation (S23). */
+void pbc_vm_wait_idle(vm *v, int index);
+
+/* call.c: issues one DDI operation until it completes. */
+void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit);
+
+/* ops.c */
+void pbc_vm_do_op(vm *v, const pbc_sop *op);
+
+#endif
