@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <pbcheck/target.h>
 
@@ -28,10 +29,64 @@ int pbc_cmd_bench(int argc, char **argv);
 
 /* Prints "pbcheck: <msg>" on stderr and returns PBC_EXIT_USAGE. */
 int pbc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Looks a target up by name; prints the error and returns NULL if absent. */
-const pbc_target *pbc_cli_target(const char *name);
-/* Parses an unsigned number with an optional K/M/G suffix. */
-int pbc_cli_number(const char *text, uint64_t max, uint64_t *out);
+/* The one wording for an option value that is missing or wrong:
+ * "pbcheck: VERB: --OPTION needs NEEDS, got 'VALUE'" (got nothing when
+ * value is NULL). Returns PBC_EXIT_USAGE. */
+int pbc_cli_bad_value(const char *verb, const char *option, const char *needs, const char *value);
+/* Looks a builder up by the name given to VERB's --target; prints the
+ * error and returns NULL if there is none or it is unusable. */
+const pbc_target *pbc_cli_target(const char *verb, const char *name);
+/* Parses a decimal number (never octal or hex: "010" is ten) with an
+ * optional K, M or G suffix (powers of 1024), checking for overflow;
+ * 0 and *out when it is between min and max, else -1. */
+int pbc_cli_number(const char *text, uint64_t min, uint64_t max, uint64_t *out);
+
+/* ---- Options: one table per verb, parsed with getopt_long ---- */
+
+typedef enum pbc_opt_kind {
+    PBC_OPT_FLAG,    /* no value; sets *(int *)dest to 1 */
+    PBC_OPT_STRING,  /* *(const char **)dest = the value */
+    PBC_OPT_NUMBER,  /* pbc_cli_number into *(uint64_t *)dest; range shown in decimal */
+    PBC_OPT_SIZE,    /* the same, range shown with K/M/G */
+    PBC_OPT_SECONDS, /* decimal with an optional fraction, into *(double *)dest */
+} pbc_opt_kind;
+
+typedef struct pbc_opt {
+    const char *name;  /* without the leading "--"; NULL ends a table */
+    pbc_opt_kind kind;
+    void *dest;
+    const char *value; /* the value's placeholder in --help, e.g. "NAME" */
+    const char *needs; /* what the value must be, e.g. "a size", "a name" */
+    uint64_t min, max; /* numbers and seconds: the accepted range */
+    const char *def;   /* the default, as --help shows it */
+    const char *help;  /* what it does; '\n' starts a continuation line */
+    int hidden;        /* accepted but not in --help (internal use) */
+} pbc_opt;
+
+typedef struct pbc_verb_spec {
+    const char *name;     /* "run" */
+    const char *synopsis; /* after "usage: pbcheck run ", e.g. "SCENARIO... [OPTIONS]" */
+    const char *about;    /* what it does, a paragraph */
+    const char *example;  /* one command line */
+    const char *footer;   /* exit codes and notes, or NULL */
+    const pbc_opt *opts;
+} pbc_verb_spec;
+
+typedef struct pbc_cli_args {
+    char **pos; /* positional arguments, in order (owned array, borrowed strings) */
+    int count;
+} pbc_cli_args;
+
+#define PBC_CLI_GO (-1)
+/* Parses argv (argv[0] is the verb) into the table's destinations: options
+ * as --opt value or --opt=value, anywhere among positional arguments, and
+ * "--" ends them. Returns PBC_CLI_GO to carry on, or the exit code to
+ * return at once: PBC_EXIT_PASS after printing --help, PBC_EXIT_USAGE after
+ * printing a one-line error. */
+int pbc_cli_parse(const pbc_verb_spec *v, int argc, char **argv, pbc_cli_args *out);
+void pbc_cli_args_fini(pbc_cli_args *a);
+/* The verb's --help text, on f. */
+void pbc_cli_help(const pbc_verb_spec *v, FILE *f);
 
 typedef struct pbc_judge_counts {
     uint32_t passed, failed, skipped, bad_input;

@@ -12,8 +12,6 @@
  * It prints a Markdown report (docs/benchmarks.md keeps the last one).
  */
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -21,44 +19,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "scenario/gen.h"
-#include "registry.h"
+#include "base/fs.h"
 #include "base/util.h"
+#include "cli.h"
+#include "exec/child.h"
+#include "registry.h"
+#include "scenario/gen.h"
 
 #ifndef PBC_SOURCE_DIR
 #define PBC_SOURCE_DIR "."
 #endif
-
-static const char bench_usage[] =
-    "usage: pbcheck bench [--time S] [--cap S] [--seeds N] [--mutants A,B,...]\n"
-    "                     [--skip-find] [--skip-long] [--bin-dir DIR] [--out FILE]\n"
-    "\n"
-    "Measures, in one run, what continuous fuzzing needs and prints a Markdown\n"
-    "report (see docs/benchmarks.md for the goals and the last results):\n"
-    "  (a) differential execs/s on the default input mix, this build and the\n"
-    "      ASan+UBSan build (build/asan/pbcheck), one core each;\n"
-    "  (b) execs/s with 16 MiB and with 4 GiB of modeled video memory;\n"
-    "  (c) peak RSS;\n"
-    "  (d) for each planted mutant, the time libFuzzer needs to find it with the\n"
-    "      structure-aware mutator and with byte mutations only (median of\n"
-    "      --seeds runs, each capped at --cap seconds);\n"
-    "  (e) the parser and ISA-decoder targets for 10^6 inputs each.\n"
-    "\n"
-    "  --time S        seconds per speed measurement (default 5)\n"
-    "  --cap S         time limit of one time-to-find run (default 60)\n"
-    "  --seeds N       runs per mutant and mode (default 3)\n"
-    "  --mutants LIST  only these mutants (comma-separated)\n"
-    "  --skip-find     skip (d);  --skip-long: skip (e)\n"
-    "  --bin-dir DIR   libFuzzer binaries for (d) and (e) (default: build/fuzz/fuzz)\n"
-    "  --out FILE      also write the report into FILE, replacing its\n"
-    "                  '## Results' section (docs/benchmarks.md)\n"
-    "Run it from a release build for (a) to mean what the goal says.\n";
 
 typedef struct bench_args {
     double time_s, cap_s;
@@ -164,34 +137,39 @@ static double default_mix_speed(double seconds)
 
 /* ---- Child processes ---- */
 
-/* Runs argv with output to log (or /dev/null); returns the exit status,
- * 128+signal, or -1; *secs gets the wall time. */
-static int run_child(char *const argv[], const char *log, double *secs, char *const env_add[])
+/* Runs argv with its output in log (NULL: discarded), extra environment
+ * in env; returns the exit status (-1 if it could not start) and the wall
+ * time in *secs. A run still going at `limit` seconds is killed: a hung
+ * fuzz target must not stall the whole benchmark. */
+static int run_child(char *const argv[], const char *log, double *secs, char *const env[], double limit)
 {
-    double start = pbc_cli_now();
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        for (int i = 0; env_add && env_add[i]; i++) {
-            char name[64];
-            const char *eq = strchr(env_add[i], '=');
-            snprintf(name, sizeof(name), "%.*s", (int)(eq - env_add[i]), env_add[i]);
-            setenv(name, eq + 1, 1);
-        }
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int st = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) != pid)
+    pbc_child_spec spec = {.argv = argv, .output = log ? log : "/dev/null", .env = env};
+    pbc_child c;
+    char err[256];
+    if (pbc_child_start(&c, &spec, err, sizeof(err))) {
+        fprintf(stderr, "pbcheck: bench: %s\n", err);
         return -1;
+    }
+    while (!pbc_child_poll(&c)) {
+        if (pbc_child_elapsed(&c) > limit) {
+            fprintf(stderr, "pbcheck: bench: %s still running after %.0f s, stopped\n", argv[0], limit);
+            pbc_child_kill(&c, SIGKILL);
+            pbc_child_wait(&c);
+            break;
+        }
+        nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+    }
     if (secs)
-        *secs = pbc_cli_now() - start;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        *secs = pbc_child_elapsed(&c);
+    return c.status;
+}
+
+/* Removes a scratch folder of ours, saying so when it cannot. */
+static void remove_scratch(const char *dir)
+{
+    char err[PATH_MAX + 64];
+    if (pbc_fs_remove_tree(dir, err, sizeof(err)))
+        fprintf(stderr, "pbcheck: bench: %s\n", err);
 }
 
 /* (a) under ASan+UBSan: the asan build's pbcheck, in its execs-only mode. */
@@ -216,7 +194,7 @@ static double asan_speed(double seconds, char *note, size_t n)
     close(fd);
     snprintf(secs, sizeof(secs), "%g", seconds);
     char *argv[] = {exe, "bench", "--execs-only", "--time", secs, NULL};
-    int rc = run_child(argv, log, NULL, NULL);
+    int rc = run_child(argv, log, NULL, NULL, seconds * 3 + 120);
     double v = 0;
     FILE *f = fopen(log, "r");
     if (!f || fscanf(f, "%lf", &v) != 1 || rc)
@@ -264,8 +242,10 @@ static long fuzzer_peak_rss(const char *bin)
     snprintf(exe, sizeof(exe), "%.4000s/fuzz_diff_reference", bin);
     snprintf(log, sizeof(log), "%s/log", dir);
     snprintf(seeds, sizeof(seeds), "%s/corpus", dir);
-    mkdir(seeds, 0777);
-    char cmd[3 * PATH_MAX];
+    if (pbc_fs_mkdirs(seeds, NULL, 0)) {
+        remove_scratch(dir);
+        return -1;
+    }
     DIR *d = opendir(PBC_SOURCE_DIR "/corpus/seeds");
     for (struct dirent *e; d && (e = readdir(d));) {
         size_t len = strlen(e->d_name);
@@ -280,7 +260,7 @@ static long fuzzer_peak_rss(const char *bin)
     char a_art[PATH_MAX + 32];
     snprintf(a_art, sizeof(a_art), "-artifact_prefix=%s/", dir);
     char *argv[] = {exe, "-runs=20000", "-max_len=4096", "-print_final_stats=1", a_art, seeds, NULL};
-    run_child(argv, log, NULL, NULL);
+    run_child(argv, log, NULL, NULL, 600);
     long rss = -1;
     char line[256];
     FILE *f = fopen(log, "r");
@@ -288,9 +268,7 @@ static long fuzzer_peak_rss(const char *bin)
         sscanf(line, "stat::peak_rss_mb: %ld", &rss);
     if (f)
         fclose(f);
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "pbcheck: could not remove %s\n", dir);
+    remove_scratch(dir);
     return rss;
 }
 
@@ -323,11 +301,9 @@ static double find_once(const char *bin, const char *mutant, uint32_t seed, int 
                     bytes_only ? "-cross_over=0" : "-cross_over=1", corpus, NULL};
     char *env[] = {bytes_only ? "PBC_MUTATOR=bytes" : "PBC_MUTATOR=ops", NULL};
     double secs = 0;
-    int rc = run_child(argv, NULL, &secs, env);
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", corpus);
-    if (system(cmd) != 0)
-        fprintf(stderr, "pbcheck: could not remove %s\n", corpus);
+    /* libFuzzer stops itself at the cap; the margin only catches a hang. */
+    int rc = run_child(argv, NULL, &secs, env, cap + 60);
+    remove_scratch(corpus);
     return rc == 0 ? -1 : secs; /* libFuzzer exits non-zero on a crash */
 }
 
@@ -367,7 +343,7 @@ static void long_run(FILE *o, const char *bin, const char *name)
     char *argv[] = {exe, "-runs=1000000", "-max_len=4096", "-timeout=10", a_dict, NULL};
     char *env[] = {"ASAN_OPTIONS=detect_leaks=1", NULL};
     double secs = 0;
-    int rc = run_child(argv, log, &secs, env);
+    int rc = run_child(argv, log, &secs, env, 3600);
     char line[512], done[256] = "";
     FILE *f = fopen(log, "r");
     while (f && fgets(line, sizeof(line), f))
@@ -406,30 +382,17 @@ static void machine(FILE *o)
  * it), keeping the text before; a new file is just the report. */
 static int replace_results(const char *path, const char *report)
 {
-    char *old = NULL;
-    size_t keep = 0;
-    FILE *f = fopen(path, "r");
-    if (f) {
-        size_t cap = 0, n;
-        char buf[4096];
-        while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-            old = pbc_xrealloc(old, cap + n + 1);
-            memcpy(old + cap, buf, n);
-            cap += n;
-        }
-        fclose(f);
-        if (old) {
-            old[cap] = 0;
-            char *at = strstr(old, "\n## Results");
-            keep = at ? (size_t)(at - old) + 1 : cap;
-        }
+    char *old = NULL, err[PATH_MAX + 128];
+    size_t len = 0, keep = 0;
+    if (pbc_fs_read(path, 16u << 20, &old, &len, NULL, 0) == 0) {
+        char *at = strstr(old, "\n## Results");
+        keep = at ? (size_t)(at - old) + 1 : len;
     }
-    f = fopen(path, "w");
-    int ok = f && fwrite(old ? old : "", 1, keep, f) == keep && fputs(report, f) >= 0;
-    if (f && fclose(f))
-        ok = 0;
+    char *doc = pbc_xprintf("%.*s%s", (int)keep, old ? old : "", report);
+    int rc = pbc_fs_write_atomic(path, doc, strlen(doc), err, sizeof(err));
+    free(doc);
     free(old);
-    return ok ? PBC_EXIT_PASS : pbc_usage_error("cannot write %s: %s", path, strerror(errno));
+    return rc ? pbc_usage_error("bench: %s", err) : PBC_EXIT_PASS;
 }
 
 static int parse_bench_args(int argc, char **argv, bench_args *a)
@@ -437,41 +400,53 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
     memset(a, 0, sizeof(*a));
     a->time_s = 5;
     a->cap_s = 60;
-    a->seeds = 3;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t num;
-        if (!strcmp(o, "--help") || !strcmp(o, "-h"))
-            return fputs(bench_usage, stdout), 1;
-        if (!strcmp(o, "--skip-find")) {
-            a->skip_find = 1;
-        } else if (!strcmp(o, "--skip-long")) {
-            a->skip_long = 1;
-        } else if (!strcmp(o, "--execs-only")) { /* used by (a) for the ASan build */
-            a->execs_only = 1;
-        } else if (!v) {
-            return pbc_usage_error("unknown option '%s' or missing value (try --help)", o), -1;
-        } else if (!strcmp(o, "--time") || !strcmp(o, "--cap")) {
-            char *end;
-            double d = strtod(argv[++i], &end);
-            if (*end || !(d > 0 && d <= 3600))
-                return pbc_usage_error("%s needs seconds (up to 3600)", o), -1;
-            *(!strcmp(o, "--time") ? &a->time_s : &a->cap_s) = d;
-        } else if (!strcmp(o, "--seeds")) {
-            if (pbc_cli_number(argv[++i], 9, &num) || num == 0)
-                return pbc_usage_error("--seeds needs a number from 1 to 9"), -1;
-            a->seeds = (uint32_t)num;
-        } else if (!strcmp(o, "--mutants")) {
-            a->mutants = argv[++i];
-        } else if (!strcmp(o, "--bin-dir")) {
-            a->bin_dir = argv[++i];
-        } else if (!strcmp(o, "--out")) {
-            a->out = argv[++i];
-        } else {
-            return pbc_usage_error("unknown option '%s' (try --help)", o), -1;
-        }
-    }
-    return 0;
+    uint64_t seeds = 3;
+    const pbc_opt opts[] = {
+        {"time", PBC_OPT_SECONDS, &a->time_s, "S", "seconds", 1, 3600, "5", "seconds per speed measurement"},
+        {"cap", PBC_OPT_SECONDS, &a->cap_s, "S", "seconds", 1, 3600, "60",
+         "time limit of one time-to-find run"},
+        {"seeds", PBC_OPT_NUMBER, &seeds, "N", "a number", 1, 9, "3", "runs per mutant and mode"},
+        {"mutants", PBC_OPT_STRING, &a->mutants, "LIST", "a comma-separated list", 0, 0, "every mutant",
+         "only these mutants (comma-separated)"},
+        {"skip-find", PBC_OPT_FLAG, &a->skip_find, NULL, NULL, 0, 0, "off", "skip (c)'s fuzzer run and (d)"},
+        {"skip-long", PBC_OPT_FLAG, &a->skip_long, NULL, NULL, 0, 0, "off", "skip (e)"},
+        {"bin-dir", PBC_OPT_STRING, &a->bin_dir, "DIR", "a folder", 0, 0, "build/fuzz/fuzz",
+         "libFuzzer binaries for (c), (d) and (e)"},
+        {"out", PBC_OPT_STRING, &a->out, "FILE", "a file", 0, 0, "none: standard output only",
+         "also write the report into FILE, replacing its\n'## Results' section (docs/benchmarks.md)"},
+        /* (a) runs the ASan build of pbcheck with this to measure itself. */
+        {"execs-only", PBC_OPT_FLAG, &a->execs_only, NULL, NULL, 0, 0, "off",
+         "print only (a)'s execs/s", .hidden = 1},
+        {NULL},
+    };
+    const pbc_verb_spec spec = {
+        .name = "bench",
+        .synopsis = "[OPTIONS]",
+        .about = "Measures, in one run, what continuous fuzzing needs and prints a Markdown\n"
+                 "report (see docs/benchmarks.md for the goals and the last results):\n"
+                 "  (a) differential execs/s on the default input mix, this build and the\n"
+                 "      ASan+UBSan build (build/asan/pbcheck), one core each;\n"
+                 "  (b) execs/s with 16 MiB and with 4 GiB of modeled video memory;\n"
+                 "  (c) peak RSS;\n"
+                 "  (d) for each planted mutant, the time libFuzzer needs to find it with the\n"
+                 "      structure-aware mutator and with byte mutations only (median of\n"
+                 "      --seeds runs, each capped at --cap seconds);\n"
+                 "  (e) the parser and ISA-decoder targets for 10^6 inputs each.\n"
+                 "Run it from a release build for (a) to mean what the goal says.",
+        .example = "pbcheck bench --time 10 --mutants mutant-trunc32,mutant-fill-tail --out docs/benchmarks.md",
+        .opts = opts,
+    };
+    pbc_cli_args args;
+    int rc = pbc_cli_parse(&spec, argc, argv, &args);
+    if (rc != PBC_CLI_GO)
+        return rc;
+    int extra = args.count;
+    const char *first_extra = extra ? args.pos[0] : NULL;
+    pbc_cli_args_fini(&args);
+    a->seeds = (uint32_t)seeds;
+    if (extra)
+        return pbc_usage_error("bench: unexpected '%s' (try 'pbcheck bench --help')", first_extra);
+    return PBC_CLI_GO;
 }
 
 static int wanted(const char *list, const char *name)
@@ -489,8 +464,8 @@ int pbc_cmd_bench(int argc, char **argv)
 {
     bench_args a;
     int rc = parse_bench_args(argc, argv, &a);
-    if (rc)
-        return rc > 0 ? PBC_EXIT_PASS : PBC_EXIT_USAGE;
+    if (rc != PBC_CLI_GO)
+        return rc;
     if (a.execs_only) {
         printf("%.1f\n", default_mix_speed(a.time_s));
         return PBC_EXIT_PASS;
@@ -501,7 +476,7 @@ int pbc_cmd_bench(int argc, char **argv)
     if (!a.bin_dir)
         strcat(bin, "/../fuzz/fuzz");
     if ((!a.skip_find || !a.skip_long) && access(bin, X_OK))
-        return pbc_usage_error("no libFuzzer build in %s for (d) and (e): cmake --preset fuzz && "
+        return pbc_usage_error("bench: no libFuzzer build in %s for (d) and (e): cmake --preset fuzz && "
                                "cmake --build --preset fuzz, or --skip-find --skip-long", bin);
 
     char *report = NULL;

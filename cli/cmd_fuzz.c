@@ -6,7 +6,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -14,45 +13,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fs.h"
+#include "base/util.h"
 #include "cli.h"
+#include "exec/child.h"
 #include "ref_isa.h"
 #include "registry.h"
-#include "base/util.h"
+#include "report/text.h"
 
 #ifndef PBC_SOURCE_DIR
 #define PBC_SOURCE_DIR "."
 #endif
-
-static const char fuzz_usage[] =
-    "usage: pbcheck fuzz --target NAME [--engine libfuzzer|afl] [--jobs N] [--time S]\n"
-    "                    [--runs N] [--out DIR] [--bin-dir DIR] [--seeds DIR]\n"
-    "                    [--no-mutator] [--prepare] [--dry-run]\n"
-    "\n"
-    "Fuzzes one target with an already built fuzz binary (see docs/fuzzing.md):\n"
-    "  a builder name ('pbcheck list targets'): the differential target, that\n"
-    "      builder against the reference and the spec model;\n"
-    "  parse: the text scenario parser;  isa: the reference ISA decoder.\n"
-    "\n"
-    "  --engine E      libfuzzer (default; build: cmake --preset fuzz && cmake\n"
-    "                  --build --preset fuzz) or afl (cmake --preset afl ...)\n"
-    "  --jobs N        processes (libFuzzer -fork=N; AFL++ one -M and N-1 -S)\n"
-    "  --time S        stop after S seconds (default: until interrupted)\n"
-    "  --runs N        libFuzzer only: stop after N inputs\n"
-    "  --out DIR       corpus, findings and logs (default: fuzz-out/NAME)\n"
-    "  --bin-dir DIR   where the fuzz binaries are (default: found next to\n"
-    "                  pbcheck, or in build/fuzz/fuzz or build/afl/fuzz)\n"
-    "  --seeds DIR     text scenarios to start from (default: corpus/seeds)\n"
-    "  --no-mutator    the engine's byte-level mutations only\n"
-    "  --prepare       create the seeded corpus in DIR/corpus and stop\n"
-    "  --dry-run       print the engine command instead of running it\n"
-    "\n"
-    "The corpus grows across runs. Findings land in DIR/artifacts (libFuzzer)\n"
-    "or DIR/afl/*/crashes (AFL++); each is listed with its replay command.\n"
-    "exit: 0 nothing found, 1 findings, 2 bad usage or no fuzz binary\n";
 
 typedef struct fuzz_args {
     const char *target, *engine, *out, *bin_dir, *seeds;
@@ -63,21 +37,6 @@ typedef struct fuzz_args {
 } fuzz_args;
 
 /* ---- Files ---- */
-
-static int make_dirs(const char *path)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(tmp, 0777) && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
-}
 
 static int is_file(const char *path)
 {
@@ -189,45 +148,44 @@ static int seed_isa(const char *dir)
     n += ref_encode_pte(b + n, 0x3000, 0x80000001ull);
     n += ref_encode_tlb_flush(b + n);
     n += ref_encode_fence(b + n, 7);
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%.4000s/every-packet.bin", dir);
-    FILE *f = fopen(path, "wb");
-    int rc = f && fwrite(b, 1, n, f) == n ? 0 : -1;
-    if (f && fclose(f))
-        rc = -1;
+    char *path = pbc_xprintf("%s/every-packet.bin", dir), err[PATH_MAX + 128];
+    int rc = pbc_fs_write_atomic(path, b, n, err, sizeof(err));
+    if (rc)
+        fprintf(stderr, "pbcheck: fuzz: %s\n", err);
+    free(path);
     return rc;
 }
 
 /* Copies a text seed unchanged (the parser target reads text). */
 static int copy_file(const char *from, const char *dir, const char *name)
 {
-    char to[PATH_MAX];
-    snprintf(to, sizeof(to), "%.3000s/%.1000s", dir, name);
-    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-    char buf[8192];
+    char *data, err[PATH_MAX + 128];
     size_t n;
-    int rc = in && out ? 0 : -1;
-    while (rc == 0 && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-        rc = fwrite(buf, 1, n, out) == n ? 0 : -1;
-    if (in)
-        fclose(in);
-    if (out && fclose(out))
-        rc = -1;
+    int rc = pbc_fs_read(from, 1u << 20, &data, &n, err, sizeof(err));
+    if (rc == 0) {
+        char *to = pbc_xprintf("%s/%s", dir, name);
+        rc = pbc_fs_write_atomic(to, data, n, err, sizeof(err));
+        free(to);
+        free(data);
+    }
+    if (rc)
+        fprintf(stderr, "pbcheck: fuzz: %s\n", err);
     return rc;
 }
 
 /* Fills an empty corpus folder from the seeds; a grown one is kept. */
 static int prepare_corpus(const fuzz_args *a, const char *corpus)
 {
-    if (make_dirs(corpus))
-        return pbc_usage_error("cannot create %s: %s", corpus, strerror(errno));
+    char err[PATH_MAX + 128];
+    if (pbc_fs_mkdirs(corpus, err, sizeof(err)))
+        return pbc_usage_error("fuzz: %s", err);
     if (count_entries(corpus))
         return 0;
     if (!strcmp(a->target, "isa"))
-        return seed_isa(corpus) ? pbc_usage_error("cannot write seeds into %s", corpus) : 0;
+        return seed_isa(corpus) ? pbc_usage_error("fuzz: cannot write seeds into %s", corpus) : 0;
     DIR *d = opendir(a->seeds);
     if (!d)
-        return pbc_usage_error("cannot open seeds %s: %s", a->seeds, strerror(errno));
+        return pbc_usage_error("fuzz: cannot open seeds %s: %s", a->seeds, strerror(errno));
     int bad = 0;
     for (struct dirent *e; (e = readdir(d));) {
         size_t len = strlen(e->d_name);
@@ -239,7 +197,7 @@ static int prepare_corpus(const fuzz_args *a, const char *corpus)
                                            : pbc_cli_encode_file(path, corpus);
     }
     closedir(d);
-    return bad ? pbc_usage_error("some seeds could not be prepared (see above)") : 0;
+    return bad ? pbc_usage_error("fuzz: some seeds could not be prepared (see above)") : 0;
 }
 
 /* ---- Engine command lines ---- */
@@ -335,24 +293,15 @@ static void print_command(const argv_list *l)
 
 /* ---- Running and progress ---- */
 
-static pid_t spawn(const fuzz_args *a, const argv_list *l, uint32_t job)
+static int spawn(const fuzz_args *a, const argv_list *l, uint32_t job, pbc_child *child)
 {
-    char log[PATH_MAX];
+    char log[PATH_MAX], err[PATH_MAX + 64];
     snprintf(log, sizeof(log), "%.4000s/fuzz-%u.log", a->dir, job);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        signal(SIGINT, SIG_DFL);
-        execvp(l->v[0], l->v);
-        fprintf(stderr, "pbcheck: cannot run %s: %s\n", l->v[0], strerror(errno));
-        _exit(127);
-    }
-    return pid;
+    pbc_child_spec spec = {.argv = l->v, .output = log};
+    if (pbc_child_start(child, &spec, err, sizeof(err)) == 0)
+        return 0;
+    fprintf(stderr, "pbcheck: fuzz: %s\n", err);
+    return -1;
 }
 
 /* The newest libFuzzer status line ("#123 NEW cov: ... exec/s: ...") of a log. */
@@ -390,20 +339,19 @@ static void afl_status(const char *dir, char *out, size_t n)
 
 /* Waits for the engine processes, printing a status line: rewritten in
  * place on a terminal, a plain line every 10 seconds otherwise. */
-static void wait_with_progress(const fuzz_args *a, pid_t *pids, uint32_t n, int *engine_rc)
+static void wait_with_progress(const fuzz_args *a, pbc_child *children, uint32_t n, int *engine_rc)
 {
     int tty = isatty(1);
     double start = pbc_cli_now(), last = 0;
-    uint32_t alive = n;
+    uint32_t alive = 0;
     *engine_rc = 0;
+    for (uint32_t i = 0; i < n; i++)
+        alive += children[i].pid != 0;
     while (alive) {
         for (uint32_t i = 0; i < n; i++) {
-            int st;
-            if (pids[i] > 0 && waitpid(pids[i], &st, WNOHANG) == pids[i]) {
-                pids[i] = 0;
+            if (children[i].pid && pbc_child_poll(&children[i])) {
                 alive--;
-                int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-                *engine_rc = *engine_rc ? *engine_rc : rc;
+                *engine_rc = *engine_rc ? *engine_rc : children[i].status;
             }
         }
         double t = pbc_cli_now() - start;
@@ -441,8 +389,13 @@ static uint32_t list_findings(const fuzz_args *a, const char *dir, const name_se
             continue;
         if (listed + found == 1)
             printf("new findings:\n");
-        printf("  %s/%s\n    replay: pbcheck replay --target %s %s/%s\n", dir, e->d_name,
-               is_builder(a->target) ? a->target : "reference", dir, e->d_name);
+        char *path = pbc_xprintf("%s/%s", dir, e->d_name);
+        const char *argv[] = {"pbcheck", "replay", "--target", is_builder(a->target) ? a->target : "reference",
+                              path, NULL};
+        char *cmd = pbc_report_shell_command(argv);
+        printf("  %s\n    replay: %s\n", path, cmd);
+        free(cmd);
+        free(path);
     }
     if (d)
         closedir(d);
@@ -451,74 +404,82 @@ static uint32_t list_findings(const fuzz_args *a, const char *dir, const name_se
     return found;
 }
 
+static const char fuzz_about[] =
+    "Fuzzes one target with an already built fuzz binary (see docs/fuzzing.md):\n"
+    "  a builder name ('pbcheck list targets'): the differential target, that\n"
+    "      builder against the reference and the spec model;\n"
+    "  parse: the text scenario parser;  isa: the reference ISA decoder.\n"
+    "The corpus grows across runs. Findings land in DIR/artifacts (libFuzzer)\n"
+    "or DIR/afl/*/crashes (AFL++); each is listed with its replay command.";
+
 static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
 {
     memset(a, 0, sizeof(*a));
     a->engine = "libfuzzer";
-    a->jobs = 1;
     a->seeds = PBC_SOURCE_DIR "/corpus/seeds";
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t num;
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            fputs(fuzz_usage, stdout);
-            return 1;
-        } else if (!strcmp(o, "--no-mutator")) {
-            a->no_mutator = 1;
-        } else if (!strcmp(o, "--prepare")) {
-            a->prepare = 1;
-        } else if (!strcmp(o, "--dry-run")) {
-            a->dry_run = 1;
-        } else if (!v) {
-            return pbc_usage_error("unknown option '%s' or missing value (try --help)", o), -1;
-        } else if (!strcmp(o, "--target")) {
-            a->target = argv[++i];
-        } else if (!strcmp(o, "--engine")) {
-            a->engine = argv[++i];
-        } else if (!strcmp(o, "--out")) {
-            a->out = argv[++i];
-        } else if (!strcmp(o, "--bin-dir")) {
-            a->bin_dir = argv[++i];
-        } else if (!strcmp(o, "--seeds")) {
-            a->seeds = argv[++i];
-        } else if (!strcmp(o, "--jobs")) {
-            if (pbc_cli_number(argv[++i], 64, &num) || num == 0)
-                return pbc_usage_error("--jobs needs a number from 1 to 64"), -1;
-            a->jobs = (uint32_t)num;
-        } else if (!strcmp(o, "--time")) {
-            if (pbc_cli_number(argv[++i], 30 * 86400, &num) || num == 0)
-                return pbc_usage_error("--time needs seconds (1 to 2592000)"), -1;
-            a->time_s = num;
-        } else if (!strcmp(o, "--runs")) {
-            if (pbc_cli_number(argv[++i], UINT32_MAX, &num) || num == 0)
-                return pbc_usage_error("--runs needs a positive number"), -1;
-            a->runs = num;
-        } else {
-            return pbc_usage_error("unknown option '%s' (try --help)", o), -1;
-        }
-    }
-    if (!a->target)
-        return pbc_usage_error("fuzz needs --target NAME (a builder, parse or isa; try --help)"), -1;
-    if (!is_builder(a->target) && strcmp(a->target, "parse") && strcmp(a->target, "isa"))
-        return pbc_usage_error("unknown fuzz target '%s' (see 'pbcheck list targets', or parse, isa)",
-                               a->target), -1;
+    uint64_t jobs = 1;
+    const pbc_opt opts[] = {
+        {"target", PBC_OPT_STRING, &a->target, "NAME", "a builder, parse or isa", 0, 0,
+         "none: it must be given", "a builder, parse or isa"},
+        {"engine", PBC_OPT_STRING, &a->engine, "E", "libfuzzer or afl", 0, 0, "libfuzzer",
+         "libfuzzer (build: cmake --preset fuzz && cmake --build\n--preset fuzz) or afl (cmake --preset afl ...)"},
+        {"jobs", PBC_OPT_NUMBER, &jobs, "N", "a number", 1, 64, "1",
+         "processes (libFuzzer -fork=N; AFL++ one -M and N-1 -S)"},
+        {"time", PBC_OPT_NUMBER, &a->time_s, "S", "seconds", 1, 30 * 86400, "none: until interrupted",
+         "stop after S seconds"},
+        {"runs", PBC_OPT_NUMBER, &a->runs, "N", "a number", 1, UINT32_MAX, "none: no limit",
+         "libFuzzer only: stop after N inputs"},
+        {"out", PBC_OPT_STRING, &a->out, "DIR", "a folder", 0, 0, "fuzz-out/NAME",
+         "corpus, findings and logs"},
+        {"bin-dir", PBC_OPT_STRING, &a->bin_dir, "DIR", "a folder", 0, 0,
+         "next to pbcheck, or build/fuzz/fuzz or build/afl/fuzz", "where the fuzz binaries are"},
+        {"seeds", PBC_OPT_STRING, &a->seeds, "DIR", "a folder", 0, 0, "corpus/seeds of the source tree",
+         "text scenarios to start an empty corpus from"},
+        {"no-mutator", PBC_OPT_FLAG, &a->no_mutator, NULL, NULL, 0, 0, "off",
+         "the engine's byte-level mutations only"},
+        {"prepare", PBC_OPT_FLAG, &a->prepare, NULL, NULL, 0, 0, "off",
+         "create the seeded corpus in DIR/corpus and stop"},
+        {"dry-run", PBC_OPT_FLAG, &a->dry_run, NULL, NULL, 0, 0, "off",
+         "print the engine command instead of running it"},
+        {NULL},
+    };
+    const pbc_verb_spec spec = {
+        .name = "fuzz",
+        .synopsis = "--target NAME [OPTIONS]",
+        .about = fuzz_about,
+        .example = "pbcheck fuzz --target mutant-trunc32 --time 60 --jobs 2",
+        .footer = "exit: 0 nothing found, 1 findings, 2 bad usage or no fuzz binary",
+        .opts = opts,
+    };
+    pbc_cli_args args;
+    int rc = pbc_cli_parse(&spec, argc, argv, &args);
+    if (rc != PBC_CLI_GO)
+        return rc;
+    int extra = args.count;
+    const char *first_extra = extra ? args.pos[0] : NULL;
+    pbc_cli_args_fini(&args);
+    a->jobs = (uint32_t)jobs;
+    if (extra)
+        return pbc_usage_error("fuzz: unexpected '%s' (try 'pbcheck fuzz --help')", first_extra);
+    if (!a->target || (!is_builder(a->target) && strcmp(a->target, "parse") && strcmp(a->target, "isa")))
+        return pbc_cli_bad_value("fuzz", "target", "a builder from 'pbcheck list targets', parse or isa",
+                                 a->target);
     if (strcmp(a->engine, "libfuzzer") && strcmp(a->engine, "afl"))
-        return pbc_usage_error("--engine must be libfuzzer or afl, not '%s'", a->engine), -1;
+        return pbc_cli_bad_value("fuzz", "engine", "libfuzzer or afl", a->engine);
     if (a->runs && !strcmp(a->engine, "afl"))
-        return pbc_usage_error("--runs is for libFuzzer; give AFL++ --time"), -1;
+        return pbc_usage_error("fuzz: --runs is for libFuzzer; give AFL++ --time");
     snprintf(a->dir, sizeof(a->dir), "%s", a->out ? a->out : "fuzz-out");
     if (!a->out)
         snprintf(a->dir + strlen(a->dir), sizeof(a->dir) - strlen(a->dir), "/%s", a->target);
-    return 0;
+    return PBC_CLI_GO;
 }
 
 int pbc_cmd_fuzz(int argc, char **argv)
 {
     fuzz_args a;
     int rc = parse_fuzz_args(argc, argv, &a);
-    if (rc)
-        return rc > 0 ? PBC_EXIT_PASS : PBC_EXIT_USAGE;
+    if (rc != PBC_CLI_GO)
+        return rc;
     char corpus[PATH_MAX], findings[PATH_MAX];
     snprintf(corpus, sizeof(corpus), "%.4000s/corpus", a.dir);
     if (prepare_corpus(&a, corpus))
@@ -559,8 +520,9 @@ int pbc_cmd_fuzz(int argc, char **argv)
         if (a.no_mutator)
             setenv("PBC_MUTATOR", "bytes", 1);
         snprintf(findings, sizeof(findings), "%.4000s/artifacts", a.dir);
-        if (make_dirs(findings))
-            return pbc_usage_error("cannot create %s: %s", findings, strerror(errno));
+        char err[PATH_MAX + 128];
+        if (pbc_fs_mkdirs(findings, err, sizeof(err)))
+            return pbc_usage_error("fuzz: %s", err);
     }
     uint32_t procs = afl ? a.jobs : 1;
     argv_list cmd[64];
@@ -583,12 +545,15 @@ int pbc_cmd_fuzz(int argc, char **argv)
     printf("fuzz: %s with %s, %u job%s, corpus %s (%u inputs), log %s/fuzz-*.log\n", a.target,
            a.engine, a.jobs, a.jobs > 1 ? "s" : "", corpus, count_entries(corpus), a.dir);
     fflush(stdout);
-    pid_t pids[64];
+    pbc_child children[64];
     void (*old_int)(int) = signal(SIGINT, SIG_IGN); /* the engines stop; we report */
+    int spawn_failed = 0;
     for (uint32_t j = 0; j < procs; j++)
-        pids[j] = spawn(&a, &cmd[j], j);
+        spawn_failed |= spawn(&a, &cmd[j], j, &children[j]);
     int engine_rc;
-    wait_with_progress(&a, pids, procs, &engine_rc);
+    wait_with_progress(&a, children, procs, &engine_rc);
+    if (spawn_failed && !engine_rc)
+        engine_rc = 127;
     signal(SIGINT, old_int);
     uint32_t found = 0;
     for (uint32_t j = 0; j < procs; j++) {
@@ -604,9 +569,9 @@ int pbc_cmd_fuzz(int argc, char **argv)
     printf("fuzz: %u new finding%s; corpus now %u inputs\n", found, found == 1 ? "" : "s",
            count_entries(corpus));
     if (engine_rc == 127)
-        return pbc_usage_error("the engine did not start: see %s/fuzz-0.log", a.dir);
+        return pbc_usage_error("fuzz: the engine did not start: see %s/fuzz-0.log", a.dir);
     if (engine_rc && !found)
-        return pbc_usage_error("the engine stopped with exit code %d and no finding: see %s/fuzz-*.log",
+        return pbc_usage_error("fuzz: the engine stopped with exit code %d and no finding: see %s/fuzz-*.log",
                                engine_rc, a.dir);
     return found ? PBC_EXIT_FAIL : PBC_EXIT_PASS;
 }

@@ -1,12 +1,15 @@
 /*
- * pbcheck list: targets and operations, without running anything.
+ * pbcheck list: targets, operations and rules, without running anything,
+ * so scripts and CI can enumerate what to test.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "registry.h"
+#include "rules/rules.h"
 #include "scenario/scenario.h"
+#include "base/util.h"
 #include "vidmm/vidmm.h"
 
 static void list_targets(void)
@@ -28,27 +31,54 @@ static void list_operations(void)
                                   : "VidMm/GPU action");
 }
 
+/* The rule table of rules/rules.h: id, SPEC-TRACE ids, statement. */
+static void list_rules(void)
+{
+    for (uint32_t i = 0; i < PBC_RULE_COUNT; i++) {
+        const pbc_rule *r = pbc_rule_get((pbc_rule_id)i);
+        printf("%-18s %-34s %s\n", r->id, r->sids, r->statement);
+    }
+}
+
+static const pbc_verb_spec list_spec = {
+    .name = "list",
+    .synopsis = "[targets|operations|rules]",
+    .about = "Prints what pbcheck knows and runs nothing: the builders ('targets', with\n"
+             "the rule each planted-bug builder must trip), the scenario operations, or\n"
+             "the rules (id, SPEC-TRACE ids, statement). With no argument (the default)\n"
+             "it prints all three, each under a heading.",
+    .example = "pbcheck list rules",
+};
+
 int pbc_cmd_list(int argc, char **argv)
 {
-    const char *what = argc > 1 ? argv[1] : "all";
-    if (!strcmp(what, "--help") || !strcmp(what, "-h")) {
-        puts("usage: pbcheck list [targets|operations]\n\nPrints what pbcheck knows; runs nothing.");
-        return PBC_EXIT_PASS;
-    }
-    if (argc > 2)
-        return pbc_usage_error("list takes at most one argument");
-    int all = !strcmp(what, "all");
-    if (all || !strcmp(what, "targets")) {
+    pbc_cli_args args;
+    int rc = pbc_cli_parse(&list_spec, argc, argv, &args);
+    if (rc != PBC_CLI_GO)
+        return rc;
+    const char *what = args.count ? args.pos[0] : "all";
+    int count = args.count;
+    pbc_cli_args_fini(&args);
+    if (count > 1)
+        return pbc_usage_error("list: takes at most one argument (targets, operations or rules)");
+    static const struct {
+        const char *name, *heading;
+        void (*print)(void);
+    } lists[] = {
+        {"targets", "targets:", list_targets},
+        {"operations", "operations:", list_operations},
+        {"rules", "rules:", list_rules},
+    };
+    int all = !strcmp(what, "all"), shown = 0;
+    for (size_t i = 0; i < PBC_ARRAY_LEN(lists); i++) {
+        if (!all && strcmp(what, lists[i].name))
+            continue;
         if (all)
-            puts("targets:");
-        list_targets();
+            printf("%s%s\n", shown ? "\n" : "", lists[i].heading);
+        lists[i].print();
+        shown++;
     }
-    if (all || !strcmp(what, "operations")) {
-        if (all)
-            puts("\noperations:");
-        list_operations();
-    }
-    if (!all && strcmp(what, "targets") && strcmp(what, "operations"))
-        return pbc_usage_error("unknown list '%s' (targets, operations)", what);
+    if (!shown)
+        return pbc_usage_error("list: unknown list '%s' (targets, operations, rules)", what);
     return PBC_EXIT_PASS;
 }

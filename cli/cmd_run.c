@@ -9,89 +9,93 @@
 
 #include "cli.h"
 #include "exec/runner.h"
+#include "report/text.h"
 
-static const char run_usage[] =
-    "usage: pbcheck run SCENARIO... [--target NAME] [--trace] [--dma-size N]\n"
-    "\n"
+static const char run_about[] =
     "Runs each text scenario (.pbs, see docs/scenario-format.md) through the\n"
     "VidMm model against the target, and judges it: the target must break no\n"
     "protocol rule and leave the same observable memory as the reference\n"
-    "builder, which is itself checked against the spec model.\n"
-    "\n"
-    "  --target NAME   builder to test (default: reference; 'pbcheck list targets')\n"
-    "  --trace         print every DDI call, status, submission, fence and fault\n"
-    "  --dma-size N    give every paging buffer N bytes (K/M suffixes allowed),\n"
-    "                  instead of the scenario's 'dma' operations\n"
-    "\n"
-    "Prints one line per scenario, then 'run: N passed, N failed, N skipped'.\n"
-    "exit: 0 all passed, 1 a failure, 2 bad usage or an unreadable scenario,\n"
-    "      77 everything skipped\n";
+    "builder, which is itself checked against the spec model. Prints one line\n"
+    "per scenario, then 'run: N passed, N failed, N skipped'.";
+
+static const char disasm_about[] =
+    "Runs the scenario against the target and prints every packet the GPU\n"
+    "executes, one per line, decoded by the target's ISA decoder, grouped by\n"
+    "submission (paging buffer, range and fence).";
 
 typedef struct run_args {
     const pbc_target *target;
     int trace;
     uint32_t dma_size;
-    char **files;
-    int file_count;
+    pbc_cli_args files;
 } run_args;
 
-static int parse_run_args(int argc, char **argv, const char *usage, run_args *a)
+/* run and disasm take the same options; verb picks the help's words. */
+static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
 {
+    const char *target = "reference";
+    uint64_t dma_size = 0;
+    int trace = 0;
+    const pbc_opt opts[] = {
+        {"target", PBC_OPT_STRING, &target, "NAME", "a builder from 'pbcheck list targets'", 0, 0,
+         "reference", "builder to test ('pbcheck list targets')"},
+        {"trace", PBC_OPT_FLAG, &trace, NULL, NULL, 0, 0, "off",
+         "print every DDI call, status, submission, fence and fault"},
+        {"dma-size", PBC_OPT_SIZE, &dma_size, "N", "a size", 1, 1u << 20,
+         "each scenario's 'dma' operations", "give every paging buffer N bytes"},
+        {NULL},
+    };
+    int is_run = !strcmp(verb, "run");
+    const pbc_verb_spec spec = {
+        .name = verb,
+        .synopsis = is_run ? "SCENARIO... [OPTIONS]" : "SCENARIO [OPTIONS]",
+        .about = is_run ? run_about : disasm_about,
+        .example = is_run ? "pbcheck run corpus/seeds/busy-retry.pbs --target mutant-trunc32 --trace"
+                          : "pbcheck disasm corpus/seeds/map-access-unmap-dummy.pbs --dma-size=4K",
+        .footer = is_run ? "exit: 0 all passed, 1 a failure, 2 bad usage or an unreadable scenario,\n"
+                           "      77 everything skipped"
+                         : "exit: 0 ran to the end, 1 stopped by a finding, 2 bad usage, 77 skipped",
+        .opts = opts,
+    };
     memset(a, 0, sizeof(*a));
-    a->target = pbc_cli_target("reference");
-    a->files = calloc((size_t)argc, sizeof(char *));
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            fputs(usage, stdout);
-            return -2;
-        } else if (!strcmp(arg, "--target")) {
-            if (++i >= argc)
-                return pbc_usage_error("--target needs a name"), -1;
-            if (!(a->target = pbc_cli_target(argv[i])))
-                return -1;
-        } else if (!strcmp(arg, "--trace")) {
-            a->trace = 1;
-        } else if (!strcmp(arg, "--dma-size")) {
-            uint64_t v;
-            if (++i >= argc || pbc_cli_number(argv[i], 1u << 20, &v) || v == 0)
-                return pbc_usage_error("--dma-size needs a size between 1 and 1M"), -1;
-            a->dma_size = (uint32_t)v;
-        } else if (arg[0] == '-' && arg[1]) {
-            return pbc_usage_error("unknown option '%s' (try --help)", arg), -1;
-        } else {
-            a->files[a->file_count++] = argv[i];
-        }
-    }
-    if (a->file_count == 0)
-        return pbc_usage_error("no scenario given (try --help)"), -1;
-    return 0;
+    int rc = pbc_cli_parse(&spec, argc, argv, &a->files);
+    if (rc != PBC_CLI_GO)
+        return rc;
+    a->trace = trace;
+    a->dma_size = (uint32_t)dma_size;
+    if (!(a->target = pbc_cli_target(verb, target)))
+        rc = PBC_EXIT_USAGE;
+    else if (a->files.count == 0)
+        rc = pbc_usage_error("%s: no scenario given (try 'pbcheck %s --help')", verb, verb);
+    else if (!is_run && a->files.count != 1)
+        rc = pbc_usage_error("disasm: takes exactly one scenario, got %d", a->files.count);
+    if (rc != PBC_CLI_GO)
+        pbc_cli_args_fini(&a->files);
+    return rc;
 }
 
 int pbc_cmd_run(int argc, char **argv)
 {
     run_args a;
-    int rc = parse_run_args(argc, argv, run_usage, &a);
-    if (rc) {
-        free(a.files);
-        return rc == -2 ? PBC_EXIT_PASS : PBC_EXIT_USAGE;
-    }
+    int rc = parse_run_args("run", argc, argv, &a);
+    if (rc != PBC_CLI_GO)
+        return rc;
     pbc_runner runner;
     pbc_runner_init(&runner);
     pbc_judge_counts c = {0};
-    for (int i = 0; i < a.file_count; i++) {
+    for (int i = 0; i < a.files.count; i++) {
         pbc_scenario s;
         char err[512];
-        if (pbc_scenario_load(a.files[i], &s, err, sizeof(err))) {
+        if (pbc_scenario_load(a.files.pos[i], &s, err, sizeof(err))) {
             fprintf(stderr, "%s\n", err);
             c.bad_input++;
             continue;
         }
-        pbc_cli_judge(&runner, "run", a.files[i], &s, a.target, a.dma_size, a.trace, &c);
+        pbc_cli_judge(&runner, "run", a.files.pos[i], &s, a.target, a.dma_size, a.trace, &c);
         pbc_scenario_fini(&s);
     }
     pbc_runner_fini(&runner);
-    free(a.files);
+    pbc_cli_args_fini(&a.files);
     return pbc_cli_judge_summary("run", &c);
 }
 
@@ -119,7 +123,12 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
         c->failed++;
         printf("%s  %s  %s\n  %s\n", out.verdict == PBC_VERDICT_FAIL ? "FAIL" : "HARNESS BUG", name,
                out.rule, out.message);
-        printf("  replay: pbcheck %s %s --target %s --trace\n", verb, name, t->name);
+        {
+            const char *argv[] = {"pbcheck", verb, name, "--target", t->name, "--trace", NULL};
+            char *cmd = pbc_report_shell_command(argv);
+            printf("  replay: %s\n", cmd);
+            free(cmd);
+        }
         break;
     }
 }
@@ -134,13 +143,6 @@ int pbc_cli_judge_summary(const char *verb, const pbc_judge_counts *c)
         return PBC_EXIT_FAIL;
     return c->passed == 0 && c->skipped ? PBC_EXIT_SKIP : PBC_EXIT_PASS;
 }
-
-static const char disasm_usage[] =
-    "usage: pbcheck disasm SCENARIO [--target NAME] [--dma-size N]\n"
-    "\n"
-    "Runs the scenario against the target and prints every packet the GPU\n"
-    "executes, one per line, decoded by the target's ISA decoder, grouped by\n"
-    "submission (paging buffer, range and fence).\n";
 
 typedef struct disasm_ctx {
     const pbc_gpu *gpu;
@@ -165,26 +167,22 @@ static void disasm_packet(void *ctx, const pbc_qentry *e, uint32_t offset, const
 int pbc_cmd_disasm(int argc, char **argv)
 {
     run_args a;
-    int rc = parse_run_args(argc, argv, disasm_usage, &a);
-    if (rc || a.file_count != 1) {
-        free(a.files);
-        if (rc == -2)
-            return PBC_EXIT_PASS;
-        return rc ? PBC_EXIT_USAGE : pbc_usage_error("disasm takes exactly one scenario");
-    }
+    int rc = parse_run_args("disasm", argc, argv, &a);
+    if (rc != PBC_CLI_GO)
+        return rc;
     pbc_scenario s;
     char err[512];
-    if (pbc_scenario_load(a.files[0], &s, err, sizeof(err))) {
+    if (pbc_scenario_load(a.files.pos[0], &s, err, sizeof(err))) {
         fprintf(stderr, "%s\n", err);
-        free(a.files);
+        pbc_cli_args_fini(&a.files);
         return PBC_EXIT_USAGE;
     }
     const char *why;
     pbc_gpu *gpu = pbc_gpu_create(s.segments, s.segment_count, a.target->isa, &why);
     if (!gpu) {
-        fprintf(stderr, "%s: %s\n", a.files[0], why);
+        fprintf(stderr, "%s: %s\n", a.files.pos[0], why);
         pbc_scenario_fini(&s);
-        free(a.files);
+        pbc_cli_args_fini(&a.files);
         return PBC_EXIT_USAGE;
     }
     disasm_ctx d = {gpu, 0};
@@ -199,6 +197,6 @@ int pbc_cmd_disasm(int argc, char **argv)
     pbc_record_fini(&res);
     pbc_gpu_destroy(gpu);
     pbc_scenario_fini(&s);
-    free(a.files);
+    pbc_cli_args_fini(&a.files);
     return rc == 0 ? PBC_EXIT_PASS : rc == 2 ? PBC_EXIT_SKIP : PBC_EXIT_FAIL;
 }

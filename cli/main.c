@@ -11,6 +11,14 @@
 
 #include "cli.h"
 #include "exec/target.h"
+#include "registry.h"
+
+#ifdef PBC_HAVE_VERSION_H
+#include "pbc_version.h"
+#else /* a build without CMake (fuzz/oss-fuzz-build.sh's host tool) */
+#define PBC_VERSION "0.1.0"
+#define PBC_GIT_REV "unknown"
+#endif
 
 static const char usage[] =
     "usage: pbcheck VERB [ARGS]\n"
@@ -31,7 +39,8 @@ static const char usage[] =
     "  list [targets|operations|rules]\n"
     "                     what pbcheck knows, without running anything\n"
     "\n"
-    "Run 'pbcheck VERB --help' for a verb's options.\n"
+    "Run 'pbcheck VERB --help' for a verb's options; 'pbcheck --version' for\n"
+    "the version and git revision of this build.\n"
     "exit codes: 0 pass, 1 conformance failure, 2 usage or input error, 77 skipped\n";
 
 double pbc_cli_now(void)
@@ -61,29 +70,17 @@ int pbc_usage_error(const char *fmt, ...)
     return PBC_EXIT_USAGE;
 }
 
-const pbc_target *pbc_cli_target(const char *name)
+const pbc_target *pbc_cli_target(const char *verb, const char *name)
 {
+    if (!pbc_target_find(name)) {
+        pbc_cli_bad_value(verb, "target", "a builder from 'pbcheck list targets'", name);
+        return NULL;
+    }
     char why[256];
     const pbc_target *t = pbc_exec_target_open(name, why, sizeof(why));
     if (!t)
-        pbc_usage_error("%s", why);
+        pbc_usage_error("%s: %s", verb, why);
     return t;
-}
-
-int pbc_cli_number(const char *text, uint64_t max, uint64_t *out)
-{
-    char *end;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (end == text || text[0] == '-')
-        return -1;
-    if (*end == 'K' || *end == 'M' || *end == 'G') {
-        v <<= *end == 'K' ? 10 : *end == 'M' ? 20 : 30;
-        end++;
-    }
-    if (*end || v > max)
-        return -1;
-    *out = v;
-    return 0;
 }
 
 int main(int argc, char **argv)
@@ -93,6 +90,8 @@ int main(int argc, char **argv)
     const char *verb = argv[1];
     if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help"))
         return fputs(usage, stdout), PBC_EXIT_PASS;
+    if (!strcmp(verb, "--version"))
+        return printf("pbcheck %s (git %s)\n", PBC_VERSION, PBC_GIT_REV), PBC_EXIT_PASS;
     if (!strcmp(verb, "run"))
         return pbc_cmd_run(argc - 1, argv + 1);
     if (!strcmp(verb, "disasm"))

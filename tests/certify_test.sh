@@ -31,6 +31,29 @@ check fuzz-finds-bugs python3 -c 'import json,sys; r=json.load(open(sys.argv[1])
 "$pbcheck" certify --target reference --time x >/dev/null 2>"$tmp/err"
 check bad-time-exit-2 [ $? -eq 2 ]
 
+# A hostile output folder (quotes, markup, a newline, a byte that is not
+# UTF-8): the reports still parse, and a printed replay command, pasted
+# into bash, runs the reproducer.
+hostile="$tmp/$(printf 'a"b<c>&d\n\xff x')"
+"$pbcheck" certify --target reference --quick --out "$hostile" >"$tmp/out" 2>/dev/null
+check hostile-reference-exit [ $? -eq 0 ]
+check hostile-reference-junit xmllint --noout "$hostile/junit.xml"
+check hostile-reference-json python3 -m json.tool "$hostile/report.json" >/dev/null
+hostile="$tmp/$(printf 'm"u<t>&\n\xff x')"
+"$pbcheck" certify --target mutant-trunc32 --quick --out "$hostile" >"$tmp/out" 2>/dev/null
+check hostile-mutant-exit [ $? -eq 1 ]
+check hostile-mutant-junit xmllint --noout "$hostile/junit.xml"
+check hostile-mutant-json python3 -m json.tool "$hostile/report.json" >/dev/null
+bindir=$(cd "$(dirname "$pbcheck")" && pwd)
+replay=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print([c["replay"] for c in r["results"] if "replay" in c][0])' "$hostile/report.json")
+check hostile-replay-one-line [ "$(printf '%s\n' "$replay" | wc -l)" -eq 1 ]
+PATH="$bindir:$PATH" bash -c "$replay" >"$tmp/replay.out" 2>&1
+check hostile-replay-runs [ $? -eq 1 ]
+check hostile-replay-fails grep -q '^FAIL ' "$tmp/replay.out"
+repro_line=$(python3 -c 'import glob,sys; f=sorted(glob.glob(sys.argv[1] + "/*/repro/*.pbs"))[0]; sys.stdout.buffer.write(open(f,"rb").read().split(b"\n")[1][2:])' "$tmp")
+PATH="$bindir:$PATH" bash -c "$repro_line" >"$tmp/replay.out" 2>&1
+check hostile-repro-comment-runs grep -q '^run: 0 passed, 1 failed' "$tmp/replay.out"
+
 "$pbcheck" list targets | awk '/^mutant-/ {print $1, $NF}' | tr -d ']' >"$tmp/mutants"
 check some-mutants [ "$(wc -l <"$tmp/mutants")" -ge 14 ]
 while read -r name rule; do

@@ -2,7 +2,7 @@
 # The pbcheck command line as a user meets it: exit codes, one-line errors,
 # summaries. Usage: cli_test.sh PBCHECK SOURCE_DIR
 set -u
-pbcheck=$1
+pbcheck=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: some checks cd
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -96,6 +96,49 @@ check fuzz-parse-seeds-are-text grep -q '^pbs 1' "$tmp/fp/corpus/everything.pbs"
 check bench-help grep -q 'time libFuzzer needs' "$tmp/out"
 "$pbcheck" bench --time 0 >"$tmp/out" 2>"$tmp/err"
 check bench-bad-time [ $? -eq 2 ]
+
+# The option toolkit, the same for every verb.
+seed="$src/corpus/seeds/transfer-above-4g.pbs"
+"$pbcheck" run "$seed" --target mutant-trunc32 >"$tmp/out" 2>&1
+check opt-space-value [ $? -eq 1 ]
+"$pbcheck" run --target=mutant-trunc32 "$seed" >"$tmp/out" 2>&1
+check opt-equals-value [ $? -eq 1 ]
+cp "$seed" "$tmp/-dash.pbs"
+(cd "$tmp" && "$pbcheck" run -- -dash.pbs) >"$tmp/out" 2>&1
+check double-dash-ends-options [ $? -eq 0 ]
+(cd "$tmp" && "$pbcheck" run -dash.pbs) >"$tmp/out" 2>"$tmp/err"
+check dash-file-is-an-option [ $? -eq 2 ]
+# Decimal only: 0100 is a hundred bytes (0x64), not octal 64 (0x40).
+"$pbcheck" run "$seed" --trace --dma-size 0100 >"$tmp/out"
+check decimal-not-octal grep -q 'DmaSize=0x64 ' "$tmp/out"
+"$pbcheck" run "$seed" --trace --dma-size=0100 >"$tmp/out"
+check decimal-not-octal-equals grep -q 'DmaSize=0x64 ' "$tmp/out"
+"$pbcheck" run "$seed" --dma-size 18014398509481985K >"$tmp/out" 2>"$tmp/err"
+check size-overflow-exit-2 [ $? -eq 2 ]
+check size-overflow-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+check size-overflow-wording grep -q "^pbcheck: run: --dma-size needs a size between 1 and 1M, got '18014398509481985K'$" "$tmp/err"
+"$pbcheck" run "$seed" --dma-size >"$tmp/out" 2>"$tmp/err"
+check missing-value-exit-2 [ $? -eq 2 ]
+check missing-value-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+"$pbcheck" certify --target reference --seed 0x10 >"$tmp/out" 2>"$tmp/err"
+check no-hex [ $? -eq 2 ]
+"$pbcheck" --version >"$tmp/out"
+check version-exit [ $? -eq 0 ]
+check version-line grep -Eq '^pbcheck [0-9]+\.[0-9]+\.[0-9]+ \(git [^ )]+\)$' "$tmp/out"
+"$pbcheck" list rules >"$tmp/out"
+check list-rules [ "$(grep -c '^PB-[A-Z-]* ' "$tmp/out")" -eq 15 ]
+check list-rules-sids grep -q '^PB-STATUS  *S06  *BuildPagingBuffer returns' "$tmp/out"
+"$pbcheck" list >"$tmp/out"
+check list-all grep -q '^rules:$' "$tmp/out"
+check list-all-rules [ "$(grep -c '^PB-' "$tmp/out")" -eq 15 ]
+for verb in run disasm certify replay encode fuzz bench list; do
+    "$pbcheck" "$verb" --help >"$tmp/out" 2>&1
+    check "$verb-help-exit-0" [ $? -eq 0 ]
+    check "$verb-help-default" grep -q 'default' "$tmp/out"
+    check "$verb-help-example" grep -q -A1 '^example:' "$tmp/out"
+done
+"$pbcheck" bench --execs-only --time 1 >"$tmp/out"
+check bench-hidden-execs-only grep -Eq '^[0-9]+\.[0-9]$' "$tmp/out"
 
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -4,6 +4,7 @@
  */
 #include "base/util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,23 @@ void *pbc_xcalloc(size_t n, size_t size) { return pbc_check(calloc(n ? n : 1, si
 void *pbc_xrealloc(void *p, size_t n) { return pbc_check(realloc(p, n ? n : 1)); }
 
 char *pbc_xstrdup(const char *s) { return pbc_check(strdup(s)); }
+
+char *pbc_xprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        fputs("pbcheck: harness bug: bad format string\n", stderr);
+        abort();
+    }
+    char *s = pbc_xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
 
 void pbc_grow(void **items, uint32_t *cap, uint32_t need, size_t item_size)
 {

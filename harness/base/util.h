@@ -13,6 +13,9 @@ void *pbc_xmalloc(size_t n);
 void *pbc_xcalloc(size_t n, size_t size);
 void *pbc_xrealloc(void *p, size_t n);
 char *pbc_xstrdup(const char *s);
+/* A new string formatted as printf would; for paths and commands whose
+ * length the caller cannot bound. */
+char *pbc_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Grows *items (of item_size bytes each) so that it holds at least need. */
 void pbc_grow(void **items, uint32_t *cap, uint32_t need, size_t item_size);

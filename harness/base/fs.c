@@ -1,0 +1,194 @@
+/*
+ * File-system helpers shared by every verb that leaves files behind:
+ * reports, reproducers, corpora, benchmark results. They exist so that each
+ * of those writers fails the same way (one line naming the path and the
+ * reason) and so that an interrupted run never leaves a truncated
+ * report.json for CI to trip over.
+ */
+#include "base/fs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+static int fail(char *err, size_t err_size, const char *verb, const char *path, const char *why)
+{
+    if (err && err_size)
+        snprintf(err, err_size, "cannot %s %s: %s", verb, path, why);
+    return -1;
+}
+
+/* A single mkdir that accepts an existing folder (made by us earlier, or by
+ * a concurrent run sharing the output tree). */
+static int mkdir_one(const char *path)
+{
+    if (mkdir(path, 0777) == 0)
+        return 0;
+    int saved = errno;
+    struct stat st;
+    if (saved == EEXIST && stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return 0;
+        saved = ENOTDIR;
+    }
+    errno = saved;
+    return -1;
+}
+
+int pbc_fs_mkdirs(const char *path, char *err, size_t err_size)
+{
+    if (!path[0])
+        return fail(err, err_size, "create", "''", "empty path");
+    char *buf = pbc_xstrdup(path);
+    int rc = 0;
+    /* Each '/' after a name ends a parent; repeated slashes are skipped so
+     * "a//b" does not try to create "a/" twice. */
+    for (char *p = buf + 1; *p && rc == 0; p++) {
+        if (*p != '/' || p[-1] == '/')
+            continue;
+        *p = 0;
+        rc = mkdir_one(buf);
+        *p = '/';
+    }
+    if (rc == 0)
+        rc = mkdir_one(buf);
+    if (rc)
+        fail(err, err_size, "create", path, strerror(errno));
+    free(buf);
+    return rc;
+}
+
+int pbc_fs_write_atomic(const char *path, const void *data, size_t n, char *err, size_t err_size)
+{
+    /* O_EXCL with the pid and a counter in the name: two pbcheck processes
+     * writing the same report never share a temporary file. */
+    static unsigned counter;
+    char *tmp = NULL;
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
+        free(tmp);
+        tmp = pbc_xprintf("%s.tmp-%ld-%u", path, (long)getpid(), counter++);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        fail(err, err_size, "write", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    const char *p = data;
+    size_t left = n;
+    int saved = 0;
+    while (left && !saved) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            saved = w < 0 ? errno : EIO;
+        else {
+            p += w;
+            left -= (size_t)w;
+        }
+    }
+    if (!saved && fsync(fd))
+        saved = errno;
+    if (close(fd) && !saved) /* NFS reports write errors here */
+        saved = errno;
+    if (!saved && rename(tmp, path))
+        saved = errno;
+    if (saved) {
+        unlink(tmp);
+        free(tmp);
+        return fail(err, err_size, "write", path, strerror(saved));
+    }
+    free(tmp);
+    /* The rename is durable once the folder itself is synced; a file
+     * system that cannot sync a folder still has the complete file. */
+    char *dir = pbc_xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+        slash[1] = 0; /* the root folder */
+    else if (slash)
+        *slash = 0;
+    int dfd = open(slash ? dir : ".", O_RDONLY);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    free(dir);
+    return 0;
+}
+
+int pbc_fs_read(const char *path, size_t max, char **data, size_t *n, char *err, size_t err_size)
+{
+    *data = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(err, err_size, "open", path, strerror(errno));
+    size_t cap = 4096, len = 0;
+    char *buf = pbc_xmalloc(cap + 1);
+    for (;;) {
+        if (len == cap) {
+            if (cap > max)
+                break;
+            cap *= 2;
+            buf = pbc_xrealloc(buf, cap + 1);
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int rd_err = ferror(f);
+    fclose(f);
+    if (rd_err || len > max) {
+        free(buf);
+        if (rd_err)
+            return fail(err, err_size, "read", path, "read error");
+        char why[64];
+        snprintf(why, sizeof(why), "larger than %zu bytes", max);
+        return fail(err, err_size, "read", path, why);
+    }
+    buf[len] = 0;
+    *data = buf;
+    *n = len;
+    return 0;
+}
+
+int pbc_fs_remove_tree(const char *path, char *err, size_t err_size)
+{
+    struct stat st;
+    if (lstat(path, &st))
+        return errno == ENOENT ? 0 : fail(err, err_size, "remove", path, strerror(errno));
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        if (!d)
+            return fail(err, err_size, "remove", path, strerror(errno));
+        int rc = 0;
+        for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char *child = pbc_xprintf("%s/%s", path, e->d_name);
+            rc = pbc_fs_remove_tree(child, err, err_size);
+            free(child);
+        }
+        closedir(d);
+        if (rc)
+            return rc;
+        if (rmdir(path))
+            return fail(err, err_size, "remove", path, strerror(errno));
+        return 0;
+    }
+    if (unlink(path))
+        return fail(err, err_size, "remove", path, strerror(errno));
+    return 0;
+}

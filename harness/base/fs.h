@@ -1,0 +1,39 @@
+/*
+ * fs.h — the file-system chores every verb needs: making folders, writing
+ * a file so that readers see the old one or the new one but never half of
+ * it, reading a file whole, removing a scratch folder.
+ *
+ * Each function returns 0 on success; on failure it returns -1 and, when
+ * err is not NULL, writes one line "cannot VERB PATH: reason" into err.
+ */
+#ifndef PBCHECK_FS_H
+#define PBCHECK_FS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* mkdir -p: creates path and each missing parent (mode 0777 less umask).
+ * An existing folder is success; an existing non-folder is an error. */
+int pbc_fs_mkdirs(const char *path, char *err, size_t err_size);
+
+/* Replaces path with n bytes of data: writes a temporary file in the same
+ * folder, fsyncs it, closes it (checking), then renames it over path. On
+ * failure path is untouched and the temporary file is gone. */
+int pbc_fs_write_atomic(const char *path, const void *data, size_t n, char *err, size_t err_size);
+
+/* Reads all of path into *data (owned, NUL-terminated beyond *n). A file
+ * larger than max bytes is an error ("larger than MAX bytes"). */
+int pbc_fs_read(const char *path, size_t max, char **data, size_t *n, char *err, size_t err_size);
+
+/* rm -rf for the scratch folders pbcheck made itself; symbolic links are
+ * removed, never followed. */
+int pbc_fs_remove_tree(const char *path, char *err, size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
