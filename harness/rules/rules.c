@@ -46,7 +46,7 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
     [PBC_RULE_DIVERGE] = {"PB-DIVERGE",
         "the observable state (memory outside masks, GART entries, GPU faults) equals the reference's",
         "S09, S13, S14, S18, S25, S30, S31"},
-    [PBC_RULE_NONDET] = {"PB-NONDET", "the same scenario twice gives the same paging-buffer bytes and state",
+    [PBC_RULE_NONDET] = {"PB-NONDET", "the same scenario twice gives the same executed work (decoded micro-ops) and the same state",
         "S09"},
     [PBC_RULE_LIVELOCK] = {"PB-LIVELOCK",
         "an operation completes within the call budget, and after INSUFFICIENT_DMA_BUFFER no fresh "
@@ -54,6 +54,8 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
     [PBC_RULE_ASSERT] = {"PB-ASSERT", "the builder's own NT_ASSERT never fails", "-"},
     [PBC_RULE_DMA_SUBMITTED] = {"PB-DMA-SUBMITTED",
         "bytes handed to the GPU do not change before the GPU executes them", "S37, S42"},
+    [PBC_RULE_PHYSICAL] = {"PB-PHYSICAL",
+        "ReadPhysical reads, WritePhysical writes, 1-8 bytes starting exactly at PhysicalAddress", "S28, S29"},
 };
 
 const pbc_rule *pbc_rule_get(pbc_rule_id id)
@@ -326,6 +328,17 @@ int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, const char *desc, uin
 int pbc_rule_assert(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *message)
 {
     pbc_findings_add(f, PBC_RULE_ASSERT, op, "call %u (%s): %s", call, desc, message);
+    return 1;
+}
+
+int pbc_rule_physical(pbc_findings *f, uint32_t op, int write, UINT segment, uint64_t addr, int done)
+{
+    if (done)
+        return 0;
+    pbc_findings_add(f, PBC_RULE_PHYSICAL, op, "%s of segment %u at 0x%" PRIx64 ": the GPU never %s 1-8 "
+                     "bytes starting there with a micro-op of the operation's packets (%s)",
+                     write ? "WritePhysical" : "ReadPhysical", segment, addr, write ? "wrote" : "read",
+                     write ? "S29" : "S28");
     return 1;
 }
 

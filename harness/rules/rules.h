@@ -33,6 +33,7 @@ typedef enum pbc_rule_id {
     PBC_RULE_LIVELOCK,
     PBC_RULE_ASSERT,
     PBC_RULE_DMA_SUBMITTED,
+    PBC_RULE_PHYSICAL,
     PBC_RULE_COUNT
 } pbc_rule_id;
 
@@ -166,6 +167,11 @@ int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, const char *desc, uin
 
 /* PB-ASSERT: the builder's NT_ASSERT failed on `call` with `message`. */
 int pbc_rule_assert(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *message);
+
+/* PB-PHYSICAL (S28, S29): ReadPhysical (write = 0) or WritePhysical
+ * (write = 1) of `segment` at `addr`; done: a micro-op of the operation's
+ * own packets read (or wrote) 1-8 bytes starting exactly there. */
+int pbc_rule_physical(pbc_findings *f, uint32_t op, int write, UINT segment, uint64_t addr, int done);
 
 /* PB-DIVERGE and PB-NONDET are judged by the oracle, which writes the
  * report; these record it. */

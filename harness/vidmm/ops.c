@@ -136,6 +136,8 @@ static void vm_physical(vm *v, const pbc_sop *op)
         pbc_vm_mask_add(v, addr, addr + 8, "WritePhysical leaves 1-8 bytes with an irrelevant value (S29)");
     }
     pbc_vm_paging_op(v, &a, -1, NULL, 0);
+    vm_physical_op p = {v->op, op->kind == PBC_SOP_WRITE_PHYSICAL, op->at.segment, addr};
+    PBC_PUSH(v->physical, v->physical_count, v->physical_cap, p);
 }
 
 static void vm_map(vm *v, const pbc_sop *op)

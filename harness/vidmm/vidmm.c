@@ -24,6 +24,7 @@
 #include "kernel/shim.h"
 
 static void vm_check_unmapped(vm *v, int wrong_target_only);
+static void vm_check_physical(vm *v);
 
 /* After the last operation and any GPU fault: every fence written (S46)
  * and every unmapped page on the dummy page (S33). */
@@ -39,7 +40,29 @@ static void vm_final_checks(vm *v)
             VM_RULE(v, pbc_rule_fence(&r->findings, v->op, &x));
     }
     pbc_vm_check_fences_inside(v);
+    vm_check_physical(v);
     vm_check_unmapped(v, 0);
+}
+
+/* ReadPhysical and WritePhysical, judged by the small accesses the GPU
+ * logged: one of the operation's own packets must touch 1-8 bytes
+ * starting exactly at the address (S28, S29). */
+static void vm_check_physical(vm *v)
+{
+    const pbc_gpu *g = v->gpu;
+    for (uint32_t i = 0; i < v->physical_count && !v->stop; i++) {
+        const vm_physical_op *p = &v->physical[i];
+        int done = g->access_count >= PBC_MAX_ACCESSES_KEPT; /* log full: cannot judge */
+        for (uint32_t k = 0; k < g->access_count && !done; k++) {
+            const pbc_access *a = &g->accesses[k];
+            int kind_ok = p->write ? a->kind != PBC_UOP_READ : a->kind == PBC_UOP_READ;
+            if (!kind_ok || a->addr != p->addr || a->size < 1 || a->size > 8)
+                continue;
+            const pbc_write_rec *w = pbc_record_find_write(v->res, g, a->submission, a->packet_offset);
+            done = w && w->op == p->op;
+        }
+        VM_RULE(v, pbc_rule_physical(&v->res->findings, p->op, p->write, p->segment, p->addr, done));
+    }
 }
 
 /* Whether a GPU fault stopped a buffer before the end of the packets
@@ -157,6 +180,7 @@ static void vm_teardown(vm *v)
     free(v->allocs);
     free(v->priv_mem);
     free(v->unmapped);
+    free(v->physical);
 }
 
 int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,

@@ -35,6 +35,14 @@ typedef struct vm_alloc {
     int in_pending;      /* used by the unsubmitted part of the current buffer */
 } vm_alloc;
 
+/* A ReadPhysical or WritePhysical VidMm issued. */
+typedef struct vm_physical_op {
+    uint32_t op;
+    int write;
+    UINT segment;
+    uint64_t addr;
+} vm_physical_op;
+
 /* Aperture pages an unmap pointed at the dummy page, and the operation. */
 typedef struct vm_unmapped {
     pbc_res_range range;
@@ -61,6 +69,8 @@ typedef struct vm {
     uint32_t last_fence_done;
     int stop;
     vm_unmapped *unmapped; /* aperture pages that must now hold the dummy page */
+    vm_physical_op *physical; /* to judge once the GPU has run them */
+    uint32_t physical_count, physical_cap;
     const MDL *partial_mdl;  /* during a special-lock transfer: its partial MDL */
     uint32_t partial_alloc, partial_first;
     uint64_t pending_hash;   /* XXH3 of the current buffer's written, unsubmitted bytes */

@@ -256,17 +256,143 @@ static NTSTATUS APIENTRY mut_stale(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUF
     return st;
 }
 
+/* Bug: treats a Fill like a transfer and answers ALLOCATION_BUSY when it
+ * has no AllocationIsIdle to go by; Fill has no such flag. */
+static NTSTATUS APIENTRY mut_busy_fill(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_FILL && a->MultipassOffset == 0)
+        return STATUS_GRAPHICS_ALLOCATION_BUSY;
+    return ref_build_paging_buffer(h, a);
+}
+
+/* Bug: with AllocationIsIdle set on an allocation it wants idle, clears
+ * the flag in its arguments ("consumed") and answers ALLOCATION_BUSY. */
+static NTSTATUS APIENTRY mut_busy_clears_idle(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (mut_is_transfer(a) && ref_allocation_needs_idle(a->Transfer.hAllocation) &&
+        a->Transfer.Flags.AllocationIsIdle) {
+        a->Transfer.Flags.AllocationIsIdle = 0;
+        return STATUS_GRAPHICS_ALLOCATION_BUSY;
+    }
+    return ref_build_paging_buffer(h, a);
+}
+
+/* Bug: "links" each call's packets to the previous call's by setting a
+ * flag in the last header below pDmaBuffer. */
+static NTSTATUS APIENTRY mut_write_behind(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->DmaBufferWriteOffset >= 4)
+        ((uint8_t *)a->pDmaBuffer)[-3] |= 0x80;
+    return ref_build_paging_buffer(h, a);
+}
+
+/* Bug: after moving on to a new buffer, goes back to the last packet it
+ * wrote in the previous one (already submitted) and changes its size. */
+static uint8_t *rewrite_last_packet, *rewrite_last_buffer;
+static NTSTATUS mut_rewrite_create_adapter(const pbc_adapter_info *info, HANDLE *adapter)
+{
+    rewrite_last_packet = rewrite_last_buffer = NULL;
+    return ref_create_adapter(info, adapter);
+}
+static NTSTATUS APIENTRY mut_rewrite_submitted(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    uint8_t *start = a->pDmaBuffer, *buffer = start - a->DmaBufferWriteOffset;
+    if (rewrite_last_packet && rewrite_last_buffer != buffer) {
+        rewrite_last_packet[4] ^= 0x10;
+        rewrite_last_packet = NULL;
+    }
+    NTSTATUS st = ref_build_paging_buffer(h, a);
+    if ((uint8_t *)a->pDmaBuffer > start) {
+        rewrite_last_packet = start;
+        rewrite_last_buffer = buffer;
+    }
+    return st;
+}
+
+/* Bug: rings its range in two pieces but starts the second one a packet
+ * too late, so one packet never runs. */
+static NTSTATUS APIENTRY mut_ring_gap(IN_CONST_HANDLE h, const DXGKARG_SUBMITCOMMAND *c)
+{
+    const pbc_host *host = ref_adapter_host(h);
+    UINT start = c->DmaBufferSubmissionStartOffset, end = c->DmaBufferSubmissionEndOffset;
+    uint64_t phys = (uint64_t)c->DmaBufferPhysicalAddress.QuadPart;
+    UINT split = start + REF_LEN_COPY * 4; /* "every packet is a copy" */
+    if (end - start > 2 * REF_LEN_COPY * 4) {
+        host->ring_submit(host->ctx, c->DmaBufferSegmentId, phys, start, split);
+        host->ring_submit(host->ctx, c->DmaBufferSegmentId, phys, split + REF_LEN_COPY * 4, end);
+    } else {
+        host->ring_submit(host->ctx, c->DmaBufferSegmentId, phys, start, end);
+    }
+    host->ring_fence(host->ctx, c->SubmissionFenceId);
+    return STATUS_SUCCESS;
+}
+
+/* Bug: "nothing to read back", so ReadPhysical emits no packet at all. */
+static NTSTATUS APIENTRY mut_read_physical_skip(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_READ_PHYSICAL)
+        return STATUS_SUCCESS;
+    return ref_build_paging_buffer(h, a);
+}
+
+/* Bug: writes WritePhysical's value 8 bytes past the address (an index
+ * counted in qwords, not bytes). */
+static void tweak_write_physical_off(DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    if (a->Operation == DXGK_OPERATION_WRITE_PHYSICAL)
+        a->WritePhysical.PhysicalAddress.QuadPart += 8;
+}
+static NTSTATUS APIENTRY mut_write_physical_off(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return mut_call_modified(h, a, tweak_write_physical_off);
+}
+
+/* Bug: a Patch-written fence, but put in the placeholder at the start of
+ * the submission instead of its end, so it completes before the work. */
+#define FENCE_BYTES (REF_LEN_FENCE * 4u)
+static NTSTATUS APIENTRY mut_fence_first_build(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->DmaSize < FENCE_BYTES + REF_MAX_PACKET_BYTES)
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+    DXGKARG_BUILDPAGINGBUFFER local = *a;
+    local.pDmaBuffer = (uint8_t *)a->pDmaBuffer + FENCE_BYTES;
+    local.DmaSize -= FENCE_BYTES;
+    NTSTATUS st = ref_build_paging_buffer(h, &local);
+    if (st == STATUS_GRAPHICS_ALLOCATION_BUSY)
+        return st; /* nothing written, nothing consumed */
+    ref_encode_nop(a->pDmaBuffer, REF_LEN_FENCE); /* the placeholder Patch fills in */
+    a->pDmaBuffer = local.pDmaBuffer;
+    a->MultipassOffset = local.MultipassOffset;
+    return st;
+}
+static NTSTATUS APIENTRY mut_fence_first_patch(IN_CONST_HANDLE h, const DXGKARG_PATCH *p)
+{
+    (void)h;
+    ref_encode_fence((uint8_t *)p->pDmaBuffer + p->DmaBufferSubmissionStartOffset, p->SubmissionFenceId);
+    return STATUS_SUCCESS;
+}
+static NTSTATUS APIENTRY mut_fence_first_submit(IN_CONST_HANDLE h, const DXGKARG_SUBMITCOMMAND *c)
+{
+    const pbc_host *host = ref_adapter_host(h);
+    host->ring_submit(host->ctx, c->DmaBufferSegmentId, (uint64_t)c->DmaBufferPhysicalAddress.QuadPart,
+                      c->DmaBufferSubmissionStartOffset, c->DmaBufferSubmissionEndOffset);
+    return STATUS_SUCCESS;
+}
+
 #define MUTANT(sym, nm, summary_text, build, patch_fn, submit_fn) \
     MUTANT_WITH_ADAPTER(sym, nm, summary_text, ref_create_adapter, build, patch_fn, submit_fn)
 
 #define MUTANT_WITH_ADAPTER(sym, nm, summary_text, create, build, patch_fn, submit_fn)        \
+    MUTANT_FULL(sym, nm, summary_text, REF_MAX_PACKET_BYTES, create, build, patch_fn, submit_fn)
+
+#define MUTANT_FULL(sym, nm, summary_text, min_size, create, build, patch_fn, submit_fn)      \
     const pbc_target sym = {                                                                  \
         .abi_version = PBC_TARGET_ABI_VERSION,                                                \
         .struct_size = sizeof(pbc_target),                                                    \
         .name = nm,                                                                           \
         .summary = summary_text,                                                              \
         .isa = &ref_isa,                                                                      \
-        .min_dma_size = REF_MAX_PACKET_BYTES,                                                 \
+        .min_dma_size = min_size,                                                             \
         .supported_operations = PBC_OP_BIT(DXGK_OPERATION_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_FILL) | \
                                 PBC_OP_BIT(DXGK_OPERATION_DISCARD_CONTENT) |                  \
                                 PBC_OP_BIT(DXGK_OPERATION_READ_PHYSICAL) |                    \
@@ -323,3 +449,21 @@ MUTANT(pbc_mutant_no_advance, "mutant-no-advance", "leaves its last packet past 
        mut_no_advance, ref_patch, ref_submit_command);
 MUTANT_WITH_ADAPTER(pbc_mutant_stale_state, "mutant-stale-state", "static state shared across adapters",
                     mut_stale_create_adapter, mut_stale, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_busy_fill, "mutant-busy-fill", "ALLOCATION_BUSY for a Fill", mut_busy_fill, ref_patch,
+       ref_submit_command);
+MUTANT(pbc_mutant_busy_clears_idle, "mutant-busy-clears-idle", "clears AllocationIsIdle, then BUSY",
+       mut_busy_clears_idle, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_write_behind, "mutant-write-behind", "sets a flag in the packet below pDmaBuffer",
+       mut_write_behind, ref_patch, ref_submit_command);
+MUTANT_WITH_ADAPTER(pbc_mutant_rewrite_submitted, "mutant-rewrite-submitted",
+                    "changes its last packet in an already submitted buffer", mut_rewrite_create_adapter,
+                    mut_rewrite_submitted, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_ring_gap, "mutant-ring-gap", "rings two pieces, skipping a packet between them",
+       ref_build_paging_buffer, ref_patch, mut_ring_gap);
+MUTANT(pbc_mutant_read_physical_skip, "mutant-read-physical-skip", "emits nothing for ReadPhysical",
+       mut_read_physical_skip, ref_patch, ref_submit_command);
+MUTANT(pbc_mutant_write_physical_off, "mutant-write-physical-off", "WritePhysical 8 bytes too far",
+       mut_write_physical_off, ref_patch, ref_submit_command);
+MUTANT_FULL(pbc_mutant_fence_first, "mutant-fence-first", "Patch writes the fence before the work",
+            FENCE_BYTES + REF_MAX_PACKET_BYTES, ref_create_adapter, mut_fence_first_build,
+            mut_fence_first_patch, mut_fence_first_submit);

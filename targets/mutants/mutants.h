@@ -28,7 +28,15 @@
     PBC_MUTANT(pbc_mutant_exec_from_start, "PB-EXEC-RANGE")   \
     PBC_MUTANT(pbc_mutant_patch_grows, "PB-PATCH")            \
     PBC_MUTANT(pbc_mutant_no_advance, "PB-DMA-ADVANCE")       \
-    PBC_MUTANT(pbc_mutant_stale_state, "PB-NONDET")
+    PBC_MUTANT(pbc_mutant_stale_state, "PB-NONDET")         \
+    PBC_MUTANT(pbc_mutant_busy_fill, "PB-STATUS")             \
+    PBC_MUTANT(pbc_mutant_busy_clears_idle, "PB-BUSY-IDLE")   \
+    PBC_MUTANT(pbc_mutant_write_behind, "PB-DMA-OVERRUN")     \
+    PBC_MUTANT(pbc_mutant_rewrite_submitted, "PB-DMA-SUBMITTED") \
+    PBC_MUTANT(pbc_mutant_ring_gap, "PB-EXEC-RANGE")          \
+    PBC_MUTANT(pbc_mutant_read_physical_skip, "PB-PHYSICAL")  \
+    PBC_MUTANT(pbc_mutant_write_physical_off, "PB-PHYSICAL")  \
+    PBC_MUTANT(pbc_mutant_fence_first, "PB-FENCE")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST
