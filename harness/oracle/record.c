@@ -19,6 +19,8 @@ void pbc_record_fini(pbc_record *r)
     free(r->writes);
     free(r->subs);
     free(r->owners);
+    free(r->pfns);
+    free(r->alloc_pfns);
     memset(r, 0, sizeof(*r));
 }
 
@@ -27,6 +29,7 @@ void pbc_record_clear(pbc_record *r)
     r->findings.count = 0;
     r->mask_count = r->write_count = r->sub_count = r->owner_count = 0;
     r->exec_hash = 0;
+    r->pfn_total = r->alloc_pfn_count = 0;
     r->calls = r->buffers = r->busy_retries = r->insufficient = 0;
     r->unsupported_op = r->stopped = r->ops_done = 0;
 }
@@ -50,6 +53,17 @@ void pbc_record_mask_clear(pbc_record *r, uint64_t start, uint64_t end)
             pbc_record_mask_add(r, end, m.end, m.reason);
         i = (uint32_t)-1; /* the list changed: rescan */
     }
+}
+
+uint64_t *pbc_record_alloc_pages(pbc_record *r, uint32_t alloc, uint32_t count)
+{
+    pbc_grow((void **)&r->alloc_pfns, &r->alloc_pfn_cap, alloc + 1, sizeof(*r->alloc_pfns));
+    for (; r->alloc_pfn_count <= alloc; r->alloc_pfn_count++)
+        r->alloc_pfns[r->alloc_pfn_count] = (pbc_pfn_span){0, 0};
+    pbc_grow((void **)&r->pfns, &r->pfn_cap, r->pfn_total + count, sizeof(*r->pfns));
+    r->alloc_pfns[alloc] = (pbc_pfn_span){r->pfn_total, count};
+    r->pfn_total += count;
+    return r->pfns + r->alloc_pfns[alloc].first;
 }
 
 const pbc_write_rec *pbc_record_find_write(const pbc_record *r, const pbc_gpu *gpu,

@@ -50,6 +50,10 @@ typedef struct pbc_page_owner {
     int32_t page;
 } pbc_page_owner;
 
+typedef struct pbc_pfn_span {
+    uint32_t first, count;
+} pbc_pfn_span;
+
 typedef struct pbc_record {
     pbc_findings findings;
     pbc_mask *masks;
@@ -60,6 +64,13 @@ typedef struct pbc_record {
     uint32_t sub_count, sub_cap;
     pbc_page_owner *owners;
     uint32_t owner_count, owner_cap;
+    /* Where each allocation's system pages are at the end of the run: the
+     * page frames of its MDL (leading foreign pages included), pfns
+     * [alloc_pfns[i].first, +count) (count 0: not in system memory). */
+    uint64_t *pfns;
+    uint32_t pfn_total, pfn_cap;
+    pbc_pfn_span *alloc_pfns;
+    uint32_t alloc_pfn_count, alloc_pfn_cap;
     uint64_t exec_hash; /* XXH3 chain over every micro-op decoded from paging buffers */
     uint32_t calls, buffers, busy_retries, insufficient;
     uint32_t unsupported_op; /* pbc_sop_kind + 1 of the first unsupported op, else 0 */
@@ -76,6 +87,10 @@ void pbc_record_clear(pbc_record *r);
 void pbc_record_mask_add(pbc_record *r, uint64_t start, uint64_t end, const char *reason);
 /* Defined content was written to [start, end): it is no longer masked. */
 void pbc_record_mask_clear(pbc_record *r, uint64_t start, uint64_t end);
+
+/* Room for the `count` MDL page frames of allocation `alloc` at the end
+ * of the run; the caller fills it. */
+uint64_t *pbc_record_alloc_pages(pbc_record *r, uint32_t alloc, uint32_t count);
 
 /* Which scenario operation, sub-transfer and pass produced the packet at
  * `offset` of GPU queue entry `submission` (from a page's provenance). */

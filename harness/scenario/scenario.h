@@ -91,6 +91,9 @@ typedef struct pbc_scenario {
 } pbc_scenario;
 
 void pbc_scenario_init(pbc_scenario *s);
+/* An allocation's initial content: the little-endian dword at byte offset
+ * 4*index of an allocation (or foreign MDL page) with this seed. */
+uint32_t pbc_scenario_content_word(uint32_t seed, uint64_t index);
 void pbc_scenario_fini(pbc_scenario *s);
 void pbc_scenario_default_layout(pbc_scenario *s);
 pbc_salloc *pbc_scenario_add_alloc(pbc_scenario *s);

@@ -13,21 +13,13 @@
 
 /* ---- Content, MDLs and addresses ---- */
 
-static uint32_t vm_content_word(uint32_t seed, uint64_t index)
-{
-    uint64_t z = ((uint64_t)seed << 32 | (uint32_t)index) + 0x9E3779B97F4A7C15ull * (index >> 32 | 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (uint32_t)(z ^ (z >> 31));
-}
-
 void pbc_vm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uint64_t first_word)
 {
     uint8_t chunk[PBC_PAGE_SIZE];
     for (uint64_t done = 0; done < len;) {
         uint64_t n = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
         for (uint64_t i = 0; i < n; i += 4) {
-            uint32_t w = vm_content_word(seed, first_word + (done + i) / 4);
+            uint32_t w = pbc_scenario_content_word(seed, first_word + (done + i) / 4);
             memcpy(chunk + i, &w, 4);
         }
         pbc_gpu_write(v->gpu, addr + done, chunk, n);

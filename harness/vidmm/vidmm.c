@@ -168,6 +168,14 @@ static int vm_setup(vm *v)
 static void vm_teardown(vm *v)
 {
     for (uint32_t i = 0; i < v->s->alloc_count; i++) {
+        const MDL *m = v->allocs[i].mdl;
+        if (m) { /* where the allocation's pages are, for the content oracle */
+            uint32_t n = (uint32_t)(m->ByteCount / PBC_PAGE_SIZE);
+            uint64_t *to = pbc_record_alloc_pages(v->res, i, n);
+            const PFN_NUMBER *from = MmGetMdlPfnArray(m);
+            for (uint32_t k = 0; k < n; k++)
+                to[k] = from[k];
+        }
         if (v->allocs[i].h)
             v->t->destroy_allocation(v->adapter, v->allocs[i].h);
         free(v->allocs[i].mdl);
