@@ -398,4 +398,40 @@ T_TEST(call_budget_scales_with_pages)
     pbc_scenario_fini(&s);
 }
 
+
+/* The content oracle checks VidMm itself: with a deliberately wrong VidMm
+ * (a test-only switch), the reference and the spec model agree with each
+ * other, yet the run is a harness bug because memory contradicts the
+ * scenario's history. Without the switch, the same runs pass. */
+static void content_oracle_catches(uint32_t experiment, const char *text)
+{
+    pbc_scenario s;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "inline", &s, err, sizeof(err)) == 0, "%s", err);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_outcome out;
+    pbc_run_options o = {0};
+    pbc_runner_run(&r, &s, &pbc_target_reference, &o, &out);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s", out.message);
+    o.experiment = experiment;
+    pbc_runner_run(&r, &s, &pbc_target_reference, &o, &out);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_HARNESS_BUG && strstr(out.message, "content oracle"), "%s %s",
+                pbc_verdict_name(out.verdict), out.message);
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+}
+
+T_TEST(content_oracle_catches_wrong_source_address)
+{
+    content_oracle_catches(PBC_VIDMM_EXP_SOURCE_PAGE_OFF,
+                           "pbs 1\nalloc A size=16K at=1:0x0\ntransfer A to=2:0x0\nend\n");
+}
+
+T_TEST(content_oracle_catches_map_without_mdl_offset)
+{
+    content_oracle_catches(PBC_VIDMM_EXP_MAP_NO_MDL_OFFSET,
+                           "pbs 1\nalloc A size=16K mdl-offset=2\nmap A aperture=3:10\nend\n");
+}
+
 T_MAIN()

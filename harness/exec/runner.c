@@ -47,7 +47,7 @@ static const char *world_prepare(pbc_world *w, const pbc_scenario *s, const pbc_
 static int world_run(pbc_world *w, const pbc_scenario *s, const pbc_target *t, uint32_t mode,
                      const pbc_run_options *o, FILE *trace)
 {
-    pbc_vidmm_options vo = {mode, o->dma_override, o->call_budget, trace};
+    pbc_vidmm_options vo = {mode, o->dma_override, o->call_budget, trace, o->experiment};
     return pbc_vidmm_run(w->gpu, s, t, &vo, &w->res);
 }
 

@@ -22,6 +22,7 @@ typedef struct pbc_run_options {
     uint32_t dma_override;
     uint32_t call_budget;
     int check_determinism; /* run the target twice (rule PB-NONDET) */
+    uint32_t experiment;   /* PBC_VIDMM_EXP_*: tests only */
     FILE *trace;
 } pbc_run_options;
 

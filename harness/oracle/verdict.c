@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "oracle/content.h"
 
 const char *pbc_verdict_name(uint32_t v)
 {
@@ -185,6 +186,17 @@ int pbc_verdict_judge(const pbc_verdict_worlds *w, pbc_outcome *out)
             return outcome(out, PBC_VERDICT_HARNESS_BUG, "");
         }
         oracle = w->reference;
+    }
+    /* The oracle's own world against the content oracle, which knows only
+     * the scenario's history: VidMm, reference and spec model are checked
+     * by something none of them wrote. */
+    char why[600];
+    const pbc_world *judged = differential ? w->reference : w->target;
+    int judged_rc = differential ? w->reference_rc : w->target_rc;
+    if (judged_rc == 0 && pbc_content_check(s, judged->res.ops_done, judged->gpu, &judged->res, why, sizeof(why))) {
+        out_append(out, "harness bug: the %s's memory contradicts the content oracle: %s",
+                   differential ? "reference" : "reference (as target)", why);
+        return outcome(out, PBC_VERDICT_HARNESS_BUG, "");
     }
     if (w->target_rc == 1)
         return report_findings(out, &w->target->res, differential ? PBC_VERDICT_FAIL : PBC_VERDICT_HARNESS_BUG);

@@ -62,6 +62,8 @@ static void vm_transfer(vm *v, const pbc_sop *op)
                     &a.Transfer.Source.pMdl);
         if (src.where == PBC_WHERE_SYSTEM)
             a.Transfer.Source.pMdl = partial ? partial : old_mdl;
+        else if (v->opt.experiment & PBC_VIDMM_EXP_SOURCE_PAGE_OFF)
+            a.Transfer.Source.SegmentAddress.QuadPart += PBC_PAGE_SIZE;
         vm_set_side(v, op->alloc, &dst, &a.Transfer.Destination.SegmentId,
                     &a.Transfer.Destination.SegmentAddress, &a.Transfer.Destination.pMdl);
         if (dst.where == PBC_WHERE_SYSTEM && partial)
@@ -154,6 +156,8 @@ static void vm_map(vm *v, const pbc_sop *op)
     a.MapApertureSegment.pMdl = v->allocs[op->alloc].mdl;
     a.MapApertureSegment.Flags.CacheCoherent = (op->flags & PBC_SOP_COHERENT) != 0;
     a.MapApertureSegment.MdlOffset = al->mdl_offset + op->first; /* S30 */
+    if (v->opt.experiment & PBC_VIDMM_EXP_MAP_NO_MDL_OFFSET)
+        a.MapApertureSegment.MdlOffset = op->first;
     pbc_vm_paging_op(v, &a, -1, NULL, 0);
     for (uint32_t i = 0; i < v->unmapped_count; i++) { /* remapped pages leave the dummy set */
         const pbc_res_range *u = &v->unmapped[i].range;

@@ -24,7 +24,14 @@ typedef struct pbc_vidmm_options {
     uint32_t call_budget;  /* BuildPagingBuffer calls per operation; 0 = the default:
                               PBC_DEFAULT_CALL_BUDGET + 2 per page of the operation */
     FILE *trace;           /* per-call trace, or NULL */
+    uint32_t experiment;   /* PBC_VIDMM_EXP_*: tests only */
 } pbc_vidmm_options;
+
+/* Deliberate VidMm-model bugs, for tests only: they show that the content
+ * oracle catches a wrong VidMm, which the reference and the spec model,
+ * fed the same wrong arguments, cannot. */
+#define PBC_VIDMM_EXP_SOURCE_PAGE_OFF 0x1u   /* a transfer's source SegmentAddress one page too far */
+#define PBC_VIDMM_EXP_MAP_NO_MDL_OFFSET 0x2u /* MapApertureSegment forgets the allocation's MDL offset */
 
 /* Runs the scenario on gpu (which the caller created for the scenario's
  * layout and reset) and fills res. Returns 0 when the scenario ran to its

@@ -1,0 +1,275 @@
+/*
+ * The content oracle (content.h). Each allocation's history is a list of
+ * layers over its byte offsets, newest last: initial content, a pattern,
+ * or "undefined". The expected bytes of any page are those layers applied
+ * in order; bytes no layer defines are not judged. Layers belong to the
+ * allocation, not to an address, so a transfer moves them for free.
+ */
+#include "oracle/content.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+typedef enum layer_kind { LAYER_INIT = 1, LAYER_FILL, LAYER_UNDEFINED } layer_kind;
+
+typedef struct layer {
+    uint32_t kind;   /* layer_kind */
+    uint32_t value;  /* INIT: seed; FILL: pattern */
+    uint64_t start, end;
+    int64_t origin;  /* FILL: the allocation offset where the pattern's byte 0 falls */
+    uint32_t op;     /* the scenario operation, UINT32_MAX for the initial content */
+} layer;
+
+typedef struct story {
+    layer *layers;
+    uint32_t count, cap;
+    int coherent; /* its mapping asked for CacheCoherent */
+} story;
+
+typedef struct oracle {
+    const pbc_scenario *s;
+    pbc_residency r;
+    story *stories;
+} oracle;
+
+static void push(story *st, layer l)
+{
+    if (l.start >= l.end)
+        return;
+    PBC_PUSH(st->layers, st->count, st->cap, l);
+}
+
+/* Every allocation resident in memory segment `segment` whose bytes meet
+ * [addr, addr+len) gets the layer (start/end/origin computed here). */
+static void segment_layer(oracle *o, uint32_t segment, uint64_t addr, uint64_t len, layer l)
+{
+    for (uint32_t i = 0; i < o->s->alloc_count; i++) {
+        const pbc_res_alloc *a = &o->r.a[i];
+        if (a->where != PBC_WHERE_SEGMENT || a->at.segment != segment)
+            continue;
+        uint64_t base = o->s->segments[segment - 1].base + a->at.offset, size = o->s->allocs[i].size;
+        if (addr >= base + size || base >= addr + len)
+            continue;
+        uint64_t from = addr > base ? addr - base : 0, to = addr + len < base + size ? addr + len - base : size;
+        layer x = l;
+        x.start = from;
+        x.end = to;
+        x.origin = (int64_t)addr - (int64_t)base;
+        push(&o->stories[i], x);
+    }
+}
+
+/* A raw GPU write through aperture pages lands in the mapped allocations'
+ * pages. */
+static void aperture_layer(oracle *o, uint32_t segment, uint64_t offset, uint64_t len, layer l)
+{
+    for (uint32_t i = 0; i < o->s->alloc_count; i++) {
+        const pbc_res_alloc *a = &o->r.a[i];
+        if (!a->mapped || a->ap_segment != segment)
+            continue;
+        uint64_t map_start = a->ap_page * PBC_PAGE_SIZE, map_end = map_start + (uint64_t)a->map_count * PBC_PAGE_SIZE;
+        uint64_t from = offset > map_start ? offset : map_start;
+        uint64_t to = offset + len < map_end ? offset + len : map_end;
+        if (from >= to)
+            continue;
+        /* Aperture offset x is allocation offset x - map_start + map_first pages. */
+        int64_t shift = (int64_t)a->map_first * PBC_PAGE_SIZE - (int64_t)map_start;
+        layer x = l;
+        x.start = (uint64_t)((int64_t)from + shift);
+        x.end = (uint64_t)((int64_t)to + shift);
+        if (x.end > o->s->allocs[i].size)
+            x.end = o->s->allocs[i].size;
+        x.origin = (int64_t)offset + shift;
+        push(&o->stories[i], x);
+    }
+}
+
+static void apply(oracle *o, uint32_t index, const pbc_sop *op)
+{
+    const pbc_scenario *s = o->s;
+    story *st = pbc_sop_has_alloc(op->kind) ? &o->stories[op->alloc] : NULL;
+    uint64_t size = st ? s->allocs[op->alloc].size : 0;
+    switch (op->kind) {
+    case PBC_SOP_FILL:
+        st->count = 0; /* Fill sets the whole allocation (S25) */
+        push(st, (layer){LAYER_FILL, op->pattern, 0, size, 0, index});
+        break;
+    case PBC_SOP_DISCARD:
+        push(st, (layer){LAYER_UNDEFINED, 0, 0, size, 0, index}); /* S27 */
+        break;
+    case PBC_SOP_RENDER_WRITE:
+        push(st, (layer){LAYER_FILL, op->pattern, op->offset, op->offset + op->size, (int64_t)op->offset, index});
+        break;
+    case PBC_SOP_GPU_WRITE: {
+        layer l = {LAYER_FILL, op->pattern, 0, 0, 0, index};
+        if (s->segments[op->at.segment - 1].kind == PBC_SEGMENT_APERTURE)
+            aperture_layer(o, op->at.segment, op->at.offset, op->size, l);
+        else
+            segment_layer(o, op->at.segment, s->segments[op->at.segment - 1].base + op->at.offset, op->size, l);
+        break;
+    }
+    case PBC_SOP_WRITE_PHYSICAL: {
+        layer l = {LAYER_UNDEFINED, 0, 0, 0, 0, index}; /* S29 */
+        segment_layer(o, op->at.segment, s->segments[op->at.segment - 1].base + op->at.offset, 8, l);
+        break;
+    }
+    case PBC_SOP_MAP:
+        st->coherent = (op->flags & PBC_SOP_COHERENT) != 0;
+        break;
+    default:
+        break;
+    }
+    pbc_residency_apply(&o->r, op);
+}
+
+/* Expected bytes of allocation bytes [at, at+n) into want, and which of
+ * them are defined into defined. */
+static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint8_t *defined)
+{
+    memset(defined, 0, n);
+    for (uint32_t k = 0; k < st->count; k++) {
+        const layer *l = &st->layers[k];
+        uint64_t from = l->start > at ? l->start : at, to = l->end < at + n ? l->end : at + n;
+        for (uint64_t x = from; x < to; x++) {
+            uint32_t i = (uint32_t)(x - at);
+            if (l->kind == LAYER_UNDEFINED) {
+                defined[i] = 0;
+                continue;
+            }
+            uint32_t word = l->kind == LAYER_INIT ? pbc_scenario_content_word(l->value, x / 4) : l->value;
+            uint64_t phase = l->kind == LAYER_INIT ? x % 4 : (uint64_t)(((int64_t)x - l->origin) & 3);
+            want[i] = (uint8_t)(word >> (8 * phase));
+            defined[i] = 1;
+        }
+    }
+}
+
+static void read_phys(const pbc_gpu *g, uint64_t addr, uint8_t *out, uint32_t n)
+{
+    while (n) {
+        uint32_t off = (uint32_t)(addr & (PBC_PAGE_SIZE - 1)), k = PBC_PAGE_SIZE - off < n ? PBC_PAGE_SIZE - off : n;
+        const pbc_page *pg = pbc_mem_find(&g->mem, addr >> PBC_PAGE_SHIFT);
+        if (pg)
+            memcpy(out, pg->data + off, k);
+        else
+            memset(out, 0, k);
+        out += k;
+        addr += k;
+        n -= k;
+    }
+}
+
+static const char *layer_name(const layer *l, char *buf, size_t n)
+{
+    if (l->kind == LAYER_INIT)
+        snprintf(buf, n, "its initial content (seed %u)", l->value);
+    else
+        snprintf(buf, n, "pattern 0x%08x from operation %u", l->value, l->op + 1);
+    return buf;
+}
+
+/* The newest layer defining byte x. */
+static const layer *owner(const story *st, uint64_t x)
+{
+    for (uint32_t k = st->count; k-- > 0;)
+        if (x >= st->layers[k].start && x < st->layers[k].end)
+            return &st->layers[k];
+    return NULL;
+}
+
+static int check_alloc(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_record *rec, char *why, size_t n)
+{
+    const pbc_salloc *al = &o->s->allocs[i];
+    const pbc_res_alloc *a = &o->r.a[i];
+    const story *st = &o->stories[i];
+    const pbc_pfn_span *span = i < rec->alloc_pfn_count ? &rec->alloc_pfns[i] : NULL;
+    if (a->where == PBC_WHERE_SYSTEM && (!span || span->count < al->mdl_offset + pbc_alloc_pages(al))) {
+        snprintf(why, n, "allocation %s is in system memory but VidMm recorded no MDL covering it", al->name);
+        return 1;
+    }
+    uint8_t want[PBC_PAGE_SIZE], defined[PBC_PAGE_SIZE], got[PBC_PAGE_SIZE];
+    for (uint64_t at = 0; a->where != PBC_WHERE_NONE && at < al->size; at += PBC_PAGE_SIZE) {
+        uint32_t len = al->size - at < PBC_PAGE_SIZE ? (uint32_t)(al->size - at) : PBC_PAGE_SIZE;
+        uint64_t phys = a->where == PBC_WHERE_SEGMENT
+                            ? o->s->segments[a->at.segment - 1].base + a->at.offset + at
+                            : rec->pfns[span->first + al->mdl_offset + at / PBC_PAGE_SIZE] << PBC_PAGE_SHIFT;
+        expect(st, at, len, want, defined);
+        read_phys(g, phys, got, len);
+        for (uint32_t k = 0; k < len; k++) {
+            if (!defined[k] || got[k] == want[k])
+                continue;
+            char src[96];
+            snprintf(why, n, "allocation %s +0x%" PRIx64 " (physical 0x%" PRIx64 ") holds 0x%02x where its "
+                     "history says 0x%02x, %s", al->name, at + k, phys + k, got[k], want[k],
+                     layer_name(owner(st, at + k), src, sizeof(src)));
+            return 1;
+        }
+    }
+    if (!a->mapped)
+        return 0;
+    const pbc_gpu_segment *seg = pbc_gpu_segment_by_id(g, a->ap_segment);
+    for (uint32_t p = 0; seg && span && p < a->map_count; p++) {
+        const pbc_gart_entry *e = &seg->gart[a->ap_page + p];
+        uint64_t page = rec->pfns[span->first + al->mdl_offset + a->map_first + p] << PBC_PAGE_SHIFT;
+        int ok = (e->flags & PBC_GART_VALID) && e->addr == page &&
+                 (!st->coherent || (e->flags & PBC_GART_CACHE_COHERENT));
+        if (!ok) {
+            snprintf(why, n, "aperture %u page %" PRIu64 " must map allocation %s page %u (physical 0x%" PRIx64
+                     "%s), but its GART entry holds 0x%" PRIx64 " flags 0x%x", a->ap_segment, a->ap_page + p,
+                     al->name, a->map_first + p, page, st->coherent ? ", cache-coherent" : "", e->addr, e->flags);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The foreign pages ahead of an allocation in its MDL are someone else's
+ * data: they must come through untouched. */
+static int check_foreign(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_record *rec, char *why, size_t n)
+{
+    const pbc_salloc *al = &o->s->allocs[i];
+    if (o->r.a[i].where != PBC_WHERE_SYSTEM || i >= rec->alloc_pfn_count)
+        return 0;
+    const pbc_pfn_span *span = &rec->alloc_pfns[i];
+    uint8_t got[PBC_PAGE_SIZE];
+    for (uint32_t p = 0; p < al->mdl_offset && p < span->count; p++) {
+        uint64_t phys = rec->pfns[span->first + p] << PBC_PAGE_SHIFT;
+        read_phys(g, phys, got, PBC_PAGE_SIZE);
+        for (uint32_t k = 0; k < PBC_PAGE_SIZE; k += 4) {
+            uint32_t w = pbc_scenario_content_word(~al->seed, (uint64_t)p * 1024 + k / 4), v;
+            memcpy(&v, got + k, 4);
+            if (v != w) {
+                snprintf(why, n, "page %u ahead of allocation %s in its MDL (physical 0x%" PRIx64 ") is "
+                         "someone else's and changed at +0x%x", p, al->name, phys, k);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int pbc_content_check(const pbc_scenario *s, uint32_t ops_done, const pbc_gpu *gpu, const pbc_record *rec,
+                      char *why, size_t why_size)
+{
+    oracle o = {.s = s};
+    if (pbc_residency_init(&o.r, s))
+        abort(); /* the scenario was validated */
+    o.stories = pbc_xcalloc(s->alloc_count ? s->alloc_count : 1, sizeof(*o.stories));
+    for (uint32_t i = 0; i < s->alloc_count; i++)
+        if (s->allocs[i].where != PBC_WHERE_NONE)
+            push(&o.stories[i], (layer){LAYER_INIT, s->allocs[i].seed, 0, s->allocs[i].size, 0, UINT32_MAX});
+    for (uint32_t k = 0; k < ops_done && k < s->op_count; k++)
+        apply(&o, k, &s->ops[k]);
+    int bad = 0;
+    for (uint32_t i = 0; i < s->alloc_count && !bad; i++)
+        bad = check_alloc(&o, i, gpu, rec, why, why_size) || check_foreign(&o, i, gpu, rec, why, why_size);
+    for (uint32_t i = 0; i < s->alloc_count; i++)
+        free(o.stories[i].layers);
+    free(o.stories);
+    pbc_residency_fini(&o.r);
+    return bad;
+}
