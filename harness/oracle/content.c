@@ -134,16 +134,28 @@ static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint
     for (uint32_t k = 0; k < st->count; k++) {
         const layer *l = &st->layers[k];
         uint64_t from = l->start > at ? l->start : at, to = l->end < at + n ? l->end : at + n;
-        for (uint64_t x = from; x < to; x++) {
-            uint32_t i = (uint32_t)(x - at);
-            if (l->kind == LAYER_UNDEFINED) {
-                defined[i] = 0;
-                continue;
+        if (from >= to)
+            continue;
+        uint32_t i0 = (uint32_t)(from - at), i1 = (uint32_t)(to - at);
+        if (l->kind == LAYER_UNDEFINED) {
+            memset(defined + i0, 0, i1 - i0);
+            continue;
+        }
+        memset(defined + i0, 1, i1 - i0);
+        if (l->kind == LAYER_FILL) {
+            for (uint32_t i = i0; i < i1; i++)
+                want[i] = (uint8_t)(l->value >> (8 * (((int64_t)(at + i) - l->origin) & 3)));
+            continue;
+        }
+        uint64_t index = UINT64_MAX;
+        uint32_t word = 0;
+        for (uint32_t i = i0; i < i1; i++) {
+            uint64_t x = at + i;
+            if (x / 4 != index) {
+                index = x / 4;
+                word = pbc_scenario_content_word(l->value, index);
             }
-            uint32_t word = l->kind == LAYER_INIT ? pbc_scenario_content_word(l->value, x / 4) : l->value;
-            uint64_t phase = l->kind == LAYER_INIT ? x % 4 : (uint64_t)(((int64_t)x - l->origin) & 3);
-            want[i] = (uint8_t)(word >> (8 * phase));
-            defined[i] = 1;
+            want[i] = (uint8_t)(word >> (8 * (x % 4)));
         }
     }
 }

@@ -28,7 +28,7 @@ typedef struct gen_dims {
     int busy;
     int addr;      /* 0 low, 1 high (above 4 GiB), 2 segment end */
     uint32_t mdl_offset;
-    int odd;       /* allocation size not a page multiple */
+    int odd;       /* 0: page multiple; 1: odd size; 2: big and odd */
 } gen_dims;
 
 typedef struct gen_buf {
@@ -70,7 +70,9 @@ static void place(gen_buf *b, int addr, uint64_t size, int second)
 
 static int gen_text(int op, const gen_dims *d, gen_buf *b)
 {
-    uint64_t size = d->odd ? 5 * 4096 + 1236 : 6 * 4096;
+    /* page-size, odd-size, and big enough (97 pages) that one submission
+     * carries kilobytes of packets in the larger paging buffers. */
+    uint64_t size = d->odd == 2 ? 96 * 4096 + 1236 : d->odd ? 5 * 4096 + 1236 : 6 * 4096;
     b->len = 0;
     gb(b, "pbs 1\n");
     int needs_mdl = op == G_MDL_TO_SEG || op == G_SEG_TO_MDL || op == G_SL_TO_SEG || op == G_SL_TO_MDL ||
@@ -189,13 +191,17 @@ void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out)
                 for (int busy = 0; busy < 2; busy++)
                     for (int addr = quick; addr < (quick ? 2 : 3); addr++)
                         for (size_t mi = 0; mi < (op_uses_mdl(op) ? 2u : 1u); mi++)
-                            for (int odd = quick; odd < 2; odd++) {
+                            for (int odd = quick; odd < 3; odd++) {
                                 gen_dims d = dmas[di];
                                 d.split = splits[si];
                                 d.busy = busy;
                                 d.addr = addr;
                                 d.mdl_offset = mdl_offsets[mi];
                                 d.odd = odd;
+                                /* Big allocations are there for big submissions:
+                                 * only in buffers that can hold them. */
+                                if (odd == 2 && d.dma < 4096)
+                                    continue;
                                 if (gen_text(op, &d, &b))
                                     continue;
                                 char name[128];
@@ -206,7 +212,8 @@ void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out)
                                               busy ? "busy" : "idle", addr_names[addr]);
                                 if (op_uses_mdl(op))
                                     n += snprintf(name + n, sizeof(name) - (size_t)n, "/mdloff%u", d.mdl_offset);
-                                snprintf(name + n, sizeof(name) - (size_t)n, "/%s", odd ? "odd-size" : "page-size");
+                                static const char *const size_names[] = {"page-size", "odd-size", "big-size"};
+                                snprintf(name + n, sizeof(name) - (size_t)n, "/%s", size_names[odd]);
                                 add_case(out, name, b.text);
                             }
     }

@@ -20,7 +20,7 @@ typedef struct pbc_case_list {
 } pbc_case_list;
 
 /* Builds the suite for a target (its min_dma_size shapes the size
- * classes). quick: only the above-4 GiB address class and odd sizes, the
+ * classes). quick: only the above-4 GiB address class and odd or big sizes, the
  * combination that exposes the most bugs per case (used by the tests). */
 void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out);
 void pbc_case_list_fini(pbc_case_list *l);
