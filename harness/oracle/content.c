@@ -128,6 +128,19 @@ static void apply(oracle *o, uint32_t index, const pbc_sop *op)
 
 /* Expected bytes of allocation bytes [at, at+n) into want, and which of
  * them are defined into defined. */
+/* Writes `word` (whose byte 0 falls at want[phase_origin]) over want[i0, i1). */
+static void lay_word(uint8_t *want, uint32_t i0, uint32_t i1, uint32_t word, uint32_t rot)
+{
+    uint8_t four[4];
+    for (uint32_t j = 0; j < 4; j++)
+        four[j] = (uint8_t)(word >> (8 * ((j + rot) & 3)));
+    uint32_t i = i0;
+    for (; i + 4 <= i1; i += 4)
+        memcpy(want + i, four, 4);
+    for (uint32_t j = 0; i < i1; i++, j++)
+        want[i] = four[j];
+}
+
 static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint8_t *defined)
 {
     memset(defined, 0, n);
@@ -137,25 +150,21 @@ static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint
         if (from >= to)
             continue;
         uint32_t i0 = (uint32_t)(from - at), i1 = (uint32_t)(to - at);
-        if (l->kind == LAYER_UNDEFINED) {
-            memset(defined + i0, 0, i1 - i0);
-            continue;
-        }
-        memset(defined + i0, 1, i1 - i0);
+        memset(defined + i0, l->kind != LAYER_UNDEFINED, i1 - i0);
         if (l->kind == LAYER_FILL) {
-            for (uint32_t i = i0; i < i1; i++)
-                want[i] = (uint8_t)(l->value >> (8 * (((int64_t)(at + i) - l->origin) & 3)));
-            continue;
-        }
-        uint64_t index = UINT64_MAX;
-        uint32_t word = 0;
-        for (uint32_t i = i0; i < i1; i++) {
-            uint64_t x = at + i;
-            if (x / 4 != index) {
-                index = x / 4;
-                word = pbc_scenario_content_word(l->value, index);
+            lay_word(want, i0, i1, l->value, (uint32_t)(((int64_t)from - l->origin) & 3));
+        } else if (l->kind == LAYER_INIT) {
+            /* Word by word; `at` is page aligned, so dword x/4 starts at
+             * want[4*(x/4) - at]. */
+            for (uint32_t i = i0; i < i1;) {
+                uint64_t x = at + i;
+                uint32_t word = pbc_scenario_content_word(l->value, x / 4);
+                uint32_t end = (uint32_t)((x / 4 + 1) * 4 - at);
+                if (end > i1)
+                    end = i1;
+                lay_word(want, i, end, word, (uint32_t)(x & 3));
+                i = end;
             }
-            want[i] = (uint8_t)(word >> (8 * (x % 4)));
         }
     }
 }
@@ -211,6 +220,9 @@ static int check_alloc(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_
                             : rec->pfns[span->first + al->mdl_offset + at / PBC_PAGE_SIZE] << PBC_PAGE_SHIFT;
         expect(st, at, len, want, defined);
         read_phys(g, phys, got, len);
+        int all_defined = memchr(defined, 0, len) == NULL;
+        if (all_defined && memcmp(want, got, len) == 0)
+            continue;
         for (uint32_t k = 0; k < len; k++) {
             if (!defined[k] || got[k] == want[k])
                 continue;
