@@ -82,6 +82,8 @@ static const char *busy_mix =
     "map P aperture=3:0 coherent\n"
     "render-read P offset=0 size=8K via=aperture\n"
     "unmap P\n"
+    "map B aperture=3:16\n"
+    "unmap B\n"
     "fill C to=1:0x40000 pattern=0xabcdef01\n"
     "render-write C offset=4 size=8 pattern=0x3\n"
     "discard C\n"
@@ -268,19 +270,25 @@ T_TEST(patch_and_submit_agree)
 T_TEST(fill_segments_and_primary_device)
 {
     run_spy(busy_mix, pbc_target_reference.supported_operations);
-    int maps = 0;
+    /* busy_mix maps the primary P, then B, which is not primary (S34). */
+    int primary_maps = 0, device_maps = 0, primary_unmaps = 0, device_unmaps = 0;
     for (int i = 0; i < ncalls; i++) {
         const DXGKARG_BUILDPAGINGBUFFER *a = &calls[i].in;
         if (a->Operation == DXGK_OPERATION_FILL)
             T_CHECK(a->Fill.Destination.SegmentId == 1);
         if (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT) {
-            T_CHECK(a->MapApertureSegment.hDevice == NULL && a->MapApertureSegment.hAllocation != NULL);
-            maps++;
+            T_CHECK(a->MapApertureSegment.hAllocation != NULL);
+            primary_maps += a->MapApertureSegment.hDevice == NULL;
+            device_maps += a->MapApertureSegment.hDevice != NULL;
         }
-        if (a->Operation == DXGK_OPERATION_UNMAP_APERTURE_SEGMENT)
-            T_CHECK(a->UnmapApertureSegment.hDevice == NULL && a->UnmapApertureSegment.DummyPage.QuadPart != 0);
+        if (a->Operation == DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) {
+            T_CHECK(a->UnmapApertureSegment.DummyPage.QuadPart != 0);
+            primary_unmaps += a->UnmapApertureSegment.hDevice == NULL;
+            device_unmaps += a->UnmapApertureSegment.hDevice != NULL;
+        }
     }
-    T_CHECK(maps > 0);
+    T_CHECK_MSG(primary_maps >= 1 && device_maps >= 1, "%d primary, %d device maps", primary_maps, device_maps);
+    T_CHECK(primary_unmaps >= 1 && device_unmaps >= 1);
 }
 
 /* S20: an operation a target does not support is reported, not failed. */
