@@ -33,7 +33,9 @@ static NTSTATUS APIENTRY spy_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAG
         maps_while_busy += spy_gpu->executed < spy_gpu->queued;
     const MDL *m = NULL;
     if (a->Operation == DXGK_OPERATION_TRANSFER)
-        m = a->Transfer.Source.SegmentId == 0 ? a->Transfer.Source.pMdl : a->Transfer.Destination.pMdl;
+        m = a->Transfer.Source.SegmentId == 0        ? a->Transfer.Source.pMdl
+            : a->Transfer.Destination.SegmentId == 0 ? a->Transfer.Destination.pMdl
+                                                     : NULL; /* segment to segment: no MDL */
     c->mdl_pages = m ? m->ByteCount / 4096 : 0;
     c->mdl_flags = m ? (uint32_t)m->MdlFlags : 0;
     c->status = ref_build_paging_buffer(adapter, a);
@@ -232,6 +234,25 @@ T_TEST(busy_retried_with_idle)
         T_CHECK(same_operation(next, &calls[i].in));
     }
     T_CHECK(busy >= 3);
+}
+
+/* S24: raw GPU work queued by address may touch the allocation, so the
+ * next transfer is not offered AllocationIsIdle until it has run; once the
+ * GPU is idle, it is. */
+T_TEST(idle_flag_waits_for_raw_gpu_work)
+{
+    run_spy("pbs 1\nalloc A size=8K at=1:0x0\ngpu-write at=1:0x0 size=4K pattern=0x77\n"
+            "transfer A to=2:0x0\nidle\ntransfer A to=1:0x0\nend\n",
+            pbc_target_reference.supported_operations);
+    int transfers = 0;
+    for (int i = 0; i < ncalls; i++) {
+        if (calls[i].in.Operation != DXGK_OPERATION_TRANSFER)
+            continue;
+        T_CHECK_MSG(calls[i].in.Transfer.Flags.AllocationIsIdle == (transfers > 0),
+                    "transfer %d: AllocationIsIdle=%u", transfers, calls[i].in.Transfer.Flags.AllocationIsIdle);
+        transfers++;
+    }
+    T_CHECK(transfers == 2);
 }
 
 /* S36, S38-S41, S45, S47: every buffer part is patched then submitted with
