@@ -5,7 +5,11 @@
  * MmMapIoSpace for a segment side) and writes no packet. S24: with
  * AllocationIsIdle set the allocation stays idle for the whole call, so
  * the GPU cannot race the copy. TransferOffset applies to segment sides
- * only and MdlOffset counts pages of the MDL (S13, S14). A call that
+ * only and MdlOffset counts pages of the MDL (S13, S14). AllocationIsIdle
+ * covers the allocation, not the destination memory: this builder's own
+ * packets still waiting in the current buffer (a WritePhysical, another
+ * allocation's eviction) may touch it and must run first, so the CPU path
+ * is taken only when the buffer holds none (DmaBufferWriteOffset 0). A call that
  * resumes a transfer begun in packets, or whose memory cannot be mapped,
  * continues with packets like the reference.
  */
@@ -55,7 +59,7 @@ static NTSTATUS APIENTRY cpu_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAG
 {
     const __typeof__(a->Transfer) *t = &a->Transfer;
     if (a->Operation != DXGK_OPERATION_TRANSFER || !t->Flags.AllocationIsIdle ||
-        a->MultipassOffset != 0 || t->TransferSize == 0)
+        a->MultipassOffset != 0 || a->DmaBufferWriteOffset != 0 || t->TransferSize == 0)
         return ref_build_paging_buffer(var_ref(adapter), a);
     cpu_view sv = {0}, dv = {0};
     uint8_t *src = cpu_map_side(&sv, t->Source.SegmentId, t->Source.SegmentAddress, t->Source.pMdl,
