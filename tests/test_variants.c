@@ -119,7 +119,8 @@ T_TEST(big_packets_needs_fewer_bytes)
 
 T_TEST(busy_unless_idle_retries)
 {
-    const pbc_scenario *s = seed("transfer-seg-to-seg.pbs");
+    /* Its transfers follow GPU work on allocations not marked needs-idle. */
+    const pbc_scenario *s = seed("dma-large-buffers.pbs");
     uint64_t bytes;
     pbc_record v = run_record("variant-busy-unless-idle", s, 0, &bytes);
     pbc_record f = run_record("reference", s, 0, &bytes);
@@ -252,9 +253,10 @@ T_TEST(own_progress_leaves_multipass_offset_zero)
     fake_host f = {0};
     pbc_host h;
     HANDLE ad = open_adapter(t, &f, &h), rd = open_adapter(ref, &f, &h);
-    uint8_t mine[4096], theirs[4096];
+    uint8_t mine[4096] = {0}, theirs[4096] = {0};
     int calls = 0;
-    /* Three 48-byte buffers: both must emit the same packets in the same places. */
+    /* 48-byte buffers hold two of the four fill packets: both builders must
+     * emit the same packets in the same places, in two calls. */
     DXGKARG_BUILDPAGINGBUFFER a = fill_args(mine, 48, NULL, 0), b = fill_args(theirs, 48, NULL, 0);
     for (NTSTATUS sa = 0, sb = 0; calls < 8; calls++) {
         a.pDmaBuffer = mine + calls * 48;
@@ -268,7 +270,7 @@ T_TEST(own_progress_leaves_multipass_offset_zero)
         if (sa == STATUS_SUCCESS)
             break;
     }
-    T_CHECK(calls == 2 && !memcmp(mine, theirs, 3 * 48));
+    T_CHECK_MSG(calls == 1 && !memcmp(mine, theirs, 2 * 48), "finished after %d calls", calls + 1);
     t->destroy_adapter(ad);
     ref->destroy_adapter(rd);
 }
