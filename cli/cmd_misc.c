@@ -12,14 +12,28 @@
 #include "base/util.h"
 #include "vidmm/vidmm.h"
 
+/* One group per kind: the reference, the planted bugs (with the rule that
+ * must catch each), the legal variants (which must pass). Groups are
+ * separated by a blank line, never by a header, so that the first column
+ * of every non-empty line is a target name (scripts read it). */
 static void list_targets(void)
 {
+    static const uint32_t order[] = {PBC_TARGET_KIND_REFERENCE, PBC_TARGET_KIND_PLANTED_BUG,
+                                     PBC_TARGET_KIND_VARIANT};
     uint32_t n;
     const pbc_target_entry *e = pbc_target_list(&n);
-    for (uint32_t i = 0; i < n; i++)
-        printf("%-28s %s%s%s%s\n", e[i].target->name, e[i].target->summary,
-               e[i].expected_rule ? " [expects " : "", e[i].expected_rule ? e[i].expected_rule : "",
-               e[i].expected_rule ? "]" : "");
+    for (size_t g = 0; g < sizeof(order) / sizeof(order[0]); g++) {
+        if (g > 0)
+            putchar('\n');
+        for (uint32_t i = 0; i < n; i++) {
+            if (e[i].kind != order[g])
+                continue;
+            printf("%-28s %s%s%s%s%s\n", e[i].target->name, e[i].target->summary,
+                   e[i].expected_rule ? " [expects " : "", e[i].expected_rule ? e[i].expected_rule : "",
+                   e[i].expected_rule ? "]" : "",
+                   e[i].kind == PBC_TARGET_KIND_VARIANT ? " [legal variant]" : "");
+        }
+    }
 }
 
 static void list_operations(void)

@@ -11,7 +11,8 @@ trap 'rm -rf "$work"' EXIT
 
 common=(-std=c11 -D_POSIX_C_SOURCE=200809L -DXXH_INLINE_ALL
         -I"$src/include" -I"$src/harness" -I"$src/reference" -I"$src/targets" -I"$src/fuzz")
-lib_sources=("$src"/reference/*.c "$src"/targets/registry.c "$src"/targets/mutants/*.c)
+lib_sources=("$src"/reference/*.c "$src"/targets/registry.c "$src"/targets/mutants/*.c
+             "$src"/targets/variants/*.c)
 # Every harness room but report/: the fuzz targets write no reports, and
 # the report writers need jansson and libxml2, which the fuzzing image
 # does not build with sanitizers.
@@ -49,7 +50,8 @@ fuzz_target() { # fuzz_target NAME KIND SEED_DIR SOURCES...
 "$work/pbcheck" encode "$src"/corpus/seeds/*.pbs --out "$work/seeds-binary" >/dev/null
 "$work/pbcheck" fuzz --target isa --prepare --out "$work/isa" >/dev/null
 
-for builder in $("$work/pbcheck" list targets | awk '{print $1}'); do
+# Legal variants get no fuzz target: the reference and planted bugs only.
+for builder in $("$work/pbcheck" list targets | awk '!/\[legal variant\]$/ {print $1}'); do
     fuzz_target "fuzz_diff_${builder//-/_}" diff "$work/seeds-binary" \
         -DPBC_FUZZ_TARGET="\"$builder\"" "$src/fuzz/fuzz_diff.c" "$src/fuzz/mutate.c" \
         "$src/fuzz/libfuzzer_mutator.c"

@@ -44,7 +44,8 @@ finds)
     ;;
 targets)
     bin=$3
-    for t in $("$pbcheck" list targets | awk '{print $1}'); do
+    # Legal variants are not fuzz targets (fuzz/CMakeLists.txt).
+    for t in $("$pbcheck" list targets | awk '!/\[legal variant\]$/ {print $1}'); do
         b="$bin/fuzz_diff_${t//-/_}"
         [ -x "$b" ] && [ -f "$b.dict" ] && [ -f "$b.options" ] || fail "no fuzz target for builder $t"
     done
@@ -84,7 +85,7 @@ oss-fuzz)
     CFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link" \
         "$src/fuzz/oss-fuzz-build.sh"
     n=0
-    for t in $("$pbcheck" list targets | awk '{print "fuzz_diff_" $1}' | tr - _) fuzz_parse fuzz_isa; do
+    for t in $("$pbcheck" list targets | awk 'NF && !/\[legal variant\]$/ {print "fuzz_diff_" $1}' | tr - _) fuzz_parse fuzz_isa; do
         for f in "$t" "$t.dict" "$t.options" "${t}_seed_corpus.zip"; do
             [ -f "$tmp/out/$f" ] || fail "oss-fuzz-build.sh did not make $f"
         done

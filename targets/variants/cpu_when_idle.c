@@ -1,0 +1,81 @@
+/*
+ * variant-cpu-when-idle: when, and only when, a Transfer arrives with
+ * AllocationIsIdle, copies it with the CPU at build time through the
+ * kernel's mappings (MmGetSystemAddressForMdlSafe for an MDL side,
+ * MmMapIoSpace for a segment side) and writes no packet. S24: with
+ * AllocationIsIdle set the allocation stays idle for the whole call, so
+ * the GPU cannot race the copy. TransferOffset applies to segment sides
+ * only and MdlOffset counts pages of the MDL (S13, S14). AllocationIsIdle
+ * covers the allocation, not the destination memory: this builder's own
+ * packets still waiting in the current buffer (a WritePhysical, another
+ * allocation's eviction) may touch it and must run first, so the CPU path
+ * is taken only when the buffer holds none (DmaBufferWriteOffset 0). A call that
+ * resumes a transfer begun in packets, or whose memory cannot be mapped,
+ * continues with packets like the reference.
+ */
+#include <string.h>
+
+#include "var_common.h"
+
+typedef struct cpu_view {
+    uint8_t *base; /* what the kernel returned, for the unmap */
+    uint8_t *data; /* the transfer's first byte on this side */
+    PMDL mdl;      /* NULL for a segment side */
+    SIZE_T size;
+} cpu_view;
+
+static void cpu_unmap(const cpu_view *v)
+{
+    if (v->base && v->mdl)
+        MmUnmapLockedPages(v->base, v->mdl);
+    else if (v->base)
+        MmUnmapIoSpace(v->base, v->size);
+}
+
+/* CPU address of the transfer's first byte on one side, or NULL. */
+static uint8_t *cpu_map_side(cpu_view *v, UINT segment_id, LARGE_INTEGER address, PMDL mdl,
+                             UINT transfer_offset, UINT mdl_offset, SIZE_T size)
+{
+    v->size = size;
+    if (segment_id != 0) {
+        PHYSICAL_ADDRESS pa;
+        pa.QuadPart = address.QuadPart + transfer_offset;
+        return v->data = v->base = MmMapIoSpace(pa, size, MmNonCached);
+    }
+    uint8_t *va = v->base = MmGetSystemAddressForMdlSafe(mdl, NormalPagePriority);
+    v->mdl = mdl;
+    if (!va)
+        return NULL;
+    /* The mapping starts ByteOffset into the MDL's first page; MdlOffset
+     * counts whole pages from that page's start. */
+    uint64_t span = (uint64_t)ADDRESS_AND_SIZE_TO_SPAN_PAGES(MmGetMdlVirtualAddress(mdl),
+                                                             MmGetMdlByteCount(mdl)) * PAGE_SIZE;
+    if ((uint64_t)mdl_offset * PAGE_SIZE + size > span)
+        return NULL;
+    return v->data = va - (MmGetMdlByteOffset(mdl) & (PAGE_SIZE - 1)) + (size_t)mdl_offset * PAGE_SIZE;
+}
+
+static NTSTATUS APIENTRY cpu_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    const __typeof__(a->Transfer) *t = &a->Transfer;
+    if (a->Operation != DXGK_OPERATION_TRANSFER || !t->Flags.AllocationIsIdle ||
+        a->MultipassOffset != 0 || a->DmaBufferWriteOffset != 0 || t->TransferSize == 0)
+        return ref_build_paging_buffer(var_ref(adapter), a);
+    cpu_view sv = {0}, dv = {0};
+    uint8_t *src = cpu_map_side(&sv, t->Source.SegmentId, t->Source.SegmentAddress, t->Source.pMdl,
+                                t->TransferOffset, t->MdlOffset, t->TransferSize);
+    uint8_t *dst = cpu_map_side(&dv, t->Destination.SegmentId, t->Destination.SegmentAddress,
+                                t->Destination.pMdl, t->TransferOffset, t->MdlOffset, t->TransferSize);
+    if (src && dst)
+        memmove(dst, src, t->TransferSize);
+    /* The source first: it is unchanged, so only the destination is stored. */
+    cpu_unmap(&sv);
+    cpu_unmap(&dv);
+    if (!src || !dst)
+        return ref_build_paging_buffer(var_ref(adapter), a);
+    return STATUS_SUCCESS; /* no packet: the copy is done */
+}
+
+VAR_TARGET(pbc_variant_cpu_when_idle, "variant-cpu-when-idle",
+           "copies idle transfers with the CPU at build time (S24: an idle allocation stays idle)",
+           REF_MAX_PACKET_BYTES, 0, var_create_adapter, cpu_build, var_patch, var_submit);

@@ -1,0 +1,74 @@
+/*
+ * var_common.h — what the variant builders share: an adapter that embeds
+ * the reference's adapter as its first member ("subclassing", so a variant
+ * adapter is a valid hAdapter for the reference entry points after
+ * var_ref()), and helpers to run the reference on part of a buffer.
+ */
+#ifndef PBCHECK_VAR_COMMON_H
+#define PBCHECK_VAR_COMMON_H
+
+#include <stddef.h>
+
+#include <pbcheck/target.h>
+
+#include "ref_builder.h"
+#include "ref_isa.h"
+
+/* The first member of every variant's adapter. */
+typedef struct var_adapter {
+    HANDLE ref; /* the reference's adapter, from ref_create_adapter */
+    const pbc_host *host;
+} var_adapter;
+
+/* Allocates `size` zeroed bytes (at least sizeof(var_adapter)) as the
+ * adapter and creates the reference adapter inside it. */
+NTSTATUS var_adapter_create(const pbc_adapter_info *info, size_t size, HANDLE *adapter);
+void var_adapter_destroy(HANDLE adapter);
+NTSTATUS var_create_adapter(const pbc_adapter_info *info, HANDLE *adapter);
+
+static inline HANDLE var_ref(HANDLE adapter) { return ((var_adapter *)adapter)->ref; }
+
+/* Runs the reference on [start, start + size) instead of the caller's
+ * window; hands back pDmaBuffer and MultipassOffset. */
+NTSTATUS var_ref_window(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, uint8_t *start, UINT size);
+
+/* Runs the reference for at most one packet, written into `packet`
+ * (REF_MAX_PACKET_BYTES); *a is not changed. *len is the packet's size (0
+ * when none was written) and *mpo the MultipassOffset after it. */
+NTSTATUS var_ref_one_packet(HANDLE adapter, const DXGKARG_BUILDPAGINGBUFFER *a, uint8_t *packet,
+                            size_t *len, UINT *mpo);
+
+/* The reference's entry points, taking a variant adapter. */
+NTSTATUS APIENTRY var_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a);
+NTSTATUS APIENTRY var_patch(IN_CONST_HANDLE adapter, const DXGKARG_PATCH *p);
+NTSTATUS APIENTRY var_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAND *c);
+
+#define VAR_OPERATIONS                                                                    \
+    (PBC_OP_BIT(DXGK_OPERATION_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_FILL) |              \
+     PBC_OP_BIT(DXGK_OPERATION_DISCARD_CONTENT) | PBC_OP_BIT(DXGK_OPERATION_READ_PHYSICAL) | \
+     PBC_OP_BIT(DXGK_OPERATION_WRITE_PHYSICAL) |                                          \
+     PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT) |                                    \
+     PBC_OP_BIT(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) |                                  \
+     PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER))
+
+/* A variant's table: the reference's, but for the named hooks and sizes. */
+#define VAR_TARGET(sym, nm, summary_text, min_dma, priv_size, create, build, patch_fn, submit_fn) \
+    const pbc_target sym = {                                                                    \
+        .abi_version = PBC_TARGET_ABI_VERSION,                                                  \
+        .struct_size = sizeof(pbc_target),                                                      \
+        .name = nm,                                                                             \
+        .summary = summary_text,                                                                \
+        .isa = &ref_isa,                                                                        \
+        .min_dma_size = min_dma,                                                                \
+        .private_data_size = priv_size,                                                         \
+        .supported_operations = VAR_OPERATIONS,                                                 \
+        .create_adapter = create,                                                               \
+        .destroy_adapter = var_adapter_destroy,                                                 \
+        .create_allocation = ref_create_allocation,                                             \
+        .destroy_allocation = ref_destroy_allocation,                                           \
+        .build_paging_buffer = build,                                                           \
+        .patch = patch_fn,                                                                      \
+        .submit_command = submit_fn,                                                            \
+    }
+
+#endif

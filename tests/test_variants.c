@@ -1,0 +1,387 @@
+/* Every legal variant builder passes the seed corpus with zero findings at
+ * three paging-buffer sizes, twice each (PB-NONDET), and really makes the
+ * choice it claims, seen in the run record or by calling it directly. */
+#include <dirent.h>
+
+#include "registry.h"
+#include "exec/runner.h"
+#include "t.h"
+
+#define MAX_SEEDS 64
+
+static pbc_scenario seeds[MAX_SEEDS];
+static char seed_names[MAX_SEEDS][256];
+static int nseeds;
+
+static void load_seeds(void)
+{
+    if (nseeds)
+        return;
+    DIR *d = opendir(PBC_SEEDS_DIR);
+    T_CHECK(d != NULL);
+    for (struct dirent *e; d && (e = readdir(d)) && nseeds < MAX_SEEDS;) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".pbs"))
+            continue;
+        char path[1024], err[512];
+        snprintf(path, sizeof(path), "%s/%s", PBC_SEEDS_DIR, e->d_name);
+        T_CHECK_MSG(pbc_scenario_load(path, &seeds[nseeds], err, sizeof(err)) == 0, "%s", err);
+        snprintf(seed_names[nseeds], sizeof(seed_names[0]), "%s", e->d_name);
+        nseeds++;
+    }
+    if (d)
+        closedir(d);
+}
+
+static const pbc_scenario *seed(const char *name)
+{
+    load_seeds();
+    for (int i = 0; i < nseeds; i++)
+        if (!strcmp(seed_names[i], name))
+            return &seeds[i];
+    T_CHECK_MSG(0, "no seed %s", name);
+    return NULL;
+}
+
+static const uint32_t dma_sizes[] = {0, 100, 4096};
+
+T_TEST(every_variant_passes_corpus)
+{
+    load_seeds();
+    uint32_t n;
+    const pbc_target_entry *e = pbc_target_list(&n);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    int variants = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (e[i].kind != PBC_TARGET_KIND_VARIANT)
+            continue;
+        variants++;
+        T_CHECK_MSG(e[i].expected_rule == NULL, "%s: a variant expects no rule", e[i].target->name);
+        int failed = 0;
+        for (int k = 0; k < nseeds; k++)
+            for (size_t d = 0; d < sizeof(dma_sizes) / sizeof(dma_sizes[0]); d++) {
+                pbc_run_options o = {.dma_override = dma_sizes[d], .check_determinism = 1};
+                pbc_outcome out;
+                pbc_runner_run(&r, &seeds[k], e[i].target, &o, &out);
+                if (out.verdict == PBC_VERDICT_PASS || out.verdict == PBC_VERDICT_SKIP)
+                    continue;
+                /* The first failure per variant in full; then one line each. */
+                if (failed++ == 0)
+                    fprintf(stderr, "  %s on %s (dma %u): %s %s\n    %s\n", e[i].target->name, seed_names[k],
+                            dma_sizes[d], pbc_verdict_name(out.verdict), out.rule, out.message);
+                else
+                    fprintf(stderr, "  %s on %s (dma %u): %s %s\n", e[i].target->name, seed_names[k],
+                            dma_sizes[d], pbc_verdict_name(out.verdict), out.rule);
+            }
+        T_CHECK_MSG(failed == 0, "%s: %d of %d runs did not pass", e[i].target->name, failed,
+                    nseeds * (int)(sizeof(dma_sizes) / sizeof(dma_sizes[0])));
+    }
+    T_CHECK(variants >= 12);
+    pbc_runner_fini(&r);
+}
+
+/* What one run of `name` on `s` left in its record. */
+static pbc_record run_record(const char *name, const pbc_scenario *s, uint32_t dma, uint64_t *bytes)
+{
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {.dma_override = dma};
+    pbc_outcome out;
+    const pbc_target *t = pbc_target_find(name);
+    T_CHECK_MSG(t != NULL, "no target %s", name);
+    pbc_record res = {0};
+    *bytes = 0;
+    if (t && s) {
+        pbc_runner_run(&r, s, t, &o, &out);
+        res = r.target.res;
+        for (uint32_t i = 0; i < res.write_count; i++)
+            *bytes += res.writes[i].end - res.writes[i].start;
+        /* Only the counters are kept: the arrays die with the runner. */
+        res.writes = NULL;
+        res.subs = NULL;
+        res.masks = NULL;
+        res.owners = NULL;
+    }
+    pbc_runner_fini(&r);
+    return res;
+}
+
+T_TEST(big_packets_needs_fewer_bytes)
+{
+    const pbc_scenario *s = seed("transfer-seg-to-seg.pbs");
+    uint64_t big, ref;
+    pbc_record b = run_record("variant-big-packets", s, 4096, &big);
+    pbc_record f = run_record("reference", s, 4096, &ref);
+    T_CHECK_MSG(big < ref && b.calls <= f.calls, "big-packets wrote %llu bytes in %u calls, reference %llu in %u",
+                (unsigned long long)big, b.calls, (unsigned long long)ref, f.calls);
+}
+
+T_TEST(busy_unless_idle_retries)
+{
+    /* Its transfers follow GPU work on allocations not marked needs-idle. */
+    const pbc_scenario *s = seed("dma-large-buffers.pbs");
+    uint64_t bytes;
+    pbc_record v = run_record("variant-busy-unless-idle", s, 0, &bytes);
+    pbc_record f = run_record("reference", s, 0, &bytes);
+    T_CHECK_MSG(v.busy_retries > f.busy_retries, "busy retries: variant %u, reference %u", v.busy_retries,
+                f.busy_retries);
+}
+
+T_TEST(early_insufficient_leaves_room)
+{
+    const pbc_scenario *s = seed("transfer-seg-to-seg.pbs");
+    uint64_t bytes;
+    pbc_record v = run_record("variant-early-insufficient", s, 256, &bytes);
+    pbc_record f = run_record("reference", s, 256, &bytes);
+    T_CHECK_MSG(v.insufficient > f.insufficient, "INSUFFICIENT answers: variant %u, reference %u",
+                v.insufficient, f.insufficient);
+}
+
+T_TEST(cpu_when_idle_writes_no_packets_for_idle_transfers)
+{
+    const pbc_scenario *s = seed("busy-retry.pbs");
+    uint64_t cpu, ref;
+    run_record("variant-cpu-when-idle", s, 0, &cpu);
+    run_record("reference", s, 0, &ref);
+    T_CHECK_MSG(cpu < ref, "variant wrote %llu bytes, reference %llu", (unsigned long long)cpu,
+                (unsigned long long)ref);
+}
+
+/* ---- Direct calls, with a host that records what it is asked ---- */
+
+typedef struct fake_host {
+    uint32_t rings, fences;
+    uint64_t phys[4];
+    UINT start[4], end[4];
+} fake_host;
+
+static void fake_ring(void *ctx, UINT seg, uint64_t phys, UINT start, UINT end)
+{
+    (void)seg;
+    fake_host *f = ctx;
+    if (f->rings < 4) {
+        f->phys[f->rings] = phys;
+        f->start[f->rings] = start;
+        f->end[f->rings] = end;
+    }
+    f->rings++;
+}
+static void fake_fence(void *ctx, UINT fence)
+{
+    (void)fence;
+    ((fake_host *)ctx)->fences++;
+}
+static uint32_t fake_mmio_read(void *ctx, uint32_t offset)
+{
+    (void)ctx;
+    (void)offset;
+    return 0;
+}
+static void fake_mmio_write(void *ctx, uint32_t offset, uint32_t value)
+{
+    (void)ctx;
+    (void)offset;
+    (void)value;
+}
+static void fake_log(void *ctx, const char *line)
+{
+    (void)ctx;
+    (void)line;
+}
+
+static HANDLE open_adapter(const pbc_target *t, fake_host *f, pbc_host *h)
+{
+    *h = (pbc_host){PBC_TARGET_ABI_VERSION, sizeof(pbc_host), f, fake_ring, fake_fence,
+                    fake_mmio_read, fake_mmio_write, fake_log};
+    pbc_adapter_info info = {.struct_size = sizeof(info), .host = h};
+    HANDLE a = NULL;
+    T_CHECK(t->create_adapter(&info, &a) == STATUS_SUCCESS);
+    return a;
+}
+
+/* A 16 KiB fill of segment memory, into `buf` with `priv` private bytes. */
+static DXGKARG_BUILDPAGINGBUFFER fill_args(uint8_t *buf, UINT size, uint8_t *priv, UINT priv_size)
+{
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.pDmaBuffer = buf;
+    a.DmaSize = size;
+    a.pDmaBufferPrivateData = priv;
+    a.DmaBufferPrivateDataSize = priv_size;
+    a.Operation = DXGK_OPERATION_FILL;
+    a.Fill.FillSize = 16384;
+    a.Fill.FillPattern = 0xA5A5A5A5u;
+    a.Fill.Destination.SegmentId = 1;
+    a.DmaBufferGpuVirtualAddress = 0x300000000ull;
+    return a;
+}
+
+T_TEST(private_data_advances_and_is_checked)
+{
+    const pbc_target *t = pbc_target_find("variant-private-data");
+    T_CHECK(t && t->private_data_size > 0);
+    if (!t)
+        return;
+    fake_host f = {0};
+    pbc_host h;
+    HANDLE ad = open_adapter(t, &f, &h);
+    uint8_t buf[4096], priv[256];
+    DXGKARG_BUILDPAGINGBUFFER a = fill_args(buf, sizeof(buf), priv, t->private_data_size);
+    T_CHECK(t->build_paging_buffer(ad, &a) == STATUS_SUCCESS);
+    UINT used = (UINT)((uint8_t *)a.pDmaBuffer - buf), pused = (UINT)((uint8_t *)a.pDmaBufferPrivateData - priv);
+    T_CHECK_MSG(pused > 0, "private data did not advance");
+    DXGKARG_SUBMITCOMMAND c;
+    memset(&c, 0, sizeof(c));
+    c.DmaBufferSize = sizeof(buf);
+    c.DmaBufferSubmissionEndOffset = used;
+    c.pDmaBufferPrivateData = priv;
+    c.DmaBufferPrivateDataSize = t->private_data_size;
+    c.DmaBufferPrivateDataSubmissionEndOffset = pused;
+    c.Flags.Paging = 1;
+    T_CHECK(t->submit_command(ad, &c) == STATUS_SUCCESS);
+    /* A private range that does not describe the submission is refused. */
+    c.DmaBufferPrivateDataSubmissionEndOffset = 0;
+    T_CHECK(t->submit_command(ad, &c) != STATUS_SUCCESS);
+    t->destroy_adapter(ad);
+}
+
+T_TEST(own_progress_leaves_multipass_offset_zero)
+{
+    const pbc_target *t = pbc_target_find("variant-own-progress");
+    const pbc_target *ref = pbc_target_find("reference");
+    fake_host f = {0};
+    pbc_host h;
+    HANDLE ad = open_adapter(t, &f, &h), rd = open_adapter(ref, &f, &h);
+    uint8_t mine[4096] = {0}, theirs[4096] = {0};
+    int calls = 0;
+    /* 48-byte buffers hold two of the four fill packets: both builders must
+     * emit the same packets in the same places, in two calls. */
+    DXGKARG_BUILDPAGINGBUFFER a = fill_args(mine, 48, NULL, 0), b = fill_args(theirs, 48, NULL, 0);
+    for (NTSTATUS sa = 0, sb = 0; calls < 8; calls++) {
+        a.pDmaBuffer = mine + calls * 48;
+        a.DmaSize = 48;
+        b.pDmaBuffer = theirs + calls * 48;
+        b.DmaSize = 48;
+        sa = t->build_paging_buffer(ad, &a);
+        sb = ref->build_paging_buffer(rd, &b);
+        T_CHECK(sa == sb);
+        T_CHECK(a.MultipassOffset == 0);
+        if (sa == STATUS_SUCCESS)
+            break;
+    }
+    T_CHECK_MSG(calls == 1 && !memcmp(mine, theirs, 2 * 48), "finished after %d calls", calls + 1);
+    t->destroy_adapter(ad);
+    ref->destroy_adapter(rd);
+}
+
+T_TEST(ring_pieces_rings_more_than_once)
+{
+    const pbc_target *t = pbc_target_find("variant-ring-pieces");
+    fake_host f = {0};
+    pbc_host h;
+    HANDLE ad = open_adapter(t, &f, &h);
+    uint8_t buf[4096];
+    DXGKARG_BUILDPAGINGBUFFER a = fill_args(buf, sizeof(buf), NULL, 0);
+    T_CHECK(t->build_paging_buffer(ad, &a) == STATUS_SUCCESS);
+    UINT used = (UINT)((uint8_t *)a.pDmaBuffer - buf);
+    DXGKARG_PATCH p;
+    memset(&p, 0, sizeof(p));
+    p.DmaBufferPhysicalAddress.QuadPart = 0x300000000ll;
+    p.pDmaBuffer = buf;
+    p.DmaBufferSize = sizeof(buf);
+    p.DmaBufferSubmissionEndOffset = used;
+    p.SubmissionFenceId = 1;
+    p.Flags.Paging = 1;
+    T_CHECK(t->patch(ad, &p) == STATUS_SUCCESS);
+    DXGKARG_SUBMITCOMMAND c;
+    memset(&c, 0, sizeof(c));
+    c.DmaBufferPhysicalAddress.QuadPart = 0x300000000ll;
+    c.DmaBufferSize = sizeof(buf);
+    c.DmaBufferSubmissionEndOffset = used;
+    c.SubmissionFenceId = 1;
+    c.Flags.Paging = 1;
+    T_CHECK(t->submit_command(ad, &c) == STATUS_SUCCESS);
+    T_CHECK_MSG(f.rings == 2 && f.fences == 1, "%u rings, %u fences", f.rings, f.fences);
+    /* Together the pieces are exactly [0, used). */
+    T_CHECK(f.phys[0] + f.start[0] == 0x300000000ull);
+    T_CHECK(f.phys[0] + f.end[0] == f.phys[1] + f.start[1]);
+    T_CHECK(f.phys[1] + f.end[1] == 0x300000000ull + used);
+    t->destroy_adapter(ad);
+}
+
+T_TEST(patch_fence_writes_one_fence_and_rings_none)
+{
+    const pbc_target *t = pbc_target_find("variant-patch-fence");
+    fake_host f = {0};
+    pbc_host h;
+    HANDLE ad = open_adapter(t, &f, &h);
+    uint8_t buf[4096];
+    DXGKARG_BUILDPAGINGBUFFER a = fill_args(buf, sizeof(buf), NULL, 0);
+    T_CHECK(t->build_paging_buffer(ad, &a) == STATUS_SUCCESS);
+    a.DmaSize = (UINT)(buf + sizeof(buf) - (uint8_t *)a.pDmaBuffer);
+    T_CHECK(t->build_paging_buffer(ad, &a) == STATUS_SUCCESS); /* a second call: a second placeholder */
+    UINT used = (UINT)((uint8_t *)a.pDmaBuffer - buf);
+    DXGKARG_PATCH p;
+    memset(&p, 0, sizeof(p));
+    p.pDmaBuffer = buf;
+    p.DmaBufferSize = sizeof(buf);
+    p.DmaBufferSubmissionEndOffset = used;
+    p.SubmissionFenceId = 7;
+    p.Flags.Paging = 1;
+    T_CHECK(t->patch(ad, &p) == STATUS_SUCCESS);
+    int fences = 0;
+    uint64_t id = 0;
+    UINT last_end = 0;
+    for (UINT off = 0; off < used;) {
+        pbc_uop u;
+        size_t len;
+        const char *why;
+        if (t->isa->decode(buf + off, used - off, &u, &len, &why) != PBC_DECODE_OK)
+            break;
+        if (u.kind == PBC_UOP_FENCE) {
+            fences++;
+            id = u.value;
+            last_end = off + (UINT)len;
+        }
+        off += (UINT)len;
+    }
+    T_CHECK_MSG(fences == 1 && id == 7 && last_end == used, "%d fences, id %llu, ends at 0x%x of 0x%x", fences,
+                (unsigned long long)id, last_end, used);
+    DXGKARG_SUBMITCOMMAND c;
+    memset(&c, 0, sizeof(c));
+    c.DmaBufferSubmissionEndOffset = used;
+    c.SubmissionFenceId = 7;
+    T_CHECK(t->submit_command(ad, &c) == STATUS_SUCCESS);
+    T_CHECK(f.rings == 1 && f.fences == 0);
+    t->destroy_adapter(ad);
+}
+
+T_TEST(aligned_64_aligns_every_packet)
+{
+    const pbc_target *t = pbc_target_find("variant-aligned-64");
+    fake_host f = {0};
+    pbc_host h;
+    HANDLE ad = open_adapter(t, &f, &h);
+    uint8_t buf[4096];
+    DXGKARG_BUILDPAGINGBUFFER a = fill_args(buf, sizeof(buf), NULL, 0);
+    T_CHECK(t->build_paging_buffer(ad, &a) == STATUS_SUCCESS);
+    UINT used = (UINT)((uint8_t *)a.pDmaBuffer - buf);
+    int work = 0;
+    for (UINT off = 0; off < used;) {
+        pbc_uop u;
+        size_t len;
+        const char *why;
+        if (t->isa->decode(buf + off, used - off, &u, &len, &why) != PBC_DECODE_OK)
+            break;
+        if (u.kind != PBC_UOP_NOP) {
+            work++;
+            T_CHECK_MSG(off % 64 == 0, "packet at 0x%x", off);
+        }
+        off += (UINT)len;
+    }
+    T_CHECK(work == 4);
+    t->destroy_adapter(ad);
+}
+
+T_MAIN()
