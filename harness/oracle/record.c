@@ -66,18 +66,31 @@ uint64_t *pbc_record_alloc_pages(pbc_record *r, uint32_t alloc, uint32_t count)
     return r->pfns + r->alloc_pfns[alloc].first;
 }
 
+int pbc_record_locate(const pbc_record *r, const pbc_gpu *gpu, uint32_t submission, uint32_t offset,
+                      uint32_t *buffer, uint64_t *buffer_offset)
+{
+    if (submission == 0 || submission > gpu->queued)
+        return -1;
+    const pbc_qentry *e = &gpu->queue[submission - 1];
+    if (e->kind != PBC_QE_DMA || e->tag >= r->sub_count)
+        return -1;
+    /* The piece may have been rung rebased: offsets count from its own
+     * base address, not necessarily the buffer's. */
+    *buffer = r->subs[e->tag].buffer;
+    *buffer_offset = e->phys + offset - r->subs[e->tag].phys;
+    return 0;
+}
+
 const pbc_write_rec *pbc_record_find_write(const pbc_record *r, const pbc_gpu *gpu,
                                            uint32_t submission, uint32_t offset)
 {
-    if (submission == 0 || submission > gpu->queued)
+    uint32_t buffer;
+    uint64_t at;
+    if (pbc_record_locate(r, gpu, submission, offset, &buffer, &at))
         return NULL;
-    const pbc_qentry *e = &gpu->queue[submission - 1];
-    if (e->kind != PBC_QE_DMA || e->tag >= r->sub_count)
-        return NULL;
-    uint32_t buffer = r->subs[e->tag].buffer;
     for (uint32_t i = 0; i < r->write_count; i++) {
         const pbc_write_rec *w = &r->writes[i];
-        if (w->buffer == buffer && offset >= w->start && offset < w->end)
+        if (w->buffer == buffer && at >= w->start && at < w->end)
             return w;
     }
     return NULL;

@@ -92,6 +92,12 @@ void pbc_record_mask_clear(pbc_record *r, uint64_t start, uint64_t end);
  * of the run; the caller fills it. */
 uint64_t *pbc_record_alloc_pages(pbc_record *r, uint32_t alloc, uint32_t count);
 
+/* The paging buffer and the offset in it of byte `offset` of GPU queue
+ * entry `submission` (a rung piece); -1 when that entry is no paging
+ * buffer piece. */
+int pbc_record_locate(const pbc_record *r, const pbc_gpu *gpu, uint32_t submission, uint32_t offset,
+                      uint32_t *buffer, uint64_t *buffer_offset);
+
 /* Which scenario operation, sub-transfer and pass produced the packet at
  * `offset` of GPU queue entry `submission` (from a page's provenance). */
 const pbc_write_rec *pbc_record_find_write(const pbc_record *r, const pbc_gpu *gpu,

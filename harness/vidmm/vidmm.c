@@ -72,14 +72,13 @@ static int vm_cut_by_fault(const vm *v, uint32_t op)
     const pbc_gpu *g = v->gpu;
     for (uint32_t k = 0; k < g->fault_count && k < PBC_MAX_FAULTS_KEPT; k++) {
         const pbc_fault *f = &g->faults[k];
-        if (!f->submission || g->queue[f->submission - 1].kind != PBC_QE_DMA)
-            continue;
-        uint32_t tag = g->queue[f->submission - 1].tag;
-        if (tag >= v->res->sub_count)
+        uint32_t buffer;
+        uint64_t at;
+        if (pbc_record_locate(v->res, g, f->submission, f->packet_offset, &buffer, &at))
             continue;
         for (uint32_t i = 0; i < v->res->write_count; i++) {
             const pbc_write_rec *w = &v->res->writes[i];
-            if (w->op == op && w->buffer == v->res->subs[tag].buffer && f->packet_offset < w->end)
+            if (w->op == op && w->buffer == buffer && at < w->end)
                 return 1;
         }
     }
