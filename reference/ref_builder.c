@@ -69,6 +69,12 @@ void ref_destroy_allocation(HANDLE adapter, HANDLE allocation)
 
 const pbc_host *ref_adapter_host(HANDLE adapter) { return &((ref_adapter *)adapter)->host; }
 
+uint64_t ref_allocation_size(HANDLE allocation)
+{
+    const ref_allocation *r = allocation;
+    return r ? r->size : 0;
+}
+
 int ref_allocation_needs_idle(HANDLE allocation)
 {
     const ref_allocation *r = allocation;

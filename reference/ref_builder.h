@@ -31,6 +31,7 @@ NTSTATUS APIENTRY ref_submit_command(IN_CONST_HANDLE adapter, const DXGKARG_SUBM
 /* For builders layered on the reference. */
 const pbc_host *ref_adapter_host(HANDLE adapter);
 int ref_allocation_needs_idle(HANDLE allocation);
+uint64_t ref_allocation_size(HANDLE allocation);
 
 #ifdef __cplusplus
 }

@@ -22,7 +22,8 @@
     PBC_VARIANT(pbc_variant_nop_closer)          \
     PBC_VARIANT(pbc_variant_inline_data)         \
     PBC_VARIANT(pbc_variant_ring_pieces)         \
-    PBC_VARIANT(pbc_variant_cpu_when_idle)
+    PBC_VARIANT(pbc_variant_cpu_when_idle)       \
+    PBC_VARIANT(pbc_variant_discard_scribble)
 
 #define PBC_VARIANT(sym) extern const pbc_target sym;
 PBC_VARIANT_LIST
