@@ -236,6 +236,28 @@ T_TEST(busy_retried_with_idle)
     T_CHECK(busy >= 3);
 }
 
+/* S40: paging buffers in a memory segment are handed over as segment id
+ * and segment base + offset, inside the segment's paging window, and the
+ * run passes (the GPU fetches them there). */
+T_TEST(paging_buffers_in_a_segment)
+{
+    pbc_outcome out = run_spy("pbs 1\npaging-buffers segment=1\nalloc A size=40K\ndma size=100\n"
+                              "transfer A to=2:0x0 split=2\ntransfer A to=system\nend\n",
+                              pbc_target_reference.supported_operations);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s", out.message);
+    T_CHECK(nsubmits > 2 && npatches == nsubmits);
+    uint64_t lo = (64ull << 20) - PBC_PAGING_WINDOW, hi = 64ull << 20; /* default segment 1: 64 MiB at 0 */
+    for (int i = 0; i < nsubmits; i++) {
+        uint64_t pa = (uint64_t)submits[i].DmaBufferPhysicalAddress.QuadPart;
+        T_CHECK_MSG(submits[i].DmaBufferSegmentId == 1 && pa >= lo && pa < hi, "submit %d: segment %u 0x%llx", i,
+                    submits[i].DmaBufferSegmentId, (unsigned long long)pa);
+        T_CHECK(patches[i].DmaBufferSegmentId == 1 &&
+                patches[i].DmaBufferPhysicalAddress.QuadPart == submits[i].DmaBufferPhysicalAddress.QuadPart);
+    }
+    for (int i = 0; i < ncalls; i++)
+        T_CHECK(calls[i].in.DmaBufferGpuVirtualAddress >= lo && calls[i].in.DmaBufferGpuVirtualAddress < hi);
+}
+
 /* S24: raw GPU work queued by address may touch the allocation, so the
  * next transfer is not offered AllocationIsIdle until it has run; once the
  * GPU is idle, it is. */

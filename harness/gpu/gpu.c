@@ -122,6 +122,7 @@ void pbc_gpu_reset(pbc_gpu *gpu)
     gpu->mmio_writes = 0;
     gpu->exec_hash = 0;
     gpu->work_uops = 0;
+    gpu->pool_alias = 0;
     gpu->access_count = 0;
     gpu->queued = gpu->executed = 0;
     gpu->fault_count = 0;
@@ -157,6 +158,8 @@ int pbc_gpu_dma_alloc(pbc_gpu *gpu, uint32_t size, uint8_t **host, uint64_t *phy
 }
 
 void pbc_gpu_dma_release_all(pbc_gpu *gpu) { gpu->dma_used = 0; }
+
+void pbc_gpu_alias_pool(pbc_gpu *gpu, uint64_t base) { gpu->pool_alias = base; }
 
 void pbc_gpu_fault(pbc_gpu *gpu, pbc_fault_kind kind, uint64_t addr, const char *why)
 {
@@ -215,6 +218,8 @@ static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, uint8_t *o
 {
     if (!gpu_range_ok(gpu, addr, len))
         return -1;
+    if (gpu->pool_alias && addr >= gpu->pool_alias && addr - gpu->pool_alias < PBC_DMA_POOL_SIZE)
+        addr = addr - gpu->pool_alias + PBC_DMA_POOL_BASE; /* the same buffers, seen through a segment */
     if (addr >= PBC_DMA_POOL_BASE && addr - PBC_DMA_POOL_BASE < PBC_DMA_POOL_SIZE) {
         /* The paging buffers themselves: packets may carry inline data the
          * GPU reads (S10 says where the buffer is paged); nothing may write

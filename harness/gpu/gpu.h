@@ -108,6 +108,7 @@ struct pbc_gpu {
     uint64_t dummy_page;
     uint8_t *dma_pool;
     uint32_t dma_used;
+    uint64_t pool_alias; /* where the pool also appears in a memory segment (S40), 0 = nowhere */
     uint32_t mmio[PBC_MMIO_REGS];
     uint32_t mmio_writes;
 
@@ -149,6 +150,10 @@ void pbc_gpu_reset(pbc_gpu *gpu);
 const pbc_gpu_segment *pbc_gpu_segment_by_id(const pbc_gpu *gpu, UINT id);
 /* Hands out the next system page; 0 when the pool is exhausted. */
 uint64_t pbc_gpu_alloc_system_page(pbc_gpu *gpu);
+/* Makes the paging-buffer pool appear, for the GPU, at `base` too: the top
+ * of a memory segment that holds paging buffers (S40); 0 removes it. Reset
+ * removes it. */
+void pbc_gpu_alias_pool(pbc_gpu *gpu, uint64_t base);
 /* Carves a 4 KiB-aligned range out of the paging-buffer pool, with a guard
  * page before and after; -1 when the pool is full. */
 int pbc_gpu_dma_alloc(pbc_gpu *gpu, uint32_t size, uint8_t **host, uint64_t *phys);

@@ -31,7 +31,9 @@ typedef struct pbc_submission {
     uint32_t buffer;
     uint32_t fence;
     uint32_t start, end;
-    uint64_t phys;
+    uint64_t phys;         /* the buffer's start, in segment `segment` (0: system memory) */
+    uint32_t segment;
+    uint32_t pool_offset;  /* where the buffer's bytes are in the paging-buffer pool */
     uint32_t queue_seq;    /* GPU queue entry of its last piece, once rung */
     uint32_t rung;         /* pieces rung */
     uint32_t covered;      /* buffer offset the pieces rung so far reach */

@@ -29,6 +29,7 @@ typedef struct gen_dims {
     int addr;      /* 0 low, 1 high (above 4 GiB), 2 segment end */
     uint32_t mdl_offset;
     int odd;       /* 0: page multiple; 1: odd size; 2: big and odd */
+    int in_segment;/* paging buffers in memory segment 1 (S40) */
 } gen_dims;
 
 typedef struct gen_buf {
@@ -75,6 +76,8 @@ static int gen_text(int op, const gen_dims *d, gen_buf *b)
     uint64_t size = d->odd == 2 ? 96 * 4096 + 1236 : d->odd ? 5 * 4096 + 1236 : 6 * 4096;
     b->len = 0;
     gb(b, "pbs 1\n");
+    if (d->in_segment)
+        gb(b, "paging-buffers segment=1\n");
     int needs_mdl = op == G_MDL_TO_SEG || op == G_SEG_TO_MDL || op == G_SL_TO_SEG || op == G_SL_TO_MDL ||
                     op == G_MAP_UNMAP || op == G_MAP_STAYS;
     int starts_in_system = op == G_MDL_TO_SEG || op == G_SL_TO_SEG || op == G_MAP_UNMAP || op == G_MAP_STAYS;
@@ -216,6 +219,21 @@ void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out)
                                 snprintf(name + n, sizeof(name) - (size_t)n, "/%s", size_names[odd]);
                                 add_case(out, name, b.text);
                             }
+    }
+    /* Paging buffers in a memory segment (S40): every operation once, with
+     * several submissions per buffer and split work. */
+    for (int op = 0; op < G_COUNT; op++) {
+        uint64_t needs = op == G_SL_TO_SEG || op == G_SL_TO_MDL ? PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) : 0;
+        if (needs && !(t->supported_operations & needs))
+            continue;
+        for (int busy = 0; busy < 2; busy++) {
+            gen_dims d = {"dma-100", 100, 3, busy, 1, 2, 1, 1};
+            if (gen_text(op, &d, &b))
+                continue;
+            char name[128];
+            snprintf(name, sizeof(name), "%s/buffers-in-segment/%s", op_names[op], busy ? "busy" : "idle");
+            add_case(out, name, b.text);
+        }
     }
 }
 

@@ -150,10 +150,13 @@ static void decode_layout(bin_reader *r, pbc_scenario *s)
         return;
     }
     uint32_t n = 1u + (b - 1u) % PBC_MAX_SEGMENTS;
+    int paging_bit[PBC_MAX_SEGMENTS] = {0};
     for (uint32_t i = 0; i < n; i++) {
         pbc_segment_info *g = &s->segments[i];
         g->SegmentId = i + 1;
-        g->kind = (rd_u8(r) & 1) ? PBC_SEGMENT_APERTURE : PBC_SEGMENT_MEMORY;
+        uint8_t kind = rd_u8(r);
+        g->kind = (kind & 1) ? PBC_SEGMENT_APERTURE : PBC_SEGMENT_MEMORY;
+        paging_bit[i] = (kind & 2) != 0;
         g->base = rd_below(r, BIN_MAX_BASE_PAGES) << 12;
         uint64_t max = g->kind == PBC_SEGMENT_APERTURE ? BIN_MAX_PAGES_APERTURE : BIN_MAX_PAGES_MEMORY;
         g->size = (1 + rd_below(r, max)) << 12;
@@ -162,7 +165,13 @@ static void decode_layout(bin_reader *r, pbc_scenario *s)
     if (pbc_gpu_layout_check(s->segments, n)) {
         memset(s->segments, 0, sizeof(s->segments));
         pbc_scenario_default_layout(s);
+        return;
     }
+    /* The first memory segment so flagged that can hold the window gets
+     * the paging buffers (S40). */
+    for (uint32_t i = 0; i < n && !s->paging_segment; i++)
+        if (paging_bit[i] && s->segments[i].kind == PBC_SEGMENT_MEMORY && s->segments[i].size > PBC_PAGING_WINDOW)
+            s->paging_segment = i + 1;
 }
 
 static int layout_is_default(const pbc_scenario *s)
@@ -176,14 +185,14 @@ static int layout_is_default(const pbc_scenario *s)
 
 static void encode_layout(bin_writer *w, const pbc_scenario *s)
 {
-    if (layout_is_default(s)) {
+    if (layout_is_default(s) && !s->paging_segment) {
         wr_u8(w, 0);
         return;
     }
     wr_u8(w, (uint8_t)s->segment_count);
     for (uint32_t i = 0; i < s->segment_count; i++) {
         const pbc_segment_info *g = &s->segments[i];
-        wr_u8(w, g->kind == PBC_SEGMENT_APERTURE);
+        wr_u8(w, (uint8_t)((g->kind == PBC_SEGMENT_APERTURE) | (s->paging_segment == i + 1 ? 2 : 0)));
         wr_var(w, g->base >> 12);
         wr_var(w, (g->size >> 12) - 1);
     }
@@ -216,6 +225,10 @@ static void encode_mem_place(bin_writer *w, const pbc_scenario *s, pbc_place at)
 
 static int allocs_overlap(const pbc_scenario *s, const pbc_salloc *a)
 {
+    uint64_t start, end;
+    if (pbc_scenario_paging_window(s, a->at.segment, &start, &end) && a->at.offset < end &&
+        start < a->at.offset + a->size)
+        return 1; /* the paging buffers' window counts as taken */
     for (uint32_t i = 0; i < s->alloc_count; i++) {
         const pbc_salloc *o = &s->allocs[i];
         if (o->where == PBC_WHERE_SEGMENT && o->at.segment == a->at.segment &&

@@ -68,7 +68,7 @@ uint32_t pbc_alloc_pages(const pbc_salloc *a) { return (uint32_t)((a->size + 409
 /* Source lines are presentation, not content: equality ignores them. */
 int pbc_scenario_equal(const pbc_scenario *a, const pbc_scenario *b)
 {
-    if (a->segment_count != b->segment_count ||
+    if (a->segment_count != b->segment_count || a->paging_segment != b->paging_segment ||
         a->alloc_count != b->alloc_count || a->op_count != b->op_count)
         return 0;
     if (memcmp(a->segments, b->segments, a->segment_count * sizeof(a->segments[0])))
@@ -162,6 +162,22 @@ int pbc_residency_range_free(const pbc_residency *r, uint32_t segment, uint64_t 
 }
 
 /* A place an allocation of `size` bytes may move to or be filled at. */
+int pbc_scenario_paging_window(const pbc_scenario *s, uint32_t segment, uint64_t *start, uint64_t *end)
+{
+    if (!s->paging_segment || segment != s->paging_segment || segment > s->segment_count)
+        return 0;
+    *end = s->segments[segment - 1].size;
+    *start = *end - PBC_PAGING_WINDOW;
+    return 1;
+}
+
+/* Whether [offset, offset+size) of segment meets the paging-buffer window. */
+static int res_in_paging_window(const pbc_residency *r, uint32_t segment, uint64_t offset, uint64_t size)
+{
+    uint64_t start, end;
+    return pbc_scenario_paging_window(r->s, segment, &start, &end) && offset < end && start < offset + size;
+}
+
 static const char *res_check_segment_place(const pbc_residency *r, pbc_place at, uint64_t size,
                                            int alloc)
 {
@@ -176,6 +192,8 @@ static const char *res_check_segment_place(const pbc_residency *r, pbc_place at,
         return "range runs past the end of the segment";
     if (!pbc_residency_range_free(r, at.segment, at.offset, size, alloc))
         return "range overlaps another resident allocation";
+    if (res_in_paging_window(r, at.segment, at.offset, size))
+        return "range overlaps the segment's paging-buffer window";
     return NULL;
 }
 
@@ -183,6 +201,11 @@ const char *pbc_residency_init(pbc_residency *r, const pbc_scenario *s)
 {
     memset(r, 0, sizeof(*r));
     r->s = s;
+    if (s->paging_segment) {
+        const pbc_segment_info *seg = res_segment(r, s->paging_segment);
+        if (!seg || seg->kind != PBC_SEGMENT_MEMORY || seg->size <= PBC_PAGING_WINDOW)
+            return "paging buffers need a memory segment larger than 8 MiB";
+    }
     r->a = pbc_xcalloc(s->alloc_count, sizeof(*r->a));
     for (uint32_t i = 0; i < s->alloc_count; i++) {
         const pbc_salloc *al = &s->allocs[i];
@@ -251,6 +274,8 @@ static const char *res_check_physical(const pbc_residency *r, const pbc_sop *op)
         return "offset must be 8-aligned and inside the segment";
     if (!pbc_residency_range_free(r, op->at.segment, op->at.offset, 8, -1))
         return "physical access inside a resident allocation (its bytes would become undefined)";
+    if (res_in_paging_window(r, op->at.segment, op->at.offset, 8))
+        return "physical access inside the paging-buffer window";
     return NULL;
 }
 
@@ -311,6 +336,8 @@ static const char *res_check_gpu_access(const pbc_residency *r, const pbc_sop *o
         return "gpu accesses are limited to 1 MiB";
     if (op->kind == PBC_SOP_GPU_WRITE && (op->at.offset % 4 || op->size % 4))
         return "gpu writes need 4-byte aligned offset and size";
+    if (res_in_paging_window(r, op->at.segment, op->at.offset, op->size))
+        return "gpu access inside the paging-buffer window";
     if (seg->kind == PBC_SEGMENT_APERTURE) {
         for (uint64_t p = op->at.offset / 4096; p <= (op->at.offset + op->size - 1) / 4096; p++)
             if (!res_aperture_valid(r, op->at.segment, p))

@@ -81,9 +81,14 @@ typedef struct pbc_salloc {
     uint32_t line;
 } pbc_salloc;
 
+/* Paging buffers in a memory segment (S40) use the top of that segment:
+ * this many bytes, which allocations and raw accesses must leave alone. */
+#define PBC_PAGING_WINDOW (8ull << 20)
+
 typedef struct pbc_scenario {
     pbc_segment_info segments[8];
     uint32_t segment_count;
+    uint32_t paging_segment; /* 0: paging buffers in system memory; else that memory segment */
     pbc_salloc *allocs;
     uint32_t alloc_count, alloc_cap;
     pbc_sop *ops;
@@ -143,6 +148,10 @@ void pbc_residency_apply(pbc_residency *r, const pbc_sop *op);
  * other than `except` (-1 for none). */
 int pbc_residency_range_free(const pbc_residency *r, uint32_t segment, uint64_t offset,
                              uint64_t size, int except);
+
+/* [*start, *end) of segment `segment` kept for paging buffers, or 0 when
+ * it keeps none. */
+int pbc_scenario_paging_window(const pbc_scenario *s, uint32_t segment, uint64_t *start, uint64_t *end);
 
 /* Whole-scenario validation: the first illegal op, as "line N: why" in
  * buf. Returns 0 when valid. */

@@ -234,6 +234,23 @@ static int pbs_segment(pbs_parser *p)
     return 0;
 }
 
+/* paging-buffers segment=K: VidMm places paging buffers in memory
+ * segment K (S40), in the top PBC_PAGING_WINDOW bytes. */
+static int pbs_paging(pbs_parser *p)
+{
+    pbc_scenario *s = p->s;
+    if (s->alloc_count || s->op_count)
+        return pbs_fail(p, p->tok[0].col, "paging-buffers must come before allocations and operations");
+    uint64_t id;
+    if (pbs_num_key(p, "segment", 1, 0, 1, s->segment_count, &id))
+        return -1;
+    const pbc_segment_info *g = &s->segments[id - 1];
+    if (g->kind != PBC_SEGMENT_MEMORY || g->size <= PBC_PAGING_WINDOW)
+        return pbs_fail(p, p->tok[0].col, "paging buffers need a memory segment larger than 8 MiB");
+    s->paging_segment = (uint32_t)id;
+    return 0;
+}
+
 static int pbs_alloc(pbs_parser *p)
 {
     pbc_scenario *s = p->s;
@@ -406,6 +423,8 @@ static int pbs_statement(pbs_parser *p)
             pbc_scenario_default_layout(p->s);
         if (strcmp(kw, "alloc") == 0) {
             rc = pbs_alloc(p);
+        } else if (strcmp(kw, "paging-buffers") == 0) {
+            rc = pbs_paging(p);
         } else {
             uint32_t k = 0;
             while (k < PBC_SOP_COUNT && strcmp(kw, pbc_sop_name(k)) != 0)
@@ -582,6 +601,8 @@ char *pbc_scenario_print(const pbc_scenario *s)
                    g->kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory", g->base,
                    fmt_size(a, sizeof(a), g->size));
     }
+    if (s->paging_segment)
+        out_printf(&o, "paging-buffers segment=%u\n", s->paging_segment);
     for (uint32_t i = 0; i < s->alloc_count; i++) {
         const pbc_salloc *al = &s->allocs[i];
         out_printf(&o, "alloc %s size=%s", al->name, fmt_size(a, sizeof(a), al->size));

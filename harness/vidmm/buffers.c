@@ -45,6 +45,10 @@ void pbc_vm_acquire_buffer(vm *v)
         if (pbc_gpu_dma_alloc(v->gpu, size, &b->host, &b->phys))
             abort(); /* harness invariant: one buffer always fits the pool */
     }
+    b->pool_offset = (uint32_t)(b->phys - PBC_DMA_POOL_BASE);
+    b->segment = v->s->paging_segment;
+    if (b->segment) /* S40: a buffer in a segment is addressed as segment base + offset */
+        b->phys = v->gpu->pool_alias + b->pool_offset;
     b->id = ++v->res->buffers;
     b->size = size;
     b->span = (size + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE * PBC_PAGE_SIZE;
@@ -69,7 +73,7 @@ static void host_ring_submit(void *ctx, UINT segment_id, uint64_t phys, UINT sta
     pbc_submission *s = v->in_submit ? &v->res->subs[v->cur_sub] : NULL;
     if (s) {
         r.fence = s->fence;
-        r.want_segment = 0; /* VidMm keeps paging buffers in system memory */
+        r.want_segment = s->segment;
         r.want_phys = s->phys;
         r.want_start = s->start;
         r.want_end = s->end;
@@ -147,10 +151,10 @@ static void vm_on_fetch(void *ctx, const pbc_qentry *e, const uint8_t *bytes, ui
     if (e->tag >= v->res->sub_count)
         return;
     pbc_submission *s = &v->res->subs[e->tag];
-    if (s->fetched || s->phys < PBC_DMA_POOL_BASE)
+    if (s->fetched)
         return;
     s->fetched = 1;
-    const uint8_t *host = v->gpu->dma_pool + (s->phys - PBC_DMA_POOL_BASE);
+    const uint8_t *host = v->gpu->dma_pool + s->pool_offset;
     int changed = XXH3_64bits(host + s->start, s->end - s->start) != s->bytes_hash;
     VM_RULE(v, pbc_rule_dma_submitted(&v->res->findings, v->op, s->fence, s->buffer, s->start, s->end,
                                       changed));
@@ -192,7 +196,7 @@ static void vm_patch(vm *v, pbc_submission *s, const vm_buffer *b)
     DXGKARG_PATCH p;
     memset(&p, 0, sizeof(p));
     p.hDevice = NULL; /* paging: no device (S39) */
-    p.DmaBufferSegmentId = 0;
+    p.DmaBufferSegmentId = b->segment;
     p.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)b->phys;
     p.pDmaBuffer = b->host;
     p.DmaBufferSize = b->size;
@@ -220,7 +224,7 @@ static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
 {
     DXGKARG_SUBMITCOMMAND c;
     memset(&c, 0, sizeof(c));
-    c.DmaBufferSegmentId = 0; /* contiguous system memory (S40) */
+    c.DmaBufferSegmentId = b->segment; /* 0: contiguous system memory; else a segment (S40) */
     c.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)b->phys; /* the buffer's start (S41) */
     c.DmaBufferSize = b->size;
     c.DmaBufferSubmissionStartOffset = s->start;
@@ -252,7 +256,8 @@ void pbc_vm_flush(vm *v)
     if (!v->have_buf || b->write_off == b->submitted || v->stop)
         return;
     pbc_submission s = {.buffer = b->id, .fence = v->res->sub_count + 1, .start = b->submitted,
-                        .end = b->write_off, .phys = b->phys};
+                        .end = b->write_off, .phys = b->phys, .segment = b->segment,
+                        .pool_offset = b->pool_offset};
     PBC_PUSH(v->res->subs, v->res->sub_count, v->res->sub_cap, s);
     pbc_submission *sp = &v->res->subs[v->res->sub_count - 1];
     pbc_vm_trace(v, "  submit: buffer %u [0x%x, 0x%x) at 0x%" PRIx64 ", private [0x%x, 0x%x), fence %u",

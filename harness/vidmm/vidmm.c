@@ -23,6 +23,9 @@
 
 #include "kernel/shim.h"
 
+/* Paging buffers in a segment are the pool seen at the segment's window. */
+_Static_assert(PBC_PAGING_WINDOW == PBC_DMA_POOL_SIZE, "the paging window must hold the whole pool");
+
 static void vm_check_unmapped(vm *v, int wrong_target_only);
 static void vm_check_physical(vm *v);
 
@@ -139,6 +142,9 @@ static int vm_setup(vm *v)
     pbc_vm_mask_add(v, v->gpu->dummy_page, v->gpu->dummy_page + PBC_PAGE_SIZE,
                 "the dummy page absorbs accesses through unmapped aperture pages (S33)");
     pbc_vm_host_init(v);
+    uint64_t win_start, win_end;
+    if (pbc_scenario_paging_window(s, s->paging_segment, &win_start, &win_end))
+        pbc_gpu_alias_pool(v->gpu, s->segments[s->paging_segment - 1].base + win_start);
     if (v->opt.mode == PBC_MODE_TARGET) {
         pbc_adapter_info info = {sizeof(info), s->segment_count, s->segments, v->gpu->dummy_page,
                                  &v->host, PBC_MMIO_PHYSICAL, sizeof(v->gpu->mmio)};

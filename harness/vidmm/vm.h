@@ -20,7 +20,9 @@
 typedef struct vm_buffer {
     uint32_t id;
     uint8_t *host;
-    uint64_t phys;
+    uint64_t phys;          /* where the GPU sees it: the pool, or its alias in a segment (S40) */
+    uint32_t segment;       /* 0: system memory; else the memory segment holding it */
+    uint32_t pool_offset;
     uint32_t size, span;
     uint32_t write_off, submitted;
     uint8_t *priv; /* private data (after its leading guard) */

@@ -379,6 +379,17 @@ static NTSTATUS APIENTRY mut_fence_first_submit(IN_CONST_HANDLE h, const DXGKARG
     return STATUS_SUCCESS;
 }
 
+/* Bug: assumes paging buffers are always in system memory and rings
+ * segment 0, whatever DmaBufferSegmentId says (S40). */
+static NTSTATUS APIENTRY mut_ring_system(IN_CONST_HANDLE h, const DXGKARG_SUBMITCOMMAND *c)
+{
+    const pbc_host *host = ref_adapter_host(h);
+    host->ring_submit(host->ctx, 0, (uint64_t)c->DmaBufferPhysicalAddress.QuadPart,
+                      c->DmaBufferSubmissionStartOffset, c->DmaBufferSubmissionEndOffset);
+    host->ring_fence(host->ctx, c->SubmissionFenceId);
+    return STATUS_SUCCESS;
+}
+
 #define MUTANT(sym, nm, summary_text, build, patch_fn, submit_fn) \
     MUTANT_WITH_ADAPTER(sym, nm, summary_text, ref_create_adapter, build, patch_fn, submit_fn)
 
@@ -467,3 +478,5 @@ MUTANT(pbc_mutant_write_physical_off, "mutant-write-physical-off", "WritePhysica
 MUTANT_FULL(pbc_mutant_fence_first, "mutant-fence-first", "Patch writes the fence before the work",
             FENCE_BYTES + REF_MAX_PACKET_BYTES, ref_create_adapter, mut_fence_first_build,
             mut_fence_first_patch, mut_fence_first_submit);
+MUTANT(pbc_mutant_ring_system, "mutant-ring-system", "rings segment 0 for buffers in a segment",
+       ref_build_paging_buffer, ref_patch, mut_ring_system);
