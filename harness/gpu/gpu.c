@@ -123,7 +123,7 @@ void pbc_gpu_reset(pbc_gpu *gpu)
     gpu->exec_hash = 0;
     gpu->work_uops = 0;
     gpu->pool_alias = 0;
-    gpu->access_count = 0;
+    gpu->access_count = gpu->accesses_lost = gpu->watch_count = 0;
     gpu->queued = gpu->executed = 0;
     gpu->fault_count = 0;
     gpu->fence_count = 0;
@@ -324,15 +324,54 @@ static void gpu_fence(pbc_gpu *gpu, uint32_t fence)
         gpu->on_fence(gpu->observer_ctx, fence, gpu->executed);
 }
 
-/* Small accesses by paging buffers are logged for ReadPhysical and
- * WritePhysical. */
+int pbc_gpu_watch(pbc_gpu *gpu, uint64_t addr)
+{
+    if (gpu->watch_count >= PBC_MAX_WATCHES)
+        return -1;
+    gpu->watches[gpu->watch_count++] = addr;
+    return 0;
+}
+
+static void gpu_log_one(pbc_gpu *gpu, int write, uint64_t addr, uint64_t size)
+{
+    if (size == 0 || size > 8)
+        return;
+    for (uint32_t i = 0; i < gpu->watch_count; i++) {
+        if (gpu->watches[i] != addr)
+            continue;
+        if (gpu->access_count >= PBC_MAX_ACCESSES_KEPT) {
+            gpu->accesses_lost++;
+            return;
+        }
+        gpu->accesses[gpu->access_count++] =
+            (pbc_access){(uint32_t)write, (uint32_t)size, addr, gpu->cur.submission, gpu->cur.packet_offset};
+        return;
+    }
+}
+
+/* Small accesses by paging buffers at watched addresses are logged for
+ * ReadPhysical and WritePhysical. */
 static void gpu_log_access(pbc_gpu *gpu, const pbc_uop *u)
 {
-    uint64_t size = u->kind == PBC_UOP_READ || u->kind == PBC_UOP_WRITE_IMM ? u->width : u->size;
-    if (gpu->cur.writer != PBC_WRITER_PAGING || size > 8 || gpu->access_count >= PBC_MAX_ACCESSES_KEPT)
+    if (gpu->cur.writer != PBC_WRITER_PAGING || !gpu->watch_count)
         return;
-    gpu->accesses[gpu->access_count++] = (pbc_access){u->kind, (uint32_t)size, u->dst, gpu->cur.submission,
-                                                      gpu->cur.packet_offset};
+    switch (u->kind) {
+    case PBC_UOP_READ:
+        gpu_log_one(gpu, 0, u->dst, u->width);
+        break;
+    case PBC_UOP_WRITE_IMM:
+        gpu_log_one(gpu, 1, u->dst, u->width);
+        break;
+    case PBC_UOP_COPY:
+        gpu_log_one(gpu, 0, u->src, u->size);
+        gpu_log_one(gpu, 1, u->dst, u->size);
+        break;
+    case PBC_UOP_FILL:
+        gpu_log_one(gpu, 1, u->dst, u->size);
+        break;
+    default:
+        break;
+    }
 }
 
 int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *u)

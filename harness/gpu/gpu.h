@@ -77,10 +77,10 @@ typedef struct pbc_qentry {
     uint64_t work_end; /* gpu->work_uops once the entry has executed */
 } pbc_qentry;
 
-/* A small access (at most 8 bytes) a paging buffer made: what ReadPhysical
- * and WritePhysical are judged by. */
+/* A small access (at most 8 bytes) by a paging buffer starting at a
+ * watched address: what ReadPhysical and WritePhysical are judged by. */
 typedef struct pbc_access {
-    uint32_t kind;          /* pbc_uop_kind */
+    uint32_t write;         /* 0 read, 1 write */
     uint32_t size;          /* bytes */
     uint64_t addr;
     uint32_t submission;    /* GPU queue entry, 1-based */
@@ -88,6 +88,7 @@ typedef struct pbc_access {
 } pbc_access;
 
 #define PBC_MAX_ACCESSES_KEPT 256u
+#define PBC_MAX_WATCHES 64u
 
 typedef struct pbc_gpu pbc_gpu;
 
@@ -123,8 +124,11 @@ struct pbc_gpu {
     uint64_t tlb_flushes;
     uint64_t exec_hash;  /* XXH3 chain over every micro-op decoded from paging buffers */
     uint64_t work_uops;  /* micro-ops executed that were neither NOP nor FENCE */
+    uint64_t watches[PBC_MAX_WATCHES]; /* addresses whose small accesses are logged */
+    uint32_t watch_count;
     pbc_access accesses[PBC_MAX_ACCESSES_KEPT];
-    uint32_t access_count; /* kept, at most PBC_MAX_ACCESSES_KEPT */
+    uint32_t access_count;   /* kept, at most PBC_MAX_ACCESSES_KEPT */
+    uint32_t accesses_lost;  /* logged accesses that did not fit */
 
     pbc_prov cur; /* provenance stamped on writes */
     uint8_t *fetch;
@@ -154,6 +158,10 @@ uint64_t pbc_gpu_alloc_system_page(pbc_gpu *gpu);
  * of a memory segment that holds paging buffers (S40); 0 removes it. Reset
  * removes it. */
 void pbc_gpu_alias_pool(pbc_gpu *gpu, uint64_t base);
+/* Logs from now on every paging-buffer access of at most 8 bytes starting
+ * at addr (reads and writes, a copy's source and destination). Returns -1
+ * when no more addresses can be watched. */
+int pbc_gpu_watch(pbc_gpu *gpu, uint64_t addr);
 /* Carves a 4 KiB-aligned range out of the paging-buffer pool, with a guard
  * page before and after; -1 when the pool is full. */
 int pbc_gpu_dma_alloc(pbc_gpu *gpu, uint32_t size, uint8_t **host, uint64_t *phys);

@@ -16,6 +16,7 @@
 #include "base/util.h"
 
 #define SHIM_MAX_MAPPINGS 64u
+#define SHIM_MAPPED_LOG 16u
 
 typedef struct shim_mapping {
     uint8_t *host;
@@ -29,6 +30,8 @@ typedef struct shim_state {
     uint32_t map_count;
     uint32_t asserts;
     char assert_msg[256];
+    uint64_t mapped_start[SHIM_MAPPED_LOG], mapped_end[SHIM_MAPPED_LOG]; /* MmMapIoSpace ranges */
+    uint32_t mapped_count;
 } shim_state;
 
 static _Thread_local shim_state shim;
@@ -72,6 +75,17 @@ void pbc_shim_unbind(void)
     if (shim.gpu)
         shim_flush_all();
     memset(&shim, 0, sizeof(shim));
+}
+
+void pbc_shim_take_mapped(void) { shim.mapped_count = 0; }
+
+int pbc_shim_take_mapped_covers(uint64_t addr)
+{
+    int covered = 0;
+    for (uint32_t i = 0; i < shim.mapped_count && i < SHIM_MAPPED_LOG; i++)
+        covered |= addr >= shim.mapped_start[i] && addr < shim.mapped_end[i];
+    shim.mapped_count = 0;
+    return covered;
 }
 
 uint32_t pbc_shim_take_asserts(const char **first)
@@ -139,6 +153,10 @@ PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes, MEMOR
     uint64_t pa = (uint64_t)PhysicalAddress.QuadPart;
     if (!shim.gpu || NumberOfBytes == 0)
         return NULL;
+    if (shim.mapped_count < SHIM_MAPPED_LOG) {
+        shim.mapped_start[shim.mapped_count] = pa;
+        shim.mapped_end[shim.mapped_count++] = pa + NumberOfBytes;
+    }
     if (pa >= PBC_MMIO_PHYSICAL && pa + NumberOfBytes <= PBC_MMIO_PHYSICAL + sizeof(shim.gpu->mmio))
         return (uint8_t *)shim.gpu->mmio + (pa - PBC_MMIO_PHYSICAL);
     if (NumberOfBytes > (64u << 20))

@@ -17,6 +17,11 @@
 
 void pbc_shim_bind(pbc_gpu *gpu);
 void pbc_shim_unbind(void);
+/* Forgets the physical ranges mapped with MmMapIoSpace so far. */
+void pbc_shim_take_mapped(void);
+/* Whether a range mapped with MmMapIoSpace since the last
+ * pbc_shim_take_mapped covers physical address addr; forgets them. */
+int pbc_shim_take_mapped_covers(uint64_t addr);
 /* NT_ASSERT failures since the last call; *first is the first message. */
 uint32_t pbc_shim_take_asserts(const char **first);
 

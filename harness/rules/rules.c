@@ -99,6 +99,11 @@ int pbc_rule_dma_overrun(pbc_findings *f, const pbc_call_facts *c)
                          "pDmaBuffer+DmaSize) of buffer %u (S03)", c->call, c->desc, c->buffer);
         return 1;
     }
+    if (c->mdl_changed) {
+        pbc_findings_add(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) changed %s, the MDL VidMm handed it: "
+                         "it owns only its buffer and private data (S03, S12)", c->call, c->desc, c->mdl_changed);
+        return 1;
+    }
     if (c->wrote_outside_private) {
         pbc_findings_add(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) wrote outside its DMA private "
                          "data (S04)", c->call, c->desc);

@@ -77,6 +77,7 @@ typedef struct pbc_call_facts {
     int64_t offset_out;       /* pDmaBuffer as returned */
     int wrote_outside;        /* bytes outside the buffer changed */
     int wrote_outside_private;/* bytes outside the private data changed */
+    const char *mdl_changed;  /* the name of an MDL the call changed, or NULL */
     int wrote_past_return;    /* bytes in [returned pDmaBuffer, end) changed */
     int private_out_of_range; /* pDmaBufferPrivateData returned outside its range */
     int private_advanced;     /* pDmaBufferPrivateData moved */

@@ -39,15 +39,50 @@ static const char *vm_status_name(NTSTATUS st)
 static void vm_mdl_name(const vm *v, const MDL *m, char *out, size_t n)
 {
     for (uint32_t i = 0; i < v->s->alloc_count; i++)
-        if (m && (m == v->allocs[i].mdl || m == v->allocs[i].old_mdl)) {
+        if (m && (m == v->allocs[i].mdl.mdl || m == v->allocs[i].old_mdl.mdl)) {
             snprintf(out, n, "mdl:%s", v->s->allocs[i].name);
             return;
         }
-    if (m && m == v->partial_mdl) {
+    if (m && m == v->partial_mdl.mdl) {
         snprintf(out, n, "mdl:%s+%u", v->s->allocs[v->partial_alloc].name, v->partial_first);
         return;
     }
     snprintf(out, n, "%s", m ? "mdl:?" : "mdl:NULL");
+}
+
+/* VidMm's record of an MDL it handed out, by pointer. */
+static const vm_mdl *vm_mdl_of(const vm *v, const MDL *m)
+{
+    if (!m)
+        return NULL;
+    for (uint32_t i = 0; i < v->s->alloc_count; i++) {
+        if (m == v->allocs[i].mdl.mdl)
+            return &v->allocs[i].mdl;
+        if (m == v->allocs[i].old_mdl.mdl)
+            return &v->allocs[i].old_mdl;
+    }
+    return m == v->partial_mdl.mdl ? &v->partial_mdl : NULL;
+}
+
+/* The first MDL of the operation (VidMm's arguments, not the builder's)
+ * that no longer says what VidMm wrote, or NULL. */
+static const MDL *vm_changed_mdl(const vm *v, const DXGKARG_BUILDPAGINGBUFFER *canon)
+{
+    const MDL *m[2] = {NULL, NULL};
+    if (canon->Operation == DXGK_OPERATION_TRANSFER || canon->Operation == DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) {
+        if (!canon->Transfer.Source.SegmentId)
+            m[0] = canon->Transfer.Source.pMdl;
+        if (!canon->Transfer.Destination.SegmentId)
+            m[1] = canon->Transfer.Destination.pMdl;
+    } else if (canon->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT) {
+        m[0] = canon->MapApertureSegment.pMdl;
+    }
+    for (int i = 0; i < 2; i++) {
+        const vm_mdl *r = vm_mdl_of(v, m[i]);
+        if (r && !pbc_vm_mdl_intact(r))
+            return m[i];
+    }
+    return NULL;
 }
 
 static void vm_side_name(const vm *v, UINT segment, LONGLONG address, const MDL *m, char *out, size_t n)
@@ -125,10 +160,14 @@ static void vm_spec_sink(void *ctx, const pbc_uop *uop)
 
 /* Observes one BuildPagingBuffer answer and hands it to the rules.
  * Returns bytes written, or -1 after a finding. */
-static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, NTSTATUS st,
-                             const uint8_t *before, const uint8_t *priv_before, int was_idle,
+static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *canon, const DXGKARG_BUILDPAGINGBUFFER *a,
+                             NTSTATUS st, const uint8_t *before, const uint8_t *priv_before, int was_idle,
                              int busy_allowed, const char *desc)
 {
+    char mdl_name[64] = "";
+    const MDL *changed = vm_changed_mdl(v, canon);
+    if (changed)
+        vm_mdl_name(v, changed, mdl_name, sizeof(mdl_name));
     vm_buffer *b = &v->buf;
     const uint8_t *end = b->host + b->size;
     const uint8_t *now = a->pDmaBuffer;
@@ -143,6 +182,7 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, NTSTATUS
         .offset_out = (int64_t)((intptr_t)now - (intptr_t)b->host),
         .wrote_outside = !pbc_vm_is_poison(b->host - PBC_PAGE_SIZE, PBC_PAGE_SIZE) ||
                          !pbc_vm_is_poison(end, (size_t)(b->span - b->size) + PBC_PAGE_SIZE),
+        .mdl_changed = changed ? mdl_name : NULL,
         .wrote_outside_private = !pbc_vm_is_poison(v->priv_mem, VM_PRIV_GUARD) ||
                                  !pbc_vm_is_poison(b->priv + b->priv_size, VM_PRIV_GUARD),
         .private_out_of_range = pnow < priv_before || pnow > b->priv + b->priv_size,
@@ -152,10 +192,14 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, NTSTATUS
         .busy_allowed = busy_allowed,
         .min_dma_size = v->t->min_dma_size,
     };
-    /* Bytes earlier calls wrote into this buffer are below pDmaBuffer:
-     * outside what this call was given (S03). */
-    if (b->write_off > b->submitted)
-        c.wrote_outside |= XXH3_64bits(b->host + b->submitted, b->write_off - b->submitted) != v->pending_hash;
+    /* Bytes earlier calls wrote into this buffer and its private data, not
+     * yet submitted, are below the pointers: outside what this call was
+     * given (S03, S04). Submitted bytes are PB-DMA-SUBMITTED's, judged when
+     * the GPU fetches them; hashing them on every call would cost the
+     * whole buffer per call. */
+    c.wrote_outside |= XXH3_64bits(b->host + b->submitted, b->write_off - b->submitted) != v->written_hash;
+    c.wrote_outside_private |= XXH3_64bits(b->priv + b->priv_submitted, b->priv_write - b->priv_submitted) !=
+                               v->priv_written_hash;
     pbc_findings *f = &v->res->findings;
     if (pbc_rule_dma_overrun(f, &c))
         return v->stop = 1, -1;
@@ -250,8 +294,8 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
         a->DmaBufferWriteOffset = b->write_off;   /* S10 */
         int fresh = after_insufficient && b->write_off == 0;
         uint32_t dma_in = b->size - b->write_off;
-        if (b->write_off > b->submitted)
-            v->pending_hash = XXH3_64bits(b->host + b->submitted, b->write_off - b->submitted);
+        v->written_hash = XXH3_64bits(b->host + b->submitted, b->write_off - b->submitted);
+        v->priv_written_hash = XXH3_64bits(b->priv + b->priv_submitted, b->priv_write - b->priv_submitted);
         vm_describe_args(v, a, desc, sizeof(desc));
         v->res->calls++;
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
@@ -260,7 +304,7 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
             VM_RULE(v, pbc_rule_assert(&v->res->findings, v->op, v->res->calls, desc, assert_msg));
             return;
         }
-        int64_t written = vm_check_call(v, a, st, before, priv_before, idle, idle_flags != NULL, desc);
+        int64_t written = vm_check_call(v, &canon, a, st, before, priv_before, idle, idle_flags != NULL, desc);
         uint32_t mpo_out = a->MultipassOffset;
         pbc_vm_trace(v, "  call %u: %s DmaSize=0x%x MultipassOffset=%u -> %s (0x%08x), wrote %" PRId64
                      " bytes, MultipassOffset=%u", v->res->calls, desc, dma_in, mpo,

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 /* ---- Content, MDLs and addresses ---- */
 
 void pbc_vm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uint64_t first_word)
@@ -27,39 +29,64 @@ void pbc_vm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uin
     }
 }
 
-/* An MDL for the allocation: mdl_offset foreign pages, then its own. */
-MDL *pbc_vm_mdl_create(vm *v, uint32_t index)
+/* The MDL's virtual address: each allocation has its own made-up range. */
+static PVOID vm_mdl_va(uint32_t index, uint32_t first_page)
 {
-    const pbc_salloc *al = &v->s->allocs[index];
-    uint32_t pages = al->mdl_offset + pbc_alloc_pages(al);
-    MDL *m = pbc_xcalloc(1, sizeof(MDL) + pages * sizeof(PFN_NUMBER));
-    m->Size = (CSHORT)(sizeof(MDL) + pages * sizeof(PFN_NUMBER));
-    m->MdlFlags = MDL_PAGES_LOCKED | MDL_SOURCE_IS_NONPAGED_POOL;
-    m->StartVa = (PVOID)(uintptr_t)(0x100000000ull * (index + 1));
-    m->ByteCount = pages * PBC_PAGE_SIZE;
-    PFN_NUMBER *pfn = MmGetMdlPfnArray(m);
-    v->gpu->cur.writer = PBC_WRITER_INIT;
-    for (uint32_t i = 0; i < pages; i++) {
-        pfn[i] = pbc_gpu_alloc_system_page(v->gpu) >> PBC_PAGE_SHIFT;
-        pbc_page_owner own = {pfn[i], index, (int32_t)i - (int32_t)al->mdl_offset};
-        PBC_PUSH(v->res->owners, v->res->owner_count, v->res->owner_cap, own);
-        if (i < al->mdl_offset) /* someone else's data: must survive untouched */
-            pbc_vm_write_content(v, (uint64_t)pfn[i] << PBC_PAGE_SHIFT, PBC_PAGE_SIZE, ~al->seed, i * 1024);
-    }
-    v->gpu->cur.writer = PBC_WRITER_NONE;
-    return m;
+    return (PVOID)(uintptr_t)(0x100000000ull * (index + 1) + (uint64_t)first_page * PBC_PAGE_SIZE);
 }
 
-/* A partial MDL (as IoBuildPartialMdl makes) over pages [first, first+n). */
-MDL *pbc_vm_mdl_partial(const MDL *full, uint32_t first, uint32_t n)
+/* Builds the MDL for `count` pages from VidMm's own page list. Size is a
+ * CSHORT in Windows too: it saturates for MDLs beyond about 16 MiB, which
+ * is why builders count pages from ByteCount and ByteOffset. */
+static void vm_mdl_build(vm_mdl *m, PVOID va, USHORT flags)
 {
-    MDL *m = pbc_xcalloc(1, sizeof(MDL) + n * sizeof(PFN_NUMBER));
-    *m = *full;
-    m->MdlFlags |= MDL_PARTIAL;
-    m->StartVa = (PUCHAR)full->StartVa + (size_t)first * PBC_PAGE_SIZE;
-    m->ByteCount = n * PBC_PAGE_SIZE;
-    memcpy(MmGetMdlPfnArray(m), MmGetMdlPfnArray(full) + first, n * sizeof(PFN_NUMBER));
-    return m;
+    size_t bytes = sizeof(MDL) + m->count * sizeof(PFN_NUMBER);
+    m->mdl = pbc_xcalloc(1, bytes);
+    m->mdl->Size = (CSHORT)(bytes <= 0x7FFF ? bytes : 0x7FFF);
+    m->mdl->MdlFlags = (CSHORT)flags;
+    m->mdl->StartVa = va;
+    m->mdl->ByteCount = m->count * PBC_PAGE_SIZE;
+    PFN_NUMBER *pfn = MmGetMdlPfnArray(m->mdl);
+    for (uint32_t i = 0; i < m->count; i++)
+        pfn[i] = (PFN_NUMBER)m->pfns[i];
+    m->hash = XXH3_64bits(m->mdl, bytes);
+}
+
+void pbc_vm_mdl_create(vm *v, uint32_t index, vm_mdl *out)
+{
+    const pbc_salloc *al = &v->s->allocs[index];
+    out->count = al->mdl_offset + pbc_alloc_pages(al);
+    out->pfns = pbc_xmalloc(out->count * sizeof(*out->pfns));
+    v->gpu->cur.writer = PBC_WRITER_INIT;
+    for (uint32_t i = 0; i < out->count; i++) {
+        out->pfns[i] = pbc_gpu_alloc_system_page(v->gpu) >> PBC_PAGE_SHIFT;
+        pbc_page_owner own = {out->pfns[i], index, (int32_t)i - (int32_t)al->mdl_offset};
+        PBC_PUSH(v->res->owners, v->res->owner_count, v->res->owner_cap, own);
+        if (i < al->mdl_offset) /* someone else's data: must survive untouched */
+            pbc_vm_write_content(v, out->pfns[i] << PBC_PAGE_SHIFT, PBC_PAGE_SIZE, ~al->seed, i * 1024);
+    }
+    v->gpu->cur.writer = PBC_WRITER_NONE;
+    vm_mdl_build(out, vm_mdl_va(index, 0), MDL_PAGES_LOCKED | MDL_SOURCE_IS_NONPAGED_POOL);
+}
+
+void pbc_vm_mdl_partial(uint32_t index, const vm_mdl *full, uint32_t first, uint32_t n, vm_mdl *out)
+{
+    out->count = n;
+    out->pfns = pbc_xmalloc((n ? n : 1) * sizeof(*out->pfns));
+    memcpy(out->pfns, full->pfns + first, n * sizeof(*out->pfns));
+    vm_mdl_build(out, vm_mdl_va(index, first), MDL_PAGES_LOCKED | MDL_SOURCE_IS_NONPAGED_POOL | MDL_PARTIAL);
+}
+
+void pbc_vm_mdl_free(vm_mdl *m)
+{
+    free(m->mdl);
+    free(m->pfns);
+    memset(m, 0, sizeof(*m));
+}
+
+int pbc_vm_mdl_intact(const vm_mdl *m)
+{
+    return !m->mdl || XXH3_64bits(m->mdl, sizeof(MDL) + m->count * sizeof(PFN_NUMBER)) == m->hash;
 }
 
 /* Calls fn for each physically contiguous piece of allocation bytes
@@ -73,13 +100,13 @@ void pbc_vm_alloc_pieces(vm *v, uint32_t index, uint64_t offset, uint64_t len,
         fn(v, pbc_vm_segment_base(v, ra->at.segment) + ra->at.offset + offset, len, offset, ctx);
         return;
     }
-    const PFN_NUMBER *pfn = MmGetMdlPfnArray(v->allocs[index].mdl);
+    const uint64_t *pfn = v->allocs[index].mdl.pfns;
     uint32_t lead = v->s->allocs[index].mdl_offset;
     for (uint64_t at = offset; at < offset + len;) {
         uint64_t n = PBC_PAGE_SIZE - at % PBC_PAGE_SIZE;
         if (n > offset + len - at)
             n = offset + len - at;
-        fn(v, ((uint64_t)pfn[lead + at / PBC_PAGE_SIZE] << PBC_PAGE_SHIFT) + at % PBC_PAGE_SIZE, n, at, ctx);
+        fn(v, (pfn[lead + at / PBC_PAGE_SIZE] << PBC_PAGE_SHIFT) + at % PBC_PAGE_SIZE, n, at, ctx);
         at += n;
     }
 }

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/shim.h"
+
 /* ---- Scenario operations ---- */
 
 static void vm_set_side(vm *v, uint32_t index, const pbc_res_alloc *where, UINT *segment_id,
@@ -21,7 +23,7 @@ static void vm_set_side(vm *v, uint32_t index, const pbc_res_alloc *where, UINT 
         address->QuadPart = (LONGLONG)(pbc_vm_segment_base(v, where->at.segment) + where->at.offset);
     } else {
         *segment_id = 0;
-        *mdl = v->allocs[index].mdl; /* S12 */
+        *mdl = v->allocs[index].mdl.mdl; /* S12 */
     }
 }
 
@@ -30,19 +32,21 @@ static void vm_transfer(vm *v, const pbc_sop *op)
     const pbc_salloc *al = &v->s->allocs[op->alloc];
     pbc_res_alloc src = v->rs.a[op->alloc];
     pbc_res_alloc dst = {.where = op->at.segment ? PBC_WHERE_SEGMENT : PBC_WHERE_SYSTEM, .at = op->at};
-    MDL *old_mdl = v->allocs[op->alloc].mdl;
+    vm_alloc *va = &v->allocs[op->alloc];
+    va->old_mdl = va->mdl; /* the source's pages, when it is in system memory */
+    memset(&va->mdl, 0, sizeof(va->mdl));
     if (dst.where == PBC_WHERE_SYSTEM)
-        v->allocs[op->alloc].mdl = pbc_vm_mdl_create(v, op->alloc);
+        pbc_vm_mdl_create(v, op->alloc, &va->mdl);
     /* SpecialLockTransfer has no MdlOffset: its MDL side is a partial MDL
      * that starts at the allocation's first page. */
     MDL *partial = NULL;
     if (op->kind == PBC_SOP_SPECIAL_LOCK && al->mdl_offset &&
-        (src.where == PBC_WHERE_SYSTEM || dst.where == PBC_WHERE_SYSTEM))
-        partial = pbc_vm_mdl_partial(src.where == PBC_WHERE_SYSTEM ? old_mdl : v->allocs[op->alloc].mdl,
-                                 al->mdl_offset, pbc_alloc_pages(al));
-    /* For finding texts, which name MDLs by allocation. */
-    v->allocs[op->alloc].old_mdl = old_mdl;
-    v->partial_mdl = partial;
+        (src.where == PBC_WHERE_SYSTEM || dst.where == PBC_WHERE_SYSTEM)) {
+        pbc_vm_mdl_partial(op->alloc, src.where == PBC_WHERE_SYSTEM ? &va->old_mdl : &va->mdl, al->mdl_offset,
+                           pbc_alloc_pages(al), &v->partial_mdl);
+        partial = v->partial_mdl.mdl;
+    }
+    MDL *old_mdl = va->old_mdl.mdl;
     v->partial_alloc = op->alloc;
     v->partial_first = al->mdl_offset;
     uint32_t pages = pbc_alloc_pages(al);
@@ -81,15 +85,10 @@ static void vm_transfer(vm *v, const pbc_sop *op)
         uint64_t base = pbc_vm_segment_base(v, dst.at.segment) + dst.at.offset;
         pbc_vm_mask_clear(v, base, base + al->size);
     }
-    free(partial);
-    v->partial_mdl = NULL;
-    v->allocs[op->alloc].old_mdl = NULL;
-    if (src.where == PBC_WHERE_SYSTEM) {
-        /* Packets carry page frame numbers, not the MDL, so it can go now;
-         * the pages keep their content (the system pool is observable). */
-        free(old_mdl);
-        v->allocs[op->alloc].mdl = NULL;
-    }
+    pbc_vm_mdl_free(&v->partial_mdl);
+    /* Packets carry page frame numbers, not the MDL, so the source's MDL
+     * can go now; its pages keep their content (the pool is observable). */
+    pbc_vm_mdl_free(&va->old_mdl);
 }
 
 static void vm_fill(vm *v, const pbc_sop *op)
@@ -137,8 +136,11 @@ static void vm_physical(vm *v, const pbc_sop *op)
         a.WritePhysical.PhysicalAddress.QuadPart = (LONGLONG)addr;
         pbc_vm_mask_add(v, addr, addr + 8, "WritePhysical leaves 1-8 bytes with an irrelevant value (S29)");
     }
+    vm_physical_op p = {v->op, op->kind == PBC_SOP_WRITE_PHYSICAL, op->at.segment, addr, 0, 0};
+    p.unwatched = v->opt.mode == PBC_MODE_TARGET && pbc_gpu_watch(v->gpu, addr) != 0;
+    pbc_shim_take_mapped();
     pbc_vm_paging_op(v, &a, -1, NULL, 0);
-    vm_physical_op p = {v->op, op->kind == PBC_SOP_WRITE_PHYSICAL, op->at.segment, addr};
+    p.cpu_mapped = pbc_shim_take_mapped_covers(addr);
     PBC_PUSH(v->physical, v->physical_count, v->physical_cap, p);
 }
 
@@ -153,7 +155,7 @@ static void vm_map(vm *v, const pbc_sop *op)
     a.MapApertureSegment.SegmentId = op->at.segment;
     a.MapApertureSegment.OffsetInPages = op->at.offset;
     a.MapApertureSegment.NumberOfPages = op->count;
-    a.MapApertureSegment.pMdl = v->allocs[op->alloc].mdl;
+    a.MapApertureSegment.pMdl = v->allocs[op->alloc].mdl.mdl;
     a.MapApertureSegment.Flags.CacheCoherent = (op->flags & PBC_SOP_COHERENT) != 0;
     a.MapApertureSegment.MdlOffset = al->mdl_offset + op->first; /* S30 */
     if (v->opt.experiment & PBC_VIDMM_EXP_MAP_NO_MDL_OFFSET)

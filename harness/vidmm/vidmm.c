@@ -48,21 +48,27 @@ static void vm_final_checks(vm *v)
 }
 
 /* ReadPhysical and WritePhysical, judged by the small accesses the GPU
- * logged: one of the operation's own packets must touch 1-8 bytes
- * starting exactly at the address (S28, S29). */
+ * logged at their addresses: one of the operation's own packets must read
+ * (or write) 1-8 bytes starting exactly there (S28, S29); a builder that
+ * mapped the address with the CPU during the operation is taken at its
+ * word, since reads through a CPU mapping cannot be seen. */
 static void vm_check_physical(vm *v)
 {
     const pbc_gpu *g = v->gpu;
     for (uint32_t i = 0; i < v->physical_count && !v->stop; i++) {
         const vm_physical_op *p = &v->physical[i];
-        int done = g->access_count >= PBC_MAX_ACCESSES_KEPT; /* log full: cannot judge */
+        int done = p->cpu_mapped;
         for (uint32_t k = 0; k < g->access_count && !done; k++) {
             const pbc_access *a = &g->accesses[k];
-            int kind_ok = p->write ? a->kind != PBC_UOP_READ : a->kind == PBC_UOP_READ;
-            if (!kind_ok || a->addr != p->addr || a->size < 1 || a->size > 8)
+            if ((int)a->write != p->write || a->addr != p->addr)
                 continue;
             const pbc_write_rec *w = pbc_record_find_write(v->res, g, a->submission, a->packet_offset);
             done = w && w->op == p->op;
+        }
+        if (!done && (p->unwatched || g->accesses_lost)) {
+            pbc_vm_trace(v, "  %s at 0x%" PRIx64 " not judged: the GPU's access log was full",
+                         p->write ? "WritePhysical" : "ReadPhysical", p->addr);
+            continue;
         }
         VM_RULE(v, pbc_rule_physical(&v->res->findings, p->op, p->write, p->segment, p->addr, done));
     }
@@ -159,7 +165,7 @@ static int vm_setup(vm *v)
                 return -1;
         }
         if (al->where == PBC_WHERE_SYSTEM)
-            v->allocs[i].mdl = pbc_vm_mdl_create(v, i);
+            pbc_vm_mdl_create(v, i, &v->allocs[i].mdl);
         if (al->where != PBC_WHERE_NONE) {
             uint32_t seed = al->seed;
             v->gpu->cur.writer = PBC_WRITER_INIT;
@@ -173,17 +179,13 @@ static int vm_setup(vm *v)
 static void vm_teardown(vm *v)
 {
     for (uint32_t i = 0; i < v->s->alloc_count; i++) {
-        const MDL *m = v->allocs[i].mdl;
-        if (m) { /* where the allocation's pages are, for the content oracle */
-            uint32_t n = (uint32_t)(m->ByteCount / PBC_PAGE_SIZE);
-            uint64_t *to = pbc_record_alloc_pages(v->res, i, n);
-            const PFN_NUMBER *from = MmGetMdlPfnArray(m);
-            for (uint32_t k = 0; k < n; k++)
-                to[k] = from[k];
-        }
+        const vm_mdl *m = &v->allocs[i].mdl;
+        if (m->mdl) /* where the allocation's pages are, for the content oracle */
+            memcpy(pbc_record_alloc_pages(v->res, i, m->count), m->pfns, m->count * sizeof(*m->pfns));
         if (v->allocs[i].h)
             v->t->destroy_allocation(v->adapter, v->allocs[i].h);
-        free(v->allocs[i].mdl);
+        pbc_vm_mdl_free(&v->allocs[i].mdl);
+        pbc_vm_mdl_free(&v->allocs[i].old_mdl);
     }
     if (v->adapter)
         v->t->destroy_adapter(v->adapter);

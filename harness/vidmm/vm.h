@@ -29,10 +29,20 @@ typedef struct vm_buffer {
     uint32_t priv_size, priv_write, priv_submitted;
 } vm_buffer;
 
+/* An MDL VidMm handed out, and VidMm's own copy of what it says: VidMm
+ * never reads back the MDL itself, which the builder could have changed;
+ * the hash shows whether it did. */
+typedef struct vm_mdl {
+    MDL *mdl;
+    uint64_t *pfns;  /* page frame numbers, leading foreign pages included */
+    uint32_t count;
+    uint64_t hash;   /* XXH3 of the MDL as handed out */
+} vm_mdl;
+
 typedef struct vm_alloc {
     HANDLE h;
-    MDL *mdl;
-    MDL *old_mdl;        /* during a transfer out of system memory: the source MDL */
+    vm_mdl mdl;          /* its system pages, when in system memory */
+    vm_mdl old_mdl;      /* during a transfer out of system memory: the source MDL */
     uint32_t busy_until; /* queue sequence after which the GPU is done with it */
     int in_pending;      /* used by the unsubmitted part of the current buffer */
 } vm_alloc;
@@ -43,6 +53,8 @@ typedef struct vm_physical_op {
     int write;
     UINT segment;
     uint64_t addr;
+    int cpu_mapped; /* the builder mapped the address with the CPU during the operation */
+    int unwatched;  /* the GPU could watch no more addresses */
 } vm_physical_op;
 
 /* Aperture pages an unmap pointed at the dummy page, and the operation. */
@@ -73,9 +85,10 @@ typedef struct vm {
     vm_unmapped *unmapped; /* aperture pages that must now hold the dummy page */
     vm_physical_op *physical; /* to judge once the GPU has run them */
     uint32_t physical_count, physical_cap;
-    const MDL *partial_mdl;  /* during a special-lock transfer: its partial MDL */
+    vm_mdl partial_mdl;      /* during a special-lock transfer: its partial MDL */
     uint32_t partial_alloc, partial_first;
-    uint64_t pending_hash;   /* XXH3 of the current buffer's written, unsubmitted bytes */
+    uint64_t written_hash;      /* XXH3 of the current buffer's unsubmitted bytes below pDmaBuffer */
+    uint64_t priv_written_hash; /* and of its unsubmitted private data */
     uint32_t unmapped_count, unmapped_cap;
 } vm;
 
@@ -105,9 +118,13 @@ static inline int pbc_vm_is_poison(const uint8_t *p, size_t n) { return pbc_all_
 /* content.c */
 void pbc_vm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uint64_t first_word);
 /* An MDL for the allocation: mdl_offset foreign pages, then its own. */
-MDL *pbc_vm_mdl_create(vm *v, uint32_t index);
-/* A partial MDL (as IoBuildPartialMdl makes) over pages [first, first+n). */
-MDL *pbc_vm_mdl_partial(const MDL *full, uint32_t first, uint32_t n);
+void pbc_vm_mdl_create(vm *v, uint32_t index, vm_mdl *out);
+/* A partial MDL (as IoBuildPartialMdl makes) over pages [first, first+n)
+ * of allocation `index`'s MDL `full`. */
+void pbc_vm_mdl_partial(uint32_t index, const vm_mdl *full, uint32_t first, uint32_t n, vm_mdl *out);
+void pbc_vm_mdl_free(vm_mdl *m);
+/* Whether the MDL still says what VidMm wrote into it. */
+int pbc_vm_mdl_intact(const vm_mdl *m);
 /* Calls fn for each physically contiguous piece of allocation bytes
  * [offset, offset+len) where the allocation now lives. */
 void pbc_vm_alloc_pieces(vm *v, uint32_t index, uint64_t offset, uint64_t len,
