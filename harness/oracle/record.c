@@ -14,7 +14,7 @@ void pbc_record_init(pbc_record *r) { memset(r, 0, sizeof(*r)); }
 
 void pbc_record_fini(pbc_record *r)
 {
-    pbc_findings_fini(&r->findings);
+    pbc_rule_findings_fini(&r->findings);
     free(r->masks);
     free(r->writes);
     free(r->subs);

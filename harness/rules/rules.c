@@ -73,7 +73,7 @@ int pbc_rule_lookup(const char *name)
     return -1;
 }
 
-void pbc_findings_add(pbc_findings *f, pbc_rule_id rule, uint32_t op, const char *fmt, ...)
+void pbc_rule_report(pbc_findings *f, pbc_rule_id rule, uint32_t op, const char *fmt, ...)
 {
     pbc_finding x;
     memset(&x, 0, sizeof(x));
@@ -86,7 +86,7 @@ void pbc_findings_add(pbc_findings *f, pbc_rule_id rule, uint32_t op, const char
     PBC_PUSH(f->items, f->count, f->cap, x);
 }
 
-void pbc_findings_fini(pbc_findings *f)
+void pbc_rule_findings_fini(pbc_findings *f)
 {
     free(f->items);
     memset(f, 0, sizeof(*f));
@@ -95,17 +95,17 @@ void pbc_findings_fini(pbc_findings *f)
 int pbc_rule_dma_overrun(pbc_findings *f, const pbc_call_facts *c)
 {
     if (c->wrote_outside) {
-        pbc_findings_add(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) wrote outside [pDmaBuffer, "
+        pbc_rule_report(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) wrote outside [pDmaBuffer, "
                          "pDmaBuffer+DmaSize) of buffer %u (S03)", c->call, c->desc, c->buffer);
         return 1;
     }
     if (c->mdl_changed) {
-        pbc_findings_add(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) changed %s, the MDL VidMm handed it: "
+        pbc_rule_report(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) changed %s, the MDL VidMm handed it: "
                          "it owns only its buffer and private data (S03, S12)", c->call, c->desc, c->mdl_changed);
         return 1;
     }
     if (c->wrote_outside_private) {
-        pbc_findings_add(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) wrote outside its DMA private "
+        pbc_rule_report(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) wrote outside its DMA private "
                          "data (S04)", c->call, c->desc);
         return 1;
     }
@@ -115,20 +115,20 @@ int pbc_rule_dma_overrun(pbc_findings *f, const pbc_call_facts *c)
 int pbc_rule_dma_advance(pbc_findings *f, const pbc_call_facts *c)
 {
     if (c->offset_out < c->offset_in || c->offset_out > c->buffer_size) {
-        pbc_findings_add(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) moved pDmaBuffer from +0x%x to "
+        pbc_rule_report(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) moved pDmaBuffer from +0x%x to "
                          "%+" PRId64 " of buffer %u (DmaSize 0x%x): it must stay in [pDmaBuffer, "
                          "pDmaBuffer+DmaSize] (S03)", c->call, c->desc, c->offset_in, c->offset_out,
                          c->buffer, c->buffer_size);
         return 1;
     }
     if (c->wrote_past_return) {
-        pbc_findings_add(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) wrote bytes past the pDmaBuffer "
+        pbc_rule_report(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) wrote bytes past the pDmaBuffer "
                          "it returned (+0x%x in buffer %u): written bytes must be covered by the "
                          "advance (S03)", c->call, c->desc, (uint32_t)c->offset_out, c->buffer);
         return 1;
     }
     if (c->private_out_of_range) {
-        pbc_findings_add(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) moved pDmaBufferPrivateData "
+        pbc_rule_report(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) moved pDmaBufferPrivateData "
                          "outside its range", c->call, c->desc);
         return 1;
     }
@@ -139,7 +139,7 @@ int pbc_rule_status_build(pbc_findings *f, const pbc_call_facts *c)
 {
     NTSTATUS st = c->status;
     if (st == STATUS_GRAPHICS_ALLOCATION_BUSY && !c->busy_allowed) {
-        pbc_findings_add(f, PBC_RULE_STATUS, c->op, "call %u (%s) returned ALLOCATION_BUSY, which only "
+        pbc_rule_report(f, PBC_RULE_STATUS, c->op, "call %u (%s) returned ALLOCATION_BUSY, which only "
                          "Transfer, SpecialLockTransfer and DiscardContent may return: only they can be "
                          "retried with AllocationIsIdle (S06, S21-S23)", c->call, c->desc);
         return 1;
@@ -147,7 +147,7 @@ int pbc_rule_status_build(pbc_findings *f, const pbc_call_facts *c)
     if (st == STATUS_SUCCESS || st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER ||
         st == STATUS_GRAPHICS_ALLOCATION_BUSY)
         return 0;
-    pbc_findings_add(f, PBC_RULE_STATUS, c->op, "call %u (%s) returned 0x%08x; only SUCCESS, "
+    pbc_rule_report(f, PBC_RULE_STATUS, c->op, "call %u (%s) returned 0x%08x; only SUCCESS, "
                      "ALLOCATION_BUSY and INSUFFICIENT_DMA_BUFFER are allowed (S06)", c->call, c->desc,
                      (uint32_t)st);
     return 1;
@@ -157,7 +157,7 @@ int pbc_rule_status_ddi(pbc_findings *f, uint32_t op, const char *ddi, uint32_t 
 {
     if (st == STATUS_SUCCESS)
         return 0;
-    pbc_findings_add(f, PBC_RULE_STATUS, op, "%s for fence %u returned 0x%08x (only STATUS_SUCCESS "
+    pbc_rule_report(f, PBC_RULE_STATUS, op, "%s for fence %u returned 0x%08x (only STATUS_SUCCESS "
                      "is expected)", ddi, fence, (uint32_t)st);
     return 1;
 }
@@ -166,7 +166,7 @@ int pbc_rule_busy_idle(pbc_findings *f, const pbc_call_facts *c)
 {
     if (c->status != STATUS_GRAPHICS_ALLOCATION_BUSY || !c->was_idle)
         return 0;
-    pbc_findings_add(f, PBC_RULE_BUSY_IDLE, c->op, "call %u (%s) returned ALLOCATION_BUSY although "
+    pbc_rule_report(f, PBC_RULE_BUSY_IDLE, c->op, "call %u (%s) returned ALLOCATION_BUSY although "
                      "AllocationIsIdle was set (S24)", c->call, c->desc);
     return 1;
 }
@@ -176,7 +176,7 @@ int pbc_rule_busy_consumed(pbc_findings *f, const pbc_call_facts *c)
     int64_t written = c->offset_out - c->offset_in;
     if (c->status != STATUS_GRAPHICS_ALLOCATION_BUSY || (!written && !c->private_advanced))
         return 0;
-    pbc_findings_add(f, PBC_RULE_BUSY_CONSUMED, c->op, "call %u (%s) returned ALLOCATION_BUSY after "
+    pbc_rule_report(f, PBC_RULE_BUSY_CONSUMED, c->op, "call %u (%s) returned ALLOCATION_BUSY after "
                      "writing %" PRId64 " bytes to the paging buffer (S22)", c->call, c->desc, written);
     return 1;
 }
@@ -186,7 +186,7 @@ int pbc_rule_no_progress(pbc_findings *f, const pbc_call_facts *c)
     if (c->status != STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER || c->offset_out != c->offset_in ||
         c->offset_in != 0 || c->buffer_size < c->min_dma_size)
         return 0;
-    pbc_findings_add(f, PBC_RULE_NO_PROGRESS, c->op, "call %u (%s) returned INSUFFICIENT_DMA_BUFFER on "
+    pbc_rule_report(f, PBC_RULE_NO_PROGRESS, c->op, "call %u (%s) returned INSUFFICIENT_DMA_BUFFER on "
                      "a fresh %u-byte buffer without writing anything, though it declared %u bytes "
                      "enough (S07, S09)", c->call, c->desc, c->buffer_size, c->min_dma_size);
     return 1;
@@ -196,12 +196,12 @@ int pbc_rule_patch(pbc_findings *f, uint32_t op, uint32_t fence, uint32_t buffer
                    uint32_t end, int args_changed, int outside_changed)
 {
     if (args_changed) {
-        pbc_findings_add(f, PBC_RULE_PATCH, op, "Patch for fence %u changed its arguments (the "
+        pbc_rule_report(f, PBC_RULE_PATCH, op, "Patch for fence %u changed its arguments (the "
                          "buffer's size or range must not change, S37)", fence);
         return 1;
     }
     if (outside_changed) {
-        pbc_findings_add(f, PBC_RULE_PATCH, op, "Patch for fence %u wrote outside the submission "
+        pbc_rule_report(f, PBC_RULE_PATCH, op, "Patch for fence %u wrote outside the submission "
                          "[0x%x, 0x%x) of buffer %u (S37)", fence, start, end, buffer);
         return 1;
     }
@@ -211,7 +211,7 @@ int pbc_rule_patch(pbc_findings *f, uint32_t op, uint32_t fence, uint32_t buffer
 int pbc_rule_exec_range(pbc_findings *f, uint32_t op, const pbc_ring_facts *r)
 {
     if (!r->in_submit) {
-        pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "the GPU ring was rung outside SubmitCommand "
+        pbc_rule_report(f, PBC_RULE_EXEC_RANGE, op, "the GPU ring was rung outside SubmitCommand "
                          "(segment %u, 0x%" PRIx64 ", [0x%x, 0x%x))", r->segment_id, r->phys, r->start,
                          r->end);
         return 1;
@@ -220,7 +220,7 @@ int pbc_rule_exec_range(pbc_findings *f, uint32_t op, const pbc_ring_facts *r)
     uint64_t from = r->phys + r->start - r->want_phys, to = r->phys + r->end - r->want_phys;
     if (r->segment_id == r->want_segment && r->start <= r->end && from == r->next && to <= r->want_end)
         return 0;
-    pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u executes [0x%x, 0x%x) of the "
+    pbc_rule_report(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u executes [0x%x, 0x%x) of the "
                      "buffer at segment %u 0x%" PRIx64 "; VidMm submitted [0x%x, 0x%x) of the buffer at "
                      "segment %u 0x%" PRIx64 ", of which [0x%x, 0x%x) was still to run (S42)", r->fence,
                      r->start, r->end, r->segment_id, r->phys, r->want_start, r->want_end, r->want_segment,
@@ -234,10 +234,10 @@ int pbc_rule_exec_range_rung(pbc_findings *f, uint32_t op, uint32_t fence, UINT 
     if (covered == want_end)
         return 0;
     if (covered == want_start)
-        pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u never handed the buffer "
+        pbc_rule_report(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u never handed the buffer "
                          "to the GPU", fence);
     else
-        pbc_findings_add(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u handed the GPU only "
+        pbc_rule_report(f, PBC_RULE_EXEC_RANGE, op, "SubmitCommand for fence %u handed the GPU only "
                          "[0x%x, 0x%x) of the submitted [0x%x, 0x%x) (S42)", fence, want_start, covered,
                          want_start, want_end);
     return 1;
@@ -248,7 +248,7 @@ int pbc_rule_dma_submitted(pbc_findings *f, uint32_t op, uint32_t fence, uint32_
 {
     if (!changed)
         return 0;
-    pbc_findings_add(f, PBC_RULE_DMA_SUBMITTED, op, "the bytes of submission %u ([0x%x, 0x%x) of buffer %u) "
+    pbc_rule_report(f, PBC_RULE_DMA_SUBMITTED, op, "the bytes of submission %u ([0x%x, 0x%x) of buffer %u) "
                      "changed after SubmitCommand handed them to the GPU and before it executed them "
                      "(S37, S42)", fence, start, end, buffer);
     return 1;
@@ -257,31 +257,31 @@ int pbc_rule_dma_submitted(pbc_findings *f, uint32_t op, uint32_t fence, uint32_
 int pbc_rule_fence(pbc_findings *f, uint32_t op, const pbc_fence_facts *x)
 {
     if (x->missing) {
-        pbc_findings_add(f, PBC_RULE_FENCE, op, "fence %u (buffer %u, [0x%x, 0x%x)) was never written "
+        pbc_rule_report(f, PBC_RULE_FENCE, op, "fence %u (buffer %u, [0x%x, 0x%x)) was never written "
                          "(S46)", x->fence, x->buffer, x->start, x->end);
         return 1;
     }
     if (x->fence == 0 || x->fence > x->issued) {
-        pbc_findings_add(f, PBC_RULE_FENCE, op, "the GPU wrote fence %u, which VidMm never issued",
+        pbc_rule_report(f, PBC_RULE_FENCE, op, "the GPU wrote fence %u, which VidMm never issued",
                          x->fence);
         return 1;
     }
     if (x->already_completed) {
-        pbc_findings_add(f, PBC_RULE_FENCE, op, "fence %u was written twice", x->fence);
+        pbc_rule_report(f, PBC_RULE_FENCE, op, "fence %u was written twice", x->fence);
         return 1;
     }
     if (x->fence != x->expected) {
-        pbc_findings_add(f, PBC_RULE_FENCE, op, "fence %u completed before fence %u (fences complete "
+        pbc_rule_report(f, PBC_RULE_FENCE, op, "fence %u completed before fence %u (fences complete "
                          "in order)", x->fence, x->expected);
         return 1;
     }
     if (!x->buffer_executed) {
-        pbc_findings_add(f, PBC_RULE_FENCE, op, "fence %u was written before its paging buffer "
+        pbc_rule_report(f, PBC_RULE_FENCE, op, "fence %u was written before its paging buffer "
                          "(buffer %u, [0x%x, 0x%x)) executed", x->fence, x->buffer, x->start, x->end);
         return 1;
     }
     if (x->work_after) {
-        pbc_findings_add(f, PBC_RULE_FENCE, op, "fence %u was written by its own buffer (buffer %u, "
+        pbc_rule_report(f, PBC_RULE_FENCE, op, "fence %u was written by its own buffer (buffer %u, "
                          "[0x%x, 0x%x)) before %" PRIu64 " more micro-op(s) of that buffer ran: a fence "
                          "completes after the work it follows (S46)", x->fence, x->buffer, x->start, x->end,
                          x->work_after);
@@ -294,7 +294,7 @@ int pbc_rule_gpu_fault(pbc_findings *f, uint32_t op, uint32_t count, const char 
 {
     if (!count)
         return 0;
-    pbc_findings_add(f, PBC_RULE_GPU_FAULT, op, "%u GPU fault(s); first: %s", count, first);
+    pbc_rule_report(f, PBC_RULE_GPU_FAULT, op, "%u GPU fault(s); first: %s", count, first);
     return 1;
 }
 
@@ -303,7 +303,7 @@ int pbc_rule_unmap_dummy(pbc_findings *f, UINT segment, uint64_t page, int valid
 {
     if (valid && addr == dummy_page)
         return 0;
-    pbc_findings_add(f, PBC_RULE_UNMAP_DUMMY, UINT32_MAX, "aperture %u page %" PRIu64 " was unmapped "
+    pbc_rule_report(f, PBC_RULE_UNMAP_DUMMY, UINT32_MAX, "aperture %u page %" PRIu64 " was unmapped "
                      "but its GART entry is %s 0x%" PRIx64 ", not the dummy page 0x%" PRIx64 " (S33)",
                      segment, page, valid ? "valid, pointing at" : "invalid,", addr, dummy_page);
     return 1;
@@ -313,7 +313,7 @@ int pbc_rule_livelock_budget(pbc_findings *f, uint32_t op, const char *desc, uin
 {
     if (calls < budget)
         return 0;
-    pbc_findings_add(f, PBC_RULE_LIVELOCK, op, "%s did not complete within %" PRIu64
+    pbc_rule_report(f, PBC_RULE_LIVELOCK, op, "%s did not complete within %" PRIu64
                      " BuildPagingBuffer calls", desc, budget);
     return 1;
 }
@@ -323,7 +323,7 @@ int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, const char *desc, uin
 {
     if (!repeated)
         return 0;
-    pbc_findings_add(f, PBC_RULE_LIVELOCK, op, "%s: a fresh %u-byte buffer was answered with the same "
+    pbc_rule_report(f, PBC_RULE_LIVELOCK, op, "%s: a fresh %u-byte buffer was answered with the same "
                      "bytes, status and MultipassOffset (%u) as the previous fresh buffer: the builder "
                      "resumed from where it already resumed and makes no progress (S09)", desc, size,
                      multipass_offset);
@@ -332,7 +332,7 @@ int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, const char *desc, uin
 
 int pbc_rule_assert(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *message)
 {
-    pbc_findings_add(f, PBC_RULE_ASSERT, op, "call %u (%s): %s", call, desc, message);
+    pbc_rule_report(f, PBC_RULE_ASSERT, op, "call %u (%s): %s", call, desc, message);
     return 1;
 }
 
@@ -340,7 +340,7 @@ int pbc_rule_physical(pbc_findings *f, uint32_t op, int write, UINT segment, uin
 {
     if (done)
         return 0;
-    pbc_findings_add(f, PBC_RULE_PHYSICAL, op, "%s of segment %u at 0x%" PRIx64 ": the GPU never %s 1-8 "
+    pbc_rule_report(f, PBC_RULE_PHYSICAL, op, "%s of segment %u at 0x%" PRIx64 ": the GPU never %s 1-8 "
                      "bytes starting there with a micro-op of the operation's packets (%s)",
                      write ? "WritePhysical" : "ReadPhysical", segment, addr, write ? "wrote" : "read",
                      write ? "S29" : "S28");
@@ -349,12 +349,12 @@ int pbc_rule_physical(pbc_findings *f, uint32_t op, int write, UINT segment, uin
 
 int pbc_rule_diverge(pbc_findings *f, uint32_t op, const char *report)
 {
-    pbc_findings_add(f, PBC_RULE_DIVERGE, op, "%s", report);
+    pbc_rule_report(f, PBC_RULE_DIVERGE, op, "%s", report);
     return 1;
 }
 
 int pbc_rule_nondet(pbc_findings *f, uint32_t op, const char *report)
 {
-    pbc_findings_add(f, PBC_RULE_NONDET, op, "%s", report);
+    pbc_rule_report(f, PBC_RULE_NONDET, op, "%s", report);
     return 1;
 }

@@ -61,9 +61,9 @@ typedef struct pbc_findings {
     uint32_t count, cap;
 } pbc_findings;
 
-void pbc_findings_add(pbc_findings *f, pbc_rule_id rule, uint32_t op, const char *fmt, ...)
+void pbc_rule_report(pbc_findings *f, pbc_rule_id rule, uint32_t op, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void pbc_findings_fini(pbc_findings *f);
+void pbc_rule_findings_fini(pbc_findings *f);
 
 /* One BuildPagingBuffer call as VidMm observed it. Offsets are from the
  * start of the paging buffer. */

@@ -15,7 +15,7 @@
 
 #include "kernel/shim.h"
 
-void pbc_vm_trace(vm *v, const char *fmt, ...)
+void pbc_vidmm_trace(vm *v, const char *fmt, ...)
 {
     if (!v->opt.trace)
         return;
@@ -34,7 +34,7 @@ static uint32_t vm_dma_size(const vm *v)
     return size < v->t->min_dma_size ? v->t->min_dma_size : size;
 }
 
-void pbc_vm_acquire_buffer(vm *v)
+void pbc_vidmm_acquire_buffer(vm *v)
 {
     vm_buffer *b = &v->buf;
     uint32_t size = vm_dma_size(v);
@@ -96,36 +96,39 @@ static void host_ring_fence(void *ctx, UINT fence)
 static uint32_t host_mmio_read(void *ctx, uint32_t offset)
 {
     vm *v = ctx;
-    return offset / 4 < PBC_MMIO_REGS ? v->gpu->mmio[offset / 4] : 0xFFFFFFFFu;
+    /* Registers are 32-bit and 4-aligned (target.h): anything else reads
+     * as an absent register. */
+    return offset % 4 == 0 && offset / 4 < PBC_MMIO_REGS ? v->gpu->mmio[offset / 4] : 0xFFFFFFFFu;
 }
 
 static void host_mmio_write(void *ctx, uint32_t offset, uint32_t value)
 {
     vm *v = ctx;
-    if (offset / 4 < PBC_MMIO_REGS) {
+    if (offset % 4 == 0 && offset / 4 < PBC_MMIO_REGS) {
         v->gpu->mmio[offset / 4] = value;
         v->gpu->mmio_writes++;
     }
 }
 
-static void host_log(void *ctx, const char *line) { pbc_vm_trace(ctx, "  target: %s", line); }
+static void host_log(void *ctx, const char *line) { pbc_vidmm_trace(ctx, "  target: %s", line); }
 
 /* The GPU completed a fence: fences complete once each, in order, after
  * the buffer they follow (S46). */
-void pbc_vm_on_fence(void *ctx, uint32_t fence, uint32_t seq)
+static void vm_on_fence(void *ctx, uint32_t fence, uint32_t seq)
 {
     vm *v = ctx;
     pbc_record *r = v->res;
-    pbc_vm_trace(v, "  gpu: fence %u completes", fence);
+    pbc_vidmm_trace(v, "  gpu: fence %u completes", fence);
     pbc_fence_facts x = {.fence = fence, .issued = r->sub_count, .expected = v->last_fence_done + 1};
     pbc_submission *s = fence && fence <= r->sub_count ? &r->subs[fence - 1] : NULL;
     if (s) {
         x.already_completed = (int)s->completed;
-        /* Its own last piece may write it (Patch can fill in a fence
-         * packet); whether work of that piece followed is judged once the
-         * piece has run (pbc_vm_check_fences_inside). */
-        int inside = s->rung && s->queue_seq == seq && s->covered == s->end;
-        x.buffer_executed = s->rung && s->covered == s->end && s->queue_seq <= seq;
+        /* A piece of its own buffer may write it (Patch can fill in a
+         * fence packet); whether work of the buffer followed is judged
+         * once its last piece has run (pbc_vidmm_check_fences_inside). */
+        const pbc_qentry *now = seq < v->gpu->queued ? &v->gpu->queue[seq] : NULL;
+        int inside = s->rung && s->covered == s->end && now && now->kind == PBC_QE_DMA && now->tag == fence - 1;
+        x.buffer_executed = s->rung && s->covered == s->end && (inside || s->queue_seq < seq);
         if (inside) {
             s->fenced_inside = 1;
             s->work_at_fence = v->gpu->work_uops;
@@ -141,18 +144,16 @@ void pbc_vm_on_fence(void *ctx, uint32_t fence, uint32_t seq)
     v->last_fence_done = fence;
 }
 
-/* The GPU fetched a piece of a submission: its bytes must be those
- * SubmitCommand handed over (checked at the first piece). */
+/* The GPU fetched a piece of a submission: the submission's bytes must
+ * still be those SubmitCommand handed over, at every piece. */
 static void vm_on_fetch(void *ctx, const pbc_qentry *e, const uint8_t *bytes, uint64_t len)
 {
     vm *v = ctx;
     (void)bytes;
     (void)len;
-    if (e->tag >= v->res->sub_count)
+    if (e->tag >= v->res->sub_count || v->stop)
         return;
     pbc_submission *s = &v->res->subs[e->tag];
-    if (s->fetched)
-        return;
     s->fetched = 1;
     const uint8_t *host = v->gpu->dma_pool + s->pool_offset;
     int changed = XXH3_64bits(host + s->start, s->end - s->start) != s->bytes_hash;
@@ -161,7 +162,7 @@ static void vm_on_fetch(void *ctx, const pbc_qentry *e, const uint8_t *bytes, ui
 }
 
 /* Fences written by their own buffer: no work of that buffer may follow. */
-void pbc_vm_check_fences_inside(vm *v)
+void pbc_vidmm_check_fences_inside(vm *v)
 {
     for (uint32_t i = 0; i < v->res->sub_count && !v->stop; i++) {
         const pbc_submission *s = &v->res->subs[i];
@@ -174,10 +175,10 @@ void pbc_vm_check_fences_inside(vm *v)
     }
 }
 
-void pbc_vm_host_init(vm *v)
+void pbc_vidmm_host_init(vm *v)
 {
     v->gpu->observer_ctx = v;
-    v->gpu->on_fence = pbc_vm_on_fence;
+    v->gpu->on_fence = vm_on_fence;
     v->gpu->on_fetch = vm_on_fetch;
     v->host = (pbc_host){PBC_TARGET_ABI_VERSION, sizeof(pbc_host), v, host_ring_submit,
                          host_ring_fence, host_mmio_read, host_mmio_write, host_log};
@@ -250,7 +251,7 @@ static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
 
 /* Patches and submits the filled, not yet submitted part of the current
  * buffer (S08, S36, S38), with the next fence id. */
-void pbc_vm_flush(vm *v)
+void pbc_vidmm_flush(vm *v)
 {
     vm_buffer *b = &v->buf;
     if (!v->have_buf || b->write_off == b->submitted || v->stop)
@@ -260,7 +261,7 @@ void pbc_vm_flush(vm *v)
                         .pool_offset = b->pool_offset};
     PBC_PUSH(v->res->subs, v->res->sub_count, v->res->sub_cap, s);
     pbc_submission *sp = &v->res->subs[v->res->sub_count - 1];
-    pbc_vm_trace(v, "  submit: buffer %u [0x%x, 0x%x) at 0x%" PRIx64 ", private [0x%x, 0x%x), fence %u",
+    pbc_vidmm_trace(v, "  submit: buffer %u [0x%x, 0x%x) at 0x%" PRIx64 ", private [0x%x, 0x%x), fence %u",
              b->id, sp->start, sp->end, b->phys, b->priv_submitted, b->priv_write, sp->fence);
     vm_patch(v, sp, b);
     if (!v->stop)
@@ -276,17 +277,17 @@ void pbc_vm_flush(vm *v)
     b->priv_submitted = b->priv_write;
 }
 
-int pbc_vm_alloc_idle(const vm *v, int index)
+int pbc_vidmm_alloc_idle(const vm *v, int index)
 {
     return index < 0 || (!v->allocs[index].in_pending && v->gpu->executed >= v->allocs[index].busy_until);
 }
 
 /* Waits until the GPU is done with the allocation (S23). */
-void pbc_vm_wait_idle(vm *v, int index)
+void pbc_vidmm_wait_idle(vm *v, int index)
 {
     if (index < 0)
         return;
     if (v->allocs[index].in_pending)
-        pbc_vm_flush(v);
+        pbc_vidmm_flush(v);
     pbc_gpu_run(v->gpu, v->allocs[index].busy_until);
 }

@@ -79,7 +79,7 @@ static const MDL *vm_changed_mdl(const vm *v, const DXGKARG_BUILDPAGINGBUFFER *c
     }
     for (int i = 0; i < 2; i++) {
         const vm_mdl *r = vm_mdl_of(v, m[i]);
-        if (r && !pbc_vm_mdl_intact(r))
+        if (r && !pbc_vidmm_mdl_intact(r))
             return m[i];
     }
     return NULL;
@@ -180,11 +180,11 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *canon, cons
         .buffer_size = b->size,
         .offset_in = (uint32_t)(before - b->host),
         .offset_out = (int64_t)((intptr_t)now - (intptr_t)b->host),
-        .wrote_outside = !pbc_vm_is_poison(b->host - PBC_PAGE_SIZE, PBC_PAGE_SIZE) ||
-                         !pbc_vm_is_poison(end, (size_t)(b->span - b->size) + PBC_PAGE_SIZE),
+        .wrote_outside = !pbc_vidmm_is_poison(b->host - PBC_PAGE_SIZE, PBC_PAGE_SIZE) ||
+                         !pbc_vidmm_is_poison(end, (size_t)(b->span - b->size) + PBC_PAGE_SIZE),
         .mdl_changed = changed ? mdl_name : NULL,
-        .wrote_outside_private = !pbc_vm_is_poison(v->priv_mem, VM_PRIV_GUARD) ||
-                                 !pbc_vm_is_poison(b->priv + b->priv_size, VM_PRIV_GUARD),
+        .wrote_outside_private = !pbc_vidmm_is_poison(v->priv_mem, VM_PRIV_GUARD) ||
+                                 !pbc_vidmm_is_poison(b->priv + b->priv_size, VM_PRIV_GUARD),
         .private_out_of_range = pnow < priv_before || pnow > b->priv + b->priv_size,
         .private_advanced = pnow != priv_before,
         .status = st,
@@ -205,7 +205,7 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *canon, cons
         return v->stop = 1, -1;
     /* Only a pointer inside the buffer may be read through. */
     if (now >= before && now <= end)
-        c.wrote_past_return = !pbc_vm_is_poison(now, (size_t)(end - now));
+        c.wrote_past_return = !pbc_vidmm_is_poison(now, (size_t)(end - now));
     if (pbc_rule_dma_advance(f, &c) || pbc_rule_status_build(f, &c) || pbc_rule_busy_idle(f, &c) ||
         pbc_rule_busy_consumed(f, &c) || pbc_rule_no_progress(f, &c))
         return v->stop = 1, -1;
@@ -244,7 +244,7 @@ static uint64_t vm_answer_hash(NTSTATUS st, uint32_t mpo_in, uint32_t mpo_out, c
 /* Issues one DDI operation until it completes: the documented loops.
  * idle_flags, when the operation has AllocationIsIdle (S21-S24), points at
  * its flags word inside *a, idle_bit being the flag. */
-void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit)
+void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit)
 {
     char desc[400];
     if (v->opt.mode == PBC_MODE_SPEC) {
@@ -257,7 +257,7 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
      * (S05): VidMm hands back what the builder left there. */
     const DXGKARG_BUILDPAGINGBUFFER canon = *a;
     size_t idle_at = idle_flags ? (size_t)((uint8_t *)idle_flags - (uint8_t *)a) : 0;
-    int idle = idle_flags && pbc_vm_alloc_idle(v, alloc);
+    int idle = idle_flags && pbc_vidmm_alloc_idle(v, alloc);
     uint32_t mpo = 0;
     /* The default budget grows with the work, so that only a builder that
      * stops making progress runs out of it. */
@@ -267,7 +267,7 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
      * fresh buffer was (same bytes, same progress in and out) means the
      * builder resumed from where it resumed before: no progress (S09). */
     uint64_t last_fresh = 0;
-    int have_fresh = 0, after_insufficient = 0;
+    int have_fresh = 0, after_insufficient = 0, uses_mpo = 0;
     for (uint32_t calls = 0; !v->stop; calls++) {
         if (calls >= budget) {
             vm_describe_args(v, &canon, desc, sizeof(desc));
@@ -275,7 +275,7 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
             return;
         }
         if (!v->have_buf)
-            pbc_vm_acquire_buffer(v);
+            pbc_vidmm_acquire_buffer(v);
         vm_buffer *b = &v->buf;
         uint8_t *before = b->host + b->write_off;
         uint8_t *priv_before = b->priv + b->priv_write;
@@ -306,12 +306,16 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
         }
         int64_t written = vm_check_call(v, &canon, a, st, before, priv_before, idle, idle_flags != NULL, desc);
         uint32_t mpo_out = a->MultipassOffset;
-        pbc_vm_trace(v, "  call %u: %s DmaSize=0x%x MultipassOffset=%u -> %s (0x%08x), wrote %" PRId64
+        pbc_vidmm_trace(v, "  call %u: %s DmaSize=0x%x MultipassOffset=%u -> %s (0x%08x), wrote %" PRId64
                      " bytes, MultipassOffset=%u", v->res->calls, desc, dma_in, mpo,
                      vm_status_name(st), (uint32_t)st, written < 0 ? 0 : written, mpo_out);
         if (written < 0)
             return;
-        if (fresh) {
+        uses_mpo |= mpo_out != 0;
+        /* Only for a builder that keeps its progress in MultipassOffset: one
+         * that keeps it elsewhere may emit the same bytes at two points of
+         * its work, and only the call budget can judge it. */
+        if (fresh && uses_mpo) {
             uint64_t answer = vm_answer_hash(st, mpo, mpo_out, before, written);
             if (pbc_rule_livelock_repeat(&v->res->findings, v->op, desc, b->size, mpo,
                                          have_fresh && answer == last_fresh)) {
@@ -336,12 +340,12 @@ void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle
         after_insufficient = st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
         if (st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) {
             v->res->insufficient++;
-            pbc_vm_flush(v);
+            pbc_vidmm_flush(v);
             v->have_buf = 0; /* S08: a new buffer, the same arguments */
             v->pass++;
         } else {
             v->res->busy_retries++;
-            pbc_vm_wait_idle(v, alloc);
+            pbc_vidmm_wait_idle(v, alloc);
             idle = 1; /* S23 */
         }
     }

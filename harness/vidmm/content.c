@@ -15,7 +15,7 @@
 
 /* ---- Content, MDLs and addresses ---- */
 
-void pbc_vm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uint64_t first_word)
+void pbc_vidmm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uint64_t first_word)
 {
     uint8_t chunk[PBC_PAGE_SIZE];
     for (uint64_t done = 0; done < len;) {
@@ -52,7 +52,7 @@ static void vm_mdl_build(vm_mdl *m, PVOID va, USHORT flags)
     m->hash = XXH3_64bits(m->mdl, bytes);
 }
 
-void pbc_vm_mdl_create(vm *v, uint32_t index, vm_mdl *out)
+void pbc_vidmm_mdl_create(vm *v, uint32_t index, vm_mdl *out)
 {
     const pbc_salloc *al = &v->s->allocs[index];
     out->count = al->mdl_offset + pbc_alloc_pages(al);
@@ -63,13 +63,13 @@ void pbc_vm_mdl_create(vm *v, uint32_t index, vm_mdl *out)
         pbc_page_owner own = {out->pfns[i], index, (int32_t)i - (int32_t)al->mdl_offset};
         PBC_PUSH(v->res->owners, v->res->owner_count, v->res->owner_cap, own);
         if (i < al->mdl_offset) /* someone else's data: must survive untouched */
-            pbc_vm_write_content(v, out->pfns[i] << PBC_PAGE_SHIFT, PBC_PAGE_SIZE, ~al->seed, i * 1024);
+            pbc_vidmm_write_content(v, out->pfns[i] << PBC_PAGE_SHIFT, PBC_PAGE_SIZE, ~al->seed, i * 1024);
     }
     v->gpu->cur.writer = PBC_WRITER_NONE;
     vm_mdl_build(out, vm_mdl_va(index, 0), MDL_PAGES_LOCKED | MDL_SOURCE_IS_NONPAGED_POOL);
 }
 
-void pbc_vm_mdl_partial(uint32_t index, const vm_mdl *full, uint32_t first, uint32_t n, vm_mdl *out)
+void pbc_vidmm_mdl_partial(uint32_t index, const vm_mdl *full, uint32_t first, uint32_t n, vm_mdl *out)
 {
     out->count = n;
     out->pfns = pbc_xmalloc((n ? n : 1) * sizeof(*out->pfns));
@@ -77,27 +77,27 @@ void pbc_vm_mdl_partial(uint32_t index, const vm_mdl *full, uint32_t first, uint
     vm_mdl_build(out, vm_mdl_va(index, first), MDL_PAGES_LOCKED | MDL_SOURCE_IS_NONPAGED_POOL | MDL_PARTIAL);
 }
 
-void pbc_vm_mdl_free(vm_mdl *m)
+void pbc_vidmm_mdl_free(vm_mdl *m)
 {
     free(m->mdl);
     free(m->pfns);
     memset(m, 0, sizeof(*m));
 }
 
-int pbc_vm_mdl_intact(const vm_mdl *m)
+int pbc_vidmm_mdl_intact(const vm_mdl *m)
 {
     return !m->mdl || XXH3_64bits(m->mdl, sizeof(MDL) + m->count * sizeof(PFN_NUMBER)) == m->hash;
 }
 
 /* Calls fn for each physically contiguous piece of allocation bytes
  * [offset, offset+len) where the allocation now lives. */
-void pbc_vm_alloc_pieces(vm *v, uint32_t index, uint64_t offset, uint64_t len,
+void pbc_vidmm_alloc_pieces(vm *v, uint32_t index, uint64_t offset, uint64_t len,
                             void (*fn)(vm *, uint64_t addr, uint64_t n, uint64_t at, void *),
                             void *ctx)
 {
     const pbc_res_alloc *ra = &v->rs.a[index];
     if (ra->where == PBC_WHERE_SEGMENT) {
-        fn(v, pbc_vm_segment_base(v, ra->at.segment) + ra->at.offset + offset, len, offset, ctx);
+        fn(v, pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset + offset, len, offset, ctx);
         return;
     }
     const uint64_t *pfn = v->allocs[index].mdl.pfns;
@@ -111,7 +111,7 @@ void pbc_vm_alloc_pieces(vm *v, uint32_t index, uint64_t offset, uint64_t len,
     }
 }
 
-void pbc_vm_init_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *ctx)
+void pbc_vidmm_init_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *ctx)
 {
-    pbc_vm_write_content(v, addr, n, *(const uint32_t *)ctx, at / 4);
+    pbc_vidmm_write_content(v, addr, n, *(const uint32_t *)ctx, at / 4);
 }

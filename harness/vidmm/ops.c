@@ -20,7 +20,7 @@ static void vm_set_side(vm *v, uint32_t index, const pbc_res_alloc *where, UINT 
 {
     if (where->where == PBC_WHERE_SEGMENT) {
         *segment_id = where->at.segment;
-        address->QuadPart = (LONGLONG)(pbc_vm_segment_base(v, where->at.segment) + where->at.offset);
+        address->QuadPart = (LONGLONG)(pbc_vidmm_segment_base(v, where->at.segment) + where->at.offset);
     } else {
         *segment_id = 0;
         *mdl = v->allocs[index].mdl.mdl; /* S12 */
@@ -36,13 +36,13 @@ static void vm_transfer(vm *v, const pbc_sop *op)
     va->old_mdl = va->mdl; /* the source's pages, when it is in system memory */
     memset(&va->mdl, 0, sizeof(va->mdl));
     if (dst.where == PBC_WHERE_SYSTEM)
-        pbc_vm_mdl_create(v, op->alloc, &va->mdl);
+        pbc_vidmm_mdl_create(v, op->alloc, &va->mdl);
     /* SpecialLockTransfer has no MdlOffset: its MDL side is a partial MDL
      * that starts at the allocation's first page. */
     MDL *partial = NULL;
     if (op->kind == PBC_SOP_SPECIAL_LOCK && al->mdl_offset &&
         (src.where == PBC_WHERE_SYSTEM || dst.where == PBC_WHERE_SYSTEM)) {
-        pbc_vm_mdl_partial(op->alloc, src.where == PBC_WHERE_SYSTEM ? &va->old_mdl : &va->mdl, al->mdl_offset,
+        pbc_vidmm_mdl_partial(op->alloc, src.where == PBC_WHERE_SYSTEM ? &va->old_mdl : &va->mdl, al->mdl_offset,
                            pbc_alloc_pages(al), &v->partial_mdl);
         partial = v->partial_mdl.mdl;
     }
@@ -78,23 +78,23 @@ static void vm_transfer(vm *v, const pbc_sop *op)
             a.Transfer.MdlOffset = al->mdl_offset + (UINT)(first / PBC_PAGE_SIZE); /* S14 */
         v->sub = k;
         v->pass = 0;
-        pbc_vm_trace(v, " sub-transfer %u/%u: bytes [0x%" PRIx64 ", 0x%" PRIx64 ")", k + 1, op->split, first, last);
-        pbc_vm_paging_op(v, &a, (int)op->alloc, &a.Transfer.Flags.Value, 0x4u /* AllocationIsIdle */);
+        pbc_vidmm_trace(v, " sub-transfer %u/%u: bytes [0x%" PRIx64 ", 0x%" PRIx64 ")", k + 1, op->split, first, last);
+        pbc_vidmm_paging_op(v, &a, (int)op->alloc, &a.Transfer.Flags.Value, 0x4u /* AllocationIsIdle */);
     }
     if (dst.where == PBC_WHERE_SEGMENT) {
-        uint64_t base = pbc_vm_segment_base(v, dst.at.segment) + dst.at.offset;
-        pbc_vm_mask_clear(v, base, base + al->size);
+        uint64_t base = pbc_vidmm_segment_base(v, dst.at.segment) + dst.at.offset;
+        pbc_vidmm_mask_clear(v, base, base + al->size);
     }
-    pbc_vm_mdl_free(&v->partial_mdl);
+    pbc_vidmm_mdl_free(&v->partial_mdl);
     /* Packets carry page frame numbers, not the MDL, so the source's MDL
      * can go now; its pages keep their content (the pool is observable). */
-    pbc_vm_mdl_free(&va->old_mdl);
+    pbc_vidmm_mdl_free(&va->old_mdl);
 }
 
 static void vm_fill(vm *v, const pbc_sop *op)
 {
     const pbc_salloc *al = &v->s->allocs[op->alloc];
-    uint64_t base = pbc_vm_segment_base(v, op->at.segment) + op->at.offset;
+    uint64_t base = pbc_vidmm_segment_base(v, op->at.segment) + op->at.offset;
     DXGKARG_BUILDPAGINGBUFFER a;
     memset(&a, 0, sizeof(a));
     a.Operation = DXGK_OPERATION_FILL;
@@ -103,27 +103,27 @@ static void vm_fill(vm *v, const pbc_sop *op)
     a.Fill.FillPattern = op->pattern;
     a.Fill.Destination.SegmentId = op->at.segment; /* memory segments only (S26) */
     a.Fill.Destination.SegmentAddress.QuadPart = (LONGLONG)base;
-    pbc_vm_paging_op(v, &a, (int)op->alloc, NULL, 0);
-    pbc_vm_mask_clear(v, base, base + al->size);
+    pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
+    pbc_vidmm_mask_clear(v, base, base + al->size);
 }
 
 static void vm_discard(vm *v, const pbc_sop *op)
 {
     const pbc_res_alloc *ra = &v->rs.a[op->alloc];
-    uint64_t base = pbc_vm_segment_base(v, ra->at.segment) + ra->at.offset;
+    uint64_t base = pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset;
     DXGKARG_BUILDPAGINGBUFFER a;
     memset(&a, 0, sizeof(a));
     a.Operation = DXGK_OPERATION_DISCARD_CONTENT;
     a.DiscardContent.hAllocation = v->allocs[op->alloc].h;
     a.DiscardContent.SegmentId = ra->at.segment;
     a.DiscardContent.SegmentAddress.QuadPart = (LONGLONG)base;
-    pbc_vm_paging_op(v, &a, (int)op->alloc, &a.DiscardContent.Flags.Value, 0x1u);
-    pbc_vm_mask_add(v, base, base + v->s->allocs[op->alloc].size, "discarded content is undefined (S27)");
+    pbc_vidmm_paging_op(v, &a, (int)op->alloc, &a.DiscardContent.Flags.Value, 0x1u);
+    pbc_vidmm_mask_add(v, base, base + v->s->allocs[op->alloc].size, "discarded content is undefined (S27)");
 }
 
 static void vm_physical(vm *v, const pbc_sop *op)
 {
-    uint64_t addr = pbc_vm_segment_base(v, op->at.segment) + op->at.offset;
+    uint64_t addr = pbc_vidmm_segment_base(v, op->at.segment) + op->at.offset;
     DXGKARG_BUILDPAGINGBUFFER a;
     memset(&a, 0, sizeof(a));
     if (op->kind == PBC_SOP_READ_PHYSICAL) {
@@ -134,12 +134,12 @@ static void vm_physical(vm *v, const pbc_sop *op)
         a.Operation = DXGK_OPERATION_WRITE_PHYSICAL;
         a.WritePhysical.SegmentId = op->at.segment;
         a.WritePhysical.PhysicalAddress.QuadPart = (LONGLONG)addr;
-        pbc_vm_mask_add(v, addr, addr + 8, "WritePhysical leaves 1-8 bytes with an irrelevant value (S29)");
+        pbc_vidmm_mask_add(v, addr, addr + 8, "WritePhysical leaves 1-8 bytes with an irrelevant value (S29)");
     }
     vm_physical_op p = {v->op, op->kind == PBC_SOP_WRITE_PHYSICAL, op->at.segment, addr, 0, 0};
     p.unwatched = v->opt.mode == PBC_MODE_TARGET && pbc_gpu_watch(v->gpu, addr) != 0;
     pbc_shim_take_mapped();
-    pbc_vm_paging_op(v, &a, -1, NULL, 0);
+    pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
     p.cpu_mapped = pbc_shim_take_mapped_covers(addr);
     PBC_PUSH(v->physical, v->physical_count, v->physical_cap, p);
 }
@@ -160,7 +160,7 @@ static void vm_map(vm *v, const pbc_sop *op)
     a.MapApertureSegment.MdlOffset = al->mdl_offset + op->first; /* S30 */
     if (v->opt.experiment & PBC_VIDMM_EXP_MAP_NO_MDL_OFFSET)
         a.MapApertureSegment.MdlOffset = op->first;
-    pbc_vm_paging_op(v, &a, -1, NULL, 0);
+    pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
     for (uint32_t i = 0; i < v->unmapped_count; i++) { /* remapped pages leave the dummy set */
         const pbc_res_range *u = &v->unmapped[i].range;
         if (u->segment == op->at.segment && u->first < op->at.offset + op->count &&
@@ -184,7 +184,7 @@ static void vm_unmap(vm *v, const pbc_sop *op)
     a.UnmapApertureSegment.OffsetInPages = ra->ap_page;
     a.UnmapApertureSegment.NumberOfPages = ra->map_count;
     a.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)v->gpu->dummy_page;
-    pbc_vm_paging_op(v, &a, -1, NULL, 0);
+    pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
     vm_unmapped u = {{ra->ap_segment, ra->ap_page, ra->map_count}, v->op};
     PBC_PUSH(v->unmapped, v->unmapped_count, v->unmapped_cap, u);
 }
@@ -231,32 +231,32 @@ static void vm_render_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void 
 
 static void vm_render(vm *v, const pbc_sop *op)
 {
-    pbc_vm_flush(v); /* paging work queued earlier must run first */
+    pbc_vidmm_flush(v); /* paging work queued earlier must run first */
     vm_render_ctx rc = {op, (int)op->alloc};
     const pbc_res_alloc *ra = &v->rs.a[op->alloc];
     if (op->flags & PBC_SOP_VIA_APERTURE) {
-        uint64_t base = pbc_vm_segment_base(v, ra->ap_segment) + ra->ap_page * PBC_PAGE_SIZE;
+        uint64_t base = pbc_vidmm_segment_base(v, ra->ap_segment) + ra->ap_page * PBC_PAGE_SIZE;
         uint64_t mapped_from = (uint64_t)ra->map_first * PBC_PAGE_SIZE;
         vm_render_piece(v, base + op->offset - mapped_from, op->size, op->offset, &rc);
     } else {
-        pbc_vm_alloc_pieces(v, op->alloc, op->offset, op->size, vm_render_piece, &rc);
+        pbc_vidmm_alloc_pieces(v, op->alloc, op->offset, op->size, vm_render_piece, &rc);
     }
 }
 
 static void vm_gpu_access(vm *v, const pbc_sop *op)
 {
-    pbc_vm_flush(v);
-    uint64_t addr = pbc_vm_segment_base(v, op->at.segment) + op->at.offset;
+    pbc_vidmm_flush(v);
+    uint64_t addr = pbc_vidmm_segment_base(v, op->at.segment) + op->at.offset;
     vm_render_ctx rc = {op, -1};
     pbc_sop as_render = *op;
     as_render.kind = op->kind == PBC_SOP_GPU_WRITE ? PBC_SOP_RENDER_WRITE : PBC_SOP_RENDER_READ;
     rc.op = &as_render;
     vm_render_piece(v, addr, op->size, 0, &rc);
     if (op->kind == PBC_SOP_GPU_WRITE)
-        pbc_vm_mask_clear(v, addr, addr + op->size);
+        pbc_vidmm_mask_clear(v, addr, addr + op->size);
 }
 
-void pbc_vm_do_op(vm *v, const pbc_sop *op)
+void pbc_vidmm_do_op(vm *v, const pbc_sop *op)
 {
     switch (op->kind) {
     case PBC_SOP_TRANSFER:
@@ -288,10 +288,10 @@ void pbc_vm_do_op(vm *v, const pbc_sop *op)
         vm_gpu_access(v, op);
         break;
     case PBC_SOP_FLUSH:
-        pbc_vm_flush(v);
+        pbc_vidmm_flush(v);
         break;
     case PBC_SOP_IDLE:
-        pbc_vm_flush(v);
+        pbc_vidmm_flush(v);
         pbc_gpu_drain(v->gpu);
         break;
     case PBC_SOP_DMA:

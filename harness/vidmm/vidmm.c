@@ -42,7 +42,7 @@ static void vm_final_checks(vm *v)
         if (x.missing)
             VM_RULE(v, pbc_rule_fence(&r->findings, v->op, &x));
     }
-    pbc_vm_check_fences_inside(v);
+    pbc_vidmm_check_fences_inside(v);
     vm_check_physical(v);
     vm_check_unmapped(v, 0);
 }
@@ -66,7 +66,7 @@ static void vm_check_physical(vm *v)
             done = w && w->op == p->op;
         }
         if (!done && (p->unwatched || g->accesses_lost)) {
-            pbc_vm_trace(v, "  %s at 0x%" PRIx64 " not judged: the GPU's access log was full",
+            pbc_vidmm_trace(v, "  %s at 0x%" PRIx64 " not judged: the GPU's access log was full",
                          p->write ? "WritePhysical" : "ReadPhysical", p->addr);
             continue;
         }
@@ -145,9 +145,9 @@ static int vm_setup(vm *v)
     const char *why = pbc_residency_init(&v->rs, s);
     if (why)
         abort(); /* the scenario was validated */
-    pbc_vm_mask_add(v, v->gpu->dummy_page, v->gpu->dummy_page + PBC_PAGE_SIZE,
+    pbc_vidmm_mask_add(v, v->gpu->dummy_page, v->gpu->dummy_page + PBC_PAGE_SIZE,
                 "the dummy page absorbs accesses through unmapped aperture pages (S33)");
-    pbc_vm_host_init(v);
+    pbc_vidmm_host_init(v);
     uint64_t win_start, win_end;
     if (pbc_scenario_paging_window(s, s->paging_segment, &win_start, &win_end))
         pbc_gpu_alias_pool(v->gpu, s->segments[s->paging_segment - 1].base + win_start);
@@ -165,11 +165,11 @@ static int vm_setup(vm *v)
                 return -1;
         }
         if (al->where == PBC_WHERE_SYSTEM)
-            pbc_vm_mdl_create(v, i, &v->allocs[i].mdl);
+            pbc_vidmm_mdl_create(v, i, &v->allocs[i].mdl);
         if (al->where != PBC_WHERE_NONE) {
             uint32_t seed = al->seed;
             v->gpu->cur.writer = PBC_WRITER_INIT;
-            pbc_vm_alloc_pieces(v, i, 0, al->size, pbc_vm_init_piece, &seed);
+            pbc_vidmm_alloc_pieces(v, i, 0, al->size, pbc_vidmm_init_piece, &seed);
             v->gpu->cur.writer = PBC_WRITER_NONE;
         }
     }
@@ -184,8 +184,8 @@ static void vm_teardown(vm *v)
             memcpy(pbc_record_alloc_pages(v->res, i, m->count), m->pfns, m->count * sizeof(*m->pfns));
         if (v->allocs[i].h)
             v->t->destroy_allocation(v->adapter, v->allocs[i].h);
-        pbc_vm_mdl_free(&v->allocs[i].mdl);
-        pbc_vm_mdl_free(&v->allocs[i].old_mdl);
+        pbc_vidmm_mdl_free(&v->allocs[i].mdl);
+        pbc_vidmm_mdl_free(&v->allocs[i].old_mdl);
     }
     if (v->adapter)
         v->t->destroy_adapter(v->adapter);
@@ -222,14 +222,14 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
         const pbc_sop *op = &s->ops[i];
         v.op = i;
         v.sub = v.pass = 0;
-        pbc_vm_trace(&v, "op %u (line %u): %s %s", i + 1, op->line, pbc_sop_name(op->kind),
+        pbc_vidmm_trace(&v, "op %u (line %u): %s %s", i + 1, op->line, pbc_sop_name(op->kind),
                  pbc_sop_has_alloc(op->kind) ? s->allocs[op->alloc].name : "");
-        pbc_vm_do_op(&v, op);
+        pbc_vidmm_do_op(&v, op);
         pbc_residency_apply(&v.rs, op);
         res->ops_done = i + 1;
     }
     if (!v.stop) {
-        pbc_vm_flush(&v);
+        pbc_vidmm_flush(&v);
         pbc_gpu_drain(gpu);
     }
     if (!v.stop && opt->mode == PBC_MODE_TARGET)

@@ -99,54 +99,54 @@ typedef struct vm {
             (v)->stop = 1;       \
     } while (0)
 
-void pbc_vm_trace(vm *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pbc_vidmm_trace(vm *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static inline void pbc_vm_mask_add(vm *v, uint64_t start, uint64_t end, const char *reason)
+static inline void pbc_vidmm_mask_add(vm *v, uint64_t start, uint64_t end, const char *reason)
 {
     pbc_record_mask_add(v->res, start, end, reason);
 }
 
-static inline void pbc_vm_mask_clear(vm *v, uint64_t start, uint64_t end)
+static inline void pbc_vidmm_mask_clear(vm *v, uint64_t start, uint64_t end)
 {
     pbc_record_mask_clear(v->res, start, end);
 }
 
-static inline uint64_t pbc_vm_segment_base(const vm *v, uint32_t id) { return v->s->segments[id - 1].base; }
+static inline uint64_t pbc_vidmm_segment_base(const vm *v, uint32_t id) { return v->s->segments[id - 1].base; }
 
-static inline int pbc_vm_is_poison(const uint8_t *p, size_t n) { return pbc_all_bytes(p, n, VM_POISON); }
+static inline int pbc_vidmm_is_poison(const uint8_t *p, size_t n) { return pbc_all_bytes(p, n, VM_POISON); }
 
 /* content.c */
-void pbc_vm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uint64_t first_word);
+void pbc_vidmm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uint64_t first_word);
 /* An MDL for the allocation: mdl_offset foreign pages, then its own. */
-void pbc_vm_mdl_create(vm *v, uint32_t index, vm_mdl *out);
+void pbc_vidmm_mdl_create(vm *v, uint32_t index, vm_mdl *out);
 /* A partial MDL (as IoBuildPartialMdl makes) over pages [first, first+n)
  * of allocation `index`'s MDL `full`. */
-void pbc_vm_mdl_partial(uint32_t index, const vm_mdl *full, uint32_t first, uint32_t n, vm_mdl *out);
-void pbc_vm_mdl_free(vm_mdl *m);
+void pbc_vidmm_mdl_partial(uint32_t index, const vm_mdl *full, uint32_t first, uint32_t n, vm_mdl *out);
+void pbc_vidmm_mdl_free(vm_mdl *m);
 /* Whether the MDL still says what VidMm wrote into it. */
-int pbc_vm_mdl_intact(const vm_mdl *m);
+int pbc_vidmm_mdl_intact(const vm_mdl *m);
 /* Calls fn for each physically contiguous piece of allocation bytes
  * [offset, offset+len) where the allocation now lives. */
-void pbc_vm_alloc_pieces(vm *v, uint32_t index, uint64_t offset, uint64_t len,
+void pbc_vidmm_alloc_pieces(vm *v, uint32_t index, uint64_t offset, uint64_t len,
                          void (*fn)(vm *, uint64_t addr, uint64_t n, uint64_t at, void *), void *ctx);
-/* A pbc_vm_alloc_pieces callback writing initial content; ctx: the seed. */
-void pbc_vm_init_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *ctx);
+/* A pbc_vidmm_alloc_pieces callback writing initial content; ctx: the seed. */
+void pbc_vidmm_init_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *ctx);
 
 /* buffers.c */
-void pbc_vm_host_init(vm *v);
-void pbc_vm_acquire_buffer(vm *v);
+void pbc_vidmm_host_init(vm *v);
+void pbc_vidmm_acquire_buffer(vm *v);
 /* Patches and submits the filled, not yet submitted part of the current buffer. */
-void pbc_vm_flush(vm *v);
-int pbc_vm_alloc_idle(const vm *v, int index);
+void pbc_vidmm_flush(vm *v);
+int pbc_vidmm_alloc_idle(const vm *v, int index);
 /* PB-FENCE for fences their own buffer wrote, once those buffers ran. */
-void pbc_vm_check_fences_inside(vm *v);
+void pbc_vidmm_check_fences_inside(vm *v);
 /* Waits until the GPU is done with the allocation (S23). */
-void pbc_vm_wait_idle(vm *v, int index);
+void pbc_vidmm_wait_idle(vm *v, int index);
 
 /* call.c: issues one DDI operation until it completes. */
-void pbc_vm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit);
+void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit);
 
 /* ops.c */
-void pbc_vm_do_op(vm *v, const pbc_sop *op);
+void pbc_vidmm_do_op(vm *v, const pbc_sop *op);
 
 #endif

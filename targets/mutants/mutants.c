@@ -379,6 +379,15 @@ static NTSTATUS APIENTRY mut_fence_first_submit(IN_CONST_HANDLE h, const DXGKARG
     return STATUS_SUCCESS;
 }
 
+/* Bug: "fixes up" the MDL it was handed for a map, storing its own idea of
+ * the byte count (as if the MDL were its to keep). */
+static NTSTATUS APIENTRY mut_mdl_scribble(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT && a->MapApertureSegment.pMdl)
+        a->MapApertureSegment.pMdl->ByteCount = 0x7FFFF000u;
+    return ref_build_paging_buffer(h, a);
+}
+
 /* Bug: assumes paging buffers are always in system memory and rings
  * segment 0, whatever DmaBufferSegmentId says (S40). */
 static NTSTATUS APIENTRY mut_ring_system(IN_CONST_HANDLE h, const DXGKARG_SUBMITCOMMAND *c)
@@ -480,3 +489,5 @@ MUTANT_FULL(pbc_mutant_fence_first, "mutant-fence-first", "Patch writes the fenc
             mut_fence_first_patch, mut_fence_first_submit);
 MUTANT(pbc_mutant_ring_system, "mutant-ring-system", "rings segment 0 for buffers in a segment",
        ref_build_paging_buffer, ref_patch, mut_ring_system);
+MUTANT(pbc_mutant_mdl_scribble, "mutant-mdl-scribble", "overwrites the ByteCount of the MDL it maps",
+       mut_mdl_scribble, ref_patch, ref_submit_command);

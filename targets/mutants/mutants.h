@@ -37,7 +37,8 @@
     PBC_MUTANT(pbc_mutant_read_physical_skip, "PB-PHYSICAL")  \
     PBC_MUTANT(pbc_mutant_write_physical_off, "PB-PHYSICAL")  \
     PBC_MUTANT(pbc_mutant_fence_first, "PB-FENCE")           \
-    PBC_MUTANT(pbc_mutant_ring_system, "PB-EXEC-RANGE")
+    PBC_MUTANT(pbc_mutant_ring_system, "PB-EXEC-RANGE")      \
+    PBC_MUTANT(pbc_mutant_mdl_scribble, "PB-DMA-OVERRUN")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST

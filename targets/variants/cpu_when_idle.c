@@ -1,17 +1,20 @@
 /*
- * variant-cpu-when-idle: when, and only when, a Transfer arrives with
- * AllocationIsIdle, copies it with the CPU at build time through the
- * kernel's mappings (MmGetSystemAddressForMdlSafe for an MDL side,
- * MmMapIoSpace for a segment side) and writes no packet. S24: with
- * AllocationIsIdle set the allocation stays idle for the whole call, so
- * the GPU cannot race the copy. TransferOffset applies to segment sides
- * only and MdlOffset counts pages of the MDL (S13, S14). AllocationIsIdle
- * covers the allocation, not the destination memory: this builder's own
- * packets still waiting in the current buffer (a WritePhysical, another
- * allocation's eviction) may touch it and must run first, so the CPU path
- * is taken only when the buffer holds none (DmaBufferWriteOffset 0). A call that
- * resumes a transfer begun in packets, or whose memory cannot be mapped,
- * continues with packets like the reference.
+ * variant-cpu-when-idle: when a Transfer evicts an allocation from a
+ * segment into system memory and arrives with AllocationIsIdle, copies it
+ * with the CPU at build time through the kernel's mappings
+ * (MmMapIoSpace for the segment side, MmGetSystemAddressForMdlSafe for
+ * the MDL side) and writes no packet.
+ *
+ * Why only then: S24 says the *allocation* stays idle for the call, so
+ * reading its segment bytes with the CPU cannot race the GPU. It says
+ * nothing about the destination: a segment range the allocation moves
+ * into may still be read or written by queued work on its previous
+ * occupant, so a CPU copy *into* a segment is not safe. The system pages
+ * of an eviction are fresh and nothing else uses them. TransferOffset
+ * applies to segment sides only and MdlOffset counts pages of the MDL
+ * (S13, S14). A call that resumes a transfer begun in packets, that finds
+ * packets of its own still waiting in the buffer, or whose memory cannot
+ * be mapped, continues with packets like the reference.
  */
 #include <string.h>
 
@@ -58,8 +61,9 @@ static uint8_t *cpu_map_side(cpu_view *v, UINT segment_id, LARGE_INTEGER address
 static NTSTATUS APIENTRY cpu_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
 {
     const __typeof__(a->Transfer) *t = &a->Transfer;
-    if (a->Operation != DXGK_OPERATION_TRANSFER || !t->Flags.AllocationIsIdle ||
-        a->MultipassOffset != 0 || a->DmaBufferWriteOffset != 0 || t->TransferSize == 0)
+    if (a->Operation != DXGK_OPERATION_TRANSFER || !t->Flags.AllocationIsIdle || t->Source.SegmentId == 0 ||
+        t->Destination.SegmentId != 0 || a->MultipassOffset != 0 || a->DmaBufferWriteOffset != 0 ||
+        t->TransferSize == 0)
         return ref_build_paging_buffer(var_ref(adapter), a);
     cpu_view sv = {0}, dv = {0};
     uint8_t *src = cpu_map_side(&sv, t->Source.SegmentId, t->Source.SegmentAddress, t->Source.pMdl,
@@ -77,5 +81,5 @@ static NTSTATUS APIENTRY cpu_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAG
 }
 
 VAR_TARGET(pbc_variant_cpu_when_idle, "variant-cpu-when-idle",
-           "copies idle transfers with the CPU at build time (S24: an idle allocation stays idle)",
+           "copies idle evictions with the CPU at build time (S24: an idle allocation stays idle)",
            REF_MAX_PACKET_BYTES, 0, var_create_adapter, cpu_build, var_patch, var_submit);
