@@ -72,8 +72,8 @@ int pbc_usage_error(const char *fmt, ...)
 
 const pbc_target *pbc_cli_target(const char *verb, const char *name)
 {
-    if (!pbc_target_find(name)) {
-        pbc_cli_bad_value(verb, "target", "a builder from 'pbcheck list targets'", name);
+    if (!pbc_exec_target_is_path(name) && !pbc_target_find(name)) {
+        pbc_cli_bad_value(verb, "target", "a builder from 'pbcheck list targets' or a path to a builder library", name);
         return NULL;
     }
     char why[256];

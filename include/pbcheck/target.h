@@ -15,6 +15,7 @@
 #ifndef PBCHECK_TARGET_H
 #define PBCHECK_TARGET_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "isa.h"
@@ -24,7 +25,11 @@
 extern "C" {
 #endif
 
+/* ABI version: major (a table of another major is refused) and minor
+ * (members appended since; a table's struct_size tells which it has, and
+ * missing members take their defaults). */
 #define PBC_TARGET_ABI_VERSION 1u
+#define PBC_TARGET_ABI_MINOR 1u
 
 typedef enum pbc_segment_kind {
     PBC_SEGMENT_MEMORY = 1,   /* video memory, addressed at base + offset */
@@ -56,6 +61,14 @@ typedef struct pbc_host {
     void (*mmio_write)(void *ctx, uint32_t offset, uint32_t value);
     /* One line of diagnostic text, shown with --trace. */
     void (*log)(void *ctx, const char *line);
+    /* ---- ABI 1.1 ---- */
+    /* Queues CPU work on the GPU's queue, as a worker thread woken by
+     * SubmitCommand would run it: fn(arg) runs when the queue reaches it,
+     * after everything rung before and before the fence queued after it,
+     * with the paging buffer, its private data and the MDLs of the
+     * operations it serves still alive, and with the kernel services (CPU
+     * mappings, registers) bound. Call it only from inside SubmitCommand. */
+    void (*queue_cpu_work)(void *ctx, void (*fn)(void *arg), void *arg);
 } pbc_host;
 
 typedef struct pbc_adapter_info {
@@ -79,6 +92,35 @@ typedef struct pbc_allocation_info {
 } pbc_allocation_info;
 
 #define PBC_OP_BIT(op) (1ull << (op))
+
+/* A segment as the driver declares it (DXGK_QUERYSEGMENTOUT). */
+typedef struct pbc_segment_decl {
+    UINT SegmentId;      /* 1-based, in order */
+    uint32_t kind;       /* pbc_segment_kind */
+    uint64_t base;       /* GPU physical base address */
+    uint64_t size;       /* bytes, a multiple of 4 KiB */
+    uint32_t cpu_visible;
+    uint32_t cache_coherent;
+} pbc_segment_decl;
+
+/* The adapter a driver declares, as Windows learns it from
+ * DXGKQAITYPE_QUERYSEGMENT: what VidMm may issue is what fits it. */
+typedef struct pbc_adapter_decl {
+    uint32_t struct_size;             /* sizeof(pbc_adapter_decl) */
+    uint32_t segment_count;           /* 0: the scenario's layout */
+    const pbc_segment_decl *segments;
+    /* PagingBufferSize: every paging buffer VidMm hands out has exactly
+     * this size (the space left varies, as operations are packed); 0 lets
+     * the scenario choose. */
+    uint32_t paging_buffer_size;
+} pbc_adapter_decl;
+
+/* What an aperture (GART) entry holds, as the driver keeps it. */
+typedef struct pbc_gart_view {
+    uint32_t valid;
+    uint32_t cache_coherent;
+    uint64_t page; /* the system page's physical address, when valid */
+} pbc_gart_view;
 
 typedef struct pbc_target {
     uint32_t abi_version; /* PBC_TARGET_ABI_VERSION */
@@ -110,7 +152,31 @@ typedef struct pbc_target {
     DXGKDDI_BUILDPAGINGBUFFER *build_paging_buffer;
     DXGKDDI_PATCH *patch;
     DXGKDDI_SUBMITCOMMAND *submit_command;
+
+    /* ---- ABI 1.1: tables with a smaller struct_size get the defaults ---- */
+    /* The adapter the driver declares; NULL (default): the scenario's
+     * layout and paging-buffer sizes. */
+    const pbc_adapter_decl *adapter;
+    /* Reads aperture entry `index` of aperture segment `segment_id` the
+     * way the driver keeps its GART (registers, a table in its memory),
+     * called after the run with the kernel services bound. Returns 0, or
+     * -1 when it cannot tell. NULL (default): the model's GART, which GART
+     * micro-ops write. */
+    int (*gart_view)(HANDLE adapter, UINT segment_id, uint64_t index, pbc_gart_view *out);
 } pbc_target;
+
+/* Size of the ABI 1.0 table, the smallest the harness accepts. */
+#define PBC_TARGET_SIZE_1_0 offsetof(pbc_target, adapter)
+
+/* What a builder built as a shared library exports, with C linkage:
+ *   const pbc_target *pbc_target_get(void);
+ * The table must live as long as the library is loaded. */
+typedef const pbc_target *(*pbc_target_get_fn)(void);
+
+/* Exported by the pbcheck executable that loads the library: the ABI
+ * version (major << 16 | minor) it implements, for a library that wants
+ * to check at run time, as XXH_versionNumber does. */
+uint32_t pbc_host_abi_version(void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builders loaded from shared libraries: every verb takes --target PATH;
+# an ABI 1.0 table is accepted with defaults; another major version, a
+# missing file or a library without pbc_target_get is one line and exit 2.
+# Usage: external_test.sh PBCHECK SOURCE_DIR LIB_CURRENT LIB_OLD LIB_BAD
+set -u
+pbcheck=$1 src=$2 lib=$3 old=$4 bad=$5
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passes=0 fails=0
+check() { # check NAME CONDITION-COMMAND...
+    local name=$1
+    shift
+    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+
+"$pbcheck" run "$src"/corpus/seeds/*.pbs --target "$lib" >"$tmp/out" 2>&1
+check run-exit-0 [ $? -eq 0 ]
+check run-all-pass grep -Eq '^run: [0-9]+ passed, 0 failed, 0 skipped$' "$tmp/out"
+"$pbcheck" certify --quick --target "$lib" --out "$tmp/cert" >"$tmp/out" 2>&1
+check certify-exit-0 [ $? -eq 0 ]
+check certify-conformant grep -q 'verdict: CONFORMANT' "$tmp/out"
+"$pbcheck" disasm "$src/corpus/seeds/fill-basic.pbs" --target "$lib" >"$tmp/out" 2>&1
+check disasm-exit-0 [ $? -eq 0 ]
+check disasm-packets grep -qi 'fill' "$tmp/out"
+"$pbcheck" run "$src"/corpus/seeds/*.pbs --target "$old" >"$tmp/out" 2>&1
+check old-abi-accepted [ $? -eq 0 ]
+"$pbcheck" run "$src/corpus/seeds/fill-basic.pbs" --target "$bad" >"$tmp/out" 2>"$tmp/err"
+check bad-abi-exit-2 [ $? -eq 2 ]
+check bad-abi-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+check bad-abi-says-abi grep -q 'ABI' "$tmp/err"
+"$pbcheck" run "$src/corpus/seeds/fill-basic.pbs" --target "$tmp/nope.so" >"$tmp/out" 2>"$tmp/err"
+check missing-exit-2 [ $? -eq 2 ]
+check missing-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+cp /bin/true "$tmp/notabuilder.so" 2>/dev/null
+printf 'not an ELF file\n' >"$tmp/junk.so"
+"$pbcheck" run "$src/corpus/seeds/fill-basic.pbs" --target "$tmp/junk.so" >"$tmp/out" 2>"$tmp/err"
+check junk-exit-2 [ $? -eq 2 ]
+check junk-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]
