@@ -317,6 +317,15 @@ static int gpu_gart_write(pbc_gpu *gpu, const pbc_uop *u)
     return 0;
 }
 
+int pbc_gpu_gart_set(pbc_gpu *gpu, UINT segment, uint64_t index, uint64_t addr, uint32_t flags)
+{
+    pbc_uop u = {.kind = PBC_UOP_GART_WRITE, .segment = segment, .index = index, .value = addr, .flags = flags};
+    const pbc_gpu_segment *s = pbc_gpu_segment_by_id(gpu, segment);
+    if (!s || s->info.kind != PBC_SEGMENT_APERTURE || index >= s->gart_pages)
+        return -1;
+    return gpu_gart_write(gpu, &u);
+}
+
 static void gpu_fence(pbc_gpu *gpu, uint32_t fence)
 {
     PBC_PUSH(gpu->fences, gpu->fence_count, gpu->fence_cap, fence);
@@ -450,6 +459,12 @@ uint32_t pbc_gpu_push_work(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag)
     return gpu_push(gpu, &e);
 }
 
+uint32_t pbc_gpu_push_cpu(pbc_gpu *gpu, void (*fn)(void *arg), void *arg, uint32_t tag)
+{
+    pbc_qentry e = {.kind = PBC_QE_CPU, .cpu_fn = fn, .cpu_arg = arg, .tag = tag};
+    return gpu_push(gpu, &e);
+}
+
 /* Copies the submitted range out of modeled memory, as the GPU's command
  * fetcher would: system buffers from the paging-buffer pool, segment
  * buffers through the segment. */
@@ -521,6 +536,10 @@ void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto)
             break;
         case PBC_QE_FENCE:
             gpu_fence(gpu, e->fence);
+            break;
+        case PBC_QE_CPU:
+            gpu->cur.writer = PBC_WRITER_CPU;
+            e->cpu_fn(e->cpu_arg);
             break;
         default:
             gpu->cur.writer = PBC_WRITER_RENDER;

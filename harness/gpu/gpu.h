@@ -64,7 +64,12 @@ typedef struct pbc_fault {
     const char *why;
 } pbc_fault;
 
-typedef enum pbc_qentry_kind { PBC_QE_DMA = 1, PBC_QE_FENCE, PBC_QE_WORK } pbc_qentry_kind;
+typedef enum pbc_qentry_kind {
+    PBC_QE_DMA = 1, /* a range of a paging buffer, decoded into micro-ops */
+    PBC_QE_FENCE,
+    PBC_QE_WORK,    /* one micro-op of synthetic render work */
+    PBC_QE_CPU      /* CPU work a driver queued (its worker thread's turn) */
+} pbc_qentry_kind;
 
 typedef struct pbc_qentry {
     uint32_t kind;
@@ -74,6 +79,8 @@ typedef struct pbc_qentry {
     uint32_t fence;  /* FENCE */
     uint32_t tag;    /* the queue owner's cookie */
     pbc_uop uop;     /* WORK */
+    void (*cpu_fn)(void *arg); /* CPU */
+    void *cpu_arg;
     uint64_t work_end; /* gpu->work_uops once the entry has executed */
 } pbc_qentry;
 
@@ -172,12 +179,19 @@ void pbc_gpu_dma_release_all(pbc_gpu *gpu);
 int pbc_gpu_write(pbc_gpu *gpu, uint64_t addr, const void *src, uint64_t len);
 int pbc_gpu_read(pbc_gpu *gpu, uint64_t addr, void *dst, uint64_t len);
 int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *uop);
+/* Sets aperture entry `index` of segment `segment` as a GART micro-op
+ * would (for GARTs the driver keeps elsewhere, read through its view).
+ * Returns -1 when there is no such entry. */
+int pbc_gpu_gart_set(pbc_gpu *gpu, UINT segment, uint64_t index, uint64_t addr, uint32_t flags);
 
 /* The queue. Each push returns the entry's sequence number (0-based). */
 uint32_t pbc_gpu_push_dma(pbc_gpu *gpu, UINT segment_id, uint64_t phys, UINT start, UINT end,
                           uint32_t tag);
 uint32_t pbc_gpu_push_fence(pbc_gpu *gpu, uint32_t fence, uint32_t tag);
 uint32_t pbc_gpu_push_work(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag);
+/* CPU work: fn(arg) runs when the queue reaches it, its writes stamped as
+ * the CPU's. */
+uint32_t pbc_gpu_push_cpu(pbc_gpu *gpu, void (*fn)(void *arg), void *arg, uint32_t tag);
 /* Executes queued entries with sequence number < upto. */
 void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto);
 void pbc_gpu_drain(pbc_gpu *gpu);

@@ -16,7 +16,6 @@
 #include "base/util.h"
 
 #define SHIM_MAX_MAPPINGS 64u
-#define SHIM_MAPPED_LOG 16u
 
 typedef struct shim_mapping {
     uint8_t *host;
@@ -30,8 +29,8 @@ typedef struct shim_state {
     uint32_t map_count;
     uint32_t asserts;
     char assert_msg[256];
-    uint64_t mapped_start[SHIM_MAPPED_LOG], mapped_end[SHIM_MAPPED_LOG]; /* MmMapIoSpace ranges */
-    uint32_t mapped_count;
+    pbc_shim_view views[PBC_SHIM_VIEWS_KEPT]; /* views made since the last take */
+    uint32_t view_count;
 } shim_state;
 
 static _Thread_local shim_state shim;
@@ -70,6 +69,12 @@ static void shim_flush_all(void)
         shim_release(shim.map_count - 1);
 }
 
+void pbc_shim_flush(void)
+{
+    if (shim.gpu)
+        shim_flush_all();
+}
+
 void pbc_shim_unbind(void)
 {
     if (shim.gpu)
@@ -77,15 +82,19 @@ void pbc_shim_unbind(void)
     memset(&shim, 0, sizeof(shim));
 }
 
-void pbc_shim_take_mapped(void) { shim.mapped_count = 0; }
-
-int pbc_shim_take_mapped_covers(uint64_t addr)
+static void shim_note_view(const MDL *mdl, uint64_t start, uint64_t end)
 {
-    int covered = 0;
-    for (uint32_t i = 0; i < shim.mapped_count && i < SHIM_MAPPED_LOG; i++)
-        covered |= addr >= shim.mapped_start[i] && addr < shim.mapped_end[i];
-    shim.mapped_count = 0;
-    return covered;
+    if (shim.view_count < PBC_SHIM_VIEWS_KEPT)
+        shim.views[shim.view_count] = (pbc_shim_view){mdl, start, end};
+    shim.view_count++;
+}
+
+uint32_t pbc_shim_take_views(pbc_shim_view *out)
+{
+    uint32_t n = shim.view_count;
+    memcpy(out, shim.views, (n < PBC_SHIM_VIEWS_KEPT ? n : PBC_SHIM_VIEWS_KEPT) * sizeof(*out));
+    shim.view_count = 0;
+    return n;
 }
 
 uint32_t pbc_shim_take_asserts(const char **first)
@@ -120,6 +129,7 @@ PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
     (void)Priority;
     if (!Mdl)
         return NULL;
+    shim_note_view(Mdl, 0, 0);
     uint32_t count = ADDRESS_AND_SIZE_TO_SPAN_PAGES(MmGetMdlVirtualAddress(Mdl), Mdl->ByteCount);
     uint64_t *pages = pbc_xmalloc((count ? count : 1) * sizeof(*pages));
     for (uint32_t i = 0; i < count; i++)
@@ -153,10 +163,7 @@ PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes, MEMOR
     uint64_t pa = (uint64_t)PhysicalAddress.QuadPart;
     if (!shim.gpu || NumberOfBytes == 0)
         return NULL;
-    if (shim.mapped_count < SHIM_MAPPED_LOG) {
-        shim.mapped_start[shim.mapped_count] = pa;
-        shim.mapped_end[shim.mapped_count++] = pa + NumberOfBytes;
-    }
+    shim_note_view(NULL, pa, pa + NumberOfBytes);
     if (pa >= PBC_MMIO_PHYSICAL && pa + NumberOfBytes <= PBC_MMIO_PHYSICAL + sizeof(shim.gpu->mmio))
         return (uint8_t *)shim.gpu->mmio + (pa - PBC_MMIO_PHYSICAL);
     if (NumberOfBytes > (64u << 20))

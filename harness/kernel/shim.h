@@ -16,12 +16,21 @@
 #define PBC_MMIO_PHYSICAL 0x380000000ull
 
 void pbc_shim_bind(pbc_gpu *gpu);
+/* Writes every CPU view back to modeled memory and drops it (the end of a
+ * DDI call or of a unit of CPU work). */
+void pbc_shim_flush(void);
 void pbc_shim_unbind(void);
-/* Forgets the physical ranges mapped with MmMapIoSpace so far. */
-void pbc_shim_take_mapped(void);
-/* Whether a range mapped with MmMapIoSpace since the last
- * pbc_shim_take_mapped covers physical address addr; forgets them. */
-int pbc_shim_take_mapped_covers(uint64_t addr);
+/* A CPU view a builder made: of an MDL's pages, or of a physical range. */
+typedef struct pbc_shim_view {
+    const MDL *mdl;       /* MmGetSystemAddressForMdlSafe, else NULL */
+    uint64_t start, end;  /* MmMapIoSpace: the physical range */
+} pbc_shim_view;
+
+#define PBC_SHIM_VIEWS_KEPT 32u
+
+/* The views made since the last call (at most PBC_SHIM_VIEWS_KEPT, in
+ * order), and forgets them. Returns how many were made. */
+uint32_t pbc_shim_take_views(pbc_shim_view *out);
 /* NT_ASSERT failures since the last call; *first is the first message. */
 uint32_t pbc_shim_take_asserts(const char **first);
 

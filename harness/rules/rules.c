@@ -54,6 +54,9 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
     [PBC_RULE_ASSERT] = {"PB-ASSERT", "the builder's own NT_ASSERT never fails", "-"},
     [PBC_RULE_DMA_SUBMITTED] = {"PB-DMA-SUBMITTED",
         "bytes handed to the GPU do not change before the GPU executes them", "S37, S42"},
+    [PBC_RULE_IDLE_HAZARD] = {"PB-IDLE-HAZARD",
+        "the CPU touches an allocation at build time only when AllocationIsIdle is set or no GPU work on "
+        "it is queued", "S21, S24"},
     [PBC_RULE_PHYSICAL] = {"PB-PHYSICAL",
         "ReadPhysical reads, WritePhysical writes, 1-8 bytes starting exactly at PhysicalAddress", "S28, S29"},
 };
@@ -344,6 +347,15 @@ int pbc_rule_physical(pbc_findings *f, uint32_t op, int write, UINT segment, uin
                      "bytes starting there with a micro-op of the operation's packets (%s)",
                      write ? "WritePhysical" : "ReadPhysical", segment, addr, write ? "wrote" : "read",
                      write ? "S29" : "S28");
+    return 1;
+}
+
+int pbc_rule_idle_hazard(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *alloc)
+{
+    pbc_rule_report(f, PBC_RULE_IDLE_HAZARD, op, "call %u (%s) mapped allocation %s with the CPU while GPU work "
+                    "on it was still queued and AllocationIsIdle was not set: without the flag the builder "
+                    "must assume the GPU is using it (S21); it may return ALLOCATION_BUSY to get the flag "
+                    "(S22-S24)", call, desc, alloc);
     return 1;
 }
 

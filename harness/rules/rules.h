@@ -34,6 +34,7 @@ typedef enum pbc_rule_id {
     PBC_RULE_ASSERT,
     PBC_RULE_DMA_SUBMITTED,
     PBC_RULE_PHYSICAL,
+    PBC_RULE_IDLE_HAZARD,
     PBC_RULE_COUNT
 } pbc_rule_id;
 
@@ -173,6 +174,10 @@ int pbc_rule_assert(pbc_findings *f, uint32_t op, uint32_t call, const char *des
  * (write = 1) of `segment` at `addr`; done: a micro-op of the operation's
  * own packets read (or wrote) 1-8 bytes starting exactly there. */
 int pbc_rule_physical(pbc_findings *f, uint32_t op, int write, UINT segment, uint64_t addr, int done);
+
+/* PB-IDLE-HAZARD (S21, S24): call `call` mapped allocation `alloc` with
+ * the CPU while GPU work on it was still queued, without AllocationIsIdle. */
+int pbc_rule_idle_hazard(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *alloc);
 
 /* PB-DIVERGE and PB-NONDET are judged by the oracle, which writes the
  * report; these record it. */

@@ -30,6 +30,9 @@ void pbc_vidmm_trace(vm *v, const char *fmt, ...)
 
 static uint32_t vm_dma_size(const vm *v)
 {
+    const pbc_adapter_decl *d = v->t->adapter;
+    if (d && d->paging_buffer_size)
+        return d->paging_buffer_size; /* the size the driver declared, always (PagingBufferSize) */
     uint32_t size = v->opt.dma_override ? v->opt.dma_override : v->dma_size;
     return size < v->t->min_dma_size ? v->t->min_dma_size : size;
 }
@@ -55,6 +58,8 @@ void pbc_vidmm_acquire_buffer(vm *v)
     b->write_off = b->submitted = 0;
     memset(b->host - PBC_PAGE_SIZE, VM_POISON, (size_t)b->span + 2 * PBC_PAGE_SIZE);
     b->priv_size = v->t->private_data_size;
+    v->priv_mem = pbc_xmalloc(b->priv_size + 2 * VM_PRIV_GUARD);
+    PBC_PUSH(v->priv_blocks, v->priv_block_count, v->priv_block_cap, v->priv_mem);
     b->priv = v->priv_mem + VM_PRIV_GUARD;
     b->priv_write = b->priv_submitted = 0;
     memset(v->priv_mem, VM_POISON, b->priv_size + 2 * VM_PRIV_GUARD);
@@ -111,6 +116,39 @@ static void host_mmio_write(void *ctx, uint32_t offset, uint32_t value)
 }
 
 static void host_log(void *ctx, const char *line) { pbc_vidmm_trace(ctx, "  target: %s", line); }
+
+static void vm_run_cpu_work(void *arg)
+{
+    const vm_cpu_work *w = arg;
+    pbc_vidmm_trace(w->v, "  gpu queue: the target's CPU work runs");
+    w->fn(w->arg);
+    pbc_shim_flush(); /* what the work wrote through CPU views lands now */
+}
+
+/* CPU work handed over by SubmitCommand: a submission that rings nothing
+ * and queues work instead is executed by that work (a worker thread), so
+ * it counts as the whole range handed over. */
+static void host_queue_cpu_work(void *ctx, void (*fn)(void *arg), void *arg)
+{
+    vm *v = ctx;
+    if (!fn)
+        return;
+    vm_cpu_work *w = pbc_xmalloc(sizeof(*w));
+    *w = (vm_cpu_work){v, fn, arg};
+    PBC_PUSH(v->cpu_work, v->cpu_work_count, v->cpu_work_cap, w);
+    uint32_t seq = pbc_gpu_push_cpu(v->gpu, vm_run_cpu_work, w, v->in_submit ? v->cur_sub : UINT32_MAX);
+    if (!v->in_submit) {
+        pbc_ring_facts r = {.in_submit = 0};
+        VM_RULE(v, pbc_rule_exec_range(&v->res->findings, v->op, &r));
+        return;
+    }
+    pbc_submission *s = &v->res->subs[v->cur_sub];
+    if (!s->rung) {
+        s->rung = 1;
+        s->covered = s->end;
+    }
+    s->queue_seq = seq;
+}
 
 /* The GPU completed a fence: fences complete once each, in order, after
  * the buffer they follow (S46). */
@@ -181,7 +219,7 @@ void pbc_vidmm_host_init(vm *v)
     v->gpu->on_fence = vm_on_fence;
     v->gpu->on_fetch = vm_on_fetch;
     v->host = (pbc_host){PBC_TARGET_ABI_VERSION, sizeof(pbc_host), v, host_ring_submit,
-                         host_ring_fence, host_mmio_read, host_mmio_write, host_log};
+                         host_ring_fence, host_mmio_read, host_mmio_write, host_log, host_queue_cpu_work};
 }
 
 /* ---- Patch and submit ---- */

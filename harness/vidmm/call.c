@@ -64,6 +64,39 @@ static const vm_mdl *vm_mdl_of(const vm *v, const MDL *m)
     return m == v->partial_mdl.mdl ? &v->partial_mdl : NULL;
 }
 
+/* The CPU views the call made: a physical operation's address mapped
+ * counts as its access (PB-PHYSICAL), and an allocation mapped while GPU
+ * work on it is queued, without AllocationIsIdle for it, is a hazard
+ * (PB-IDLE-HAZARD). Returns 1 after a finding. */
+static int vm_check_views(vm *v, int alloc, int idle, const char *desc)
+{
+    pbc_shim_view views[PBC_SHIM_VIEWS_KEPT];
+    uint32_t n = pbc_shim_take_views(views);
+    if (n > PBC_SHIM_VIEWS_KEPT)
+        n = PBC_SHIM_VIEWS_KEPT;
+    for (uint32_t k = 0; k < n; k++) {
+        const pbc_shim_view *w = &views[k];
+        if (v->physical_watch && !w->mdl && v->physical_watch->addr >= w->start && v->physical_watch->addr < w->end)
+            v->physical_watch->cpu_mapped = 1;
+        for (uint32_t i = 0; i < v->s->alloc_count; i++) {
+            int touched;
+            if (w->mdl) {
+                touched = w->mdl == v->allocs[i].mdl.mdl || w->mdl == v->allocs[i].old_mdl.mdl ||
+                          (w->mdl == v->partial_mdl.mdl && v->partial_alloc == i);
+            } else {
+                const pbc_res_alloc *ra = &v->rs.a[i];
+                uint64_t base = ra->where == PBC_WHERE_SEGMENT ? pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset : 0;
+                touched = ra->where == PBC_WHERE_SEGMENT && w->start < base + v->s->allocs[i].size && base < w->end;
+            }
+            if (!touched || pbc_vidmm_alloc_idle(v, (int)i) || (idle && (int)i == alloc))
+                continue;
+            VM_RULE(v, pbc_rule_idle_hazard(&v->res->findings, v->op, v->res->calls, desc, v->s->allocs[i].name));
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The first MDL of the operation (VidMm's arguments, not the builder's)
  * that no longer says what VidMm wrote, or NULL. */
 static const MDL *vm_changed_mdl(const vm *v, const DXGKARG_BUILDPAGINGBUFFER *canon)
@@ -298,6 +331,8 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         v->priv_written_hash = XXH3_64bits(b->priv + b->priv_submitted, b->priv_write - b->priv_submitted);
         vm_describe_args(v, a, desc, sizeof(desc));
         v->res->calls++;
+        pbc_shim_view ignored[PBC_SHIM_VIEWS_KEPT];
+        pbc_shim_take_views(ignored); /* only this call's views count */
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
         const char *assert_msg;
         if (pbc_shim_take_asserts(&assert_msg)) {
@@ -305,6 +340,8 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
             return;
         }
         int64_t written = vm_check_call(v, &canon, a, st, before, priv_before, idle, idle_flags != NULL, desc);
+        if (written >= 0 && vm_check_views(v, alloc, idle, desc))
+            return;
         uint32_t mpo_out = a->MultipassOffset;
         pbc_vidmm_trace(v, "  call %u: %s DmaSize=0x%x MultipassOffset=%u -> %s (0x%08x), wrote %" PRId64
                      " bytes, MultipassOffset=%u", v->res->calls, desc, dma_in, mpo,

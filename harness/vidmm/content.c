@@ -84,6 +84,13 @@ void pbc_vidmm_mdl_free(vm_mdl *m)
     memset(m, 0, sizeof(*m));
 }
 
+void pbc_vidmm_mdl_retire(vm *v, vm_mdl *m)
+{
+    if (m->mdl)
+        PBC_PUSH(v->retired, v->retired_count, v->retired_cap, *m);
+    memset(m, 0, sizeof(*m));
+}
+
 int pbc_vidmm_mdl_intact(const vm_mdl *m)
 {
     return !m->mdl || XXH3_64bits(m->mdl, sizeof(MDL) + m->count * sizeof(PFN_NUMBER)) == m->hash;

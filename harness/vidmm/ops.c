@@ -85,10 +85,12 @@ static void vm_transfer(vm *v, const pbc_sop *op)
         uint64_t base = pbc_vidmm_segment_base(v, dst.at.segment) + dst.at.offset;
         pbc_vidmm_mask_clear(v, base, base + al->size);
     }
-    pbc_vidmm_mdl_free(&v->partial_mdl);
-    /* Packets carry page frame numbers, not the MDL, so the source's MDL
-     * can go now; its pages keep their content (the pool is observable). */
-    pbc_vidmm_mdl_free(&va->old_mdl);
+    /* The source's MDL and the partial one leave the allocation, but live
+     * until the run ends: a builder may read them when its buffers execute
+     * (a worker copying with the CPU). The pages keep their content (the
+     * system pool is observable). */
+    pbc_vidmm_mdl_retire(v, &v->partial_mdl);
+    pbc_vidmm_mdl_retire(v, &va->old_mdl);
 }
 
 static void vm_fill(vm *v, const pbc_sop *op)
@@ -138,9 +140,9 @@ static void vm_physical(vm *v, const pbc_sop *op)
     }
     vm_physical_op p = {v->op, op->kind == PBC_SOP_WRITE_PHYSICAL, op->at.segment, addr, 0, 0};
     p.unwatched = v->opt.mode == PBC_MODE_TARGET && pbc_gpu_watch(v->gpu, addr) != 0;
-    pbc_shim_take_mapped();
+    v->physical_watch = &p;
     pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
-    p.cpu_mapped = pbc_shim_take_mapped_covers(addr);
+    v->physical_watch = NULL;
     PBC_PUSH(v->physical, v->physical_count, v->physical_cap, p);
 }
 

@@ -74,6 +74,27 @@ static void vm_check_physical(vm *v)
     }
 }
 
+/* A driver that keeps its GART elsewhere (registers, a table in its own
+ * memory) says what each entry holds through its view; the model's GART
+ * then holds the same, so every check judges it like a GPU-written one.
+ * Asked for every aperture page the scenario ever mapped. */
+static void vm_apply_gart_view(vm *v)
+{
+    if (!v->t->gart_view)
+        return;
+    for (uint32_t i = 0; i < v->rs.valid_count; i++) {
+        const pbc_res_range *r = &v->rs.valid[i];
+        for (uint64_t p = r->first; p < r->first + r->count; p++) {
+            pbc_gart_view e = {0};
+            if (v->t->gart_view(v->adapter, r->segment, p, &e) != 0)
+                continue; /* the driver cannot tell: the model's entry stands */
+            uint32_t flags = (e.valid ? PBC_GART_VALID : 0) | (e.cache_coherent ? PBC_GART_CACHE_COHERENT : 0);
+            pbc_gpu_gart_set(v->gpu, r->segment, p, e.valid ? e.page : 0, flags);
+        }
+    }
+    pbc_shim_flush();
+}
+
 /* Whether a GPU fault stopped a buffer before the end of the packets
  * operation `op` wrote there: its work may simply not have run. */
 static int vm_cut_by_fault(const vm *v, uint32_t op)
@@ -140,7 +161,6 @@ static int vm_setup(vm *v)
 {
     const pbc_scenario *s = v->s;
     v->allocs = pbc_xcalloc(s->alloc_count, sizeof(*v->allocs));
-    v->priv_mem = pbc_xmalloc(v->t->private_data_size + 2 * VM_PRIV_GUARD);
     v->dma_size = PBC_DEFAULT_DMA_SIZE;
     const char *why = pbc_residency_init(&v->rs, s);
     if (why)
@@ -193,7 +213,15 @@ static void vm_teardown(vm *v)
     v->gpu->observer_ctx = NULL;
     pbc_residency_fini(&v->rs);
     free(v->allocs);
-    free(v->priv_mem);
+    for (uint32_t i = 0; i < v->priv_block_count; i++)
+        free(v->priv_blocks[i]);
+    free(v->priv_blocks);
+    for (uint32_t i = 0; i < v->retired_count; i++)
+        pbc_vidmm_mdl_free(&v->retired[i]);
+    free(v->retired);
+    for (uint32_t i = 0; i < v->cpu_work_count; i++)
+        free(v->cpu_work[i]);
+    free(v->cpu_work);
     free(v->unmapped);
     free(v->physical);
 }
@@ -232,6 +260,8 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
         pbc_vidmm_flush(&v);
         pbc_gpu_drain(gpu);
     }
+    if (opt->mode == PBC_MODE_TARGET)
+        vm_apply_gart_view(&v);
     if (!v.stop && opt->mode == PBC_MODE_TARGET)
         vm_check_unmapped(&v, 1);
     if (!v.stop) /* a fault stops a submission, so it explains what follows */

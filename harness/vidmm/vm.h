@@ -29,6 +29,14 @@ typedef struct vm_buffer {
     uint32_t priv_size, priv_write, priv_submitted;
 } vm_buffer;
 
+/* CPU work a target queued: run through VidMm so that the kernel
+ * services' views are written back when it returns. */
+typedef struct vm_cpu_work {
+    struct vm *v;
+    void (*fn)(void *arg);
+    void *arg;
+} vm_cpu_work;
+
 /* An MDL VidMm handed out, and VidMm's own copy of what it says: VidMm
  * never reads back the MDL itself, which the builder could have changed;
  * the hash shows whether it did. */
@@ -63,7 +71,9 @@ typedef struct vm_unmapped {
     uint32_t op;
 } vm_unmapped;
 
-typedef struct vm {
+typedef struct vm vm;
+
+struct vm {
     pbc_gpu *gpu;
     const pbc_scenario *s;
     const pbc_target *t;
@@ -75,7 +85,15 @@ typedef struct vm {
     pbc_host host;
     vm_buffer buf;
     int have_buf;
-    uint8_t *priv_mem;
+    uint8_t *priv_mem;       /* the current buffer's private data block (guards included) */
+    uint8_t **priv_blocks;   /* every buffer's block: alive until the run ends, as a buffer's
+                                private data lives until the buffer retires */
+    uint32_t priv_block_count, priv_block_cap;
+    vm_cpu_work **cpu_work;  /* queued CPU work, freed when the run ends */
+    uint32_t cpu_work_count, cpu_work_cap;
+    vm_mdl *retired;         /* MDLs of finished operations: alive until the run ends, since
+                                paging buffers that refer to them may not have executed */
+    uint32_t retired_count, retired_cap;
     uint32_t dma_size;
     uint32_t op, sub, pass;
     int in_submit;
@@ -83,6 +101,7 @@ typedef struct vm {
     uint32_t last_fence_done;
     int stop;
     vm_unmapped *unmapped; /* aperture pages that must now hold the dummy page */
+    vm_physical_op *physical_watch; /* the physical operation being issued */
     vm_physical_op *physical; /* to judge once the GPU has run them */
     uint32_t physical_count, physical_cap;
     vm_mdl partial_mdl;      /* during a special-lock transfer: its partial MDL */
@@ -90,7 +109,7 @@ typedef struct vm {
     uint64_t written_hash;      /* XXH3 of the current buffer's unsubmitted bytes below pDmaBuffer */
     uint64_t priv_written_hash; /* and of its unsubmitted private data */
     uint32_t unmapped_count, unmapped_cap;
-} vm;
+};
 
 /* A rule function returns 1 when it recorded a finding: the scenario stops. */
 #define VM_RULE(v, broken)       \
@@ -123,6 +142,9 @@ void pbc_vidmm_mdl_create(vm *v, uint32_t index, vm_mdl *out);
  * of allocation `index`'s MDL `full`. */
 void pbc_vidmm_mdl_partial(uint32_t index, const vm_mdl *full, uint32_t first, uint32_t n, vm_mdl *out);
 void pbc_vidmm_mdl_free(vm_mdl *m);
+/* Hands the MDL to the end of the run (it may still be in use by work
+ * queued on the GPU); m is emptied. */
+void pbc_vidmm_mdl_retire(vm *v, vm_mdl *m);
 /* Whether the MDL still says what VidMm wrote into it. */
 int pbc_vidmm_mdl_intact(const vm_mdl *m);
 /* Calls fn for each physically contiguous piece of allocation bytes

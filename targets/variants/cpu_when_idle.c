@@ -58,10 +58,11 @@ static uint8_t *cpu_map_side(cpu_view *v, UINT segment_id, LARGE_INTEGER address
     return v->data = va - (MmGetMdlByteOffset(mdl) & (PAGE_SIZE - 1)) + (size_t)mdl_offset * PAGE_SIZE;
 }
 
-static NTSTATUS APIENTRY cpu_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+NTSTATUS var_cpu_eviction_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, int require_idle)
 {
     const __typeof__(a->Transfer) *t = &a->Transfer;
-    if (a->Operation != DXGK_OPERATION_TRANSFER || !t->Flags.AllocationIsIdle || t->Source.SegmentId == 0 ||
+    if (a->Operation != DXGK_OPERATION_TRANSFER || (require_idle && !t->Flags.AllocationIsIdle) ||
+        t->Source.SegmentId == 0 ||
         t->Destination.SegmentId != 0 || a->MultipassOffset != 0 || a->DmaBufferWriteOffset != 0 ||
         t->TransferSize == 0)
         return ref_build_paging_buffer(var_ref(adapter), a);
@@ -78,6 +79,11 @@ static NTSTATUS APIENTRY cpu_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAG
     if (!src || !dst)
         return ref_build_paging_buffer(var_ref(adapter), a);
     return STATUS_SUCCESS; /* no packet: the copy is done */
+}
+
+static NTSTATUS APIENTRY cpu_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return var_cpu_eviction_build(adapter, a, 1);
 }
 
 VAR_TARGET(pbc_variant_cpu_when_idle, "variant-cpu-when-idle",

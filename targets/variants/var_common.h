@@ -38,6 +38,11 @@ NTSTATUS var_ref_window(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, uint8_t *s
 NTSTATUS var_ref_one_packet(HANDLE adapter, const DXGKARG_BUILDPAGINGBUFFER *a, uint8_t *packet,
                             size_t *len, UINT *mpo);
 
+/* variant-cpu-when-idle's BuildPagingBuffer: an eviction (segment to
+ * system) copied by the CPU, when AllocationIsIdle is set or, for a
+ * planted bug, whatever it says (require_idle 0). */
+NTSTATUS var_cpu_eviction_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, int require_idle);
+
 /* The reference's entry points, taking a variant adapter. */
 NTSTATUS APIENTRY var_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a);
 NTSTATUS APIENTRY var_patch(IN_CONST_HANDLE adapter, const DXGKARG_PATCH *p);
