@@ -451,16 +451,10 @@ static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
         .footer = "exit: 0 nothing found, 1 findings, 2 bad usage or no fuzz binary",
         .opts = opts,
     };
-    pbc_cli_args args;
-    int rc = pbc_cli_parse(&spec, argc, argv, &args);
+    int rc = pbc_cli_parse_options_only(&spec, argc, argv);
     if (rc != PBC_CLI_GO)
         return rc;
-    int extra = args.count;
-    const char *first_extra = extra ? args.pos[0] : NULL;
-    pbc_cli_args_fini(&args);
     a->jobs = (uint32_t)jobs;
-    if (extra)
-        return pbc_usage_error("fuzz: unexpected '%s' (try 'pbcheck fuzz --help')", first_extra);
     if (!a->target || (!is_builder(a->target) && strcmp(a->target, "parse") && strcmp(a->target, "isa")))
         return pbc_cli_bad_value("fuzz", "target", "a builder from 'pbcheck list targets', parse or isa",
                                  a->target);

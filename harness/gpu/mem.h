@@ -51,6 +51,9 @@ void pbc_mem_fini(pbc_mem *m);
 void pbc_mem_reset(pbc_mem *m);
 /* The page, or NULL if it was never written (it then reads as zeros). */
 pbc_page *pbc_mem_find(const pbc_mem *m, uint64_t ppn);
+/* Copies n bytes from physical address addr, as the pages hold them
+ * (pages never written read as zeros). */
+void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n);
 /* The page, created zero-filled if needed. */
 pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn);
 
