@@ -28,6 +28,8 @@ typedef struct pbc_prov {
     uint32_t packet_index;  /* index of the packet in its submission */
     uint16_t uop;           /* pbc_uop_kind */
     uint16_t writer;        /* pbc_writer */
+    uint32_t call;          /* CPU writes: the DDI call (BuildPagingBuffer count), 0 for CPU work */
+    uint32_t op;            /* CPU writes: the scenario operation, UINT32_MAX if none */
 } pbc_prov;
 
 typedef struct pbc_page {

@@ -121,6 +121,7 @@ static void vm_run_cpu_work(void *arg)
 {
     const vm_cpu_work *w = arg;
     pbc_vidmm_trace(w->v, "  gpu queue: the target's CPU work runs");
+    w->v->gpu->cpu = (pbc_prov){.submission = w->v->gpu->executed + 1, .op = w->op};
     w->fn(w->arg);
     pbc_shim_flush(); /* what the work wrote through CPU views lands now */
 }
@@ -134,7 +135,7 @@ static void host_queue_cpu_work(void *ctx, void (*fn)(void *arg), void *arg)
     if (!fn)
         return;
     vm_cpu_work *w = pbc_xmalloc(sizeof(*w));
-    *w = (vm_cpu_work){v, fn, arg};
+    *w = (vm_cpu_work){v, fn, arg, v->op};
     PBC_PUSH(v->cpu_work, v->cpu_work_count, v->cpu_work_cap, w);
     uint32_t seq = pbc_gpu_push_cpu(v->gpu, vm_run_cpu_work, w, v->in_submit ? v->cur_sub : UINT32_MAX);
     if (!v->in_submit) {
