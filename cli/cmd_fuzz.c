@@ -20,6 +20,7 @@
 #include "base/util.h"
 #include "cli.h"
 #include "exec/child.h"
+#include "exec/target.h"
 #include "ref_isa.h"
 #include "registry.h"
 #include "report/text.h"
@@ -90,12 +91,19 @@ static void name_set_fini(name_set *s)
 
 /* ---- Targets and binaries ---- */
 
-static int is_builder(const char *target) { return pbc_target_find(target) != NULL; }
+static int is_builder(const char *target)
+{
+    return pbc_target_find(target) != NULL || pbc_exec_target_is_path(target);
+}
 
 static void binary_name(const char *target, char *out, size_t n)
 {
     if (!strcmp(target, "parse") || !strcmp(target, "isa")) {
         snprintf(out, n, "fuzz_%s", target);
+        return;
+    }
+    if (pbc_exec_target_is_path(target)) { /* a builder library: named to the binary by PBCHECK_TARGET */
+        snprintf(out, n, "fuzz_diff_external");
         return;
     }
     snprintf(out, n, "fuzz_diff_%s", target);
@@ -484,6 +492,14 @@ int pbc_cmd_fuzz(int argc, char **argv)
     }
     if (find_binary(&a))
         return PBC_EXIT_USAGE;
+    if (pbc_exec_target_is_path(a.target)) { /* fuzz_diff_external loads it by this name */
+        char abs[PATH_MAX], cwd[PATH_MAX / 2];
+        if (a.target[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+            snprintf(abs, sizeof(abs), "%s", a.target);
+        else
+            snprintf(abs, sizeof(abs), "%s/%.2000s", cwd, a.target);
+        setenv("PBCHECK_TARGET", abs, 1);
+    }
     int afl = !strcmp(a.engine, "afl");
     if (afl) {
         char lib[PATH_MAX];
