@@ -117,6 +117,24 @@ T_TEST(spin_lock_reacquire_detected)
     T_CHECK(pbc_kernel_take_bugchecks(NULL, 0) == 0);
 }
 
+T_TEST(spin_lock_helpers_for_the_shim_track_irql)
+{
+    char first[160];
+    KSPIN_LOCK lock;
+    KIRQL old = 0xff;
+    pbc_kernel_reset();
+    KeInitializeSpinLock(&lock);
+    pbc_kernel_acquire_spin_lock(&lock, &old);
+    T_CHECK(old == PASSIVE_LEVEL && KeGetCurrentIrql() == DISPATCH_LEVEL && lock != 0);
+    KIRQL again;
+    pbc_kernel_acquire_spin_lock(&lock, &again);
+    T_CHECK(pbc_kernel_take_lock_errors(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "KeAcquireSpinLock") && strstr(first, "already held"), "%s", first);
+    pbc_kernel_release_spin_lock(&lock, old);
+    T_CHECK(KeGetCurrentIrql() == PASSIVE_LEVEL && lock == 0);
+    T_CHECK(pbc_kernel_take_lock_errors(NULL, 0) == 0 && pbc_kernel_take_bugchecks(NULL, 0) == 0);
+}
+
 T_TEST(interlocked_list_takes_the_lock)
 {
     LIST_ENTRY head, a, b;

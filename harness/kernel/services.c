@@ -435,6 +435,22 @@ VOID KeReleaseSpinLockFromDpcLevel(PKSPIN_LOCK SpinLock)
     ks_lock_give(SpinLock, "KeReleaseSpinLockFromDpcLevel");
 }
 
+void pbc_kernel_acquire_spin_lock(uint64_t *lock, uint8_t *old_irql)
+{
+    if (ks.irql > DISPATCH_LEVEL)
+        ks_record(KS_BUGCHECK, "KeAcquireSpinLock(%p) at IRQL %u (IRQL_NOT_GREATER_OR_EQUAL)", (void *)lock,
+                  (unsigned)ks.irql);
+    ks_lock_take(lock, "KeAcquireSpinLock");
+    *old_irql = ks.irql;
+    ks.irql = DISPATCH_LEVEL;
+}
+
+void pbc_kernel_release_spin_lock(uint64_t *lock, uint8_t new_irql)
+{
+    ks_lock_give(lock, "KeReleaseSpinLock");
+    KeLowerIrql(new_irql);
+}
+
 KIRQL KeGetCurrentIrql(VOID) { return ks.irql; }
 
 VOID KeRaiseIrql(KIRQL NewIrql, PKIRQL OldIrql)

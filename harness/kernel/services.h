@@ -49,6 +49,13 @@ uint32_t pbc_kernel_take_lock_errors(char *first, size_t n);
  * lowered up, waits at DISPATCH_LEVEL. */
 uint32_t pbc_kernel_take_bugchecks(char *first, size_t n);
 
+/* KeAcquireSpinLock/KeReleaseSpinLock with the services' checks (a held
+ * lock is a deadlock, a free one is not released) and IRQL tracking (raise
+ * to DISPATCH_LEVEL, lower to new_irql). For the WDK shim, which serves
+ * those two calls: lock is a PKSPIN_LOCK, old_irql a PKIRQL. */
+void pbc_kernel_acquire_spin_lock(uint64_t *lock, uint8_t *old_irql);
+void pbc_kernel_release_spin_lock(uint64_t *lock, uint8_t new_irql);
+
 /* Microseconds the run has spent in KeStallExecutionProcessor. */
 uint64_t pbc_kernel_stalled_us(void);
 
