@@ -46,6 +46,19 @@ static __forceinline ULONG32 DsAlignUp(ULONG32 Value, ULONG32 Alignment)
     return (Value + Alignment - 1) & ~(Alignment - 1);
 }
 
+FORCEINLINE BOOLEAN DsIsPagingSubmit(IN_CONST_PDXGKARG_SUBMITCOMMAND pSubmit)
+{
+    return (BOOLEAN)(pSubmit->Flags.Paging != 0);
+}
+
+static FORCEINLINE ULONG DsPendingCount(const LIST_ENTRY *Head)
+{
+    ULONG n = 0;
+    for (const LIST_ENTRY *e = Head->Flink; e != Head; e = e->Flink)
+        n++;
+    return n;
+}
+
 _IRQL_requires_max_(DISPATCH_LEVEL) _Must_inspect_result_ static NTSTATUS
 DsCopyName(_Out_writes_bytes_(cb) PSTR Buffer, _In_ SIZE_T cb, _In_opt_ PCSTR Name)
 {
@@ -172,6 +185,7 @@ int main(void)
         submit.NodeOrdinal = i;
         CHECK(init.DxgkDdiSubmitCommand(adapter, &submit) == STATUS_SUCCESS);
     }
+    CHECK(DsPendingCount(&adapter->Pending) == 3 && !DsIsPagingSubmit(&submit));
     PLIST_ENTRY e = RemoveHeadList(&adapter->Pending);
     PDS_PENDING first = CONTAINING_RECORD(e, DS_PENDING, Link);
     CHECK(first->FenceId == 10 && first->Engine == 0);

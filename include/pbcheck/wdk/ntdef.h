@@ -60,11 +60,13 @@ extern "C" {
 #ifndef __fastcall
 #define __fastcall
 #endif
+/* Always inlined, so no out-of-line copy is needed even for C's inline
+ * definitions; drivers write both FORCEINLINE and static FORCEINLINE. */
 #ifndef __forceinline
 #define __forceinline inline __attribute__((always_inline))
 #endif
 #ifndef FORCEINLINE
-#define FORCEINLINE static inline
+#define FORCEINLINE __forceinline
 #endif
 #ifndef NTSYSAPI
 #define NTSYSAPI
