@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "kernel/services.h"
 
 #define SHIM_MAX_MAPPINGS 64u
 
@@ -213,6 +214,34 @@ static int shim_is_register(volatile ULONG *r)
 }
 
 ULONG READ_REGISTER_ULONG(volatile ULONG *Register) { return *Register; }
+UCHAR READ_REGISTER_UCHAR(volatile UCHAR *Register) { return *Register; }
+USHORT READ_REGISTER_USHORT(volatile USHORT *Register) { return *Register; }
+ULONG64 READ_REGISTER_ULONG64(volatile ULONG64 *Register) { return *Register; }
+
+/* A store of any width into the register file counts as a register write. */
+static void shim_count_register(volatile void *r)
+{
+    if (shim_is_register((volatile ULONG *)r))
+        shim.gpu->mmio_writes++;
+}
+
+VOID WRITE_REGISTER_UCHAR(volatile UCHAR *Register, UCHAR Value)
+{
+    shim_count_register(Register);
+    *Register = Value;
+}
+
+VOID WRITE_REGISTER_USHORT(volatile USHORT *Register, USHORT Value)
+{
+    shim_count_register(Register);
+    *Register = Value;
+}
+
+VOID WRITE_REGISTER_ULONG64(volatile ULONG64 *Register, ULONG64 Value)
+{
+    shim_count_register(Register);
+    *Register = Value;
+}
 
 VOID WRITE_REGISTER_ULONG(volatile ULONG *Register, ULONG Value)
 {
@@ -223,14 +252,12 @@ VOID WRITE_REGISTER_ULONG(volatile ULONG *Register, ULONG Value)
 
 VOID KeAcquireSpinLock(PKSPIN_LOCK SpinLock, PKIRQL OldIrql)
 {
-    *SpinLock = 1;
-    *OldIrql = 0;
+    pbc_kernel_acquire_spin_lock((uint64_t *)SpinLock, (uint8_t *)OldIrql);
 }
 
 VOID KeReleaseSpinLock(PKSPIN_LOCK SpinLock, KIRQL NewIrql)
 {
-    (void)NewIrql;
-    *SpinLock = 0;
+    pbc_kernel_release_spin_lock((uint64_t *)SpinLock, (uint8_t)NewIrql);
 }
 
 VOID pbc_wdk_assert_failed(const char *expr, const char *file, int line)

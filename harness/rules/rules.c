@@ -57,6 +57,9 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
     [PBC_RULE_IDLE_HAZARD] = {"PB-IDLE-HAZARD",
         "the CPU touches an allocation at build time only when AllocationIsIdle is set or no GPU work on "
         "it is queued", "S21, S24"},
+    [PBC_RULE_KERNEL] = {"PB-KERNEL",
+        "kernel services are used as the WDK requires: pool freed by the end of the run, no bad free, no "
+        "deadlocked lock or wait, no bug check", "-"},
     [PBC_RULE_PHYSICAL] = {"PB-PHYSICAL",
         "ReadPhysical reads, WritePhysical writes, 1-8 bytes starting exactly at PhysicalAddress", "S28, S29"},
 };
@@ -356,6 +359,12 @@ int pbc_rule_idle_hazard(pbc_findings *f, uint32_t op, uint32_t call, const char
                     "on it was still queued and AllocationIsIdle was not set: without the flag the builder "
                     "must assume the GPU is using it (S21); it may return ALLOCATION_BUSY to get the flag "
                     "(S22-S24)", call, desc, alloc);
+    return 1;
+}
+
+int pbc_rule_kernel(pbc_findings *f, uint32_t op, const char *where, const char *what)
+{
+    pbc_rule_report(f, PBC_RULE_KERNEL, op, "%s misused a kernel service: %s", where, what);
     return 1;
 }
 

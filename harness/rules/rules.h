@@ -35,6 +35,7 @@ typedef enum pbc_rule_id {
     PBC_RULE_DMA_SUBMITTED,
     PBC_RULE_PHYSICAL,
     PBC_RULE_IDLE_HAZARD,
+    PBC_RULE_KERNEL,
     PBC_RULE_COUNT
 } pbc_rule_id;
 
@@ -178,6 +179,11 @@ int pbc_rule_physical(pbc_findings *f, uint32_t op, int write, UINT segment, uin
 /* PB-IDLE-HAZARD (S21, S24): call `call` mapped allocation `alloc` with
  * the CPU while GPU work on it was still queued, without AllocationIsIdle. */
 int pbc_rule_idle_hazard(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *alloc);
+
+/* PB-KERNEL: the builder misused a kernel service during `where` (a DDI,
+ * queued CPU work, or the run as a whole); `what` is the services' own
+ * description (how many, and the first). */
+int pbc_rule_kernel(pbc_findings *f, uint32_t op, const char *where, const char *what);
 
 /* PB-DIVERGE and PB-NONDET are judged by the oracle, which writes the
  * report; these record it. */

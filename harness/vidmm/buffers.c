@@ -13,7 +13,30 @@
 
 #include <xxhash.h>
 
+#include "kernel/services.h"
 #include "kernel/shim.h"
+
+int pbc_vidmm_kernel_check(vm *v, const char *where)
+{
+    size_t len;
+    const char *log = pbc_kernel_log(&len);
+    if (v->opt.trace && len > v->log_shown) {
+        for (const char *line = log + v->log_shown; line < log + len;) {
+            const char *nl = memchr(line, '\n', (size_t)(log + len - line));
+            int n = (int)(nl ? nl - line : log + len - line);
+            if (n)
+                fprintf(v->opt.trace, "  target DbgPrint: %.*s\n", n, line);
+            line += n + (nl != NULL);
+        }
+    }
+    v->log_shown = len;
+    char what[300];
+    if (!pbc_kernel_take_bad_frees(what, sizeof(what)) && !pbc_kernel_take_lock_errors(what, sizeof(what)) &&
+        !pbc_kernel_take_bugchecks(what, sizeof(what)))
+        return 0;
+    VM_RULE(v, pbc_rule_kernel(&v->res->findings, v->op, where, what));
+    return 1;
+}
 
 void pbc_vidmm_trace(vm *v, const char *fmt, ...)
 {
@@ -124,6 +147,7 @@ static void vm_run_cpu_work(void *arg)
     w->v->gpu->cpu = (pbc_prov){.submission = w->v->gpu->executed + 1, .op = w->op};
     w->fn(w->arg);
     pbc_shim_flush(); /* what the work wrote through CPU views lands now */
+    pbc_vidmm_kernel_check(w->v, "CPU work queued by SubmitCommand");
 }
 
 /* CPU work handed over by SubmitCommand: a submission that rings nothing
@@ -258,6 +282,8 @@ static void vm_patch(vm *v, pbc_submission *s, const vm_buffer *b)
     DXGKARG_PATCH before = p;
     uint64_t outside = vm_hash_outside(b, s->start, s->end);
     NTSTATUS st = pbc_shim_call_patch(v->t, v->adapter, &p);
+    if (pbc_vidmm_kernel_check(v, "Patch"))
+        return;
     pbc_findings *f = &v->res->findings;
     if (pbc_rule_status_ddi(f, v->op, "Patch", s->fence, st))
         v->stop = 1;
@@ -277,6 +303,8 @@ static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
     s->covered = s->start;
     NTSTATUS st = pbc_shim_call_submit(v->t, v->adapter, &c);
     v->in_submit = 0;
+    if (pbc_vidmm_kernel_check(v, "SubmitCommand"))
+        return;
     s = &v->res->subs[v->cur_sub]; /* the call may have grown the list */
     s->bytes_hash = XXH3_64bits(b->host + s->start, s->end - s->start);
     if (pbc_rule_status_ddi(&v->res->findings, v->op, "SubmitCommand", s->fence, st))

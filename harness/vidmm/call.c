@@ -340,6 +340,8 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
             VM_RULE(v, pbc_rule_assert(&v->res->findings, v->op, v->res->calls, desc, assert_msg));
             return;
         }
+        if (pbc_vidmm_kernel_check(v, "BuildPagingBuffer"))
+            return;
         int64_t written = vm_check_call(v, &canon, a, st, before, priv_before, idle, idle_flags != NULL, desc);
         if (written >= 0 && vm_check_views(v, alloc, idle, desc))
             return;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/services.h"
 #include "kernel/shim.h"
 
 /* Paging buffers in a segment are the pool seen at the segment's window. */
@@ -242,6 +243,7 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
             return 2;
         }
     pbc_shim_bind(gpu);
+    pbc_kernel_reset();
     if (vm_setup(&v)) {
         vm_teardown(&v);
         return 2;
@@ -269,8 +271,16 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
     if (!v.stop && opt->mode == PBC_MODE_TARGET)
         vm_final_checks(&v);
     res->exec_hash = gpu->exec_hash;
-    res->stopped = (uint32_t)v.stop;
+    if (!v.stop && opt->mode == PBC_MODE_TARGET)
+        pbc_vidmm_kernel_check(&v, "the run");
     vm_teardown(&v);
+    /* The adapter and its allocations are destroyed: whatever pool the
+     * builder still holds is a leak. */
+    char what[300];
+    if (pbc_kernel_take_leaks(what, sizeof(what)) && !v.stop && opt->mode == PBC_MODE_TARGET)
+        VM_RULE(&v, pbc_rule_kernel(&res->findings, UINT32_MAX, "the builder, once its adapter was destroyed,",
+                                    what));
+    res->stopped = (uint32_t)v.stop;
     pbc_shim_unbind();
     return v.stop ? 1 : 0;
 }

@@ -107,6 +107,7 @@ struct vm {
     uint32_t physical_count, physical_cap;
     vm_mdl partial_mdl;      /* during a special-lock transfer: its partial MDL */
     uint32_t partial_alloc, partial_first;
+    size_t log_shown;           /* DbgPrint output already echoed to the trace */
     uint64_t written_hash;      /* XXH3 of the current buffer's unsubmitted bytes below pDmaBuffer */
     uint64_t priv_written_hash; /* and of its unsubmitted private data */
     uint32_t unmapped_count, unmapped_cap;
@@ -165,6 +166,11 @@ int pbc_vidmm_alloc_idle(const vm *v, int index);
 void pbc_vidmm_check_fences_inside(vm *v);
 /* Waits until the GPU is done with the allocation (S23). */
 void pbc_vidmm_wait_idle(vm *v, int index);
+
+/* Turns kernel-service misuse the services recorded since the last call
+ * into a PB-KERNEL finding naming `where`, and echoes new DbgPrint lines
+ * to the trace. Returns 1 after a finding. */
+int pbc_vidmm_kernel_check(vm *v, const char *where);
 
 /* call.c: issues one DDI operation until it completes. */
 void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit);

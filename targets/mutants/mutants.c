@@ -388,6 +388,16 @@ static NTSTATUS APIENTRY mut_mdl_scribble(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPA
     return ref_build_paging_buffer(h, a);
 }
 
+/* Bug: keeps a pool-allocated tracking record per allocation and forgets
+ * to free it when the allocation is destroyed. */
+#define LEAK_TAG 0x6B61654Cu /* 'Leak' */
+static NTSTATUS mut_leak_create_allocation(HANDLE adapter, const pbc_allocation_info *info, HANDLE *allocation)
+{
+    if (!ExAllocatePoolWithTag(NonPagedPoolNx, 64, LEAK_TAG))
+        return STATUS_INSUFFICIENT_RESOURCES;
+    return ref_create_allocation(adapter, info, allocation);
+}
+
 /* Bug: assumes paging buffers are always in system memory and rings
  * segment 0, whatever DmaBufferSegmentId says (S40). */
 static NTSTATUS APIENTRY mut_ring_system(IN_CONST_HANDLE h, const DXGKARG_SUBMITCOMMAND *c)
@@ -406,6 +416,9 @@ static NTSTATUS APIENTRY mut_ring_system(IN_CONST_HANDLE h, const DXGKARG_SUBMIT
     MUTANT_FULL(sym, nm, summary_text, REF_MAX_PACKET_BYTES, create, build, patch_fn, submit_fn)
 
 #define MUTANT_FULL(sym, nm, summary_text, min_size, create, build, patch_fn, submit_fn)      \
+    MUTANT_ALL(sym, nm, summary_text, min_size, create, ref_create_allocation, build, patch_fn, submit_fn)
+
+#define MUTANT_ALL(sym, nm, summary_text, min_size, create, create_alloc, build, patch_fn, submit_fn) \
     const pbc_target sym = {                                                                  \
         .abi_version = PBC_TARGET_ABI_VERSION,                                                \
         .struct_size = sizeof(pbc_target),                                                    \
@@ -422,7 +435,7 @@ static NTSTATUS APIENTRY mut_ring_system(IN_CONST_HANDLE h, const DXGKARG_SUBMIT
                                 PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER),             \
         .create_adapter = create,                                                             \
         .destroy_adapter = ref_destroy_adapter,                                               \
-        .create_allocation = ref_create_allocation,                                           \
+        .create_allocation = create_alloc,                                                    \
         .destroy_allocation = ref_destroy_allocation,                                         \
         .build_paging_buffer = build,                                                         \
         .patch = patch_fn,                                                                    \
@@ -491,3 +504,6 @@ MUTANT(pbc_mutant_ring_system, "mutant-ring-system", "rings segment 0 for buffer
        ref_build_paging_buffer, ref_patch, mut_ring_system);
 MUTANT(pbc_mutant_mdl_scribble, "mutant-mdl-scribble", "overwrites the ByteCount of the MDL it maps",
        mut_mdl_scribble, ref_patch, ref_submit_command);
+MUTANT_ALL(pbc_mutant_pool_leak, "mutant-pool-leak", "never frees a pool block it allocates per allocation",
+           REF_MAX_PACKET_BYTES, ref_create_adapter, mut_leak_create_allocation, ref_build_paging_buffer,
+           ref_patch, ref_submit_command);

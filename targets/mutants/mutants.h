@@ -39,7 +39,8 @@
     PBC_MUTANT(pbc_mutant_fence_first, "PB-FENCE")           \
     PBC_MUTANT(pbc_mutant_ring_system, "PB-EXEC-RANGE")      \
     PBC_MUTANT(pbc_mutant_mdl_scribble, "PB-DMA-OVERRUN")   \
-    PBC_MUTANT(pbc_mutant_cpu_ignores_idle, "PB-IDLE-HAZARD")
+    PBC_MUTANT(pbc_mutant_cpu_ignores_idle, "PB-IDLE-HAZARD") \
+    PBC_MUTANT(pbc_mutant_pool_leak, "PB-KERNEL")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST
