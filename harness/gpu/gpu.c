@@ -184,6 +184,11 @@ static int64_t gpu_translate(pbc_gpu *gpu, uint64_t addr)
         if (s->info.kind == PBC_SEGMENT_MEMORY)
             return (int64_t)(addr >> PBC_PAGE_SHIFT);
         const pbc_gart_entry *e = &s->gart[(addr - s->info.base) >> PBC_PAGE_SHIFT];
+        pbc_gart_entry driver_kept;
+        if (gpu->gart_lookup &&
+            gpu->gart_lookup(gpu->observer_ctx, s->info.SegmentId, (addr - s->info.base) >> PBC_PAGE_SHIFT,
+                             &driver_kept) == 0)
+            e = &driver_kept; /* the GART the driver programmed, however it keeps it */
         if (!(e->flags & PBC_GART_VALID)) {
             pbc_gpu_fault(gpu, PBC_FAULT_GART_UNMAPPED, addr, "access through an unmapped GART entry");
             return -1;

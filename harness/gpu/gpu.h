@@ -104,6 +104,10 @@ typedef void (*pbc_packet_observer)(void *ctx, const pbc_qentry *entry, uint32_t
                                     const pbc_uop *uop);
 /* Called for every DMA range the GPU fetched, before it is decoded. */
 typedef void (*pbc_fetch_observer)(void *ctx, const pbc_qentry *entry, const uint8_t *bytes, uint64_t len);
+/* Reads aperture entry `index` of segment `segment` from wherever the
+ * driver keeps its GART; returns 0 and fills *e, or -1 to use the model's
+ * own entry. */
+typedef int (*pbc_gart_lookup)(void *ctx, UINT segment, uint64_t index, pbc_gart_entry *e);
 /* Called for every fence the GPU completes. */
 typedef void (*pbc_fence_observer)(void *ctx, uint32_t fence, uint32_t seq);
 
@@ -145,7 +149,8 @@ struct pbc_gpu {
     void *packet_ctx;
     pbc_fence_observer on_fence;
     pbc_fetch_observer on_fetch;
-    void *observer_ctx; /* for on_fence and on_fetch */
+    pbc_gart_lookup gart_lookup; /* a driver-kept GART, when set */
+    void *observer_ctx; /* for on_fence, on_fetch and gart_lookup */
 };
 
 /* Why the segment layout does not fit the address map (ids 1..n in order,

@@ -147,6 +147,17 @@ static void vm_run_cpu_work(void *arg)
     w->v->gpu->cpu = (pbc_prov){.submission = w->v->gpu->executed + 1, .op = w->op};
     w->fn(w->arg);
     pbc_shim_flush(); /* what the work wrote through CPU views lands now */
+    /* A worker that maps a ReadPhysical/WritePhysical address does the
+     * access when its turn comes (PB-PHYSICAL); its views are its own, not
+     * the next BuildPagingBuffer call's. */
+    pbc_shim_view views[PBC_SHIM_VIEWS_KEPT];
+    uint32_t n = pbc_shim_take_views(views);
+    for (uint32_t k = 0; k < n && k < PBC_SHIM_VIEWS_KEPT; k++)
+        for (uint32_t i = 0; i < w->v->physical_count; i++) {
+            vm_physical_op *p = &w->v->physical[i];
+            if (!views[k].mdl && p->addr >= views[k].start && p->addr < views[k].end)
+                p->cpu_mapped = 1;
+        }
     pbc_vidmm_kernel_check(w->v, "CPU work queued by SubmitCommand");
 }
 

@@ -75,6 +75,20 @@ static void vm_check_physical(vm *v)
     }
 }
 
+/* The GPU translating through a driver-kept GART asks the driver's view,
+ * so accesses during the run see what the driver programmed. */
+static int vm_gart_lookup(void *ctx, UINT segment, uint64_t index, pbc_gart_entry *out)
+{
+    vm *v = ctx;
+    pbc_gart_view e = {0};
+    if (v->t->gart_view(v->adapter, segment, index, &e) != 0)
+        return -1;
+    out->addr = e.valid ? e.page : 0;
+    out->flags = (e.valid ? PBC_GART_VALID : 0) | (e.cache_coherent ? PBC_GART_CACHE_COHERENT : 0);
+    out->touched = 1;
+    return 0;
+}
+
 /* A driver that keeps its GART elsewhere (registers, a table in its own
  * memory) says what each entry holds through its view; the model's GART
  * then holds the same, so every check judges it like a GPU-written one.
@@ -169,6 +183,8 @@ static int vm_setup(vm *v)
     pbc_vidmm_mask_add(v, v->gpu->dummy_page, v->gpu->dummy_page + PBC_PAGE_SIZE,
                 "the dummy page absorbs accesses through unmapped aperture pages (S33)");
     pbc_vidmm_host_init(v);
+    if (v->opt.mode == PBC_MODE_TARGET && v->t->gart_view)
+        v->gpu->gart_lookup = vm_gart_lookup;
     uint64_t win_start, win_end;
     if (pbc_scenario_paging_window(s, s->paging_segment, &win_start, &win_end))
         pbc_gpu_alias_pool(v->gpu, s->segments[s->paging_segment - 1].base + win_start);
@@ -211,6 +227,8 @@ static void vm_teardown(vm *v)
     if (v->adapter)
         v->t->destroy_adapter(v->adapter);
     v->gpu->on_fence = NULL;
+    v->gpu->on_fetch = NULL;
+    v->gpu->gart_lookup = NULL;
     v->gpu->observer_ctx = NULL;
     pbc_residency_fini(&v->rs);
     free(v->allocs);
