@@ -84,6 +84,9 @@ typedef struct pbc_cli_args {
  * return at once: PBC_EXIT_PASS after printing --help, PBC_EXIT_USAGE after
  * printing a one-line error. */
 int pbc_cli_parse(const pbc_verb_spec *v, int argc, char **argv, pbc_cli_args *out);
+/* pbc_cli_parse for a verb that takes options only: any other argument is
+ * a usage error. */
+int pbc_cli_parse_options_only(const pbc_verb_spec *v, int argc, char **argv);
 void pbc_cli_args_fini(pbc_cli_args *a);
 /* The verb's --help text, on f. */
 void pbc_cli_help(const pbc_verb_spec *v, FILE *f);

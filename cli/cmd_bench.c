@@ -436,16 +436,10 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
         .example = "pbcheck bench --time 10 --mutants mutant-trunc32,mutant-fill-tail --out docs/benchmarks.md",
         .opts = opts,
     };
-    pbc_cli_args args;
-    int rc = pbc_cli_parse(&spec, argc, argv, &args);
+    int rc = pbc_cli_parse_options_only(&spec, argc, argv);
     if (rc != PBC_CLI_GO)
         return rc;
-    int extra = args.count;
-    const char *first_extra = extra ? args.pos[0] : NULL;
-    pbc_cli_args_fini(&args);
     a->seeds = (uint32_t)seeds;
-    if (extra)
-        return pbc_usage_error("bench: unexpected '%s' (try 'pbcheck bench --help')", first_extra);
     return PBC_CLI_GO;
 }
 

@@ -104,15 +104,9 @@ int pbc_cmd_certify(int argc, char **argv)
         .footer = "exit: 0 conformant, 1 not conformant (or a harness bug), 2 usage error",
         .opts = opts,
     };
-    pbc_cli_args args;
-    int rc = pbc_cli_parse(&spec, argc, argv, &args);
+    int rc = pbc_cli_parse_options_only(&spec, argc, argv);
     if (rc != PBC_CLI_GO)
         return rc;
-    int extra = args.count;
-    const char *first_extra = extra ? args.pos[0] : NULL;
-    pbc_cli_args_fini(&args);
-    if (extra)
-        return pbc_usage_error("certify: unexpected '%s' (try 'pbcheck certify --help')", first_extra);
     if (!target)
         return pbc_cli_bad_value("certify", "target", "a builder from 'pbcheck list targets'", NULL);
     const pbc_target *t = pbc_cli_target("certify", target);

@@ -20,6 +20,7 @@
 #include "base/util.h"
 #include "cli.h"
 #include "exec/child.h"
+#include "exec/target.h"
 #include "ref_isa.h"
 #include "registry.h"
 #include "report/text.h"
@@ -90,12 +91,19 @@ static void name_set_fini(name_set *s)
 
 /* ---- Targets and binaries ---- */
 
-static int is_builder(const char *target) { return pbc_target_find(target) != NULL; }
+static int is_builder(const char *target)
+{
+    return pbc_target_find(target) != NULL || pbc_exec_target_is_path(target);
+}
 
 static void binary_name(const char *target, char *out, size_t n)
 {
     if (!strcmp(target, "parse") || !strcmp(target, "isa")) {
         snprintf(out, n, "fuzz_%s", target);
+        return;
+    }
+    if (pbc_exec_target_is_path(target)) { /* a builder library: named to the binary by PBCHECK_TARGET */
+        snprintf(out, n, "fuzz_diff_external");
         return;
     }
     snprintf(out, n, "fuzz_diff_%s", target);
@@ -451,16 +459,10 @@ static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
         .footer = "exit: 0 nothing found, 1 findings, 2 bad usage or no fuzz binary",
         .opts = opts,
     };
-    pbc_cli_args args;
-    int rc = pbc_cli_parse(&spec, argc, argv, &args);
+    int rc = pbc_cli_parse_options_only(&spec, argc, argv);
     if (rc != PBC_CLI_GO)
         return rc;
-    int extra = args.count;
-    const char *first_extra = extra ? args.pos[0] : NULL;
-    pbc_cli_args_fini(&args);
     a->jobs = (uint32_t)jobs;
-    if (extra)
-        return pbc_usage_error("fuzz: unexpected '%s' (try 'pbcheck fuzz --help')", first_extra);
     if (!a->target || (!is_builder(a->target) && strcmp(a->target, "parse") && strcmp(a->target, "isa")))
         return pbc_cli_bad_value("fuzz", "target", "a builder from 'pbcheck list targets', parse or isa",
                                  a->target);
@@ -490,6 +492,14 @@ int pbc_cmd_fuzz(int argc, char **argv)
     }
     if (find_binary(&a))
         return PBC_EXIT_USAGE;
+    if (pbc_exec_target_is_path(a.target)) { /* fuzz_diff_external loads it by this name */
+        char abs[PATH_MAX], cwd[PATH_MAX / 2];
+        if (a.target[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+            snprintf(abs, sizeof(abs), "%s", a.target);
+        else
+            snprintf(abs, sizeof(abs), "%s/%.2000s", cwd, a.target);
+        setenv("PBCHECK_TARGET", abs, 1);
+    }
     int afl = !strcmp(a.engine, "afl");
     if (afl) {
         char lib[PATH_MAX];

@@ -220,3 +220,19 @@ void pbc_cli_help(const pbc_verb_spec *v, FILE *f)
         print_indented(f, v->footer, 0);
     }
 }
+
+int pbc_cli_parse_options_only(const pbc_verb_spec *v, int argc, char **argv)
+{
+    pbc_cli_args args;
+    int rc = pbc_cli_parse(v, argc, argv, &args);
+    if (rc != PBC_CLI_GO)
+        return rc;
+    int extra = args.count;
+    char first[256] = "";
+    if (extra)
+        snprintf(first, sizeof(first), "%s", args.pos[0]);
+    pbc_cli_args_fini(&args);
+    if (extra)
+        return pbc_usage_error("%s: unexpected '%s' (try 'pbcheck %s --help')", v->name, first, v->name);
+    return PBC_CLI_GO;
+}

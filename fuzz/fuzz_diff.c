@@ -1,7 +1,9 @@
 /*
  * The differential fuzz target: the input is a binary scenario (any bytes
  * decode into a valid one); it runs through the builder named by
- * PBC_FUZZ_TARGET, the reference builder and the spec model, and a broken
+ * PBC_FUZZ_TARGET (built in), or for fuzz_diff_external the builder
+ * library named by the environment variable PBCHECK_TARGET, the reference
+ * builder and the spec model, and a broken
  * rule or a memory divergence aborts, which the engine saves as a crash.
  * `pbcheck replay --target NAME FILE` replays a saved input.
  *
@@ -13,12 +15,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "registry.h"
 #include "exec/runner.h"
+#include "exec/target.h"
 
 #ifndef PBC_FUZZ_TARGET
-#error "PBC_FUZZ_TARGET names the builder under test"
+#error "PBC_FUZZ_TARGET names the builder under test (\"\" for a library named by PBCHECK_TARGET)"
 #endif
+
+/* The builder under test: built in, or a library named at run time. */
+static const char *target_name(void)
+{
+    const char *lib = getenv("PBCHECK_TARGET");
+    return PBC_FUZZ_TARGET[0] ? PBC_FUZZ_TARGET : lib ? lib : "";
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,8 +49,7 @@ static void report_and_abort(const pbc_scenario *s, const pbc_outcome *out)
     char *text = pbc_scenario_print(s);
     fprintf(stderr, "pbcheck: %s on target %s: %s\n%s\n--- scenario ---\n%s---\n"
                     "replay: pbcheck replay --target %s <this input>\n",
-            pbc_verdict_name(out->verdict), PBC_FUZZ_TARGET, out->rule, out->message, text,
-            PBC_FUZZ_TARGET);
+            pbc_verdict_name(out->verdict), target_name(), out->rule, out->message, text, target_name());
     free(text);
     abort();
 }
@@ -51,9 +59,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static pbc_runner runner; /* worlds only; reset by every run */
     static const pbc_target *target;
     if (!target) {
-        target = pbc_target_find(PBC_FUZZ_TARGET);
+        char why[512];
+        target = pbc_exec_target_open(target_name(), why, sizeof(why));
         if (!target) {
-            fprintf(stderr, "pbcheck: no built-in target '%s'\n", PBC_FUZZ_TARGET);
+            fprintf(stderr, "pbcheck: %s%s\n", why,
+                    PBC_FUZZ_TARGET[0] ? "" : " (set PBCHECK_TARGET to the builder library's path)");
             abort();
         }
         pbc_runner_init(&runner);

@@ -2,9 +2,12 @@
 # Builders loaded from shared libraries: every verb takes --target PATH;
 # an ABI 1.0 table is accepted with defaults; another major version, a
 # missing file or a library without pbc_target_get is one line and exit 2.
-# Usage: external_test.sh PBCHECK SOURCE_DIR LIB_CURRENT LIB_OLD LIB_BAD
+# A builder that hard-codes 4 KiB paging buffers and its segment ids
+# certifies clean once it declares them, and without the declaration gets
+# its own NT_ASSERT as a finding (a clear message), not a crash.
+# Usage: external_test.sh PBCHECK SOURCE_DIR LIB_CURRENT LIB_OLD LIB_BAD LIB_DECLARED LIB_UNDECLARED
 set -u
-pbcheck=$1 src=$2 lib=$3 old=$4 bad=$5
+pbcheck=$1 src=$2 lib=$3 old=$4 bad=$5 declared=$6 undeclared=$7
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passes=0 fails=0
@@ -37,6 +40,16 @@ printf 'not an ELF file\n' >"$tmp/junk.so"
 "$pbcheck" run "$src/corpus/seeds/fill-basic.pbs" --target "$tmp/junk.so" >"$tmp/out" 2>"$tmp/err"
 check junk-exit-2 [ $? -eq 2 ]
 check junk-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+
+"$pbcheck" certify --target "$declared" --out "$tmp/declared" >"$tmp/out" 2>&1
+check declared-conformant grep -q 'verdict: CONFORMANT' "$tmp/out"
+check declared-cases-ran grep -Eq '^certify .*: [0-9]{3,} cases' "$tmp/out"
+check declared-none-failed grep -Eq ': [0-9]+ passed, 0 failed, 0 skipped, 0 harness bugs$' "$tmp/out"
+"$pbcheck" run "$src"/corpus/seeds/*.pbs --target "$declared" >"$tmp/out" 2>&1
+check declared-seeds-run-or-skip [ $? -ne 1 ]
+"$pbcheck" run "$src"/corpus/seeds/*.pbs --target "$undeclared" >"$tmp/out" 2>&1
+check undeclared-fails-1 [ $? -eq 1 ]
+check undeclared-says-assert grep -q 'PB-ASSERT: .*NT_ASSERT(a->DmaBufferWriteOffset + a->DmaSize == FIXED_PAGING_BUFFER)' "$tmp/out"
 
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -1,37 +1,10 @@
 /* Every legal variant builder passes the seed corpus with zero findings at
  * three paging-buffer sizes, twice each (PB-NONDET), and really makes the
  * choice it claims, seen in the run record or by calling it directly. */
-#include <dirent.h>
-
 #include "registry.h"
 #include "exec/runner.h"
+#include "seeds.h"
 #include "t.h"
-
-#define MAX_SEEDS 64
-
-static pbc_scenario seeds[MAX_SEEDS];
-static char seed_names[MAX_SEEDS][256];
-static int nseeds;
-
-static void load_seeds(void)
-{
-    if (nseeds)
-        return;
-    DIR *d = opendir(PBC_SEEDS_DIR);
-    T_CHECK(d != NULL);
-    for (struct dirent *e; d && (e = readdir(d)) && nseeds < MAX_SEEDS;) {
-        size_t len = strlen(e->d_name);
-        if (len < 5 || strcmp(e->d_name + len - 4, ".pbs"))
-            continue;
-        char path[1024], err[512];
-        snprintf(path, sizeof(path), "%s/%s", PBC_SEEDS_DIR, e->d_name);
-        T_CHECK_MSG(pbc_scenario_load(path, &seeds[nseeds], err, sizeof(err)) == 0, "%s", err);
-        snprintf(seed_names[nseeds], sizeof(seed_names[0]), "%s", e->d_name);
-        nseeds++;
-    }
-    if (d)
-        closedir(d);
-}
 
 static const pbc_scenario *seed(const char *name)
 {

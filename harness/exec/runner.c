@@ -51,10 +51,34 @@ static int world_run(pbc_world *w, const pbc_scenario *s, const pbc_target *t, u
     return pbc_vidmm_run(w->gpu, s, t, &vo, &w->res);
 }
 
-int pbc_runner_run(pbc_runner *r, const pbc_scenario *s, const pbc_target *t,
+/* A target that declares its segments gets them, whatever the scenario
+ * says: a real VidMm issues only what fits the adapter the driver
+ * reported. Returns NULL when the scenario fits, else why not. */
+static const char *fit_adapter(const pbc_scenario *s, const pbc_target *t, pbc_scenario *on, char *why, size_t n)
+{
+    const pbc_adapter_decl *d = t->adapter;
+    *on = *s;
+    if (!d || !d->segment_count)
+        return NULL;
+    on->segment_count = d->segment_count;
+    for (uint32_t i = 0; i < d->segment_count; i++)
+        on->segments[i] = (pbc_segment_info){d->segments[i].SegmentId, d->segments[i].kind, d->segments[i].base,
+                                             d->segments[i].size};
+    if (pbc_scenario_validate(on, why, n))
+        return why;
+    return NULL;
+}
+
+int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t,
                    const pbc_run_options *o, pbc_outcome *out)
 {
     pbc_verdict_begin(out);
+    pbc_scenario fitted;
+    char unfit[256];
+    if (fit_adapter(given, t, &fitted, unfit, sizeof(unfit)))
+        return pbc_verdict_skip(out, "the scenario does not fit the adapter target '%s' declares: %s", t->name,
+                                unfit);
+    const pbc_scenario *s = &fitted;
     int changed = r->layout_count != s->segment_count ||
                   memcmp(r->layout, s->segments, s->segment_count * sizeof(s->segments[0])) != 0;
     memcpy(r->layout, s->segments, s->segment_count * sizeof(s->segments[0]));

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "gpu/gpu.h"
 #include "registry.h"
 
 uint32_t pbc_host_abi_version(void) { return PBC_TARGET_ABI_VERSION << 16 | PBC_TARGET_ABI_MINOR; }
@@ -50,6 +51,15 @@ const char *pbc_exec_target_check(const pbc_target *t)
         return "the declared paging-buffer size must be between min_dma_size and 1 MiB";
     if (d && d->segment_count && (!d->segments || d->segment_count > 8))
         return "the adapter declares between 1 and 8 segments";
+    if (d && d->segment_count) {
+        pbc_segment_info seg[8];
+        for (uint32_t i = 0; i < d->segment_count; i++)
+            seg[i] = (pbc_segment_info){d->segments[i].SegmentId, d->segments[i].kind, d->segments[i].base,
+                                        d->segments[i].size};
+        const char *why = pbc_gpu_layout_check(seg, d->segment_count);
+        if (why)
+            return why; /* static text: a declared layout the model cannot build */
+    }
     return NULL;
 }
 

@@ -244,11 +244,7 @@ static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, uint8_t *o
             pg->prov = gpu->cur;
             in += n;
         } else {
-            const pbc_page *pg = pbc_mem_find(&gpu->mem, (uint64_t)ppn);
-            if (pg)
-                memcpy(out, pg->data + off, n);
-            else
-                memset(out, 0, n);
+            pbc_mem_read(&gpu->mem, ((uint64_t)ppn << PBC_PAGE_SHIFT) + off, out, n);
             out += n;
         }
         addr += n;

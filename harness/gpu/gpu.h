@@ -138,6 +138,7 @@ struct pbc_gpu {
     uint32_t accesses_lost;  /* logged accesses that did not fit */
 
     pbc_prov cur; /* provenance stamped on writes */
+    pbc_prov cpu; /* provenance of writes through CPU views, set by the VidMm model */
     uint8_t *fetch;
     uint32_t fetch_cap;
     pbc_packet_observer on_packet;

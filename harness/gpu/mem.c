@@ -97,3 +97,19 @@ pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
     m->count++;
     return p;
 }
+
+void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n)
+{
+    uint8_t *to = out;
+    while (n) {
+        uint64_t off = addr & (PBC_PAGE_SIZE - 1), k = PBC_PAGE_SIZE - off < n ? PBC_PAGE_SIZE - off : n;
+        const pbc_page *pg = pbc_mem_find(m, addr >> PBC_PAGE_SHIFT);
+        if (pg)
+            memcpy(to, pg->data + off, k);
+        else
+            memset(to, 0, k);
+        to += k;
+        addr += k;
+        n -= k;
+    }
+}

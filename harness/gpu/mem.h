@@ -28,6 +28,8 @@ typedef struct pbc_prov {
     uint32_t packet_index;  /* index of the packet in its submission */
     uint16_t uop;           /* pbc_uop_kind */
     uint16_t writer;        /* pbc_writer */
+    uint32_t call;          /* CPU writes: the DDI call (BuildPagingBuffer count), 0 for CPU work */
+    uint32_t op;            /* CPU writes: the scenario operation, UINT32_MAX if none */
 } pbc_prov;
 
 typedef struct pbc_page {
@@ -51,6 +53,9 @@ void pbc_mem_fini(pbc_mem *m);
 void pbc_mem_reset(pbc_mem *m);
 /* The page, or NULL if it was never written (it then reads as zeros). */
 pbc_page *pbc_mem_find(const pbc_mem *m, uint64_t ppn);
+/* Copies n bytes from physical address addr, as the pages hold them
+ * (pages never written read as zeros). */
+void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n);
 /* The page, created zero-filled if needed. */
 pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn);
 

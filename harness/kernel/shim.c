@@ -21,6 +21,9 @@ typedef struct shim_mapping {
     uint8_t *host;
     uint64_t *pages; /* physical page addresses, one per 4 KiB of host */
     uint32_t count;
+    PMDL mdl;        /* MmGetSystemAddressForMdlSafe: the MDL to put back */
+    PVOID saved_va;
+    CSHORT saved_flags;
 } shim_mapping;
 
 typedef struct shim_state {
@@ -45,7 +48,8 @@ static void shim_write_back(shim_mapping *m)
 {
     uint8_t cur[PBC_PAGE_SIZE];
     pbc_prov saved = shim.gpu->cur;
-    shim.gpu->cur = (pbc_prov){.writer = PBC_WRITER_CPU};
+    shim.gpu->cur = shim.gpu->cpu;
+    shim.gpu->cur.writer = PBC_WRITER_CPU;
     for (uint32_t i = 0; i < m->count; i++) {
         const uint8_t *mine = m->host + (size_t)i * PBC_PAGE_SIZE;
         if (pbc_gpu_read(shim.gpu, m->pages[i], cur, PBC_PAGE_SIZE) == 0 &&
@@ -58,6 +62,10 @@ static void shim_write_back(shim_mapping *m)
 static void shim_release(uint32_t i)
 {
     shim_write_back(&shim.map[i]);
+    if (shim.map[i].mdl) {
+        shim.map[i].mdl->MappedSystemVa = shim.map[i].saved_va;
+        shim.map[i].mdl->MdlFlags = shim.map[i].saved_flags;
+    }
     free(shim.map[i].host);
     free(shim.map[i].pages);
     shim.map[i] = shim.map[--shim.map_count];
@@ -110,6 +118,7 @@ static void *shim_map_pages(const uint64_t *pages, uint32_t count)
     if (!shim.gpu || shim.map_count == SHIM_MAX_MAPPINGS || count == 0)
         return NULL;
     shim_mapping *m = &shim.map[shim.map_count];
+    memset(m, 0, sizeof(*m));
     m->host = pbc_xmalloc((size_t)count * PBC_PAGE_SIZE);
     m->pages = pbc_xmalloc(count * sizeof(*m->pages));
     m->count = count;
@@ -136,7 +145,18 @@ PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
         pages[i] = (uint64_t)MmGetMdlPfnArray(Mdl)[i] << PAGE_SHIFT;
     uint8_t *p = shim_map_pages(pages, count);
     free(pages);
-    return p ? p + (Mdl->ByteOffset & (PAGE_SIZE - 1)) : NULL;
+    if (!p)
+        return NULL;
+    /* As Windows does: the MDL says it is mapped, and where, until the
+     * view goes (at the end of the DDI call); the harness puts the MDL back
+     * as it was then. */
+    shim_mapping *m = &shim.map[shim.map_count - 1];
+    m->mdl = Mdl;
+    m->saved_va = Mdl->MappedSystemVa;
+    m->saved_flags = Mdl->MdlFlags;
+    Mdl->MappedSystemVa = p + (Mdl->ByteOffset & (PAGE_SIZE - 1));
+    Mdl->MdlFlags |= MDL_MAPPED_TO_SYSTEM_VA;
+    return Mdl->MappedSystemVa;
 }
 
 static int shim_find(const void *base)

@@ -169,21 +169,6 @@ static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint
     }
 }
 
-static void read_phys(const pbc_gpu *g, uint64_t addr, uint8_t *out, uint32_t n)
-{
-    while (n) {
-        uint32_t off = (uint32_t)(addr & (PBC_PAGE_SIZE - 1)), k = PBC_PAGE_SIZE - off < n ? PBC_PAGE_SIZE - off : n;
-        const pbc_page *pg = pbc_mem_find(&g->mem, addr >> PBC_PAGE_SHIFT);
-        if (pg)
-            memcpy(out, pg->data + off, k);
-        else
-            memset(out, 0, k);
-        out += k;
-        addr += k;
-        n -= k;
-    }
-}
-
 static const char *layer_name(const layer *l, char *buf, size_t n)
 {
     if (l->kind == LAYER_INIT)
@@ -219,7 +204,7 @@ static int check_alloc(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_
                             ? o->s->segments[a->at.segment - 1].base + a->at.offset + at
                             : rec->pfns[span->first + al->mdl_offset + at / PBC_PAGE_SIZE] << PBC_PAGE_SHIFT;
         expect(st, at, len, want, defined);
-        read_phys(g, phys, got, len);
+        pbc_mem_read(&g->mem, phys, got, len);
         int all_defined = memchr(defined, 0, len) == NULL;
         if (all_defined && memcmp(want, got, len) == 0)
             continue;
@@ -262,7 +247,7 @@ static int check_foreign(const oracle *o, uint32_t i, const pbc_gpu *g, const pb
     uint8_t got[PBC_PAGE_SIZE];
     for (uint32_t p = 0; p < al->mdl_offset && p < span->count; p++) {
         uint64_t phys = rec->pfns[span->first + p] << PBC_PAGE_SHIFT;
-        read_phys(g, phys, got, PBC_PAGE_SIZE);
+        pbc_mem_read(&g->mem, phys, got, PBC_PAGE_SIZE);
         for (uint32_t k = 0; k < PBC_PAGE_SIZE; k += 4) {
             uint32_t w = pbc_scenario_content_word(~al->seed, (uint64_t)p * 1024 + k / 4), v;
             memcpy(&v, got + k, 4);

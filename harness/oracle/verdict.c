@@ -87,6 +87,17 @@ static void describe_writer(pbc_outcome *out, const char *side, const pbc_scenar
                                           "the builder's CPU access"};
     const char *who = p.writer < PBC_ARRAY_LEN(writers) ? writers[p.writer] : "?";
     out_append(out, "\n  %s last write: %s", side, who);
+    if (p.writer == PBC_WRITER_CPU) {
+        if (p.call)
+            out_append(out, " (BuildPagingBuffer call %u", p.call);
+        else
+            out_append(out, " (CPU work queued by SubmitCommand, GPU queue entry %u", p.submission);
+        if (p.op < s->op_count)
+            out_append(out, ", operation %u '%s')", p.op + 1, pbc_sop_name(s->ops[p.op].kind));
+        else
+            out_append(out, ")");
+        return;
+    }
     if (p.writer != PBC_WRITER_PAGING)
         return;
     const pbc_write_rec *wr = pbc_record_find_write(&w->res, w->gpu, p.submission, p.packet_offset);

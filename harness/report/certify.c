@@ -57,16 +57,70 @@ static const char *const op_names[] = {
 enum { G_MDL_TO_SEG, G_SEG_TO_MDL, G_SEG_TO_SEG, G_WITHIN, G_SL_TO_SEG, G_SL_TO_MDL, G_FILL,
        G_DISCARD, G_READ_PHYS, G_WRITE_PHYS, G_MAP_UNMAP, G_MAP_STAYS, G_COUNT };
 
-/* A place for `size` bytes in the address class: low offsets of segment 1,
- * segment 2 (above 4 GiB), or flush with the end of segment 2. */
+/* The segments cases use: the default layout, or the one the target
+ * declares (then written into every case, so reproducers stand alone). */
+typedef struct gen_layout {
+    pbc_segment_info seg[8];
+    uint32_t count;
+    int declared;
+    uint32_t low, high, aperture; /* segment ids; 0 = none such */
+} gen_layout;
+
+static gen_layout layout;
+
+static void layout_init(const pbc_target *t)
+{
+    memset(&layout, 0, sizeof(layout));
+    const pbc_adapter_decl *d = t->adapter;
+    if (d && d->segment_count) {
+        layout.declared = 1;
+        layout.count = d->segment_count;
+        for (uint32_t i = 0; i < d->segment_count; i++)
+            layout.seg[i] = (pbc_segment_info){d->segments[i].SegmentId, d->segments[i].kind, d->segments[i].base,
+                                               d->segments[i].size};
+    } else {
+        pbc_scenario s;
+        pbc_scenario_init(&s);
+        pbc_scenario_default_layout(&s);
+        layout.count = s.segment_count;
+        memcpy(layout.seg, s.segments, sizeof(layout.seg));
+    }
+    /* low: the first memory segment; high: a memory segment above 4 GiB
+     * (else the largest other one); the first aperture. */
+    for (uint32_t i = 0; i < layout.count; i++) {
+        const pbc_segment_info *g = &layout.seg[i];
+        if (g->kind == PBC_SEGMENT_MEMORY && !layout.low)
+            layout.low = g->SegmentId;
+        else if (g->kind == PBC_SEGMENT_MEMORY && (!layout.high || g->base >= (1ull << 32)))
+            layout.high = g->SegmentId;
+        if (g->kind == PBC_SEGMENT_APERTURE && !layout.aperture)
+            layout.aperture = g->SegmentId;
+    }
+    if (!layout.high)
+        layout.high = layout.low;
+}
+
+static uint64_t seg_size(uint32_t id) { return id ? layout.seg[id - 1].size : 0; }
+
+/* A place for `size` bytes in the address class: low offsets of the low
+ * segment, inside the high one (above 4 GiB in the default layout), or
+ * flush with a 4 GiB boundary (or the end) of the high one. Offsets that
+ * do not fit a declared segment shrink; a case that still does not fit is
+ * dropped when it is validated. */
 static void place(gen_buf *b, int addr, uint64_t size, int second)
 {
+    uint64_t sz = (size + 3) & ~3ull, off;
+    uint32_t id = addr == 0 ? layout.low : layout.high;
+    uint64_t room = seg_size(id);
     if (addr == 0)
-        gb(b, "1:0x%llx", second ? 0x200000ull : 0x10000ull);
+        off = second ? 0x200000ull : 0x10000ull;
     else if (addr == 1)
-        gb(b, "2:0x%llx", second ? 0x10200000ull : 0x100000ull);
+        off = second ? 0x10200000ull : 0x100000ull;
     else
-        gb(b, "2:0x%llx", (second ? 0x100000000ull : 0xF0000000ull) - ((size + 3) & ~3ull));
+        off = (second ? 0x100000000ull : 0xF0000000ull) - sz;
+    if (off + sz > room) /* a smaller declared segment */
+        off = addr == 2 ? (second ? room - sz : room / 2 - sz) : (second ? room / 2 : room / 8) & ~3ull;
+    gb(b, "%u:0x%llx", id, (unsigned long long)off);
 }
 
 static int gen_text(int op, const gen_dims *d, gen_buf *b)
@@ -76,8 +130,12 @@ static int gen_text(int op, const gen_dims *d, gen_buf *b)
     uint64_t size = d->odd == 2 ? 96 * 4096 + 1236 : d->odd ? 5 * 4096 + 1236 : 6 * 4096;
     b->len = 0;
     gb(b, "pbs 1\n");
+    for (uint32_t i = 0; layout.declared && i < layout.count; i++)
+        gb(b, "segment %u %s base=0x%llx size=0x%llx\n", layout.seg[i].SegmentId,
+           layout.seg[i].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory",
+           (unsigned long long)layout.seg[i].base, (unsigned long long)layout.seg[i].size);
     if (d->in_segment)
-        gb(b, "paging-buffers segment=1\n");
+        gb(b, "paging-buffers segment=%u\n", layout.low);
     int needs_mdl = op == G_MDL_TO_SEG || op == G_SEG_TO_MDL || op == G_SL_TO_SEG || op == G_SL_TO_MDL ||
                     op == G_MAP_UNMAP || op == G_MAP_STAYS;
     int starts_in_system = op == G_MDL_TO_SEG || op == G_SL_TO_SEG || op == G_MAP_UNMAP || op == G_MAP_STAYS;
@@ -134,13 +192,21 @@ static int gen_text(int op, const gen_dims *d, gen_buf *b)
         break;
     case G_MAP_UNMAP:
     case G_MAP_STAYS:
-        gb(b, "map A aperture=3:%u first=1 count=4%s\n", d->addr == 2 ? 65536 - 4 : d->addr * 1000 + 3,
+    {
+        if (!layout.aperture)
+            return -1;
+        uint64_t pages = seg_size(layout.aperture) / 4096;
+        uint64_t at = d->addr == 2 ? pages - 4 : (uint64_t)d->addr * 1000 + 3;
+        if (at + 4 > pages)
+            at = (pages - 4) / 2;
+        gb(b, "map A aperture=%u:%llu first=1 count=4%s\n", layout.aperture, (unsigned long long)at,
            d->busy ? " coherent" : "");
-        gb(b, "gpu-read at=3:0x%x size=16K\n", (d->addr == 2 ? 65536 - 4 : d->addr * 1000 + 3) * 4096);
+        gb(b, "gpu-read at=%u:0x%llx size=16K\n", layout.aperture, (unsigned long long)at * 4096);
         if (op == G_MAP_UNMAP) {
             gb(b, "unmap A\n");
-            gb(b, "gpu-read at=3:0x%x size=16K\n", (d->addr == 2 ? 65536 - 4 : d->addr * 1000 + 3) * 4096);
+            gb(b, "gpu-read at=%u:0x%llx size=16K\n", layout.aperture, (unsigned long long)at * 4096);
         }
+    }
         break;
     default:
         return -1;
@@ -152,8 +218,15 @@ static int gen_text(int op, const gen_dims *d, gen_buf *b)
     return 0;
 }
 
+/* Adds the case if it is a scenario a real VidMm could issue on the
+ * layout (a declared layout may be too small for some places). */
 static void add_case(pbc_case_list *l, const char *name, const char *text)
 {
+    pbc_scenario s;
+    char err[256];
+    if (pbc_scenario_parse(text, strlen(text), name, &s, err, sizeof(err)))
+        return;
+    pbc_scenario_fini(&s);
     pbc_case c;
     snprintf(c.name, sizeof(c.name), "%s", name);
     c.text = pbc_xstrdup(text);
@@ -170,6 +243,7 @@ static int op_uses_mdl(int op)
 void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out)
 {
     memset(out, 0, sizeof(*out));
+    layout_init(t);
     char min1[32], odd2[32];
     snprintf(min1, sizeof(min1), "dma-min+1");
     snprintf(odd2, sizeof(odd2), "dma-odd");
@@ -226,7 +300,7 @@ void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out)
         uint64_t needs = op == G_SL_TO_SEG || op == G_SL_TO_MDL ? PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) : 0;
         if (needs && !(t->supported_operations & needs))
             continue;
-        for (int busy = 0; busy < 2; busy++) {
+        for (int busy = 0; busy < 2 && seg_size(layout.low) > PBC_PAGING_WINDOW; busy++) {
             gen_dims d = {"dma-100", 100, 3, busy, 1, 2, 1, 1};
             if (gen_text(op, &d, &b))
                 continue;

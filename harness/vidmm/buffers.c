@@ -121,6 +121,7 @@ static void vm_run_cpu_work(void *arg)
 {
     const vm_cpu_work *w = arg;
     pbc_vidmm_trace(w->v, "  gpu queue: the target's CPU work runs");
+    w->v->gpu->cpu = (pbc_prov){.submission = w->v->gpu->executed + 1, .op = w->op};
     w->fn(w->arg);
     pbc_shim_flush(); /* what the work wrote through CPU views lands now */
 }
@@ -134,7 +135,7 @@ static void host_queue_cpu_work(void *ctx, void (*fn)(void *arg), void *arg)
     if (!fn)
         return;
     vm_cpu_work *w = pbc_xmalloc(sizeof(*w));
-    *w = (vm_cpu_work){v, fn, arg};
+    *w = (vm_cpu_work){v, fn, arg, v->op};
     PBC_PUSH(v->cpu_work, v->cpu_work_count, v->cpu_work_cap, w);
     uint32_t seq = pbc_gpu_push_cpu(v->gpu, vm_run_cpu_work, w, v->in_submit ? v->cur_sub : UINT32_MAX);
     if (!v->in_submit) {
@@ -230,23 +231,30 @@ static uint64_t vm_hash_outside(const vm_buffer *b, uint32_t start, uint32_t end
     return h ^ XXH3_64bits_withSeed(b->host + end, (size_t)(b->span - end) + PBC_PAGE_SIZE, 1);
 }
 
+/* The fields DXGKARG_PATCH and DXGKARG_SUBMITCOMMAND share, as VidMm sets
+ * them for one submission of a paging buffer (S36, S38-S41, S43, S45). */
+#define VM_SUBMISSION_ARGS(x, s, b)                                                \
+    do {                                                                           \
+        (x).DmaBufferSegmentId = (b)->segment; /* 0: system memory; else S40 */    \
+        (x).DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(b)->phys; /* start */   \
+        (x).DmaBufferSize = (b)->size;                                             \
+        (x).DmaBufferSubmissionStartOffset = (s)->start;                           \
+        (x).DmaBufferSubmissionEndOffset = (s)->end;                               \
+        (x).pDmaBufferPrivateData = (b)->priv;                                     \
+        (x).DmaBufferPrivateDataSize = (b)->priv_size;                             \
+        (x).DmaBufferPrivateDataSubmissionStartOffset = (b)->priv_submitted;       \
+        (x).DmaBufferPrivateDataSubmissionEndOffset = (b)->priv_write;             \
+        (x).SubmissionFenceId = (s)->fence;                                        \
+        (x).Flags.Paging = 1;                                                      \
+    } while (0)
+
 static void vm_patch(vm *v, pbc_submission *s, const vm_buffer *b)
 {
     DXGKARG_PATCH p;
     memset(&p, 0, sizeof(p));
     p.hDevice = NULL; /* paging: no device (S39) */
-    p.DmaBufferSegmentId = b->segment;
-    p.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)b->phys;
     p.pDmaBuffer = b->host;
-    p.DmaBufferSize = b->size;
-    p.DmaBufferSubmissionStartOffset = s->start;
-    p.DmaBufferSubmissionEndOffset = s->end;
-    p.pDmaBufferPrivateData = b->priv;
-    p.DmaBufferPrivateDataSize = b->priv_size;
-    p.DmaBufferPrivateDataSubmissionStartOffset = b->priv_submitted;
-    p.DmaBufferPrivateDataSubmissionEndOffset = b->priv_write;
-    p.SubmissionFenceId = s->fence;
-    p.Flags.Paging = 1;
+    VM_SUBMISSION_ARGS(p, s, b);
     DXGKARG_PATCH before = p;
     uint64_t outside = vm_hash_outside(b, s->start, s->end);
     NTSTATUS st = pbc_shim_call_patch(v->t, v->adapter, &p);
@@ -263,17 +271,7 @@ static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
 {
     DXGKARG_SUBMITCOMMAND c;
     memset(&c, 0, sizeof(c));
-    c.DmaBufferSegmentId = b->segment; /* 0: contiguous system memory; else a segment (S40) */
-    c.DmaBufferPhysicalAddress.QuadPart = (LONGLONG)b->phys; /* the buffer's start (S41) */
-    c.DmaBufferSize = b->size;
-    c.DmaBufferSubmissionStartOffset = s->start;
-    c.DmaBufferSubmissionEndOffset = s->end;
-    c.pDmaBufferPrivateData = b->priv;
-    c.DmaBufferPrivateDataSize = b->priv_size;
-    c.DmaBufferPrivateDataSubmissionStartOffset = b->priv_submitted;
-    c.DmaBufferPrivateDataSubmissionEndOffset = b->priv_write;
-    c.SubmissionFenceId = s->fence;
-    c.Flags.Paging = 1;
+    VM_SUBMISSION_ARGS(c, s, b);
     v->in_submit = 1;
     v->cur_sub = s->fence - 1;
     s->covered = s->start;

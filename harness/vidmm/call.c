@@ -333,6 +333,7 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         v->res->calls++;
         pbc_shim_view ignored[PBC_SHIM_VIEWS_KEPT];
         pbc_shim_take_views(ignored); /* only this call's views count */
+        v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
         const char *assert_msg;
         if (pbc_shim_take_asserts(&assert_msg)) {

@@ -35,6 +35,7 @@ typedef struct vm_cpu_work {
     struct vm *v;
     void (*fn)(void *arg);
     void *arg;
+    uint32_t op; /* the scenario operation whose submission queued it */
 } vm_cpu_work;
 
 /* An MDL VidMm handed out, and VidMm's own copy of what it says: VidMm
