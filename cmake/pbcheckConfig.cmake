@@ -24,5 +24,14 @@ if(NOT TARGET pbcheck::pbcheck)
   set_target_properties(pbcheck::pbcheck PROPERTIES IMPORTED_LOCATION "${pbcheck_EXECUTABLE}")
 endif()
 
+# pbcheck_FUZZ_ENGINE (none, libfuzzer or afl) and, for a fuzz build,
+# pbcheck_FUZZ_EXECUTABLE: the differential fuzz binary for libraries.
+include("${CMAKE_CURRENT_LIST_DIR}/pbcheckFuzz.cmake")
+set(pbcheck_FUZZ_EXECUTABLE "${_pbcheck_prefix}/${_pbcheck_fuzz_relative}")
+if(NOT EXISTS "${pbcheck_FUZZ_EXECUTABLE}")
+  set(pbcheck_FUZZ_EXECUTABLE "")
+endif()
+unset(_pbcheck_fuzz_relative)
+
 include("${CMAKE_CURRENT_LIST_DIR}/pbcheckFunctions.cmake")
 unset(_pbcheck_prefix)

@@ -1,6 +1,6 @@
 # pbcheck_add_target(NAME SOURCES src... [INCLUDE_DIRS dir...]
 #                    [COMPILE_DEFINITIONS def...] [CASE_INSENSITIVE_INCLUDES]
-#                    [NO_CERTIFY_TEST] [CERTIFY_ARGS arg...])
+#                    [NO_CERTIFY_TEST] [CERTIFY_ARGS arg...] [FUZZ_RUNS n])
 #
 # Builds the shared library libNAME.so from a vendor's builder sources
 # against the installed pbcheck headers, ready for
@@ -13,6 +13,13 @@
 # Unless NO_CERTIFY_TEST, adds the CTest test certify_NAME:
 #   pbcheck certify --target libNAME.so --quick --out BINARY_DIR/certify_NAME
 # (CERTIFY_ARGS replaces --quick, e.g. CERTIFY_ARGS --time 60).
+#
+# When the installed pbcheck is a libFuzzer build (pbcheck_FUZZ_ENGINE
+# libfuzzer), also adds the CTest test fuzz_NAME (label fuzz): the
+# differential fuzz binary on libNAME.so for FUZZ_RUNS inputs (default
+# 200); a finding is a crash, saved as crash-* in BINARY_DIR/fuzz_NAME/.
+# For long runs start the binary (pbcheck_FUZZ_EXECUTABLE) yourself, with
+# PBCHECK_TARGET=libNAME.so in its environment.
 #
 # CASE_INSENSITIVE_INCLUDES: Windows file systems ignore case, so driver
 # sources often say #include "VC4Ddi.h" for Vc4Ddi.h. With this option the
@@ -68,7 +75,7 @@ function(_pbcheck_case_includes name out_dir)
 endfunction()
 
 function(pbcheck_add_target name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "CASE_INSENSITIVE_INCLUDES;NO_CERTIFY_TEST" ""
+  cmake_parse_arguments(PARSE_ARGV 1 arg "CASE_INSENSITIVE_INCLUDES;NO_CERTIFY_TEST" "FUZZ_RUNS"
                         "SOURCES;INCLUDE_DIRS;COMPILE_DEFINITIONS;CERTIFY_ARGS")
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "pbcheck_add_target(${name}): SOURCES is required")
@@ -107,5 +114,19 @@ function(pbcheck_add_target name)
              COMMAND pbcheck::pbcheck certify --target $<TARGET_FILE:${name}> ${certify_args}
                      --out "${CMAKE_CURRENT_BINARY_DIR}/certify_${name}")
     set_tests_properties(certify_${name} PROPERTIES LABELS certify)
+  endif()
+
+  if(pbcheck_FUZZ_ENGINE STREQUAL "libfuzzer" AND pbcheck_FUZZ_EXECUTABLE)
+    set(runs 200)
+    if(arg_FUZZ_RUNS)
+      set(runs ${arg_FUZZ_RUNS})
+    endif()
+    set(dir "${CMAKE_CURRENT_BINARY_DIR}/fuzz_${name}")
+    file(MAKE_DIRECTORY "${dir}")
+    add_test(NAME fuzz_${name}
+             COMMAND ${CMAKE_COMMAND} -E env PBCHECK_TARGET=$<TARGET_FILE:${name}>
+                     "${pbcheck_FUZZ_EXECUTABLE}" -runs=${runs} -seed=1 -artifact_prefix=${dir}/
+             WORKING_DIRECTORY "${dir}")
+    set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz)
   endif()
 endfunction()

@@ -34,7 +34,14 @@ for ex in example_gpu example_cpu example_worker; do
     check "$ex-built" [ -f "$lib" ]
     check "$ex-exports-one-symbol" [ "$(nm -D --defined-only "$lib" 2>/dev/null | awk '$2 ~ /[TDR]/ { print $3 }')" = pbc_target_get ]
 done
-ctest --test-dir "$tmp/build" -V >"$tmp/ctest.log" 2>&1
+ctest --test-dir "$tmp/build" -V -LE fuzz >"$tmp/ctest.log" 2>&1
+# A libFuzzer build of pbcheck also gives each builder a fuzz_NAME test;
+# one of them runs here, to show the binary loads the library and judges.
+if grep -q 'pbcheck_FUZZ_ENGINE "libfuzzer"' "$tmp/prefix/lib/cmake/pbcheck/pbcheckFuzz.cmake"; then
+    check fuzz-tests-registered [ "$(ctest --test-dir "$tmp/build" -N -L fuzz | grep -c 'Test *#')" -eq 3 ]
+    ctest --test-dir "$tmp/build" -V -R '^fuzz_example_cpu$' >"$tmp/fuzz.log" 2>&1
+    check fuzz-ran grep -Eq 'Done [0-9]+ runs|==ERROR|deadly signal|pbcheck:' "$tmp/fuzz.log"
+fi
 for ex in example_gpu example_cpu example_worker; do
     # The certify output of this test, from its start to the next test's.
     awk -v ex="$ex" '/Test command:/ { on = index($0, "/lib" ex ".so") > 0 } on' "$tmp/ctest.log" >"$tmp/$ex.log"
