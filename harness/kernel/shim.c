@@ -221,20 +221,6 @@ VOID WRITE_REGISTER_ULONG(volatile ULONG *Register, ULONG Value)
     *Register = Value;
 }
 
-ULONG DbgPrint(const char *Format, ...)
-{
-    (void)Format;
-    return 0;
-}
-
-ULONG DbgPrintEx(ULONG ComponentId, ULONG Level, const char *Format, ...)
-{
-    (void)ComponentId;
-    (void)Level;
-    (void)Format;
-    return 0;
-}
-
 VOID KeAcquireSpinLock(PKSPIN_LOCK SpinLock, PKIRQL OldIrql)
 {
     *SpinLock = 1;

@@ -591,6 +591,387 @@ PBC_WDK_OFF(DXGKARG_SUBMITCOMMAND, DmaBufferVirtualAddress, 80);
 PBC_WDK_OFF(DXGKARG_SUBMITCOMMAND, NodeOrdinal, 88);
 PBC_WDK_SIZE(DXGKARG_SUBMITCOMMAND, 96);
 
+
+/* ---- Argument pointer typedefs as the DDI prototypes spell them ---- */
+typedef const VOID *IN_CONST_PVOID;
+typedef ULONG *OUT_PULONG;
+typedef const DXGKARG_PATCH *IN_CONST_PDXGKARG_PATCH;
+typedef const DXGKARG_SUBMITCOMMAND *IN_CONST_PDXGKARG_SUBMITCOMMAND;
+typedef const DXGKARG_BUILDPAGINGBUFFER *IN_CONST_PDXGKARG_BUILDPAGINGBUFFER;
+
+/* ---- DxgkDdiQueryAdapterInfo ---- */
+typedef enum _DXGK_QUERYADAPTERINFOTYPE {
+    DXGKQAITYPE_UMDRIVERPRIVATE = 0,
+    DXGKQAITYPE_DRIVERCAPS = 1,
+    DXGKQAITYPE_QUERYSEGMENT = 2,
+    DXGKQAITYPE_ALLOCATIONGROUP = 3,
+    DXGKQAITYPE_QUERYSEGMENT2 = 4,
+    DXGKQAITYPE_QUERYSEGMENT3 = 5,
+    DXGKQAITYPE_NUMPOWERCOMPONENTS = 6,
+    DXGKQAITYPE_POWERCOMPONENTINFO = 7,
+    DXGKQAITYPE_PREFERREDGPUNODE = 8,
+    DXGKQAITYPE_POWERCOMPONENTPSTATEINFO = 9,
+    DXGKQAITYPE_HISTORYBUFFERPRECISION = 10,
+    DXGKQAITYPE_QUERYSEGMENT4 = 11,
+    DXGKQAITYPE_SEGMENTMEMORYSTATE = 12,
+    DXGKQAITYPE_GPUMMUCAPS = 13,
+    DXGKQAITYPE_PAGETABLELEVELDESC = 14,
+    DXGKQAITYPE_PHYSICALADAPTERCAPS = 15,
+    DXGKQAITYPE_DISPLAY_DRIVERCAPS_EXTENSION = 16
+} DXGK_QUERYADAPTERINFOTYPE;
+
+typedef struct _DXGKARG_QUERYADAPTERINFO {
+    DXGK_QUERYADAPTERINFOTYPE Type;
+    VOID *pInputData;
+    UINT InputDataSize;
+    VOID *pOutputData;
+    UINT OutputDataSize;
+    HANDLE hKmdProcessHandle;
+} DXGKARG_QUERYADAPTERINFO;
+typedef const DXGKARG_QUERYADAPTERINFO *IN_CONST_PDXGKARG_QUERYADAPTERINFO;
+
+/* Segments (DXGKQAITYPE_QUERYSEGMENT): the paging buffer's segment and
+ * size come from here. */
+typedef struct _DXGK_SEGMENTFLAGS {
+    union {
+        struct {
+            UINT Aperture : 1;
+            UINT Agp : 1;
+            UINT CpuVisible : 1;
+            UINT UseBanking : 1;
+            UINT CacheCoherent : 1;
+            UINT PitchAlignment : 1;
+            UINT PopulatedFromSystemMemory : 1;
+            UINT PreservedDuringStandby : 1;
+            UINT PreservedDuringHibernate : 1;
+            UINT PartiallyPreservedDuringHibernate : 1;
+            UINT DirectFlip : 1;
+            UINT Use64KBPages : 1;
+            UINT ReservedSysMem : 1;
+            UINT SupportsCpuHostAperture : 1;
+            UINT SupportsCachedCpuHostAperture : 1;
+            UINT ApplicationTarget : 1;
+            UINT VprSupported : 1;
+            UINT VprPreservedDuringStandby : 1;
+            UINT EncryptedPagingSupported : 1;
+            UINT LocalBudgetGroup : 1;
+            UINT NonLocalBudgetGroup : 1;
+            UINT PopulatedByReservedDDRByFirmware : 1;
+            UINT Reserved : 10;
+        };
+        UINT Value;
+    };
+} DXGK_SEGMENTFLAGS;
+
+typedef struct _DXGK_SEGMENTDESCRIPTOR {
+    PHYSICAL_ADDRESS BaseAddress;
+    PHYSICAL_ADDRESS CpuTranslatedAddress;
+    SIZE_T Size;
+    UINT NbOfBanks;
+    SIZE_T *pBankRangeTable;
+    SIZE_T CommitLimit;
+    DXGK_SEGMENTFLAGS Flags;
+} DXGK_SEGMENTDESCRIPTOR;
+
+typedef struct _DXGK_SEGMENTDESCRIPTOR3 {
+    DXGK_SEGMENTFLAGS Flags;
+    PHYSICAL_ADDRESS BaseAddress;
+    PHYSICAL_ADDRESS CpuTranslatedAddress;
+    SIZE_T Size;
+    UINT NbOfBanks;
+    SIZE_T *pBankRangeTable;
+    SIZE_T CommitLimit;
+    SIZE_T SystemMemoryEndAddress;
+    SIZE_T Reserved;
+} DXGK_SEGMENTDESCRIPTOR3;
+
+typedef struct _DXGK_QUERYSEGMENTIN {
+    PHYSICAL_ADDRESS AgpApertureBase;
+    LARGE_INTEGER AgpApertureSize;
+    DXGK_SEGMENTFLAGS AgpFlags;
+} DXGK_QUERYSEGMENTIN;
+
+typedef struct _DXGK_QUERYSEGMENTOUT {
+    UINT NbSegment;
+    DXGK_SEGMENTDESCRIPTOR *pSegmentDescriptor;
+    UINT PagingBufferSegmentId;
+    UINT PagingBufferSize;
+    UINT PagingBufferPrivateDataSize;
+} DXGK_QUERYSEGMENTOUT;
+
+typedef struct _DXGK_QUERYSEGMENTOUT3 {
+    UINT NbSegment;
+    DXGK_SEGMENTDESCRIPTOR3 *pSegmentDescriptor;
+    UINT PagingBufferSegmentId;
+    UINT PagingBufferSize;
+    UINT PagingBufferPrivateDataSize;
+} DXGK_QUERYSEGMENTOUT3;
+
+/* Driver capabilities (DXGKQAITYPE_DRIVERCAPS). The flag unions whose bit
+ * lists pbcheck does not model name only Value. */
+typedef struct _DXGK_POINTERFLAGS {
+    union {
+        struct {
+            UINT Monochrome : 1;
+            UINT Color : 1;
+            UINT MaskedColor : 1;
+            UINT Reserved : 29;
+        };
+        UINT Value;
+    };
+} DXGK_POINTERFLAGS;
+
+typedef struct _DXGK_GAMMARAMPCAPS {
+    union {
+        struct {
+            UINT Gamma_Rgb256x3x16 : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_GAMMARAMPCAPS;
+
+typedef struct _DXGK_COLORTRANSFORMCAPS {
+    UINT Value;
+} DXGK_COLORTRANSFORMCAPS;
+
+typedef struct _DXGK_PRESENTATIONCAPS {
+    UINT Value;
+} DXGK_PRESENTATIONCAPS;
+
+typedef struct _DXGK_FLIPCAPS {
+    union {
+        struct {
+            UINT FlipOnVSyncWithNoWait : 1;
+            UINT FlipOnVSyncMmIo : 1;
+            UINT FlipInterval : 1;
+            UINT FlipImmediateMmIo : 1;
+            UINT FlipIndependent : 1;
+            UINT Reserved : 27;
+        };
+        UINT Value;
+    };
+} DXGK_FLIPCAPS;
+
+typedef struct _DXGK_VIDSCHCAPS {
+    union {
+        struct {
+            UINT MultiEngineAware : 1;
+            UINT VSyncPowerSaveAware : 1;
+            UINT PreemptionAware : 1;
+            UINT NoDmaPatching : 1;
+            UINT CancelCommandAware : 1;
+            UINT No64BitAtomics : 1;
+            UINT Reserved : 26;
+        };
+        UINT Value;
+    };
+} DXGK_VIDSCHCAPS;
+
+typedef struct _DXGK_VIDMMCAPS {
+    union {
+        struct {
+            UINT OutOfOrderLock : 1;
+            UINT DedicatedPagingEngine : 1;
+            UINT PagingEngineCanSwizzle : 1;
+            UINT SectionBackedPrimary : 1;
+            UINT CrossAdapterResource : 1;
+            UINT VirtualAddressingSupported : 1;
+            UINT GpuMmuSupported : 1;
+            UINT IoMmuSupported : 1;
+            UINT ReplicateGdiContent : 1;
+            UINT NonCpuVisiblePrimary : 1;
+            UINT ParavirtualizationSupported : 1;
+            UINT IoMmuSecureModeSupported : 1;
+            UINT DisableSelfRefreshVRAMInS3 : 1;
+            UINT IoMmuSecureModeRequired : 1;
+            UINT MapAperture2Supported : 1;
+            UINT CrossAdapterResourceTexture : 1;
+            UINT CrossAdapterResourceScanout : 1;
+            UINT AlwaysPoweredVRAM : 1;
+            UINT Reserved : 14;
+        };
+        UINT Value;
+    };
+    UINT PagingNode;
+} DXGK_VIDMMCAPS;
+
+typedef struct _DXGK_GPUENGINETOPOLOGY {
+    UINT NbAsymetricProcessingNodes;
+} DXGK_GPUENGINETOPOLOGY;
+
+typedef enum _DXGK_WDDMVERSION {
+    DXGKDDI_WDDMv1 = 0x1000,
+    DXGKDDI_WDDMv1_2 = 0x1200,
+    DXGKDDI_WDDMv1_3 = 0x1300,
+    DXGKDDI_WDDMv2 = 0x2000
+} DXGK_WDDMVERSION;
+
+typedef struct _DXGK_VIRTUALADDRESSCAPS_DEPRECATED {
+    UINT Value;
+} DXGK_VIRTUALADDRESSCAPS_DEPRECATED;
+
+typedef struct _DXGK_DMABUFFERCAPS_DEPRECATED {
+    UINT Value;
+} DXGK_DMABUFFERCAPS_DEPRECATED;
+
+typedef enum _D3DKMDT_GRAPHICS_PREEMPTION_GRANULARITY {
+    D3DKMDT_GRAPHICS_PREEMPTION_NONE = 0,
+    D3DKMDT_GRAPHICS_PREEMPTION_DMA_BUFFER_BOUNDARY = 100,
+    D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY = 200,
+    D3DKMDT_GRAPHICS_PREEMPTION_TRIANGLE_BOUNDARY = 300,
+    D3DKMDT_GRAPHICS_PREEMPTION_PIXEL_BOUNDARY = 400,
+    D3DKMDT_GRAPHICS_PREEMPTION_SHADER_BOUNDARY = 500
+} D3DKMDT_GRAPHICS_PREEMPTION_GRANULARITY;
+
+typedef enum _D3DKMDT_COMPUTE_PREEMPTION_GRANULARITY {
+    D3DKMDT_COMPUTE_PREEMPTION_NONE = 0,
+    D3DKMDT_COMPUTE_PREEMPTION_DMA_BUFFER_BOUNDARY = 100,
+    D3DKMDT_COMPUTE_PREEMPTION_DISPATCH_BOUNDARY = 200,
+    D3DKMDT_COMPUTE_PREEMPTION_THREAD_GROUP_BOUNDARY = 300,
+    D3DKMDT_COMPUTE_PREEMPTION_THREAD_BOUNDARY = 400,
+    D3DKMDT_COMPUTE_PREEMPTION_SHADER_BOUNDARY = 500
+} D3DKMDT_COMPUTE_PREEMPTION_GRANULARITY;
+
+typedef struct _D3DKMDT_PREEMPTION_CAPS {
+    D3DKMDT_GRAPHICS_PREEMPTION_GRANULARITY GraphicsPreemptionGranularity;
+    D3DKMDT_COMPUTE_PREEMPTION_GRANULARITY ComputePreemptionGranularity;
+} D3DKMDT_PREEMPTION_CAPS;
+
+typedef struct _DXGK_DRIVERCAPS {
+    PHYSICAL_ADDRESS HighestAcceptableAddress;
+    UINT MaxAllocationListSlotId;
+    SIZE_T ApertureSegmentCommitLimit;
+    UINT MaxPointerWidth;
+    UINT MaxPointerHeight;
+    DXGK_POINTERFLAGS PointerCaps;
+    UINT InterruptMessageNumber;
+    UINT NumberOfSwizzlingRanges;
+    UINT MaxOverlays;
+    union {
+        DXGK_GAMMARAMPCAPS GammaRampCaps;
+        DXGK_COLORTRANSFORMCAPS ColorTransformCaps;
+    };
+    DXGK_PRESENTATIONCAPS PresentationCaps;
+    UINT MaxQueuedFlipOnVSync;
+    DXGK_FLIPCAPS FlipCaps;
+    DXGK_VIDSCHCAPS SchedulingCaps;
+    DXGK_VIDMMCAPS MemoryManagementCaps;
+    DXGK_GPUENGINETOPOLOGY GpuEngineTopology;
+    DXGK_WDDMVERSION WDDMVersion;
+    /* Deprecated members; older drivers use the older names. */
+    union {
+        DXGK_VIRTUALADDRESSCAPS_DEPRECATED Reserved;
+        DXGK_VIRTUALADDRESSCAPS_DEPRECATED VirtualAddressCaps;
+    };
+    union {
+        DXGK_DMABUFFERCAPS_DEPRECATED Reserved1;
+        DXGK_DMABUFFERCAPS_DEPRECATED DmaBufferCaps;
+    };
+    D3DKMDT_PREEMPTION_CAPS PreemptionCaps;
+    BOOLEAN SupportNonVGA;
+    BOOLEAN SupportSmoothRotation;
+    BOOLEAN SupportPerEngineTDR;
+    BOOLEAN SupportDirectFlip;
+    BOOLEAN SupportMultiPlaneOverlay;
+    BOOLEAN SupportRuntimePowerManagement;
+    BOOLEAN SupportSurpriseRemovalInHibernation;
+    BOOLEAN HybridDiscrete;
+    UINT MaxOverlayPlanes;
+} DXGK_DRIVERCAPS;
+
+/* ---- DxgkDdiRender and DxgkDdiPresent ---- */
+typedef struct _DXGKARG_RENDER {
+    const VOID *pCommand;
+    UINT CommandLength;
+    VOID *pDmaBuffer;
+    UINT DmaSize;
+    VOID *pDmaBufferPrivateData;
+    UINT DmaBufferPrivateDataSize;
+    DXGK_ALLOCATIONLIST *pAllocationList;
+    UINT AllocationListSize;
+    D3DDDI_PATCHLOCATIONLIST *pPatchLocationListIn;
+    UINT PatchLocationListInSize;
+    D3DDDI_PATCHLOCATIONLIST *pPatchLocationListOut;
+    UINT PatchLocationListOutSize;
+    UINT MultipassOffset;
+    UINT DmaBufferSegmentId;
+    PHYSICAL_ADDRESS DmaBufferPhysicalAddress;
+} DXGKARG_RENDER;
+typedef DXGKARG_RENDER *INOUT_PDXGKARG_RENDER;
+
+typedef struct _DXGK_PRESENTFLAGS {
+    union {
+        struct {
+            UINT Blt : 1;
+            UINT ColorFill : 1;
+            UINT Flip : 1;
+            UINT FlipWithNoWait : 1;
+            UINT SrcColorKey : 1;
+            UINT DstColorKey : 1;
+            UINT LinearToSrgb : 1;
+            UINT Rotate : 1;
+            UINT Reserved : 24;
+        };
+        UINT Value;
+    };
+} DXGK_PRESENTFLAGS;
+
+typedef struct _DXGKARG_PRESENT {
+    VOID *pDmaBuffer;
+    UINT DmaSize;
+    VOID *pDmaBufferPrivateData;
+    UINT DmaBufferPrivateDataSize;
+    DXGK_ALLOCATIONLIST *pAllocationList;
+    D3DDDI_PATCHLOCATIONLIST *pPatchLocationListOut;
+    UINT PatchLocationListOutSize;
+    UINT MultipassOffset;
+    UINT Color;
+    RECT DstRect;
+    RECT SrcRect;
+    UINT SubRectCnt;
+    const RECT *pDstSubRects;
+    D3DDDI_FLIPINTERVAL_TYPE FlipInterval;
+    DXGK_PRESENTFLAGS Flags;
+    UINT DmaBufferSegmentId;
+    PHYSICAL_ADDRESS DmaBufferPhysicalAddress;
+    UINT Reserved;
+    D3DGPU_VIRTUAL_ADDRESS DmaBufferGpuVirtualAddress;
+    UINT NumSrcAllocations;
+    UINT NumDstAllocations;
+    UINT PrivateDriverDataSize;
+    PVOID pPrivateDriverData;
+} DXGKARG_PRESENT;
+typedef DXGKARG_PRESENT *INOUT_PDXGKARG_PRESENT;
+
+typedef NTSTATUS APIENTRY DXGKDDI_QUERYADAPTERINFO(IN_CONST_HANDLE hAdapter,
+                                                   IN_CONST_PDXGKARG_QUERYADAPTERINFO pQueryAdapterInfo);
+typedef NTSTATUS APIENTRY DXGKDDI_RENDER(IN_CONST_HANDLE hContext, INOUT_PDXGKARG_RENDER pRender);
+typedef NTSTATUS APIENTRY DXGKDDI_PRESENT(IN_CONST_HANDLE hContext, INOUT_PDXGKARG_PRESENT pPresent);
+typedef DXGKDDI_QUERYADAPTERINFO *PDXGKDDI_QUERYADAPTERINFO;
+typedef DXGKDDI_RENDER *PDXGKDDI_RENDER;
+typedef DXGKDDI_PRESENT *PDXGKDDI_PRESENT;
+typedef DXGKDDI_PATCH *PDXGKDDI_PATCH;
+typedef DXGKDDI_SUBMITCOMMAND *PDXGKDDI_SUBMITCOMMAND;
+typedef DXGKDDI_BUILDPAGINGBUFFER *PDXGKDDI_BUILDPAGINGBUFFER;
+
+PBC_WDK_SIZE(DXGK_SEGMENTDESCRIPTOR, 56);
+PBC_WDK_OFF(DXGK_SEGMENTDESCRIPTOR, pBankRangeTable, 32);
+PBC_WDK_OFF(DXGK_SEGMENTDESCRIPTOR, Flags, 48);
+PBC_WDK_OFF(DXGK_QUERYSEGMENTOUT, pSegmentDescriptor, 8);
+PBC_WDK_OFF(DXGK_QUERYSEGMENTOUT, PagingBufferSegmentId, 16);
+PBC_WDK_OFF(DXGK_QUERYSEGMENTOUT, PagingBufferPrivateDataSize, 24);
+PBC_WDK_SIZE(DXGK_QUERYSEGMENTOUT, 32);
+PBC_WDK_SIZE(DXGK_QUERYSEGMENTIN, 24);
+PBC_WDK_OFF(DXGK_SEGMENTDESCRIPTOR3, BaseAddress, 8);
+PBC_WDK_SIZE(DXGK_SEGMENTDESCRIPTOR3, 72);
+PBC_WDK_OFF(DXGKARG_QUERYADAPTERINFO, pOutputData, 24);
+PBC_WDK_SIZE(DXGKARG_QUERYADAPTERINFO, 48);
+PBC_WDK_OFF(DXGK_DRIVERCAPS, ApertureSegmentCommitLimit, 16);
+PBC_WDK_OFF(DXGK_DRIVERCAPS, MemoryManagementCaps, 68);
+PBC_WDK_OFF(DXGKARG_RENDER, DmaBufferPhysicalAddress, 104);
+PBC_WDK_SIZE(DXGKARG_RENDER, 112);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,99 +1,44 @@
 /*
- * wdm.h — the subset of the Windows kernel headers that paging-buffer
- * builders use, with Windows' names and x86-64 (LLP64) layouts, so that a
- * driver's BuildPagingBuffer source compiles unchanged on Linux.
+ * wdm.h — the subset of the Windows kernel headers that display miniport
+ * drivers use, with Windows' names and x86-64 (LLP64) layouts, so that a
+ * driver's sources compile unchanged on Linux. Basic types, status codes
+ * and helper macros come from ntdef.h.
  *
- * Kernel services (MDL mapping, I/O space, registers) are declared here and
- * served by pbcheck's WDK shim from modeled memory.
+ * Every function declared here is served by the harness: MDL mapping, I/O
+ * space and registers by the WDK shim (harness/kernel/shim.c), the rest by
+ * the kernel services (harness/kernel/services.c). A kernel call a driver
+ * makes that is not declared here fails to compile or link, naming the
+ * call; nothing is stubbed silently.
  */
 #ifndef PBCHECK_WDK_WDM_H
 #define PBCHECK_WDK_WDM_H
 
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
+#ifndef _WDMDDK_
+#define _WDMDDK_
+#endif
+
+#include "ntdef.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- Basic types (LLP64: ULONG and LONG are 32-bit) ---- */
-typedef void VOID;
-typedef void *PVOID;
-typedef uint8_t UCHAR, *PUCHAR;
-typedef int8_t CHAR;
-typedef uint16_t USHORT, *PUSHORT;
-typedef int16_t SHORT, CSHORT;
-typedef uint32_t ULONG, *PULONG;
-typedef int32_t LONG, *PLONG;
-typedef uint32_t UINT, *PUINT;
-typedef int32_t INT;
-typedef uint32_t UINT32;
-typedef uint64_t UINT64;
-typedef int64_t INT64;
-typedef uint64_t ULONGLONG;
-typedef int64_t LONGLONG;
-typedef uint64_t ULONG64;
-typedef uint64_t ULONG_PTR, *PULONG_PTR;
-typedef int64_t LONG_PTR;
-typedef uint64_t UINT_PTR;
-typedef uint64_t SIZE_T, *PSIZE_T;
-typedef uint8_t BOOLEAN;
-typedef int BOOL;
-typedef void *HANDLE;
-typedef LONG NTSTATUS;
 typedef ULONG_PTR KSPIN_LOCK, *PKSPIN_LOCK;
 typedef UCHAR KIRQL, *PKIRQL;
+typedef CCHAR KPROCESSOR_MODE;
 typedef ULONG_PTR PFN_NUMBER, *PPFN_NUMBER;
+typedef LONG KPRIORITY;
 
-#ifndef TRUE
-#define TRUE 1
-#endif
-#ifndef FALSE
-#define FALSE 0
-#endif
-
-#define IN
-#define OUT
-#define OPTIONAL
-#define _In_
-#define _Out_
-#define _Inout_
-#define _In_opt_
-#define APIENTRY
-#define NTAPI
-#define FORCEINLINE static inline
-
-typedef union _LARGE_INTEGER {
-    struct {
-        ULONG LowPart;
-        LONG HighPart;
-    };
-    struct {
-        ULONG LowPart;
-        LONG HighPart;
-    } u;
-    LONGLONG QuadPart;
-} LARGE_INTEGER, *PLARGE_INTEGER;
-
-typedef LARGE_INTEGER PHYSICAL_ADDRESS, *PPHYSICAL_ADDRESS;
-
-/* ---- Status codes ---- */
-#define NT_SUCCESS(s) (((NTSTATUS)(s)) >= 0)
-#define STATUS_SUCCESS ((NTSTATUS)0x00000000L)
-#define STATUS_UNSUCCESSFUL ((NTSTATUS)0xC0000001L)
-#define STATUS_NOT_IMPLEMENTED ((NTSTATUS)0xC0000002L)
-#define STATUS_INVALID_PARAMETER ((NTSTATUS)0xC000000DL)
-#define STATUS_NO_MEMORY ((NTSTATUS)0xC0000017L)
-#define STATUS_BUFFER_TOO_SMALL ((NTSTATUS)0xC0000023L)
-#define STATUS_INSUFFICIENT_RESOURCES ((NTSTATUS)0xC000009AL)
-#define STATUS_NOT_SUPPORTED ((NTSTATUS)0xC00000BBL)
-#define STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER ((NTSTATUS)0xC01E0001L)
-#define STATUS_GRAPHICS_NO_VIDEO_MEMORY ((NTSTATUS)0xC01E0100L)
-#define STATUS_GRAPHICS_CANT_LOCK_MEMORY ((NTSTATUS)0xC01E0101L)
-#define STATUS_GRAPHICS_ALLOCATION_BUSY ((NTSTATUS)0xC01E0102L)
-#define STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE ((NTSTATUS)0xC01E0114L)
-#define STATUS_GRAPHICS_GPU_EXCEPTION_ON_DEVICE ((NTSTATUS)0xC01E0200L)
+#define PASSIVE_LEVEL 0
+#define LOW_LEVEL 0
+#define APC_LEVEL 1
+#define DISPATCH_LEVEL 2
+#define CMCI_LEVEL 5
+#define CLOCK_LEVEL 13
+#define IPI_LEVEL 14
+#define POWER_LEVEL 14
+#define PROFILE_LEVEL 15
+#define HIGH_LEVEL 15
 
 /* ---- Memory descriptor lists ---- */
 struct _EPROCESS;
@@ -124,6 +69,10 @@ typedef struct _MDL {
 #define MmGetMdlByteOffset(m) ((m)->ByteOffset)
 #define ADDRESS_AND_SIZE_TO_SPAN_PAGES(va, size) \
     ((ULONG)((((ULONG_PTR)(va) & (PAGE_SIZE - 1)) + (size) + (PAGE_SIZE - 1)) >> PAGE_SHIFT))
+#define BYTES_TO_PAGES(size) (((size) >> PAGE_SHIFT) + (((size) & (PAGE_SIZE - 1)) != 0))
+#define ROUND_TO_PAGES(size) (((ULONG_PTR)(size) + PAGE_SIZE - 1) & ~((ULONG_PTR)PAGE_SIZE - 1))
+#define PAGE_ALIGN(va) ((PVOID)((ULONG_PTR)(va) & ~((ULONG_PTR)PAGE_SIZE - 1)))
+#define BYTE_OFFSET(va) ((ULONG)((LONG_PTR)(va) & (PAGE_SIZE - 1)))
 
 typedef enum _MM_PAGE_PRIORITY {
     LowPagePriority = 0,
@@ -139,7 +88,130 @@ typedef enum _MEMORY_CACHING_TYPE {
 
 #define MdlMappingNoExecute 0x40000000
 
-/* ---- Kernel services, served by the pbcheck WDK shim ---- */
+/* ---- Objects drivers hold pointers to but never look inside ---- */
+typedef struct _DEVICE_OBJECT DEVICE_OBJECT, *PDEVICE_OBJECT;
+typedef struct _DRIVER_OBJECT DRIVER_OBJECT, *PDRIVER_OBJECT;
+typedef struct _IRP IRP, *PIRP;
+typedef struct _FILE_OBJECT FILE_OBJECT, *PFILE_OBJECT;
+typedef struct _CM_RESOURCE_LIST CM_RESOURCE_LIST, *PCM_RESOURCE_LIST;
+typedef struct _KINTERRUPT KINTERRUPT, *PKINTERRUPT;
+typedef struct _KTHREAD *PKTHREAD;
+typedef struct _EPROCESS *PEPROCESS;
+
+typedef NTSTATUS DRIVER_INITIALIZE(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath);
+typedef DRIVER_INITIALIZE *PDRIVER_INITIALIZE;
+typedef VOID DRIVER_UNLOAD(PDRIVER_OBJECT DriverObject);
+typedef DRIVER_UNLOAD *PDRIVER_UNLOAD;
+
+/* ---- Dispatcher objects (x86-64 sizes) ---- */
+typedef struct _DISPATCHER_HEADER {
+    UCHAR Type;
+    UCHAR Signalling;
+    UCHAR Size;
+    UCHAR Reserved1;
+    LONG SignalState;
+    LIST_ENTRY WaitListHead;
+} DISPATCHER_HEADER;
+
+typedef struct _KEVENT {
+    DISPATCHER_HEADER Header;
+} KEVENT, *PKEVENT, *PRKEVENT;
+
+typedef enum _EVENT_TYPE { NotificationEvent = 0, SynchronizationEvent = 1 } EVENT_TYPE;
+
+typedef enum _KWAIT_REASON { Executive = 0, FreePage = 1, PageIn = 2, PoolAllocation = 3,
+                             DelayExecution = 4, Suspended = 5, UserRequest = 6 } KWAIT_REASON;
+
+typedef enum _MODE { KernelMode = 0, UserMode = 1, MaximumMode = 2 } MODE;
+
+#define EVENT_INCREMENT 1
+#define IO_NO_INCREMENT 0
+#define IO_VIDEO_INCREMENT 1
+
+typedef ULONG_PTR KAFFINITY;
+struct _KDPC;
+typedef VOID KDEFERRED_ROUTINE(struct _KDPC *Dpc, PVOID DeferredContext, PVOID SystemArgument1,
+                               PVOID SystemArgument2);
+typedef KDEFERRED_ROUTINE *PKDEFERRED_ROUTINE;
+
+typedef struct _KDPC {
+    union {
+        ULONG TargetInfoAsUlong;
+        struct {
+            UCHAR Type;
+            UCHAR Importance;
+            USHORT Number;
+        };
+    };
+    SINGLE_LIST_ENTRY DpcListEntry;
+    KAFFINITY ProcessorHistory;
+    PKDEFERRED_ROUTINE DeferredRoutine;
+    PVOID DeferredContext;
+    PVOID SystemArgument1;
+    PVOID SystemArgument2;
+    PVOID DpcData;
+} KDPC, *PKDPC, *PRKDPC;
+
+typedef struct _KTIMER {
+    DISPATCHER_HEADER Header;
+    ULARGE_INTEGER DueTime;
+    LIST_ENTRY TimerListEntry;
+    struct _KDPC *Dpc;
+    ULONG Processor;
+    ULONG Period;
+} KTIMER, *PKTIMER, *PRKTIMER;
+
+PBC_WDK_STATIC_ASSERT(sizeof(KEVENT) == 24, "KEVENT");
+PBC_WDK_STATIC_ASSERT(sizeof(KDPC) == 64, "KDPC");
+PBC_WDK_STATIC_ASSERT(sizeof(KTIMER) == 64, "KTIMER");
+
+/* ---- Pool ---- */
+typedef enum _POOL_TYPE {
+    NonPagedPool = 0,
+    NonPagedPoolExecute = 0,
+    PagedPool = 1,
+    NonPagedPoolMustSucceed = 2,
+    DontUseThisType = 3,
+    NonPagedPoolCacheAligned = 4,
+    PagedPoolCacheAligned = 5,
+    NonPagedPoolCacheAlignedMustS = 6,
+    MaxPoolType = 7,
+    NonPagedPoolNx = 512,
+    NonPagedPoolNxCacheAligned = 516
+} POOL_TYPE;
+
+typedef ULONG64 POOL_FLAGS;
+#define POOL_FLAG_REQUIRED_START 0x0000000000000001ull
+#define POOL_FLAG_USE_QUOTA 0x0000000000000001ull
+#define POOL_FLAG_UNINITIALIZED 0x0000000000000002ull
+#define POOL_FLAG_SESSION 0x0000000000000004ull
+#define POOL_FLAG_CACHE_ALIGNED 0x0000000000000008ull
+#define POOL_FLAG_RAISE_ON_FAILURE 0x0000000000000020ull
+#define POOL_FLAG_NON_PAGED 0x0000000000000040ull
+#define POOL_FLAG_NON_PAGED_EXECUTE 0x0000000000000080ull
+#define POOL_FLAG_PAGED 0x0000000000000100ull
+
+/* ---- Debug output ---- */
+#define DPFLTR_IHVDRIVER_ID 77
+#define DPFLTR_IHVVIDEO_ID 78
+#define DPFLTR_IHVAUDIO_ID 79
+#define DPFLTR_IHVNETWORK_ID 80
+#define DPFLTR_IHVSTREAMING_ID 81
+#define DPFLTR_IHVBUS_ID 82
+#define DPFLTR_ERROR_LEVEL 0
+#define DPFLTR_WARNING_LEVEL 1
+#define DPFLTR_TRACE_LEVEL 2
+#define DPFLTR_INFO_LEVEL 3
+#define DPFLTR_MASK 0x80000000u
+
+/* Bug check codes the kernel itself raises for driver errors. */
+#define IRQL_NOT_LESS_OR_EQUAL 0x0000000Au
+#define DRIVER_IRQL_NOT_LESS_OR_EQUAL 0x000000D1u
+#define VIDEO_TDR_FAILURE 0x00000116u
+#define KERNEL_SECURITY_CHECK_FAILURE 0x00000139u
+#define FAST_FAIL_CORRUPT_LIST_ENTRY 3
+
+/* ---- Kernel services: MDL mappings, I/O space and registers (shim.c) ---- */
 
 /* Maps the MDL's pages to one contiguous CPU range. Writes through the
  * mapping reach modeled memory when the DDI call that made it returns or
@@ -154,21 +226,192 @@ VOID MmUnmapIoSpace(PVOID BaseAddress, SIZE_T NumberOfBytes);
  * Register lies in it. */
 ULONG READ_REGISTER_ULONG(volatile ULONG *Register);
 VOID WRITE_REGISTER_ULONG(volatile ULONG *Register, ULONG Value);
-ULONG DbgPrint(const char *Format, ...);
-ULONG DbgPrintEx(ULONG ComponentId, ULONG Level, const char *Format, ...);
+UCHAR READ_REGISTER_UCHAR(volatile UCHAR *Register);
+USHORT READ_REGISTER_USHORT(volatile USHORT *Register);
+ULONG64 READ_REGISTER_ULONG64(volatile ULONG64 *Register);
+VOID WRITE_REGISTER_UCHAR(volatile UCHAR *Register, UCHAR Value);
+VOID WRITE_REGISTER_USHORT(volatile USHORT *Register, USHORT Value);
+VOID WRITE_REGISTER_ULONG64(volatile ULONG64 *Register, ULONG64 Value);
+/* Raises to DISPATCH_LEVEL; served by the shim. */
 VOID KeAcquireSpinLock(PKSPIN_LOCK SpinLock, PKIRQL OldIrql);
 VOID KeReleaseSpinLock(PKSPIN_LOCK SpinLock, KIRQL NewIrql);
 /* A failed NT_ASSERT is reported by the harness as a finding against the
  * target; it never aborts the harness. */
 VOID pbc_wdk_assert_failed(const char *expr, const char *file, int line);
 
+/* ---- Kernel services: the simple ones (services.c) ----
+ * The harness runs one driver call at a time on one thread: nothing
+ * blocks. A wait that could never be satisfied, a spin lock acquired
+ * twice, a bad pool free, a leak, a bug check or a break point is
+ * recorded as a finding against the driver; every call returns. */
+
+/* Captured into the run's log (Windows conversions such as %wZ, %ws and
+ * %I64x are understood; %lx reads a 32-bit ULONG as on Windows). */
+ULONG DbgPrint(const char *Format, ...);
+ULONG DbgPrintEx(ULONG ComponentId, ULONG Level, const char *Format, ...);
+/* Recorded as a finding; returns (never stops the harness). */
+VOID DbgBreakPoint(VOID);
+VOID KeBugCheckEx(ULONG BugCheckCode, ULONG_PTR BugCheckParameter1, ULONG_PTR BugCheckParameter2,
+                  ULONG_PTR BugCheckParameter3, ULONG_PTR BugCheckParameter4);
+VOID KeBugCheck(ULONG BugCheckCode);
+
+VOID KeInitializeEvent(PRKEVENT Event, EVENT_TYPE Type, BOOLEAN State);
+/* Returns the previous state. */
+LONG KeSetEvent(PRKEVENT Event, KPRIORITY Increment, BOOLEAN Wait);
+LONG KeResetEvent(PRKEVENT Event);
+VOID KeClearEvent(PRKEVENT Event);
+LONG KeReadStateEvent(PRKEVENT Event);
+/* Object must be a KEVENT. A signalled event satisfies the wait (and a
+ * synchronization event resets); an unsignalled one times out at once
+ * (STATUS_TIMEOUT), and without a Timeout that is recorded as a deadlock. */
+NTSTATUS KeWaitForSingleObject(PVOID Object, KWAIT_REASON WaitReason, KPROCESSOR_MODE WaitMode,
+                               BOOLEAN Alertable, PLARGE_INTEGER Timeout);
+
+VOID KeInitializeSpinLock(PKSPIN_LOCK SpinLock);
+/* Require DISPATCH_LEVEL or above; acquiring a held lock is a deadlock. */
+VOID KeAcquireSpinLockAtDpcLevel(PKSPIN_LOCK SpinLock);
+VOID KeReleaseSpinLockFromDpcLevel(PKSPIN_LOCK SpinLock);
+KIRQL KeGetCurrentIrql(VOID);
+VOID KeRaiseIrql(KIRQL NewIrql, PKIRQL OldIrql);
+VOID KeLowerIrql(KIRQL NewIrql);
+KIRQL KeRaiseIrqlToDpcLevel(VOID);
+/* Never sleeps: the time is counted and advances KeQueryPerformanceCounter. */
+VOID KeStallExecutionProcessor(ULONG MicroSeconds);
+/* A deterministic clock at 10 MHz that starts at 0 on every run. */
+LARGE_INTEGER KeQueryPerformanceCounter(PLARGE_INTEGER PerformanceFrequency);
+
+/* Blocks are tracked per run by tag; a block still live when the run ends
+ * is a leak. */
+PVOID ExAllocatePoolWithTag(POOL_TYPE PoolType, SIZE_T NumberOfBytes, ULONG Tag);
+PVOID ExAllocatePool2(POOL_FLAGS Flags, SIZE_T NumberOfBytes, ULONG Tag);
+VOID ExFreePoolWithTag(PVOID P, ULONG Tag);
+VOID ExFreePool(PVOID P);
+
+SIZE_T RtlCompareMemory(const VOID *Source1, const VOID *Source2, SIZE_T Length);
+
+/* The interlocked list forms take the lock with KeAcquireSpinLockAtDpcLevel
+ * semantics (a held lock is a deadlock) without changing the IRQL. */
+PLIST_ENTRY ExInterlockedInsertHeadList(PLIST_ENTRY ListHead, PLIST_ENTRY ListEntry,
+                                        PKSPIN_LOCK Lock);
+PLIST_ENTRY ExInterlockedInsertTailList(PLIST_ENTRY ListHead, PLIST_ENTRY ListEntry,
+                                        PKSPIN_LOCK Lock);
+PLIST_ENTRY ExInterlockedRemoveHeadList(PLIST_ENTRY ListHead, PKSPIN_LOCK Lock);
+
 #define RtlCopyMemory(d, s, n) memcpy((d), (s), (n))
 #define RtlMoveMemory(d, s, n) memmove((d), (s), (n))
 #define RtlZeroMemory(d, n) memset((d), 0, (n))
 #define RtlFillMemory(d, n, v) memset((d), (v), (n))
+#define RtlEqualMemory(a, b, n) (!memcmp((a), (b), (n)))
+#define RtlSecureZeroMemory(d, n) memset((d), 0, (n))
 #define NT_ASSERT(e) ((e) ? (void)0 : pbc_wdk_assert_failed(#e, __FILE__, __LINE__))
+#define NT_VERIFY(e) NT_ASSERT(e)
+#ifndef ASSERT
+#define ASSERT(e) NT_ASSERT(e)
+#endif
 #define PAGED_CODE() ((void)0)
-#define UNREFERENCED_PARAMETER(p) ((void)(p))
+#define PAGED_CODE_LOCKED() ((void)0)
+
+/* ---- Doubly and singly linked lists, as Windows defines them. A corrupt
+ * neighbour is a KERNEL_SECURITY_CHECK_FAILURE bug check, as on Windows. */
+FORCEINLINE VOID pbc_wdk_list_corrupt(PLIST_ENTRY Entry)
+{
+    KeBugCheckEx(KERNEL_SECURITY_CHECK_FAILURE, FAST_FAIL_CORRUPT_LIST_ENTRY, (ULONG_PTR)Entry, 0, 0);
+}
+
+FORCEINLINE VOID InitializeListHead(PLIST_ENTRY ListHead)
+{
+    ListHead->Flink = ListHead->Blink = ListHead;
+}
+
+FORCEINLINE BOOLEAN IsListEmpty(const LIST_ENTRY *ListHead)
+{
+    return (BOOLEAN)(ListHead->Flink == ListHead);
+}
+
+FORCEINLINE BOOLEAN RemoveEntryList(PLIST_ENTRY Entry)
+{
+    PLIST_ENTRY next = Entry->Flink, prev = Entry->Blink;
+    if (next->Blink != Entry || prev->Flink != Entry) {
+        pbc_wdk_list_corrupt(Entry);
+        return FALSE;
+    }
+    prev->Flink = next;
+    next->Blink = prev;
+    return (BOOLEAN)(next == prev);
+}
+
+FORCEINLINE PLIST_ENTRY RemoveHeadList(PLIST_ENTRY ListHead)
+{
+    PLIST_ENTRY entry = ListHead->Flink, next = entry->Flink;
+    if (entry->Blink != ListHead || next->Blink != entry) {
+        pbc_wdk_list_corrupt(ListHead);
+        return ListHead;
+    }
+    ListHead->Flink = next;
+    next->Blink = ListHead;
+    return entry;
+}
+
+FORCEINLINE PLIST_ENTRY RemoveTailList(PLIST_ENTRY ListHead)
+{
+    PLIST_ENTRY entry = ListHead->Blink, prev = entry->Blink;
+    if (entry->Flink != ListHead || prev->Flink != entry) {
+        pbc_wdk_list_corrupt(ListHead);
+        return ListHead;
+    }
+    ListHead->Blink = prev;
+    prev->Flink = ListHead;
+    return entry;
+}
+
+FORCEINLINE VOID InsertTailList(PLIST_ENTRY ListHead, PLIST_ENTRY Entry)
+{
+    PLIST_ENTRY prev = ListHead->Blink;
+    if (prev->Flink != ListHead) {
+        pbc_wdk_list_corrupt(ListHead);
+        return;
+    }
+    Entry->Flink = ListHead;
+    Entry->Blink = prev;
+    prev->Flink = Entry;
+    ListHead->Blink = Entry;
+}
+
+FORCEINLINE VOID InsertHeadList(PLIST_ENTRY ListHead, PLIST_ENTRY Entry)
+{
+    PLIST_ENTRY next = ListHead->Flink;
+    if (next->Blink != ListHead) {
+        pbc_wdk_list_corrupt(ListHead);
+        return;
+    }
+    Entry->Flink = next;
+    Entry->Blink = ListHead;
+    next->Blink = Entry;
+    ListHead->Flink = Entry;
+}
+
+FORCEINLINE VOID AppendTailList(PLIST_ENTRY ListHead, PLIST_ENTRY ListToAppend)
+{
+    PLIST_ENTRY end = ListHead->Blink;
+    ListHead->Blink->Flink = ListToAppend;
+    ListHead->Blink = ListToAppend->Blink;
+    ListToAppend->Blink->Flink = ListHead;
+    ListToAppend->Blink = end;
+}
+
+FORCEINLINE PSINGLE_LIST_ENTRY PopEntryList(PSINGLE_LIST_ENTRY ListHead)
+{
+    PSINGLE_LIST_ENTRY first = ListHead->Next;
+    if (first != NULL)
+        ListHead->Next = first->Next;
+    return first;
+}
+
+FORCEINLINE VOID PushEntryList(PSINGLE_LIST_ENTRY ListHead, PSINGLE_LIST_ENTRY Entry)
+{
+    Entry->Next = ListHead->Next;
+    ListHead->Next = Entry;
+}
 
 #ifdef __cplusplus
 }

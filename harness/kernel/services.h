@@ -1,0 +1,62 @@
+/*
+ * services.h — the harness's side of the simple kernel services declared in
+ * wdk/wdm.h and served by kernel/services.c: events, the DPC-level spin
+ * lock forms and IRQL, the stall and the performance counter, pool
+ * allocation by tag, RtlCompareMemory, and DbgPrint/DbgPrintEx capture.
+ *
+ * All state is per thread and belongs to one run: call pbc_kernel_reset
+ * before a run, and the pbc_kernel_take_* calls after it. A driver's misuse
+ * of a service is recorded here as a finding-to-be and the call returns;
+ * nothing aborts the harness.
+ */
+#ifndef PBCHECK_KERNEL_SERVICES_H
+#define PBCHECK_KERNEL_SERVICES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* DbgPrint text kept per run, bytes; a message that does not fit is
+ * dropped whole and counted. One message is cut at 512 bytes, as on
+ * Windows. */
+#define PBC_KERNEL_LOG_MAX 16384u
+
+/* Forgets everything: frees live pool blocks, clears the log, the findings,
+ * the IRQL (back to PASSIVE_LEVEL), the stall total and the clock. */
+void pbc_kernel_reset(void);
+
+/* The run's DbgPrint/DbgPrintEx output, every message in order, NUL-ended;
+ * *len (if not NULL) receives its length. Valid until the next reset. */
+const char *pbc_kernel_log(size_t *len);
+/* Messages dropped because the log was full. */
+uint32_t pbc_kernel_log_dropped(void);
+
+/* Each take returns how many findings of its kind the run has recorded
+ * since the last take (0: none), writes a description of the first into
+ * first[0..n) (NUL-ended, may be NULL when n is 0), and forgets them. */
+
+/* Pool blocks still live: the first is described by tag and size. All live
+ * blocks are freed. Call at the end of a run. */
+uint32_t pbc_kernel_take_leaks(char *first, size_t n);
+/* ExFreePool/ExFreePoolWithTag of NULL, of a pointer that is not a live
+ * block (double free, foreign pointer), or with the wrong tag. */
+uint32_t pbc_kernel_take_bad_frees(char *first, size_t n);
+/* Deadlocks and lock misuse: a spin lock acquired while held, released
+ * while free, a DPC-level form below DISPATCH_LEVEL, a wait on an
+ * unsignalled object without a timeout. */
+uint32_t pbc_kernel_take_lock_errors(char *first, size_t n);
+/* KeBugCheckEx/KeBugCheck, DbgBreakPoint, corrupt list entries (reported by
+ * the list functions as KERNEL_SECURITY_CHECK_FAILURE), IRQL raised down or
+ * lowered up, waits at DISPATCH_LEVEL. */
+uint32_t pbc_kernel_take_bugchecks(char *first, size_t n);
+
+/* KeAcquireSpinLock/KeReleaseSpinLock with the services' checks (a held
+ * lock is a deadlock, a free one is not released) and IRQL tracking (raise
+ * to DISPATCH_LEVEL, lower to new_irql). For the WDK shim, which serves
+ * those two calls: lock is a PKSPIN_LOCK, old_irql a PKIRQL. */
+void pbc_kernel_acquire_spin_lock(uint64_t *lock, uint8_t *old_irql);
+void pbc_kernel_release_spin_lock(uint64_t *lock, uint8_t new_irql);
+
+/* Microseconds the run has spent in KeStallExecutionProcessor. */
+uint64_t pbc_kernel_stalled_us(void);
+
+#endif

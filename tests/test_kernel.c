@@ -1,0 +1,257 @@
+/* The simple kernel services (harness/kernel/services.c): pool tracking and
+ * its findings, events, spin locks and IRQL, DbgPrint capture with Windows'
+ * conversions, the deterministic clock, and a reset that forgets it all. */
+#include <stdio.h>
+#include <string.h>
+
+#include <pbcheck/wdk/wdm.h>
+
+#include "kernel/services.h"
+#include "t.h"
+
+/* A pool tag as drivers write it ('Tag1'), without multi-character
+ * constants: its first letter is the first byte in memory. */
+#define TAG(a, b, c, d) ((ULONG)(a) | (ULONG)(b) << 8 | (ULONG)(c) << 16 | (ULONG)(d) << 24)
+
+T_TEST(pool_leak_reported_by_tag_and_size)
+{
+    char first[128];
+    pbc_kernel_reset();
+    void *kept = ExAllocatePoolWithTag(NonPagedPoolNx, 48, TAG('V', 'i', 'd', '1'));
+    void *freed = ExAllocatePool2(POOL_FLAG_NON_PAGED, 16, TAG('V', 'i', 'd', '2'));
+    T_CHECK(kept && freed);
+    ExFreePoolWithTag(freed, TAG('V', 'i', 'd', '2'));
+    T_CHECK(pbc_kernel_take_bad_frees(first, sizeof(first)) == 0);
+    T_CHECK(pbc_kernel_take_leaks(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "'Vid1'") && strstr(first, "48 bytes"), "%s", first);
+    /* taken: the leak is freed and forgotten */
+    T_CHECK(pbc_kernel_take_leaks(first, sizeof(first)) == 0 && first[0] == '\0');
+}
+
+T_TEST(pool2_zeroes_unless_uninitialized)
+{
+    pbc_kernel_reset();
+    UCHAR *z = ExAllocatePool2(POOL_FLAG_NON_PAGED, 64, TAG('Z', 'e', 'r', 'o'));
+    UCHAR *u = ExAllocatePool2(POOL_FLAG_NON_PAGED | POOL_FLAG_UNINITIALIZED, 64, TAG('U', 'n', 'i', 't'));
+    T_CHECK(z && u);
+    int zeroed = 1;
+    for (int i = 0; z && i < 64; i++)
+        zeroed &= z[i] == 0;
+    T_CHECK(zeroed);
+    T_CHECK(ExAllocatePool2(0, 64, TAG('N', 'o', 'n', 'e')) == NULL);
+    ExFreePool(z);
+    ExFreePool(u);
+    T_CHECK(pbc_kernel_take_leaks(NULL, 0) == 0);
+}
+
+T_TEST(double_free_and_unknown_pointer_recorded)
+{
+    char first[160];
+    int local;
+    pbc_kernel_reset();
+    void *p = ExAllocatePoolWithTag(PagedPool, 8, TAG('D', 'b', 'l', 'F'));
+    ExFreePool(p);
+    ExFreePool(p);
+    ExFreePool(&local);
+    ExFreePool(NULL);
+    T_CHECK(pbc_kernel_take_bad_frees(first, sizeof(first)) == 3);
+    T_CHECK_MSG(strstr(first, "not a live pool block"), "%s", first);
+    void *q = ExAllocatePoolWithTag(PagedPool, 8, TAG('R', 'i', 'g', 'h'));
+    ExFreePoolWithTag(q, TAG('W', 'r', 'o', 'n'));
+    T_CHECK(pbc_kernel_take_bad_frees(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "'Wron'") && strstr(first, "'Righ'"), "%s", first);
+    T_CHECK(pbc_kernel_take_leaks(NULL, 0) == 0);
+}
+
+T_TEST(event_set_reset_and_wait)
+{
+    KEVENT e;
+    LARGE_INTEGER zero;
+    zero.QuadPart = 0;
+    pbc_kernel_reset();
+    KeInitializeEvent(&e, NotificationEvent, FALSE);
+    T_CHECK(KeReadStateEvent(&e) == 0);
+    T_CHECK(KeWaitForSingleObject(&e, Executive, KernelMode, FALSE, &zero) == STATUS_TIMEOUT);
+    T_CHECK(KeSetEvent(&e, IO_NO_INCREMENT, FALSE) == 0);
+    T_CHECK(KeReadStateEvent(&e) == 1);
+    T_CHECK(KeWaitForSingleObject(&e, Executive, KernelMode, FALSE, NULL) == STATUS_SUCCESS);
+    T_CHECK(KeReadStateEvent(&e) == 1); /* a notification event stays set */
+    T_CHECK(KeResetEvent(&e) == 1 && KeReadStateEvent(&e) == 0);
+
+    KeInitializeEvent(&e, SynchronizationEvent, TRUE);
+    T_CHECK(KeWaitForSingleObject(&e, Executive, KernelMode, FALSE, NULL) == STATUS_SUCCESS);
+    T_CHECK(KeReadStateEvent(&e) == 0); /* a synchronization event resets */
+    T_CHECK(pbc_kernel_take_lock_errors(NULL, 0) == 0);
+    /* No timeout on an unsignalled event: it could never end. */
+    char first[160];
+    T_CHECK(KeWaitForSingleObject(&e, Executive, KernelMode, FALSE, NULL) == STATUS_TIMEOUT);
+    T_CHECK(pbc_kernel_take_lock_errors(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "deadlock"), "%s", first);
+}
+
+T_TEST(spin_lock_reacquire_detected)
+{
+    char first[160];
+    KSPIN_LOCK lock;
+    KIRQL old;
+    pbc_kernel_reset();
+    KeInitializeSpinLock(&lock);
+    T_CHECK(KeGetCurrentIrql() == PASSIVE_LEVEL);
+    KeRaiseIrql(DISPATCH_LEVEL, &old);
+    T_CHECK(old == PASSIVE_LEVEL && KeGetCurrentIrql() == DISPATCH_LEVEL);
+    KeAcquireSpinLockAtDpcLevel(&lock);
+    KeReleaseSpinLockFromDpcLevel(&lock);
+    T_CHECK(pbc_kernel_take_lock_errors(NULL, 0) == 0);
+    KeAcquireSpinLockAtDpcLevel(&lock);
+    KeAcquireSpinLockAtDpcLevel(&lock);
+    T_CHECK(pbc_kernel_take_lock_errors(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "already held"), "%s", first);
+    KeReleaseSpinLockFromDpcLevel(&lock);
+    KeReleaseSpinLockFromDpcLevel(&lock);
+    T_CHECK(pbc_kernel_take_lock_errors(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "not held"), "%s", first);
+    KeLowerIrql(old);
+    KeAcquireSpinLockAtDpcLevel(&lock); /* at PASSIVE_LEVEL */
+    T_CHECK(pbc_kernel_take_lock_errors(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "below DISPATCH_LEVEL"), "%s", first);
+    T_CHECK(pbc_kernel_take_bugchecks(NULL, 0) == 0);
+}
+
+T_TEST(spin_lock_helpers_for_the_shim_track_irql)
+{
+    char first[160];
+    KSPIN_LOCK lock;
+    KIRQL old = 0xff;
+    pbc_kernel_reset();
+    KeInitializeSpinLock(&lock);
+    pbc_kernel_acquire_spin_lock(&lock, &old);
+    T_CHECK(old == PASSIVE_LEVEL && KeGetCurrentIrql() == DISPATCH_LEVEL && lock != 0);
+    KIRQL again;
+    pbc_kernel_acquire_spin_lock(&lock, &again);
+    T_CHECK(pbc_kernel_take_lock_errors(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "KeAcquireSpinLock") && strstr(first, "already held"), "%s", first);
+    pbc_kernel_release_spin_lock(&lock, old);
+    T_CHECK(KeGetCurrentIrql() == PASSIVE_LEVEL && lock == 0);
+    T_CHECK(pbc_kernel_take_lock_errors(NULL, 0) == 0 && pbc_kernel_take_bugchecks(NULL, 0) == 0);
+}
+
+T_TEST(interlocked_list_takes_the_lock)
+{
+    LIST_ENTRY head, a, b;
+    KSPIN_LOCK lock;
+    pbc_kernel_reset();
+    InitializeListHead(&head);
+    KeInitializeSpinLock(&lock);
+    T_CHECK(ExInterlockedInsertTailList(&head, &a, &lock) == NULL);
+    T_CHECK(ExInterlockedInsertTailList(&head, &b, &lock) == &a);
+    T_CHECK(ExInterlockedRemoveHeadList(&head, &lock) == &a);
+    T_CHECK(pbc_kernel_take_lock_errors(NULL, 0) == 0);
+    lock = 1; /* held by someone else */
+    T_CHECK(ExInterlockedRemoveHeadList(&head, &lock) == &b);
+    T_CHECK(pbc_kernel_take_lock_errors(NULL, 0) == 1);
+    T_CHECK(ExInterlockedRemoveHeadList(&head, &lock) == NULL);
+}
+
+T_TEST(dbgprintex_captured_with_windows_conversions)
+{
+    static const WCHAR wide[] = {'v', 'c', '4', 0};
+    UNICODE_STRING us;
+    us.Buffer = (PWCH)wide;
+    us.Length = 3 * sizeof(WCHAR);
+    us.MaximumLength = sizeof(wide);
+    pbc_kernel_reset();
+    ULONG u32 = 0xDEADBEEFu;
+    ULONG64 u64 = 0x123456789ull;
+    DbgPrintEx(DPFLTR_IHVVIDEO_ID, DPFLTR_ERROR_LEVEL, "fence %lx at %I64x\n", u32, u64);
+    DbgPrint("name %ws/%wZ %s %d%%\n", wide, &us, "ok", -5);
+    size_t len = 0;
+    const char *log = pbc_kernel_log(&len);
+    T_CHECK_MSG(strcmp(log, "fence deadbeef at 123456789\nname vc4/vc4 ok -5%\n") == 0, "%s", log);
+    T_CHECK(len == strlen(log));
+    T_CHECK(pbc_kernel_log_dropped() == 0);
+}
+
+T_TEST(dbgprint_log_bounded)
+{
+    char line[200];
+    memset(line, 'x', sizeof(line) - 2);
+    line[sizeof(line) - 2] = '\n';
+    line[sizeof(line) - 1] = '\0';
+    pbc_kernel_reset();
+    for (int i = 0; i < 200; i++)
+        DbgPrint("%s", line);
+    size_t len = 0;
+    pbc_kernel_log(&len);
+    T_CHECK(len < PBC_KERNEL_LOG_MAX && len % (sizeof(line) - 1) == 0);
+    T_CHECK(pbc_kernel_log_dropped() == 200 - len / (sizeof(line) - 1));
+}
+
+T_TEST(bugcheck_and_breakpoint_recorded)
+{
+    char first[160];
+    pbc_kernel_reset();
+    KeBugCheckEx(VIDEO_TDR_FAILURE, 1, 2, 3, 4);
+    DbgBreakPoint();
+    T_CHECK(pbc_kernel_take_bugchecks(first, sizeof(first)) == 2);
+    T_CHECK_MSG(strstr(first, "0x116"), "%s", first);
+    /* A corrupt list is a KERNEL_SECURITY_CHECK_FAILURE, as on Windows. */
+    LIST_ENTRY head, a, stray;
+    InitializeListHead(&head);
+    InsertTailList(&head, &a);
+    head.Blink = &stray;
+    stray.Flink = &stray;
+    InsertTailList(&head, &a);
+    T_CHECK(pbc_kernel_take_bugchecks(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "0x139"), "%s", first);
+}
+
+T_TEST(stall_and_clock_deterministic_after_reset)
+{
+    LARGE_INTEGER f, t[3], u[3];
+    for (int run = 0; run < 2; run++) {
+        LARGE_INTEGER *out = run ? u : t;
+        pbc_kernel_reset();
+        out[0] = KeQueryPerformanceCounter(&f);
+        KeStallExecutionProcessor(10);
+        out[1] = KeQueryPerformanceCounter(NULL);
+        out[2] = KeQueryPerformanceCounter(NULL);
+    }
+    T_CHECK(f.QuadPart == 10000000);
+    T_CHECK(t[1].QuadPart - t[0].QuadPart >= 100 && t[2].QuadPart > t[1].QuadPart);
+    for (int i = 0; i < 3; i++)
+        T_CHECK(t[i].QuadPart == u[i].QuadPart);
+    T_CHECK(pbc_kernel_stalled_us() == 10);
+}
+
+T_TEST(reset_forgets_everything)
+{
+    KSPIN_LOCK lock = 1;
+    KIRQL old;
+    ExAllocatePoolWithTag(NonPagedPool, 32, TAG('L', 'e', 'a', 'k'));
+    ExFreePool(&lock);
+    KeAcquireSpinLockAtDpcLevel(&lock);
+    KeBugCheck(0x1);
+    KeRaiseIrql(HIGH_LEVEL, &old);
+    KeStallExecutionProcessor(5);
+    DbgPrint("something\n");
+    pbc_kernel_reset();
+    size_t len = 1;
+    T_CHECK(pbc_kernel_log(&len)[0] == '\0' && len == 0);
+    T_CHECK(pbc_kernel_take_leaks(NULL, 0) == 0);
+    T_CHECK(pbc_kernel_take_bad_frees(NULL, 0) == 0);
+    T_CHECK(pbc_kernel_take_lock_errors(NULL, 0) == 0);
+    T_CHECK(pbc_kernel_take_bugchecks(NULL, 0) == 0);
+    T_CHECK(KeGetCurrentIrql() == PASSIVE_LEVEL);
+    T_CHECK(pbc_kernel_stalled_us() == 0);
+    T_CHECK(KeQueryPerformanceCounter(NULL).QuadPart == 1);
+}
+
+T_TEST(rtl_compare_memory_counts_the_equal_prefix)
+{
+    const char a[] = "paging", b[] = "pagers";
+    T_CHECK(RtlCompareMemory(a, b, 6) == 3);
+    T_CHECK(RtlCompareMemory(a, a, 6) == 6);
+    T_CHECK(RtlEqualMemory(a, b, 3) && !RtlEqualMemory(a, b, 4));
+}
+
+T_MAIN()
