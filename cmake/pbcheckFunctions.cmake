@@ -22,10 +22,11 @@
 # PBCHECK_TARGET=libNAME.so in its environment.
 #
 # CASE_INSENSITIVE_INCLUDES: Windows file systems ignore case, so driver
-# sources often say #include "VC4Ddi.h" for Vc4Ddi.h. With this option the
-# sources and the headers in INCLUDE_DIRS are scanned at configure time,
-# and every quoted or angled include that names an existing header only
-# with different case gets a forwarding header of that spelling in
+# sources often say #include "VC4Ddi.h" for Vc4Ddi.h, or <Dispmprt.h>.
+# With this option the sources and the headers in INCLUDE_DIRS are scanned
+# at configure time, and every quoted or angled include that names an
+# existing header (of INCLUDE_DIRS or pbcheck's WDK headers) only with
+# different case gets a forwarding header of that spelling in
 # BINARY_DIR/NAME_case_includes/, searched after INCLUDE_DIRS.
 include_guard(GLOBAL)
 
@@ -101,7 +102,9 @@ function(pbcheck_add_target name)
   set_target_properties(${name} PROPERTIES PREFIX "lib" C_VISIBILITY_PRESET hidden
                         CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   if(arg_CASE_INSENSITIVE_INCLUDES)
-    _pbcheck_case_includes(${name} case_dir SOURCES ${sources} DIRS ${include_dirs})
+    # pbcheck's WDK headers too: sources say Dispmprt.h or NTDDK.h.
+    _pbcheck_case_includes(${name} case_dir SOURCES ${sources}
+                           DIRS ${include_dirs} "${pbcheck_INCLUDE_DIR}/pbcheck/wdk")
     target_include_directories(${name} PRIVATE "${case_dir}")
   endif()
 

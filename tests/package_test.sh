@@ -29,6 +29,7 @@ check configure [ $? -eq 0 ] || cat "$tmp/configure.log"
 cmake --build "$tmp/build" -j1 >"$tmp/build.log" 2>&1
 check build [ $? -eq 0 ] || tail -30 "$tmp/build.log"
 check case-forwarder [ -f "$tmp/build/example_gpu_case_includes/EXGPU_HW.H" ]
+check case-forwarder-wdk [ -f "$tmp/build/example_gpu_case_includes/Dispmprt.h" ]
 for ex in example_gpu example_cpu example_worker; do
     lib=$tmp/build/lib$ex.so
     check "$ex-built" [ -f "$lib" ]

@@ -38,8 +38,7 @@
 #include <stdlib.h>
 
 #include <pbcheck/target.h>
-#include <pbcheck/wdk/d3dkmddi.h>
-#include <pbcheck/wdk/ntddk.h>
+#include <pbcheck/wdk/dispmprt.h>
 
 #include "exwk_record.h"
 
@@ -84,8 +83,10 @@ typedef struct _EXWK_ADAPTER {
     EXWK_ALLOCATION Allocation[EXWK_MAX_ALLOCATIONS];
 } EXWK_ADAPTER;
 
-/* The one place adapter memory comes from: switch to the kernel pool
- * (ExAllocatePool2) where the WDK headers provide it. */
+/* The one place adapter memory comes from. A driver takes it from the
+ * pool, ExAllocatePool2(POOL_FLAG_NON_PAGED, ...) and ExFreePoolWithTag;
+ * dispmprt.h declares those, but the pbcheck executable does not export
+ * them yet (docs/writing-a-target.md, gap G3), so the C heap stands in. */
 static EXWK_ADAPTER *ExWkAllocateAdapterMemory(void) { return calloc(1, sizeof(EXWK_ADAPTER)); }
 static void ExWkFreeAdapterMemory(EXWK_ADAPTER *Adapter) { free(Adapter); }
 

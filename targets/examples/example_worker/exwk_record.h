@@ -9,7 +9,7 @@
 #define EXWK_RECORD_H
 
 #include <pbcheck/isa.h>
-#include <pbcheck/wdk/d3dkmddi.h>
+#include <pbcheck/wdk/dispmprt.h>
 
 #define EXWK_RECORD_MAGIC 0x4357584Bu /* "KXWC" */
 
