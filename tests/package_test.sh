@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The CMake package: installs pbcheck to a temporary prefix, builds
+# tests/package/ (the three example builders through find_package(pbcheck)
+# and pbcheck_add_target, one of them with a wrong-case include) and runs
+# its CTest: each certify_NAME test must reach a verdict, CONFORMANT unless
+# tests/examples/known-harness-gaps.txt lists gaps for that example, and
+# then failing only by those gaps' rules.
+# Usage: package_test.sh SOURCE_DIR PBCHECK_BINARY_DIR C_COMPILER
+set -u
+src=$1 bin=$2 cc=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passes=0 fails=0
+check() { # check NAME CONDITION-COMMAND...
+    local name=$1
+    shift
+    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+gaps=$src/tests/examples/known-harness-gaps.txt
+
+cmake --install "$bin" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1
+check install [ $? -eq 0 ]
+check installed-config [ -f "$tmp/prefix/lib/cmake/pbcheck/pbcheckConfig.cmake" ]
+check installed-version [ -f "$tmp/prefix/lib/cmake/pbcheck/pbcheckConfigVersion.cmake" ]
+check installed-headers [ -f "$tmp/prefix/include/pbcheck/target.h" ]
+cmake -S "$src/tests/package" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+    -DEXAMPLES_DIR="$src/targets/examples" -DCMAKE_C_COMPILER="$cc" >"$tmp/configure.log" 2>&1
+check configure [ $? -eq 0 ] || cat "$tmp/configure.log"
+cmake --build "$tmp/build" -j1 >"$tmp/build.log" 2>&1
+check build [ $? -eq 0 ] || tail -30 "$tmp/build.log"
+check case-forwarder [ -f "$tmp/build/example_gpu_case_includes/EXGPU_HW.H" ]
+check case-forwarder-wdk [ -f "$tmp/build/example_gpu_case_includes/Dispmprt.h" ]
+for ex in example_gpu example_cpu example_worker; do
+    lib=$tmp/build/lib$ex.so
+    check "$ex-built" [ -f "$lib" ]
+    check "$ex-exports-one-symbol" [ "$(nm -D --defined-only "$lib" 2>/dev/null | awk '$2 ~ /[TDR]/ { print $3 }')" = pbc_target_get ]
+done
+ctest --test-dir "$tmp/build" -V -LE fuzz >"$tmp/ctest.log" 2>&1
+# A libFuzzer build of pbcheck also gives each builder a fuzz_NAME test;
+# one of them runs here, to show the binary loads the library and judges.
+if grep -q 'pbcheck_FUZZ_ENGINE "libfuzzer"' "$tmp/prefix/lib/cmake/pbcheck/pbcheckFuzz.cmake"; then
+    check fuzz-tests-registered [ "$(ctest --test-dir "$tmp/build" -N -L fuzz | grep -c 'Test *#')" -eq 3 ]
+    ctest --test-dir "$tmp/build" -V -R '^fuzz_example_cpu$' >"$tmp/fuzz.log" 2>&1
+    check fuzz-ran grep -Eq 'Done [0-9]+ runs|==ERROR|deadly signal|pbcheck:' "$tmp/fuzz.log"
+fi
+for ex in example_gpu example_cpu example_worker; do
+    # The certify output of this test, from its start to the next test's.
+    awk -v ex="$ex" '/Test command:/ { on = index($0, "/lib" ex ".so") > 0 } on' "$tmp/ctest.log" >"$tmp/$ex.log"
+    check "$ex-certify-ran" grep -q "verdict: " "$tmp/$ex.log"
+    grep -v '^#' "$gaps" | awk -v ex="$ex" '$1 == ex { print $3 }' | sort -u >"$tmp/gap-rules"
+    awk '/[0-9]+: PB-[A-Z-]+ +[1-9]/ { print $2 }' "$tmp/$ex.log" | sort -u >"$tmp/rules"
+    if [ -s "$tmp/gap-rules" ]; then
+        check "$ex-fails-only-by-known-gaps" [ -z "$(comm -23 "$tmp/rules" "$tmp/gap-rules")" ]
+    else
+        check "$ex-conformant" grep -q "verdict: CONFORMANT" "$tmp/$ex.log"
+    fi
+done
+
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]
