@@ -343,13 +343,15 @@ T_TEST(unsupported_operation_skips)
     T_CHECK(ncalls == 0);
 }
 
-/* S32: map and unmap are issued while the GPU still has work queued,
- * including work on other parts of the aperture. */
+/* S32: map and unmap are issued while the GPU still has work queued on
+ * other parts of the aperture; an unmap waits only for work on its own
+ * range (map B runs with A's work pending, unmap A with B's). */
 T_TEST(map_unmap_while_gpu_busy)
 {
     const char *text = "pbs 1\nalloc A size=8K\nalloc B size=8K\nmap A aperture=3:0\n"
                        "render-write A offset=0 size=8K pattern=0x5 via=aperture\n"
-                       "map B aperture=3:8\nunmap A\nend\n";
+                       "map B aperture=3:8\nrender-write B offset=0 size=8K pattern=0x6 via=aperture\n"
+                       "unmap A\nend\n";
     pbc_scenario s;
     char err[256];
     T_CHECK(pbc_scenario_parse(text, strlen(text), "busy-map", &s, err, sizeof(err)) == 0);

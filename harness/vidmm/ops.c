@@ -186,6 +186,12 @@ static void vm_unmap(vm *v, const pbc_sop *op)
     a.UnmapApertureSegment.OffsetInPages = ra->ap_page;
     a.UnmapApertureSegment.NumberOfPages = ra->map_count;
     a.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)v->gpu->dummy_page;
+    /* Work still queued on the allocation may use the range through the
+     * aperture: VidMm unmaps only what nothing queued uses any more; the
+     * GPU may go on with other parts of the aperture (S32). A builder that
+     * programs its GART with the CPU relies on this. */
+    if (v->opt.mode == PBC_MODE_TARGET)
+        pbc_vidmm_wait_idle(v, (int)op->alloc);
     pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
     vm_unmapped u = {{ra->ap_segment, ra->ap_page, ra->map_count}, v->op};
     PBC_PUSH(v->unmapped, v->unmapped_count, v->unmapped_cap, u);

@@ -64,12 +64,14 @@ typedef struct _EXCPU_ADAPTER {
     EXCPU_ALLOCATION Allocation[EXCPU_MAX_ALLOCATIONS];
 } EXCPU_ADAPTER;
 
-/* The one place adapter memory comes from. A driver takes it from the
- * pool, ExAllocatePool2(POOL_FLAG_NON_PAGED, ...) and ExFreePoolWithTag;
- * dispmprt.h declares those, but the pbcheck executable does not export
- * them yet (docs/writing-a-target.md, gap G3), so the C heap stands in. */
-static EXCPU_ADAPTER *ExCpuAllocateAdapterMemory(void) { return calloc(1, sizeof(EXCPU_ADAPTER)); }
-static void ExCpuFreeAdapterMemory(EXCPU_ADAPTER *Adapter) { free(Adapter); }
+/* The one place adapter memory comes from: non-paged pool, as a miniport
+ * takes it (ExAllocatePool2 zeroes it); the tag names it in a leak report. */
+#define EXCPU_POOL_TAG 0x41647843u /* 'CxdA' in memory */
+static EXCPU_ADAPTER *ExCpuAllocateAdapterMemory(void)
+{
+    return ExAllocatePool2(POOL_FLAG_NON_PAGED, sizeof(EXCPU_ADAPTER), EXCPU_POOL_TAG);
+}
+static void ExCpuFreeAdapterMemory(EXCPU_ADAPTER *Adapter) { ExFreePoolWithTag(Adapter, EXCPU_POOL_TAG); }
 
 static NTSTATUS ExCpuCreateAdapter(const pbc_adapter_info *Info, HANDLE *phAdapter)
 {

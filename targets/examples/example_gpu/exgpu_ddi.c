@@ -56,12 +56,14 @@ typedef struct _EXGPU_ADAPTER {
     EXGPU_ALLOCATION Allocation[EXGPU_MAX_ALLOCATIONS];
 } EXGPU_ADAPTER;
 
-/* The one place adapter memory comes from. A driver takes it from the
- * pool, ExAllocatePool2(POOL_FLAG_NON_PAGED, ...) and ExFreePoolWithTag;
- * dispmprt.h declares those, but the pbcheck executable does not export
- * them yet (docs/writing-a-target.md, gap G3), so the C heap stands in. */
-static EXGPU_ADAPTER *ExGpuAllocateAdapterMemory(void) { return calloc(1, sizeof(EXGPU_ADAPTER)); }
-static void ExGpuFreeAdapterMemory(EXGPU_ADAPTER *Adapter) { free(Adapter); }
+/* The one place adapter memory comes from: non-paged pool, as a miniport
+ * takes it (ExAllocatePool2 zeroes it); the tag names it in a leak report. */
+#define EXGPU_POOL_TAG 0x41646747u /* 'GgdA' in memory */
+static EXGPU_ADAPTER *ExGpuAllocateAdapterMemory(void)
+{
+    return ExAllocatePool2(POOL_FLAG_NON_PAGED, sizeof(EXGPU_ADAPTER), EXGPU_POOL_TAG);
+}
+static void ExGpuFreeAdapterMemory(EXGPU_ADAPTER *Adapter) { ExFreePoolWithTag(Adapter, EXGPU_POOL_TAG); }
 
 static NTSTATUS ExGpuCreateAdapter(const pbc_adapter_info *Info, HANDLE *phAdapter)
 {

@@ -83,12 +83,14 @@ typedef struct _EXWK_ADAPTER {
     EXWK_ALLOCATION Allocation[EXWK_MAX_ALLOCATIONS];
 } EXWK_ADAPTER;
 
-/* The one place adapter memory comes from. A driver takes it from the
- * pool, ExAllocatePool2(POOL_FLAG_NON_PAGED, ...) and ExFreePoolWithTag;
- * dispmprt.h declares those, but the pbcheck executable does not export
- * them yet (docs/writing-a-target.md, gap G3), so the C heap stands in. */
-static EXWK_ADAPTER *ExWkAllocateAdapterMemory(void) { return calloc(1, sizeof(EXWK_ADAPTER)); }
-static void ExWkFreeAdapterMemory(EXWK_ADAPTER *Adapter) { free(Adapter); }
+/* The one place adapter memory comes from: non-paged pool, as a miniport
+ * takes it (ExAllocatePool2 zeroes it); the tag names it in a leak report. */
+#define EXWK_POOL_TAG 0x41646B57u /* 'WkdA' in memory */
+static EXWK_ADAPTER *ExWkAllocateAdapterMemory(void)
+{
+    return ExAllocatePool2(POOL_FLAG_NON_PAGED, sizeof(EXWK_ADAPTER), EXWK_POOL_TAG);
+}
+static void ExWkFreeAdapterMemory(EXWK_ADAPTER *Adapter) { ExFreePoolWithTag(Adapter, EXWK_POOL_TAG); }
 
 static NTSTATUS ExWkCreateAdapter(const pbc_adapter_info *Info, HANDLE *phAdapter)
 {
