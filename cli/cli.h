@@ -35,6 +35,9 @@ int pbc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int pbc_cli_bad_value(const char *verb, const char *option, const char *needs, const char *value);
 /* Looks a builder up by the name given to VERB's --target; prints the
  * error and returns NULL if there is none or it is unusable. */
+/* The name or path the last pbc_cli_target call was given: what replay
+ * commands say. */
+const char *pbc_cli_target_arg(void);
 const pbc_target *pbc_cli_target(const char *verb, const char *name);
 /* Parses a decimal number (never octal or hex: "010" is ten) with an
  * optional K, M or G suffix (powers of 1024), checking for overflow;

@@ -50,8 +50,8 @@ static const char certify_about[] =
 
 /* Judges one case and, when it fails, writes its minimized reproducer;
  * the reproducer's path and replay command (owned) go into rc. */
-static void certify_case(pbc_runner *runner, const pbc_target *t, const char *dir, const pbc_case *c,
-                         pbc_case_result *res, pbc_report_case *rc)
+static void certify_case(pbc_runner *runner, const pbc_target *t, const char *target_arg, const char *dir,
+                         const pbc_case *c, pbc_case_result *res, pbc_report_case *rc)
 {
     pbc_scenario s;
     char err[512];
@@ -64,11 +64,14 @@ static void certify_case(pbc_runner *runner, const pbc_target *t, const char *di
     pbc_runner_run(runner, &s, t, &o, &out);
     res->verdict = out.verdict;
     snprintf(res->rule, sizeof(res->rule), "%s", out.rule);
-    res->message = pbc_xstrdup(out.message);
+    res->message = out.log[0] ? pbc_xprintf("%s\n  the builder's DbgPrint output%s:\n%s", out.message,
+                                            out.log_truncated ? " (last lines)" : "", out.log)
+                              : pbc_xstrdup(out.message);
     if (out.verdict == PBC_VERDICT_FAIL) {
         res->minimized = pbc_certify_minimize(runner, &s, t, out.rule);
         char *path = pbc_report_repro_path(dir, c->name);
-        const char *argv[] = {"pbcheck", "run", path, "--target", t->name, NULL};
+        /* The target as the user named it: a library's path replays, its table name would not. */
+        const char *argv[] = {"pbcheck", "run", path, "--target", target_arg, NULL};
         char *replay = pbc_report_shell_command(argv);
         if (pbc_report_write_repro(path, c->name, out.rule, replay, res->minimized, err, sizeof(err)))
             fprintf(stderr, "pbcheck: certify: %s\n", err);
@@ -146,7 +149,7 @@ int pbc_cmd_certify(int argc, char **argv)
             memset(&res[i], 0, sizeof(*res));
             memset(&rep[i], 0, sizeof(*rep));
         }
-        certify_case(&runner, t, dir, &cases.items[i], &res[i], &rep[i]);
+        certify_case(&runner, t, target, dir, &cases.items[i], &res[i], &rep[i]);
         report.passed += res[i].verdict == PBC_VERDICT_PASS;
         report.skipped += res[i].verdict == PBC_VERDICT_SKIP;
         report.harness_bugs += res[i].verdict == PBC_VERDICT_HARNESS_BUG;

@@ -123,8 +123,12 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
         c->failed++;
         printf("%s  %s  %s\n  %s\n", out.verdict == PBC_VERDICT_FAIL ? "FAIL" : "HARNESS BUG", name,
                out.rule, out.message);
+        if (out.log[0])
+            printf("  the builder's DbgPrint output%s:\n%s%s", out.log_truncated ? " (last lines)" : "", out.log,
+                   out.log[strlen(out.log) - 1] == '\n' ? "" : "\n");
         {
-            const char *argv[] = {"pbcheck", verb, name, "--target", t->name, "--trace", NULL};
+            (void)t;
+            const char *argv[] = {"pbcheck", verb, name, "--target", pbc_cli_target_arg(), "--trace", NULL};
             char *cmd = pbc_report_shell_command(argv);
             printf("  replay: %s\n", cmd);
             free(cmd);

@@ -70,8 +70,15 @@ int pbc_usage_error(const char *fmt, ...)
     return PBC_EXIT_USAGE;
 }
 
+/* The target as the user named it (a library's path, or a built-in name),
+ * for replay commands. */
+static const char *target_arg = "reference";
+
+const char *pbc_cli_target_arg(void) { return target_arg; }
+
 const pbc_target *pbc_cli_target(const char *verb, const char *name)
 {
+    target_arg = name;
     if (!pbc_exec_target_is_path(name) && !pbc_target_find(name)) {
         pbc_cli_bad_value(verb, "target", "a builder from 'pbcheck list targets' or a path to a builder library", name);
         return NULL;

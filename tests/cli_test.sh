@@ -23,6 +23,12 @@ check seeds-summary grep -Eq '^run: [0-9]+ passed, 0 failed, 0 skipped$' "$tmp/o
 "$pbcheck" run "$src"/corpus/seeds/*.pbs --target mutant-restart >"$tmp/second" 2>&1
 check findings-stable cmp -s "$tmp/first" "$tmp/second"
 check findings-name-mdls grep -q 'mdl:[A-Za-z]' "$tmp/first"
+# The builder's DbgPrint output comes with its failure, apart from the finding.
+"$pbcheck" run "$src/corpus/seeds/fill-basic.pbs" --target mutant-pool-leak >"$tmp/out" 2>&1
+check dbgprint-shown grep -q "^mutant-pool-leak: tracking record for a" "$tmp/out"
+check dbgprint-labelled grep -q "the builder's DbgPrint output" "$tmp/out"
+"$pbcheck" run "$src/corpus/seeds/fill-basic.pbs" --target mutant-pool-leak --trace >"$tmp/out" 2>&1
+check dbgprint-traced grep -q "target DbgPrint: mutant-pool-leak" "$tmp/out"
 "$pbcheck" run "$src"/corpus/seeds/*.pbs --target mutant-busy-fill >"$tmp/out" 2>&1
 check busy-fill-exit-1 [ $? -eq 1 ]
 check busy-fill-status grep -q 'PB-STATUS' "$tmp/out"

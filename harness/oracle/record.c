@@ -21,6 +21,7 @@ void pbc_record_fini(pbc_record *r)
     free(r->owners);
     free(r->pfns);
     free(r->alloc_pfns);
+    free(r->log);
     memset(r, 0, sizeof(*r));
 }
 
@@ -30,6 +31,9 @@ void pbc_record_clear(pbc_record *r)
     r->mask_count = r->write_count = r->sub_count = r->owner_count = 0;
     r->exec_hash = 0;
     r->pfn_total = r->alloc_pfn_count = 0;
+    r->log_len = 0;
+    if (r->log)
+        r->log[0] = 0;
     r->calls = r->buffers = r->busy_retries = r->insufficient = 0;
     r->unsupported_op = r->stopped = r->ops_done = 0;
 }
@@ -53,6 +57,17 @@ void pbc_record_mask_clear(pbc_record *r, uint64_t start, uint64_t end)
             pbc_record_mask_add(r, end, m.end, m.reason);
         i = (uint32_t)-1; /* the list changed: rescan */
     }
+}
+
+void pbc_record_set_log(pbc_record *r, const char *text, size_t len)
+{
+    if (len + 1 > r->log_cap) {
+        r->log = pbc_xrealloc(r->log, len + 1);
+        r->log_cap = len + 1;
+    }
+    memcpy(r->log, text, len);
+    r->log[len] = 0;
+    r->log_len = len;
 }
 
 uint64_t *pbc_record_alloc_pages(pbc_record *r, uint32_t alloc, uint32_t count)

@@ -74,6 +74,8 @@ typedef struct pbc_record {
     pbc_pfn_span *alloc_pfns;
     uint32_t alloc_pfn_count, alloc_pfn_cap;
     uint64_t exec_hash; /* XXH3 chain over every micro-op decoded from paging buffers */
+    char *log;          /* the builder's DbgPrint output in the run, NUL-ended */
+    size_t log_len, log_cap;
     uint32_t calls, buffers, busy_retries, insufficient;
     uint32_t unsupported_op; /* pbc_sop_kind + 1 of the first unsupported op, else 0 */
     uint32_t stopped;        /* a finding ended the scenario early */
@@ -89,6 +91,9 @@ void pbc_record_clear(pbc_record *r);
 void pbc_record_mask_add(pbc_record *r, uint64_t start, uint64_t end, const char *reason);
 /* Defined content was written to [start, end): it is no longer masked. */
 void pbc_record_mask_clear(pbc_record *r, uint64_t start, uint64_t end);
+
+/* Keeps a copy of the builder's DbgPrint output of the run. */
+void pbc_record_set_log(pbc_record *r, const char *text, size_t len);
 
 /* Room for the `count` MDL page frames of allocation `alloc` at the end
  * of the run; the caller fills it. */

@@ -180,6 +180,21 @@ int pbc_verdict_skip(pbc_outcome *out, const char *fmt, ...)
     return outcome(out, PBC_VERDICT_SKIP, "");
 }
 
+/* The end of the builder's DbgPrint output, after a failure it may explain. */
+static void append_log(pbc_outcome *out, const pbc_record *res)
+{
+    if (!res->log_len)
+        return;
+    const char *from = res->log + res->log_len;
+    for (int lines = 0; from > res->log && lines < 6 && (size_t)(res->log + res->log_len - from) < sizeof(out->log) - 1;)
+        if (*--from == '\n' && from + 1 < res->log + res->log_len)
+            lines++;
+    if (*from == '\n')
+        from++;
+    out->log_truncated = from > res->log;
+    snprintf(out->log, sizeof(out->log), "%s", from);
+}
+
 int pbc_verdict_judge(const pbc_verdict_worlds *w, pbc_outcome *out)
 {
     const pbc_scenario *s = w->s;
@@ -209,8 +224,11 @@ int pbc_verdict_judge(const pbc_verdict_worlds *w, pbc_outcome *out)
                    differential ? "reference" : "reference (as target)", why);
         return outcome(out, PBC_VERDICT_HARNESS_BUG, "");
     }
-    if (w->target_rc == 1)
-        return report_findings(out, &w->target->res, differential ? PBC_VERDICT_FAIL : PBC_VERDICT_HARNESS_BUG);
+    if (w->target_rc == 1) {
+        report_findings(out, &w->target->res, differential ? PBC_VERDICT_FAIL : PBC_VERDICT_HARNESS_BUG);
+        append_log(out, &w->target->res);
+        return (int)out->verdict;
+    }
     pbc_diff d;
     if (pbc_state_diff(oracle->gpu, w->target->gpu, oracle->res.masks, oracle->res.mask_count, differential, &d)) {
         if (!differential) {
@@ -220,6 +238,7 @@ int pbc_verdict_judge(const pbc_verdict_worlds *w, pbc_outcome *out)
         }
         out_append(out, "%s: ", pbc_rule_get(PBC_RULE_DIVERGE)->id);
         describe_diff(out, s, &d, "reference", oracle, "target", w->target);
+        append_log(out, &w->target->res);
         return outcome(out, PBC_VERDICT_FAIL, pbc_rule_get(PBC_RULE_DIVERGE)->id);
     }
     return outcome(out, PBC_VERDICT_PASS, "");

@@ -31,6 +31,9 @@ typedef struct pbc_outcome {
     char message[2048];         /* why, for a human: finding or divergence report */
     pbc_digest digest;          /* the target world's observable state */
     uint32_t op;                /* scenario operation the failure points at, UINT32_MAX if none */
+    char log[1024];             /* failures: the end of the builder's DbgPrint output, "" if none;
+                                   kept apart from message, which is the harness's own text */
+    int log_truncated;          /* log holds only the last lines */
 } pbc_outcome;
 
 const char *pbc_verdict_name(uint32_t v);

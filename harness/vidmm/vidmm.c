@@ -298,6 +298,11 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
     if (pbc_kernel_take_leaks(what, sizeof(what)) && !v.stop && opt->mode == PBC_MODE_TARGET)
         VM_RULE(&v, pbc_rule_kernel(&res->findings, UINT32_MAX, "the builder, once its adapter was destroyed,",
                                     what));
+    if (opt->mode == PBC_MODE_TARGET) { /* what the builder printed, for the reports */
+        size_t len;
+        const char *log = pbc_kernel_log(&len);
+        pbc_record_set_log(res, log, len);
+    }
     res->stopped = (uint32_t)v.stop;
     pbc_shim_unbind();
     return v.stop ? 1 : 0;

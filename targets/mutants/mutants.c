@@ -395,6 +395,8 @@ static NTSTATUS mut_leak_create_allocation(HANDLE adapter, const pbc_allocation_
 {
     if (!ExAllocatePoolWithTag(NonPagedPoolNx, 64, LEAK_TAG))
         return STATUS_INSUFFICIENT_RESOURCES;
+    DbgPrintEx(DPFLTR_IHVVIDEO_ID, DPFLTR_TRACE_LEVEL, "mutant-pool-leak: tracking record for a %llu-byte allocation\n",
+               (unsigned long long)info->size);
     return ref_create_allocation(adapter, info, allocation);
 }
 
