@@ -78,10 +78,36 @@ static void shim_flush_all(void)
         shim_release(shim.map_count - 1);
 }
 
-void pbc_shim_flush(void)
+/* Views persist, as Windows' do, until unmapped (or the run ends); the
+ * model's memory and the views meet whenever the builder's code starts or
+ * stops running: views are refreshed from modeled memory (the GPU may have
+ * written it) on the way in, and what the CPU changed is written back, with
+ * its provenance, on the way out. */
+static void shim_refresh_all(void)
+{
+    for (uint32_t k = 0; k < shim.map_count; k++) {
+        shim_mapping *m = &shim.map[k];
+        for (uint32_t i = 0; i < m->count; i++)
+            pbc_gpu_read(shim.gpu, m->pages[i], m->host + (size_t)i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
+    }
+}
+
+static void shim_write_back_all(void)
+{
+    for (uint32_t k = 0; k < shim.map_count; k++)
+        shim_write_back(&shim.map[k]);
+}
+
+void pbc_shim_enter(void)
 {
     if (shim.gpu)
-        shim_flush_all();
+        shim_refresh_all();
+}
+
+void pbc_shim_leave(void)
+{
+    if (shim.gpu)
+        shim_write_back_all();
 }
 
 void pbc_shim_unbind(void)
@@ -140,6 +166,9 @@ PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
     if (!Mdl)
         return NULL;
     shim_note_view(Mdl, 0, 0);
+    for (uint32_t i = 0; i < shim.map_count; i++) /* already mapped: the same view */
+        if (shim.map[i].mdl == Mdl)
+            return Mdl->MappedSystemVa;
     uint32_t count = ADDRESS_AND_SIZE_TO_SPAN_PAGES(MmGetMdlVirtualAddress(Mdl), Mdl->ByteCount);
     uint64_t *pages = pbc_xmalloc((count ? count : 1) * sizeof(*pages));
     for (uint32_t i = 0; i < count; i++)
@@ -149,8 +178,8 @@ PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
     if (!p)
         return NULL;
     /* As Windows does: the MDL says it is mapped, and where, until the
-     * view goes (at the end of the DDI call); the harness puts the MDL back
-     * as it was then. */
+     * view goes (MmUnmapLockedPages, or the end of the run); the harness
+     * puts the MDL back as it was then. */
     shim_mapping *m = &shim.map[shim.map_count - 1];
     m->mdl = Mdl;
     m->saved_va = Mdl->MappedSystemVa;
@@ -268,21 +297,24 @@ VOID pbc_wdk_assert_failed(const char *expr, const char *file, int line)
 
 NTSTATUS pbc_shim_call_build(const pbc_target *t, HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a)
 {
+    pbc_shim_enter();
     NTSTATUS st = t->build_paging_buffer(adapter, a);
-    shim_flush_all();
+    pbc_shim_leave();
     return st;
 }
 
 NTSTATUS pbc_shim_call_patch(const pbc_target *t, HANDLE adapter, DXGKARG_PATCH *a)
 {
+    pbc_shim_enter();
     NTSTATUS st = t->patch(adapter, a);
-    shim_flush_all();
+    pbc_shim_leave();
     return st;
 }
 
 NTSTATUS pbc_shim_call_submit(const pbc_target *t, HANDLE adapter, DXGKARG_SUBMITCOMMAND *a)
 {
+    pbc_shim_enter();
     NTSTATUS st = t->submit_command(adapter, a);
-    shim_flush_all();
+    pbc_shim_leave();
     return st;
 }

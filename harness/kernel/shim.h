@@ -3,8 +3,9 @@
  * memory, for builders that do CPU work at build or submit time.
  *
  * The harness binds the shim to one GPU for the duration of a run; every
- * DDI call goes through pbc_shim_call_*, which writes CPU mappings back to
- * modeled memory when the call returns. State lives in one thread-local
+ * call into the target is bracketed by pbc_shim_enter and pbc_shim_leave
+ * (pbc_shim_call_* do it for the DDIs), which keep persistent CPU views
+ * and modeled memory in step. State lives in one thread-local
  * binding, reset by pbc_shim_bind, so fuzz iterations never share it.
  */
 #ifndef PBCHECK_WDK_SHIM_H
@@ -16,9 +17,12 @@
 #define PBC_MMIO_PHYSICAL 0x380000000ull
 
 void pbc_shim_bind(pbc_gpu *gpu);
-/* Writes every CPU view back to modeled memory and drops it (the end of a
- * DDI call or of a unit of CPU work). */
-void pbc_shim_flush(void);
+/* The builder's code starts (enter: CPU views are refreshed from modeled
+ * memory) or stops (leave: what the CPU changed through them is written
+ * back with its provenance). Every call into a target is bracketed by the
+ * two; views themselves persist until unmapped or the run ends. */
+void pbc_shim_enter(void);
+void pbc_shim_leave(void);
 void pbc_shim_unbind(void);
 /* A CPU view a builder made: of an MDL's pages, or of a physical range. */
 typedef struct pbc_shim_view {

@@ -145,8 +145,9 @@ static void vm_run_cpu_work(void *arg)
     const vm_cpu_work *w = arg;
     pbc_vidmm_trace(w->v, "  gpu queue: the target's CPU work runs");
     w->v->gpu->cpu = (pbc_prov){.submission = w->v->gpu->executed + 1, .op = w->op};
+    pbc_shim_enter();
     w->fn(w->arg);
-    pbc_shim_flush(); /* what the work wrote through CPU views lands now */
+    pbc_shim_leave(); /* what the work wrote through CPU views lands now */
     /* A worker that maps a ReadPhysical/WritePhysical address does the
      * access when its turn comes (PB-PHYSICAL); its views are its own, not
      * the next BuildPagingBuffer call's. */

@@ -35,6 +35,16 @@ static PVOID vm_mdl_va(uint32_t index, uint32_t first_page)
     return (PVOID)(uintptr_t)(0x100000000ull * (index + 1) + (uint64_t)first_page * PBC_PAGE_SIZE);
 }
 
+/* The MDL's hash, leaving out what the kernel itself changes while a CPU
+ * view of it exists (MappedSystemVa, MDL_MAPPED_TO_SYSTEM_VA). */
+static uint64_t vm_mdl_hash(const MDL *m, uint32_t count)
+{
+    MDL header = *m;
+    header.MappedSystemVa = NULL;
+    header.MdlFlags = (CSHORT)(header.MdlFlags & ~MDL_MAPPED_TO_SYSTEM_VA);
+    return XXH3_64bits_withSeed(MmGetMdlPfnArray(m), count * sizeof(PFN_NUMBER), XXH3_64bits(&header, sizeof(header)));
+}
+
 /* Builds the MDL for `count` pages from VidMm's own page list. Size is a
  * CSHORT in Windows too: it saturates for MDLs beyond about 16 MiB, which
  * is why builders count pages from ByteCount and ByteOffset. */
@@ -49,7 +59,7 @@ static void vm_mdl_build(vm_mdl *m, PVOID va, USHORT flags)
     PFN_NUMBER *pfn = MmGetMdlPfnArray(m->mdl);
     for (uint32_t i = 0; i < m->count; i++)
         pfn[i] = (PFN_NUMBER)m->pfns[i];
-    m->hash = XXH3_64bits(m->mdl, bytes);
+    m->hash = vm_mdl_hash(m->mdl, m->count);
 }
 
 void pbc_vidmm_mdl_create(vm *v, uint32_t index, vm_mdl *out)
@@ -93,7 +103,7 @@ void pbc_vidmm_mdl_retire(vm *v, vm_mdl *m)
 
 int pbc_vidmm_mdl_intact(const vm_mdl *m)
 {
-    return !m->mdl || XXH3_64bits(m->mdl, sizeof(MDL) + m->count * sizeof(PFN_NUMBER)) == m->hash;
+    return !m->mdl || vm_mdl_hash(m->mdl, m->count) == m->hash;
 }
 
 /* Calls fn for each physically contiguous piece of allocation bytes

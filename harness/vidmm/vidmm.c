@@ -97,6 +97,7 @@ static void vm_apply_gart_view(vm *v)
 {
     if (!v->t->gart_view)
         return;
+    pbc_shim_enter();
     for (uint32_t i = 0; i < v->rs.valid_count; i++) {
         const pbc_res_range *r = &v->rs.valid[i];
         for (uint64_t p = r->first; p < r->first + r->count; p++) {
@@ -107,7 +108,7 @@ static void vm_apply_gart_view(vm *v)
             pbc_gpu_gart_set(v->gpu, r->segment, p, e.valid ? e.page : 0, flags);
         }
     }
-    pbc_shim_flush();
+    pbc_shim_leave();
 }
 
 /* Whether a GPU fault stopped a buffer before the end of the packets
@@ -191,14 +192,20 @@ static int vm_setup(vm *v)
     if (v->opt.mode == PBC_MODE_TARGET) {
         pbc_adapter_info info = {sizeof(info), s->segment_count, s->segments, v->gpu->dummy_page,
                                  &v->host, PBC_MMIO_PHYSICAL, sizeof(v->gpu->mmio)};
-        if (v->t->create_adapter(&info, &v->adapter) != STATUS_SUCCESS)
+        pbc_shim_enter();
+        NTSTATUS st = v->t->create_adapter(&info, &v->adapter);
+        pbc_shim_leave();
+        if (st != STATUS_SUCCESS)
             return -1;
     }
     for (uint32_t i = 0; i < s->alloc_count; i++) {
         const pbc_salloc *al = &s->allocs[i];
         if (v->opt.mode == PBC_MODE_TARGET) {
             pbc_allocation_info ai = {sizeof(ai), al->flags, al->size};
-            if (v->t->create_allocation(v->adapter, &ai, &v->allocs[i].h) != STATUS_SUCCESS)
+            pbc_shim_enter();
+            NTSTATUS st = v->t->create_allocation(v->adapter, &ai, &v->allocs[i].h);
+            pbc_shim_leave();
+            if (st != STATUS_SUCCESS)
                 return -1;
         }
         if (al->where == PBC_WHERE_SYSTEM)
@@ -215,17 +222,23 @@ static int vm_setup(vm *v)
 
 static void vm_teardown(vm *v)
 {
+    pbc_shim_enter();
     for (uint32_t i = 0; i < v->s->alloc_count; i++) {
         const vm_mdl *m = &v->allocs[i].mdl;
         if (m->mdl) /* where the allocation's pages are, for the content oracle */
             memcpy(pbc_record_alloc_pages(v->res, i, m->count), m->pfns, m->count * sizeof(*m->pfns));
         if (v->allocs[i].h)
             v->t->destroy_allocation(v->adapter, v->allocs[i].h);
-        pbc_vidmm_mdl_free(&v->allocs[i].mdl);
-        pbc_vidmm_mdl_free(&v->allocs[i].old_mdl);
     }
     if (v->adapter)
         v->t->destroy_adapter(v->adapter);
+    pbc_shim_leave();
+    /* CPU views the builder left go now, before the MDLs they may map. */
+    pbc_shim_unbind();
+    for (uint32_t i = 0; i < v->s->alloc_count; i++) {
+        pbc_vidmm_mdl_free(&v->allocs[i].mdl);
+        pbc_vidmm_mdl_free(&v->allocs[i].old_mdl);
+    }
     v->gpu->on_fence = NULL;
     v->gpu->on_fetch = NULL;
     v->gpu->gart_lookup = NULL;
