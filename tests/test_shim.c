@@ -52,6 +52,7 @@ T_TEST(mdl_view_sets_mapped_va_until_unmapped)
         PFN_NUMBER pfn[1];
     } md = {{0}, {0}};
     md.m.ByteCount = 4096;
+    md.m.StartVa = (PVOID)(uintptr_t)0x7f0000000000ull; /* a made-up, page-aligned virtual address */
     md.pfn[0] = (PFN_NUMBER)(pbc_gpu_alloc_system_page(g) >> PAGE_SHIFT);
     pbc_shim_enter();
     uint8_t *p = MmGetSystemAddressForMdlSafe(&md.m, NormalPagePriority);
