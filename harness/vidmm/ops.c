@@ -146,6 +146,8 @@ static void vm_physical(vm *v, const pbc_sop *op)
     PBC_PUSH(v->physical, v->physical_count, v->physical_cap, p);
 }
 
+static void vm_wait_aperture_range(vm *v, UINT segment, uint64_t first, uint64_t count);
+
 static void vm_map(vm *v, const pbc_sop *op)
 {
     const pbc_salloc *al = &v->s->allocs[op->alloc];
@@ -160,6 +162,8 @@ static void vm_map(vm *v, const pbc_sop *op)
     a.MapApertureSegment.pMdl = v->allocs[op->alloc].mdl.mdl;
     a.MapApertureSegment.Flags.CacheCoherent = (op->flags & PBC_SOP_COHERENT) != 0;
     a.MapApertureSegment.MdlOffset = al->mdl_offset + op->first; /* S30 */
+    if (v->opt.mode == PBC_MODE_TARGET)
+        vm_wait_aperture_range(v, op->at.segment, op->at.offset, op->count);
     if (v->opt.experiment & PBC_VIDMM_EXP_MAP_NO_MDL_OFFSET)
         a.MapApertureSegment.MdlOffset = op->first;
     pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
@@ -199,6 +203,37 @@ static void vm_unmap(vm *v, const pbc_sop *op)
 
 /* Synthetic render work runs on the GPU queue (target mode) or at once
  * (spec mode); either way in program order. */
+/* Notes queued work through aperture addresses, so that a later map does
+ * not pull those pages from under it. */
+static void vm_note_aperture_use(vm *v, uint64_t addr, uint64_t size, uint32_t until)
+{
+    for (uint32_t i = 0; i < v->s->segment_count; i++) {
+        const pbc_segment_info *g = &v->s->segments[i];
+        if (g->kind != PBC_SEGMENT_APERTURE || addr < g->base || addr - g->base >= g->size)
+            continue;
+        uint64_t first = (addr - g->base) / PBC_PAGE_SIZE, last = (addr - g->base + size - 1) / PBC_PAGE_SIZE;
+        vm_aperture_use u = {g->SegmentId, first, last - first + 1, until};
+        PBC_PUSH(v->aperture_uses, v->aperture_use_count, v->aperture_use_cap, u);
+    }
+}
+
+/* Before a map: queued work through the pages it maps runs first. VidMm
+ * hands an aperture range to a new allocation only once nothing queued
+ * uses it; other parts of the aperture may still be in use (S32). */
+static void vm_wait_aperture_range(vm *v, UINT segment, uint64_t first, uint64_t count)
+{
+    uint32_t until = 0;
+    for (uint32_t i = 0; i < v->aperture_use_count; i++) {
+        const vm_aperture_use *u = &v->aperture_uses[i];
+        if (u->segment == segment && u->first < first + count && first < u->first + u->count && u->until > until)
+            until = u->until;
+    }
+    if (until > v->gpu->executed) {
+        pbc_vidmm_flush(v);
+        pbc_gpu_run(v->gpu, until);
+    }
+}
+
 static void vm_gpu_work(vm *v, const pbc_uop *u, int alloc)
 {
     if (v->opt.mode == PBC_MODE_SPEC) {
@@ -208,6 +243,7 @@ static void vm_gpu_work(vm *v, const pbc_uop *u, int alloc)
         return;
     }
     uint32_t seq = pbc_gpu_push_work(v->gpu, u, UINT32_MAX);
+    vm_note_aperture_use(v, u->dst, u->kind == PBC_UOP_READ ? u->width : u->size, seq + 1);
     if (alloc >= 0) {
         v->allocs[alloc].busy_until = seq + 1;
         return;

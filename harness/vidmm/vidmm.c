@@ -256,6 +256,7 @@ static void vm_teardown(vm *v)
     free(v->cpu_work);
     free(v->unmapped);
     free(v->physical);
+    free(v->aperture_uses);
 }
 
 int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,

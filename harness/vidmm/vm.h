@@ -66,6 +66,14 @@ typedef struct vm_physical_op {
     int unwatched;  /* the GPU could watch no more addresses */
 } vm_physical_op;
 
+/* GPU work queued through aperture pages [first, first + count) of a
+ * segment, done once the queue has executed `until` entries. */
+typedef struct vm_aperture_use {
+    UINT segment;
+    uint64_t first, count;
+    uint32_t until;
+} vm_aperture_use;
+
 /* Aperture pages an unmap pointed at the dummy page, and the operation. */
 typedef struct vm_unmapped {
     pbc_res_range range;
@@ -102,6 +110,8 @@ struct vm {
     uint32_t last_fence_done;
     int stop;
     vm_unmapped *unmapped; /* aperture pages that must now hold the dummy page */
+    vm_aperture_use *aperture_uses; /* queued GPU work through the aperture */
+    uint32_t aperture_use_count, aperture_use_cap;
     vm_physical_op *physical_watch; /* the physical operation being issued */
     vm_physical_op *physical; /* to judge once the GPU has run them */
     uint32_t physical_count, physical_cap;

@@ -26,8 +26,10 @@
  *    (valid bit plus page number), then a read of GART_INVALIDATE. The
  *    register pair cannot be read back per entry, so the adapter keeps the
  *    entries it stored; ExCpuGartView reads them.
- *  - ReadPhysical and WritePhysical are 4-byte CPU accesses through
- *    MmMapIoSpace.
+ *  - ReadPhysical is a 4-byte CPU read through MmMapIoSpace (its value is
+ *    irrelevant, S28). WritePhysical is a 4-byte solid-fill packet: the
+ *    address may have been the previous occupant's, whose eviction is
+ *    still queued, and a CPU write now would land under that work.
  *
  * Build with -DEXCPU_BUG_IGNORE_IDLE for the planted bug: evictions are
  * copied with the CPU whether or not the allocation is idle
@@ -300,17 +302,31 @@ static NTSTATUS ExCpuTransfer(DXGKARG_BUILDPAGINGBUFFER *Args, SIZE_T Size, cons
     return ExCpuBlit(Args, Size, Src, Dst, TransferOffset, MdlOffset);
 }
 
+static NTSTATUS ExCpuWritePhysical(DXGKARG_BUILDPAGINGBUFFER *Args)
+{
+    PUCHAR cur = Args->pDmaBuffer;
+    if (Args->DmaSize < EXCPU_LEN_SOLID * 4)
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+    ULONGLONG dst = (ULONGLONG)Args->WritePhysical.PhysicalAddress.QuadPart;
+    excpu_wr32(cur, (ULONG)EXCPU_OP_SOLID << 24 | EXCPU_LEN_SOLID);
+    excpu_wr32(cur + 4, (ULONG)dst);
+    excpu_wr32(cur + 8, (ULONG)(dst >> 32));
+    excpu_wr32(cur + 12, sizeof(ULONG));
+    excpu_wr32(cur + 16, 0);
+    Args->pDmaBuffer = cur + EXCPU_LEN_SOLID * 4;
+    return STATUS_SUCCESS;
+}
+
 static NTSTATUS ExCpuPhysical(DXGKARG_BUILDPAGINGBUFFER *Args, BOOLEAN Write)
 {
-    PHYSICAL_ADDRESS pa = Write ? Args->WritePhysical.PhysicalAddress : Args->ReadPhysical.PhysicalAddress;
+    if (Write)
+        return ExCpuWritePhysical(Args);
+    PHYSICAL_ADDRESS pa = Args->ReadPhysical.PhysicalAddress;
     PUCHAR p = MmMapIoSpace(pa, sizeof(ULONG), MmNonCached);
     if (!p)
         return STATUS_SUCCESS; /* nothing there to touch */
-    ULONG value = 0;
-    if (Write)
-        RtlCopyMemory(p, &value, sizeof(value));
-    else
-        RtlCopyMemory(&value, p, sizeof(value));
+    ULONG value;
+    RtlCopyMemory(&value, p, sizeof(value));
     MmUnmapIoSpace(p, sizeof(ULONG));
     return STATUS_SUCCESS;
 }
