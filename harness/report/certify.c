@@ -35,6 +35,7 @@ typedef struct gen_dims {
 typedef struct gen_buf {
     char text[2048];
     size_t len;
+    const struct gen_layout *layout; /* the segments cases are written for */
 } gen_buf;
 
 static void gb(gen_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -66,10 +67,9 @@ typedef struct gen_layout {
     uint32_t low, high, aperture; /* segment ids; 0 = none such */
 } gen_layout;
 
-static gen_layout layout;
-
-static void layout_init(const pbc_target *t)
+static void layout_init(const pbc_target *t, gen_layout *out)
 {
+    gen_layout layout;
     memset(&layout, 0, sizeof(layout));
     const pbc_adapter_decl *d = t->adapter;
     if (d && d->segment_count) {
@@ -98,9 +98,10 @@ static void layout_init(const pbc_target *t)
     }
     if (!layout.high)
         layout.high = layout.low;
+    *out = layout;
 }
 
-static uint64_t seg_size(uint32_t id) { return id ? layout.seg[id - 1].size : 0; }
+static uint64_t seg_size(const gen_layout *l, uint32_t id) { return id ? l->seg[id - 1].size : 0; }
 
 /* A place for `size` bytes in the address class: low offsets of the low
  * segment, inside the high one (above 4 GiB in the default layout), or
@@ -110,8 +111,8 @@ static uint64_t seg_size(uint32_t id) { return id ? layout.seg[id - 1].size : 0;
 static void place(gen_buf *b, int addr, uint64_t size, int second)
 {
     uint64_t sz = (size + 3) & ~3ull, off;
-    uint32_t id = addr == 0 ? layout.low : layout.high;
-    uint64_t room = seg_size(id);
+    uint32_t id = addr == 0 ? b->layout->low : b->layout->high;
+    uint64_t room = seg_size(b->layout, id);
     if (addr == 0)
         off = second ? 0x200000ull : 0x10000ull;
     else if (addr == 1)
@@ -130,12 +131,12 @@ static int gen_text(int op, const gen_dims *d, gen_buf *b)
     uint64_t size = d->odd == 2 ? 96 * 4096 + 1236 : d->odd ? 5 * 4096 + 1236 : 6 * 4096;
     b->len = 0;
     gb(b, "pbs 1\n");
-    for (uint32_t i = 0; layout.declared && i < layout.count; i++)
-        gb(b, "segment %u %s base=0x%llx size=0x%llx\n", layout.seg[i].SegmentId,
-           layout.seg[i].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory",
-           (unsigned long long)layout.seg[i].base, (unsigned long long)layout.seg[i].size);
+    for (uint32_t i = 0; b->layout->declared && i < b->layout->count; i++)
+        gb(b, "segment %u %s base=0x%llx size=0x%llx\n", b->layout->seg[i].SegmentId,
+           b->layout->seg[i].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory",
+           (unsigned long long)b->layout->seg[i].base, (unsigned long long)b->layout->seg[i].size);
     if (d->in_segment)
-        gb(b, "paging-buffers segment=%u\n", layout.low);
+        gb(b, "paging-buffers segment=%u\n", b->layout->low);
     int needs_mdl = op == G_MDL_TO_SEG || op == G_SEG_TO_MDL || op == G_SL_TO_SEG || op == G_SL_TO_MDL ||
                     op == G_MAP_UNMAP || op == G_MAP_STAYS;
     int starts_in_system = op == G_MDL_TO_SEG || op == G_SL_TO_SEG || op == G_MAP_UNMAP || op == G_MAP_STAYS;
@@ -193,18 +194,18 @@ static int gen_text(int op, const gen_dims *d, gen_buf *b)
     case G_MAP_UNMAP:
     case G_MAP_STAYS:
     {
-        if (!layout.aperture)
+        if (!b->layout->aperture)
             return -1;
-        uint64_t pages = seg_size(layout.aperture) / 4096;
+        uint64_t pages = seg_size(b->layout, b->layout->aperture) / 4096;
         uint64_t at = d->addr == 2 ? pages - 4 : (uint64_t)d->addr * 1000 + 3;
         if (at + 4 > pages)
             at = (pages - 4) / 2;
-        gb(b, "map A aperture=%u:%llu first=1 count=4%s\n", layout.aperture, (unsigned long long)at,
+        gb(b, "map A aperture=%u:%llu first=1 count=4%s\n", b->layout->aperture, (unsigned long long)at,
            d->busy ? " coherent" : "");
-        gb(b, "gpu-read at=%u:0x%llx size=16K\n", layout.aperture, (unsigned long long)at * 4096);
+        gb(b, "gpu-read at=%u:0x%llx size=16K\n", b->layout->aperture, (unsigned long long)at * 4096);
         if (op == G_MAP_UNMAP) {
             gb(b, "unmap A\n");
-            gb(b, "gpu-read at=%u:0x%llx size=16K\n", layout.aperture, (unsigned long long)at * 4096);
+            gb(b, "gpu-read at=%u:0x%llx size=16K\n", b->layout->aperture, (unsigned long long)at * 4096);
         }
     }
         break;
@@ -243,7 +244,8 @@ static int op_uses_mdl(int op)
 void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out)
 {
     memset(out, 0, sizeof(*out));
-    layout_init(t);
+    gen_layout layout;
+    layout_init(t, &layout);
     char min1[32], odd2[32];
     snprintf(min1, sizeof(min1), "dma-min+1");
     snprintf(odd2, sizeof(odd2), "dma-odd");
@@ -258,7 +260,7 @@ void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out)
     };
     static const uint32_t splits[] = {1, 3, 5};
     static const uint32_t mdl_offsets[] = {0, 2};
-    gen_buf b;
+    gen_buf b = {.layout = &layout};
     for (int op = 0; op < G_COUNT; op++) {
         uint64_t needs = op == G_SL_TO_SEG || op == G_SL_TO_MDL ? PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) : 0;
         if (needs && !(t->supported_operations & needs))
@@ -300,7 +302,7 @@ void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out)
         uint64_t needs = op == G_SL_TO_SEG || op == G_SL_TO_MDL ? PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) : 0;
         if (needs && !(t->supported_operations & needs))
             continue;
-        for (int busy = 0; busy < 2 && seg_size(layout.low) > PBC_PAGING_WINDOW; busy++) {
+        for (int busy = 0; busy < 2 && seg_size(&layout, layout.low) > PBC_PAGING_WINDOW; busy++) {
             gen_dims d = {"dma-100", 100, 3, busy, 1, 2, 1, 1};
             if (gen_text(op, &d, &b))
                 continue;
