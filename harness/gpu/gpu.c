@@ -363,7 +363,7 @@ static void gpu_log_one(pbc_gpu *gpu, int write, uint64_t addr, uint64_t size)
  * ReadPhysical and WritePhysical. */
 static void gpu_log_access(pbc_gpu *gpu, const pbc_uop *u)
 {
-    if (gpu->cur.writer != PBC_WRITER_PAGING || !gpu->watch_count)
+    if (gpu->cur.writer != PBC_WRITER_PAGING)
         return;
     switch (u->kind) {
     case PBC_UOP_READ:
@@ -390,8 +390,7 @@ int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *u)
     gpu->cur.uop = (uint16_t)u->kind;
     if (u->kind != PBC_UOP_NOP && u->kind != PBC_UOP_FENCE)
         gpu->work_uops++;
-    if (u->kind == PBC_UOP_COPY || u->kind == PBC_UOP_FILL || u->kind == PBC_UOP_WRITE_IMM ||
-        u->kind == PBC_UOP_READ)
+    if (gpu->watch_count) /* only while a ReadPhysical/WritePhysical is being judged */
         gpu_log_access(gpu, u);
     switch (u->kind) {
     case PBC_UOP_NOP:

@@ -38,7 +38,6 @@ typedef struct pbc_submission {
     uint32_t rung;         /* pieces rung */
     uint32_t covered;      /* buffer offset the pieces rung so far reach */
     uint32_t completed;
-    uint32_t fetched;      /* the GPU fetched its first piece */
     uint32_t fenced_inside;/* its fence was written by its own last piece */
     uint64_t bytes_hash;   /* XXH3 of [start, end) when SubmitCommand returned */
     uint64_t work_at_fence;/* the GPU's work counter when that fence was written */

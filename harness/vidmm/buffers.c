@@ -229,7 +229,6 @@ static void vm_on_fetch(void *ctx, const pbc_qentry *e, const uint8_t *bytes, ui
     if (e->tag >= v->res->sub_count || v->stop)
         return;
     pbc_submission *s = &v->res->subs[e->tag];
-    s->fetched = 1;
     const uint8_t *host = v->gpu->dma_pool + s->pool_offset;
     int changed = XXH3_64bits(host + s->start, s->end - s->start) != s->bytes_hash;
     VM_RULE(v, pbc_rule_dma_submitted(&v->res->findings, v->op, s->fence, s->buffer, s->start, s->end,

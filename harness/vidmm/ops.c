@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/shim.h"
 
 /* ---- Scenario operations ---- */
 
