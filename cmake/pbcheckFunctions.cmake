@@ -21,6 +21,15 @@
 # For long runs start the binary (pbcheck_FUZZ_EXECUTABLE) yourself, with
 # PBCHECK_TARGET=libNAME.so in its environment.
 #
+# When AFL++ is installed (afl-clang-fast on PATH), also builds, in
+# BINARY_DIR: libNAME_afl.so, the same sources instrumented by
+# afl-clang-fast, and NAME_afl_fuzz, the differential target linked from
+# the package's fuzz kit that loads it (target NAME_afl; not built by
+# default unless PBCHECK_AFL is ON), and adds the CTest test afl_NAME
+# (label fuzz) that runs one input through it. Fuzz with
+#   afl-fuzz -i SEEDS -o OUT -m none -- BINARY_DIR/NAME_afl_fuzz
+# (binary scenarios: `pbcheck encode` turns .pbs seeds into them).
+#
 # CASE_INSENSITIVE_INCLUDES: Windows file systems ignore case, so driver
 # sources often say #include "VC4Ddi.h" for Vc4Ddi.h, or <Dispmprt.h>.
 # With this option the sources and the headers in INCLUDE_DIRS are scanned
@@ -75,6 +84,58 @@ function(_pbcheck_case_includes name out_dir)
   set(${out_dir} "${gen}" PARENT_SCOPE)
 endfunction()
 
+# _pbcheck_add_afl(NAME SOURCES ... INCLUDE_DIRS ... DEFINITIONS ...): the
+# AFL++ library and fuzz binary, when afl-clang-fast and the kit exist.
+function(_pbcheck_add_afl name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;INCLUDE_DIRS;DEFINITIONS")
+  find_program(PBCHECK_AFL_CC afl-clang-fast)
+  option(PBCHECK_AFL "Build the AFL++ fuzz binaries of pbcheck_add_target by default" OFF)
+  if(NOT PBCHECK_AFL_CC OR NOT pbcheck_KIT_LIBRARIES)
+    return()
+  endif()
+  foreach(lib ${pbcheck_KIT_LIBRARIES})
+    if(NOT EXISTS "${lib}")
+      return()
+    endif()
+  endforeach()
+  set(flags -O1 -g -fPIC ${pbcheck_KIT_SANITIZE} -D_POSIX_C_SOURCE=200809L)
+  foreach(dir ${arg_INCLUDE_DIRS} "${pbcheck_INCLUDE_DIR}" "${pbcheck_INCLUDE_DIR}/pbcheck/wdk")
+    list(APPEND flags "-I${dir}")
+  endforeach()
+  foreach(def ${arg_DEFINITIONS})
+    list(APPEND flags "-D${def}")
+  endforeach()
+  set(lib "${CMAKE_CURRENT_BINARY_DIR}/lib${name}_afl.so")
+  set(exe "${CMAKE_CURRENT_BINARY_DIR}/${name}_afl_fuzz")
+  add_custom_command(OUTPUT "${lib}"
+    COMMAND "${PBCHECK_AFL_CC}" ${flags} -shared -fvisibility=hidden ${arg_SOURCES} -o "${lib}"
+    DEPENDS ${arg_SOURCES}
+    COMMENT "AFL++-instrumented lib${name}_afl.so" VERBATIM)
+  add_custom_command(OUTPUT "${exe}"
+    COMMAND "${PBCHECK_AFL_CC}" ${flags} "-DPBC_AFL_TARGET_LIB=\"${lib}\"" "${pbcheck_KIT_DIR}/afl_main.c"
+            ${pbcheck_KIT_LIBRARIES} ${pbcheck_KIT_LINK} "-Wl,--dynamic-list=${pbcheck_KIT_DIR}/exports.list"
+            # Loaded at start, before AFL++'s fork server: its edges would
+            # not count if the harness's dlopen loaded it first.
+            -Wl,--no-as-needed "${lib}" "-Wl,-rpath,${CMAKE_CURRENT_BINARY_DIR}"
+            -o "${exe}"
+    DEPENDS ${pbcheck_KIT_LIBRARIES} "${pbcheck_KIT_DIR}/afl_main.c" "${lib}"
+    COMMENT "AFL++ fuzz binary ${name}_afl_fuzz" VERBATIM)
+  if(PBCHECK_AFL)
+    add_custom_target(${name}_afl ALL DEPENDS "${lib}" "${exe}")
+  else()
+    add_custom_target(${name}_afl DEPENDS "${lib}" "${exe}")
+  endif()
+  # One input through the binary (any bytes are a valid scenario); the
+  # test builds what it needs first, so it works without PBCHECK_AFL.
+  set(input "${CMAKE_CURRENT_BINARY_DIR}/${name}_afl_input")
+  file(WRITE "${input}" "pbcheck afl smoke input: a few bytes the decoder turns into a scenario")
+  add_test(NAME afl_${name}_build COMMAND "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" --target ${name}_afl)
+  add_test(NAME afl_${name} COMMAND "${exe}" "${input}")
+  set_tests_properties(afl_${name}_build PROPERTIES LABELS fuzz FIXTURES_SETUP afl_${name}_built)
+  set_tests_properties(afl_${name} PROPERTIES LABELS fuzz FIXTURES_REQUIRED afl_${name}_built)
+  set(PBCHECK_AFL_FOUND TRUE PARENT_SCOPE)
+endfunction()
+
 function(pbcheck_add_target name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "CASE_INSENSITIVE_INCLUDES;NO_CERTIFY_TEST" "FUZZ_RUNS"
                         "SOURCES;INCLUDE_DIRS;COMPILE_DEFINITIONS;CERTIFY_ARGS")
@@ -118,6 +179,9 @@ function(pbcheck_add_target name)
                      --out "${CMAKE_CURRENT_BINARY_DIR}/certify_${name}")
     set_tests_properties(certify_${name} PROPERTIES LABELS certify)
   endif()
+
+  _pbcheck_add_afl(${name} SOURCES ${sources} INCLUDE_DIRS ${include_dirs} ${case_dir}
+                   DEFINITIONS ${arg_COMPILE_DEFINITIONS})
 
   if(pbcheck_FUZZ_ENGINE STREQUAL "libfuzzer" AND pbcheck_FUZZ_EXECUTABLE)
     set(runs 200)

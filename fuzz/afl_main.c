@@ -3,6 +3,8 @@
  * (many inputs per process) with the input in shared memory. Outside
  * afl-fuzz, the same macros read one input from stdin, and file arguments
  * are run one by one, so a saved crash replays with `target FILE`.
+ * Built by pbcheck_add_target for a builder library, PBC_AFL_TARGET_LIB
+ * names that library (PBCHECK_TARGET, when set, still wins).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +31,9 @@ static int run_file(const char *path)
 
 int main(int argc, char **argv)
 {
+#ifdef PBC_AFL_TARGET_LIB
+    setenv("PBCHECK_TARGET", PBC_AFL_TARGET_LIB, 0);
+#endif
     if (argc > 1 && !getenv("__AFL_SHM_ID")) {
         for (int i = 1; i < argc; i++)
             if (run_file(argv[i]))

@@ -7,7 +7,7 @@
 set -u
 src=$1 bin=$2 cc=$3
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 passes=0 fails=0
 check() { # check NAME CONDITION-COMMAND...
     local name=$1
@@ -39,6 +39,26 @@ if grep -q 'pbcheck_FUZZ_ENGINE "libfuzzer"' "$tmp/prefix/lib/cmake/pbcheck/pbch
     check fuzz-tests-registered [ "$(ctest --test-dir "$tmp/build" -N -L fuzz | grep -c 'Test *#')" -eq 3 ]
     ctest --test-dir "$tmp/build" -V -R '^fuzz_example_cpu$' >"$tmp/fuzz.log" 2>&1
     check fuzz-ran grep -Eq 'Done [0-9]+ runs|==ERROR|deadly signal|pbcheck:' "$tmp/fuzz.log"
+fi
+# With AFL++ installed, each builder also gets an instrumented library and
+# an AFL++ fuzz binary; one runs an input, and afl-showmap sees edges of
+# the builder's own code (the harness in the kit is not instrumented).
+if command -v afl-clang-fast >/dev/null; then
+    ctest --test-dir "$tmp/build" -V -R '^afl_example_cpu' >"$tmp/afl.log" 2>&1
+    check afl-test-passes [ $? -eq 0 ] || tail -30 "$tmp/afl.log"
+    check afl-binary-built [ -x "$tmp/build/example_cpu_afl_fuzz" ]
+    check afl-library-built [ -f "$tmp/build/libexample_cpu_afl.so" ]
+    # The same driver path with and without work for the builder: only
+    # the builder's instrumented code can tell the two maps apart.
+    "$tmp/prefix/bin/pbcheck" encode "$src/corpus/seeds/everything.pbs" --out "$tmp/afl-in" >/dev/null
+    : >"$tmp/afl-in/empty.bin"
+    edges() { # edges INPUT: tuples afl-showmap sees for one input on stdin
+        ASAN_OPTIONS=detect_leaks=0 afl-showmap -q -o "$tmp/map" -m none -- "$tmp/build/example_cpu_afl_fuzz" <"$1" \
+            >/dev/null 2>&1
+        wc -l <"$tmp/map" 2>/dev/null || echo 0
+    }
+    busy=$(edges "$tmp/afl-in/everything.bin") idle=$(edges "$tmp/afl-in/empty.bin")
+    check afl-sees-builder-edges [ "$busy" -gt $((idle + 10)) ]
 fi
 for ex in example_gpu example_cpu example_worker; do
     # The certify output of this test, from its start to the next test's.

@@ -1,6 +1,13 @@
 /* The WDK shim's CPU views: they persist until unmapped, see what the GPU
  * wrote whenever the builder's code starts running, and what the CPU wrote
  * reaches modeled memory, with CPU provenance, when it stops. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "gpu/gpu.h"
 #include "kernel/shim.h"
 #include "ref_isa.h"
@@ -63,6 +70,115 @@ T_TEST(mdl_view_sets_mapped_va_until_unmapped)
     T_CHECK(md.m.MappedSystemVa == p); /* across calls */
     MmUnmapLockedPages(p, &md.m);
     T_CHECK(md.m.MappedSystemVa == NULL && !(md.m.MdlFlags & MDL_MAPPED_TO_SYSTEM_VA));
+    pbc_shim_leave();
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+
+static long max_rss_kib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* A driver maps its whole BAR once: an 8 GiB view costs what is touched. */
+T_TEST(whole_segment_view_is_sparse)
+{
+    const uint64_t base = 0x400000000ull, size = 8ull << 30;
+    const pbc_segment_info layout[] = {{1, PBC_SEGMENT_MEMORY, base, size}};
+    const char *why;
+    pbc_gpu *g = pbc_gpu_create(layout, 1, &ref_isa, &why);
+    T_CHECK(g != NULL);
+    long rss0 = max_rss_kib();
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = (LONGLONG)base;
+    uint8_t *bar = MmMapIoSpace(pa, size, MmWriteCombined);
+    T_CHECK(bar != NULL);
+    pbc_shim_leave();
+
+    uint32_t v = 0x5EED5EED, r = 0;
+    T_CHECK(pbc_gpu_write(g, base + size - 4096, &v, 4) == 0);
+    pbc_shim_enter();
+    T_CHECK(*(uint32_t *)(bar + size - 4096) == 0x5EED5EED);
+    T_CHECK(bar[size / 2] == 0);           /* a read creates nothing */
+    *(uint32_t *)(bar + 3 * 4096 + 8) = 7; /* one store, one page */
+    pbc_shim_leave();
+    T_CHECK(pbc_gpu_read(g, base + 3 * 4096 + 8, &r, 4) == 0 && r == 7);
+    T_CHECK(g->mem.count == 2); /* the GPU's page and the CPU's: nothing else */
+    const pbc_page *gpu_page = pbc_mem_find(&g->mem, (base + size - 4096) >> PAGE_SHIFT);
+    T_CHECK(gpu_page && gpu_page->prov.writer != PBC_WRITER_CPU); /* read, not written back */
+    T_CHECK(max_rss_kib() - rss0 < 64 * 1024);
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+
+/* Two views of the same pages: what the CPU wrote through one is seen
+ * through the other from the next call on. */
+T_TEST(aliasing_views_agree_after_each_call)
+{
+    pbc_gpu *g = make();
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS a, b;
+    a.QuadPart = 0x20000;
+    b.QuadPart = 0x21000;
+    uint32_t *wide = MmMapIoSpace(a, 3 * 4096, MmCached);
+    uint32_t *narrow = MmMapIoSpace(b, 4096, MmCached);
+    T_CHECK(wide && narrow);
+    wide[1024] = 0xA11A5ED;
+    pbc_shim_leave();
+    pbc_shim_enter();
+    T_CHECK(narrow[0] == 0xA11A5ED);
+    pbc_shim_leave();
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+
+/* The CPU does not see system pages through the GART: no view. */
+T_TEST(aperture_ranges_are_not_served)
+{
+    const pbc_segment_info layout[] = {{1, PBC_SEGMENT_MEMORY, 0x0, 16u << 20},
+                                       {2, PBC_SEGMENT_APERTURE, 0x1000000, 1u << 20}};
+    const char *why;
+    pbc_gpu *g = pbc_gpu_create(layout, 2, &ref_isa, &why);
+    T_CHECK(g != NULL);
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = 0x1000000;
+    T_CHECK(MmMapIoSpace(pa, 4096, MmCached) == NULL);
+    pa.QuadPart = 0xFFF000; /* straddles the memory segment's end */
+    T_CHECK(MmMapIoSpace(pa, 8192, MmCached) == NULL);
+    pbc_shim_leave();
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+
+/* Write detection claims only faults on views: any other bad store still
+ * ends the process through the handler that was there before (the
+ * default's SIGSEGV, or a sanitizer's report), never runs on. */
+T_TEST(other_faults_still_crash)
+{
+    pbc_gpu *g = make();
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = 0x30000;
+    T_CHECK(MmMapIoSpace(pa, 4096, MmCached) != NULL); /* installs the handler */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        volatile uint8_t *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ro[0] = 1;
+        _exit(42);
+    }
+    int status = 0;
+    T_CHECK(waitpid(pid, &status, 0) == pid);
+    T_CHECK(!(WIFEXITED(status) && WEXITSTATUS(status) == 42));
+    T_CHECK(WIFSIGNALED(status) || WEXITSTATUS(status) != 0);
     pbc_shim_leave();
     pbc_shim_unbind();
     pbc_gpu_destroy(g);

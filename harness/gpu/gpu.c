@@ -207,6 +207,24 @@ static int64_t gpu_translate(pbc_gpu *gpu, uint64_t addr)
     return -1;
 }
 
+int pbc_gpu_identity_range(const pbc_gpu *gpu, uint64_t addr, uint64_t len)
+{
+    if (len == 0 || addr + len < addr)
+        return 0;
+    for (uint32_t i = 0; i < gpu->segment_count; i++) {
+        const pbc_segment_info *s = &gpu->seg[i].info;
+        if (addr >= s->base && addr - s->base < s->size)
+            return s->kind == PBC_SEGMENT_MEMORY && len <= s->size - (addr - s->base);
+    }
+    uint64_t last = (addr + len - 1) >> PBC_PAGE_SHIFT;
+    if (last - (addr >> PBC_PAGE_SHIFT) >= PBC_SYS_WINDOW_PAGES)
+        return 0;
+    for (uint64_t pfn = addr >> PBC_PAGE_SHIFT; pfn <= last; pfn++)
+        if (!sys_pfn_allocated(gpu, pfn))
+            return 0;
+    return 1;
+}
+
 static int gpu_range_ok(pbc_gpu *gpu, uint64_t addr, uint64_t len)
 {
     if (addr + len < addr) {
@@ -247,6 +265,7 @@ static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, uint8_t *o
             pbc_page *pg = pbc_mem_touch(&gpu->mem, (uint64_t)ppn);
             memcpy(pg->data + off, in, n);
             pg->prov = gpu->cur;
+            pbc_mem_log_write(&gpu->mem, pg);
             in += n;
         } else {
             pbc_mem_read(&gpu->mem, ((uint64_t)ppn << PBC_PAGE_SHIFT) + off, out, n);

@@ -183,6 +183,9 @@ void pbc_gpu_dma_release_all(pbc_gpu *gpu);
 /* Memory access by physical address with the current provenance. Faults
  * are recorded; the return value is 0 or -1 (faulted, nothing written). */
 int pbc_gpu_write(pbc_gpu *gpu, uint64_t addr, const void *src, uint64_t len);
+/* 1 when [addr, addr+len) is memory whose page number is its physical
+ * address: within one memory segment, or allocated system pages only. */
+int pbc_gpu_identity_range(const pbc_gpu *gpu, uint64_t addr, uint64_t len);
 int pbc_gpu_read(pbc_gpu *gpu, uint64_t addr, void *dst, uint64_t len);
 int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *uop);
 /* Sets aperture entry `index` of segment `segment` as a GART micro-op

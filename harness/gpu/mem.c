@@ -21,6 +21,7 @@ void pbc_mem_init(pbc_mem *m)
     m->cap = 1024;
     m->keys = pbc_xcalloc(m->cap, sizeof(*m->keys));
     m->slots = pbc_xcalloc(m->cap, sizeof(*m->slots));
+    m->epoch = 1;
 }
 
 void pbc_mem_fini(pbc_mem *m)
@@ -30,6 +31,7 @@ void pbc_mem_fini(pbc_mem *m)
     free(m->pages);
     free(m->keys);
     free(m->slots);
+    free(m->changed);
     memset(m, 0, sizeof(*m));
 }
 
@@ -42,6 +44,7 @@ void pbc_mem_reset(pbc_mem *m)
         m->keys[h] = 0;
     }
     m->count = 0;
+    pbc_mem_new_epoch(m);
 }
 
 pbc_page *pbc_mem_find(const pbc_mem *m, uint64_t ppn)
@@ -93,6 +96,7 @@ pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
     memset(p->data, 0, PBC_PAGE_SIZE);
     p->ppn = ppn;
     memset(&p->prov, 0, sizeof(p->prov));
+    p->epoch = 0;
     mem_insert(m, ppn, m->count);
     m->count++;
     return p;
@@ -111,5 +115,29 @@ void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n)
         to += k;
         addr += k;
         n -= k;
+    }
+}
+
+void pbc_mem_log_write(pbc_mem *m, pbc_page *pg)
+{
+    if (!m->watched || pg->epoch == m->epoch)
+        return;
+    pg->epoch = m->epoch;
+    PBC_PUSH(m->changed, m->changed_count, m->changed_cap, (uint32_t)(pg - m->pages));
+}
+
+void pbc_mem_watch(pbc_mem *m, int on)
+{
+    m->watched = on;
+    pbc_mem_new_epoch(m);
+}
+
+void pbc_mem_new_epoch(pbc_mem *m)
+{
+    m->changed_count = 0;
+    if (++m->epoch == 0) { /* wrapped: no page may look already logged */
+        for (uint32_t i = 0; i < m->count; i++)
+            m->pages[i].epoch = 0;
+        m->epoch = 1;
     }
 }

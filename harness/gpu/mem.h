@@ -36,6 +36,7 @@ typedef struct pbc_page {
     uint64_t ppn;
     uint8_t *data;
     pbc_prov prov;
+    uint32_t epoch; /* the change-log epoch of its last logged write */
 } pbc_page;
 
 typedef struct pbc_mem {
@@ -45,6 +46,13 @@ typedef struct pbc_mem {
     pbc_page *pages;  /* touched pages, in first-touch order */
     uint32_t count;
     uint32_t pages_cap;
+    /* The change log, kept only while watched (CPU views exist): the
+     * pages written since the last pbc_mem_new_epoch, each once, as
+     * indexes into pages. Costs one compare per write when unwatched. */
+    int watched;
+    uint32_t epoch;
+    uint32_t *changed;
+    uint32_t changed_count, changed_cap;
 } pbc_mem;
 
 void pbc_mem_init(pbc_mem *m);
@@ -58,5 +66,11 @@ pbc_page *pbc_mem_find(const pbc_mem *m, uint64_t ppn);
 void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n);
 /* The page, created zero-filled if needed. */
 pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn);
+/* Every write to a page's data is followed by this. */
+void pbc_mem_log_write(pbc_mem *m, pbc_page *pg);
+/* Starts or stops the change log (stopping forgets it). */
+void pbc_mem_watch(pbc_mem *m, int on);
+/* Forgets the changes logged so far; later writes are logged anew. */
+void pbc_mem_new_epoch(pbc_mem *m);
 
 #endif

@@ -1,28 +1,47 @@
 /*
- * The WDK shim. A CPU mapping of modeled memory is a bounce buffer: it is
- * filled from modeled memory when mapped and written back, page by page
- * and only where bytes changed, when unmapped or when the DDI call that
- * made it returns. Register pointers into the mapped MMIO range reach the
- * model's register file. Anything the shim cannot serve returns NULL, as
- * the kernel does when a mapping fails.
+ * The WDK shim. A CPU view of modeled memory (MmGetSystemAddressForMdlSafe,
+ * MmMapIoSpace) is a sparse shared mapping of its own: the builder sees it
+ * read-only until it writes a page, which faults once and makes that page
+ * writable and dirty. The model's memory and the views meet whenever the
+ * builder's code starts or stops running: pages the model changed since
+ * (a change log kept while views exist) are copied into the views on the
+ * way in, and the pages the CPU dirtied are written back, with their
+ * provenance, on the way out. Both cost what changed, not the view's
+ * size, so a driver may map a whole segment once and keep it. Register
+ * pointers into the mapped MMIO range reach the model's register file.
+ * Anything the shim cannot serve returns NULL, as the kernel does when a
+ * mapping fails.
  */
+#define _GNU_SOURCE
 #include "kernel/shim.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "kernel/services.h"
 
 #define SHIM_MAX_MAPPINGS 64u
+/* A view may span a whole memory segment (64 GiB) and is sparse; the
+ * bitmap of dirty pages is its only per-page cost (a bit per page). */
+#define SHIM_MAX_VIEW_BYTES (64ull << 30)
 
 typedef struct shim_mapping {
-    uint8_t *host;
-    uint64_t *pages; /* physical page addresses, one per 4 KiB of host */
-    uint32_t count;
-    PMDL mdl;        /* MmGetSystemAddressForMdlSafe: the MDL to put back */
+    uint8_t *host;    /* what the builder sees: read-only until written */
+    uint8_t *alias;   /* the same pages, writable, for the harness */
+    size_t bytes;
+    size_t count;     /* pages */
+    uint64_t first;   /* MmMapIoSpace: page number of page 0 */
+    uint64_t *pages;  /* MDL views: page number of each page, else NULL */
+    uint32_t *order;  /* MDL views: page indexes sorted by page number */
+    uint64_t *dirty;  /* bitmap: pages the CPU wrote since the last leave */
+    size_t dirty_lo, dirty_hi; /* bounds of the set bits; SIZE_MAX: none */
+    PMDL mdl;         /* MmGetSystemAddressForMdlSafe: the MDL to put back */
     PVOID saved_va;
     CSHORT saved_flags;
 } shim_mapping;
@@ -39,37 +58,147 @@ typedef struct shim_state {
 
 static _Thread_local shim_state shim;
 
-void pbc_shim_bind(pbc_gpu *gpu)
+/* ---- write detection ------------------------------------------------ */
+
+static struct sigaction shim_prev_segv;
+static volatile sig_atomic_t shim_segv_installed;
+
+/* A write to a clean view page: make it writable, note it dirty, and let
+ * the store run again. Any other fault is the previous handler's. */
+static void shim_segv(int sig, siginfo_t *si, void *uc)
 {
-    pbc_shim_unbind();
-    shim.gpu = gpu;
+    uint8_t *a = si->si_addr;
+    for (uint32_t k = 0; si->si_code == SEGV_ACCERR && k < shim.map_count; k++) {
+        shim_mapping *m = &shim.map[k];
+        if (a < m->host || a >= m->host + m->bytes)
+            continue;
+        size_t i = (size_t)(a - m->host) / PBC_PAGE_SIZE;
+        if (mprotect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+            break;
+        m->dirty[i / 64] |= 1ull << (i % 64);
+        if (i < m->dirty_lo)
+            m->dirty_lo = i;
+        if (m->dirty_hi == SIZE_MAX || i > m->dirty_hi)
+            m->dirty_hi = i;
+        return;
+    }
+    if (shim_prev_segv.sa_flags & SA_SIGINFO) {
+        shim_prev_segv.sa_sigaction(sig, si, uc);
+    } else if (shim_prev_segv.sa_handler == SIG_DFL || shim_prev_segv.sa_handler == SIG_IGN) {
+        signal(sig, SIG_DFL); /* the store faults again and ends the process as it would have */
+    } else {
+        shim_prev_segv.sa_handler(sig);
+    }
 }
 
+static void shim_install_segv(void)
+{
+    if (shim_segv_installed)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = shim_segv;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, &sa, &shim_prev_segv) == 0)
+        shim_segv_installed = 1;
+}
+
+/* ---- views ------------------------------------------------------------ */
+
+/* Index of page number ppn in view m, or -1. */
+static int64_t shim_view_index(const shim_mapping *m, uint64_t ppn)
+{
+    if (!m->pages)
+        return ppn >= m->first && ppn - m->first < m->count ? (int64_t)(ppn - m->first) : -1;
+    size_t lo = 0, hi = m->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->pages[m->order[mid]] < ppn)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->count && m->pages[m->order[lo]] == ppn ? (int64_t)m->order[lo] : -1;
+}
+
+static uint64_t shim_view_ppn(const shim_mapping *m, size_t i)
+{
+    return m->pages ? m->pages[i] : m->first + i;
+}
+
+/* Copies modeled page pg into every view that shows it. */
+static void shim_copy_in(const pbc_page *pg)
+{
+    for (uint32_t k = 0; k < shim.map_count; k++) {
+        int64_t i = shim_view_index(&shim.map[k], pg->ppn);
+        if (i >= 0)
+            memcpy(shim.map[k].alias + (size_t)i * PBC_PAGE_SIZE, pg->data, PBC_PAGE_SIZE);
+    }
+}
+
+/* Views take what the model changed since the last sync. */
+static void shim_sync_in(void)
+{
+    pbc_mem *mem = &shim.gpu->mem;
+    if (!mem->watched)
+        return;
+    for (uint32_t i = 0; i < mem->changed_count; i++)
+        shim_copy_in(&mem->pages[mem->changed[i]]);
+    pbc_mem_new_epoch(mem);
+}
+
+static int shim_all_zero(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return 0;
+    return 1;
+}
+
+/* What the CPU wrote through m since the last leave goes to the model,
+ * page by page and only where bytes changed; the pages turn read-only. */
 static void shim_write_back(shim_mapping *m)
 {
-    uint8_t cur[PBC_PAGE_SIZE];
+    if (m->dirty_hi == SIZE_MAX)
+        return;
     pbc_prov saved = shim.gpu->cur;
     shim.gpu->cur = shim.gpu->cpu;
     shim.gpu->cur.writer = PBC_WRITER_CPU;
-    for (uint32_t i = 0; i < m->count; i++) {
-        const uint8_t *mine = m->host + (size_t)i * PBC_PAGE_SIZE;
-        if (pbc_gpu_read(shim.gpu, m->pages[i], cur, PBC_PAGE_SIZE) == 0 &&
-            memcmp(cur, mine, PBC_PAGE_SIZE) != 0)
-            pbc_gpu_write(shim.gpu, m->pages[i], mine, PBC_PAGE_SIZE);
+    for (size_t w = m->dirty_lo / 64; w <= m->dirty_hi / 64; w++) {
+        for (uint64_t bits = m->dirty[w]; bits; bits &= bits - 1) {
+            size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
+            const uint8_t *mine = m->alias + i * PBC_PAGE_SIZE;
+            uint64_t addr = shim_view_ppn(m, i) << PBC_PAGE_SHIFT;
+            const pbc_page *pg = pbc_mem_find(&shim.gpu->mem, addr >> PBC_PAGE_SHIFT);
+            int same = pg ? memcmp(pg->data, mine, PBC_PAGE_SIZE) == 0 : shim_all_zero(mine, PBC_PAGE_SIZE);
+            if (!same)
+                pbc_gpu_write(shim.gpu, addr, mine, PBC_PAGE_SIZE);
+            mprotect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_READ);
+        }
+        m->dirty[w] = 0;
     }
+    m->dirty_lo = SIZE_MAX;
+    m->dirty_hi = SIZE_MAX;
     shim.gpu->cur = saved;
 }
 
 static void shim_release(uint32_t i)
 {
-    shim_write_back(&shim.map[i]);
-    if (shim.map[i].mdl) {
-        shim.map[i].mdl->MappedSystemVa = shim.map[i].saved_va;
-        shim.map[i].mdl->MdlFlags = shim.map[i].saved_flags;
+    shim_mapping *m = &shim.map[i];
+    shim_write_back(m);
+    if (m->mdl) {
+        m->mdl->MappedSystemVa = m->saved_va;
+        m->mdl->MdlFlags = m->saved_flags;
     }
-    free(shim.map[i].host);
-    free(shim.map[i].pages);
+    munmap(m->host, m->bytes);
+    munmap(m->alias, m->bytes);
+    free(m->pages);
+    free(m->order);
+    free(m->dirty);
     shim.map[i] = shim.map[--shim.map_count];
+    if (shim.map_count == 0)
+        pbc_mem_watch(&shim.gpu->mem, 0);
 }
 
 static void shim_flush_all(void)
@@ -78,36 +207,31 @@ static void shim_flush_all(void)
         shim_release(shim.map_count - 1);
 }
 
-/* Views persist, as Windows' do, until unmapped (or the run ends); the
- * model's memory and the views meet whenever the builder's code starts or
- * stops running: views are refreshed from modeled memory (the GPU may have
- * written it) on the way in, and what the CPU changed is written back, with
- * its provenance, on the way out. */
-static void shim_refresh_all(void)
-{
-    for (uint32_t k = 0; k < shim.map_count; k++) {
-        shim_mapping *m = &shim.map[k];
-        for (uint32_t i = 0; i < m->count; i++)
-            pbc_gpu_read(shim.gpu, m->pages[i], m->host + (size_t)i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
-    }
-}
-
 static void shim_write_back_all(void)
 {
     for (uint32_t k = 0; k < shim.map_count; k++)
         shim_write_back(&shim.map[k]);
 }
 
+void pbc_shim_bind(pbc_gpu *gpu)
+{
+    pbc_shim_unbind();
+    shim.gpu = gpu;
+}
+
 void pbc_shim_enter(void)
 {
     if (shim.gpu)
-        shim_refresh_all();
+        shim_sync_in();
 }
 
+/* What one view wrote reaches the others that show the same pages now. */
 void pbc_shim_leave(void)
 {
-    if (shim.gpu)
-        shim_write_back_all();
+    if (!shim.gpu)
+        return;
+    shim_write_back_all();
+    shim_sync_in();
 }
 
 void pbc_shim_unbind(void)
@@ -140,24 +264,78 @@ uint32_t pbc_shim_take_asserts(const char **first)
     return n;
 }
 
-static void *shim_map_pages(const uint64_t *pages, uint32_t count)
+static const uint64_t *shim_sort_key;
+
+static int shim_by_page(const void *a, const void *b)
 {
-    if (!shim.gpu || shim.map_count == SHIM_MAX_MAPPINGS || count == 0)
+    uint64_t x = shim_sort_key[*(const uint32_t *)a], y = shim_sort_key[*(const uint32_t *)b];
+    return x < y ? -1 : x > y;
+}
+
+/* A view of count pages: page i is physical page first + i, or pages[i]
+ * when pages is given (the view then owns it). NULL when the shim cannot
+ * make one. */
+static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
+{
+    if (!shim.gpu || shim.map_count == SHIM_MAX_MAPPINGS || count == 0 ||
+        count > SHIM_MAX_VIEW_BYTES / PBC_PAGE_SIZE) {
+        free(pages);
         return NULL;
+    }
     shim_mapping *m = &shim.map[shim.map_count];
     memset(m, 0, sizeof(*m));
-    m->host = pbc_xmalloc((size_t)count * PBC_PAGE_SIZE);
-    m->pages = pbc_xmalloc(count * sizeof(*m->pages));
+    m->bytes = count * PBC_PAGE_SIZE;
+    int fd = memfd_create("pbcheck-view", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)m->bytes) != 0) {
+        if (fd >= 0)
+            close(fd);
+        free(pages);
+        return NULL;
+    }
+    m->host = mmap(NULL, m->bytes, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    m->alias = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    close(fd);
+    if (m->host == MAP_FAILED || m->alias == MAP_FAILED) {
+        if (m->host != MAP_FAILED)
+            munmap(m->host, m->bytes);
+        if (m->alias != MAP_FAILED)
+            munmap(m->alias, m->bytes);
+        free(pages);
+        return NULL;
+    }
+    shim_install_segv();
     m->count = count;
-    memcpy(m->pages, pages, count * sizeof(*pages));
-    for (uint32_t i = 0; i < count; i++)
-        if (pbc_gpu_read(shim.gpu, pages[i], m->host + (size_t)i * PBC_PAGE_SIZE, PBC_PAGE_SIZE)) {
-            free(m->host);
-            free(m->pages);
-            return NULL;
-        }
+    m->first = first;
+    m->pages = pages;
+    m->dirty = pbc_xcalloc((count + 63) / 64, sizeof(*m->dirty));
+    m->dirty_lo = m->dirty_hi = SIZE_MAX;
+    if (pages) {
+        m->order = pbc_xmalloc(count * sizeof(*m->order));
+        for (size_t i = 0; i < count; i++)
+            m->order[i] = (uint32_t)i;
+        shim_sort_key = pages;
+        qsort(m->order, count, sizeof(*m->order), shim_by_page);
+    }
     shim.map_count++;
-    return m->host;
+    /* What the model holds now, costing the smaller of the view's pages
+     * and the model's touched pages. */
+    pbc_mem *mem = &shim.gpu->mem;
+    if (count <= mem->count) {
+        for (size_t i = 0; i < count; i++) {
+            const pbc_page *pg = pbc_mem_find(mem, shim_view_ppn(m, i));
+            if (pg)
+                memcpy(m->alias + i * PBC_PAGE_SIZE, pg->data, PBC_PAGE_SIZE);
+        }
+    } else {
+        for (uint32_t j = 0; j < mem->count; j++) {
+            int64_t i = shim_view_index(m, mem->pages[j].ppn);
+            if (i >= 0)
+                memcpy(m->alias + (size_t)i * PBC_PAGE_SIZE, mem->pages[j].data, PBC_PAGE_SIZE);
+        }
+    }
+    if (!mem->watched)
+        pbc_mem_watch(mem, 1);
+    return m;
 }
 
 PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
@@ -169,22 +347,20 @@ PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
     for (uint32_t i = 0; i < shim.map_count; i++) /* already mapped: the same view */
         if (shim.map[i].mdl == Mdl)
             return Mdl->MappedSystemVa;
-    uint32_t count = ADDRESS_AND_SIZE_TO_SPAN_PAGES(MmGetMdlVirtualAddress(Mdl), Mdl->ByteCount);
+    size_t count = ADDRESS_AND_SIZE_TO_SPAN_PAGES(MmGetMdlVirtualAddress(Mdl), Mdl->ByteCount);
     uint64_t *pages = pbc_xmalloc((count ? count : 1) * sizeof(*pages));
-    for (uint32_t i = 0; i < count; i++)
-        pages[i] = (uint64_t)MmGetMdlPfnArray(Mdl)[i] << PAGE_SHIFT;
-    uint8_t *p = shim_map_pages(pages, count);
-    free(pages);
-    if (!p)
+    for (size_t i = 0; i < count; i++)
+        pages[i] = MmGetMdlPfnArray(Mdl)[i];
+    shim_mapping *m = shim_map(0, pages, count);
+    if (!m)
         return NULL;
     /* As Windows does: the MDL says it is mapped, and where, until the
      * view goes (MmUnmapLockedPages, or the end of the run); the harness
      * puts the MDL back as it was then. */
-    shim_mapping *m = &shim.map[shim.map_count - 1];
     m->mdl = Mdl;
     m->saved_va = Mdl->MappedSystemVa;
     m->saved_flags = Mdl->MdlFlags;
-    Mdl->MappedSystemVa = p + (Mdl->ByteOffset & (PAGE_SIZE - 1));
+    Mdl->MappedSystemVa = m->host + (Mdl->ByteOffset & (PAGE_SIZE - 1));
     Mdl->MdlFlags |= MDL_MAPPED_TO_SYSTEM_VA;
     return Mdl->MappedSystemVa;
 }
@@ -193,7 +369,7 @@ static int shim_find(const void *base)
 {
     for (uint32_t i = 0; i < shim.map_count; i++) {
         const uint8_t *h = shim.map[i].host;
-        if ((const uint8_t *)base >= h && (const uint8_t *)base < h + (size_t)shim.map[i].count * PBC_PAGE_SIZE)
+        if ((const uint8_t *)base >= h && (const uint8_t *)base < h + shim.map[i].bytes)
             return (int)i;
     }
     return -1;
@@ -207,6 +383,10 @@ VOID MmUnmapLockedPages(PVOID BaseAddress, PMDL Mdl)
         shim_release((uint32_t)i);
 }
 
+/* Served: the register file, and any range of memory whose page numbers
+ * are its physical addresses (a memory segment, of any size, or allocated
+ * system pages). An aperture range is not: the CPU does not see system
+ * pages through the GART. */
 PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes, MEMORY_CACHING_TYPE CacheType)
 {
     (void)CacheType;
@@ -216,16 +396,12 @@ PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes, MEMOR
     shim_note_view(NULL, pa, pa + NumberOfBytes);
     if (pa >= PBC_MMIO_PHYSICAL && pa + NumberOfBytes <= PBC_MMIO_PHYSICAL + sizeof(shim.gpu->mmio))
         return (uint8_t *)shim.gpu->mmio + (pa - PBC_MMIO_PHYSICAL);
-    if (NumberOfBytes > (64u << 20))
+    if (!pbc_gpu_identity_range(shim.gpu, pa, NumberOfBytes))
         return NULL;
-    uint64_t first = pa & ~(uint64_t)(PAGE_SIZE - 1);
-    uint32_t count = (uint32_t)((pa + NumberOfBytes - first + PAGE_SIZE - 1) / PAGE_SIZE);
-    uint64_t *pages = pbc_xmalloc(count * sizeof(*pages));
-    for (uint32_t i = 0; i < count; i++)
-        pages[i] = first + (uint64_t)i * PAGE_SIZE;
-    uint8_t *p = shim_map_pages(pages, count);
-    free(pages);
-    return p ? p + (pa - first) : NULL;
+    uint64_t first = pa >> PAGE_SHIFT;
+    size_t count = (size_t)(((pa + NumberOfBytes - 1) >> PAGE_SHIFT) - first + 1);
+    shim_mapping *m = shim_map(first, NULL, count);
+    return m ? m->host + (pa & (PAGE_SIZE - 1)) : NULL;
 }
 
 VOID MmUnmapIoSpace(PVOID BaseAddress, SIZE_T NumberOfBytes)

@@ -18,8 +18,10 @@
  *    queue order, as a worker woken by SubmitCommand would.
  *  - The worker reads the record at execution time (the MDL pointers in
  *    it are alive until then) and does the copies and fills with the CPU,
- *    through MmGetSystemAddressForMdlSafe (+ MdlOffset pages) and
- *    MmMapIoSpace (segment address + TransferOffset).
+ *    through MmGetSystemAddressForMdlSafe (+ MdlOffset pages) and a
+ *    permanent CPU view of each memory segment, mapped whole with
+ *    MmMapIoSpace when the adapter starts (segment address +
+ *    TransferOffset).
  *  - Aperture mappings are a software page table in the adapter (this GPU
  *    walks it in system memory); ExWkGartView reads it.
  *  - ReadPhysical and WritePhysical are done by the worker too, through
@@ -45,6 +47,7 @@
 #define EXWK_PAGING_BUFFER_SIZE 4096u
 #define EXWK_MAX_ALLOCATIONS 1024u
 #define EXWK_MAX_APERTURES 2u
+#define EXWK_MAX_SEGMENTS 8u
 #ifdef EXWK_BUG_SMALL_PAGE_TABLE
 #define EXWK_PT_ENTRIES 32u
 #else
@@ -76,8 +79,17 @@ typedef struct _EXWK_APERTURE {
     ULONGLONG PageTable[EXWK_PT_ENTRIES]; /* page address | EXWK_PTE_* */
 } EXWK_APERTURE;
 
+/* A memory segment and the CPU's permanent view of it. */
+typedef struct _EXWK_SEGMENT_VIEW {
+    ULONGLONG Base; /* GPU physical address */
+    ULONGLONG Size;
+    PUCHAR Cpu;
+} EXWK_SEGMENT_VIEW;
+
 typedef struct _EXWK_ADAPTER {
     pbc_host Host;
+    ULONG SegmentViewCount;
+    EXWK_SEGMENT_VIEW SegmentView[EXWK_MAX_SEGMENTS];
     ULONG ApertureCount;
     EXWK_APERTURE Aperture[EXWK_MAX_APERTURES];
     EXWK_ALLOCATION Allocation[EXWK_MAX_ALLOCATIONS];
@@ -90,7 +102,42 @@ static EXWK_ADAPTER *ExWkAllocateAdapterMemory(void)
 {
     return ExAllocatePool2(POOL_FLAG_NON_PAGED, sizeof(EXWK_ADAPTER), EXWK_POOL_TAG);
 }
-static void ExWkFreeAdapterMemory(EXWK_ADAPTER *Adapter) { ExFreePoolWithTag(Adapter, EXWK_POOL_TAG); }
+static void ExWkFreeAdapterMemory(EXWK_ADAPTER *Adapter)
+{
+    for (ULONG i = 0; i < Adapter->SegmentViewCount; i++)
+        MmUnmapIoSpace(Adapter->SegmentView[i].Cpu, (SIZE_T)Adapter->SegmentView[i].Size);
+    ExFreePoolWithTag(Adapter, EXWK_POOL_TAG);
+}
+
+/* The worker's one global: the adapter whose segment views it uses (one
+ * adapter at a time, as on a single-GPU board). */
+static EXWK_ADAPTER *ExWkCurrentAdapter;
+
+/* Maps a memory segment whole, once, as the driver maps its BAR. */
+static NTSTATUS ExWkMapSegment(EXWK_ADAPTER *Adapter, const pbc_segment_info *Segment)
+{
+    if (Adapter->SegmentViewCount == EXWK_MAX_SEGMENTS)
+        return STATUS_NOT_SUPPORTED;
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = (LONGLONG)Segment->base;
+    PUCHAR cpu = MmMapIoSpace(pa, (SIZE_T)Segment->size, MmWriteCombined);
+    if (!cpu)
+        return STATUS_INSUFFICIENT_RESOURCES;
+    Adapter->SegmentView[Adapter->SegmentViewCount++] = (EXWK_SEGMENT_VIEW){Segment->base, Segment->size, cpu};
+    return STATUS_SUCCESS;
+}
+
+/* The CPU address of segment bytes [Address, Address + Size), or NULL. */
+static PUCHAR ExWkSegmentCpu(ULONGLONG Address, SIZE_T Size)
+{
+    EXWK_ADAPTER *adapter = ExWkCurrentAdapter;
+    for (ULONG i = 0; adapter && i < adapter->SegmentViewCount; i++) {
+        const EXWK_SEGMENT_VIEW *v = &adapter->SegmentView[i];
+        if (Address >= v->Base && Address - v->Base < v->Size && Size <= v->Size - (Address - v->Base))
+            return v->Cpu + (Address - v->Base);
+    }
+    return NULL;
+}
 
 static NTSTATUS ExWkCreateAdapter(const pbc_adapter_info *Info, HANDLE *phAdapter)
 {
@@ -100,8 +147,14 @@ static NTSTATUS ExWkCreateAdapter(const pbc_adapter_info *Info, HANDLE *phAdapte
     adapter->Host = *Info->host;
     for (ULONG i = 0; i < Info->segment_count; i++) {
         const pbc_segment_info *seg = &Info->segments[i];
-        if (seg->kind != PBC_SEGMENT_APERTURE)
+        if (seg->kind == PBC_SEGMENT_MEMORY) {
+            NTSTATUS status = ExWkMapSegment(adapter, seg);
+            if (!NT_SUCCESS(status)) {
+                ExWkFreeAdapterMemory(adapter);
+                return status;
+            }
             continue;
+        }
         if (adapter->ApertureCount == EXWK_MAX_APERTURES) {
             ExWkFreeAdapterMemory(adapter);
             return STATUS_NOT_SUPPORTED;
@@ -116,11 +169,17 @@ static NTSTATUS ExWkCreateAdapter(const pbc_adapter_info *Info, HANDLE *phAdapte
         }
 #endif
     }
+    ExWkCurrentAdapter = adapter;
     *phAdapter = adapter;
     return STATUS_SUCCESS;
 }
 
-static void ExWkDestroyAdapter(HANDLE hAdapter) { ExWkFreeAdapterMemory(hAdapter); }
+static void ExWkDestroyAdapter(HANDLE hAdapter)
+{
+    if (ExWkCurrentAdapter == hAdapter)
+        ExWkCurrentAdapter = NULL;
+    ExWkFreeAdapterMemory(hAdapter);
+}
 
 static NTSTATUS ExWkCreateAllocation(HANDLE hAdapter, const pbc_allocation_info *Info, HANDLE *phAllocation)
 {
@@ -207,7 +266,8 @@ static PUCHAR ExWkMapSide(EXWK_VIEW *View, UINT SegmentId, LARGE_INTEGER Address
 #else
         pa.QuadPart = Address.QuadPart + TransferOffset; /* segment sides only (S13) */
 #endif
-        return View->Data = View->Base = MmMapIoSpace(pa, Size, MmCached);
+        View->Base = NULL; /* the segment's permanent view: nothing to unmap */
+        return View->Data = ExWkSegmentCpu((ULONGLONG)pa.QuadPart, Size);
     }
     View->Mdl = Mdl;
     ULONG span = ADDRESS_AND_SIZE_TO_SPAN_PAGES(MmGetMdlVirtualAddress(Mdl), MmGetMdlByteCount(Mdl));
@@ -225,8 +285,6 @@ static void ExWkUnmapSide(const EXWK_VIEW *View)
 {
     if (View->Base && View->Mdl)
         MmUnmapLockedPages(View->Base, View->Mdl);
-    else if (View->Base)
-        MmUnmapIoSpace(View->Base, View->Size);
 }
 
 static void ExWkCopy(SIZE_T Size, UINT SrcSeg, LARGE_INTEGER SrcAddr, PMDL SrcMdl, UINT DstSeg,
@@ -249,15 +307,13 @@ static void ExWkFill(const DXGKARG_BUILDPAGINGBUFFER *A)
     SIZE_T size = A->Fill.FillSize;
     if (size == 0)
         return;
-    PHYSICAL_ADDRESS pa = A->Fill.Destination.SegmentAddress;
-    PUCHAR p = MmMapIoSpace(pa, size, MmWriteCombined);
+    PUCHAR p = ExWkSegmentCpu((ULONGLONG)A->Fill.Destination.SegmentAddress.QuadPart, size);
     NT_ASSERT(p);
     if (!p)
         return;
     UINT pattern = A->Fill.FillPattern;
     for (SIZE_T i = 0; i < size; i += sizeof(pattern))
         RtlCopyMemory(p + i, &pattern, size - i < sizeof(pattern) ? size - i : sizeof(pattern));
-    MmUnmapIoSpace(p, size);
 }
 
 static void ExWkPhysical(PHYSICAL_ADDRESS Address, BOOLEAN Write)
