@@ -12,6 +12,7 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "cli.h"
+#include "exec/target.h"
 #include "report/certify.h"
 #include "report/text.h"
 #include "report/writers.h"
@@ -24,13 +25,15 @@ static double elapsed_since(const struct timespec *t0)
     return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* A random valid scenario; its name says how to make it again. */
-static void add_fuzz_case(pbc_case_list *cases, uint64_t seed, uint32_t index)
+/* A random valid scenario, within the adapter the target declares; its
+ * name says how to make it again. */
+static void add_fuzz_case(pbc_case_list *cases, const pbc_target *t, uint64_t seed, uint32_t index)
 {
     pbc_rng rng = {seed * 0x100000000ull + index};
     pbc_scenario s;
     pbc_scenario_init(&s);
-    pbc_gen_scenario(&s, 24, pbc_rng_choose, &rng);
+    pbc_segment_info layout[PBC_MAX_SEGMENTS];
+    pbc_gen_scenario_in(&s, layout, pbc_exec_target_layout(t, layout), 24, pbc_rng_choose, &rng);
     pbc_case c;
     snprintf(c.name, sizeof(c.name), "fuzz/seed-%llu/%u", (unsigned long long)seed, index);
     c.text = pbc_scenario_print(&s);
@@ -143,7 +146,7 @@ int pbc_cmd_certify(int argc, char **argv)
         if (i == cases.count) {
             if (fuzz_seconds == 0 || elapsed_since(&t0) >= suite_seconds + (double)fuzz_seconds)
                 break;
-            add_fuzz_case(&cases, seed, i - suite_count);
+            add_fuzz_case(&cases, t, seed, i - suite_count);
             pbc_grow((void **)&res, &res_cap, cases.count, sizeof(*res));
             pbc_grow((void **)&rep, &rep_cap, cases.count, sizeof(*rep));
             memset(&res[i], 0, sizeof(*res));

@@ -10,6 +10,7 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "cli.h"
+#include "exec/target.h"
 
 #define INPUT_MAX (1u << 20)
 
@@ -34,8 +35,10 @@ static int looks_like_text(const uint8_t *d, size_t n)
     return n - i >= 3 && memcmp(d + i, "pbs", 3) == 0;
 }
 
-/* Reads a text or binary scenario; on error prints one line and returns -1. */
-static int load_input(const char *path, pbc_scenario *s)
+/* Reads a text or binary scenario (a binary one decoded within the
+ * target's declared layout, as the fuzz target decodes it); on error
+ * prints one line and returns -1. */
+static int load_input(const char *path, const pbc_target *t, pbc_scenario *s)
 {
     char *data, err[512];
     size_t n;
@@ -51,7 +54,8 @@ static int load_input(const char *path, pbc_scenario *s)
             rc = -1;
         }
     } else {
-        pbc_scenario_decode(buf, n, s);
+        pbc_segment_info layout[PBC_MAX_SEGMENTS];
+        pbc_scenario_decode_in(buf, n, layout, pbc_exec_target_layout(t, layout), s);
     }
     free(data);
     return rc;
@@ -94,7 +98,7 @@ int pbc_cmd_replay(int argc, char **argv)
     pbc_judge_counts c = {0};
     for (int i = 0; i < args.count; i++) {
         pbc_scenario s;
-        if (load_input(args.pos[i], &s)) {
+        if (load_input(args.pos[i], t, &s)) {
             c.bad_input++;
             continue;
         }

@@ -58,6 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static pbc_runner runner; /* worlds only; reset by every run */
     static const pbc_target *target;
+    static pbc_segment_info layout[PBC_MAX_SEGMENTS];
+    static uint32_t layout_count;
     if (!target) {
         char why[512];
         target = pbc_exec_target_open(target_name(), why, sizeof(why));
@@ -67,9 +69,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         }
         pbc_runner_init(&runner);
+        layout_count = pbc_exec_target_layout(target, layout); /* a declared adapter: inputs decode within it */
     }
     pbc_scenario s;
-    pbc_scenario_decode(data, size, &s);
+    pbc_scenario_decode_in(data, size, layout, layout_count, &s);
     if (alloc_bytes(&s) > FUZZ_MAX_ALLOC_BYTES) {
         pbc_scenario_fini(&s);
         return 0;

@@ -47,6 +47,14 @@ check declared-cases-ran grep -Eq '^certify .*: [0-9]{3,} cases' "$tmp/out"
 check declared-none-failed grep -Eq ': [0-9]+ passed, 0 failed, 0 skipped, 0 harness bugs$' "$tmp/out"
 "$pbcheck" run "$src"/corpus/seeds/*.pbs --target "$declared" >"$tmp/out" 2>&1
 check declared-seeds-run-or-skip [ $? -ne 1 ]
+# The random phase and binary inputs are made within the declared adapter:
+# every case runs, none is skipped for not fitting it.
+"$pbcheck" certify --quick --time 2 --seed 7 --target "$declared" --out "$tmp/declared-random" >"$tmp/out" 2>&1
+check declared-random-conformant grep -q 'verdict: CONFORMANT' "$tmp/out"
+check declared-random-none-skipped grep -Eq ': [0-9]+ passed, 0 failed, 0 skipped, 0 harness bugs$' "$tmp/out"
+"$pbcheck" encode "$src"/corpus/seeds/*.pbs --out "$tmp/bin" >/dev/null 2>&1
+"$pbcheck" replay "$tmp"/bin/*.bin --target "$declared" >"$tmp/out" 2>&1
+check declared-binary-inputs-all-run grep -Eq '^replay: [0-9]+ passed, 0 failed, 0 skipped$' "$tmp/out"
 "$pbcheck" run "$src"/corpus/seeds/*.pbs --target "$undeclared" >"$tmp/out" 2>&1
 check undeclared-fails-1 [ $? -eq 1 ]
 check undeclared-says-assert grep -q 'PB-ASSERT: .*NT_ASSERT(a->DmaBufferWriteOffset + a->DmaSize == FIXED_PAGING_BUFFER)' "$tmp/out"

@@ -195,6 +195,39 @@ T_TEST(binary_any_bytes_decode_valid)
     T_CHECK_MSG(with_ops > 1000, "only %d of 3000 inputs kept an operation", with_ops);
 }
 
+/* A driver's declared layout (odd ids' kinds, small segments, apertures
+ * elsewhere): generated scenarios and decoded bytes stay within it, and
+ * still do real work there (maps included). */
+T_TEST(generated_and_decoded_within_a_fixed_layout)
+{
+    const pbc_segment_info layout[] = {{1, PBC_SEGMENT_APERTURE, 0x800000000ull, 1u << 20},
+                                       {2, PBC_SEGMENT_MEMORY, 0x0, 2u << 20},
+                                       {3, PBC_SEGMENT_MEMORY, 0x1000000000ull, 64u << 20}};
+    pbc_rng rng = {9};
+    uint32_t ops = 0, maps = 0;
+    uint8_t buf[300];
+    for (int iter = 0; iter < 1000; iter++) {
+        pbc_scenario g, d;
+        pbc_scenario_init(&g);
+        pbc_gen_scenario_in(&g, layout, 3, 16, pbc_rng_choose, &rng);
+        for (size_t i = 0; i < sizeof(buf); i++)
+            buf[i] = (uint8_t)pbc_rng_choose(&rng, 128);
+        pbc_scenario_decode_in(buf, sizeof(buf), layout, 3, &d);
+        const pbc_scenario *both[] = {&g, &d};
+        for (int k = 0; k < 2; k++) {
+            char why[256] = "";
+            T_CHECK_MSG(pbc_scenario_validate(both[k], why, sizeof(why)) == 0, "input %d: %s", iter, why);
+            T_CHECK(both[k]->segment_count == 3 && memcmp(both[k]->segments, layout, sizeof(layout)) == 0);
+            ops += both[k]->op_count;
+            for (uint32_t i = 0; i < both[k]->op_count; i++)
+                maps += both[k]->ops[i].kind == PBC_SOP_MAP;
+        }
+        pbc_scenario_fini(&g);
+        pbc_scenario_fini(&d);
+    }
+    T_CHECK_MSG(ops > 2000 && maps > 50, "%u ops, %u maps", ops, maps);
+}
+
 /* A prefix of an encoding is a shorter scenario, never garbage: the ops
  * it keeps are the first ops of the whole one (the last may be the cut
  * record read with zeros). */

@@ -11,6 +11,7 @@
 
 #include "ref_builder.h"
 #include "base/util.h"
+#include "exec/target.h"
 
 void pbc_runner_init(pbc_runner *r) { memset(r, 0, sizeof(*r)); }
 
@@ -56,14 +57,11 @@ static int world_run(pbc_world *w, const pbc_scenario *s, const pbc_target *t, u
  * reported. Returns NULL when the scenario fits, else why not. */
 static const char *fit_adapter(const pbc_scenario *s, const pbc_target *t, pbc_scenario *on, char *why, size_t n)
 {
-    const pbc_adapter_decl *d = t->adapter;
     *on = *s;
-    if (!d || !d->segment_count)
+    uint32_t count = pbc_exec_target_layout(t, on->segments);
+    if (!count)
         return NULL;
-    on->segment_count = d->segment_count;
-    for (uint32_t i = 0; i < d->segment_count; i++)
-        on->segments[i] = (pbc_segment_info){d->segments[i].SegmentId, d->segments[i].kind, d->segments[i].base,
-                                             d->segments[i].size};
+    on->segment_count = count;
     if (pbc_scenario_validate(on, why, n))
         return why;
     return NULL;

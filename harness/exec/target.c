@@ -118,3 +118,14 @@ const pbc_target *pbc_exec_target_open(const char *name, char *why, size_t why_s
     }
     return t;
 }
+
+uint32_t pbc_exec_target_layout(const pbc_target *t, pbc_segment_info out[PBC_MAX_SEGMENTS])
+{
+    const pbc_adapter_decl *d = t->adapter;
+    if (!d || !d->segment_count || d->segment_count > PBC_MAX_SEGMENTS)
+        return 0;
+    for (uint32_t i = 0; i < d->segment_count; i++)
+        out[i] = (pbc_segment_info){d->segments[i].SegmentId, d->segments[i].kind, d->segments[i].base,
+                                    d->segments[i].size};
+    return d->segment_count;
+}

@@ -142,11 +142,18 @@ static void decode_name(bin_reader *r, const pbc_scenario *s, char *name)
 
 /* ---- Layout ---- */
 
-static void decode_layout(bin_reader *r, pbc_scenario *s)
+/* The layout the bytes describe, or, given `fixed` (n segments), the
+ * bytes read all the same and that layout used instead. */
+static void decode_layout(bin_reader *r, pbc_scenario *s, const pbc_segment_info *fixed, uint32_t fixed_n)
 {
     uint8_t b = rd_u8(r);
-    if (b == 0) {
+    if (b == 0 && !fixed) {
         pbc_scenario_default_layout(s);
+        return;
+    }
+    if (b == 0) {
+        memcpy(s->segments, fixed, fixed_n * sizeof(*fixed));
+        s->segment_count = fixed_n;
         return;
     }
     uint32_t n = 1u + (b - 1u) % PBC_MAX_SEGMENTS;
@@ -162,7 +169,11 @@ static void decode_layout(bin_reader *r, pbc_scenario *s)
         g->size = (1 + rd_below(r, max)) << 12;
     }
     s->segment_count = n;
-    if (pbc_gpu_layout_check(s->segments, n)) {
+    if (fixed) {
+        memset(s->segments, 0, sizeof(s->segments));
+        memcpy(s->segments, fixed, fixed_n * sizeof(*fixed));
+        s->segment_count = n = fixed_n;
+    } else if (pbc_gpu_layout_check(s->segments, n)) {
         memset(s->segments, 0, sizeof(s->segments));
         pbc_scenario_default_layout(s);
         return;
@@ -441,10 +452,16 @@ static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o)
 
 void pbc_scenario_decode(const uint8_t *data, size_t size, pbc_scenario *s)
 {
+    pbc_scenario_decode_in(data, size, NULL, 0, s);
+}
+
+void pbc_scenario_decode_in(const uint8_t *data, size_t size, const pbc_segment_info *layout, uint32_t n,
+                            pbc_scenario *s)
+{
     bin_reader r = {data, size, 0};
     pbc_scenario_init(s);
     (void)rd_u8(&r); /* version: every version so far reads as version 1 */
-    decode_layout(&r, s);
+    decode_layout(&r, s, n ? layout : NULL, n);
     pbc_residency res;
     int started = 0;
     while (r.at < r.n && s->op_count < PBC_MAX_OPS) {

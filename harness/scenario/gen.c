@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpu/gpu.h" /* PBC_MAX_SEGMENTS */
+
 uint32_t pbc_rng_choose(void *p, uint32_t n)
 {
     pbc_rng *r = p;
@@ -28,15 +30,17 @@ static uint64_t gen_size(pbc_choose_fn c, void *x)
 /* A segment place for size bytes: low, mid, above 4 GiB or flush with the end. */
 static pbc_place gen_place(const pbc_scenario *s, uint64_t size, pbc_choose_fn c, void *x)
 {
-    uint32_t mem[8], n = 0;
+    uint32_t mem[PBC_MAX_SEGMENTS], n = 0;
     for (uint32_t i = 0; i < s->segment_count; i++)
-        if (s->segments[i].kind == PBC_SEGMENT_MEMORY)
+        if (s->segments[i].kind == PBC_SEGMENT_MEMORY && s->segments[i].size >= size)
             mem[n++] = i;
+    if (n == 0)
+        return (pbc_place){0, 0}; /* no segment: the residency tracker refuses it */
     const pbc_segment_info *g = &s->segments[mem[c(x, n)]];
     pbc_place p = {g->SegmentId, 0};
     switch (c(x, 4)) {
     case 0:
-        p.offset = (uint64_t)c(x, 64) * 4096;
+        p.offset = (uint64_t)c(x, 64) * 4096 % (g->size - size + 1) & ~4095ull;
         break;
     case 1:
         p.offset = (uint64_t)c(x, 1u << 20) * 4 % (g->size - size + 1) & ~3ull;
@@ -101,13 +105,24 @@ void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_c
         o->at = gen_place(s, 8, c, x);
         o->at.offset &= ~7ull;
         break;
-    case PBC_SOP_MAP:
-        o->at.segment = s->segment_count; /* the default layout's aperture */
-        o->at.offset = c(x, 4) ? c(x, 64) : 65536 - pages;
+    case PBC_SOP_MAP: {
+        uint32_t ap[PBC_MAX_SEGMENTS], n = 0;
+        for (uint32_t i = 0; i < s->segment_count; i++)
+            if (s->segments[i].kind == PBC_SEGMENT_APERTURE)
+                ap[n++] = i;
+        if (n == 0) { /* nothing to map into: the tracker refuses segment 0 */
+            o->at.segment = 0;
+            break;
+        }
+        const pbc_segment_info *g = &s->segments[ap[c(x, n)]];
+        uint64_t ap_pages = g->size / 4096;
+        o->at.segment = g->SegmentId;
+        o->at.offset = c(x, 4) || ap_pages < pages ? c(x, 64) : ap_pages - pages;
         o->first = c(x, pages);
         o->count = 1 + c(x, pages - o->first);
         o->flags = c(x, 2) ? PBC_SOP_COHERENT : 0;
         break;
+    }
     case PBC_SOP_RENDER_WRITE:
     case PBC_SOP_RENDER_READ:
         o->offset = (uint64_t)c(x, (uint32_t)(al->size / 4)) * 4;
@@ -145,7 +160,18 @@ void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_c
 
 void pbc_gen_scenario(pbc_scenario *s, uint32_t max_ops, pbc_choose_fn c, void *x)
 {
-    pbc_scenario_default_layout(s);
+    pbc_gen_scenario_in(s, NULL, 0, max_ops, c, x);
+}
+
+void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32_t n, uint32_t max_ops,
+                         pbc_choose_fn c, void *x)
+{
+    if (n) {
+        memcpy(s->segments, layout, n * sizeof(*layout));
+        s->segment_count = n;
+    } else {
+        pbc_scenario_default_layout(s);
+    }
     gen_allocs(s, c, x);
     pbc_residency r;
     if (pbc_residency_init(&r, s)) { /* overlapping initial placements: start them in system */

@@ -16,6 +16,10 @@ typedef uint32_t (*pbc_choose_fn)(void *ctx, uint32_t n);
 /* Fills s (initialized by the caller) with a scenario of at most max_ops
  * operations. */
 void pbc_gen_scenario(pbc_scenario *s, uint32_t max_ops, pbc_choose_fn choose, void *ctx);
+/* The same within a given layout of n segments (a target's declared
+ * adapter; n == 0: the default layout): every placement fits it. */
+void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32_t n, uint32_t max_ops,
+                         pbc_choose_fn choose, void *ctx);
 
 /* Appends one allocation (a fresh name; its placement is not checked
  * against the others). */

@@ -175,6 +175,12 @@ char *pbc_scenario_print(const pbc_scenario *s);
 /* Decodes any byte string into a valid scenario (s is initialized here;
  * the caller finalizes it). Never fails and never reads beyond size. */
 void pbc_scenario_decode(const uint8_t *data, size_t size, pbc_scenario *s);
+/* The same, in a fixed layout of n segments (a target's declared adapter;
+ * n == 0: as pbc_scenario_decode): the layout bytes are read but not
+ * used, and every placement is chosen within the fixed layout, so the
+ * same bytes give a valid scenario whatever the layout. */
+void pbc_scenario_decode_in(const uint8_t *data, size_t size, const pbc_segment_info *layout, uint32_t n,
+                            pbc_scenario *s);
 /* Encodes a valid scenario so that decoding gives it back; the caller
  * frees *out. Returns the size. */
 size_t pbc_scenario_encode(const pbc_scenario *s, uint8_t **out);

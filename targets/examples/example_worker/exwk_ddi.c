@@ -109,10 +109,6 @@ static void ExWkFreeAdapterMemory(EXWK_ADAPTER *Adapter)
     ExFreePoolWithTag(Adapter, EXWK_POOL_TAG);
 }
 
-/* The worker's one global: the adapter whose segment views it uses (one
- * adapter at a time, as on a single-GPU board). */
-static EXWK_ADAPTER *ExWkCurrentAdapter;
-
 /* Maps a memory segment whole, once, as the driver maps its BAR. */
 static NTSTATUS ExWkMapSegment(EXWK_ADAPTER *Adapter, const pbc_segment_info *Segment)
 {
@@ -128,11 +124,10 @@ static NTSTATUS ExWkMapSegment(EXWK_ADAPTER *Adapter, const pbc_segment_info *Se
 }
 
 /* The CPU address of segment bytes [Address, Address + Size), or NULL. */
-static PUCHAR ExWkSegmentCpu(ULONGLONG Address, SIZE_T Size)
+static PUCHAR ExWkSegmentCpu(const EXWK_ADAPTER *Adapter, ULONGLONG Address, SIZE_T Size)
 {
-    EXWK_ADAPTER *adapter = ExWkCurrentAdapter;
-    for (ULONG i = 0; adapter && i < adapter->SegmentViewCount; i++) {
-        const EXWK_SEGMENT_VIEW *v = &adapter->SegmentView[i];
+    for (ULONG i = 0; i < Adapter->SegmentViewCount; i++) {
+        const EXWK_SEGMENT_VIEW *v = &Adapter->SegmentView[i];
         if (Address >= v->Base && Address - v->Base < v->Size && Size <= v->Size - (Address - v->Base))
             return v->Cpu + (Address - v->Base);
     }
@@ -169,17 +164,11 @@ static NTSTATUS ExWkCreateAdapter(const pbc_adapter_info *Info, HANDLE *phAdapte
         }
 #endif
     }
-    ExWkCurrentAdapter = adapter;
     *phAdapter = adapter;
     return STATUS_SUCCESS;
 }
 
-static void ExWkDestroyAdapter(HANDLE hAdapter)
-{
-    if (ExWkCurrentAdapter == hAdapter)
-        ExWkCurrentAdapter = NULL;
-    ExWkFreeAdapterMemory(hAdapter);
-}
+static void ExWkDestroyAdapter(HANDLE hAdapter) { ExWkFreeAdapterMemory(hAdapter); }
 
 static NTSTATUS ExWkCreateAllocation(HANDLE hAdapter, const pbc_allocation_info *Info, HANDLE *phAllocation)
 {
@@ -253,7 +242,7 @@ typedef struct _EXWK_VIEW {
     SIZE_T Size;
 } EXWK_VIEW;
 
-static PUCHAR ExWkMapSide(EXWK_VIEW *View, UINT SegmentId, LARGE_INTEGER Address, PMDL Mdl, UINT TransferOffset,
+static PUCHAR ExWkMapSide(const EXWK_ADAPTER *Adapter, EXWK_VIEW *View, UINT SegmentId, LARGE_INTEGER Address, PMDL Mdl, UINT TransferOffset,
                           UINT MdlOffset, SIZE_T Size)
 {
     View->Size = Size;
@@ -267,7 +256,7 @@ static PUCHAR ExWkMapSide(EXWK_VIEW *View, UINT SegmentId, LARGE_INTEGER Address
         pa.QuadPart = Address.QuadPart + TransferOffset; /* segment sides only (S13) */
 #endif
         View->Base = NULL; /* the segment's permanent view: nothing to unmap */
-        return View->Data = ExWkSegmentCpu((ULONGLONG)pa.QuadPart, Size);
+        return View->Data = ExWkSegmentCpu(Adapter, (ULONGLONG)pa.QuadPart, Size);
     }
     View->Mdl = Mdl;
     ULONG span = ADDRESS_AND_SIZE_TO_SPAN_PAGES(MmGetMdlVirtualAddress(Mdl), MmGetMdlByteCount(Mdl));
@@ -287,14 +276,14 @@ static void ExWkUnmapSide(const EXWK_VIEW *View)
         MmUnmapLockedPages(View->Base, View->Mdl);
 }
 
-static void ExWkCopy(SIZE_T Size, UINT SrcSeg, LARGE_INTEGER SrcAddr, PMDL SrcMdl, UINT DstSeg,
+static void ExWkCopy(const EXWK_ADAPTER *Adapter, SIZE_T Size, UINT SrcSeg, LARGE_INTEGER SrcAddr, PMDL SrcMdl, UINT DstSeg,
                      LARGE_INTEGER DstAddr, PMDL DstMdl, UINT TransferOffset, UINT MdlOffset)
 {
     if (Size == 0)
         return;
     EXWK_VIEW src = {0}, dst = {0};
-    PUCHAR s = ExWkMapSide(&src, SrcSeg, SrcAddr, SrcMdl, TransferOffset, MdlOffset, Size);
-    PUCHAR d = ExWkMapSide(&dst, DstSeg, DstAddr, DstMdl, TransferOffset, MdlOffset, Size);
+    PUCHAR s = ExWkMapSide(Adapter, &src, SrcSeg, SrcAddr, SrcMdl, TransferOffset, MdlOffset, Size);
+    PUCHAR d = ExWkMapSide(Adapter, &dst, DstSeg, DstAddr, DstMdl, TransferOffset, MdlOffset, Size);
     NT_ASSERT(s && d);
     if (s && d)
         RtlMoveMemory(d, s, Size);
@@ -302,12 +291,12 @@ static void ExWkCopy(SIZE_T Size, UINT SrcSeg, LARGE_INTEGER SrcAddr, PMDL SrcMd
     ExWkUnmapSide(&dst);
 }
 
-static void ExWkFill(const DXGKARG_BUILDPAGINGBUFFER *A)
+static void ExWkFill(const EXWK_ADAPTER *Adapter, const DXGKARG_BUILDPAGINGBUFFER *A)
 {
     SIZE_T size = A->Fill.FillSize;
     if (size == 0)
         return;
-    PUCHAR p = ExWkSegmentCpu((ULONGLONG)A->Fill.Destination.SegmentAddress.QuadPart, size);
+    PUCHAR p = ExWkSegmentCpu(Adapter, (ULONGLONG)A->Fill.Destination.SegmentAddress.QuadPart, size);
     NT_ASSERT(p);
     if (!p)
         return;
@@ -351,20 +340,20 @@ static void ExWkExecute(EXWK_ADAPTER *Adapter, const DXGKARG_BUILDPAGINGBUFFER *
     switch (A->Operation) {
     case DXGK_OPERATION_TRANSFER: {
         const __typeof__(A->Transfer) *t = &A->Transfer;
-        ExWkCopy(t->TransferSize, t->Source.SegmentId, t->Source.SegmentAddress, t->Source.pMdl,
+        ExWkCopy(Adapter, t->TransferSize, t->Source.SegmentId, t->Source.SegmentAddress, t->Source.pMdl,
                  t->Destination.SegmentId, t->Destination.SegmentAddress, t->Destination.pMdl, t->TransferOffset,
                  t->MdlOffset);
         break;
     }
     case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER: { /* no MdlOffset: an MDL side starts at page 0 */
         const __typeof__(A->SpecialLockTransfer) *t = &A->SpecialLockTransfer;
-        ExWkCopy(t->TransferSize, t->Source.SegmentId, t->Source.SegmentAddress, t->Source.pMdl,
+        ExWkCopy(Adapter, t->TransferSize, t->Source.SegmentId, t->Source.SegmentAddress, t->Source.pMdl,
                  t->Destination.SegmentId, t->Destination.SegmentAddress, t->Destination.pMdl, t->TransferOffset,
                  0);
         break;
     }
     case DXGK_OPERATION_FILL:
-        ExWkFill(A);
+        ExWkFill(Adapter, A);
         break;
     case DXGK_OPERATION_READ_PHYSICAL:
         ExWkPhysical(A->ReadPhysical.PhysicalAddress, FALSE);
