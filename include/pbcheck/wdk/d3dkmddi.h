@@ -617,7 +617,10 @@ typedef enum _DXGK_QUERYADAPTERINFOTYPE {
     DXGKQAITYPE_GPUMMUCAPS = 13,
     DXGKQAITYPE_PAGETABLELEVELDESC = 14,
     DXGKQAITYPE_PHYSICALADAPTERCAPS = 15,
-    DXGKQAITYPE_DISPLAY_DRIVERCAPS_EXTENSION = 16
+    DXGKQAITYPE_DISPLAY_DRIVERCAPS_EXTENSION = 16,
+    DXGKQAITYPE_INTEGRATED_DISPLAY_DESCRIPTOR = 17,
+    DXGKQAITYPE_UEFIFRAMEBUFFERRANGES = 18,
+    DXGKQAITYPE_QUERYCOLORIMETRYOVERRIDES = 19
 } DXGK_QUERYADAPTERINFOTYPE;
 
 typedef struct _DXGKARG_QUERYADAPTERINFO {
@@ -922,7 +925,11 @@ typedef struct _DXGKARG_PRESENT {
     UINT DmaSize;
     VOID *pDmaBufferPrivateData;
     UINT DmaBufferPrivateDataSize;
-    DXGK_ALLOCATIONLIST *pAllocationList;
+    union { /* the system's pAllocationInfo and the overlay info share it */
+        DXGK_ALLOCATIONLIST *pAllocationList;
+        VOID *pAllocationInfo;
+        VOID *pPresentMultiPlaneOverlayInfo;
+    };
     D3DDDI_PATCHLOCATIONLIST *pPatchLocationListOut;
     UINT PatchLocationListOutSize;
     UINT MultipassOffset;
