@@ -102,6 +102,20 @@ typedef struct pbc_judge_counts {
  * and, on failure, the rule, the report and how to replay it with `verb`. */
 void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
                    const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c);
+/* From now on pbc_cli_judge judges scenarios for target t in worker
+ * processes (exec/isolate.h): a builder that crashes, exits, hangs
+ * (seconds) or grows beyond memory bytes costs that scenario, printed as
+ * a failure with its class. pbc_cli_isolate_end stops the worker. */
+void pbc_cli_isolate(pbc_runner *runner, const pbc_target *t, double seconds, uint64_t memory);
+void pbc_cli_isolate_end(void);
+/* The options of isolation, the same for run, replay and certify. */
+#define PBC_ISOLATION_OPTS(no_fork, seconds, memory, seconds_text)                                                      \
+    {"no-fork", PBC_OPT_FLAG, &(no_fork), NULL, NULL, 0, 0, "off",                                          \
+     "run in this process (for a debugger): a crashing builder then\nends pbcheck"},                       \
+        {"case-timeout", PBC_OPT_SECONDS, &(seconds), "S", "seconds", 0, 24 * 3600, seconds_text,          \
+         "a scenario the builder does not finish in S seconds fails\nas 'timeout' (0: no limit)"},         \
+        {"memory-limit", PBC_OPT_SIZE, &(memory), "SIZE", "bytes (K, M, G)", 64ull << 20, 1ull << 40, "4G", \
+         "a scenario whose worker grows beyond SIZE resident fails\nas 'oom'"}
 /* Seconds on a monotonic clock. */
 double pbc_cli_now(void);
 /* The folder of the running pbcheck binary (for finding sibling builds). */

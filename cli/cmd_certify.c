@@ -12,6 +12,7 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "cli.h"
+#include "exec/isolate.h"
 #include "exec/target.h"
 #include "report/certify.h"
 #include "report/text.h"
@@ -51,44 +52,133 @@ static const char certify_about[] =
     "report.json, junit.xml, summary.md, and repro/CASE.pbs, a minimized\n"
     "scenario for every failing case with the command that replays it.";
 
-/* Judges one case and, when it fails, writes its minimized reproducer;
- * the reproducer's path and replay command (owned) go into rc. */
-static void certify_case(pbc_runner *runner, const pbc_target *t, const char *target_arg, const char *dir,
-                         const pbc_case *c, pbc_case_result *res, pbc_report_case *rc)
+/* What a certify worker does with one job: run a case, or minimize a
+ * failing one. Both happen in the worker, so a builder that crashes or
+ * hangs doing either costs that job only. */
+enum { JOB_RUN = 1, JOB_MINIMIZE = 2 };
+
+typedef struct certify_worker {
+    pbc_runner runner;
+    const pbc_target *t;
+} certify_worker;
+
+static void parse_case(const char *name, const char *text, pbc_scenario *s)
 {
-    pbc_scenario s;
     char err[512];
-    if (pbc_scenario_parse(c->text, strlen(c->text), c->name, &s, err, sizeof(err))) {
+    if (pbc_scenario_parse(text, strlen(text), name, s, err, sizeof(err))) {
         fprintf(stderr, "pbcheck: harness bug: generated case does not parse: %s\n", err);
         abort();
     }
-    pbc_run_options o = {.check_determinism = 1};
-    pbc_outcome out;
-    pbc_runner_run(runner, &s, t, &o, &out);
-    res->verdict = out.verdict;
-    snprintf(res->rule, sizeof(res->rule), "%s", out.rule);
-    res->message = out.log[0] ? pbc_xprintf("%s\n  the builder's DbgPrint output%s:\n%s", out.message,
-                                            out.log_truncated ? " (last lines)" : "", out.log)
-                              : pbc_xstrdup(out.message);
-    if (out.verdict == PBC_VERDICT_FAIL) {
-        res->minimized = pbc_certify_minimize(runner, &s, t, out.rule);
-        char *path = pbc_report_repro_path(dir, c->name);
-        /* The target as the user named it: a library's path replays, its table name would not. */
-        const char *argv[] = {"pbcheck", "run", path, "--target", target_arg, NULL};
-        char *replay = pbc_report_shell_command(argv);
-        if (pbc_report_write_repro(path, c->name, out.rule, replay, res->minimized, err, sizeof(err)))
-            fprintf(stderr, "pbcheck: certify: %s\n", err);
-        rc->repro = path;
-        rc->replay = replay;
+}
+
+static uint8_t *certify_job(void *ctx, const uint8_t *job, size_t len, size_t *answer_len)
+{
+    certify_worker *w = ctx;
+    pbc_iso_reader in = {job, len, 0};
+    uint32_t kind = pbc_iso_get_u32(&in);
+    char *name = pbc_iso_get_str(&in), *text = pbc_iso_get_str(&in), *rule = pbc_iso_get_str(&in);
+    pbc_scenario s;
+    parse_case(name, text, &s);
+    pbc_iso_buf out = {0};
+    if (kind == JOB_RUN) {
+        pbc_run_options o = {.check_determinism = 1};
+        pbc_outcome res;
+        pbc_runner_run(&w->runner, &s, w->t, &o, &res);
+        pbc_iso_put_u32(&out, res.verdict);
+        pbc_iso_put_str(&out, res.rule);
+        pbc_iso_put_str(&out, res.message);
+        pbc_iso_put_str(&out, res.log);
+        pbc_iso_put_u32(&out, (uint32_t)res.log_truncated);
+    } else {
+        char *m = pbc_certify_minimize(&w->runner, &s, w->t, rule ? rule : "");
+        pbc_iso_put_str(&out, m);
+        free(m);
     }
     pbc_scenario_fini(&s);
+    free(name);
+    free(text);
+    free(rule);
+    *answer_len = out.n;
+    return out.p;
+}
+
+/* One job, isolated (iso) or in this process (NULL). */
+static pbc_iso_class certify_ask(pbc_iso *iso, certify_worker *w, uint32_t kind, const pbc_case *c,
+                                 const char *rule, pbc_iso_result *r)
+{
+    pbc_iso_buf job = {0};
+    pbc_iso_put_u32(&job, kind);
+    pbc_iso_put_str(&job, c->name);
+    pbc_iso_put_str(&job, c->text);
+    pbc_iso_put_str(&job, rule);
+    pbc_iso_class cls;
+    if (iso) {
+        cls = pbc_iso_run(iso, job.p, job.n, r);
+    } else {
+        memset(r, 0, sizeof(*r));
+        r->answer = certify_job(w, job.p, job.n, &r->answer_len);
+        cls = r->cls = PBC_ISO_OK;
+    }
+    free(job.p);
+    return cls;
+}
+
+/* Judges one case and, when it fails, writes its reproducer (minimized,
+ * unless the builder crashed, hung or ran out of memory: then the case as
+ * it ran, which replays the same way under `pbcheck run`); the
+ * reproducer's path and replay command (owned) go into rc. */
+static void certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg, const char *dir,
+                         const pbc_case *c, pbc_case_result *res, pbc_report_case *rc)
+{
+    char err[512];
+    pbc_iso_result r;
+    if (certify_ask(iso, w, JOB_RUN, c, NULL, &r) == PBC_ISO_OK) {
+        pbc_iso_reader in = {r.answer, r.answer_len, 0};
+        res->verdict = pbc_iso_get_u32(&in);
+        char *rule = pbc_iso_get_str(&in), *message = pbc_iso_get_str(&in), *log = pbc_iso_get_str(&in);
+        int truncated = (int)pbc_iso_get_u32(&in);
+        snprintf(res->rule, sizeof(res->rule), "%s", rule ? rule : "");
+        res->message = log && log[0] ? pbc_xprintf("%s\n  the builder's DbgPrint output%s:\n%s", message,
+                                                   truncated ? " (last lines)" : "", log)
+                                     : pbc_xstrdup(message ? message : "");
+        free(rule);
+        free(message);
+        free(log);
+    } else {
+        res->verdict = PBC_VERDICT_FAIL;
+        res->rule[0] = 0;
+        res->isolation = pbc_iso_class_name(r.cls);
+        res->message = pbc_xprintf("%s: %s", res->isolation, r.detail);
+        res->output = r.output;
+        r.output = NULL;
+    }
+    pbc_iso_result_fini(&r);
+    if (res->verdict != PBC_VERDICT_FAIL)
+        return;
+    if (!res->isolation && certify_ask(iso, w, JOB_MINIMIZE, c, res->rule, &r) == PBC_ISO_OK) {
+        pbc_iso_reader in = {r.answer, r.answer_len, 0};
+        res->minimized = pbc_iso_get_str(&in);
+    }
+    pbc_iso_result_fini(&r);
+    if (!res->minimized)
+        res->minimized = pbc_xstrdup(c->text);
+    char *path = pbc_report_repro_path(dir, c->name);
+    /* The target as the user named it: a library's path replays, its table name would not. */
+    const char *argv[] = {"pbcheck", "run", path, "--target", target_arg, NULL};
+    char *replay = pbc_report_shell_command(argv);
+    if (pbc_report_write_repro(path, c->name, res->rule[0] ? res->rule : res->isolation, replay, res->minimized,
+                               err, sizeof(err)))
+        fprintf(stderr, "pbcheck: certify: %s\n", err);
+    rc->repro = path;
+    rc->replay = replay;
 }
 
 int pbc_cmd_certify(int argc, char **argv)
 {
     const char *target = NULL, *out_dir = NULL;
-    int quick = 0;
-    uint64_t fuzz_seconds = 0, seed = 1;
+    int quick = 0, no_fork = 0;
+    uint64_t fuzz_seconds = 0, seed = 1, memory_limit = 4ull << 30;
+    double case_timeout = 20;
     const pbc_opt opts[] = {
         {"target", PBC_OPT_STRING, &target, "NAME", "a builder from 'pbcheck list targets'", 0, 0,
          "none: it must be given", "builder to certify ('pbcheck list targets')"},
@@ -100,6 +190,7 @@ int pbc_cmd_certify(int argc, char **argv)
          "seed of the random scenarios; the same seed gives the same ones"},
         {"quick", PBC_OPT_FLAG, &quick, NULL, NULL, 0, 0, "off",
          "a reduced suite (addresses above 4 GiB, odd sizes only)"},
+        PBC_ISOLATION_OPTS(no_fork, case_timeout, memory_limit, "20"),
         {NULL},
     };
     const pbc_verb_spec spec = {
@@ -134,8 +225,12 @@ int pbc_cmd_certify(int argc, char **argv)
     pbc_case_result *res = pbc_xcalloc(res_cap, sizeof(*res));
     pbc_report_case *rep = pbc_xcalloc(rep_cap, sizeof(*rep));
     pbc_report report = {.target = t->name};
-    pbc_runner runner;
-    pbc_runner_init(&runner);
+    certify_worker worker = {.t = t};
+    pbc_runner_init(&worker.runner);
+    /* Cases run in worker processes, a few hundred per worker: a crash,
+     * exit, hang or runaway allocation costs one case (isolate.h). */
+    pbc_iso_limits limits = {case_timeout, memory_limit, 256, 1};
+    pbc_iso *iso = no_fork ? NULL : pbc_iso_create(&limits, certify_job, &worker);
     int tty = isatty(STDERR_FILENO);
     struct timespec t0;
     double suite_seconds = 0;
@@ -152,7 +247,7 @@ int pbc_cmd_certify(int argc, char **argv)
             memset(&res[i], 0, sizeof(*res));
             memset(&rep[i], 0, sizeof(*rep));
         }
-        certify_case(&runner, t, target, dir, &cases.items[i], &res[i], &rep[i]);
+        certify_case(iso, &worker, target, dir, &cases.items[i], &res[i], &rep[i]);
         report.passed += res[i].verdict == PBC_VERDICT_PASS;
         report.skipped += res[i].verdict == PBC_VERDICT_SKIP;
         report.harness_bugs += res[i].verdict == PBC_VERDICT_HARNESS_BUG;
@@ -199,6 +294,7 @@ int pbc_cmd_certify(int argc, char **argv)
 
     for (uint32_t i = 0; i < cases.count; i++) {
         free(res[i].message);
+        free(res[i].output);
         free(res[i].minimized);
         free((char *)rep[i].repro);
         free((char *)rep[i].replay);
@@ -206,7 +302,8 @@ int pbc_cmd_certify(int argc, char **argv)
     free(res);
     free(rep);
     free(dir);
-    pbc_runner_fini(&runner);
+    pbc_iso_destroy(iso);
+    pbc_runner_fini(&worker.runner);
     pbc_case_list_fini(&cases);
     if (written)
         return PBC_EXIT_USAGE;

@@ -64,7 +64,9 @@ static int load_input(const char *path, const pbc_target *t, pbc_scenario *s)
 int pbc_cmd_replay(int argc, char **argv)
 {
     const char *target = "reference";
-    int trace = 0, print = 0;
+    int trace = 0, print = 0, no_fork = 0;
+    double timeout = 60;
+    uint64_t memory = 4ull << 30;
     const pbc_opt opts[] = {
         {"target", PBC_OPT_STRING, &target, "NAME", "a builder from 'pbcheck list targets'", 0, 0,
          "reference", "builder to test ('pbcheck list targets')"},
@@ -72,6 +74,7 @@ int pbc_cmd_replay(int argc, char **argv)
          "print every DDI call, status, submission, fence and fault"},
         {"print", PBC_OPT_FLAG, &print, NULL, NULL, 0, 0, "off",
          "print each input as a text scenario first; save it as a\n.pbs file to get a readable, editable reproducer"},
+        PBC_ISOLATION_OPTS(no_fork, timeout, memory, "60"),
         {NULL},
     };
     const pbc_verb_spec spec = {
@@ -95,6 +98,8 @@ int pbc_cmd_replay(int argc, char **argv)
     }
     pbc_runner runner;
     pbc_runner_init(&runner);
+    if (!no_fork)
+        pbc_cli_isolate(&runner, t, timeout, memory);
     pbc_judge_counts c = {0};
     for (int i = 0; i < args.count; i++) {
         pbc_scenario s;
@@ -110,6 +115,7 @@ int pbc_cmd_replay(int argc, char **argv)
         pbc_cli_judge(&runner, "replay", args.pos[i], &s, t, 0, trace, &c);
         pbc_scenario_fini(&s);
     }
+    pbc_cli_isolate_end();
     pbc_runner_fini(&runner);
     pbc_cli_args_fini(&args);
     return pbc_cli_judge_summary("replay", &c);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "exec/isolate.h"
 #include "exec/runner.h"
 #include "report/text.h"
 
@@ -27,6 +28,9 @@ typedef struct run_args {
     const pbc_target *target;
     int trace;
     uint32_t dma_size;
+    int no_fork;
+    double timeout;
+    uint64_t memory;
     pbc_cli_args files;
 } run_args;
 
@@ -34,8 +38,9 @@ typedef struct run_args {
 static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
 {
     const char *target = "reference";
-    uint64_t dma_size = 0;
-    int trace = 0;
+    uint64_t dma_size = 0, memory = 4ull << 30;
+    int trace = 0, no_fork = 0;
+    double timeout = 60;
     const pbc_opt opts[] = {
         {"target", PBC_OPT_STRING, &target, "NAME", "a builder from 'pbcheck list targets'", 0, 0,
          "reference", "builder to test ('pbcheck list targets')"},
@@ -43,6 +48,7 @@ static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
          "print every DDI call, status, submission, fence and fault"},
         {"dma-size", PBC_OPT_SIZE, &dma_size, "N", "a size", 1, 1u << 20,
          "each scenario's 'dma' operations", "give every paging buffer N bytes"},
+        PBC_ISOLATION_OPTS(no_fork, timeout, memory, "60"),
         {NULL},
     };
     int is_run = !strcmp(verb, "run");
@@ -63,6 +69,9 @@ static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
         return rc;
     a->trace = trace;
     a->dma_size = (uint32_t)dma_size;
+    a->no_fork = no_fork || !is_run; /* disasm prints from the run itself */
+    a->timeout = timeout;
+    a->memory = memory;
     if (!(a->target = pbc_cli_target(verb, target)))
         rc = PBC_EXIT_USAGE;
     else if (a->files.count == 0)
@@ -82,6 +91,8 @@ int pbc_cmd_run(int argc, char **argv)
         return rc;
     pbc_runner runner;
     pbc_runner_init(&runner);
+    if (!a.no_fork)
+        pbc_cli_isolate(&runner, a.target, a.timeout, a.memory);
     pbc_judge_counts c = {0};
     for (int i = 0; i < a.files.count; i++) {
         pbc_scenario s;
@@ -94,13 +105,101 @@ int pbc_cmd_run(int argc, char **argv)
         pbc_cli_judge(&runner, "run", a.files.pos[i], &s, a.target, a.dma_size, a.trace, &c);
         pbc_scenario_fini(&s);
     }
+    pbc_cli_isolate_end();
     pbc_runner_fini(&runner);
     pbc_cli_args_fini(&a.files);
     return pbc_cli_judge_summary("run", &c);
 }
 
+/* ---- Isolation: each scenario judged in a worker process ---- */
+
+typedef struct judge_worker {
+    pbc_runner *runner;
+    const pbc_target *t;
+} judge_worker;
+
+static judge_worker judge_w;
+static pbc_iso *judge_iso;
+
+static void judge_here(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
+                       const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c);
+
+/* In the worker: the scenario as text, judged and printed as in-process. */
+static uint8_t *judge_job(void *ctx, const uint8_t *job, size_t len, size_t *answer_len)
+{
+    judge_worker *w = ctx;
+    pbc_iso_reader in = {job, len, 0};
+    char *verb = pbc_iso_get_str(&in), *name = pbc_iso_get_str(&in), *text = pbc_iso_get_str(&in);
+    uint32_t dma_size = pbc_iso_get_u32(&in), trace = pbc_iso_get_u32(&in);
+    pbc_judge_counts c = {0};
+    pbc_scenario s;
+    char err[512];
+    if (pbc_scenario_parse(text, strlen(text), name, &s, err, sizeof(err)) == 0) {
+        judge_here(w->runner, verb, name, &s, w->t, dma_size, (int)trace, &c);
+        pbc_scenario_fini(&s);
+    } else {
+        printf("HARNESS BUG  %s  the printed scenario does not parse: %s\n", name, err);
+        c.failed++;
+    }
+    pbc_iso_buf out = {0};
+    pbc_iso_put_u32(&out, c.passed);
+    pbc_iso_put_u32(&out, c.failed);
+    pbc_iso_put_u32(&out, c.skipped);
+    free(verb);
+    free(name);
+    free(text);
+    *answer_len = out.n;
+    return out.p;
+}
+
+void pbc_cli_isolate(pbc_runner *runner, const pbc_target *t, double seconds, uint64_t memory)
+{
+    judge_w = (judge_worker){runner, t};
+    pbc_iso_limits lim = {seconds, memory, 64, 0};
+    judge_iso = pbc_iso_create(&lim, judge_job, &judge_w);
+}
+
+void pbc_cli_isolate_end(void)
+{
+    pbc_iso_destroy(judge_iso);
+    judge_iso = NULL;
+}
+
 void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
                    const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c)
+{
+    if (!judge_iso || t != judge_w.t) {
+        judge_here(runner, verb, name, s, t, dma_size, trace, c);
+        return;
+    }
+    char *text = pbc_scenario_print(s);
+    pbc_iso_buf job = {0};
+    pbc_iso_put_str(&job, verb);
+    pbc_iso_put_str(&job, name);
+    pbc_iso_put_str(&job, text);
+    pbc_iso_put_u32(&job, dma_size);
+    pbc_iso_put_u32(&job, (uint32_t)trace);
+    free(text);
+    pbc_iso_result r;
+    if (pbc_iso_run(judge_iso, job.p, job.n, &r) == PBC_ISO_OK) {
+        pbc_iso_reader in = {r.answer, r.answer_len, 0};
+        c->passed += pbc_iso_get_u32(&in);
+        c->failed += pbc_iso_get_u32(&in);
+        c->skipped += pbc_iso_get_u32(&in);
+    } else {
+        c->failed++;
+        const char *argv[] = {"pbcheck", verb, name, "--target", pbc_cli_target_arg(), NULL};
+        char *cmd = pbc_report_shell_command(argv);
+        printf("FAIL  %s  %s\n  %s: %s\n  replay: %s\n", name, pbc_iso_class_name(r.cls), pbc_iso_class_name(r.cls),
+               r.detail, cmd);
+        free(cmd);
+    }
+    pbc_iso_result_fini(&r);
+    free(job.p);
+}
+
+static void judge_here(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
+                       const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c)
 {
     pbc_run_options o = {.dma_override = dma_size, .check_determinism = 1, .trace = trace ? stdout : NULL};
     if (trace)

@@ -30,6 +30,9 @@ typedef struct pbc_case_result {
     char rule[PBC_RULE_ID_MAX];
     char *message;   /* owned */
     char *minimized; /* owned, failing cases only: the smallest scenario text still failing */
+    const char *isolation; /* a case the builder crashed, exited, hung or ran out of memory in:
+                              "crash", "exit", "timeout" or "oom" (static); else NULL */
+    char *output;          /* with isolation: the worker's output, backtrace included (owned) */
 } pbc_case_result;
 
 /* Shrinks a failing scenario: drops operations and allocations one at a

@@ -1,0 +1,89 @@
+/*
+ * isolate.h — running a builder's cases in worker processes, so that a
+ * builder that crashes, calls exit, hangs or eats memory costs one case,
+ * classified, and never the run.
+ *
+ * A worker is forked from the caller (it inherits everything: targets,
+ * case lists) and answers jobs one at a time over a pipe: the caller
+ * sends a job's bytes, the worker runs the job function on them and
+ * sends back the answer's bytes. The caller waits for each answer under a
+ * wall-clock limit while watching the worker's resident memory; a worker
+ * that dies, times out or grows too large is classified, reaped, and
+ * replaced by a fresh one for the next job. Workers are also replaced
+ * after `batch` jobs, so state one case leaves behind cannot pile up.
+ *
+ * Limits in the worker: RLIMIT_CPU (the batch's time budget) and, except
+ * under AddressSanitizer (whose shadow memory it would refuse),
+ * RLIMIT_DATA on private memory, so an unbounded malloc fails cleanly.
+ * The CPU views of the kernel shim are shared mappings and do not count.
+ */
+#ifndef PBCHECK_EXEC_ISOLATE_H
+#define PBCHECK_EXEC_ISOLATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef enum pbc_iso_class {
+    PBC_ISO_OK = 0,  /* the worker answered */
+    PBC_ISO_CRASH,   /* a signal, or a sanitizer report */
+    PBC_ISO_EXIT,    /* the worker called exit (the builder did) */
+    PBC_ISO_TIMEOUT, /* no answer within the time limit */
+    PBC_ISO_OOM      /* over the memory limit */
+} pbc_iso_class;
+
+/* "ok", "crash", "exit", "timeout", "oom". */
+const char *pbc_iso_class_name(pbc_iso_class c);
+
+typedef struct pbc_iso_limits {
+    double job_seconds;    /* wall clock per job; 0: no limit */
+    uint64_t memory_bytes; /* resident memory of a worker; 0: no limit */
+    uint32_t batch;        /* jobs per worker; 0: no limit */
+    int capture;           /* worker stdout and stderr go to a file, and a
+                              failed job's part of it is returned; 0: they
+                              are the caller's */
+} pbc_iso_limits;
+
+/* Runs in the worker: the answer to one job, owned (malloc), its size in
+ * *answer_len. */
+typedef uint8_t *(*pbc_iso_job_fn)(void *ctx, const uint8_t *job, size_t len, size_t *answer_len);
+
+typedef struct pbc_iso_result {
+    pbc_iso_class cls;
+    uint8_t *answer; /* PBC_ISO_OK: owned */
+    size_t answer_len;
+    char detail[512]; /* otherwise: what happened, one line ("SIGSEGV",
+                         "exit status 0", "no answer within 10 s", ...) */
+    char *output;     /* otherwise, with capture: the worker's output
+                         while it ran the job, at most 16 KiB (its end),
+                         crash backtrace with the target's frames
+                         symbolized; owned, may be NULL */
+} pbc_iso_result;
+
+typedef struct pbc_iso pbc_iso;
+
+pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *ctx);
+/* One job; fills r (free it with pbc_iso_result_fini). Returns r->cls. */
+pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_result *r);
+void pbc_iso_result_fini(pbc_iso_result *r);
+/* Stops the worker (if any) and frees everything. */
+void pbc_iso_destroy(pbc_iso *iso);
+/* The worker's pid, 0 when none runs (for signal handlers that must stop it). */
+pid_t pbc_iso_worker(const pbc_iso *iso);
+
+/* Bytes in and out of jobs: length-prefixed fields appended to a growing
+ * buffer, and read back in order. */
+typedef struct pbc_iso_buf {
+    uint8_t *p;
+    size_t n, cap;
+} pbc_iso_buf;
+void pbc_iso_put_u32(pbc_iso_buf *b, uint32_t v);
+void pbc_iso_put_str(pbc_iso_buf *b, const char *s); /* NULL reads back as NULL */
+typedef struct pbc_iso_reader {
+    const uint8_t *p;
+    size_t n, at;
+} pbc_iso_reader;
+uint32_t pbc_iso_get_u32(pbc_iso_reader *r);
+char *pbc_iso_get_str(pbc_iso_reader *r); /* owned, or NULL */
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * Hostile builders: the reference, except that it misbehaves the way a
+ * vendor's code under test can, on every Fill operation (so the suite's
+ * other cases still pass). One -DHOSTILE_KIND each:
+ *   1 segfault   2 abort        3 exit(0)         4 endless loop
+ *   5 endless INSUFFICIENT_DMA_BUFFER             6 100 GiB malloc, touched
+ *   7 stack overflow            8 raise(SIGKILL)  9 wild write into harness memory
+ * tests/hostile_test.sh checks that certify survives each, classifies the
+ * bad cases, passes the good ones and writes valid reports.
+ */
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pbcheck/target.h>
+#include <pbcheck/wdk/ntddk.h>
+
+#include "ref_builder.h"
+
+#ifndef HOSTILE_KIND
+#error "HOSTILE_KIND selects the misbehaviour"
+#endif
+
+static volatile uint32_t sink;
+
+static uint32_t recurse(volatile uint8_t *prev, uint32_t depth)
+{
+    volatile uint8_t frame[4096];
+    frame[0] = (uint8_t)depth;
+    frame[4095] = prev ? prev[0] : 0;
+    if (depth == UINT32_MAX - sink) /* never: the stack runs out long before */
+        return 0;
+    return recurse(frame, depth + 1) + frame[4095]; /* not a tail call */
+}
+
+static void misbehave(void)
+{
+    switch (HOSTILE_KIND) {
+    case 1:
+        *(volatile uint32_t *)(uintptr_t)sink = 1; /* sink is 0: a NULL store */
+        break;
+    case 2:
+        abort();
+    case 3:
+        exit(0);
+    case 4:
+        for (;;)
+            sink++;
+    case 6: { /* unchecked, as real code often is: NULL (a crash) when the allocation fails */
+        size_t n = (size_t)100 << 30;
+        volatile uint8_t *p = malloc(n);
+        for (size_t i = 0; i < n; i += 4096)
+            p[i] = 1;
+        sink = p[0];
+        break;
+    }
+    case 7:
+        sink = recurse(NULL, 0);
+        break;
+    case 8:
+        raise(SIGKILL);
+        break;
+    case 9: { /* scribbles over the heap around its own allocation: the harness's neighbours */
+        volatile uint8_t *p = malloc(64);
+        for (size_t i = 0; i < (64u << 20); i += 8)
+            p[(intptr_t)i - (32 << 20)] = 0xA5;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static NTSTATUS APIENTRY hostile_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_FILL) {
+        if (HOSTILE_KIND == 5)
+            return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+        misbehave();
+    }
+    return ref_build_paging_buffer(adapter, a);
+}
+
+static pbc_target table;
+
+__attribute__((visibility("default"))) const pbc_target *pbc_target_get(void)
+{
+    table = pbc_target_reference;
+    table.name = "hostile";
+    table.summary = "the reference, misbehaving on every Fill";
+    table.build_paging_buffer = hostile_build;
+    return &table;
+}
