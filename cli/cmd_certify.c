@@ -3,6 +3,7 @@
  * with a per-rule table, a verdict, and reports (report.json, junit.xml,
  * summary.md) plus a minimized reproducer for every failing case.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "cli.h"
+#include "progress.h"
 #include "exec/isolate.h"
 #include "exec/target.h"
 #include "report/certify.h"
@@ -173,6 +175,31 @@ static void certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg
     rc->replay = replay;
 }
 
+/* SIGINT and SIGTERM stop certification: the case under way is
+ * abandoned (its worker killed), the reports are written for the cases
+ * that ran, marked interrupted, and certify exits 128 + the signal. */
+static volatile sig_atomic_t certify_stop;
+static pbc_iso *certify_iso;
+
+static void certify_on_signal(int sig)
+{
+    certify_stop = sig;
+    pid_t pid = pbc_iso_worker(certify_iso);
+    if (pid > 0)
+        kill(pid, SIGKILL);
+}
+
+static void certify_catch_signals(pbc_iso *iso)
+{
+    certify_iso = iso;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = certify_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 int pbc_cmd_certify(int argc, char **argv)
 {
     const char *target = NULL, *out_dir = NULL;
@@ -231,13 +258,20 @@ int pbc_cmd_certify(int argc, char **argv)
      * exit, hang or runaway allocation costs one case (isolate.h). */
     pbc_iso_limits limits = {case_timeout, memory_limit, 256, 1};
     pbc_iso *iso = no_fork ? NULL : pbc_iso_create(&limits, certify_job, &worker);
-    int tty = isatty(STDERR_FILENO);
     struct timespec t0;
     double suite_seconds = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (uint32_t i = 0;; i++) {
-        if (i == suite_count)
+    pbc_progress progress;
+    pbc_progress_begin(&progress, "certify");
+    certify_catch_signals(iso);
+    uint32_t i;
+    for (i = 0;; i++) {
+        if (certify_stop)
+            break;
+        if (i == suite_count) {
             suite_seconds = elapsed_since(&t0); /* the fuzz budget starts now */
+            progress.what = "certify --time";
+        }
         if (i == cases.count) {
             if (fuzz_seconds == 0 || elapsed_since(&t0) >= suite_seconds + (double)fuzz_seconds)
                 break;
@@ -248,6 +282,16 @@ int pbc_cmd_certify(int argc, char **argv)
             memset(&rep[i], 0, sizeof(*rep));
         }
         certify_case(iso, &worker, target, dir, &cases.items[i], &res[i], &rep[i]);
+        if (certify_stop) { /* stopped in the middle of this case: it did not run */
+            free(res[i].message);
+            free(res[i].minimized);
+            free(res[i].output);
+            free((char *)rep[i].repro);
+            free((char *)rep[i].replay);
+            memset(&res[i], 0, sizeof(*res));
+            memset(&rep[i], 0, sizeof(*rep));
+            break;
+        }
         report.passed += res[i].verdict == PBC_VERDICT_PASS;
         report.skipped += res[i].verdict == PBC_VERDICT_SKIP;
         report.harness_bugs += res[i].verdict == PBC_VERDICT_HARNESS_BUG;
@@ -257,20 +301,18 @@ int pbc_cmd_certify(int argc, char **argv)
             if (rule >= 0)
                 report.rule_hits[rule]++;
         }
-        uint32_t failed = report.failed;
-        if (i >= suite_count) {
-            if (tty && i % 25 == 0)
-                fprintf(stderr, "\r[fuzz %u] %u failed  %-60.60s", i - suite_count + 1, failed, cases.items[i].name);
-        } else if (tty && (i % 25 == 0 || i + 1 == cases.count))
-            fprintf(stderr, "\r[%u/%u] %u failed  %-70.70s", i + 1, cases.count, failed, cases.items[i].name);
-        else if (!tty && (i + 1) % (suite_count / 10 + 1) == 0)
-            fprintf(stderr, "certify: %u/%u cases, %u failed\n", i + 1, cases.count, failed);
+        if (i < suite_count)
+            pbc_progress_tick(&progress, i + 1, suite_count, report.failed, -1, cases.items[i].name);
+        else
+            pbc_progress_tick(&progress, i + 1 - suite_count, 0, report.failed,
+                              suite_seconds + (double)fuzz_seconds - elapsed_since(&t0), cases.items[i].name);
     }
-    if (tty)
-        fputc('\n', stderr);
+    pbc_progress_end(&progress);
+    if (certify_stop) /* the cases not run are not in the reports */
+        pbc_case_list_truncate(&cases, i);
     report.seconds = elapsed_since(&t0);
     /* Only now: adding fuzz cases moved both arrays while the loop ran. */
-    for (uint32_t i = 0; i < cases.count; i++) {
+    for (i = 0; i < cases.count; i++) {
         rep[i].name = cases.items[i].name;
         rep[i].verdict = res[i].verdict;
         rep[i].rule = res[i].rule;
@@ -286,13 +328,17 @@ int pbc_cmd_certify(int argc, char **argv)
     printf("certify %s: %u cases in %.1f s: %u passed, %u failed, %u skipped, %u harness bugs\n", t->name,
            cases.count, report.seconds, report.passed, report.failed, report.skipped, report.harness_bugs);
     char *shown_dir = pbc_report_shell_quote(dir);
-    printf("verdict: %s (reports in %s/)\n", ok ? "CONFORMANT" : "NOT CONFORMANT", shown_dir);
+    if (certify_stop)
+        printf("verdict: INTERRUPTED by %s after %u cases (partial reports in %s/)\n",
+               certify_stop == SIGINT ? "SIGINT" : "SIGTERM", cases.count, shown_dir);
+    else
+        printf("verdict: %s (reports in %s/)\n", ok ? "CONFORMANT" : "NOT CONFORMANT", shown_dir);
     free(shown_dir);
     int written = pbc_report_write_all(&report, dir, err, sizeof(err));
     if (written)
         fprintf(stderr, "pbcheck: certify: %s\n", err);
 
-    for (uint32_t i = 0; i < cases.count; i++) {
+    for (i = 0; i < cases.count; i++) {
         free(res[i].message);
         free(res[i].output);
         free(res[i].minimized);
@@ -307,5 +353,7 @@ int pbc_cmd_certify(int argc, char **argv)
     pbc_case_list_fini(&cases);
     if (written)
         return PBC_EXIT_USAGE;
+    if (certify_stop)
+        return 128 + certify_stop;
     return ok ? PBC_EXIT_PASS : PBC_EXIT_FAIL;
 }

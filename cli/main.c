@@ -92,6 +92,9 @@ const pbc_target *pbc_cli_target(const char *verb, const char *name)
 
 int main(int argc, char **argv)
 {
+    /* Line by line even into a pipe or CI log: a crash or a kill loses no
+     * line already printed. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2)
         return fputs(usage, stderr), PBC_EXIT_USAGE;
     const char *verb = argv[1];

@@ -21,6 +21,14 @@ void pbc_case_list_fini(pbc_case_list *l)
     memset(l, 0, sizeof(*l));
 }
 
+void pbc_case_list_truncate(pbc_case_list *l, uint32_t n)
+{
+    for (uint32_t i = n; i < l->count; i++)
+        free(l->items[i].text);
+    if (n < l->count)
+        l->count = n;
+}
+
 typedef struct gen_dims {
     const char *dma_name;
     uint32_t dma;  /* 0 = min */

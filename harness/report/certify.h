@@ -24,6 +24,8 @@ typedef struct pbc_case_list {
  * combination that exposes the most bugs per case (used by the tests). */
 void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out);
 void pbc_case_list_fini(pbc_case_list *l);
+/* Forgets the cases from index n on. */
+void pbc_case_list_truncate(pbc_case_list *l, uint32_t n);
 
 typedef struct pbc_case_result {
     uint32_t verdict;
