@@ -26,8 +26,8 @@
     "exit: 1 a failure (a finding or a harness bug), even when another input\n"   \
     "        could not be read;\n"                                                \
     "      2 no failure, but bad usage or an input that could not be read or is\n" \
-    "        invalid (one line each: FILE:LINE:COL: why), e.g. over the limits\n"   \
-    "        in docs/scenario-format.md;\n"                                       \
+    "        invalid, e.g. over the limits in docs/scenario-format.md (one line\n"  \
+    "        each: FILE:LINE:COL: why, or FILE: why for a binary input);\n"       \
     "      77 every input skipped (the target does not support an operation, or\n" \
     "        its declared adapter cannot take the scenario);\n"                   \
     "      0 otherwise: all passed, or some passed and some were skipped"

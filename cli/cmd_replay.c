@@ -63,7 +63,9 @@ int pbc_cmd_replay(int argc, char **argv)
                  "scenarios) or text scenarios through the target and judges them the way\n"
                  "the fuzz target did: same verdict, same rule, same report. A name ending\n"
                  "in .pbs is text, in .bin binary; any other input is text when its first\n"
-                 "statement is 'pbs', else binary.",
+                 "statement is 'pbs', else binary. An input over the limits of\n"
+                 "docs/scenario-format.md (1 GiB of modeled memory written) is refused\n"
+                 "before it runs; the fuzz targets do not run such inputs either.",
         .example = "pbcheck replay --target mutant-trunc32 --print fuzz-out/mutant-trunc32/artifacts/crash-1234",
         .footer = PBC_CLI_JUDGE_EXIT_CODES,
         .opts = opts,
@@ -166,8 +168,9 @@ int pbc_cmd_encode(int argc, char **argv)
         .about = "Writes each text scenario as a binary scenario, DIR/NAME.bin, the input\n"
                  "format of the fuzz targets: decoding it gives back the same scenario.\n"
                  "Use it to add reproducers and hand-written cases to a fuzzing corpus.\n"
-                 "Two inputs with the same NAME (a/x.pbs and b/x.pbs) would overwrite\n"
-                 "each other: encode then writes nothing and says which.",
+                 "Scenarios are checked as 'run' checks them (limits included). Two inputs\n"
+                 "with the same NAME (a/x.pbs and b/x.pbs) would overwrite each other:\n"
+                 "encode then writes nothing and says which.",
         .example = "pbcheck encode corpus/seeds/*.pbs --out my-corpus",
         .footer = "exit: 0 all written; 2 bad usage, two inputs with the same name (nothing\n"
                   "      written), or a scenario that could not be read (file:line:col: why;\n"

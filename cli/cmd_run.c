@@ -16,7 +16,10 @@ static const char run_about[] =
     "VidMm model against the target, and judges it: the target must break no\n"
     "protocol rule and leave the same observable memory as the reference\n"
     "builder, which is itself checked against the spec model. Prints one line\n"
-    "per scenario, then 'run: N passed, N failed, N skipped'.";
+    "per scenario, then 'run: N passed, N failed, N skipped'. A scenario the\n"
+    "model cannot take (a layout it cannot build, an illegal operation, more\n"
+    "than the limit of 1 GiB of modeled memory written: docs/scenario-format.md,\n"
+    "\"Limits\") is refused before it runs, as FILE:LINE:COL: why.";
 
 static const char disasm_about[] =
     "Runs the scenario against the target and prints every packet the GPU\n"
