@@ -155,6 +155,10 @@ check long-fuzz-prepare [ $? -eq 0 ] && check long-fuzz-corpus [ "$(ls "$long/fz
 check long-certify-exit-1 [ $? -eq 1 ]
 check long-certify-reproducers [ "$(find "$long/cert" -name '*.pbs' | wc -l)" -gt 0 ]
 check long-certify-no-error [ -z "$(grep -v '^certify: [0-9]*/[0-9]* cases' "$tmp/err")" ]
+touch "$long/a-file"
+"$pbcheck" certify --target reference --quick --out "$long/a-file/reports" >"$tmp/out" 2>"$tmp/err"
+check long-certify-bad-out-exit-2 [ $? -eq 2 ]
+check long-certify-bad-out-reason grep -q "^pbcheck: certify: cannot [a-z]* $long/a-file/.*: Not a directory$" "$tmp/err"
 # Past what the system takes: one clear line, exit 2, nothing cut short.
 huge=$tmp/$(printf 'd%.0s' $(seq 1 4080))
 "$pbcheck" fuzz --target reference --prepare --out "$huge" >"$tmp/out" 2>"$tmp/err"
