@@ -41,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * world). `pbcheck replay` runs those. */
 #define FUZZ_MAX_ALLOC_BYTES (8ull << 20)
 #define FUZZ_MAX_FOOTPRINT (64ull << 20)
+_Static_assert(FUZZ_MAX_FOOTPRINT <= PBC_MAX_SCENARIO_BYTES, "the fuzz budget lies within the shared limit");
 
 static uint64_t alloc_bytes(const pbc_scenario *s)
 {
