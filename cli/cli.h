@@ -5,6 +5,7 @@
 #ifndef PBCHECK_CLI_H
 #define PBCHECK_CLI_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,22 @@
 #define PBC_EXIT_FAIL 1
 #define PBC_EXIT_USAGE 2
 #define PBC_EXIT_SKIP 77
+
+/* The exit codes of the verbs that judge inputs (run, replay), as --help
+ * states them: a failure outranks an unreadable input, which outranks
+ * skips, so a bad file among the inputs never hides a finding. */
+#define PBC_CLI_JUDGE_EXIT_CODES                                                  \
+    "exit: 1 a failure (a finding or a harness bug), even when another input\n"   \
+    "        could not be read;\n"                                                \
+    "      2 no failure, but bad usage or an input that could not be read or is\n" \
+    "        invalid, e.g. over the limits in docs/scenario-format.md (one line\n"  \
+    "        each: FILE:LINE:COL: why, or FILE: why for a binary input);\n"       \
+    "      77 every input skipped (the target does not support an operation, or\n" \
+    "        its declared adapter cannot take the scenario);\n"                   \
+    "      0 otherwise: all passed, or some passed and some were skipped"
+
+/* Room for one error line that names a path of up to PATH_MAX bytes. */
+#define PBC_CLI_ERR_SIZE (PATH_MAX + 1024)
 
 int pbc_cmd_run(int argc, char **argv);
 int pbc_cmd_disasm(int argc, char **argv);
@@ -33,6 +50,11 @@ int pbc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * "pbcheck: VERB: --OPTION needs NEEDS, got 'VALUE'" (got nothing when
  * value is NULL). Returns PBC_EXIT_USAGE. */
 int pbc_cli_bad_value(const char *verb, const char *option, const char *needs, const char *value);
+/* Whether paths made by appending up to `room` bytes to `path` (the value
+ * of VERB's --OPTION) fit in PATH_MAX: 0 if they do, else prints one line
+ * saying how long the value may be and returns PBC_EXIT_USAGE, so that no
+ * path is ever cut short in a fixed-size buffer. */
+int pbc_cli_path_fits(const char *verb, const char *option, const char *path, size_t room);
 /* Looks a builder up by the name given to VERB's --target; prints the
  * error and returns NULL if there is none or it is unusable. */
 /* The name or path the last pbc_cli_target call was given: what replay
@@ -124,7 +146,8 @@ void pbc_cli_self_dir(char *out, size_t size);
 /* Writes the text scenario at path as DIR/NAME.bin; prints the error and
  * returns -1 when it cannot. */
 int pbc_cli_encode_file(const char *path, const char *dir);
-/* Prints "VERB: N passed, ..." and returns the exit code the counts give. */
+/* Prints "VERB: N passed, ..." and returns the exit code the counts give
+ * (PBC_CLI_JUDGE_EXIT_CODES). */
 int pbc_cli_judge_summary(const char *verb, const pbc_judge_counts *c);
 
 #endif

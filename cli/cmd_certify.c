@@ -238,7 +238,7 @@ int pbc_cmd_certify(int argc, char **argv)
         return PBC_EXIT_USAGE;
     char *dir = out_dir ? pbc_xstrdup(out_dir) : pbc_xprintf("reports/%s", t->name);
     char *repro_dir = pbc_xprintf("%s/repro", dir);
-    char err[1024];
+    char err[PBC_CLI_ERR_SIZE];
     int made = pbc_fs_mkdirs(repro_dir, err, sizeof(err));
     free(repro_dir);
     if (made) {

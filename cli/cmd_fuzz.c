@@ -199,10 +199,10 @@ static int prepare_corpus(const fuzz_args *a, const char *corpus)
         size_t len = strlen(e->d_name);
         if (len < 5 || strcmp(e->d_name + len - 4, ".pbs"))
             continue;
-        char path[PATH_MAX];
-        snprintf(path, sizeof(path), "%.3000s/%.1000s", a->seeds, e->d_name);
+        char *path = pbc_xprintf("%s/%s", a->seeds, e->d_name);
         bad |= !strcmp(a->target, "parse") ? copy_file(path, corpus, e->d_name)
                                            : pbc_cli_encode_file(path, corpus);
+        free(path);
     }
     closedir(d);
     return bad ? pbc_usage_error("fuzz: some seeds could not be prepared (see above)") : 0;
@@ -470,6 +470,15 @@ static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
         return pbc_cli_bad_value("fuzz", "engine", "libfuzzer or afl", a->engine);
     if (a->runs && !strcmp(a->engine, "afl"))
         return pbc_usage_error("fuzz: --runs is for libFuzzer; give AFL++ --time");
+    /* What is made under these must fit the fixed buffers below, never
+     * cut short: the longest are DIR/afl/secondaryN/crashes/README.txt and
+     * BIN_DIR/libpbc_afl_mutator.so or BIN_DIR/fuzz_diff_NAME.options. */
+    const size_t dir_room = 64, bin_room = 160;
+    if (a->out ? pbc_cli_path_fits("fuzz", "out", a->out, dir_room)
+               : pbc_cli_path_fits("fuzz", "target", a->target, dir_room + sizeof("fuzz-out/")))
+        return PBC_EXIT_USAGE;
+    if (a->bin_dir && pbc_cli_path_fits("fuzz", "bin-dir", a->bin_dir, bin_room))
+        return PBC_EXIT_USAGE;
     snprintf(a->dir, sizeof(a->dir), "%s", a->out ? a->out : "fuzz-out");
     if (!a->out)
         snprintf(a->dir + strlen(a->dir), sizeof(a->dir) - strlen(a->dir), "/%s", a->target);
@@ -493,12 +502,11 @@ int pbc_cmd_fuzz(int argc, char **argv)
     if (find_binary(&a))
         return PBC_EXIT_USAGE;
     if (pbc_exec_target_is_path(a.target)) { /* fuzz_diff_external loads it by this name */
-        char abs[PATH_MAX], cwd[PATH_MAX / 2];
-        if (a.target[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-            snprintf(abs, sizeof(abs), "%s", a.target);
-        else
-            snprintf(abs, sizeof(abs), "%s/%.2000s", cwd, a.target);
+        char cwd[PATH_MAX];
+        char *abs = a.target[0] == '/' || !getcwd(cwd, sizeof(cwd)) ? pbc_xstrdup(a.target)
+                                                                   : pbc_xprintf("%s/%s", cwd, a.target);
         setenv("PBCHECK_TARGET", abs, 1);
+        free(abs);
     }
     int afl = !strcmp(a.engine, "afl");
     if (afl) {

@@ -2,7 +2,6 @@
  * pbcheck replay and pbcheck encode: the bridge between fuzzer inputs
  * (binary scenarios) and readable ones (.pbs text).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,33 +13,13 @@
 
 #define INPUT_MAX (1u << 20)
 
-/* A text scenario is printable ASCII that starts, after comments and
- * blank lines, with "pbs"; anything else is read as a binary scenario. */
-static int looks_like_text(const uint8_t *d, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isprint(d[i]) && d[i] != '\n' && d[i] != '\t' && d[i] != '\r')
-            return 0;
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && isspace(d[i]))
-            i++;
-        if (i < n && d[i] == '#') {
-            while (i < n && d[i] != '\n')
-                i++;
-            continue;
-        }
-        break;
-    }
-    return n - i >= 3 && memcmp(d + i, "pbs", 3) == 0;
-}
-
-/* Reads a text or binary scenario (a binary one decoded within the
- * target's declared layout, as the fuzz target decodes it); on error
- * prints one line and returns -1. */
+/* Reads a text or binary scenario (pbc_scenario_is_text decides which; a
+ * binary one decoded within the target's declared layout, as the fuzz
+ * target decodes it), within the limits run and the fuzz targets share;
+ * on error prints one line and returns -1. */
 static int load_input(const char *path, const pbc_target *t, pbc_scenario *s)
 {
-    char *data, err[512];
+    char *data, err[PBC_CLI_ERR_SIZE];
     size_t n;
     if (pbc_fs_read(path, INPUT_MAX, &data, &n, err, sizeof(err))) {
         fprintf(stderr, "pbcheck: %s\n", err);
@@ -48,14 +27,20 @@ static int load_input(const char *path, const pbc_target *t, pbc_scenario *s)
     }
     const uint8_t *buf = (const uint8_t *)data;
     int rc = 0;
-    if (looks_like_text(buf, n)) {
+    if (pbc_scenario_is_text(path, buf, n)) {
         if (pbc_scenario_parse((const char *)buf, n, path, s, err, sizeof(err))) {
             fprintf(stderr, "%s\n", err);
             rc = -1;
         }
     } else {
+        uint32_t line;
         pbc_segment_info layout[PBC_MAX_SEGMENTS];
         pbc_scenario_decode_in(buf, n, layout, pbc_exec_target_layout(t, layout), s);
+        if (pbc_scenario_check_limits(s, err, sizeof(err), &line)) {
+            fprintf(stderr, "%s: binary scenario %s\n", path, err);
+            pbc_scenario_fini(s);
+            rc = -1;
+        }
     }
     free(data);
     return rc;
@@ -82,9 +67,13 @@ int pbc_cmd_replay(int argc, char **argv)
         .synopsis = "INPUT... [OPTIONS]",
         .about = "Runs fuzzer inputs (crash-*, leak-*, timeout-*, queue entries: binary\n"
                  "scenarios) or text scenarios through the target and judges them the way\n"
-                 "the fuzz target did: same verdict, same rule, same report.",
+                 "the fuzz target did: same verdict, same rule, same report. A name ending\n"
+                 "in .pbs is text, in .bin binary; any other input is text when its first\n"
+                 "statement is 'pbs', else binary. An input over the limits of\n"
+                 "docs/scenario-format.md (1 GiB of modeled memory written) is refused\n"
+                 "before it runs; the fuzz targets do not run such inputs either.",
         .example = "pbcheck replay --target mutant-trunc32 --print fuzz-out/mutant-trunc32/artifacts/crash-1234",
-        .footer = "exit: 0 all passed, 1 a failure, 2 bad usage or an unreadable input",
+        .footer = PBC_CLI_JUDGE_EXIT_CODES,
         .opts = opts,
     };
     pbc_cli_args args;
@@ -121,10 +110,21 @@ int pbc_cmd_replay(int argc, char **argv)
     return pbc_cli_judge_summary("replay", &c);
 }
 
+/* DIR/NAME.bin for DIR/.../NAME.pbs (the caller frees it). */
+static char *encoded_path(const char *path, const char *dir)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(base);
+    if (len > 4 && !strcmp(base + len - 4, ".pbs"))
+        len -= 4;
+    return pbc_xprintf("%s/%.*s.bin", dir, (int)len, base);
+}
+
 int pbc_cli_encode_file(const char *path, const char *dir)
 {
     pbc_scenario s;
-    char err[512];
+    char err[PBC_CLI_ERR_SIZE];
     if (pbc_scenario_load(path, &s, err, sizeof(err))) {
         fprintf(stderr, "%s\n", err);
         return -1;
@@ -132,18 +132,35 @@ int pbc_cli_encode_file(const char *path, const char *dir)
     uint8_t *bytes;
     size_t n = pbc_scenario_encode(&s, &bytes);
     pbc_scenario_fini(&s);
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t len = strlen(base);
-    if (len > 4 && !strcmp(base + len - 4, ".pbs"))
-        len -= 4;
-    char *out = pbc_xprintf("%s/%.*s.bin", dir, (int)len, base);
+    char *out = encoded_path(path, dir);
     int rc = pbc_fs_write_atomic(out, bytes, n, err, sizeof(err));
     if (rc)
         fprintf(stderr, "pbcheck: %s\n", err);
     free(out);
     free(bytes);
     return rc;
+}
+
+/* Two inputs with one base name would be written to the same DIR/NAME.bin,
+ * the second silently replacing the first: says which and returns -1. */
+static int encode_names_clash(char *const *paths, int count, const char *dir)
+{
+    char **outs = pbc_xcalloc((size_t)count, sizeof(*outs));
+    int clash = 0;
+    for (int i = 0; i < count && !clash; i++) {
+        outs[i] = encoded_path(paths[i], dir);
+        for (int j = 0; j < i && !clash; j++)
+            if (!strcmp(outs[i], outs[j])) {
+                pbc_usage_error("encode: %s and %s would both be written as %s; nothing was written "
+                                "(rename one, or encode them into different folders)",
+                                paths[j], paths[i], outs[i]);
+                clash = 1;
+            }
+    }
+    for (int i = 0; i < count; i++)
+        free(outs[i]);
+    free(outs);
+    return clash ? -1 : 0;
 }
 
 int pbc_cmd_encode(int argc, char **argv)
@@ -159,18 +176,25 @@ int pbc_cmd_encode(int argc, char **argv)
         .synopsis = "SCENARIO.pbs... --out DIR",
         .about = "Writes each text scenario as a binary scenario, DIR/NAME.bin, the input\n"
                  "format of the fuzz targets: decoding it gives back the same scenario.\n"
-                 "Use it to add reproducers and hand-written cases to a fuzzing corpus.",
+                 "Use it to add reproducers and hand-written cases to a fuzzing corpus.\n"
+                 "Scenarios are checked as 'run' checks them (limits included). Two inputs\n"
+                 "with the same NAME (a/x.pbs and b/x.pbs) would overwrite each other:\n"
+                 "encode then writes nothing and says which.",
         .example = "pbcheck encode corpus/seeds/*.pbs --out my-corpus",
-        .footer = "exit: 0 all written, 2 bad usage or a scenario that could not be encoded",
+        .footer = "exit: 0 all written; 2 bad usage, two inputs with the same name (nothing\n"
+                  "      written), or a scenario that could not be read (file:line:col: why;\n"
+                  "      the others are still written)",
         .opts = opts,
     };
     pbc_cli_args args;
     int rc = pbc_cli_parse(&spec, argc, argv, &args);
     if (rc != PBC_CLI_GO)
         return rc;
-    char err[512];
+    char err[PBC_CLI_ERR_SIZE];
     if (!dir || !args.count)
         rc = pbc_usage_error("encode: needs scenarios and --out DIR (try 'pbcheck encode --help')");
+    else if (encode_names_clash(args.pos, args.count, dir))
+        rc = PBC_EXIT_USAGE;
     else if (pbc_fs_mkdirs(dir, err, sizeof(err)))
         rc = pbc_usage_error("encode: %s", err);
     if (rc != PBC_CLI_GO) {

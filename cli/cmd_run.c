@@ -17,7 +17,10 @@ static const char run_about[] =
     "VidMm model against the target, and judges it: the target must break no\n"
     "protocol rule and leave the same observable memory as the reference\n"
     "builder, which is itself checked against the spec model. Prints one line\n"
-    "per scenario, then 'run: N passed, N failed, N skipped'.";
+    "per scenario, then 'run: N passed, N failed, N skipped'. A scenario the\n"
+    "model cannot take (a layout it cannot build, an illegal operation, more\n"
+    "than the limit of 1 GiB of modeled memory written: docs/scenario-format.md,\n"
+    "\"Limits\") is refused before it runs, as FILE:LINE:COL: why.";
 
 static const char disasm_about[] =
     "Runs the scenario against the target and prints every packet the GPU\n"
@@ -58,9 +61,9 @@ static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
         .about = is_run ? run_about : disasm_about,
         .example = is_run ? "pbcheck run corpus/seeds/busy-retry.pbs --target mutant-trunc32 --trace"
                           : "pbcheck disasm corpus/seeds/map-access-unmap-dummy.pbs --dma-size=4K",
-        .footer = is_run ? "exit: 0 all passed, 1 a failure, 2 bad usage or an unreadable scenario,\n"
-                           "      77 everything skipped"
-                         : "exit: 0 ran to the end, 1 stopped by a finding, 2 bad usage, 77 skipped",
+        .footer = is_run ? PBC_CLI_JUDGE_EXIT_CODES
+                         : "exit: 0 ran to the end, 1 stopped by a finding, 2 bad usage or an invalid\n"
+                           "      scenario (FILE:LINE:COL: why), 77 skipped",
         .opts = opts,
     };
     memset(a, 0, sizeof(*a));
@@ -96,7 +99,7 @@ int pbc_cmd_run(int argc, char **argv)
     pbc_judge_counts c = {0};
     for (int i = 0; i < a.files.count; i++) {
         pbc_scenario s;
-        char err[512];
+        char err[PBC_CLI_ERR_SIZE];
         if (pbc_scenario_load(a.files.pos[i], &s, err, sizeof(err))) {
             fprintf(stderr, "%s\n", err);
             c.bad_input++;
@@ -238,12 +241,15 @@ static void judge_here(pbc_runner *runner, const char *verb, const char *name, c
 
 int pbc_cli_judge_summary(const char *verb, const pbc_judge_counts *c)
 {
-    printf("%s: %u passed, %u failed, %u skipped%s\n", verb, c->passed, c->failed, c->skipped,
-           c->bad_input ? " (and unreadable inputs: see above)" : "");
     if (c->bad_input)
-        return PBC_EXIT_USAGE;
+        printf("%s: %u passed, %u failed, %u skipped (and %u input%s not read: see above)\n", verb, c->passed,
+               c->failed, c->skipped, c->bad_input, c->bad_input == 1 ? "" : "s");
+    else
+        printf("%s: %u passed, %u failed, %u skipped\n", verb, c->passed, c->failed, c->skipped);
     if (c->failed)
         return PBC_EXIT_FAIL;
+    if (c->bad_input)
+        return PBC_EXIT_USAGE;
     return c->passed == 0 && c->skipped ? PBC_EXIT_SKIP : PBC_EXIT_PASS;
 }
 
@@ -274,7 +280,7 @@ int pbc_cmd_disasm(int argc, char **argv)
     if (rc != PBC_CLI_GO)
         return rc;
     pbc_scenario s;
-    char err[512];
+    char err[PBC_CLI_ERR_SIZE];
     if (pbc_scenario_load(a.files.pos[0], &s, err, sizeof(err))) {
         fprintf(stderr, "%s\n", err);
         pbc_cli_args_fini(&a.files);

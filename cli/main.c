@@ -83,7 +83,7 @@ const pbc_target *pbc_cli_target(const char *verb, const char *name)
         pbc_cli_bad_value(verb, "target", "a builder from 'pbcheck list targets' or a path to a builder library", name);
         return NULL;
     }
-    char why[256];
+    char why[PBC_CLI_ERR_SIZE];
     const pbc_target *t = pbc_exec_target_open(name, why, sizeof(why));
     if (!t)
         pbc_usage_error("%s: %s", verb, why);

@@ -22,6 +22,16 @@ int pbc_cli_bad_value(const char *verb, const char *option, const char *needs, c
     return PBC_EXIT_USAGE;
 }
 
+int pbc_cli_path_fits(const char *verb, const char *option, const char *path, size_t room)
+{
+    size_t len = strlen(path);
+    if (len + room < PATH_MAX)
+        return 0;
+    return pbc_usage_error("%s: --%s is %zu bytes long; paths made under it would pass the system's limit "
+                           "of %d bytes: give one of at most %zu bytes",
+                           verb, option, len, PATH_MAX, (size_t)PATH_MAX - room - 1);
+}
+
 int pbc_cli_number(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
     /* By hand rather than strtoull: base 0 reads "010" as eight, and

@@ -64,7 +64,7 @@ T_TEST(truncated_file)
 T_TEST(binary_garbage)
 {
     const char junk[] = "pbs 1\n\x7f" "ELF\x02\x01\x01";
-    T_CHECK(strstr(bad(junk, sizeof(junk) - 1), "x.pbs:2:1: unexpected byte 0x7f (not a text scenario)"));
+    T_CHECK(strstr(bad(junk, sizeof(junk) - 1), "x.pbs:2:1: unexpected byte 0x7f (only printable ASCII, tab and CR are allowed)"));
     const char nul[] = {'p', 'b', 's', ' ', '1', '\n', 'e', 'n', '\0', 'd'};
     T_CHECK(strstr(bad(nul, sizeof(nul)), "x.pbs:2:3: unexpected byte 0x00"));
     char longline[3000];
@@ -82,6 +82,93 @@ T_TEST(limits_bound_allocation)
         n += (size_t)snprintf(text + n, cap - n, "flush\n");
     T_CHECK(strstr(bad(text, n), "too many operations (limit 4096)"));
     free(text);
+}
+
+T_TEST(layout_the_model_cannot_build)
+{
+    /* Found at the segment's line, not when a run cannot start. */
+    T_CHECK(!strcmp(BAD("pbs 1\nsegment 1 memory base=0x80000000 size=64M\nend\n"),
+                    "x.pbs:2:1: segment overlaps the system-memory window [2 GiB, 16 GiB)"));
+    T_CHECK(!strcmp(BAD("pbs 1\nsegment 1 memory base=0x3ff000000 size=32M\nend\n"),
+                    "x.pbs:2:1: segment overlaps the system-memory window [2 GiB, 16 GiB)"));
+    T_CHECK(!strcmp(BAD("pbs 1\nsegment 1 memory base=0 size=64M\n"
+                        "segment 2 aperture base=0x2000000 size=64M\nend\n"),
+                    "x.pbs:3:1: segments overlap"));
+    pbc_scenario s;
+    pbc_scenario_init(&s);
+    pbc_scenario_default_layout(&s);
+    s.segments[1].base = 0x80000000ull;
+    char why[200];
+    T_CHECK(pbc_scenario_validate(&s, why, sizeof(why)) == -1);
+    T_CHECK(!strcmp(why, "layout: segment overlaps the system-memory window [2 GiB, 16 GiB)"));
+    pbc_scenario_fini(&s);
+}
+
+/* n allocations of 64 MiB in system memory, then `ops`. */
+static char *big_scenario(int n, const char *ops)
+{
+    char *text = malloc(64 + (size_t)n * 32 + strlen(ops));
+    size_t len = (size_t)sprintf(text, "pbs 1\n");
+    for (int i = 0; i < n; i++)
+        len += (size_t)sprintf(text + len, "alloc A%d size=64M\n", i);
+    sprintf(text + len, "%send\n", ops);
+    return text;
+}
+
+T_TEST(memory_limit)
+{
+    char err[512];
+    pbc_scenario s;
+    /* 16 allocations of 64 MiB: exactly the limit, accepted. */
+    char *text = big_scenario(16, "");
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "x.pbs", &s, err, sizeof(err)) == 0, "%s", err);
+    T_CHECK(pbc_scenario_footprint(&s) == PBC_MAX_SCENARIO_BYTES);
+    pbc_scenario_fini(&s);
+    free(text);
+    /* One foreign MDL page more is over it, at the allocation that passes it. */
+    text = big_scenario(16, "");
+    memcpy(strstr(text, "alloc A15 size=64M\n"), "alloc A15 size=64M mdl-offset=1\n", 33);
+    strcat(text, "end\n");
+    T_CHECK(!strcmp(bad(text, strlen(text)),
+                    "x.pbs:17:1: over the memory limit: by allocation 'A15' the scenario writes 1025 MiB of "
+                    "modeled memory, more than the 1024 MiB a scenario may write (docs/scenario-format.md, "
+                    "\"Limits\")"));
+    free(text);
+    /* Every transfer writes its destination: moving one allocation back and
+     * forth passes the limit at the operation that does. */
+    text = big_scenario(1, "");
+    char ops[4096] = "";
+    for (int i = 0; i < 8; i++)
+        strcat(ops, "transfer A0 to=2:0\ntransfer A0 to=system\n");
+    free(text);
+    text = big_scenario(1, ops);
+    T_CHECK(strstr(bad(text, strlen(text)), "x.pbs:18:1: over the memory limit: by operation 16 (transfer) the "
+                                            "scenario writes 1088 MiB"));
+    free(text);
+    /* A segment place that straddles pages costs the pages it spans. */
+    pbc_scenario_init(&s);
+    pbc_scenario_default_layout(&s);
+    pbc_salloc *a = pbc_scenario_add_alloc(&s);
+    *a = (pbc_salloc){.name = "A", .size = 8192, .where = PBC_WHERE_SEGMENT, .at = {2, 4}};
+    pbc_sop *o = pbc_scenario_add_op(&s);
+    *o = (pbc_sop){.kind = PBC_SOP_GPU_WRITE, .at = {1, 4092}, .size = 8, .pattern = 1};
+    T_CHECK(pbc_scenario_footprint(&s) == 5 * 4096);
+    uint32_t line = 99;
+    T_CHECK(pbc_scenario_check_limits(&s, err, sizeof(err), &line) == 0);
+    pbc_scenario_fini(&s);
+}
+
+T_TEST(text_or_binary)
+{
+    static const uint8_t text[] = "# a comment with a byte \xe9\n\n  pbs 1\nend\n";
+    static const uint8_t binary[] = {1, 0, 0, 0, 4, 0x70, 0x62, 0x73, 0x20};
+    T_CHECK(pbc_scenario_is_text("x", text, sizeof(text) - 1));
+    T_CHECK(pbc_scenario_is_text("x.pbs", binary, sizeof(binary)));
+    T_CHECK(!pbc_scenario_is_text("x.bin", text, sizeof(text) - 1));
+    T_CHECK(!pbc_scenario_is_text("crash-1", binary, sizeof(binary)));
+    T_CHECK(!pbc_scenario_is_text("crash-1", (const uint8_t *)"pbs", 3));
+    T_CHECK(!pbc_scenario_is_text("crash-1", (const uint8_t *)"pbsx 1", 6));
+    T_CHECK(!pbc_scenario_is_text("x", NULL, 0));
 }
 
 static void roundtrip(const char *path)

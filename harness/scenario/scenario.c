@@ -416,8 +416,13 @@ void pbc_residency_apply(pbc_residency *r, const pbc_sop *op)
 
 int pbc_scenario_validate(const pbc_scenario *s, char *buf, size_t size)
 {
+    const char *why = pbc_gpu_layout_check(s->segments, s->segment_count);
+    if (why) {
+        snprintf(buf, size, "layout: %s", why);
+        return -1;
+    }
     pbc_residency r;
-    const char *why = pbc_residency_init(&r, s);
+    why = pbc_residency_init(&r, s);
     if (why) {
         snprintf(buf, size, "initial placement: %s", why);
         pbc_residency_fini(&r);
@@ -433,5 +438,97 @@ int pbc_scenario_validate(const pbc_scenario *s, char *buf, size_t size)
         pbc_residency_apply(&r, &s->ops[i]);
     }
     pbc_residency_fini(&r);
+    return 0;
+}
+
+/* ---- Limits ---- */
+
+/* Pages spanned by [offset, offset + size). */
+static uint64_t span_pages(uint64_t offset, uint64_t size)
+{
+    return size ? (offset % PBC_PAGE_SIZE + size + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE : 0;
+}
+
+/* Pages an allocation's MDL takes: its own and the foreign ones before. */
+static uint64_t mdl_pages(const pbc_salloc *a) { return (uint64_t)a->mdl_offset + pbc_alloc_pages(a); }
+
+static uint64_t alloc_footprint(const pbc_salloc *a)
+{
+    switch (a->where) {
+    case PBC_WHERE_SYSTEM:
+        return mdl_pages(a);
+    case PBC_WHERE_SEGMENT:
+        return span_pages(a->at.offset, a->size);
+    default:
+        return 0;
+    }
+}
+
+/* Render work writes only where its allocation already is, reads write
+ * nothing, and aperture pages map pages counted elsewhere. */
+static uint64_t op_footprint(const pbc_scenario *s, const pbc_sop *op)
+{
+    const pbc_salloc *a = op->alloc < s->alloc_count ? &s->allocs[op->alloc] : NULL;
+    switch (op->kind) {
+    case PBC_SOP_TRANSFER:
+    case PBC_SOP_SPECIAL_LOCK:
+        if (!a)
+            return 0;
+        return op->at.segment ? span_pages(op->at.offset, a->size) : mdl_pages(a);
+    case PBC_SOP_FILL:
+        return a ? span_pages(op->at.offset, a->size) : 0;
+    case PBC_SOP_GPU_WRITE:
+        return span_pages(op->at.offset, op->size);
+    case PBC_SOP_READ_PHYSICAL:
+    case PBC_SOP_WRITE_PHYSICAL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+uint64_t pbc_scenario_footprint(const pbc_scenario *s)
+{
+    uint64_t pages = 0;
+    for (uint32_t i = 0; i < s->alloc_count; i++)
+        pages += alloc_footprint(&s->allocs[i]);
+    for (uint32_t i = 0; i < s->op_count; i++)
+        pages += op_footprint(s, &s->ops[i]);
+    return pages * PBC_PAGE_SIZE;
+}
+
+static void limit_message(char *buf, size_t size, const char *where, uint64_t pages)
+{
+    snprintf(buf, size,
+             "over the memory limit: by %s the scenario writes %llu MiB of modeled memory, more than "
+             "the %llu MiB a scenario may write (docs/scenario-format.md, \"Limits\")",
+             where, (unsigned long long)((pages * PBC_PAGE_SIZE + (1u << 20) - 1) >> 20),
+             (unsigned long long)(PBC_MAX_SCENARIO_BYTES >> 20));
+}
+
+int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uint32_t *line)
+{
+    const uint64_t max = PBC_MAX_SCENARIO_BYTES / PBC_PAGE_SIZE;
+    uint64_t pages = 0;
+    char where[64];
+    *line = 0;
+    for (uint32_t i = 0; i < s->alloc_count; i++) {
+        pages += alloc_footprint(&s->allocs[i]);
+        if (pages > max) {
+            snprintf(where, sizeof(where), "allocation '%s'", s->allocs[i].name);
+            limit_message(buf, size, where, pages);
+            *line = s->allocs[i].line;
+            return -1;
+        }
+    }
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        pages += op_footprint(s, &s->ops[i]);
+        if (pages > max) {
+            snprintf(where, sizeof(where), "operation %u (%s)", i + 1, pbc_sop_name(s->ops[i].kind));
+            limit_message(buf, size, where, pages);
+            *line = s->ops[i].line;
+            return -1;
+        }
+    }
     return 0;
 }

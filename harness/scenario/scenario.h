@@ -153,9 +153,28 @@ int pbc_residency_range_free(const pbc_residency *r, uint32_t segment, uint64_t 
  * it keeps none. */
 int pbc_scenario_paging_window(const pbc_scenario *s, uint32_t segment, uint64_t *start, uint64_t *end);
 
-/* Whole-scenario validation: the first illegal op, as "line N: why" in
- * buf. Returns 0 when valid. */
+/* Whole-scenario validation: a layout the GPU model cannot build, an
+ * illegal initial placement, or the first illegal op, as "layout: why",
+ * "initial placement: why" or "operation N (kind): why" in buf. Returns 0
+ * when valid. */
 int pbc_scenario_validate(const pbc_scenario *s, char *buf, size_t size);
+
+/* ---- Limits: what one scenario may cost (docs/scenario-format.md) ---- */
+
+/* Modeled memory one scenario may write, in each of the worlds (target,
+ * reference, spec) that run it. */
+#define PBC_MAX_SCENARIO_BYTES (1ull << 30)
+
+/* The modeled memory a scenario can make one world write, in bytes, counted
+ * from the scenario alone (whatever the builder does): initial content with
+ * its MDLs' foreign pages, every transfer's destination (a transfer to
+ * system memory gets fresh pages), fills, GPU writes and physical
+ * accesses, each as the 4 KiB pages it spans. Memory use follows it. */
+uint64_t pbc_scenario_footprint(const pbc_scenario *s);
+/* 0 when s is within the limits run, replay, encode and the fuzz targets
+ * share; else -1 with why in buf and, in *line, the source line of the
+ * allocation or operation that passes them (0 when it has none). */
+int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uint32_t *line);
 
 /* ---- Text format (.pbs), see docs/scenario-format.md ---- */
 
@@ -163,6 +182,12 @@ int pbc_scenario_validate(const pbc_scenario *s, char *buf, size_t size);
  * -1 (s is then empty). Never reads beyond len. */
 int pbc_scenario_parse(const char *text, size_t len, const char *name, pbc_scenario *s,
                        char *err, size_t err_size);
+/* Whether an input is a text scenario rather than a binary one: by its
+ * name when it ends in ".pbs" (text) or ".bin" (binary), else by whether
+ * its first statement, after blank lines and '#' comments, is the word
+ * "pbs". Bytes later in the file play no part: a text scenario with a bad
+ * byte is still text, and its parser says where the byte is. */
+int pbc_scenario_is_text(const char *name, const uint8_t *data, size_t n);
 /* Reads and parses a file; same error convention. */
 int pbc_scenario_load(const char *path, pbc_scenario *s, char *err, size_t err_size);
 /* Canonical text; the caller frees the result. */

@@ -5,8 +5,10 @@
  * docs/scenario-format.md.
  *
  * The parser never reads past the given length, never allocates more than
- * the scenario limits allow, and validates everything a real VidMm would
- * refuse (pbc_scenario_validate) before it returns success.
+ * the scenario limits allow, and before it returns success validates
+ * everything a real VidMm or the GPU model would refuse
+ * (pbc_scenario_validate) and what a run would cost
+ * (pbc_scenario_check_limits).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "scenario/scenario.h"
+#include "gpu/gpu.h"
 #include "base/util.h"
 
 #define PBS_MAX_LINE 1024u
@@ -230,6 +233,11 @@ static int pbs_segment(pbs_parser *p)
     if (g->kind == PBC_SEGMENT_APERTURE && g->size > (1ull << 30))
         return pbs_fail(p, p->tok[0].col, "aperture segments are limited to 1 GiB");
     s->segment_count++;
+    /* The layout so far must be one the GPU model can build: found here,
+     * at its line, rather than when a run cannot start. */
+    const char *why = pbc_gpu_layout_check(s->segments, s->segment_count);
+    if (why)
+        return pbs_fail(p, p->tok[0].col, "%s", why);
     p->seen_segment = 1;
     return 0;
 }
@@ -484,7 +492,8 @@ int pbc_scenario_parse(const char *text, size_t len, const char *name, pbc_scena
         for (size_t i = 0; i < n && rc == 0; i++) {
             unsigned char c = (unsigned char)text[at + i];
             if ((c < 0x20 && c != '\t' && c != '\r') || c >= 0x7F)
-                rc = pbs_fail(&p, (uint32_t)i + 1, "unexpected byte 0x%02x (not a text scenario)", c);
+                rc = pbs_fail(&p, (uint32_t)i + 1,
+                              "unexpected byte 0x%02x (only printable ASCII, tab and CR are allowed)", c);
         }
         if (rc == 0 && n > PBS_MAX_LINE)
             rc = pbs_fail(&p, PBS_MAX_LINE + 1, "line longer than %u bytes", PBS_MAX_LINE);
@@ -516,9 +525,51 @@ int pbc_scenario_parse(const char *text, size_t len, const char *name, pbc_scena
             rc = pbs_fail(&p, 1, "%s", why);
         }
     }
+    if (rc == 0) {
+        char why[300];
+        uint32_t where;
+        if (pbc_scenario_check_limits(s, why, sizeof(why), &where)) {
+            p.line = where ? where : 1;
+            rc = pbs_fail(&p, 1, "%s", why);
+        }
+    }
     if (rc)
         pbc_scenario_fini(s);
     return rc;
+}
+
+/* Skips white space and '#' comment lines; returns where a statement starts. */
+static size_t skip_blank_and_comments(const uint8_t *d, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n') {
+            i++;
+        } else if (d[i] == '#') {
+            while (i < n && d[i] != '\n')
+                i++;
+        } else {
+            break;
+        }
+    }
+    return i;
+}
+
+static int name_ends_with(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), k = strlen(suffix);
+    return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+int pbc_scenario_is_text(const char *name, const uint8_t *data, size_t n)
+{
+    if (name && name_ends_with(name, ".pbs"))
+        return 1;
+    if (name && name_ends_with(name, ".bin"))
+        return 0;
+    size_t i = skip_blank_and_comments(data, n);
+    return n - i >= 4 && memcmp(data + i, "pbs", 3) == 0 &&
+           (data[i + 3] == ' ' || data[i + 3] == '\t');
 }
 
 int pbc_scenario_load(const char *path, pbc_scenario *s, char *err, size_t err_size)
