@@ -28,8 +28,10 @@ void pbc_case_list_fini(pbc_case_list *l);
 typedef struct pbc_case_result {
     uint32_t verdict;
     char rule[PBC_RULE_ID_MAX];
-    char *message;   /* owned */
-    char *minimized; /* owned, failing cases only: the smallest scenario text still failing */
+    char *message;      /* owned */
+    char *minimized;    /* owned, failing cases only: the smallest scenario text still failing */
+    char *debug_output; /* owned: the builder's DbgPrint output kept with a failure, or NULL */
+    int write_failed;   /* its reproducer could not be written (the error was printed) */
 } pbc_case_result;
 
 /* Shrinks a failing scenario: drops operations and allocations one at a
