@@ -133,10 +133,9 @@ int pbc_cmd_certify(int argc, char **argv)
     char err[1024];
     time_t started = time(NULL);
     pbc_waivers waivers = {0};
-    if (waivers_path && pbc_waivers_load(waivers_path, started, &waivers, err, sizeof(err))) {
-        fprintf(stderr, "%s\n", err);
-        return PBC_EXIT_USAGE;
-    }
+    /* A mistake in the file is FILE:LINE:COL: what, as for scenarios. */
+    if (waivers_path && (rc = pbc_waivers_load(waivers_path, started, &waivers, err, sizeof(err))))
+        return rc == -1 ? (fprintf(stderr, "%s\n", err), PBC_EXIT_USAGE) : pbc_usage_error("certify: %s", err);
     const pbc_target *t = pbc_cli_target("certify", target);
     pbc_report report = {.target = t ? t->name : NULL, .waivers = waivers_path ? &waivers : NULL};
     pbc_rundir run = {0};

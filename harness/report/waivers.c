@@ -165,7 +165,7 @@ int pbc_waivers_load(const char *path, time_t now, pbc_waivers *out, char *err, 
     size_t len;
     memset(out, 0, sizeof(*out));
     if (pbc_fs_read(path, WAIVERS_MAX_BYTES, &text, &len, err, err_size))
-        return -1;
+        return -2;
     int rc = pbc_waivers_parse(text, len, path, now, out, err, err_size);
     free(text);
     return rc;

@@ -40,7 +40,8 @@ typedef struct pbc_waivers {
  * "NAME:LINE:COL: what is wrong" in err. */
 int pbc_waivers_parse(const char *text, size_t len, const char *name, time_t now, pbc_waivers *out,
                       char *err, size_t err_size);
-/* pbc_waivers_parse on a file; an unreadable file is "cannot open PATH: why". */
+/* pbc_waivers_parse on a file: 0, -1 for a mistake in it (as above), or
+ * -2 when it cannot be read ("cannot open PATH: why" in err). */
 int pbc_waivers_load(const char *path, time_t now, pbc_waivers *out, char *err, size_t err_size);
 void pbc_waivers_fini(pbc_waivers *w);
 
