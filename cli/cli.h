@@ -13,6 +13,7 @@
 #include <pbcheck/target.h>
 
 #include "exec/runner.h"
+#include "report/writers.h"
 
 #define PBC_EXIT_PASS 0
 #define PBC_EXIT_FAIL 1
@@ -43,6 +44,10 @@ int pbc_cmd_replay(int argc, char **argv);
 int pbc_cmd_encode(int argc, char **argv);
 int pbc_cmd_fuzz(int argc, char **argv);
 int pbc_cmd_bench(int argc, char **argv);
+
+/* This build's version ("0.1.0") and git revision, as --version prints them. */
+const char *pbc_cli_version(void);
+const char *pbc_cli_git_revision(void);
 
 /* Prints "pbcheck: <msg>" on stderr and returns PBC_EXIT_USAGE. */
 int pbc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -113,6 +118,10 @@ int pbc_cli_parse(const pbc_verb_spec *v, int argc, char **argv, pbc_cli_args *o
  * a usage error. */
 int pbc_cli_parse_options_only(const pbc_verb_spec *v, int argc, char **argv);
 void pbc_cli_args_fini(pbc_cli_args *a);
+/* Every option of the table with the value it has now (after parsing),
+ * for a report's provenance; owned, free with pbc_cli_option_values_free. */
+pbc_report_option *pbc_cli_option_values(const pbc_opt *opts, uint32_t *count);
+void pbc_cli_option_values_free(pbc_report_option *values, uint32_t count);
 /* The verb's --help text, on f. */
 void pbc_cli_help(const pbc_verb_spec *v, FILE *f);
 

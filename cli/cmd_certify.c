@@ -1,7 +1,9 @@
 /*
  * pbcheck certify: the deterministic conformance suite against one target,
  * with a per-rule table, a verdict, and reports (report.json, junit.xml,
- * summary.md) plus a minimized reproducer for every failing case.
+ * summary.md, index.html) plus a minimized reproducer for every failing
+ * case, in a fresh run folder (report/rundir.h). Cases run in worker
+ * processes (exec/isolate.h).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +19,8 @@
 #include "exec/isolate.h"
 #include "exec/target.h"
 #include "report/certify.h"
+#include "report/provenance.h"
+#include "report/rundir.h"
 #include "report/text.h"
 #include "report/writers.h"
 #include "scenario/gen.h"
@@ -50,9 +54,16 @@ static const char certify_about[] =
     "split count x busy/idle x address class (low, above 4 GiB, segment end) x\n"
     "MdlOffset class x size class, each case named like\n"
     "  transfer-mdl-to-seg/split3/dma-min/busy/high/mdloff2/odd-size\n"
-    "Prints progress, a per-rule table and the verdict, and writes under DIR:\n"
-    "report.json, junit.xml, summary.md, and repro/CASE.pbs, a minimized\n"
-    "scenario for every failing case with the command that replays it.";
+    "Prints progress, a per-rule table and the verdict, and writes into a new\n"
+    "run folder DIR/RUN-ID (DIR/latest links to it): index.html (open it in a\n"
+    "browser), report.json, junit.xml, summary.md, and repro/CASE.pbs, a\n"
+    "minimized scenario for every failing case with the command that replays\n"
+    "it. A waivers file lists expected failures, one a line:\n"
+    "  PATTERN  RULE-or-*  EXPIRES  REASON...\n"
+    "e.g. 'fill/*  PB-DIVERGE  2027-03-31  vendor bug 4711' ('#' starts a\n"
+    "comment; PATTERN is a glob over case names, '*' also matching '/'). A\n"
+    "waived failure is reported with its reason and does not fail the run; a\n"
+    "waiver past its date does (docs/report-format.md).";
 
 /* What a certify worker does with one job: run a case, or minimize a
  * failing one. Both happen in the worker, so a builder that crashes or
@@ -132,7 +143,7 @@ static pbc_iso_class certify_ask(pbc_iso *iso, certify_worker *w, uint32_t kind,
 static void certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg, const char *dir,
                          const pbc_case *c, pbc_case_result *res, pbc_report_case *rc)
 {
-    char err[512];
+    char err[PBC_CLI_ERR_SIZE];
     pbc_iso_result r;
     if (certify_ask(iso, w, JOB_RUN, c, NULL, &r) == PBC_ISO_OK) {
         pbc_iso_reader in = {r.answer, r.answer_len, 0};
@@ -140,9 +151,9 @@ static void certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg
         char *rule = pbc_iso_get_str(&in), *message = pbc_iso_get_str(&in), *log = pbc_iso_get_str(&in);
         int truncated = (int)pbc_iso_get_u32(&in);
         snprintf(res->rule, sizeof(res->rule), "%s", rule ? rule : "");
-        res->message = log && log[0] ? pbc_xprintf("%s\n  the builder's DbgPrint output%s:\n%s", message,
-                                                   truncated ? " (last lines)" : "", log)
-                                     : pbc_xstrdup(message ? message : "");
+        res->message = pbc_xstrdup(message ? message : "");
+        if (log && log[0])
+            res->debug_output = pbc_xprintf("%s%s", truncated ? "[earlier lines not kept]\n" : "", log);
         free(rule);
         free(message);
         free(log);
@@ -169,8 +180,10 @@ static void certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg
     const char *argv[] = {"pbcheck", "run", path, "--target", target_arg, NULL};
     char *replay = pbc_report_shell_command(argv);
     if (pbc_report_write_repro(path, c->name, res->rule[0] ? res->rule : res->isolation, replay, res->minimized,
-                               err, sizeof(err)))
+                               err, sizeof(err))) {
         fprintf(stderr, "pbcheck: certify: %s\n", err);
+        res->write_failed = 1;
+    }
     rc->repro = path;
     rc->replay = replay;
 }
@@ -202,7 +215,7 @@ static void certify_catch_signals(pbc_iso *iso)
 
 int pbc_cmd_certify(int argc, char **argv)
 {
-    const char *target = NULL, *out_dir = NULL;
+    const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL;
     int quick = 0, no_fork = 0;
     uint64_t fuzz_seconds = 0, seed = 1, memory_limit = 4ull << 30;
     double case_timeout = 20;
@@ -218,6 +231,10 @@ int pbc_cmd_certify(int argc, char **argv)
         {"quick", PBC_OPT_FLAG, &quick, NULL, NULL, 0, 0, "off",
          "a reduced suite (addresses above 4 GiB, odd sizes only)"},
         PBC_ISOLATION_OPTS(no_fork, case_timeout, memory_limit, "20"),
+        {"waivers", PBC_OPT_STRING, &waivers_path, "FILE", "a file", 0, 0, "none",
+         "expected failures: waived cases are reported, not failed"},
+        /* Tests: the run folder's name, a folder that may exist already. */
+        {"run-id", PBC_OPT_STRING, &run_id, "ID", "a folder name", 0, 0, "UTC time and pid", "", 1},
         {NULL},
     };
     const pbc_verb_spec spec = {
@@ -225,7 +242,9 @@ int pbc_cmd_certify(int argc, char **argv)
         .synopsis = "--target NAME [OPTIONS]",
         .about = certify_about,
         .example = "pbcheck certify --target mutant-trunc32 --time 60 --seed 5 --out reports/trunc32",
-        .footer = "exit: 0 conformant, 1 not conformant (or a harness bug), 2 usage error",
+        .footer = "exit: 0 conformant, 1 not conformant (a failure not waived, a harness bug or an\n"
+                  "expired waiver), 2 usage error, a bad waivers file or a report that cannot be written,\n"
+                  "130/143 interrupted by SIGINT/SIGTERM (the reports say so)",
         .opts = opts,
     };
     int rc = pbc_cli_parse_options_only(&spec, argc, argv);
@@ -233,25 +252,35 @@ int pbc_cmd_certify(int argc, char **argv)
         return rc;
     if (!target)
         return pbc_cli_bad_value("certify", "target", "a builder from 'pbcheck list targets'", NULL);
-    const pbc_target *t = pbc_cli_target("certify", target);
-    if (!t)
-        return PBC_EXIT_USAGE;
-    char *dir = out_dir ? pbc_xstrdup(out_dir) : pbc_xprintf("reports/%s", t->name);
-    char *repro_dir = pbc_xprintf("%s/repro", dir);
     char err[PBC_CLI_ERR_SIZE];
-    int made = pbc_fs_mkdirs(repro_dir, err, sizeof(err));
-    free(repro_dir);
-    if (made) {
-        free(dir);
-        return pbc_usage_error("certify: %s", err);
+    time_t started = time(NULL);
+    pbc_waivers waivers = {0};
+    /* A mistake in the file is FILE:LINE:COL: what, as for scenarios. */
+    if (waivers_path && (rc = pbc_waivers_load(waivers_path, started, &waivers, err, sizeof(err))))
+        return rc == -1 ? (fprintf(stderr, "%s\n", err), PBC_EXIT_USAGE) : pbc_usage_error("certify: %s", err);
+    const pbc_target *t = pbc_cli_target("certify", target);
+    pbc_report report = {.target = t ? t->name : NULL, .waivers = waivers_path ? &waivers : NULL};
+    pbc_rundir run = {0};
+    char *default_out = t && !out_dir ? pbc_xprintf("reports/%s", t->name) : NULL;
+    rc = !t ? PBC_EXIT_USAGE : PBC_CLI_GO;
+    if (rc == PBC_CLI_GO && pbc_rundir_create(&run, out_dir ? out_dir : default_out, run_id, started, err, sizeof(err)))
+        rc = pbc_usage_error("certify: %s", err);
+    const char *library = pbc_exec_target_is_path(target) ? target : NULL;
+    if (rc == PBC_CLI_GO && pbc_provenance_collect(&report.provenance, library, started, err, sizeof(err)))
+        rc = pbc_usage_error("certify: %s", err);
+    free(default_out);
+    if (rc != PBC_CLI_GO) {
+        pbc_rundir_fini(&run);
+        pbc_waivers_fini(&waivers);
+        return rc;
     }
+    const char *dir = run.path;
 
     pbc_case_list cases;
     pbc_certify_cases(t, quick, &cases);
     uint32_t suite_count = cases.count, res_cap = cases.count, rep_cap = cases.count;
     pbc_case_result *res = pbc_xcalloc(res_cap, sizeof(*res));
     pbc_report_case *rep = pbc_xcalloc(rep_cap, sizeof(*rep));
-    pbc_report report = {.target = t->name};
     certify_worker worker = {.t = t};
     pbc_runner_init(&worker.runner);
     /* Cases run in worker processes, a few hundred per worker: a crash,
@@ -301,6 +330,7 @@ int pbc_cmd_certify(int argc, char **argv)
             if (rule >= 0)
                 report.rule_hits[rule]++;
         }
+        rep[i].finished_at = elapsed_since(&t0);
         if (i < suite_count)
             pbc_progress_tick(&progress, i + 1, suite_count, report.failed, -1, cases.items[i].name);
         else
@@ -317,37 +347,76 @@ int pbc_cmd_certify(int argc, char **argv)
         rep[i].verdict = res[i].verdict;
         rep[i].rule = res[i].rule;
         rep[i].message = res[i].message;
+        rep[i].debug_output = res[i].debug_output;
+        rep[i].isolation = res[i].isolation;
+        rep[i].isolation_detail = res[i].output;
     }
+    report.interrupted = certify_stop != 0;
     report.cases = rep;
     report.case_count = cases.count;
-    int ok = report.failed == 0 && report.harness_bugs == 0;
+    report.random_cases = cases.count - suite_count;
+    pbc_report_tally(&report, rep);
+    uint32_t option_count;
+    pbc_report_option *options = pbc_cli_option_values(opts, &option_count);
+    report.provenance.version = pbc_cli_version();
+    report.provenance.git_revision = pbc_cli_git_revision();
+    const char **command = pbc_xcalloc((size_t)argc + 2, sizeof(*command));
+    command[0] = "pbcheck";
+    memcpy(command + 1, argv, (size_t)argc * sizeof(*command)); /* the verb, then its arguments */
+    report.provenance.argv = command;
+    report.provenance.options = options;
+    report.provenance.option_count = option_count;
+    pbc_provenance_suite(&report.provenance, &cases, suite_count);
+    snprintf(report.provenance.run_id, sizeof(report.provenance.run_id), "%s", run.run_id);
+    pbc_report_verdict verdict = pbc_report_get_verdict(&report);
 
     printf("%-18s %s\n", "rule", "failing cases");
     for (uint32_t r = 0; r < PBC_RULE_COUNT; r++)
         printf("%-18s %u\n", pbc_rule_get((pbc_rule_id)r)->id, report.rule_hits[r]);
     printf("certify %s: %u cases in %.1f s: %u passed, %u failed, %u skipped, %u harness bugs\n", t->name,
            cases.count, report.seconds, report.passed, report.failed, report.skipped, report.harness_bugs);
+    if (report.waivers)
+        printf("waived: %u failing cases, by %u waivers (%u expired)\n", report.waived, waivers.count,
+               waivers.expired);
+    for (i = 0; i < waivers.count; i++)
+        if (waivers.items[i].expired)
+            fprintf(stderr, "pbcheck: certify: waiver %s expired on %s (%s %s): %s\n", waivers.items[i].where,
+                    waivers.items[i].expires, waivers.items[i].pattern, waivers.items[i].rule,
+                    waivers.items[i].reason);
     char *shown_dir = pbc_report_shell_quote(dir);
     if (certify_stop)
         printf("verdict: INTERRUPTED by %s after %u cases (partial reports in %s/)\n",
                certify_stop == SIGINT ? "SIGINT" : "SIGTERM", cases.count, shown_dir);
     else
-        printf("verdict: %s (reports in %s/)\n", ok ? "CONFORMANT" : "NOT CONFORMANT", shown_dir);
+        printf("verdict: %s (reports in %s/)\n", pbc_report_verdict_text(verdict), shown_dir);
     free(shown_dir);
     int written = pbc_report_write_all(&report, dir, err, sizeof(err));
     if (written)
         fprintf(stderr, "pbcheck: certify: %s\n", err);
+    for (i = 0; i < cases.count; i++)
+        written |= res[i].write_failed;
+    if (!written) {
+        char *index = pbc_xprintf("%s/index.html", dir);
+        char *shown = pbc_report_shell_quote(index);
+        printf("report: %s\n", shown);
+        free(shown);
+        free(index);
+    }
 
     for (i = 0; i < cases.count; i++) {
         free(res[i].message);
-        free(res[i].output);
         free(res[i].minimized);
+        free(res[i].debug_output);
+        free(res[i].output);
         free((char *)rep[i].repro);
         free((char *)rep[i].replay);
     }
     free(res);
     free(rep);
-    free(dir);
+    pbc_cli_option_values_free(options, option_count);
+    free(command);
+    pbc_waivers_fini(&waivers);
+    pbc_rundir_fini(&run);
     pbc_iso_destroy(iso);
     pbc_runner_fini(&worker.runner);
     pbc_case_list_fini(&cases);
@@ -355,5 +424,5 @@ int pbc_cmd_certify(int argc, char **argv)
         return PBC_EXIT_USAGE;
     if (certify_stop)
         return 128 + certify_stop;
-    return ok ? PBC_EXIT_PASS : PBC_EXIT_FAIL;
+    return verdict == PBC_REPORT_CONFORMANT ? PBC_EXIT_PASS : PBC_EXIT_FAIL;
 }

@@ -43,6 +43,9 @@ static const char usage[] =
     "the version and git revision of this build.\n"
     "exit codes: 0 pass, 1 conformance failure, 2 usage or input error, 77 skipped\n";
 
+const char *pbc_cli_version(void) { return PBC_VERSION; }
+const char *pbc_cli_git_revision(void) { return PBC_GIT_REV; }
+
 double pbc_cli_now(void)
 {
     struct timespec ts;
@@ -101,7 +104,7 @@ int main(int argc, char **argv)
     if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help"))
         return fputs(usage, stdout), PBC_EXIT_PASS;
     if (!strcmp(verb, "--version"))
-        return printf("pbcheck %s (git %s)\n", PBC_VERSION, PBC_GIT_REV), PBC_EXIT_PASS;
+        return printf("pbcheck %s (git %s)\n", pbc_cli_version(), pbc_cli_git_revision()), PBC_EXIT_PASS;
     if (!strcmp(verb, "run"))
         return pbc_cmd_run(argc - 1, argv + 1);
     if (!strcmp(verb, "disasm"))

@@ -191,6 +191,46 @@ int pbc_cli_parse(const pbc_verb_spec *v, int argc, char **argv, pbc_cli_args *o
     return rc;
 }
 
+pbc_report_option *pbc_cli_option_values(const pbc_opt *opts, uint32_t *count)
+{
+    uint32_t n = 0;
+    while (opts[n].name)
+        n++;
+    pbc_report_option *v = pbc_xcalloc(n ? n : 1, sizeof(*v));
+    for (uint32_t i = 0; i < n; i++) {
+        const pbc_opt *o = &opts[i];
+        v[i].name = o->name;
+        switch (o->kind) {
+        case PBC_OPT_FLAG:
+            v[i].kind = PBC_REPORT_OPT_FLAG;
+            v[i].value = pbc_xstrdup(*(int *)o->dest ? "1" : "0");
+            break;
+        case PBC_OPT_STRING:
+            v[i].kind = PBC_REPORT_OPT_TEXT;
+            v[i].value = *(const char **)o->dest ? pbc_xstrdup(*(const char **)o->dest) : NULL;
+            break;
+        case PBC_OPT_NUMBER:
+        case PBC_OPT_SIZE:
+            v[i].kind = PBC_REPORT_OPT_NUMBER;
+            v[i].value = pbc_xprintf("%llu", (unsigned long long)*(uint64_t *)o->dest);
+            break;
+        case PBC_OPT_SECONDS:
+            v[i].kind = PBC_REPORT_OPT_NUMBER;
+            v[i].value = pbc_xprintf("%g", *(double *)o->dest);
+            break;
+        }
+    }
+    *count = n;
+    return v;
+}
+
+void pbc_cli_option_values_free(pbc_report_option *values, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++)
+        free((char *)values[i].value);
+    free(values);
+}
+
 /* Prints text, indenting every line after the first by indent columns. */
 static void print_indented(FILE *f, const char *text, int indent)
 {

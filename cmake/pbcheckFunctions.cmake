@@ -12,7 +12,9 @@
 #
 # Unless NO_CERTIFY_TEST, adds the CTest test certify_NAME:
 #   pbcheck certify --target libNAME.so --quick --out BINARY_DIR/certify_NAME
-# (CERTIFY_ARGS replaces --quick, e.g. CERTIFY_ARGS --time 60).
+# (CERTIFY_ARGS replaces --quick, e.g. CERTIFY_ARGS --time 60). Each run
+# writes a new run folder there; BINARY_DIR/certify_NAME/latest/index.html
+# is the last run's report.
 #
 # When the installed pbcheck is a libFuzzer build (pbcheck_FUZZ_ENGINE
 # libfuzzer), also adds the CTest test fuzz_NAME (label fuzz): the

@@ -2,7 +2,10 @@
 # Installs the Debian packages pbcheck needs, if any is missing.
 # Usage: scripts/deps.sh   (as root, or with sudo available)
 set -euo pipefail
-need=(clang cmake make pkg-config libxxhash-dev libjansson-dev libxml2-dev libxml2-utils python3 libclang-rt-14-dev afl++ zip unzip)
+# python3-jsonschema validates report.json against its schema and chromium
+# renders index.html in the report tests (CTest label "report").
+need=(clang cmake make pkg-config libxxhash-dev libjansson-dev libxml2-dev libxml2-utils python3 libclang-rt-14-dev afl++ zip unzip
+      python3-jsonschema chromium)
 missing=()
 for p in "${need[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

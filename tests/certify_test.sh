@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # pbcheck certify as CI meets it: the reference is conformant; every
 # planted-bug builder is not, and the report names its expected rule; the
-# reports parse with real parsers (xmllint, python3's json); a reproducer
-# replays to the same rule. Usage: certify_test.sh PBCHECK
+# reports (in OUT/latest, the run folder) parse with real parsers
+# (xmllint, python3's json); a reproducer replays to the same rule.
+# Usage: certify_test.sh PBCHECK
 set -u
 pbcheck=$1
 tmp=$(mktemp -d)
@@ -19,15 +20,15 @@ check() {
 check reference-conformant [ $? -eq 0 ]
 check reference-verdict grep -q '^verdict: CONFORMANT' "$tmp/out"
 check reference-cases grep -Eq '^certify reference: [0-9]{4} cases .* 0 failed, 0 skipped, 0 harness bugs$' "$tmp/out"
-check reference-junit xmllint --noout "$tmp/reference/junit.xml"
-check reference-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["verdict"]!="pass" or r["failed"]!=0)' "$tmp/reference/report.json"
+check reference-junit xmllint --noout "$tmp/reference/latest/junit.xml"
+check reference-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["verdict"]!="pass" or r["failed"]!=0)' "$tmp/reference/latest/report.json"
 
 # The fuzz budget: random valid scenarios after the suite, named by seed.
 "$pbcheck" certify --target reference --quick --time 1 --seed 3 --out "$tmp/fuzz" >"$tmp/out" 2>/dev/null
 check fuzz-budget-conformant [ $? -eq 0 ]
-check fuzz-cases python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); f=[c for c in r["results"] if c["name"].startswith("fuzz/seed-3/")]; sys.exit(len(f) < 10 or any(c["verdict"] != "pass" for c in f))' "$tmp/fuzz/report.json"
+check fuzz-cases python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); f=[c for c in r["results"] if c["name"].startswith("fuzz/seed-3/")]; sys.exit(len(f) < 10 or any(c["verdict"] != "pass" for c in f))' "$tmp/fuzz/latest/report.json"
 "$pbcheck" certify --target mutant-fill-tail --quick --time 1 --out "$tmp/fuzz-mutant" >"$tmp/out" 2>/dev/null
-check fuzz-finds-bugs python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not any(c["name"].startswith("fuzz/") and c["verdict"] == "fail" for c in r["results"]))' "$tmp/fuzz-mutant/report.json"
+check fuzz-finds-bugs python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not any(c["name"].startswith("fuzz/") and c["verdict"] == "fail" for c in r["results"]))' "$tmp/fuzz-mutant/latest/report.json"
 "$pbcheck" certify --target reference --time x >/dev/null 2>"$tmp/err"
 check bad-time-exit-2 [ $? -eq 2 ]
 
@@ -37,20 +38,20 @@ check bad-time-exit-2 [ $? -eq 2 ]
 hostile="$tmp/$(printf 'a"b<c>&d\n\xff x')"
 "$pbcheck" certify --target reference --quick --out "$hostile" >"$tmp/out" 2>/dev/null
 check hostile-reference-exit [ $? -eq 0 ]
-check hostile-reference-junit xmllint --noout "$hostile/junit.xml"
-check hostile-reference-json python3 -m json.tool "$hostile/report.json" >/dev/null
+check hostile-reference-junit xmllint --noout "$hostile/latest/junit.xml"
+check hostile-reference-json python3 -m json.tool "$hostile/latest/report.json" >/dev/null
 hostile="$tmp/$(printf 'm"u<t>&\n\xff x')"
 "$pbcheck" certify --target mutant-trunc32 --quick --out "$hostile" >"$tmp/out" 2>/dev/null
 check hostile-mutant-exit [ $? -eq 1 ]
-check hostile-mutant-junit xmllint --noout "$hostile/junit.xml"
-check hostile-mutant-json python3 -m json.tool "$hostile/report.json" >/dev/null
+check hostile-mutant-junit xmllint --noout "$hostile/latest/junit.xml"
+check hostile-mutant-json python3 -m json.tool "$hostile/latest/report.json" >/dev/null
 bindir=$(cd "$(dirname "$pbcheck")" && pwd)
-replay=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print([c["replay"] for c in r["results"] if "replay" in c][0])' "$hostile/report.json")
+replay=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print([c["replay"] for c in r["results"] if "replay" in c][0])' "$hostile/latest/report.json")
 check hostile-replay-one-line [ "$(printf '%s\n' "$replay" | wc -l)" -eq 1 ]
 PATH="$bindir:$PATH" bash -c "$replay" >"$tmp/replay.out" 2>&1
 check hostile-replay-runs [ $? -eq 1 ]
 check hostile-replay-fails grep -q '^FAIL ' "$tmp/replay.out"
-repro_line=$(python3 -c 'import glob,sys; f=sorted(glob.glob(sys.argv[1] + "/*/repro/*.pbs"))[0]; sys.stdout.buffer.write(open(f,"rb").read().split(b"\n")[1][2:])' "$tmp")
+repro_line=$(python3 -c 'import glob,sys; f=sorted(glob.glob(sys.argv[1] + "/*/latest/repro/*.pbs"))[0]; sys.stdout.buffer.write(open(f,"rb").read().split(b"\n")[1][2:])' "$tmp")
 PATH="$bindir:$PATH" bash -c "$repro_line" >"$tmp/replay.out" 2>&1
 check hostile-repro-comment-runs grep -q '^run: 0 passed, 1 failed' "$tmp/replay.out"
 
@@ -61,9 +62,9 @@ while read -r name rule; do
     "$pbcheck" certify --target "$name" --quick --out "$out" >"$out.txt" 2>/dev/null
     check "$name-fails" [ $? -eq 1 ]
     check "$name-rule-$rule" awk -v r="$rule" '$1 == r && $2 > 0 {found=1} END {exit !found}' "$out.txt"
-    check "$name-junit" xmllint --noout "$out/junit.xml"
-    check "$name-json" python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["rules"][sys.argv[2]] == 0)' "$out/report.json" "$rule"
-    repro=$(grep -l "^# .*: $rule\$" "$out"/repro/*.pbs | head -1)
+    check "$name-junit" xmllint --noout "$out/latest/junit.xml"
+    check "$name-json" python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["rules"][sys.argv[2]] == 0)' "$out/latest/report.json" "$rule"
+    repro=$(grep -l "^# .*: $rule\$" "$out"/latest/repro/*.pbs | head -1)
     "$pbcheck" run "$repro" --target "$name" >"$out.replay" 2>&1
     check "$name-replays" grep -q "^FAIL .* $rule\$" "$out.replay"
 done <"$tmp/mutants"

@@ -65,8 +65,47 @@ int pbc_fs_mkdirs(const char *path, char *err, size_t err_size)
     return rc;
 }
 
+/* Writes all n bytes to fd; 0, or the errno of the failure. */
+static int write_all(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? errno : EIO;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* A device or FIFO: written into, since renaming over it would replace
+ * the device node (as root, /dev/null itself) rather than write to it. */
+static int write_in_place(const char *path, const void *data, size_t n, char *err, size_t err_size)
+{
+    int fd = open(path, O_WRONLY);
+    if (fd < 0)
+        return fail(err, err_size, "write", path, strerror(errno));
+    int saved = write_all(fd, data, n);
+    /* Most devices cannot be synced (EINVAL); their writes already failed
+     * or succeeded. */
+    if (!saved && fsync(fd) && errno != EINVAL && errno != EROFS && errno != ENOTSUP)
+        saved = errno;
+    if (close(fd) && !saved)
+        saved = errno;
+    return saved ? fail(err, err_size, "write", path, strerror(saved)) : 0;
+}
+
 int pbc_fs_write_atomic(const char *path, const void *data, size_t n, char *err, size_t err_size)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return fail(err, err_size, "write", path, strerror(EISDIR));
+        return write_in_place(path, data, n, err, err_size);
+    }
     /* O_EXCL with the pid and a counter in the name: two pbcheck processes
      * writing the same report never share a temporary file. */
     static unsigned counter;
@@ -84,20 +123,7 @@ int pbc_fs_write_atomic(const char *path, const void *data, size_t n, char *err,
         free(tmp);
         return -1;
     }
-    const char *p = data;
-    size_t left = n;
-    int saved = 0;
-    while (left && !saved) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            saved = w < 0 ? errno : EIO;
-        else {
-            p += w;
-            left -= (size_t)w;
-        }
-    }
+    int saved = write_all(fd, data, n);
     if (!saved && fsync(fd))
         saved = errno;
     if (close(fd) && !saved) /* NFS reports write errors here */
@@ -110,21 +136,23 @@ int pbc_fs_write_atomic(const char *path, const void *data, size_t n, char *err,
         return fail(err, err_size, "write", path, strerror(saved));
     }
     free(tmp);
-    /* The rename is durable once the folder itself is synced; a file
-     * system that cannot sync a folder still has the complete file. */
+    /* The rename is durable once the folder itself is synced. A file
+     * system that cannot sync a folder (EINVAL) still has the complete
+     * file; one that fails to (EIO) may lose it, and says so. */
     char *dir = pbc_xstrdup(path);
     char *slash = strrchr(dir, '/');
     if (slash == dir)
         slash[1] = 0; /* the root folder */
     else if (slash)
         *slash = 0;
-    int dfd = open(slash ? dir : ".", O_RDONLY);
+    int dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY);
     if (dfd >= 0) {
-        fsync(dfd);
+        if (fsync(dfd) && errno != EINVAL && errno != EROFS && errno != ENOTSUP)
+            saved = errno;
         close(dfd);
     }
     free(dir);
-    return 0;
+    return saved ? fail(err, err_size, "write", path, strerror(saved)) : 0;
 }
 
 int pbc_fs_read(const char *path, size_t max, char **data, size_t *n, char *err, size_t err_size)

@@ -20,8 +20,11 @@ extern "C" {
 int pbc_fs_mkdirs(const char *path, char *err, size_t err_size);
 
 /* Replaces path with n bytes of data: writes a temporary file in the same
- * folder, fsyncs it, closes it (checking), then renames it over path. On
- * failure path is untouched and the temporary file is gone. */
+ * folder, fsyncs it, closes it (checking), renames it over path and
+ * fsyncs the folder. On failure path is untouched and the temporary file
+ * is gone. A path that exists and is not a regular file (a device such as
+ * /dev/null, a FIFO; or a link to one) cannot be replaced: the data is
+ * written into it. */
 int pbc_fs_write_atomic(const char *path, const void *data, size_t n, char *err, size_t err_size);
 
 /* Reads all of path into *data (owned, NUL-terminated beyond *n). A file

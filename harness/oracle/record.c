@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "base/util.h"
 
 void pbc_record_init(pbc_record *r) { memset(r, 0, sizeof(*r)); }
@@ -93,6 +95,25 @@ int pbc_record_locate(const pbc_record *r, const pbc_gpu *gpu, uint32_t submissi
      * base address, not necessarily the buffer's. */
     *buffer = r->subs[e->tag].buffer;
     *buffer_offset = e->phys + offset - r->subs[e->tag].phys;
+    return 0;
+}
+
+int pbc_record_disasm(const pbc_record *r, const pbc_gpu *gpu, uint32_t submission, uint32_t offset,
+                      char *line, size_t line_size)
+{
+    uint32_t buffer;
+    uint64_t at;
+    if (pbc_record_locate(r, gpu, submission, offset, &buffer, &at) || !gpu->isa->disasm)
+        return -1;
+    const pbc_submission *s = &r->subs[gpu->queue[submission - 1].tag];
+    if (at < s->start || at >= s->end)
+        return -1;
+    /* The pool is handed out again once it is full: the bytes are those
+     * that ran only if the submission's hash still matches. */
+    const uint8_t *host = gpu->dma_pool + s->pool_offset;
+    if (XXH3_64bits(host + s->start, s->end - s->start) != s->bytes_hash)
+        return -1;
+    gpu->isa->disasm(host + at, s->end - at, line, line_size);
     return 0;
 }
 

@@ -104,6 +104,13 @@ uint64_t *pbc_record_alloc_pages(pbc_record *r, uint32_t alloc, uint32_t count);
 int pbc_record_locate(const pbc_record *r, const pbc_gpu *gpu, uint32_t submission, uint32_t offset,
                       uint32_t *buffer, uint64_t *buffer_offset);
 
+/* The packet at `offset` of GPU queue entry `submission`, disassembled by
+ * the GPU's ISA into line; -1 when the entry is no paging-buffer piece or
+ * its buffer no longer holds the bytes it was submitted with (the pool
+ * was reused later in the run). */
+int pbc_record_disasm(const pbc_record *r, const pbc_gpu *gpu, uint32_t submission, uint32_t offset,
+                      char *line, size_t line_size);
+
 /* Which scenario operation, sub-transfer and pass produced the packet at
  * `offset` of GPU queue entry `submission` (from a page's provenance). */
 const pbc_write_rec *pbc_record_find_write(const pbc_record *r, const pbc_gpu *gpu,

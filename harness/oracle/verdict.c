@@ -118,6 +118,9 @@ static void describe_writer(pbc_outcome *out, const char *side, const pbc_scenar
     } else {
         out_append(out, ")");
     }
+    char packet[200];
+    if (pbc_record_disasm(&w->res, w->gpu, p.submission, p.packet_offset, packet, sizeof(packet)) == 0)
+        out_append(out, "\n    packet: %s", packet);
 }
 
 static void hex(pbc_outcome *out, const uint8_t *b)

@@ -30,8 +30,10 @@ void pbc_case_list_truncate(pbc_case_list *l, uint32_t n);
 typedef struct pbc_case_result {
     uint32_t verdict;
     char rule[PBC_RULE_ID_MAX];
-    char *message;   /* owned */
-    char *minimized; /* owned, failing cases only: the smallest scenario text still failing */
+    char *message;      /* owned */
+    char *minimized;    /* owned, failing cases only: the smallest scenario text still failing */
+    char *debug_output; /* owned: the builder's DbgPrint output kept with a failure, or NULL */
+    int write_failed;   /* its reproducer could not be written (the error was printed) */
     const char *isolation; /* a case the builder crashed, exited, hung or ran out of memory in:
                               "crash", "exit", "timeout" or "oom" (static); else NULL */
     char *output;          /* with isolation: the worker's output, backtrace included (owned) */

@@ -48,18 +48,39 @@ static int xml_allowed(uint32_t cp)
     return cp != 0xFFFE && cp != 0xFFFF;
 }
 
+/* The character reference for a character that means markup in HTML,
+ * else NULL. The quotes too, so text is safe inside either kind of
+ * quoted attribute value. */
+static const char *html_reference(uint32_t cp)
+{
+    switch (cp) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    case '\'': return "&#39;";
+    default: return NULL;
+    }
+}
+
 char *pbc_report_text(const char *s, pbc_report_text_mode mode)
 {
     static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
     size_t in_len = strlen(s);
-    /* Each input byte becomes at most the three bytes of U+FFFD. */
-    char *out = pbc_xmalloc(in_len * 3 + 1);
+    /* Each input byte becomes at most the three bytes of U+FFFD, or the
+     * six of "&quot;". */
+    char *out = pbc_xmalloc(in_len * (mode == PBC_REPORT_TEXT_HTML ? 6 : 3) + 1);
     size_t o = 0;
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         uint32_t cp;
         size_t len = utf8_decode(p, &cp);
-        if (len && (mode != PBC_REPORT_TEXT_XML || xml_allowed(cp))) {
+        const char *ref = mode == PBC_REPORT_TEXT_HTML && len ? html_reference(cp) : NULL;
+        if (ref) {
+            memcpy(out + o, ref, strlen(ref));
+            o += strlen(ref);
+            p += len;
+        } else if (len && (mode == PBC_REPORT_TEXT_UTF8 || xml_allowed(cp))) {
             memcpy(out + o, p, len);
             o += len;
             p += len;
@@ -145,6 +166,25 @@ char *pbc_report_shell_quote(const char *s)
     }
     qb_state(&b, 0);
     return b.s;
+}
+
+char *pbc_report_url_path(const char *s)
+{
+    static const char hexdigits[] = "0123456789ABCDEF";
+    char *out = pbc_xmalloc(strlen(s) * 3 + 1);
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("-._~/", *p)) {
+            out[o++] = (char)*p;
+        } else {
+            out[o++] = '%';
+            out[o++] = hexdigits[*p >> 4];
+            out[o++] = hexdigits[*p & 15];
+        }
+    }
+    out[o] = 0;
+    return out;
 }
 
 char *pbc_report_shell_command(const char *const *argv)

@@ -29,12 +29,64 @@
 #include "exec/runner.h"
 #include "report/text.h"
 
-static int all_passed(const pbc_report *r) { return r->failed == 0 && r->harness_bugs == 0; }
-
-static const char *verdict_word(uint32_t v)
+pbc_report_verdict pbc_report_get_verdict(const pbc_report *r)
 {
+    if (r->interrupted)
+        return PBC_REPORT_INCOMPLETE;
+    int expired = r->waivers && r->waivers->expired;
+    return r->failed == 0 && r->harness_bugs == 0 && !expired ? PBC_REPORT_CONFORMANT : PBC_REPORT_NOT_CONFORMANT;
+}
+
+const char *pbc_report_verdict_text(pbc_report_verdict v)
+{
+    return v == PBC_REPORT_CONFORMANT ? "CONFORMANT" : v == PBC_REPORT_NOT_CONFORMANT ? "NOT CONFORMANT"
+                                                                                     : "INCOMPLETE (interrupted)";
+}
+
+/* report.json's word for the run's verdict. */
+static const char *run_verdict_word(const pbc_report *r)
+{
+    pbc_report_verdict v = pbc_report_get_verdict(r);
+    return v == PBC_REPORT_CONFORMANT ? "pass" : v == PBC_REPORT_NOT_CONFORMANT ? "fail" : "incomplete";
+}
+
+static const char *verdict_word(const pbc_report_case *c)
+{
+    if (c->waiver)
+        return "waived";
+    uint32_t v = c->verdict;
     return v == PBC_VERDICT_PASS ? "pass" : v == PBC_VERDICT_SKIP ? "skip"
          : v == PBC_VERDICT_FAIL ? "fail" : "harness-bug";
+}
+
+void pbc_report_tally(pbc_report *r, pbc_report_case *cases)
+{
+    r->passed = r->failed = r->skipped = r->harness_bugs = r->waived = r->isolated = 0;
+    memset(r->rule_hits, 0, sizeof(r->rule_hits));
+    for (uint32_t i = 0; r->waivers && i < r->waivers->count; i++)
+        r->waivers->items[i].matched = 0;
+    for (uint32_t i = 0; i < r->case_count; i++) {
+        pbc_report_case *c = &cases[i];
+        pbc_waiver *w;
+        c->waiver = NULL;
+        r->isolated += c->isolation != NULL;
+        if (c->verdict == PBC_VERDICT_PASS) {
+            r->passed++;
+        } else if (c->verdict == PBC_VERDICT_SKIP) {
+            r->skipped++;
+        } else if (c->verdict == PBC_VERDICT_HARNESS_BUG) {
+            r->harness_bugs++; /* pbcheck's own failure: never waived */
+        } else if ((w = pbc_waivers_match(r->waivers, c->name, c->rule ? c->rule : ""))) {
+            w->matched++;
+            c->waiver = w;
+            r->waived++;
+        } else {
+            r->failed++;
+            int rule = c->rule ? pbc_rule_lookup(c->rule) : -1;
+            if (rule >= 0)
+                r->rule_hits[rule]++;
+        }
+    }
 }
 
 static int format_failed(char *err, size_t err_size, const char *path, const char *why)
@@ -56,42 +108,150 @@ static json_t *json_text(const char *s)
     return j;
 }
 
+/* A string, or null when s is NULL or empty (an unknown). */
+static json_t *json_known(const char *s) { return s && s[0] ? json_text(s) : json_null(); }
+
+static json_t *json_option(const pbc_report_option *o)
+{
+    if (!o->value)
+        return json_null();
+    if (o->kind == PBC_REPORT_OPT_FLAG)
+        return json_boolean(strcmp(o->value, "0") != 0);
+    if (o->kind == PBC_REPORT_OPT_NUMBER) {
+        char *end;
+        double v = strtod(o->value, &end);
+        if (!*end)
+            return v == (double)(json_int_t)v ? json_integer((json_int_t)v) : json_real(v);
+    }
+    return json_text(o->value);
+}
+
+static json_t *json_provenance(const pbc_report_provenance *p)
+{
+    json_t *o = json_object(), *options = json_object(), *argv = json_array();
+    json_t *binary = json_object(), *suite = json_object(), *cpu = json_object();
+    int bad = !o || !options || !argv || !binary || !suite || !cpu;
+    bad |= json_object_set_new(o, "pbcheck_version", json_known(p->version));
+    bad |= json_object_set_new(o, "git_revision", json_known(p->git_revision));
+    bad |= json_object_set_new(binary, "path", json_known(p->target_binary));
+    bad |= json_object_set_new(binary, "builtin", json_boolean(p->target_builtin));
+    bad |= json_object_set_new(binary, "xxh3_128", json_known(p->target_xxh3));
+    bad |= json_object_set(o, "target_binary", binary);
+    bad |= json_object_set_new(suite, "cases", json_integer(p->suite_cases));
+    bad |= json_object_set_new(suite, "xxh3_128", json_known(p->suite_xxh3));
+    bad |= json_object_set(o, "suite", suite);
+    for (uint32_t i = 0; i < p->option_count; i++)
+        bad |= json_object_set_new(options, p->options[i].name, json_option(&p->options[i]));
+    bad |= json_object_set(o, "options", options);
+    for (uint32_t i = 0; p->argv && p->argv[i]; i++)
+        bad |= json_array_append_new(argv, json_text(p->argv[i]));
+    bad |= json_object_set(o, "command_line", argv);
+    bad |= json_object_set_new(o, "started", json_known(p->started));
+    bad |= json_object_set_new(o, "host", json_known(p->host));
+    bad |= json_object_set_new(o, "os", json_known(p->os));
+    bad |= json_object_set_new(cpu, "model", json_known(p->cpu_model));
+    bad |= json_object_set_new(cpu, "count", json_integer(p->cpu_count));
+    bad |= json_object_set(o, "cpu", cpu);
+    bad |= json_object_set_new(o, "run_id", json_known(p->run_id));
+    json_decref(options);
+    json_decref(argv);
+    json_decref(binary);
+    json_decref(suite);
+    json_decref(cpu);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *json_waiver(const pbc_waiver *w)
+{
+    json_t *o = json_object();
+    int bad = !o;
+    bad |= json_object_set_new(o, "where", json_text(w->where));
+    bad |= json_object_set_new(o, "pattern", json_text(w->pattern));
+    bad |= json_object_set_new(o, "rule", json_text(w->rule));
+    bad |= json_object_set_new(o, "expires", json_text(w->expires));
+    bad |= json_object_set_new(o, "reason", json_text(w->reason));
+    bad |= json_object_set_new(o, "expired", json_boolean(w->expired));
+    bad |= json_object_set_new(o, "matched", json_integer(w->matched));
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *json_case(const pbc_report_case *c)
+{
+    json_t *o = json_object();
+    int bad = !o;
+    bad |= json_object_set_new(o, "name", json_text(c->name));
+    bad |= json_object_set_new(o, "verdict", json_string(verdict_word(c)));
+    bad |= json_object_set_new(o, "rule", json_text(c->rule));
+    if (c->verdict != PBC_VERDICT_PASS)
+        bad |= json_object_set_new(o, "message", json_text(c->message));
+    if (c->repro)
+        bad |= json_object_set_new(o, "repro", json_text(c->repro));
+    if (c->replay)
+        bad |= json_object_set_new(o, "replay", json_text(c->replay));
+    if (c->isolation) {
+        bad |= json_object_set_new(o, "isolation", json_text(c->isolation));
+        if (c->isolation_detail)
+            bad |= json_object_set_new(o, "isolation_detail", json_text(c->isolation_detail));
+    }
+    if (c->debug_output)
+        bad |= json_object_set_new(o, "debug_output", json_text(c->debug_output));
+    if (c->waiver) {
+        json_t *w = json_object();
+        bad |= !w;
+        bad |= json_object_set_new(w, "reason", json_text(c->waiver->reason));
+        bad |= json_object_set_new(w, "where", json_text(c->waiver->where));
+        bad |= json_object_set_new(o, "waiver", w);
+    }
+    bad |= json_object_set_new(o, "finished_at", json_real(c->finished_at));
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 int pbc_report_write_json(const pbc_report *r, const char *path, char *err, size_t err_size)
 {
-    json_t *root = json_object(), *rules = json_object(), *results = json_array();
-    int bad = !root || !rules || !results;
+    json_t *root = json_object(), *rules = json_object(), *results = json_array(), *waivers = json_array();
+    int bad = !root || !rules || !results || !waivers;
+    bad |= json_object_set_new(root, "format_version", json_integer(1));
     bad |= json_object_set_new(root, "target", json_text(r->target));
-    bad |= json_object_set_new(root, "verdict", json_string(all_passed(r) ? "pass" : "fail"));
+    bad |= json_object_set_new(root, "verdict", json_string(run_verdict_word(r)));
+    bad |= json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
     bad |= json_object_set_new(root, "cases", json_integer(r->case_count));
     bad |= json_object_set_new(root, "passed", json_integer(r->passed));
     bad |= json_object_set_new(root, "failed", json_integer(r->failed));
+    bad |= json_object_set_new(root, "waived", json_integer(r->waived));
     bad |= json_object_set_new(root, "skipped", json_integer(r->skipped));
     bad |= json_object_set_new(root, "harness_bugs", json_integer(r->harness_bugs));
+    bad |= json_object_set_new(root, "isolated", json_integer(r->isolated));
+    bad |= json_object_set_new(root, "random_cases", json_integer(r->random_cases));
+    bad |= json_object_set_new(root, "expired_waivers", json_integer(r->waivers ? r->waivers->expired : 0));
     bad |= json_object_set_new(root, "seconds", json_real(r->seconds));
+    bad |= json_object_set_new(root, "provenance", json_provenance(&r->provenance));
     for (uint32_t i = 0; i < PBC_RULE_COUNT; i++)
         bad |= json_object_set_new(rules, pbc_rule_get((pbc_rule_id)i)->id, json_integer(r->rule_hits[i]));
     bad |= json_object_set(root, "rules", rules);
-    for (uint32_t i = 0; i < r->case_count && !bad; i++) {
-        const pbc_report_case *c = &r->cases[i];
-        json_t *o = json_object();
-        bad |= !o;
-        bad |= json_object_set_new(o, "name", json_text(c->name));
-        bad |= json_object_set_new(o, "verdict", json_string(verdict_word(c->verdict)));
-        bad |= json_object_set_new(o, "rule", json_text(c->rule));
-        if (c->verdict != PBC_VERDICT_PASS)
-            bad |= json_object_set_new(o, "message", json_text(c->message));
-        if (c->repro)
-            bad |= json_object_set_new(o, "repro", json_text(c->repro));
-        if (c->replay)
-            bad |= json_object_set_new(o, "replay", json_text(c->replay));
-        bad |= json_array_append_new(results, o);
-    }
+    for (uint32_t i = 0; r->waivers && i < r->waivers->count; i++)
+        bad |= json_array_append_new(waivers, json_waiver(&r->waivers->items[i]));
+    bad |= json_object_set(root, "waivers", waivers);
+    for (uint32_t i = 0; i < r->case_count && !bad; i++)
+        bad |= json_array_append_new(results, json_case(&r->cases[i]));
     bad |= json_object_set(root, "results", results);
     /* Milliseconds are all "seconds" means; the default precision would
      * print binary noise (0.12300000000000001). */
     char *text = bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(9));
     json_decref(rules);
     json_decref(results);
+    json_decref(waivers);
     json_decref(root);
     if (!text)
         return format_failed(err, err_size, path, "jansson could not build the document");
@@ -126,7 +286,8 @@ static int xml_content(xmlTextWriterPtr w, const char *text)
 }
 
 /* One <testcase>: classname is the operation (the case name up to its
- * first '/'), so CI groups cases by operation. */
+ * first '/'), so CI groups cases by operation. A waived failure is
+ * <skipped> with the waiver's reason: expected, and not to fail CI. */
 static int junit_case(xmlTextWriterPtr w, const pbc_report_case *c)
 {
     const char *slash = strchr(c->name, '/');
@@ -135,22 +296,77 @@ static int junit_case(xmlTextWriterPtr w, const pbc_report_case *c)
     bad |= xml_attr(w, "classname", classname);
     bad |= xml_attr(w, "name", c->name);
     free(classname);
-    if (c->verdict == PBC_VERDICT_FAIL || c->verdict == PBC_VERDICT_HARNESS_BUG) {
+    if (c->waiver) {
+        char *why = pbc_xprintf("waived (%s): %s", c->waiver->where, c->waiver->reason);
+        bad |= xmlTextWriterStartElement(w, BAD_CAST "skipped") < 0;
+        bad |= xml_attr(w, "message", why);
+        bad |= xml_content(w, c->message);
+        bad |= xmlTextWriterEndElement(w) < 0;
+        free(why);
+    } else if (c->verdict == PBC_VERDICT_FAIL || c->verdict == PBC_VERDICT_HARNESS_BUG) {
+        char *what = c->isolation ? pbc_xprintf("%s%s%s", c->isolation, c->isolation_detail ? ": " : "",
+                                                c->isolation_detail ? c->isolation_detail : "")
+                                  : pbc_xstrdup(c->rule && c->rule[0] ? c->rule : "harness bug");
         bad |= xmlTextWriterStartElement(w, BAD_CAST(c->verdict == PBC_VERDICT_FAIL ? "failure" : "error")) < 0;
-        bad |= xml_attr(w, "message", c->rule[0] ? c->rule : "harness bug");
+        bad |= xml_attr(w, "message", what);
+        if (c->isolation)
+            bad |= xml_attr(w, "type", c->isolation);
         bad |= xml_content(w, c->message);
         if (c->replay) {
             bad |= xml_content(w, "\nreplay: ");
             bad |= xml_content(w, c->replay);
         }
         bad |= xmlTextWriterEndElement(w) < 0;
+        free(what);
     } else if (c->verdict == PBC_VERDICT_SKIP) {
         bad |= xmlTextWriterStartElement(w, BAD_CAST "skipped") < 0;
         bad |= xml_attr(w, "message", c->message);
         bad |= xmlTextWriterEndElement(w) < 0;
     }
+    if (c->debug_output) {
+        bad |= xmlTextWriterStartElement(w, BAD_CAST "system-out") < 0;
+        bad |= xml_content(w, c->debug_output);
+        bad |= xmlTextWriterEndElement(w) < 0;
+    }
     bad |= xmlTextWriterEndElement(w) < 0;
     return bad;
+}
+
+static int xml_property(xmlTextWriterPtr w, const char *name, const char *value)
+{
+    if (!value || !value[0])
+        return 0;
+    int bad = xmlTextWriterStartElement(w, BAD_CAST "property") < 0;
+    bad |= xml_attr(w, "name", name);
+    bad |= xml_attr(w, "value", value);
+    return bad | (xmlTextWriterEndElement(w) < 0);
+}
+
+/* The verdict and the provenance, as <properties> of the suite. */
+static int junit_properties(xmlTextWriterPtr w, const pbc_report *r)
+{
+    const pbc_report_provenance *p = &r->provenance;
+    char cpus[16];
+    snprintf(cpus, sizeof(cpus), "%u", p->cpu_count);
+    int bad = xmlTextWriterStartElement(w, BAD_CAST "properties") < 0;
+    bad |= xml_property(w, "verdict", pbc_report_verdict_text(pbc_report_get_verdict(r)));
+    bad |= xml_property(w, "interrupted", r->interrupted ? "true" : "false");
+    bad |= xml_property(w, "pbcheck_version", p->version);
+    bad |= xml_property(w, "git_revision", p->git_revision);
+    bad |= xml_property(w, "target_binary", p->target_binary);
+    bad |= xml_property(w, "target_xxh3_128", p->target_xxh3);
+    bad |= xml_property(w, "suite_xxh3_128", p->suite_xxh3);
+    bad |= xml_property(w, "started", p->started);
+    bad |= xml_property(w, "host", p->host);
+    bad |= xml_property(w, "cpu_model", p->cpu_model);
+    bad |= xml_property(w, "cpu_count", p->cpu_count ? cpus : NULL);
+    bad |= xml_property(w, "run_id", p->run_id);
+    for (uint32_t i = 0; i < p->option_count; i++) {
+        char *name = pbc_xprintf("option.%s", p->options[i].name);
+        bad |= xml_property(w, name, p->options[i].value);
+        free(name);
+    }
+    return bad | (xmlTextWriterEndElement(w) < 0);
 }
 
 int pbc_report_write_junit(const pbc_report *r, const char *path, char *err, size_t err_size)
@@ -170,8 +386,11 @@ int pbc_report_write_junit(const pbc_report *r, const char *path, char *err, siz
     bad |= xml_attr_u32(w, "tests", r->case_count);
     bad |= xml_attr_u32(w, "failures", r->failed);
     bad |= xml_attr_u32(w, "errors", r->harness_bugs);
-    bad |= xml_attr_u32(w, "skipped", r->skipped);
+    bad |= xml_attr_u32(w, "skipped", r->skipped + r->waived);
     bad |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "time", "%.3f", r->seconds) < 0;
+    if (r->provenance.host[0])
+        bad |= xml_attr(w, "hostname", r->provenance.host);
+    bad |= junit_properties(w, r);
     for (uint32_t i = 0; i < r->case_count && !bad; i++)
         bad |= junit_case(w, &r->cases[i]);
     bad |= xmlTextWriterEndDocument(w) < 0; /* closes every open element */
@@ -206,6 +425,44 @@ static void md_code(FILE *f, const char *text)
         fputc('`', f);
 }
 
+/* A provenance line of summary.md, left out when unknown. */
+static void md_fact(FILE *f, const char *name, const char *value)
+{
+    if (!value || !value[0])
+        return;
+    char *clean = pbc_report_text(value, PBC_REPORT_TEXT_UTF8);
+    fprintf(f, "- %s: ", name);
+    md_code(f, clean);
+    fputc('\n', f);
+    free(clean);
+}
+
+static void md_provenance(FILE *f, const pbc_report *r)
+{
+    const pbc_report_provenance *p = &r->provenance;
+    fprintf(f, "\n## Provenance\n\n");
+    char *pbcheck = pbc_xprintf("%s (git %s)", p->version ? p->version : "?", p->git_revision ? p->git_revision : "?");
+    md_fact(f, "pbcheck", pbcheck);
+    free(pbcheck);
+    md_fact(f, p->target_builtin ? "target binary (built into pbcheck)" : "target binary", p->target_binary);
+    md_fact(f, "target XXH3-128", p->target_xxh3);
+    char *suite = p->suite_xxh3[0] ? pbc_xprintf("%s (%u cases)", p->suite_xxh3, p->suite_cases) : NULL;
+    md_fact(f, "suite XXH3-128", suite);
+    free(suite);
+    for (uint32_t i = 0; i < p->option_count; i++) {
+        char *name = pbc_xprintf("option --%s", p->options[i].name);
+        md_fact(f, name, p->options[i].value ? p->options[i].value : "(not given)");
+        free(name);
+    }
+    md_fact(f, "started (UTC)", p->started);
+    md_fact(f, "host", p->host);
+    md_fact(f, "OS", p->os);
+    char *cpu = p->cpu_model[0] || p->cpu_count ? pbc_xprintf("%s, %u CPUs", p->cpu_model, p->cpu_count) : NULL;
+    md_fact(f, "CPU", cpu);
+    free(cpu);
+    md_fact(f, "run", p->run_id);
+}
+
 int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, size_t err_size)
 {
     char *doc = NULL;
@@ -214,28 +471,69 @@ int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, s
     if (!f)
         return format_failed(err, err_size, path, "out of memory");
     char *target = pbc_report_text(r->target, PBC_REPORT_TEXT_UTF8);
-    fprintf(f, "# pbcheck certify: %s\n\n**Verdict: %s** — %u cases, %u passed, %u failed, %u skipped, "
-               "%u harness bugs, %.1f s.\n\n| rule | failing cases |\n|---|---|\n",
-            target, all_passed(r) ? "conformant" : "NOT conformant", r->case_count, r->passed, r->failed,
-            r->skipped, r->harness_bugs, r->seconds);
+    pbc_report_verdict v = pbc_report_get_verdict(r);
+    fprintf(f, "# pbcheck certify: %s\n\n**Verdict: %s** — %u cases, %u passed, %u failed, %u waived, "
+               "%u skipped, %u harness bugs, %u isolated, %.1f s.\n",
+            target, pbc_report_verdict_text(v), r->case_count, r->passed, r->failed, r->waived, r->skipped,
+            r->harness_bugs, r->isolated, r->seconds);
     free(target);
+    if (r->interrupted)
+        fprintf(f, "\nThe run was interrupted (SIGINT or SIGTERM): only the cases below ran.\n");
+    fprintf(f, "\n| rule | failing cases |\n|---|---|\n");
     for (uint32_t i = 0; i < PBC_RULE_COUNT; i++)
         fprintf(f, "| %s | %u |\n", pbc_rule_get((pbc_rule_id)i)->id, r->rule_hits[i]);
-    if (!all_passed(r))
-        fprintf(f, "\n## Failing cases\n\n");
+    md_provenance(f, r);
+    if (r->waivers && r->waivers->count) {
+        fprintf(f, "\n## Waivers\n\n");
+        for (uint32_t i = 0; i < r->waivers->count; i++) {
+            const pbc_waiver *w = &r->waivers->items[i];
+            char *where = pbc_report_text(w->where, PBC_REPORT_TEXT_UTF8);
+            char *pattern = pbc_report_text(w->pattern, PBC_REPORT_TEXT_UTF8);
+            char *reason = pbc_report_text(w->reason, PBC_REPORT_TEXT_UTF8);
+            fputs("- ", f);
+            md_code(f, where);
+            fputc(' ', f);
+            md_code(f, pattern);
+            fprintf(f, " %s until %s%s — %u waived — ", w->rule, w->expires, w->expired ? " **EXPIRED**" : "",
+                    w->matched);
+            md_code(f, reason);
+            fputc('\n', f);
+            free(where);
+            free(pattern);
+            free(reason);
+        }
+    }
+    int listed = 0;
     for (uint32_t i = 0; i < r->case_count; i++) {
         const pbc_report_case *c = &r->cases[i];
-        if (!c->replay)
+        if (!c->replay && !c->isolation && !c->waiver && c->verdict != PBC_VERDICT_HARNESS_BUG)
             continue;
+        if (!listed++)
+            fprintf(f, "\n## Failing cases\n\n");
         char *name = pbc_report_text(c->name, PBC_REPORT_TEXT_UTF8);
-        char *replay = pbc_report_text(c->replay, PBC_REPORT_TEXT_UTF8);
         fputs("- ", f);
         md_code(f, name);
-        fprintf(f, " — %s\n  replay: ", c->rule);
-        md_code(f, replay);
-        fputc('\n', f);
         free(name);
-        free(replay);
+        fprintf(f, " — %s", c->rule && c->rule[0] ? c->rule : c->verdict == PBC_VERDICT_HARNESS_BUG ? "harness bug" : "");
+        if (c->isolation) {
+            char *detail = pbc_report_text(c->isolation_detail ? c->isolation_detail : "", PBC_REPORT_TEXT_UTF8);
+            fprintf(f, " (isolated: %s) ", c->isolation);
+            md_code(f, detail);
+            free(detail);
+        }
+        if (c->waiver) {
+            char *reason = pbc_report_text(c->waiver->reason, PBC_REPORT_TEXT_UTF8);
+            fprintf(f, " — waived: ");
+            md_code(f, reason);
+            free(reason);
+        }
+        if (c->replay) {
+            char *replay = pbc_report_text(c->replay, PBC_REPORT_TEXT_UTF8);
+            fprintf(f, "\n  replay: ");
+            md_code(f, replay);
+            free(replay);
+        }
+        fputc('\n', f);
     }
     int bad = ferror(f);
     if (fclose(f) || bad) {
@@ -249,9 +547,9 @@ int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, s
 
 int pbc_report_write_all(const pbc_report *r, const char *dir, char *err, size_t err_size)
 {
-    static const char *const names[] = {"report.json", "junit.xml", "summary.md"};
+    static const char *const names[] = {"report.json", "junit.xml", "summary.md", "index.html"};
     int (*const writers[])(const pbc_report *, const char *, char *, size_t) = {
-        pbc_report_write_json, pbc_report_write_junit, pbc_report_write_summary};
+        pbc_report_write_json, pbc_report_write_junit, pbc_report_write_summary, pbc_report_write_html};
     for (size_t i = 0; i < PBC_ARRAY_LEN(names); i++) {
         char *path = pbc_xprintf("%s/%s", dir, names[i]);
         int rc = writers[i](r, path, err, err_size);

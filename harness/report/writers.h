@@ -1,9 +1,11 @@
 /*
  * writers.h — the files `pbcheck certify` leaves for people and for CI:
- * report.json, junit.xml, summary.md and one reproducer per failing case.
- * Every file is written atomically (base/fs.h); every string is made valid
- * for its format first (report/text.h), so a hostile output path or case
- * text cannot produce a report its parser rejects.
+ * report.json, junit.xml, summary.md, index.html and one reproducer per
+ * failing case. Every file is written atomically (base/fs.h); every string
+ * is made valid for its format first (report/text.h), so a hostile output
+ * path or case text cannot produce a report its parser rejects.
+ * docs/report-format.md describes the files; docs/report.schema.json is
+ * report.json's schema.
  */
 #ifndef PBCHECK_REPORT_WRITERS_H
 #define PBCHECK_REPORT_WRITERS_H
@@ -11,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report/waivers.h"
 #include "rules/rules.h"
 
 #ifdef __cplusplus
@@ -24,24 +27,93 @@ typedef struct pbc_report_case {
     const char *message; /* the finding, skip reason or harness bug, else "" */
     const char *repro;   /* failing cases: the reproducer's path, else NULL */
     const char *replay;  /* failing cases: shell-quoted command replaying it, else NULL */
+    /* The case did not reach a verdict of its own: NULL, or "crash",
+     * "exit", "timeout", "oom" (the builder crashed, exited, ran out of
+     * time or of memory in its isolated process). */
+    const char *isolation;
+    const char *isolation_detail; /* "SIGSEGV", "exit status 0", a backtrace, or NULL */
+    const char *debug_output;     /* the builder's DbgPrint output kept with the case, or NULL */
+    double finished_at;           /* seconds from the run's start to this case's verdict */
+    /* Set by pbc_report_apply_waivers: the waiver covering this failure,
+     * else NULL. */
+    const pbc_waiver *waiver;
 } pbc_report_case;
+
+/* One option of the command that made the report, as parsed. */
+typedef enum pbc_report_option_kind {
+    PBC_REPORT_OPT_TEXT,   /* value: as given, NULL when not given */
+    PBC_REPORT_OPT_NUMBER, /* value: a decimal number */
+    PBC_REPORT_OPT_FLAG,   /* value: "1" given, "0" not */
+} pbc_report_option_kind;
+
+typedef struct pbc_report_option {
+    const char *name; /* without "--" */
+    pbc_report_option_kind kind;
+    const char *value;
+} pbc_report_option;
+
+/* What was certified, by what, where and when (report/provenance.h
+ * collects it). Empty strings are unknowns, left out of the reports. */
+typedef struct pbc_report_provenance {
+    const char *version;      /* pbcheck's version, e.g. "0.1.0" */
+    const char *git_revision; /* of pbcheck's build, as --version says */
+    const char *const *argv;  /* the command line, NULL-terminated; NULL: unknown */
+    const pbc_report_option *options;
+    uint32_t option_count;
+    char target_binary[4096]; /* the file digested: the builder library, or pbcheck itself */
+    int target_builtin;       /* the target is built into pbcheck (target_binary is pbcheck) */
+    char target_xxh3[33];     /* XXH3-128 of target_binary, hex */
+    char suite_xxh3[33];      /* XXH3-128 of the suite's case names and scenarios, hex */
+    uint32_t suite_cases;     /* cases in the deterministic suite */
+    char started[32];         /* UTC, ISO 8601: 2026-11-24T06:15:00Z */
+    char host[256];
+    char os[256];             /* "Linux 6.1.0 x86_64" */
+    char cpu_model[256];
+    uint32_t cpu_count;       /* online logical CPUs */
+    char run_id[64];          /* the run folder's name */
+} pbc_report_provenance;
 
 typedef struct pbc_report {
     const char *target;
     uint32_t passed, failed, skipped, harness_bugs;
     double seconds;
-    uint32_t rule_hits[PBC_RULE_COUNT]; /* failing cases per rule, by pbc_rule_id */
+    uint32_t rule_hits[PBC_RULE_COUNT]; /* failing cases per rule, by pbc_rule_id (not waived) */
     const pbc_report_case *cases;
     uint32_t case_count;
+    /* SIGINT or SIGTERM stopped the run: its verdict is INCOMPLETE. */
+    int interrupted;
+    uint32_t waived;       /* failing cases a waiver covers; not in failed */
+    uint32_t isolated;     /* cases with an isolation class */
+    uint32_t random_cases; /* the last random_cases cases are --time's random scenarios */
+    pbc_waivers *waivers;  /* NULL: none given; pbc_report_tally counts their matches */
+    pbc_report_provenance provenance;
 } pbc_report;
+
+typedef enum pbc_report_verdict {
+    PBC_REPORT_CONFORMANT,
+    PBC_REPORT_NOT_CONFORMANT, /* a failure not waived, a harness bug or an expired waiver */
+    PBC_REPORT_INCOMPLETE,     /* interrupted */
+} pbc_report_verdict;
+
+pbc_report_verdict pbc_report_get_verdict(const pbc_report *r);
+/* "CONFORMANT", "NOT CONFORMANT", "INCOMPLETE (interrupted)". */
+const char *pbc_report_verdict_text(pbc_report_verdict v);
+
+/* Matches each failing case against the waivers (r->waivers), marking
+ * covered ones and counting matches, then recounts passed, failed,
+ * waived, skipped, harness_bugs, isolated and rule_hits from the cases.
+ * cases are the report's, writable. */
+void pbc_report_tally(pbc_report *r, pbc_report_case *cases);
 
 /* Each writes one file at path; 0, or -1 with "cannot ... PATH: why" in err. */
 int pbc_report_write_json(const pbc_report *r, const char *path, char *err, size_t err_size);
 int pbc_report_write_junit(const pbc_report *r, const char *path, char *err, size_t err_size);
 int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, size_t err_size);
+/* index.html: one self-contained page (report/html.c). */
+int pbc_report_write_html(const pbc_report *r, const char *path, char *err, size_t err_size);
 
-/* DIR/report.json, DIR/junit.xml and DIR/summary.md; stops at the first
- * failure. */
+/* DIR/report.json, DIR/junit.xml, DIR/summary.md and DIR/index.html;
+ * stops at the first failure. */
 int pbc_report_write_all(const pbc_report *r, const char *dir, char *err, size_t err_size);
 
 /* The reproducer's path for a case: DIR/repro/NAME.pbs with the case

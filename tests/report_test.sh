@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Where certify's reports go and what stops them (CTest label "report"):
+# each run in a fresh folder with OUT/latest pointing at it, nothing stale
+# beside a second run's verdict; an unwritable output folder refused
+# before the suite runs; a report on a full device (/dev/full) is exit 2
+# with the path and the reason; waivers (waived, expired, malformed).
+# Usage: report_test.sh PBCHECK
+set -u
+pbcheck=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+passes=0
+check() {
+    local name=$1
+    shift
+    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+json() { # json FILE PYTHON-EXPRESSION-OVER-r: exit 0 when it is true
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
+}
+
+# Twice into one folder: a failing run leaves reproducers; the passing run
+# after it has its own folder, with none, and latest points at it.
+out="$tmp/twice"
+"$pbcheck" certify --target mutant-trunc32 --quick --out "$out" >"$tmp/first.out" 2>/dev/null
+check first-run-fails [ $? -eq 1 ]
+first=$(readlink "$out/latest")
+check first-has-repros [ "$(ls "$out/$first/repro" | wc -l)" -gt 0 ]
+check first-prints-report grep -qx "report: $out/$first/index.html" "$tmp/first.out"
+sleep 1
+"$pbcheck" certify --target reference --quick --out "$out" >"$tmp/second.out" 2>/dev/null
+check second-run-passes [ $? -eq 0 ]
+second=$(readlink "$out/latest")
+check new-run-folder test -n "$second" -a "$second" != "$first"
+check run-id-shape bash -c '[[ $1 =~ ^[0-9]{8}T[0-9]{6}Z-[0-9]+$ ]]' _ "$second"
+check no-stale-repros [ -z "$(ls -A "$out/$second/repro")" ]
+check second-folder-holds-only-its-own [ "$(cd "$out/$second" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = "index.html junit.xml report.json repro summary.md " ]
+check second-report-passes json "$out/latest/report.json" 'r["verdict"] == "pass"'
+check second-report-run-id python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["provenance"]["run_id"] != sys.argv[2])' "$out/latest/report.json" "$second"
+check first-still-there [ -f "$out/$first/report.json" ]
+check verdict-names-run-folder grep -q "^verdict: CONFORMANT (reports in $out/$second/)$" "$tmp/second.out"
+
+# An output folder that cannot be made: refused at once, with the reason,
+# before any case runs (no progress, no table).
+echo x >"$tmp/file"
+start=$(date +%s)
+"$pbcheck" certify --target reference --out "$tmp/file/reports" >"$tmp/out" 2>"$tmp/err"
+check unwritable-out-exit-2 [ $? -eq 2 ]
+check unwritable-out-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+check unwritable-out-reason grep -qx "pbcheck: certify: cannot create $tmp/file/reports: Not a directory" "$tmp/err"
+check unwritable-out-before-suite [ ! -s "$tmp/out" ]
+check unwritable-out-fast [ $(($(date +%s) - start)) -lt 5 ]
+# A read-only file system: /proc refuses folders even to root.
+"$pbcheck" certify --target reference --out /proc/pbcheck-reports >"$tmp/out" 2>"$tmp/err"
+check readonly-out-exit-2 [ $? -eq 2 ]
+check readonly-out-reason grep -q "^pbcheck: certify: cannot create /proc/pbcheck-reports: " "$tmp/err"
+
+# A report on a full device: the run folder is prepared (the hidden
+# --run-id names it) with report.json a link to /dev/full.
+mkdir -p "$tmp/full/run/repro"
+ln -s /dev/full "$tmp/full/run/report.json"
+"$pbcheck" certify --target reference --quick --out "$tmp/full" --run-id run >"$tmp/out" 2>"$tmp/err"
+check full-disk-exit-2 [ $? -eq 2 ]
+check full-disk-one-error [ "$(grep -c '^pbcheck: ' "$tmp/err")" -eq 1 ]
+check full-disk-message grep -qx "pbcheck: certify: cannot write $tmp/full/run/report.json: No space left on device" "$tmp/err"
+check full-disk-no-report-line bash -c '! grep -q "^report: " "$1"' _ "$tmp/out"
+# The same for a reproducer, written while the suite runs.
+mkdir -p "$tmp/full2/run/repro"
+ln -s /dev/full "$tmp/full2/run/repro/fill.dma-100.busy.high.odd-size.pbs"
+"$pbcheck" certify --target mutant-fill-tail --quick --out "$tmp/full2" --run-id run >"$tmp/out" 2>"$tmp/err"
+check full-repro-exit-2 [ $? -eq 2 ]
+check full-repro-message grep -qx "pbcheck: certify: cannot write $tmp/full2/run/repro/fill.dma-100.busy.high.odd-size.pbs: No space left on device" "$tmp/err"
+
+# Waivers: every failure of mutant-trunc32 waived -> conformant, each case
+# "waived" with its reason in every format.
+cat >"$tmp/waivers" <<'EOF'
+# Known bugs of the 32-bit truncating builder, tracked upstream.
+transfer-*     PB-GPU-FAULT  2999-12-31  vendor bug 4711: addresses above 4 GiB
+*              PB-DIVERGE    2999-12-31  vendor bug 4712 <also above 4 GiB>
+discard/*      *             2999-12-31  matches nothing
+EOF
+"$pbcheck" certify --target mutant-trunc32 --quick --out "$tmp/waived" --waivers "$tmp/waivers" >"$tmp/out" 2>"$tmp/err"
+check waived-exit-0 [ $? -eq 0 ]
+check waived-verdict grep -q '^verdict: CONFORMANT' "$tmp/out"
+check waived-count grep -Eq '^waived: [0-9]+ failing cases, by 3 waivers \(0 expired\)$' "$tmp/out"
+r="$tmp/waived/latest/report.json"
+check waived-json json "$r" 'r["verdict"] == "pass" and r["failed"] == 0 and r["waived"] > 0 and r["waived"] == sum(c["verdict"] == "waived" for c in r["results"])'
+check waived-json-reason json "$r" 'all(c["waiver"]["reason"].startswith("vendor bug 471") and c["waiver"]["where"].endswith(("waivers:2", "waivers:3")) for c in r["results"] if c["verdict"] == "waived")'
+check waived-json-matched json "$r" '[w["matched"] > 0 for w in r["waivers"]] == [True, True, False]'
+check waived-junit grep -q '<skipped message="waived (.*waivers:3): vendor bug 4712 &lt;also above 4 GiB&gt;"' "$tmp/waived/latest/junit.xml"
+check waived-junit-wellformed xmllint --noout "$tmp/waived/latest/junit.xml"
+check waived-summary grep -q 'waived: `vendor bug 4711: addresses above 4 GiB`' "$tmp/waived/latest/summary.md"
+check waived-html grep -q '<span class="tag waived">waived</span>' "$tmp/waived/latest/index.html"
+check waived-html-escaped grep -q 'vendor bug 4712 &lt;also above 4 GiB&gt;' "$tmp/waived/latest/index.html"
+
+# Only part waived: still not conformant, the rest failed.
+grep -v PB-DIVERGE "$tmp/waivers" >"$tmp/some"
+"$pbcheck" certify --target mutant-trunc32 --quick --out "$tmp/some-out" --waivers "$tmp/some" >"$tmp/out" 2>&1
+check partly-waived-exit-1 [ $? -eq 1 ]
+check partly-waived-json json "$tmp/some-out/latest/report.json" 'r["verdict"] == "fail" and r["failed"] > 0 and r["waived"] > 0 and r["rules"]["PB-GPU-FAULT"] == 0'
+
+# An expired waiver fails even a conformant run, and says which.
+printf 'fill/*  *  2020-01-31  was fixed long ago\n' >"$tmp/expired"
+"$pbcheck" certify --target reference --quick --out "$tmp/expired-out" --waivers "$tmp/expired" >"$tmp/out" 2>"$tmp/err"
+check expired-exit-1 [ $? -eq 1 ]
+check expired-names-waiver grep -qx "pbcheck: certify: waiver $tmp/expired:1 expired on 2020-01-31 (fill/\* \*): was fixed long ago" "$tmp/err"
+check expired-verdict grep -q '^verdict: NOT CONFORMANT' "$tmp/out"
+check expired-json json "$tmp/expired-out/latest/report.json" 'r["verdict"] == "fail" and r["expired_waivers"] == 1 and r["waivers"][0]["expired"]'
+check expired-html grep -q 'expired on 2020-01-31' "$tmp/expired-out/latest/index.html"
+
+# A malformed waivers file: one line, file:line:col, exit 2, nothing run.
+printf '# ok\nfill/*  PB-NO-SUCH  2030-01-01  typo\n' >"$tmp/bad"
+"$pbcheck" certify --target reference --out "$tmp/bad-out" --waivers "$tmp/bad" >"$tmp/out" 2>"$tmp/err"
+check malformed-exit-2 [ $? -eq 2 ]
+check malformed-one-line grep -qx "$tmp/bad:2:9: unknown rule 'PB-NO-SUCH' (see 'pbcheck list rules')" "$tmp/err"
+check malformed-before-suite test ! -e "$tmp/bad-out" -a ! -s "$tmp/out"
+printf 'fill/*  *  2030-02-30  no such day\n' >"$tmp/bad"
+"$pbcheck" certify --target reference --out "$tmp/bad-out" --waivers "$tmp/bad" >"$tmp/out" 2>"$tmp/err"
+check bad-date-exit-2 [ $? -eq 2 ]
+check bad-date-message grep -qx "$tmp/bad:1:12: '2030-02-30' is not an expiry date: write YYYY-MM-DD" "$tmp/err"
+"$pbcheck" certify --target reference --out "$tmp/bad-out" --waivers "$tmp/missing" >"$tmp/out" 2>"$tmp/err"
+check missing-waivers-exit-2 [ $? -eq 2 ]
+check missing-waivers-message grep -qx "pbcheck: certify: cannot open $tmp/missing: No such file or directory" "$tmp/err"
+"$pbcheck" certify --help >"$tmp/out"
+check help-waivers grep -q -- '--waivers FILE' "$tmp/out"
+check help-waiver-format grep -q 'PATTERN  RULE-or-\*  EXPIRES  REASON' "$tmp/out"
+
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]
