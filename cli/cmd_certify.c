@@ -285,7 +285,7 @@ int pbc_cmd_certify(int argc, char **argv)
     pbc_runner_init(&worker.runner);
     /* Cases run in worker processes, a few hundred per worker: a crash,
      * exit, hang or runaway allocation costs one case (isolate.h). */
-    pbc_iso_limits limits = {case_timeout, memory_limit, 256, 1};
+    pbc_iso_limits limits = {case_timeout, memory_limit, 256, PBC_ISO_CAPTURE_ALL};
     pbc_iso *iso = no_fork ? NULL : pbc_iso_create(&limits, certify_job, &worker);
     struct timespec t0;
     double suite_seconds = 0;

@@ -158,7 +158,7 @@ static uint8_t *judge_job(void *ctx, const uint8_t *job, size_t len, size_t *ans
 void pbc_cli_isolate(pbc_runner *runner, const pbc_target *t, double seconds, uint64_t memory)
 {
     judge_w = (judge_worker){runner, t};
-    pbc_iso_limits lim = {seconds, memory, 64, 0};
+    pbc_iso_limits lim = {seconds, memory, 64, PBC_ISO_CAPTURE_STDERR};
     judge_iso = pbc_iso_create(&lim, judge_job, &judge_w);
 }
 
@@ -193,8 +193,10 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
         c->failed++;
         const char *argv[] = {"pbcheck", verb, name, "--target", pbc_cli_target_arg(), NULL};
         char *cmd = pbc_report_shell_command(argv);
-        printf("FAIL  %s  %s\n  %s: %s\n  replay: %s\n", name, pbc_iso_class_name(r.cls), pbc_iso_class_name(r.cls),
-               r.detail, cmd);
+        printf("FAIL  %s  %s\n  %s: %s\n", name, pbc_iso_class_name(r.cls), pbc_iso_class_name(r.cls), r.detail);
+        if (r.output && r.output[0]) /* what the worker said on stderr: a sanitizer's report, the backtrace */
+            printf("  its output (stderr):\n%s%s", r.output, r.output[strlen(r.output) - 1] == '\n' ? "" : "\n");
+        printf("  replay: %s\n", cmd);
         free(cmd);
     }
     pbc_iso_result_fini(&r);

@@ -33,6 +33,9 @@
 #endif
 
 #define ISO_OUTPUT_KEPT (16u << 10)
+/* Between a symbolized frame's function and its source position. */
+#define ISO_FRAME_MARK " at "
+
 
 struct pbc_iso {
     pbc_iso_limits lim;
@@ -264,7 +267,8 @@ static int worker_start(pbc_iso *iso)
         close(down[1]);
         close(up[0]);
         if (iso->output >= 0) {
-            dup2(iso->output, STDOUT_FILENO);
+            if (iso->lim.capture != PBC_ISO_CAPTURE_STDERR)
+                dup2(iso->output, STDOUT_FILENO);
             dup2(iso->output, STDERR_FILENO);
         }
         worker_main(iso, down[0], up[1]);
@@ -422,7 +426,7 @@ static char *symbolize_frame(const char *line)
     where[strcspn(where, "\n")] = 0;
     if (!fn[0] || !strcmp(fn, "??"))
         return NULL;
-    return pbc_xprintf("%s at %s (%s+%s)", fn, where, module, offset);
+    return pbc_xprintf("%s" ISO_FRAME_MARK "%s (%s+%s)", fn, where, module, offset);
 }
 
 /* Symbolizes the library frames of a worker backtrace in place. */
@@ -475,12 +479,14 @@ pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_
     memset(r, 0, sizeof(*r));
     if (iso->pid && iso->lim.batch && iso->jobs >= iso->lim.batch)
         worker_stop(iso, 0);
+    off_t from = 0;
     for (int attempt = 0;; attempt++) {
         if (!iso->pid && worker_start(iso)) {
             r->cls = PBC_ISO_CRASH;
             snprintf(r->detail, sizeof(r->detail), "cannot start a worker process: %s", strerror(errno));
             return r->cls;
         }
+        from = iso->output >= 0 ? lseek(iso->output, 0, SEEK_END) : 0; /* before the worker can write */
         if (send_frame(iso->to_worker, job, len) == 0)
             break;
         worker_stop(iso, 1); /* it died between jobs: a fresh one takes this job */
@@ -490,7 +496,6 @@ pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_
             return r->cls;
         }
     }
-    off_t from = iso->output >= 0 ? lseek(iso->output, 0, SEEK_END) : 0;
     iso->jobs++;
     double deadline = iso->lim.job_seconds > 0 ? now_seconds() + iso->lim.job_seconds : 0;
     uint64_t rss = 0;
@@ -516,7 +521,13 @@ pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_
         r->cls = PBC_ISO_OOM;
     } else if (WIFSIGNALED(status)) {
         r->cls = PBC_ISO_CRASH;
-        snprintf(r->detail, sizeof(r->detail), "%s (signal %d)", signal_name(WTERMSIG(status)), WTERMSIG(status));
+        /* The builder's own frame nearest the fault, when the backtrace has one. */
+        const char *frame = r->output ? strstr(r->output, ISO_FRAME_MARK) : NULL;
+        while (frame && frame > r->output && frame[-1] != '\n')
+            frame--;
+        int flen = frame ? (int)strcspn(frame, "\n") : 0;
+        snprintf(r->detail, sizeof(r->detail), "%s (signal %d)%s%.*s", signal_name(WTERMSIG(status)),
+                 WTERMSIG(status), frame ? " in " : "", flen, frame ? frame : "");
     } else if (detail_from_output(r->output, "SUMMARY: ", r->detail, sizeof(r->detail)) ||
                detail_from_output(r->output, "runtime error:", r->detail, sizeof(r->detail))) {
         r->cls = PBC_ISO_CRASH; /* a sanitizer found it and ended the worker */

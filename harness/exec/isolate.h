@@ -35,13 +35,17 @@ typedef enum pbc_iso_class {
 /* "ok", "crash", "exit", "timeout", "oom". */
 const char *pbc_iso_class_name(pbc_iso_class c);
 
+#define PBC_ISO_CAPTURE_ALL 1
+#define PBC_ISO_CAPTURE_STDERR 2
+
 typedef struct pbc_iso_limits {
     double job_seconds;    /* wall clock per job; 0: no limit */
     uint64_t memory_bytes; /* resident memory of a worker; 0: no limit */
     uint32_t batch;        /* jobs per worker; 0: no limit */
-    int capture;           /* worker stdout and stderr go to a file, and a
-                              failed job's part of it is returned; 0: they
-                              are the caller's */
+    int capture;           /* PBC_ISO_CAPTURE_ALL: worker stdout and stderr
+                              go to a file, and a failed job's part of it is
+                              returned; PBC_ISO_CAPTURE_STDERR: stderr only
+                              (stdout stays the caller's); 0: neither */
 } pbc_iso_limits;
 
 /* Runs in the worker: the answer to one job, owned (malloc), its size in
