@@ -139,13 +139,17 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
  * a failure with its class. pbc_cli_isolate_end stops the worker. */
 void pbc_cli_isolate(pbc_runner *runner, const pbc_target *t, double seconds, uint64_t memory);
 void pbc_cli_isolate_end(void);
+/* A worker's resident memory beyond this is 'oom': twice what the
+ * largest scenario the limits accept (docs/scenario-format.md) needs under
+ * ASan+UBSan, about 4.6 GB. */
+#define PBC_DEFAULT_MEMORY_LIMIT (10ull << 30)
 /* The options of isolation, the same for run, replay and certify. */
 #define PBC_ISOLATION_OPTS(no_fork, seconds, memory, seconds_text)                                                      \
     {"no-fork", PBC_OPT_FLAG, &(no_fork), NULL, NULL, 0, 0, "off",                                          \
      "run in this process (for a debugger): a crashing builder then\nends pbcheck"},                       \
         {"case-timeout", PBC_OPT_SECONDS, &(seconds), "S", "seconds", 0, 24 * 3600, seconds_text,          \
          "a scenario the builder does not finish in S seconds fails\nas 'timeout' (0: no limit)"},         \
-        {"memory-limit", PBC_OPT_SIZE, &(memory), "SIZE", "bytes (K, M, G)", 64ull << 20, 1ull << 40, "4G", \
+        {"memory-limit", PBC_OPT_SIZE, &(memory), "SIZE", "bytes (K, M, G)", 64ull << 20, 1ull << 40, "10G",\
          "a scenario whose worker grows beyond SIZE resident fails\nas 'oom'"}
 /* Seconds on a monotonic clock. */
 double pbc_cli_now(void);

@@ -217,7 +217,7 @@ int pbc_cmd_certify(int argc, char **argv)
 {
     const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL;
     int quick = 0, no_fork = 0;
-    uint64_t fuzz_seconds = 0, seed = 1, memory_limit = 4ull << 30;
+    uint64_t fuzz_seconds = 0, seed = 1, memory_limit = PBC_DEFAULT_MEMORY_LIMIT;
     double case_timeout = 20;
     const pbc_opt opts[] = {
         {"target", PBC_OPT_STRING, &target, "NAME", "a builder from 'pbcheck list targets'", 0, 0,
@@ -290,6 +290,9 @@ int pbc_cmd_certify(int argc, char **argv)
     struct timespec t0;
     double suite_seconds = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    int journal = pbc_report_journal_open(dir, err, sizeof(err)), journal_failed = journal < 0;
+    if (journal_failed)
+        fprintf(stderr, "pbcheck: certify: %s\n", err);
     pbc_progress progress;
     pbc_progress_begin(&progress, "certify");
     certify_catch_signals(iso);
@@ -331,6 +334,20 @@ int pbc_cmd_certify(int argc, char **argv)
                 report.rule_hits[rule]++;
         }
         rep[i].finished_at = elapsed_since(&t0);
+        if (!journal_failed) {
+            pbc_report_case j = rep[i];
+            j.name = cases.items[i].name;
+            j.verdict = res[i].verdict;
+            j.rule = res[i].rule;
+            j.message = res[i].message;
+            j.isolation = res[i].isolation;
+            j.isolation_detail = res[i].output;
+            j.debug_output = res[i].debug_output;
+            if (pbc_report_journal_case(journal, dir, &j, err, sizeof(err))) {
+                fprintf(stderr, "pbcheck: certify: %s\n", err);
+                journal_failed = 1;
+            }
+        }
         if (i < suite_count)
             pbc_progress_tick(&progress, i + 1, suite_count, report.failed, -1, cases.items[i].name);
         else
@@ -395,6 +412,9 @@ int pbc_cmd_certify(int argc, char **argv)
         fprintf(stderr, "pbcheck: certify: %s\n", err);
     for (i = 0; i < cases.count; i++)
         written |= res[i].write_failed;
+    written |= journal_failed;
+    if (journal >= 0)
+        close(journal);
     if (!written) {
         char *index = pbc_xprintf("%s/index.html", dir);
         char *shown = pbc_report_shell_quote(index);

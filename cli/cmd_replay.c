@@ -9,6 +9,7 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "cli.h"
+#include "progress.h"
 #include "exec/target.h"
 
 #define INPUT_MAX (1u << 20)
@@ -51,7 +52,7 @@ int pbc_cmd_replay(int argc, char **argv)
     const char *target = "reference";
     int trace = 0, print = 0, no_fork = 0;
     double timeout = 60;
-    uint64_t memory = 4ull << 30;
+    uint64_t memory = PBC_DEFAULT_MEMORY_LIMIT;
     const pbc_opt opts[] = {
         {"target", PBC_OPT_STRING, &target, "NAME", "a builder from 'pbcheck list targets'", 0, 0,
          "reference", "builder to test ('pbcheck list targets')"},
@@ -90,6 +91,8 @@ int pbc_cmd_replay(int argc, char **argv)
     if (!no_fork)
         pbc_cli_isolate(&runner, t, timeout, memory);
     pbc_judge_counts c = {0};
+    pbc_progress progress;
+    pbc_progress_begin(&progress, "replay");
     for (int i = 0; i < args.count; i++) {
         pbc_scenario s;
         if (load_input(args.pos[i], t, &s)) {
@@ -103,6 +106,8 @@ int pbc_cmd_replay(int argc, char **argv)
         }
         pbc_cli_judge(&runner, "replay", args.pos[i], &s, t, 0, trace, &c);
         pbc_scenario_fini(&s);
+        if (!progress.tty) /* on a terminal the verdict lines are the progress */
+            pbc_progress_tick(&progress, (uint64_t)i + 1, (uint64_t)args.count, c.failed, -1, args.pos[i]);
     }
     pbc_cli_isolate_end();
     pbc_runner_fini(&runner);

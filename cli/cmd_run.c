@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "exec/isolate.h"
 #include "exec/runner.h"
 #include "report/text.h"
@@ -41,7 +42,7 @@ typedef struct run_args {
 static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
 {
     const char *target = "reference";
-    uint64_t dma_size = 0, memory = 4ull << 30;
+    uint64_t dma_size = 0, memory = PBC_DEFAULT_MEMORY_LIMIT;
     int trace = 0, no_fork = 0;
     double timeout = 60;
     const pbc_opt opts[] = {
@@ -97,6 +98,8 @@ int pbc_cmd_run(int argc, char **argv)
     if (!a.no_fork)
         pbc_cli_isolate(&runner, a.target, a.timeout, a.memory);
     pbc_judge_counts c = {0};
+    pbc_progress progress;
+    pbc_progress_begin(&progress, "run");
     for (int i = 0; i < a.files.count; i++) {
         pbc_scenario s;
         char err[PBC_CLI_ERR_SIZE];
@@ -107,6 +110,8 @@ int pbc_cmd_run(int argc, char **argv)
         }
         pbc_cli_judge(&runner, "run", a.files.pos[i], &s, a.target, a.dma_size, a.trace, &c);
         pbc_scenario_fini(&s);
+        if (!progress.tty) /* on a terminal the verdict lines are the progress */
+            pbc_progress_tick(&progress, (uint64_t)i + 1, (uint64_t)a.files.count, c.failed, -1, a.files.pos[i]);
     }
     pbc_cli_isolate_end();
     pbc_runner_fini(&runner);
@@ -123,6 +128,18 @@ typedef struct judge_worker {
 
 static judge_worker judge_w;
 static pbc_iso *judge_iso;
+static const char *judge_current; /* the input being judged, for "still" lines */
+static double judge_told;
+
+/* A scenario that takes long says so on stderr every ten seconds. */
+static void judge_waiting(void *ctx, double seconds)
+{
+    (void)ctx;
+    if (seconds - judge_told < 10)
+        return;
+    judge_told = seconds;
+    fprintf(stderr, "pbcheck: still judging %s after %.0f s\n", judge_current, seconds);
+}
 
 static void judge_here(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
                        const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c);
@@ -160,6 +177,7 @@ void pbc_cli_isolate(pbc_runner *runner, const pbc_target *t, double seconds, ui
     judge_w = (judge_worker){runner, t};
     pbc_iso_limits lim = {seconds, memory, 64, PBC_ISO_CAPTURE_STDERR};
     judge_iso = pbc_iso_create(&lim, judge_job, &judge_w);
+    pbc_iso_set_waiting(judge_iso, judge_waiting, NULL);
 }
 
 void pbc_cli_isolate_end(void)
@@ -184,6 +202,8 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
     pbc_iso_put_u32(&job, (uint32_t)trace);
     free(text);
     pbc_iso_result r;
+    judge_current = name;
+    judge_told = 0;
     if (pbc_iso_run(judge_iso, job.p, job.n, &r) == PBC_ISO_OK) {
         pbc_iso_reader in = {r.answer, r.answer_len, 0};
         c->passed += pbc_iso_get_u32(&in);

@@ -19,7 +19,8 @@ check() { # check NAME CONDITION-COMMAND...
 }
 expect_class() { # the class (or rule) a kind's Fill cases must fail with
     case $1 in
-    segfault | stack | wild) echo 'crash' ;;
+    segfault) echo 'crash: SIG(SEGV|BUS).* in .*hostile|crash: .*SEGV.*hostile' ;;
+    stack | wild) echo 'crash' ;;
     abort) echo 'crash' ;;
     sigkill) echo 'crash: SIGKILL' ;;
     exit) echo 'exit: .*exit status 0' ;;
@@ -61,6 +62,15 @@ PY
         check "$kind-replay-fails" [ $? -eq 1 ]
         check "$kind-replay-same-class" grep -Eq "$want" "$tmp/$kind.replay"
     fi
+done
+# A scenario that takes long says so while it runs.
+for pair in "$@"; do
+    [ "${pair%%=*}" = loop ] || continue
+    "$pbcheck" run "$src/corpus/seeds/fill-basic.pbs" --target "${pair#*=}" --case-timeout 11 \
+        >"$tmp/still.out" 2>"$tmp/still.err"
+    check loop-run-fails [ $? -eq 1 ]
+    check loop-still-judging grep -q "^pbcheck: still judging .*fill-basic.pbs after 10 s$" "$tmp/still.err"
+    check loop-timeout-line grep -q "timeout: no answer within 11 s" "$tmp/still.out"
 done
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -45,6 +45,8 @@ struct pbc_iso {
     int to_worker, from_worker; /* the caller's ends */
     int output;                 /* capture file (memfd), -1 without capture */
     uint32_t jobs;              /* jobs the current worker has run */
+    void (*waiting)(void *ctx, double seconds);
+    void *waiting_ctx;
 };
 
 const char *pbc_iso_class_name(pbc_iso_class c)
@@ -222,6 +224,12 @@ pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *c
 
 pid_t pbc_iso_worker(const pbc_iso *iso) { return iso ? iso->pid : 0; }
 
+void pbc_iso_set_waiting(pbc_iso *iso, void (*fn)(void *ctx, double seconds), void *ctx)
+{
+    iso->waiting = fn;
+    iso->waiting_ctx = ctx;
+}
+
 /* Ends the worker: closes its pipes (it exits when it reads EOF), kills
  * it if asked, and reaps it. Returns its wait status. */
 static int worker_stop(pbc_iso *iso, int kill_it)
@@ -311,7 +319,12 @@ static int receive_frame(pbc_iso *iso, uint8_t **out, size_t *out_len, double de
     uint8_t head[4];
     size_t have = 0, want = sizeof(head);
     uint8_t *body = NULL;
+    double started = now_seconds(), told = started;
     for (;;) {
+        if (iso->waiting && now_seconds() - told >= 1.0) {
+            told = now_seconds();
+            iso->waiting(iso->waiting_ctx, told - started);
+        }
         double left = deadline > 0 ? deadline - now_seconds() : 1.0;
         if (deadline > 0 && left <= 0) {
             free(body);

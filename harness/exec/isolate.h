@@ -72,6 +72,9 @@ pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_
 void pbc_iso_result_fini(pbc_iso_result *r);
 /* Stops the worker (if any) and frees everything. */
 void pbc_iso_destroy(pbc_iso *iso);
+/* While a job runs, fn(ctx, seconds) is called about once a second with
+ * the seconds the job has taken so far (for "still working" lines). */
+void pbc_iso_set_waiting(pbc_iso *iso, void (*fn)(void *ctx, double seconds), void *ctx);
 /* The worker's pid, 0 when none runs (for signal handlers that must stop it). */
 pid_t pbc_iso_worker(const pbc_iso *iso);
 

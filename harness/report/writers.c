@@ -17,9 +17,12 @@
  */
 #include "report/writers.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <libxml/xmlwriter.h>
@@ -216,6 +219,34 @@ static json_t *json_case(const pbc_report_case *c)
         return NULL;
     }
     return o;
+}
+
+int pbc_report_journal_open(const char *dir, char *err, size_t err_size)
+{
+    char *path = pbc_xprintf("%s/journal.jsonl", dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        format_failed(err, err_size, path, strerror(errno));
+    free(path);
+    return fd;
+}
+
+int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, char *err, size_t err_size)
+{
+    json_t *o = json_case(c);
+    char *line = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    json_decref(o);
+    int rc = 0;
+    size_t n = line ? strlen(line) : 0;
+    if (line)
+        line[n] = '\n'; /* json_dumps' terminator becomes the line's end */
+    if (!line || write(fd, line, n + 1) != (ssize_t)(n + 1)) {
+        char *path = pbc_xprintf("%s/journal.jsonl", dir);
+        rc = format_failed(err, err_size, path, line ? strerror(errno) : "out of memory");
+        free(path);
+    }
+    free(line);
+    return rc;
 }
 
 int pbc_report_write_json(const pbc_report *r, const char *path, char *err, size_t err_size)

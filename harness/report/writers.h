@@ -112,6 +112,14 @@ int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, s
 /* index.html: one self-contained page (report/html.c). */
 int pbc_report_write_html(const pbc_report *r, const char *path, char *err, size_t err_size);
 
+/* The journal, DIR/journal.jsonl: one line of JSON per case (as in
+ * report.json's results) appended as soon as the case is judged, so a run
+ * killed outright (SIGKILL, a power cut) still says what it found. open
+ * returns the descriptor, or -1 with "cannot write PATH: why" in err;
+ * case returns 0, or -1 likewise. */
+int pbc_report_journal_open(const char *dir, char *err, size_t err_size);
+int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, char *err, size_t err_size);
+
 /* DIR/report.json, DIR/junit.xml, DIR/summary.md and DIR/index.html;
  * stops at the first failure. */
 int pbc_report_write_all(const pbc_report *r, const char *dir, char *err, size_t err_size);
