@@ -134,10 +134,14 @@ typedef struct pbc_judge_counts {
 void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
                    const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c);
 /* From now on pbc_cli_judge judges scenarios for target t in worker
- * processes (exec/isolate.h): a builder that crashes, exits, hangs
- * (seconds) or grows beyond memory bytes costs that scenario, printed as
- * a failure with its class. pbc_cli_isolate_end stops the worker. */
-void pbc_cli_isolate(pbc_runner *runner, const pbc_target *t, double seconds, uint64_t memory);
+ * processes (exec/isolate.h), each read again there from its file with
+ * load: a builder that crashes, exits, hangs (seconds) or grows beyond
+ * memory bytes costs that scenario, printed as a failure with its class.
+ * pbc_cli_isolate_end stops the worker. */
+/* Reads an input the way the verb does (printing why not); 0 or -1. */
+typedef int (*pbc_cli_loader)(const char *path, const pbc_target *t, pbc_scenario *s);
+void pbc_cli_isolate(pbc_runner *runner, const pbc_target *t, pbc_cli_loader load, double seconds,
+                     uint64_t memory);
 void pbc_cli_isolate_end(void);
 /* A worker's resident memory beyond this is 'oom': twice what the
  * largest scenario the limits accept (docs/scenario-format.md) needs under

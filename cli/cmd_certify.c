@@ -5,6 +5,7 @@
  * case, in a fresh run folder (report/rundir.h). Cases run in worker
  * processes (exec/isolate.h).
  */
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,9 @@ static const char certify_about[] =
     "waived failure is reported with its reason and does not fail the run; a\n"
     "waiver past its date does (docs/report-format.md).";
 
+/* Set by SIGINT or SIGTERM (the signal's number): certify stops. */
+static volatile sig_atomic_t certify_stop;
+
 /* What a certify worker does with one job: run a case, or minimize a
  * failing one. Both happen in the worker, so a builder that crashes or
  * hangs doing either costs that job only. */
@@ -73,15 +77,14 @@ enum { JOB_RUN = 1, JOB_MINIMIZE = 2 };
 typedef struct certify_worker {
     pbc_runner runner;
     const pbc_target *t;
+    pbc_iso_limits limits;
 } certify_worker;
 
 static void parse_case(const char *name, const char *text, pbc_scenario *s)
 {
     char err[512];
-    if (pbc_scenario_parse(text, strlen(text), name, s, err, sizeof(err))) {
-        fprintf(stderr, "pbcheck: harness bug: generated case does not parse: %s\n", err);
-        abort();
-    }
+    if (pbc_scenario_parse(text, strlen(text), name, s, err, sizeof(err)))
+        pbc_harness_bug("generated case does not parse: %s", err);
 }
 
 static uint8_t *certify_job(void *ctx, const uint8_t *job, size_t len, size_t *answer_len)
@@ -140,12 +143,17 @@ static pbc_iso_class certify_ask(pbc_iso *iso, certify_worker *w, uint32_t kind,
  * unless the builder crashed, hung or ran out of memory: then the case as
  * it ran, which replays the same way under `pbcheck run`); the
  * reproducer's path and replay command (owned) go into rc. */
-static void certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg, const char *dir,
-                         const pbc_case *c, pbc_case_result *res, pbc_report_case *rc)
+static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg, const char *dir,
+                        const pbc_case *c, pbc_case_result *res, pbc_report_case *rc)
 {
     char err[PBC_CLI_ERR_SIZE];
     pbc_iso_result r;
-    if (certify_ask(iso, w, JOB_RUN, c, NULL, &r) == PBC_ISO_OK) {
+    pbc_iso_class cls = certify_ask(iso, w, JOB_RUN, c, NULL, &r);
+    if (cls != PBC_ISO_OK && certify_stop) { /* the stop killed it: the case did not run */
+        pbc_iso_result_fini(&r);
+        return 1;
+    }
+    if (cls == PBC_ISO_OK) {
         pbc_iso_reader in = {r.answer, r.answer_len, 0};
         res->verdict = pbc_iso_get_u32(&in);
         char *rule = pbc_iso_get_str(&in), *message = pbc_iso_get_str(&in), *log = pbc_iso_get_str(&in);
@@ -157,6 +165,12 @@ static void certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg
         free(rule);
         free(message);
         free(log);
+    } else if (r.cls == PBC_ISO_HARNESS) {
+        res->verdict = PBC_VERDICT_HARNESS_BUG;
+        res->rule[0] = 0;
+        res->message = pbc_xprintf("%s", r.detail);
+        res->output = r.output;
+        r.output = NULL;
     } else {
         res->verdict = PBC_VERDICT_FAIL;
         res->rule[0] = 0;
@@ -167,8 +181,9 @@ static void certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg
     }
     pbc_iso_result_fini(&r);
     if (res->verdict != PBC_VERDICT_FAIL)
-        return;
-    if (!res->isolation && certify_ask(iso, w, JOB_MINIMIZE, c, res->rule, &r) == PBC_ISO_OK) {
+        return 0;
+    /* Once stopping, the failure stands as it ran: no minimization. */
+    if (!res->isolation && !certify_stop && certify_ask(iso, w, JOB_MINIMIZE, c, res->rule, &r) == PBC_ISO_OK) {
         pbc_iso_reader in = {r.answer, r.answer_len, 0};
         res->minimized = pbc_iso_get_str(&in);
     }
@@ -177,7 +192,13 @@ static void certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg
         res->minimized = pbc_xstrdup(c->text);
     char *path = pbc_report_repro_path(dir, c->name);
     /* The target as the user named it: a library's path replays, its table name would not. */
-    const char *argv[] = {"pbcheck", "run", path, "--target", target_arg, NULL};
+    /* With the limits this run had, so a timeout or oom replays as one. */
+    char timeout[32], memory[32];
+    snprintf(timeout, sizeof(timeout), "--case-timeout=%g", w->limits.job_seconds);
+    snprintf(memory, sizeof(memory), "--memory-limit=%" PRIu64, w->limits.memory_bytes);
+    const char *argv[] = {"pbcheck", "run", path, "--target", target_arg, timeout, memory, NULL};
+    if (w->limits.job_seconds == 20 && w->limits.memory_bytes == PBC_DEFAULT_MEMORY_LIMIT)
+        argv[5] = NULL; /* the defaults of run serve as well */
     char *replay = pbc_report_shell_command(argv);
     if (pbc_report_write_repro(path, c->name, res->rule[0] ? res->rule : res->isolation, replay, res->minimized,
                                err, sizeof(err))) {
@@ -186,12 +207,12 @@ static void certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg
     }
     rc->repro = path;
     rc->replay = replay;
+    return 0;
 }
 
 /* SIGINT and SIGTERM stop certification: the case under way is
  * abandoned (its worker killed), the reports are written for the cases
  * that ran, marked interrupted, and certify exits 128 + the signal. */
-static volatile sig_atomic_t certify_stop;
 static pbc_iso *certify_iso;
 
 static void certify_on_signal(int sig)
@@ -285,8 +306,8 @@ int pbc_cmd_certify(int argc, char **argv)
     pbc_runner_init(&worker.runner);
     /* Cases run in worker processes, a few hundred per worker: a crash,
      * exit, hang or runaway allocation costs one case (isolate.h). */
-    pbc_iso_limits limits = {case_timeout, memory_limit, 256, PBC_ISO_CAPTURE_ALL};
-    pbc_iso *iso = no_fork ? NULL : pbc_iso_create(&limits, certify_job, &worker);
+    worker.limits = (pbc_iso_limits){case_timeout, memory_limit, 256, PBC_ISO_CAPTURE_ALL};
+    pbc_iso *iso = no_fork ? NULL : pbc_iso_create(&worker.limits, certify_job, &worker);
     struct timespec t0;
     double suite_seconds = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -313,17 +334,8 @@ int pbc_cmd_certify(int argc, char **argv)
             memset(&res[i], 0, sizeof(*res));
             memset(&rep[i], 0, sizeof(*rep));
         }
-        certify_case(iso, &worker, target, dir, &cases.items[i], &res[i], &rep[i]);
-        if (certify_stop) { /* stopped in the middle of this case: it did not run */
-            free(res[i].message);
-            free(res[i].minimized);
-            free(res[i].output);
-            free((char *)rep[i].repro);
-            free((char *)rep[i].replay);
-            memset(&res[i], 0, sizeof(*res));
-            memset(&rep[i], 0, sizeof(*rep));
-            break;
-        }
+        if (certify_case(iso, &worker, target, dir, &cases.items[i], &res[i], &rep[i]))
+            break; /* stopped in the middle of this case: it did not run */
         report.passed += res[i].verdict == PBC_VERDICT_PASS;
         report.skipped += res[i].verdict == PBC_VERDICT_SKIP;
         report.harness_bugs += res[i].verdict == PBC_VERDICT_HARNESS_BUG;
@@ -371,7 +383,7 @@ int pbc_cmd_certify(int argc, char **argv)
     report.interrupted = certify_stop != 0;
     report.cases = rep;
     report.case_count = cases.count;
-    report.random_cases = cases.count - suite_count;
+    report.random_cases = cases.count > suite_count ? cases.count - suite_count : 0;
     pbc_report_tally(&report, rep);
     uint32_t option_count;
     pbc_report_option *options = pbc_cli_option_values(opts, &option_count);

@@ -89,7 +89,7 @@ int pbc_cmd_replay(int argc, char **argv)
     pbc_runner runner;
     pbc_runner_init(&runner);
     if (!no_fork)
-        pbc_cli_isolate(&runner, t, timeout, memory);
+        pbc_cli_isolate(&runner, t, load_input, timeout, memory);
     pbc_judge_counts c = {0};
     pbc_progress progress;
     pbc_progress_begin(&progress, "replay");

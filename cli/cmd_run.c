@@ -87,6 +87,17 @@ static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
     return rc;
 }
 
+/* run's inputs: text scenarios. */
+static int run_load(const char *path, const pbc_target *t, pbc_scenario *s)
+{
+    (void)t;
+    char err[PBC_CLI_ERR_SIZE];
+    if (pbc_scenario_load(path, s, err, sizeof(err)) == 0)
+        return 0;
+    fprintf(stderr, "%s\n", err);
+    return -1;
+}
+
 int pbc_cmd_run(int argc, char **argv)
 {
     run_args a;
@@ -96,7 +107,7 @@ int pbc_cmd_run(int argc, char **argv)
     pbc_runner runner;
     pbc_runner_init(&runner);
     if (!a.no_fork)
-        pbc_cli_isolate(&runner, a.target, a.timeout, a.memory);
+        pbc_cli_isolate(&runner, a.target, run_load, a.timeout, a.memory);
     pbc_judge_counts c = {0};
     pbc_progress progress;
     pbc_progress_begin(&progress, "run");
@@ -124,6 +135,7 @@ int pbc_cmd_run(int argc, char **argv)
 typedef struct judge_worker {
     pbc_runner *runner;
     const pbc_target *t;
+    pbc_cli_loader load;
 } judge_worker;
 
 static judge_worker judge_w;
@@ -144,22 +156,21 @@ static void judge_waiting(void *ctx, double seconds)
 static void judge_here(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
                        const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c);
 
-/* In the worker: the scenario as text, judged and printed as in-process. */
+/* In the worker: the input read again from its file (so positions in
+ * messages are the file's), judged and printed as in-process. */
 static uint8_t *judge_job(void *ctx, const uint8_t *job, size_t len, size_t *answer_len)
 {
     judge_worker *w = ctx;
     pbc_iso_reader in = {job, len, 0};
-    char *verb = pbc_iso_get_str(&in), *name = pbc_iso_get_str(&in), *text = pbc_iso_get_str(&in);
+    char *verb = pbc_iso_get_str(&in), *name = pbc_iso_get_str(&in);
     uint32_t dma_size = pbc_iso_get_u32(&in), trace = pbc_iso_get_u32(&in);
     pbc_judge_counts c = {0};
     pbc_scenario s;
-    char err[512];
-    if (pbc_scenario_parse(text, strlen(text), name, &s, err, sizeof(err)) == 0) {
+    if (w->load(name, w->t, &s) == 0) {
         judge_here(w->runner, verb, name, &s, w->t, dma_size, (int)trace, &c);
         pbc_scenario_fini(&s);
     } else {
-        printf("HARNESS BUG  %s  the printed scenario does not parse: %s\n", name, err);
-        c.failed++;
+        c.failed++; /* read a moment ago, unreadable now: the loader said why */
     }
     pbc_iso_buf out = {0};
     pbc_iso_put_u32(&out, c.passed);
@@ -167,14 +178,14 @@ static uint8_t *judge_job(void *ctx, const uint8_t *job, size_t len, size_t *ans
     pbc_iso_put_u32(&out, c.skipped);
     free(verb);
     free(name);
-    free(text);
     *answer_len = out.n;
     return out.p;
 }
 
-void pbc_cli_isolate(pbc_runner *runner, const pbc_target *t, double seconds, uint64_t memory)
+void pbc_cli_isolate(pbc_runner *runner, const pbc_target *t, pbc_cli_loader load, double seconds,
+                     uint64_t memory)
 {
-    judge_w = (judge_worker){runner, t};
+    judge_w = (judge_worker){runner, t, load};
     pbc_iso_limits lim = {seconds, memory, 64, PBC_ISO_CAPTURE_STDERR};
     judge_iso = pbc_iso_create(&lim, judge_job, &judge_w);
     pbc_iso_set_waiting(judge_iso, judge_waiting, NULL);
@@ -193,14 +204,11 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
         judge_here(runner, verb, name, s, t, dma_size, trace, c);
         return;
     }
-    char *text = pbc_scenario_print(s);
     pbc_iso_buf job = {0};
     pbc_iso_put_str(&job, verb);
     pbc_iso_put_str(&job, name);
-    pbc_iso_put_str(&job, text);
     pbc_iso_put_u32(&job, dma_size);
     pbc_iso_put_u32(&job, (uint32_t)trace);
-    free(text);
     pbc_iso_result r;
     judge_current = name;
     judge_told = 0;
@@ -211,6 +219,8 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
         c->skipped += pbc_iso_get_u32(&in);
     } else {
         c->failed++;
+        if (r.cls == PBC_ISO_HARNESS)
+            printf("HARNESS BUG  %s  %s\n", name, r.detail);
         const char *argv[] = {"pbcheck", verb, name, "--target", pbc_cli_target_arg(), NULL};
         char *cmd = pbc_report_shell_command(argv);
         printf("FAIL  %s  %s\n  %s: %s\n", name, pbc_iso_class_name(r.cls), pbc_iso_class_name(r.cls), r.detail);

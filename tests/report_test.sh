@@ -35,7 +35,7 @@ second=$(readlink "$out/latest")
 check new-run-folder test -n "$second" -a "$second" != "$first"
 check run-id-shape bash -c '[[ $1 =~ ^[0-9]{8}T[0-9]{6}Z-[0-9]+$ ]]' _ "$second"
 check no-stale-repros [ -z "$(ls -A "$out/$second/repro")" ]
-check second-folder-holds-only-its-own [ "$(cd "$out/$second" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = "index.html junit.xml report.json repro summary.md " ]
+check second-folder-holds-only-its-own [ "$(cd "$out/$second" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = "index.html journal.jsonl junit.xml report.json repro summary.md " ]
 check second-report-passes json "$out/latest/report.json" 'r["verdict"] == "pass"'
 check second-report-run-id python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["provenance"]["run_id"] != sys.argv[2])' "$out/latest/report.json" "$second"
 check first-still-there [ -f "$out/$first/report.json" ]

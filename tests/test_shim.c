@@ -137,6 +137,34 @@ T_TEST(aliasing_views_agree_after_each_call)
     pbc_gpu_destroy(g);
 }
 
+/* Within one call: a view made after another wrote sees the write, and two
+ * views writing different bytes of one page both land (the example
+ * worker's shape: a permanent BAR view and a view per operation). */
+T_TEST(aliasing_views_agree_within_a_call)
+{
+    pbc_gpu *g = make();
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS bar_pa, one;
+    bar_pa.QuadPart = 0;
+    one.QuadPart = 0x5000;
+    uint8_t *bar = MmMapIoSpace(bar_pa, 1u << 20, MmWriteCombined);
+    T_CHECK(bar != NULL);
+    bar[0x5000] = 0x77;
+    uint8_t *op = MmMapIoSpace(one, 4096, MmNonCached);
+    T_CHECK(op && op[0] == 0x77);  /* the BAR view's write is seen */
+    op[1] = 0x55;                  /* a 1-byte write through the new view */
+    bar[0x5002] = 0x33;            /* and another through the BAR view, same page */
+    MmUnmapIoSpace(op, 4096);
+    T_CHECK(bar[0x5001] == 0x55);  /* the unmapped view's write reached the BAR view */
+    pbc_shim_leave();
+    uint8_t got[3] = {0};
+    T_CHECK(pbc_gpu_read(g, 0x5000, got, 3) == 0);
+    T_CHECK(got[0] == 0x77 && got[1] == 0x55 && got[2] == 0x33);
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+
 /* The CPU does not see system pages through the GART: no view. */
 T_TEST(aperture_ranges_are_not_served)
 {

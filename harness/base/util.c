@@ -32,10 +32,8 @@ char *pbc_xprintf(const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        fputs("pbcheck: harness bug: bad format string\n", stderr);
-        abort();
-    }
+    if (n < 0)
+        pbc_harness_bug("bad format string %s", fmt);
     char *s = pbc_xmalloc((size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(s, (size_t)n + 1, fmt, ap);
@@ -58,4 +56,16 @@ int pbc_all_bytes(const uint8_t *p, size_t n, uint8_t v)
 {
     /* Every byte equals the first, and the first is v. */
     return n == 0 || (p[0] == v && memcmp(p, p + 1, n - 1) == 0);
+}
+
+void pbc_harness_bug(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(PBC_HARNESS_BUG_MARK, stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fflush(stderr);
+    abort();
 }

@@ -32,4 +32,10 @@ int pbc_all_bytes(const uint8_t *p, size_t n, uint8_t v);
 
 #define PBC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* What pbcheck prints before it stops on a broken invariant of its own
+ * (so a worker that ends this way is pbcheck's bug, not the builder's). */
+#define PBC_HARNESS_BUG_MARK "pbcheck: harness bug: "
+/* Prints the mark and the message on stderr and aborts. */
+_Noreturn void pbc_harness_bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif

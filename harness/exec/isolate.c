@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,6 +34,9 @@
 #endif
 
 #define ISO_OUTPUT_KEPT (16u << 10)
+/* No answer is this large: a bigger length is a worker that wrote over
+ * its own memory, not an answer to allocate for. */
+#define ISO_MAX_ANSWER (256u << 20)
 /* Between a symbolized frame's function and its source position. */
 #define ISO_FRAME_MARK " at "
 
@@ -51,7 +55,7 @@ struct pbc_iso {
 
 const char *pbc_iso_class_name(pbc_iso_class c)
 {
-    static const char *const names[] = {"ok", "crash", "exit", "timeout", "oom"};
+    static const char *const names[] = {"ok", "crash", "exit", "timeout", "oom", "harness-bug"};
     return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
 }
 
@@ -159,9 +163,14 @@ static void iso_fatal(int sig)
     raise(sig);
 }
 
-static void worker_setup(const pbc_iso_limits *lim)
+static void worker_setup(const pbc_iso_limits *lim, pid_t parent)
 {
+    /* A worker never outlives its caller, however the caller ends. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(0);
     signal(SIGINT, SIG_IGN); /* Ctrl-C is the caller's to handle: it stops us */
+    signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     if (lim->job_seconds > 0 && lim->batch) {
         rlim_t cpu = (rlim_t)(lim->job_seconds * lim->batch) + 10;
@@ -188,9 +197,9 @@ static void worker_setup(const pbc_iso_limits *lim)
     }
 }
 
-static void worker_main(pbc_iso *iso, int in, int out)
+static void worker_main(pbc_iso *iso, int in, int out, pid_t parent)
 {
-    worker_setup(&iso->lim);
+    worker_setup(&iso->lim, parent);
     for (;;) {
         uint32_t len;
         if (read_all(in, &len, sizeof(len)))
@@ -240,13 +249,14 @@ static int worker_stop(pbc_iso *iso, int kill_it)
     if (iso->from_worker >= 0)
         close(iso->from_worker);
     iso->to_worker = iso->from_worker = -1;
-    if (iso->pid > 0) {
+    pid_t pid = iso->pid;
+    iso->pid = 0; /* before reaping: a signal handler must not kill a reused pid */
+    if (pid > 0) {
         if (kill_it)
-            kill(iso->pid, SIGKILL);
-        while (waitpid(iso->pid, &status, 0) < 0 && errno == EINTR)
+            kill(pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
     }
-    iso->pid = 0;
     return status;
 }
 
@@ -262,9 +272,21 @@ static int worker_start(pbc_iso *iso)
     }
     if (iso->lim.capture && iso->output < 0)
         iso->output = memfd_create("pbcheck-worker-output", MFD_CLOEXEC);
+    if (iso->output >= 0 && ftruncate(iso->output, 0) == 0) /* an earlier worker's output is not kept */
+        lseek(iso->output, 0, SEEK_SET);
     fflush(NULL);
+    /* A SIGINT between fork and noting the pid would miss the worker. */
+    sigset_t stop, saved;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigprocmask(SIG_BLOCK, &stop, &saved);
+    pid_t parent = getpid();
     pid_t pid = fork();
+    if (pid == 0)
+        sigprocmask(SIG_SETMASK, &saved, NULL);
     if (pid < 0) {
+        sigprocmask(SIG_SETMASK, &saved, NULL);
         close(down[0]);
         close(down[1]);
         close(up[0]);
@@ -279,12 +301,13 @@ static int worker_start(pbc_iso *iso)
                 dup2(iso->output, STDOUT_FILENO);
             dup2(iso->output, STDERR_FILENO);
         }
-        worker_main(iso, down[0], up[1]);
+        worker_main(iso, down[0], up[1], parent);
         _exit(0);
     }
     close(down[0]);
     close(up[1]);
     iso->pid = pid;
+    sigprocmask(SIG_SETMASK, &saved, NULL);
     iso->to_worker = down[1];
     iso->from_worker = up[0];
     iso->jobs = 0;
@@ -361,6 +384,8 @@ static int receive_frame(pbc_iso *iso, uint8_t **out, size_t *out_len, double de
         if (!body && have == sizeof(head)) {
             uint32_t len;
             memcpy(&len, head, sizeof(len));
+            if (len > ISO_MAX_ANSWER)
+                return -4;
             want = sizeof(head) + len;
             body = pbc_xmalloc(len ? len : 1);
         }
@@ -517,13 +542,18 @@ pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_
         return r->cls = PBC_ISO_OK;
     int status = worker_stop(iso, 1);
     r->output = symbolize_output(read_output(iso->output, from));
-    if (got == -2) {
+    if (got == -4) {
+        r->cls = PBC_ISO_CRASH;
+        snprintf(r->detail, sizeof(r->detail), "the worker's answer is garbled (its memory was overwritten)");
+    } else if (got == -2) {
         r->cls = PBC_ISO_TIMEOUT;
         snprintf(r->detail, sizeof(r->detail), "no answer within %g s (stopped)", iso->lim.job_seconds);
     } else if (got == -3) {
         r->cls = PBC_ISO_OOM;
         snprintf(r->detail, sizeof(r->detail), "resident memory %.1f MiB over the limit of %.1f MiB (stopped)",
                  (double)rss / 1048576.0, (double)iso->lim.memory_bytes / 1048576.0);
+    } else if (detail_from_output(r->output, PBC_HARNESS_BUG_MARK, r->detail, sizeof(r->detail))) {
+        r->cls = PBC_ISO_HARNESS;
     } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU) {
         r->cls = PBC_ISO_TIMEOUT;
         snprintf(r->detail, sizeof(r->detail), "CPU time limit (SIGXCPU)");

@@ -29,10 +29,12 @@ typedef enum pbc_iso_class {
     PBC_ISO_CRASH,   /* a signal, or a sanitizer report */
     PBC_ISO_EXIT,    /* the worker called exit (the builder did) */
     PBC_ISO_TIMEOUT, /* no answer within the time limit */
-    PBC_ISO_OOM      /* over the memory limit */
+    PBC_ISO_OOM,     /* over the memory limit */
+    PBC_ISO_HARNESS  /* pbcheck stopped on a broken invariant of its own
+                        (PBC_HARNESS_BUG_MARK): not the builder's doing */
 } pbc_iso_class;
 
-/* "ok", "crash", "exit", "timeout", "oom". */
+/* "ok", "crash", "exit", "timeout", "oom", "harness-bug". */
 const char *pbc_iso_class_name(pbc_iso_class c);
 
 #define PBC_ISO_CAPTURE_ALL 1

@@ -39,6 +39,7 @@ typedef struct shim_mapping {
     uint64_t first;   /* MmMapIoSpace: page number of page 0 */
     uint64_t *pages;  /* MDL views: page number of each page, else NULL */
     uint32_t *order;  /* MDL views: page indexes sorted by page number */
+    uint8_t *clean;   /* each dirty page as it was before the CPU wrote it (sparse) */
     uint64_t *dirty;  /* bitmap: pages the CPU wrote since the last leave */
     size_t dirty_lo, dirty_hi; /* bounds of the set bits; SIZE_MAX: none */
     PMDL mdl;         /* MmGetSystemAddressForMdlSafe: the MDL to put back */
@@ -73,6 +74,9 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
         if (a < m->host || a >= m->host + m->bytes)
             continue;
         size_t i = (size_t)(a - m->host) / PBC_PAGE_SIZE;
+        /* What the page held before: write-back sends only the bytes the
+         * CPU changed, so two views writing one page lose nothing. */
+        memcpy(m->clean + i * PBC_PAGE_SIZE, m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
         if (mprotect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
             break;
         m->dirty[i / 64] |= 1ull << (i % 64);
@@ -148,16 +152,9 @@ static void shim_sync_in(void)
     pbc_mem_new_epoch(mem);
 }
 
-static int shim_all_zero(const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (p[i])
-            return 0;
-    return 1;
-}
-
-/* What the CPU wrote through m since the last leave goes to the model,
- * page by page and only where bytes changed; the pages turn read-only. */
+/* What the CPU wrote through m since the last leave goes to the model:
+ * the bytes that differ from the page as it was before the first write,
+ * run by run, with CPU provenance. The pages turn read-only again. */
 static void shim_write_back(shim_mapping *m)
 {
     if (m->dirty_hi == SIZE_MAX)
@@ -168,12 +165,19 @@ static void shim_write_back(shim_mapping *m)
     for (size_t w = m->dirty_lo / 64; w <= m->dirty_hi / 64; w++) {
         for (uint64_t bits = m->dirty[w]; bits; bits &= bits - 1) {
             size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
-            const uint8_t *mine = m->alias + i * PBC_PAGE_SIZE;
+            const uint8_t *mine = m->alias + i * PBC_PAGE_SIZE, *was = m->clean + i * PBC_PAGE_SIZE;
             uint64_t addr = shim_view_ppn(m, i) << PBC_PAGE_SHIFT;
-            const pbc_page *pg = pbc_mem_find(&shim.gpu->mem, addr >> PBC_PAGE_SHIFT);
-            int same = pg ? memcmp(pg->data, mine, PBC_PAGE_SIZE) == 0 : shim_all_zero(mine, PBC_PAGE_SIZE);
-            if (!same)
-                pbc_gpu_write(shim.gpu, addr, mine, PBC_PAGE_SIZE);
+            for (size_t at = 0; at < PBC_PAGE_SIZE;) {
+                if (mine[at] == was[at]) {
+                    at++;
+                    continue;
+                }
+                size_t end = at + 1;
+                while (end < PBC_PAGE_SIZE && mine[end] != was[end])
+                    end++;
+                pbc_gpu_write(shim.gpu, addr + at, mine + at, end - at);
+                at = end;
+            }
             mprotect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_READ);
         }
         m->dirty[w] = 0;
@@ -183,16 +187,23 @@ static void shim_write_back(shim_mapping *m)
     shim.gpu->cur = saved;
 }
 
+static void shim_write_back_all(void);
+static void shim_sync_in(void);
+
 static void shim_release(uint32_t i)
 {
     shim_mapping *m = &shim.map[i];
-    shim_write_back(m);
+    /* Every view's writes so far reach the model, and the views that stay
+     * see them: views of one page agree at every map and unmap. */
+    shim_write_back_all();
+    shim_sync_in();
     if (m->mdl) {
         m->mdl->MappedSystemVa = m->saved_va;
         m->mdl->MdlFlags = m->saved_flags;
     }
     munmap(m->host, m->bytes);
     munmap(m->alias, m->bytes);
+    munmap(m->clean, m->bytes);
     free(m->pages);
     free(m->order);
     free(m->dirty);
@@ -294,12 +305,16 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
     }
     m->host = mmap(NULL, m->bytes, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
     m->alias = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    /* Shared, so RLIMIT_DATA (isolation's memory limit) does not count it. */
+    m->clean = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     close(fd);
-    if (m->host == MAP_FAILED || m->alias == MAP_FAILED) {
+    if (m->host == MAP_FAILED || m->alias == MAP_FAILED || m->clean == MAP_FAILED) {
         if (m->host != MAP_FAILED)
             munmap(m->host, m->bytes);
         if (m->alias != MAP_FAILED)
             munmap(m->alias, m->bytes);
+        if (m->clean != MAP_FAILED)
+            munmap(m->clean, m->bytes);
         free(pages);
         return NULL;
     }
@@ -316,6 +331,9 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
         shim_sort_key = pages;
         qsort(m->order, count, sizeof(*m->order), shim_by_page);
     }
+    /* What the other views wrote so far counts: into the model first. */
+    shim_write_back_all();
+    shim_sync_in();
     shim.map_count++;
     /* What the model holds now, costing the smaller of the view's pages
      * and the model's touched pages. */

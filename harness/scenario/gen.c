@@ -69,6 +69,8 @@ void pbc_gen_alloc(pbc_scenario *s, pbc_choose_fn c, void *x)
     a->where = c(x, 3);
     if (a->where == PBC_WHERE_SEGMENT)
         a->at = gen_place(s, a->size, c, x);
+    if (a->where == PBC_WHERE_SEGMENT && a->at.segment == 0) /* no segment holds it */
+        a->where = PBC_WHERE_SYSTEM;
 }
 
 static void gen_allocs(pbc_scenario *s, pbc_choose_fn c, void *x)

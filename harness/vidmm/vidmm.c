@@ -180,7 +180,7 @@ static int vm_setup(vm *v)
     v->dma_size = PBC_DEFAULT_DMA_SIZE;
     const char *why = pbc_residency_init(&v->rs, s);
     if (why)
-        abort(); /* the scenario was validated */
+        pbc_harness_bug("a validated scenario fails the residency tracker: %s", why);
     pbc_vidmm_mask_add(v, v->gpu->dummy_page, v->gpu->dummy_page + PBC_PAGE_SIZE,
                 "the dummy page absorbs accesses through unmapped aperture pages (S33)");
     pbc_vidmm_host_init(v);
