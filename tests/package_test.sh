@@ -21,7 +21,8 @@ check installed-config [ -f "$tmp/prefix/lib/cmake/pbcheck/pbcheckConfig.cmake" 
 check installed-version [ -f "$tmp/prefix/lib/cmake/pbcheck/pbcheckConfigVersion.cmake" ]
 check installed-headers [ -f "$tmp/prefix/include/pbcheck/target.h" ]
 cmake -S "$src/tests/package" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
-    -DEXAMPLES_DIR="$src/targets/examples" -DCMAKE_C_COMPILER="$cc" >"$tmp/configure.log" 2>&1
+    -DEXAMPLES_DIR="$src/targets/examples" -DCMAKE_C_COMPILER="$cc" -DPBCHECK_AFL="$(command -v afl-clang-fast >/dev/null && echo ON || echo OFF)" \
+    >"$tmp/configure.log" 2>&1
 check configure [ $? -eq 0 ] || cat "$tmp/configure.log"
 cmake --build "$tmp/build" -j1 >"$tmp/build.log" 2>&1
 check build [ $? -eq 0 ] || tail -30 "$tmp/build.log"
@@ -44,7 +45,7 @@ fi
 # an AFL++ fuzz binary; one runs an input, and afl-showmap sees edges of
 # the builder's own code (the harness in the kit is not instrumented).
 if command -v afl-clang-fast >/dev/null; then
-    ctest --test-dir "$tmp/build" -V -R '^afl_example_cpu' >"$tmp/afl.log" 2>&1
+    ctest --test-dir "$tmp/build" -V -R '^afl_example_cpu$' >"$tmp/afl.log" 2>&1
     check afl-test-passes [ $? -eq 0 ] || tail -30 "$tmp/afl.log"
     check afl-binary-built [ -x "$tmp/build/example_cpu_afl_fuzz" ]
     check afl-library-built [ -f "$tmp/build/libexample_cpu_afl.so" ]

@@ -1,8 +1,10 @@
 /*
  * The WDK shim. A CPU view of modeled memory (MmGetSystemAddressForMdlSafe,
- * MmMapIoSpace) is a sparse shared mapping of its own: the builder sees it
- * read-only until it writes a page, which faults once and makes that page
- * writable and dirty. The model's memory and the views meet whenever the
+ * MmMapIoSpace) is a sparse shared mapping of its own. Its pages start
+ * inaccessible: the builder's first read of a page in a call faults once
+ * (the page is now readable, and noted as accessed), its first write
+ * faults once more (writable, dirty, its old bytes kept), so the harness
+ * knows every page the CPU touched, through any view, however old. The model's memory and the views meet whenever the
  * builder's code starts or stops running: pages the model changed since
  * (a change log kept while views exist) are copied into the views on the
  * way in, and the pages the CPU dirtied are written back, with their
@@ -40,8 +42,11 @@ typedef struct shim_mapping {
     uint64_t *pages;  /* MDL views: page number of each page, else NULL */
     uint32_t *order;  /* MDL views: page indexes sorted by page number */
     uint8_t *clean;   /* each dirty page as it was before the CPU wrote it (sparse) */
-    uint64_t *dirty;  /* bitmap: pages the CPU wrote since the last leave */
+    uint64_t *dirty;  /* bitmap: pages the CPU wrote and the model has not yet */
     size_t dirty_lo, dirty_hi; /* bounds of the set bits; SIZE_MAX: none */
+    uint64_t *touched; /* bitmap: pages the CPU read or wrote since the last leave */
+    size_t touched_lo, touched_hi;
+    uint64_t *wrote;   /* bitmap: pages the CPU wrote since the last leave */
     PMDL mdl;         /* MmGetSystemAddressForMdlSafe: the MDL to put back */
     PVOID saved_va;
     CSHORT saved_flags;
@@ -55,6 +60,8 @@ typedef struct shim_state {
     char assert_msg[256];
     pbc_shim_view views[PBC_SHIM_VIEWS_KEPT]; /* views made since the last take */
     uint32_t view_count;
+    pbc_shim_access *access; /* pages touched since the last take, in runs */
+    uint32_t access_count, access_cap;
 } shim_state;
 
 static _Thread_local shim_state shim;
@@ -64,8 +71,21 @@ static _Thread_local shim_state shim;
 static struct sigaction shim_prev_segv;
 static volatile sig_atomic_t shim_segv_installed;
 
-/* A write to a clean view page: make it writable, note it dirty, and let
- * the store run again. Any other fault is the previous handler's. */
+static void shim_note_bit(uint64_t *bits, size_t *lo, size_t *hi, size_t i)
+{
+    bits[i / 64] |= 1ull << (i % 64);
+    if (i < *lo)
+        *lo = i;
+    if (*hi == SIZE_MAX || i > *hi)
+        *hi = i;
+}
+
+static int shim_bit(const uint64_t *bits, size_t i) { return (bits[i / 64] >> (i % 64)) & 1; }
+
+/* An access to a view page: the first in a call makes it readable and
+ * notes it; a write to a readable page makes it writable, keeps its old
+ * bytes and notes it dirty. The access then runs again. Any other fault
+ * is the previous handler's. */
 static void shim_segv(int sig, siginfo_t *si, void *uc)
 {
     uint8_t *a = si->si_addr;
@@ -74,16 +94,22 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
         if (a < m->host || a >= m->host + m->bytes)
             continue;
         size_t i = (size_t)(a - m->host) / PBC_PAGE_SIZE;
+        uint8_t *page = m->host + i * PBC_PAGE_SIZE;
+        if (!shim_bit(m->touched, i)) {
+            if (mprotect(page, PBC_PAGE_SIZE, PROT_READ) != 0)
+                break;
+            shim_note_bit(m->touched, &m->touched_lo, &m->touched_hi, i);
+            return;
+        }
+        if (shim_bit(m->dirty, i))
+            break; /* writable already: not ours */
         /* What the page held before: write-back sends only the bytes the
          * CPU changed, so two views writing one page lose nothing. */
-        memcpy(m->clean + i * PBC_PAGE_SIZE, m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
-        if (mprotect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+        memcpy(m->clean + i * PBC_PAGE_SIZE, m->alias + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
+        if (mprotect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
             break;
-        m->dirty[i / 64] |= 1ull << (i % 64);
-        if (i < m->dirty_lo)
-            m->dirty_lo = i;
-        if (m->dirty_hi == SIZE_MAX || i > m->dirty_hi)
-            m->dirty_hi = i;
+        shim_note_bit(m->dirty, &m->dirty_lo, &m->dirty_hi, i);
+        m->wrote[i / 64] |= 1ull << (i % 64);
         return;
     }
     if (shim_prev_segv.sa_flags & SA_SIGINFO) {
@@ -178,7 +204,7 @@ static void shim_write_back(shim_mapping *m)
                 pbc_gpu_write(shim.gpu, addr + at, mine + at, end - at);
                 at = end;
             }
-            mprotect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_READ);
+            mprotect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_READ); /* still touched this call */
         }
         m->dirty[w] = 0;
     }
@@ -190,12 +216,42 @@ static void shim_write_back(shim_mapping *m)
 static void shim_write_back_all(void);
 static void shim_sync_in(void);
 
+/* The pages m's CPU touched since the last leave, as runs of physically
+ * consecutive pages alike in being written or not, onto the access list;
+ * then they are made inaccessible again for the next call. Call after the
+ * write-back (so dirty pages are clean). */
+static void shim_end_call(shim_mapping *m)
+{
+    if (m->touched_hi == SIZE_MAX)
+        return;
+    for (size_t w = m->touched_lo / 64; w <= m->touched_hi / 64; w++) {
+        for (uint64_t bits = m->touched[w]; bits; bits &= bits - 1) {
+            size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
+            uint64_t phys = shim_view_ppn(m, i) << PBC_PAGE_SHIFT;
+            int written = shim_bit(m->wrote, i);
+            pbc_shim_access *last = shim.access_count ? &shim.access[shim.access_count - 1] : NULL;
+            if (last && last->mdl == m->mdl && last->wrote == written &&
+                last->phys + last->pages * PBC_PAGE_SIZE == phys) {
+                last->pages++;
+            } else {
+                pbc_shim_access run = {m->mdl, phys, 1, written};
+                PBC_PUSH(shim.access, shim.access_count, shim.access_cap, run);
+            }
+            mprotect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_NONE);
+        }
+        m->touched[w] = 0;
+        m->wrote[w] = 0;
+    }
+    m->touched_lo = m->touched_hi = SIZE_MAX;
+}
+
 static void shim_release(uint32_t i)
 {
     shim_mapping *m = &shim.map[i];
     /* Every view's writes so far reach the model, and the views that stay
      * see them: views of one page agree at every map and unmap. */
     shim_write_back_all();
+    shim_end_call(m); /* its accesses count, though it goes */
     shim_sync_in();
     if (m->mdl) {
         m->mdl->MappedSystemVa = m->saved_va;
@@ -207,6 +263,8 @@ static void shim_release(uint32_t i)
     free(m->pages);
     free(m->order);
     free(m->dirty);
+    free(m->touched);
+    free(m->wrote);
     shim.map[i] = shim.map[--shim.map_count];
     if (shim.map_count == 0)
         pbc_mem_watch(&shim.gpu->mem, 0);
@@ -242,13 +300,24 @@ void pbc_shim_leave(void)
     if (!shim.gpu)
         return;
     shim_write_back_all();
+    for (uint32_t k = 0; k < shim.map_count; k++)
+        shim_end_call(&shim.map[k]);
     shim_sync_in();
+}
+
+uint32_t pbc_shim_take_accesses(const pbc_shim_access **out)
+{
+    uint32_t n = shim.access_count;
+    *out = shim.access;
+    shim.access_count = 0; /* the list stays valid until the builder runs again */
+    return n;
 }
 
 void pbc_shim_unbind(void)
 {
     if (shim.gpu)
         shim_flush_all();
+    free(shim.access);
     memset(&shim, 0, sizeof(shim));
 }
 
@@ -303,7 +372,7 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
         free(pages);
         return NULL;
     }
-    m->host = mmap(NULL, m->bytes, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    m->host = mmap(NULL, m->bytes, PROT_NONE, MAP_SHARED | MAP_NORESERVE, fd, 0);
     m->alias = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
     /* Shared, so RLIMIT_DATA (isolation's memory limit) does not count it. */
     m->clean = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -323,7 +392,9 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
     m->first = first;
     m->pages = pages;
     m->dirty = pbc_xcalloc((count + 63) / 64, sizeof(*m->dirty));
-    m->dirty_lo = m->dirty_hi = SIZE_MAX;
+    m->touched = pbc_xcalloc((count + 63) / 64, sizeof(*m->touched));
+    m->wrote = pbc_xcalloc((count + 63) / 64, sizeof(*m->wrote));
+    m->dirty_lo = m->dirty_hi = m->touched_lo = m->touched_hi = SIZE_MAX;
     if (pages) {
         m->order = pbc_xmalloc(count * sizeof(*m->order));
         for (size_t i = 0; i < count; i++)

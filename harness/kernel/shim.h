@@ -35,6 +35,18 @@ typedef struct pbc_shim_view {
 /* The views made since the last call (at most PBC_SHIM_VIEWS_KEPT, in
  * order), and forgets them. Returns how many were made. */
 uint32_t pbc_shim_take_views(pbc_shim_view *out);
+/* A run of pages the builder's CPU read (or wrote) through a view while
+ * its code ran: physically consecutive pages of one view. */
+typedef struct pbc_shim_access {
+    const MDL *mdl;  /* the view's MDL, NULL for an MmMapIoSpace view */
+    uint64_t phys;   /* physical address of the first page */
+    uint64_t pages;
+    int wrote;       /* every page of the run was written (else only read) */
+} pbc_shim_access;
+
+/* The accesses since the last call, in runs; *out stays valid until the
+ * builder's code runs again. */
+uint32_t pbc_shim_take_accesses(const pbc_shim_access **out);
 /* NT_ASSERT failures since the last call; *first is the first message. */
 uint32_t pbc_shim_take_asserts(const char **first);
 

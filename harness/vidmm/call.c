@@ -64,36 +64,55 @@ static const vm_mdl *vm_mdl_of(const vm *v, const MDL *m)
     return m == v->partial_mdl.mdl ? &v->partial_mdl : NULL;
 }
 
-/* The CPU views the call made: a physical operation's address mapped
- * counts as its access (PB-PHYSICAL), and an allocation mapped while GPU
- * work on it is queued, without AllocationIsIdle for it, is a hazard
- * (PB-IDLE-HAZARD). Returns 1 after a finding. */
+/* Whether the CPU run r touched allocation i where it lives now (its
+ * MDL's view, or its range of a segment). */
+static int vm_access_touches(const vm *v, const pbc_shim_access *r, uint32_t i)
+{
+    if (r->mdl)
+        return r->mdl == v->allocs[i].mdl.mdl || r->mdl == v->allocs[i].old_mdl.mdl ||
+               (r->mdl == v->partial_mdl.mdl && v->partial_alloc == i);
+    const pbc_res_alloc *ra = &v->rs.a[i];
+    if (ra->where != PBC_WHERE_SEGMENT)
+        return 0;
+    uint64_t base = pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset;
+    return r->phys < base + v->s->allocs[i].size && base < r->phys + r->pages * PBC_PAGE_SIZE;
+}
+
+void pbc_vidmm_note_cpu_physical(vm *v, vm_physical_op *p, const pbc_shim_access *acc, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (!acc[k].mdl && p->addr >= acc[k].phys && p->addr < acc[k].phys + acc[k].pages * PBC_PAGE_SIZE &&
+            (!p->write || acc[k].wrote))
+            p->cpu_mapped = 1;
+    (void)v;
+}
+
+/* What the builder's CPU did during the call: a physical operation's
+ * address read (or written) through any view counts as its access
+ * (PB-PHYSICAL), as does a mapping made for it; and an allocation read or
+ * written while GPU work on it is queued, without AllocationIsIdle for it,
+ * is a hazard (PB-IDLE-HAZARD), through a view made now or kept from
+ * long ago. Returns 1 after a finding. */
 static int vm_check_views(vm *v, int alloc, int idle, const char *desc)
 {
     pbc_shim_view views[PBC_SHIM_VIEWS_KEPT];
     uint32_t n = pbc_shim_take_views(views);
     if (n > PBC_SHIM_VIEWS_KEPT)
         n = PBC_SHIM_VIEWS_KEPT;
-    for (uint32_t k = 0; k < n; k++) {
-        const pbc_shim_view *w = &views[k];
-        if (v->physical_watch && !w->mdl && v->physical_watch->addr >= w->start && v->physical_watch->addr < w->end)
+    for (uint32_t k = 0; k < n && v->physical_watch; k++)
+        if (!views[k].mdl && v->physical_watch->addr >= views[k].start && v->physical_watch->addr < views[k].end)
             v->physical_watch->cpu_mapped = 1;
+    const pbc_shim_access *acc;
+    uint32_t na = pbc_shim_take_accesses(&acc);
+    if (v->physical_watch)
+        pbc_vidmm_note_cpu_physical(v, v->physical_watch, acc, na);
+    for (uint32_t k = 0; k < na; k++)
         for (uint32_t i = 0; i < v->s->alloc_count; i++) {
-            int touched;
-            if (w->mdl) {
-                touched = w->mdl == v->allocs[i].mdl.mdl || w->mdl == v->allocs[i].old_mdl.mdl ||
-                          (w->mdl == v->partial_mdl.mdl && v->partial_alloc == i);
-            } else {
-                const pbc_res_alloc *ra = &v->rs.a[i];
-                uint64_t base = ra->where == PBC_WHERE_SEGMENT ? pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset : 0;
-                touched = ra->where == PBC_WHERE_SEGMENT && w->start < base + v->s->allocs[i].size && base < w->end;
-            }
-            if (!touched || pbc_vidmm_alloc_idle(v, (int)i) || (idle && (int)i == alloc))
+            if (!vm_access_touches(v, &acc[k], i) || pbc_vidmm_alloc_idle(v, (int)i) || (idle && (int)i == alloc))
                 continue;
             VM_RULE(v, pbc_rule_idle_hazard(&v->res->findings, v->op, v->res->calls, desc, v->s->allocs[i].name));
             return 1;
         }
-    }
     return 0;
 }
 
@@ -332,7 +351,9 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         vm_describe_args(v, a, desc, sizeof(desc));
         v->res->calls++;
         pbc_shim_view ignored[PBC_SHIM_VIEWS_KEPT];
-        pbc_shim_take_views(ignored); /* only this call's views count */
+        pbc_shim_take_views(ignored); /* only this call's views and accesses count */
+        const pbc_shim_access *earlier;
+        pbc_shim_take_accesses(&earlier);
         v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
         const char *assert_msg;

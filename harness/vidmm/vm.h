@@ -10,6 +10,7 @@
 #define PBCHECK_VIDMM_VM_H
 
 #include "base/util.h"
+#include "kernel/shim.h"
 #include "vidmm/vidmm.h"
 
 #define VM_POISON 0xA5u
@@ -187,5 +188,9 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
 
 /* ops.c */
 void pbc_vidmm_do_op(vm *v, const pbc_sop *op);
+
+/* Marks p as done by the CPU when one of the accesses covers its address
+ * (a write, for WritePhysical). */
+void pbc_vidmm_note_cpu_physical(vm *v, vm_physical_op *p, const pbc_shim_access *acc, uint32_t n);
 
 #endif

@@ -3,6 +3,10 @@
  * it legal left out: it copies evictions with the CPU at build time even
  * when AllocationIsIdle is not set, while render work on the allocation
  * may still be queued (S21, S24). PB-IDLE-HAZARD must catch it.
+ *
+ * mutant-kept-view-ignores-idle: the same through views of whole segments
+ * mapped once per adapter, so the hazardous read happens through a view
+ * made long before the call.
  */
 #include "mutants.h"
 
@@ -16,3 +20,26 @@ static NTSTATUS APIENTRY ignores_idle_build(IN_CONST_HANDLE adapter, IN_PDXGKARG
 VAR_TARGET(pbc_mutant_cpu_ignores_idle, "mutant-cpu-ignores-idle",
            "copies evictions with the CPU without AllocationIsIdle", REF_MAX_PACKET_BYTES, 0,
            var_create_adapter, ignores_idle_build, var_patch, var_submit);
+
+static NTSTATUS APIENTRY kept_ignores_idle_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return var_kept_build(adapter, a, 0);
+}
+
+const pbc_target pbc_mutant_kept_view_ignores_idle = {
+    .abi_version = PBC_TARGET_ABI_VERSION,
+    .struct_size = sizeof(pbc_target),
+    .name = "mutant-kept-view-ignores-idle",
+    .summary = "copies evictions with the CPU through segment views kept from adapter start, without "
+               "AllocationIsIdle",
+    .isa = &ref_isa,
+    .min_dma_size = REF_MAX_PACKET_BYTES,
+    .supported_operations = VAR_OPERATIONS,
+    .create_adapter = var_kept_create_adapter,
+    .destroy_adapter = var_kept_destroy_adapter,
+    .create_allocation = ref_create_allocation,
+    .destroy_allocation = ref_destroy_allocation,
+    .build_paging_buffer = kept_ignores_idle_build,
+    .patch = var_patch,
+    .submit_command = var_submit,
+};

@@ -40,6 +40,7 @@
     PBC_MUTANT(pbc_mutant_ring_system, "PB-EXEC-RANGE")      \
     PBC_MUTANT(pbc_mutant_mdl_scribble, "PB-DMA-OVERRUN")   \
     PBC_MUTANT(pbc_mutant_cpu_ignores_idle, "PB-IDLE-HAZARD") \
+    PBC_MUTANT(pbc_mutant_kept_view_ignores_idle, "PB-IDLE-HAZARD") \
     PBC_MUTANT(pbc_mutant_pool_leak, "PB-KERNEL")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;

@@ -15,6 +15,11 @@
  * (S13, S14). A call that resumes a transfer begun in packets, that finds
  * packets of its own still waiting in the buffer, or whose memory cannot
  * be mapped, continues with packets like the reference.
+ *
+ * variant-cpu-kept-view does the same through views of whole segments it
+ * maps once per adapter (as a driver maps its BAR at start), and does
+ * ReadPhysical as a CPU read through them: the harness must see accesses
+ * through views made long before the call.
  */
 #include <string.h>
 
@@ -57,6 +62,113 @@ static uint8_t *cpu_map_side(cpu_view *v, UINT segment_id, LARGE_INTEGER address
         return NULL;
     return v->data = va - (MmGetMdlByteOffset(mdl) & (PAGE_SIZE - 1)) + (size_t)mdl_offset * PAGE_SIZE;
 }
+
+/* ---- Views kept for the adapter's life ---- */
+
+/* The adapter of variant-cpu-kept-view: each memory segment mapped whole,
+ * once, when the adapter is created, as a driver maps its BAR. */
+typedef struct kept_adapter {
+    var_adapter base;
+    uint32_t count;
+    struct {
+        uint64_t base, size;
+        uint8_t *cpu;
+    } seg[8];
+} kept_adapter;
+
+NTSTATUS var_kept_create_adapter(const pbc_adapter_info *info, HANDLE *adapter)
+{
+    NTSTATUS st = var_adapter_create(info, sizeof(kept_adapter), adapter);
+    if (!NT_SUCCESS(st))
+        return st;
+    kept_adapter *k = *adapter;
+    for (uint32_t i = 0; i < info->segment_count && k->count < 8; i++) {
+        const pbc_segment_info *s = &info->segments[i];
+        if (s->kind != PBC_SEGMENT_MEMORY)
+            continue;
+        PHYSICAL_ADDRESS pa;
+        pa.QuadPart = (LONGLONG)s->base;
+        uint8_t *cpu = MmMapIoSpace(pa, s->size, MmWriteCombined);
+        if (cpu)
+            k->seg[k->count++] = (__typeof__(k->seg[0])){s->base, s->size, cpu};
+    }
+    return STATUS_SUCCESS;
+}
+
+void var_kept_destroy_adapter(HANDLE adapter)
+{
+    kept_adapter *k = adapter;
+    for (uint32_t i = 0; i < k->count; i++)
+        MmUnmapIoSpace(k->seg[i].cpu, k->seg[i].size);
+    var_adapter_destroy(adapter);
+}
+
+/* The kept view's address of segment bytes [address, address + size), or NULL. */
+static uint8_t *kept_cpu(HANDLE adapter, uint64_t address, uint64_t size)
+{
+    const kept_adapter *k = adapter;
+    for (uint32_t i = 0; i < k->count; i++)
+        if (address >= k->seg[i].base && address - k->seg[i].base < k->seg[i].size &&
+            size <= k->seg[i].size - (address - k->seg[i].base))
+            return k->seg[i].cpu + (address - k->seg[i].base);
+    return NULL;
+}
+
+NTSTATUS var_kept_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, int require_idle)
+{
+    /* ReadPhysical: a 4-byte CPU read through the kept view (S28 asks for
+     * the read, not for a packet), no packet. */
+    if (a->Operation == DXGK_OPERATION_READ_PHYSICAL && a->MultipassOffset == 0) {
+        const volatile uint8_t *p =
+            kept_cpu(adapter, (uint64_t)a->ReadPhysical.PhysicalAddress.QuadPart, sizeof(ULONG));
+        if (p) {
+            volatile ULONG value = (ULONG)p[0] | (ULONG)p[1] << 8 | (ULONG)p[2] << 16 | (ULONG)p[3] << 24;
+            (void)value;
+            return STATUS_SUCCESS;
+        }
+    }
+    const __typeof__(a->Transfer) *t = &a->Transfer;
+    if (a->Operation != DXGK_OPERATION_TRANSFER || (require_idle && !t->Flags.AllocationIsIdle) ||
+        t->Source.SegmentId == 0 || t->Destination.SegmentId != 0 || a->MultipassOffset != 0 ||
+        a->DmaBufferWriteOffset != 0 || t->TransferSize == 0)
+        return ref_build_paging_buffer(var_ref(adapter), a);
+    const uint8_t *src =
+        kept_cpu(adapter, (uint64_t)t->Source.SegmentAddress.QuadPart + t->TransferOffset, t->TransferSize);
+    cpu_view dv = {0};
+    uint8_t *dst = cpu_map_side(&dv, 0, t->Destination.SegmentAddress, t->Destination.pMdl, t->TransferOffset,
+                                t->MdlOffset, t->TransferSize);
+    if (src && dst)
+        memmove(dst, src, t->TransferSize);
+    cpu_unmap(&dv);
+    if (!src || !dst)
+        return ref_build_paging_buffer(var_ref(adapter), a);
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY kept_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    return var_kept_build(adapter, a, 1);
+}
+
+const pbc_target pbc_variant_cpu_kept_view = {
+    .abi_version = PBC_TARGET_ABI_VERSION,
+    .struct_size = sizeof(pbc_target),
+    .name = "variant-cpu-kept-view",
+    .summary = "variant-cpu-when-idle through views of whole segments mapped once per adapter; "
+               "ReadPhysical as a CPU read through them",
+    .isa = &ref_isa,
+    .min_dma_size = REF_MAX_PACKET_BYTES,
+    .supported_operations = VAR_OPERATIONS,
+    .create_adapter = var_kept_create_adapter,
+    .destroy_adapter = var_kept_destroy_adapter,
+    .create_allocation = ref_create_allocation,
+    .destroy_allocation = ref_destroy_allocation,
+    .build_paging_buffer = kept_build,
+    .patch = var_patch,
+    .submit_command = var_submit,
+};
+
+/* ---- Views made for each copy ---- */
 
 NTSTATUS var_cpu_eviction_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, int require_idle)
 {

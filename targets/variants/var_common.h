@@ -43,6 +43,13 @@ NTSTATUS var_ref_one_packet(HANDLE adapter, const DXGKARG_BUILDPAGINGBUFFER *a, 
  * planted bug, whatever it says (require_idle 0). */
 NTSTATUS var_cpu_eviction_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, int require_idle);
 
+/* variant-cpu-kept-view's adapter (segments mapped whole, once) and
+ * BuildPagingBuffer (the same copies through those views, and ReadPhysical
+ * as a CPU read); require_idle 0 for a planted bug. */
+NTSTATUS var_kept_create_adapter(const pbc_adapter_info *info, HANDLE *adapter);
+void var_kept_destroy_adapter(HANDLE adapter);
+NTSTATUS var_kept_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, int require_idle);
+
 /* The reference's entry points, taking a variant adapter. */
 NTSTATUS APIENTRY var_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a);
 NTSTATUS APIENTRY var_patch(IN_CONST_HANDLE adapter, const DXGKARG_PATCH *p);
