@@ -165,6 +165,31 @@ T_TEST(aliasing_views_agree_within_a_call)
     pbc_gpu_destroy(g);
 }
 
+/* A segment the driver declared not CPU-visible has no view; enter and
+ * leave nest, and only the outermost leave writes back. */
+T_TEST(invisible_segments_and_nesting)
+{
+    pbc_gpu *g = make();
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = 0x8000;
+    pbc_shim_set_invisible(1u << 1);
+    T_CHECK(MmMapIoSpace(pa, 4096, MmCached) == NULL);
+    pbc_shim_set_invisible(0);
+    uint8_t *p = MmMapIoSpace(pa, 4096, MmCached);
+    T_CHECK(p != NULL);
+    pbc_shim_enter(); /* e.g. the GPU asking the driver's GART view */
+    p[0] = 9;
+    pbc_shim_leave();
+    uint8_t got = 0;
+    T_CHECK(pbc_gpu_read(g, 0x8000, &got, 1) == 0 && got == 0); /* not yet */
+    pbc_shim_leave();
+    T_CHECK(pbc_gpu_read(g, 0x8000, &got, 1) == 0 && got == 9);
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+
 /* The CPU does not see system pages through the GART: no view. */
 T_TEST(aperture_ranges_are_not_served)
 {

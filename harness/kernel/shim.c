@@ -62,6 +62,8 @@ typedef struct shim_state {
     uint32_t view_count;
     pbc_shim_access *access; /* pages touched since the last take, in runs */
     uint32_t access_count, access_cap;
+    uint32_t depth;          /* pbc_shim_enter nesting: the outermost syncs */
+    uint32_t invisible;      /* bit n: segment n is not CPU-visible (declared so) */
 } shim_state;
 
 static _Thread_local shim_state shim;
@@ -288,16 +290,18 @@ void pbc_shim_bind(pbc_gpu *gpu)
     shim.gpu = gpu;
 }
 
+void pbc_shim_set_invisible(uint32_t segment_mask) { shim.invisible = segment_mask; }
+
 void pbc_shim_enter(void)
 {
-    if (shim.gpu)
+    if (shim.gpu && shim.depth++ == 0)
         shim_sync_in();
 }
 
 /* What one view wrote reaches the others that show the same pages now. */
 void pbc_shim_leave(void)
 {
-    if (!shim.gpu)
+    if (!shim.gpu || (shim.depth && --shim.depth > 0))
         return;
     shim_write_back_all();
     for (uint32_t k = 0; k < shim.map_count; k++)
@@ -487,6 +491,11 @@ PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes, MEMOR
         return (uint8_t *)shim.gpu->mmio + (pa - PBC_MMIO_PHYSICAL);
     if (!pbc_gpu_identity_range(shim.gpu, pa, NumberOfBytes))
         return NULL;
+    for (uint32_t i = 0; i < shim.gpu->segment_count; i++) { /* no CPU view of a segment declared invisible */
+        const pbc_segment_info *g = &shim.gpu->seg[i].info;
+        if ((shim.invisible >> g->SegmentId & 1) && pa < g->base + g->size && g->base < pa + NumberOfBytes)
+            return NULL;
+    }
     uint64_t first = pa >> PAGE_SHIFT;
     size_t count = (size_t)(((pa + NumberOfBytes - 1) >> PAGE_SHIFT) - first + 1);
     shim_mapping *m = shim_map(first, NULL, count);

@@ -17,10 +17,14 @@
 #define PBC_MMIO_PHYSICAL 0x380000000ull
 
 void pbc_shim_bind(pbc_gpu *gpu);
+/* Segments (bit n: SegmentId n) the driver declared not CPU-visible:
+ * MmMapIoSpace refuses them, as the BAR does not reach them. */
+void pbc_shim_set_invisible(uint32_t segment_mask);
 /* The builder's code starts (enter: CPU views are refreshed from modeled
  * memory) or stops (leave: what the CPU changed through them is written
  * back with its provenance). Every call into a target is bracketed by the
- * two; views themselves persist until unmapped or the run ends. */
+ * two; they nest (only the outermost pair syncs); views themselves
+ * persist until unmapped or the run ends. */
 void pbc_shim_enter(void);
 void pbc_shim_leave(void);
 void pbc_shim_unbind(void);

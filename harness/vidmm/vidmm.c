@@ -81,7 +81,10 @@ static int vm_gart_lookup(void *ctx, UINT segment, uint64_t index, pbc_gart_entr
 {
     vm *v = ctx;
     pbc_gart_view e = {0};
-    if (v->t->gart_view(v->adapter, segment, index, &e) != 0)
+    pbc_shim_enter(); /* the driver's code reads its table: through views up to date */
+    int rc = v->t->gart_view(v->adapter, segment, index, &e);
+    pbc_shim_leave();
+    if (rc != 0)
         return -1;
     out->addr = e.valid ? e.page : 0;
     out->flags = (e.valid ? PBC_GART_VALID : 0) | (e.cache_coherent ? PBC_GART_CACHE_COHERENT : 0);
@@ -275,6 +278,12 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
             return 2;
         }
     pbc_shim_bind(gpu);
+    const pbc_adapter_decl *decl = t->adapter;
+    uint32_t invisible = 0;
+    for (uint32_t i = 0; decl && i < decl->segment_count; i++)
+        if (!decl->segments[i].cpu_visible && decl->segments[i].SegmentId < 32)
+            invisible |= 1u << decl->segments[i].SegmentId;
+    pbc_shim_set_invisible(invisible);
     pbc_kernel_reset();
     if (vm_setup(&v)) {
         vm_teardown(&v);
