@@ -8,13 +8,7 @@ set -u
 pbcheck=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-passes=0
-check() {
-    local name=$1
-    shift
-    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 
 "$pbcheck" certify --target reference --out "$tmp/reference" >"$tmp/out" 2>/dev/null
 check reference-conformant [ $? -eq 0 ]
@@ -69,5 +63,4 @@ while read -r name rule; do
     check "$name-replays" grep -q "^FAIL .* $rule\$" "$out.replay"
 done <"$tmp/mutants"
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -6,13 +6,7 @@ pbcheck=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # absolute: some checks 
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-passes=0
-check() { # check NAME CONDITION-COMMAND...
-    local name=$1
-    shift
-    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 
 "$pbcheck" run "$src"/corpus/seeds/*.pbs >"$tmp/out" 2>"$tmp/err"
 check seeds-pass [ $? -eq 0 ]
@@ -159,5 +153,4 @@ done
 "$pbcheck" bench --execs-only --time 1 >"$tmp/out"
 check bench-hidden-execs-only grep -Eq '^[0-9]+\.[0-9]$' "$tmp/out"
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

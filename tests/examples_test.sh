@@ -8,12 +8,7 @@ set -u
 pbcheck=$1 src=$2 libdir=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passes=0 fails=0
-check() { # check NAME CONDITION-COMMAND...
-    local name=$1
-    shift
-    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 scenarios=("$src"/corpus/seeds/*.pbs "$src"/tests/examples/*.pbs)
 
 for ex in example_gpu example_cpu example_worker; do
@@ -40,5 +35,4 @@ example_worker_bug_small_page_table PB-UNMAP-DUMMY
 example_worker_bug_small_page_table PB-DIVERGE
 BUGS
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

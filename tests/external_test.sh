@@ -10,12 +10,7 @@ set -u
 pbcheck=$1 src=$2 lib=$3 old=$4 bad=$5 declared=$6 undeclared=$7
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passes=0 fails=0
-check() { # check NAME CONDITION-COMMAND...
-    local name=$1
-    shift
-    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 
 "$pbcheck" run "$src"/corpus/seeds/*.pbs --target "$lib" >"$tmp/out" 2>&1
 check run-exit-0 [ $? -eq 0 ]
@@ -59,5 +54,4 @@ check declared-binary-inputs-all-run grep -Eq '^replay: [0-9]+ passed, 0 failed,
 check undeclared-fails-1 [ $? -eq 1 ]
 check undeclared-says-assert grep -q 'PB-ASSERT: .*NT_ASSERT(a->DmaBufferWriteOffset + a->DmaSize == FIXED_PAGING_BUFFER)' "$tmp/out"
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

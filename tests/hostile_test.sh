@@ -11,12 +11,7 @@ pbcheck=$1 src=$2
 shift 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passes=0 fails=0
-check() { # check NAME CONDITION-COMMAND...
-    local name=$1
-    shift
-    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 expect_class() { # the class (or rule) a kind's Fill cases must fail with
     case $1 in
     segfault) echo 'crash: SIG(SEGV|BUS).* in .*hostile|crash: .*SEGV.*hostile' ;;
@@ -72,5 +67,4 @@ for pair in "$@"; do
     check loop-still-judging grep -q "^pbcheck: still judging .*fill-basic.pbs after 10 s$" "$tmp/still.err"
     check loop-timeout-line grep -q "timeout: no answer within 11 s" "$tmp/still.out"
 done
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -10,13 +10,7 @@ src=$2
 fuzz_bin=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-passes=0
-check() { # check NAME CONDITION-COMMAND...
-    local name=$1
-    shift
-    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 one_line() { [ "$(wc -l <"$1")" -eq 1 ]; }
 # A binary scenario: version 1, the default layout, then the hex bytes given.
 binary() { # binary FILE HEX-BYTES...
@@ -166,5 +160,4 @@ check huge-fuzz-exit-2 [ $? -eq 2 ]
 check huge-fuzz-one-line one_line "$tmp/err"
 check huge-fuzz-says grep -q "^pbcheck: fuzz: --out is [0-9]* bytes long; paths made under it would pass the system's limit of 4096 bytes: give one of at most [0-9]* bytes$" "$tmp/err"
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

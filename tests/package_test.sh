@@ -8,12 +8,7 @@ set -u
 src=$1 bin=$2 cc=$3
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-passes=0 fails=0
-check() { # check NAME CONDITION-COMMAND...
-    local name=$1
-    shift
-    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 
 cmake --install "$bin" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1
 check install [ $? -eq 0 ]
@@ -68,5 +63,4 @@ for ex in example_gpu example_cpu example_worker; do
     check "$ex-conformant" grep -q "verdict: CONFORMANT" "$tmp/$ex.log"
 done
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

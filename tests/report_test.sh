@@ -9,13 +9,7 @@ set -u
 pbcheck=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-passes=0
-check() {
-    local name=$1
-    shift
-    if "$@"; then passes=$((passes + 1)); else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 json() { # json FILE PYTHON-EXPRESSION-OVER-r: exit 0 when it is true
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
 }
@@ -126,5 +120,4 @@ check missing-waivers-message grep -qx "pbcheck: certify: cannot open $tmp/missi
 check help-waivers grep -q -- '--waivers FILE' "$tmp/out"
 check help-waiver-format grep -q 'PATTERN  RULE-or-\*  EXPIRES  REASON' "$tmp/out"
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -61,11 +61,13 @@ const char *pbc_iso_class_name(pbc_iso_class c)
 
 /* ---- framing ---------------------------------------------------------- */
 
-static int write_all(int fd, const void *p, size_t n)
+/* All n bytes written (or read), through interruptions; 0, or -1 when
+ * the other end is gone. */
+static int io_all(int fd, void *p, size_t n, int writing)
 {
-    const uint8_t *b = p;
+    uint8_t *b = p;
     while (n) {
-        ssize_t k = write(fd, b, n);
+        ssize_t k = writing ? write(fd, b, n) : read(fd, b, n);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -76,20 +78,8 @@ static int write_all(int fd, const void *p, size_t n)
     return 0;
 }
 
-static int read_all(int fd, void *p, size_t n)
-{
-    uint8_t *b = p;
-    while (n) {
-        ssize_t k = read(fd, b, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        b += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
+static int write_all(int fd, const void *p, size_t n) { return io_all(fd, (void *)(uintptr_t)p, n, 1); }
+static int read_all(int fd, void *p, size_t n) { return io_all(fd, p, n, 0); }
 
 static int send_frame(int fd, const uint8_t *p, size_t n)
 {

@@ -26,20 +26,8 @@ static NTSTATUS APIENTRY kept_ignores_idle_build(IN_CONST_HANDLE adapter, IN_PDX
     return var_kept_build(adapter, a, 0);
 }
 
-const pbc_target pbc_mutant_kept_view_ignores_idle = {
-    .abi_version = PBC_TARGET_ABI_VERSION,
-    .struct_size = sizeof(pbc_target),
-    .name = "mutant-kept-view-ignores-idle",
-    .summary = "copies evictions with the CPU through segment views kept from adapter start, without "
-               "AllocationIsIdle",
-    .isa = &ref_isa,
-    .min_dma_size = REF_MAX_PACKET_BYTES,
-    .supported_operations = VAR_OPERATIONS,
-    .create_adapter = var_kept_create_adapter,
-    .destroy_adapter = var_kept_destroy_adapter,
-    .create_allocation = ref_create_allocation,
-    .destroy_allocation = ref_destroy_allocation,
-    .build_paging_buffer = kept_ignores_idle_build,
-    .patch = var_patch,
-    .submit_command = var_submit,
-};
+VAR_TARGET_DESTROY(pbc_mutant_kept_view_ignores_idle, "mutant-kept-view-ignores-idle",
+                   "copies evictions with the CPU through segment views kept from adapter start, without "
+                   "AllocationIsIdle",
+                   REF_MAX_PACKET_BYTES, 0, var_kept_create_adapter, var_kept_destroy_adapter,
+                   kept_ignores_idle_build, var_patch, var_submit);

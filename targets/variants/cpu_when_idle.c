@@ -150,23 +150,11 @@ static NTSTATUS APIENTRY kept_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPA
     return var_kept_build(adapter, a, 1);
 }
 
-const pbc_target pbc_variant_cpu_kept_view = {
-    .abi_version = PBC_TARGET_ABI_VERSION,
-    .struct_size = sizeof(pbc_target),
-    .name = "variant-cpu-kept-view",
-    .summary = "variant-cpu-when-idle through views of whole segments mapped once per adapter; "
-               "ReadPhysical as a CPU read through them",
-    .isa = &ref_isa,
-    .min_dma_size = REF_MAX_PACKET_BYTES,
-    .supported_operations = VAR_OPERATIONS,
-    .create_adapter = var_kept_create_adapter,
-    .destroy_adapter = var_kept_destroy_adapter,
-    .create_allocation = ref_create_allocation,
-    .destroy_allocation = ref_destroy_allocation,
-    .build_paging_buffer = kept_build,
-    .patch = var_patch,
-    .submit_command = var_submit,
-};
+VAR_TARGET_DESTROY(pbc_variant_cpu_kept_view, "variant-cpu-kept-view",
+                   "variant-cpu-when-idle through views of whole segments mapped once per adapter; "
+                   "ReadPhysical as a CPU read through them",
+                   REF_MAX_PACKET_BYTES, 0, var_kept_create_adapter, var_kept_destroy_adapter, kept_build, var_patch,
+                   var_submit);
 
 /* ---- Views made for each copy ---- */
 

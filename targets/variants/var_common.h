@@ -64,23 +64,28 @@ NTSTATUS APIENTRY var_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAN
      PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER))
 
 /* A variant's table: the reference's, but for the named hooks and sizes. */
-#define VAR_TARGET(sym, nm, summary_text, min_dma, priv_size, create, build, patch_fn, submit_fn) \
-    const pbc_target sym = {                                                                    \
-        .abi_version = PBC_TARGET_ABI_VERSION,                                                  \
-        .struct_size = sizeof(pbc_target),                                                      \
-        .name = nm,                                                                             \
-        .summary = summary_text,                                                                \
-        .isa = &ref_isa,                                                                        \
-        .min_dma_size = min_dma,                                                                \
-        .private_data_size = priv_size,                                                         \
-        .supported_operations = VAR_OPERATIONS,                                                 \
-        .create_adapter = create,                                                               \
-        .destroy_adapter = var_adapter_destroy,                                                 \
-        .create_allocation = ref_create_allocation,                                             \
-        .destroy_allocation = ref_destroy_allocation,                                           \
-        .build_paging_buffer = build,                                                           \
-        .patch = patch_fn,                                                                      \
-        .submit_command = submit_fn,                                                            \
+#define VAR_TARGET(sym, nm, summary_text, min_dma, priv_size, create, build, patch_fn, submit_fn)        \
+    VAR_TARGET_DESTROY(sym, nm, summary_text, min_dma, priv_size, create, var_adapter_destroy, build, \
+                       patch_fn, submit_fn)
+/* The same with an adapter destructor of its own. */
+#define VAR_TARGET_DESTROY(sym, nm, summary_text, min_dma, priv_size, create, destroy, build, patch_fn, \
+                           submit_fn)                                                                 \
+    const pbc_target sym = {                                                                          \
+        .abi_version = PBC_TARGET_ABI_VERSION,                                                        \
+        .struct_size = sizeof(pbc_target),                                                            \
+        .name = nm,                                                                                   \
+        .summary = summary_text,                                                                      \
+        .isa = &ref_isa,                                                                              \
+        .min_dma_size = min_dma,                                                                      \
+        .private_data_size = priv_size,                                                               \
+        .supported_operations = VAR_OPERATIONS,                                                       \
+        .create_adapter = create,                                                                     \
+        .destroy_adapter = destroy,                                                                   \
+        .create_allocation = ref_create_allocation,                                                   \
+        .destroy_allocation = ref_destroy_allocation,                                                 \
+        .build_paging_buffer = build,                                                                 \
+        .patch = patch_fn,                                                                            \
+        .submit_command = submit_fn,                                                                  \
     }
 
 #endif
