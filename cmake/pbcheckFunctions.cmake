@@ -30,7 +30,11 @@
 # PBCHECK_AFL ON they are built by default and the CTest test afl_NAME
 # (label fuzz) runs one input through the binary. Fuzz with
 #   afl-fuzz -i SEEDS -o OUT -m none -- BINARY_DIR/NAME_afl_fuzz
-# (binary scenarios: `pbcheck encode` turns .pbs seeds into them).
+# (binary scenarios: `pbcheck encode` turns .pbs seeds into them). The
+# AFL++ library is compiled from SOURCES, INCLUDE_DIRS and
+# COMPILE_DEFINITIONS only, with afl-clang-fast as a C compiler: options
+# given later to the NAME target (target_compile_options, ...) and C++
+# sources do not reach it.
 #
 # CASE_INSENSITIVE_INCLUDES: Windows file systems ignore case, so driver
 # sources often say #include "VC4Ddi.h" for Vc4Ddi.h, or <Dispmprt.h>.

@@ -84,6 +84,20 @@ static void shim_note_bit(uint64_t *bits, size_t *lo, size_t *hi, size_t i)
 
 static int shim_bit(const uint64_t *bits, size_t i) { return (bits[i / 64] >> (i % 64)) & 1; }
 
+/* The kernel refused to change a page's protection (vm.max_map_count: a
+ * call touched tens of thousands of scattered pages). The shim can no
+ * longer tell what the CPU touched: pbcheck's limit, not the builder's
+ * fault, said as a harness bug (async-signal-safe). */
+static _Noreturn void shim_cannot_track(void)
+{
+    static const char msg[] = PBC_HARNESS_BUG_MARK
+        "the CPU touched more scattered view pages in one call than the kernel lets the shim track "
+        "(vm.max_map_count)\n";
+    ssize_t ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+    (void)ignored;
+    abort();
+}
+
 /* An access to a view page: the first in a call makes it readable and
  * notes it; a write to a readable page makes it writable, keeps its old
  * bytes and notes it dirty. The access then runs again. Any other fault
@@ -99,7 +113,7 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
         uint8_t *page = m->host + i * PBC_PAGE_SIZE;
         if (!shim_bit(m->touched, i)) {
             if (mprotect(page, PBC_PAGE_SIZE, PROT_READ) != 0)
-                break;
+                shim_cannot_track();
             shim_note_bit(m->touched, &m->touched_lo, &m->touched_hi, i);
             return;
         }
@@ -109,7 +123,7 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
          * CPU changed, so two views writing one page lose nothing. */
         memcpy(m->clean + i * PBC_PAGE_SIZE, m->alias + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
         if (mprotect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
-            break;
+            shim_cannot_track();
         shim_note_bit(m->dirty, &m->dirty_lo, &m->dirty_hi, i);
         m->wrote[i / 64] |= 1ull << (i % 64);
         return;
