@@ -13,14 +13,6 @@
 #include "gpu/gpu.h"
 #include "base/util.h"
 
-uint32_t pbc_scenario_content_word(uint32_t seed, uint64_t index)
-{
-    uint64_t z = ((uint64_t)seed << 32 | (uint32_t)index) + 0x9E3779B97F4A7C15ull * (index >> 32 | 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (uint32_t)(z ^ (z >> 31));
-}
-
 void pbc_scenario_init(pbc_scenario *s) { memset(s, 0, sizeof(*s)); }
 
 void pbc_scenario_fini(pbc_scenario *s)
