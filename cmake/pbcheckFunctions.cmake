@@ -17,9 +17,11 @@
 # is the last run's report.
 #
 # When the installed pbcheck is a libFuzzer build (pbcheck_FUZZ_ENGINE
-# libfuzzer), also adds the CTest test fuzz_NAME (label fuzz): the
-# differential fuzz binary on libNAME.so for FUZZ_RUNS inputs (default
-# 200); a finding is a crash, saved as crash-* in BINARY_DIR/fuzz_NAME/.
+# libfuzzer), also builds libNAME_fuzz.so (with clang: the same sources
+# with libFuzzer's coverage instrumentation, -fsanitize=fuzzer-no-link) and
+# adds the CTest test fuzz_NAME (label fuzz): the differential fuzz binary
+# on libNAME_fuzz.so for FUZZ_RUNS inputs (default 200); a finding is a
+# crash, saved as crash-* in BINARY_DIR/fuzz_NAME/.
 # For long runs start the binary (pbcheck_FUZZ_EXECUTABLE) yourself, with
 # PBCHECK_TARGET=libNAME.so in its environment.
 #
@@ -196,8 +198,22 @@ function(pbcheck_add_target name)
     endif()
     set(dir "${CMAKE_CURRENT_BINARY_DIR}/fuzz_${name}")
     file(MAKE_DIRECTORY "${dir}")
+    # libNAME_fuzz.so: the same builder with libFuzzer's coverage
+    # instrumentation, so the fuzzer is guided by the builder's own edges
+    # (libNAME.so stays plain: pbcheck itself links no libFuzzer).
+    set(fuzz_lib ${name})
+    if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+      set(fuzz_lib ${name}_fuzz)
+      add_library(${fuzz_lib} SHARED ${sources})
+      target_include_directories(${fuzz_lib} PRIVATE ${include_dirs} ${case_dir})
+      target_link_libraries(${fuzz_lib} PRIVATE pbcheck::headers)
+      target_compile_definitions(${fuzz_lib} PRIVATE ${arg_COMPILE_DEFINITIONS})
+      target_compile_options(${fuzz_lib} PRIVATE -fsanitize=fuzzer-no-link)
+      set_target_properties(${fuzz_lib} PROPERTIES PREFIX "lib" C_VISIBILITY_PRESET hidden
+                            CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+    endif()
     add_test(NAME fuzz_${name}
-             COMMAND ${CMAKE_COMMAND} -E env PBCHECK_TARGET=$<TARGET_FILE:${name}>
+             COMMAND ${CMAKE_COMMAND} -E env PBCHECK_TARGET=$<TARGET_FILE:${fuzz_lib}>
                      "${pbcheck_FUZZ_EXECUTABLE}" -runs=${runs} -seed=1 -artifact_prefix=${dir}/
              WORKING_DIRECTORY "${dir}")
     set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz)

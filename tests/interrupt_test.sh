@@ -44,7 +44,7 @@ check progress-no-carriage-return [ -z "$(tr -cd '\r' <"$tmp/progress.err")" ]
 "$pbcheck" certify --target mutant-trunc32 --quick --time 30 --out "$tmp/KILL" >"$tmp/KILL.log" 2>&1 &
 pid=$!
 for _ in $(seq 120); do # until it has judged a good number of cases, however busy the machine
-    [ "$(cat "$tmp"/KILL/*/journal.jsonl 2>/dev/null | wc -l)" -gt 150 ] && break
+    [ "$(cat "$tmp/KILL/latest/journal.jsonl" 2>/dev/null | wc -l)" -gt 150 ] && break
     sleep 0.5
 done
 kill -KILL $pid
@@ -53,7 +53,7 @@ check kill-journal python3 -c '
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 assert len(lines) > 100, len(lines)
-assert any(l["verdict"] == "fail" and l["rule"] == "PB-DIVERGE" for l in lines)
+assert any(l["verdict"] == "fail" and l["rule"].startswith("PB-") for l in lines)
 ' "$tmp/KILL/latest/journal.jsonl"
 
 finish
