@@ -27,7 +27,7 @@ expect_class() { # the class (or rule) a kind's Fill cases must fail with
 for pair in "$@"; do
     kind=${pair%%=*} lib=${pair#*=}
     out=$tmp/$kind
-    timeout 600 "$pbcheck" certify --quick --target "$lib" --case-timeout 1 --memory-limit 1G --out "$out" \
+    timeout 600 "$pbcheck" certify --quick --target "$lib" --case-timeout 3 --memory-limit 1G --out "$out" \
         >"$tmp/$kind.log" 2>&1
     rc=$?
     check "$kind-completes-not-conformant" [ $rc -eq 1 ]
@@ -53,7 +53,7 @@ PY
     repro=$(ls "$dir"/repro/*.pbs 2>/dev/null | head -1)
     check "$kind-has-reproducer" [ -n "$repro" ]
     if [ -n "$repro" ]; then
-        timeout 120 "$pbcheck" run "$repro" --target "$lib" --case-timeout 1 --memory-limit 1G >"$tmp/$kind.replay" 2>&1
+        timeout 120 "$pbcheck" run "$repro" --target "$lib" --case-timeout 3 --memory-limit 1G >"$tmp/$kind.replay" 2>&1
         check "$kind-replay-fails" [ $? -eq 1 ]
         check "$kind-replay-same-class" grep -Eq "$want" "$tmp/$kind.replay"
     fi
