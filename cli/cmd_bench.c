@@ -187,7 +187,10 @@ static double memcpy_seconds(uint64_t pages)
     uint8_t *a = pbc_xmalloc(n), *b = pbc_xmalloc(n);
     memset(a, 1, n);
     memset(b, 2, n);
-    uint32_t reps = pages >= 4096 ? 5 : 200;
+    uint32_t reps = (uint32_t)((256ull << 20) / n); /* about 256 MiB copied, whatever the size */
+    if (reps < 5)
+        reps = 5;
+    memcpy(b, a, n); /* warm */
     double t0 = pbc_cli_now();
     for (uint32_t k = 0; k < reps; k++) {
         memcpy(b, a, n);
