@@ -532,7 +532,9 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "  (d) for each planted mutant, the time libFuzzer needs to find it with the\n"
                  "      structure-aware mutator and with byte mutations only (median of\n"
                  "      --seeds runs, each capped at --cap seconds);\n"
-                 "  (e) the parser and ISA-decoder targets for 10^6 inputs each.\n"
+                 "  (e) the parser and ISA-decoder targets for 10^6 inputs each;\n"
+                 "  (f) the per-page cost of a differential exec (one transfer of 1 to\n"
+                 "      16,384 pages) against a memcpy of the same bytes.\n"
                  "Run it from a release build for (a) to mean what the goal says.",
         .example = "pbcheck bench --time 10 --mutants mutant-trunc32,mutant-fill-tail --out docs/benchmarks.md",
         .opts = opts,
