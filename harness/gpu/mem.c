@@ -118,10 +118,8 @@ void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n)
     }
 }
 
-void pbc_mem_log_write(pbc_mem *m, pbc_page *pg)
+void pbc_mem_log_changed(pbc_mem *m, pbc_page *pg)
 {
-    if (!m->watched || pg->epoch == m->epoch)
-        return;
     pg->epoch = m->epoch;
     PBC_PUSH(m->changed, m->changed_count, m->changed_cap, (uint32_t)(pg - m->pages));
 }

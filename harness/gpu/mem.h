@@ -66,8 +66,14 @@ pbc_page *pbc_mem_find(const pbc_mem *m, uint64_t ppn);
 void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n);
 /* The page, created zero-filled if needed. */
 pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn);
-/* Every write to a page's data is followed by this. */
-void pbc_mem_log_write(pbc_mem *m, pbc_page *pg);
+void pbc_mem_log_changed(pbc_mem *m, pbc_page *pg);
+/* Every write to a page's data is followed by this: one compare on the
+ * GPU's write path while nothing watches. */
+static inline void pbc_mem_log_write(pbc_mem *m, pbc_page *pg)
+{
+    if (m->watched && pg->epoch != m->epoch)
+        pbc_mem_log_changed(m, pg);
+}
 /* Starts or stops the change log (stopping forgets it). */
 void pbc_mem_watch(pbc_mem *m, int on);
 /* Forgets the changes logged so far; later writes are logged anew. */

@@ -58,8 +58,6 @@ typedef struct shim_state {
     uint32_t map_count;
     uint32_t asserts;
     char assert_msg[256];
-    pbc_shim_view views[PBC_SHIM_VIEWS_KEPT]; /* views made since the last take */
-    uint32_t view_count;
     pbc_shim_access *access; /* pages touched since the last take, in runs */
     uint32_t access_count, access_cap;
     uint32_t depth;          /* pbc_shim_enter nesting: the outermost syncs */
@@ -229,8 +227,11 @@ static void shim_write_back(shim_mapping *m)
     shim.gpu->cur = saved;
 }
 
-static void shim_write_back_all(void);
-static void shim_sync_in(void);
+static void shim_write_back_all(void)
+{
+    for (uint32_t k = 0; k < shim.map_count; k++)
+        shim_write_back(&shim.map[k]);
+}
 
 /* The pages m's CPU touched since the last leave, as runs of physically
  * consecutive pages alike in being written or not, onto the access list;
@@ -292,12 +293,6 @@ static void shim_flush_all(void)
         shim_release(shim.map_count - 1);
 }
 
-static void shim_write_back_all(void)
-{
-    for (uint32_t k = 0; k < shim.map_count; k++)
-        shim_write_back(&shim.map[k]);
-}
-
 void pbc_shim_bind(pbc_gpu *gpu)
 {
     pbc_shim_unbind();
@@ -337,21 +332,6 @@ void pbc_shim_unbind(void)
         shim_flush_all();
     free(shim.access);
     memset(&shim, 0, sizeof(shim));
-}
-
-static void shim_note_view(const MDL *mdl, uint64_t start, uint64_t end)
-{
-    if (shim.view_count < PBC_SHIM_VIEWS_KEPT)
-        shim.views[shim.view_count] = (pbc_shim_view){mdl, start, end};
-    shim.view_count++;
-}
-
-uint32_t pbc_shim_take_views(pbc_shim_view *out)
-{
-    uint32_t n = shim.view_count;
-    memcpy(out, shim.views, (n < PBC_SHIM_VIEWS_KEPT ? n : PBC_SHIM_VIEWS_KEPT) * sizeof(*out));
-    shim.view_count = 0;
-    return n;
 }
 
 uint32_t pbc_shim_take_asserts(const char **first)
@@ -450,7 +430,6 @@ PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
     (void)Priority;
     if (!Mdl)
         return NULL;
-    shim_note_view(Mdl, 0, 0);
     for (uint32_t i = 0; i < shim.map_count; i++) /* already mapped: the same view */
         if (shim.map[i].mdl == Mdl)
             return Mdl->MappedSystemVa;
@@ -500,7 +479,6 @@ PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes, MEMOR
     uint64_t pa = (uint64_t)PhysicalAddress.QuadPart;
     if (!shim.gpu || NumberOfBytes == 0)
         return NULL;
-    shim_note_view(NULL, pa, pa + NumberOfBytes);
     if (pa >= PBC_MMIO_PHYSICAL && pa + NumberOfBytes <= PBC_MMIO_PHYSICAL + sizeof(shim.gpu->mmio))
         return (uint8_t *)shim.gpu->mmio + (pa - PBC_MMIO_PHYSICAL);
     if (!pbc_gpu_identity_range(shim.gpu, pa, NumberOfBytes))

@@ -28,17 +28,6 @@ void pbc_shim_set_invisible(uint32_t segment_mask);
 void pbc_shim_enter(void);
 void pbc_shim_leave(void);
 void pbc_shim_unbind(void);
-/* A CPU view a builder made: of an MDL's pages, or of a physical range. */
-typedef struct pbc_shim_view {
-    const MDL *mdl;       /* MmGetSystemAddressForMdlSafe, else NULL */
-    uint64_t start, end;  /* MmMapIoSpace: the physical range */
-} pbc_shim_view;
-
-#define PBC_SHIM_VIEWS_KEPT 32u
-
-/* The views made since the last call (at most PBC_SHIM_VIEWS_KEPT, in
- * order), and forgets them. Returns how many were made. */
-uint32_t pbc_shim_take_views(pbc_shim_view *out);
 /* A run of pages the builder's CPU read (or wrote) through a view while
  * its code ran: physically consecutive pages of one view. */
 typedef struct pbc_shim_access {

@@ -148,21 +148,13 @@ static void vm_run_cpu_work(void *arg)
     pbc_shim_enter();
     w->fn(w->arg);
     pbc_shim_leave(); /* what the work wrote through CPU views lands now */
-    /* A worker that maps a ReadPhysical/WritePhysical address does the
-     * access when its turn comes (PB-PHYSICAL), as does one that reads (or
-     * writes) it through any view; its views and accesses are its own, not
-     * the next BuildPagingBuffer call's. */
-    pbc_shim_view views[PBC_SHIM_VIEWS_KEPT];
-    uint32_t n = pbc_shim_take_views(views);
+    /* A worker that reads (or writes) a ReadPhysical/WritePhysical address
+     * through any view does the access when its turn comes (PB-PHYSICAL);
+     * its accesses are its own, not the next BuildPagingBuffer call's. */
     const pbc_shim_access *acc;
     uint32_t na = pbc_shim_take_accesses(&acc);
-    for (uint32_t i = 0; i < w->v->physical_count; i++) {
-        vm_physical_op *p = &w->v->physical[i];
-        for (uint32_t k = 0; k < n && k < PBC_SHIM_VIEWS_KEPT; k++)
-            if (!views[k].mdl && p->addr >= views[k].start && p->addr < views[k].end)
-                p->cpu_mapped = 1;
-        pbc_vidmm_note_cpu_physical(w->v, p, acc, na);
-    }
+    for (uint32_t i = 0; i < w->v->physical_count; i++)
+        pbc_vidmm_note_cpu_physical(&w->v->physical[i], acc, na);
     pbc_vidmm_kernel_check(w->v, "CPU work queued by SubmitCommand");
 }
 

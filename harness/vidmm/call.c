@@ -78,34 +78,26 @@ static int vm_access_touches(const vm *v, const pbc_shim_access *r, uint32_t i)
     return r->phys < base + v->s->allocs[i].size && base < r->phys + r->pages * PBC_PAGE_SIZE;
 }
 
-void pbc_vidmm_note_cpu_physical(vm *v, vm_physical_op *p, const pbc_shim_access *acc, uint32_t n)
+void pbc_vidmm_note_cpu_physical(vm_physical_op *p, const pbc_shim_access *acc, uint32_t n)
 {
     for (uint32_t k = 0; k < n; k++)
         if (!acc[k].mdl && p->addr >= acc[k].phys && p->addr < acc[k].phys + acc[k].pages * PBC_PAGE_SIZE &&
             (!p->write || acc[k].wrote))
-            p->cpu_mapped = 1;
-    (void)v;
+            p->cpu_done = 1;
 }
 
 /* What the builder's CPU did during the call: a physical operation's
  * address read (or written) through any view counts as its access
- * (PB-PHYSICAL), as does a mapping made for it; and an allocation read or
+ * (PB-PHYSICAL); and an allocation read or
  * written while GPU work on it is queued, without AllocationIsIdle for it,
  * is a hazard (PB-IDLE-HAZARD), through a view made now or kept from
  * long ago. Returns 1 after a finding. */
 static int vm_check_views(vm *v, int alloc, int idle, const char *desc)
 {
-    pbc_shim_view views[PBC_SHIM_VIEWS_KEPT];
-    uint32_t n = pbc_shim_take_views(views);
-    if (n > PBC_SHIM_VIEWS_KEPT)
-        n = PBC_SHIM_VIEWS_KEPT;
-    for (uint32_t k = 0; k < n && v->physical_watch; k++)
-        if (!views[k].mdl && v->physical_watch->addr >= views[k].start && v->physical_watch->addr < views[k].end)
-            v->physical_watch->cpu_mapped = 1;
     const pbc_shim_access *acc;
     uint32_t na = pbc_shim_take_accesses(&acc);
     if (v->physical_watch)
-        pbc_vidmm_note_cpu_physical(v, v->physical_watch, acc, na);
+        pbc_vidmm_note_cpu_physical(v->physical_watch, acc, na);
     for (uint32_t k = 0; k < na; k++)
         for (uint32_t i = 0; i < v->s->alloc_count; i++) {
             if (!vm_access_touches(v, &acc[k], i) || pbc_vidmm_alloc_idle(v, (int)i) || (idle && (int)i == alloc))
@@ -350,10 +342,8 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         v->priv_written_hash = XXH3_64bits(b->priv + b->priv_submitted, b->priv_write - b->priv_submitted);
         vm_describe_args(v, a, desc, sizeof(desc));
         v->res->calls++;
-        pbc_shim_view ignored[PBC_SHIM_VIEWS_KEPT];
-        pbc_shim_take_views(ignored); /* only this call's views and accesses count */
         const pbc_shim_access *earlier;
-        pbc_shim_take_accesses(&earlier);
+        pbc_shim_take_accesses(&earlier); /* only this call's accesses count */
         v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
         const char *assert_msg;

@@ -50,15 +50,15 @@ static void vm_final_checks(vm *v)
 
 /* ReadPhysical and WritePhysical, judged by the small accesses the GPU
  * logged at their addresses: one of the operation's own packets must read
- * (or write) 1-8 bytes starting exactly there (S28, S29); a builder that
- * mapped the address with the CPU during the operation is taken at its
- * word, since reads through a CPU mapping cannot be seen. */
+ * (or write) 1-8 bytes starting exactly there (S28, S29), or the
+ * builder's CPU must read (or write) the address's page through a view
+ * during the operation (the shim sees accesses a page at a time). */
 static void vm_check_physical(vm *v)
 {
     const pbc_gpu *g = v->gpu;
     for (uint32_t i = 0; i < v->physical_count && !v->stop; i++) {
         const vm_physical_op *p = &v->physical[i];
-        int done = p->cpu_mapped;
+        int done = p->cpu_done;
         for (uint32_t k = 0; k < g->access_count && !done; k++) {
             const pbc_access *a = &g->accesses[k];
             if ((int)a->write != p->write || a->addr != p->addr)

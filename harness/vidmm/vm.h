@@ -63,7 +63,7 @@ typedef struct vm_physical_op {
     int write;
     UINT segment;
     uint64_t addr;
-    int cpu_mapped; /* the builder mapped the address with the CPU during the operation */
+    int cpu_done;   /* the builder's CPU read (or wrote) the address's page during the operation */
     int unwatched;  /* the GPU could watch no more addresses */
 } vm_physical_op;
 
@@ -191,6 +191,6 @@ void pbc_vidmm_do_op(vm *v, const pbc_sop *op);
 
 /* Marks p as done by the CPU when one of the accesses covers its address
  * (a write, for WritePhysical). */
-void pbc_vidmm_note_cpu_physical(vm *v, vm_physical_op *p, const pbc_shim_access *acc, uint32_t n);
+void pbc_vidmm_note_cpu_physical(vm_physical_op *p, const pbc_shim_access *acc, uint32_t n);
 
 #endif

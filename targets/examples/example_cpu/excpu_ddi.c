@@ -325,8 +325,9 @@ static NTSTATUS ExCpuPhysical(DXGKARG_BUILDPAGINGBUFFER *Args, BOOLEAN Write)
     PUCHAR p = MmMapIoSpace(pa, sizeof(ULONG), MmNonCached);
     if (!p)
         return STATUS_SUCCESS; /* nothing there to touch */
-    ULONG value;
-    RtlCopyMemory(&value, p, sizeof(value));
+    /* A device read through an uncached mapping: READ_REGISTER_ULONG, so
+     * the compiler cannot drop a read whose value nobody uses. */
+    (void)READ_REGISTER_ULONG((volatile ULONG *)p);
     MmUnmapIoSpace(p, sizeof(ULONG));
     return STATUS_SUCCESS;
 }

@@ -310,11 +310,12 @@ static void ExWkPhysical(PHYSICAL_ADDRESS Address, BOOLEAN Write)
     PUCHAR p = MmMapIoSpace(Address, sizeof(ULONG), MmNonCached);
     if (!p)
         return;
-    ULONG value = 0;
+    /* Device accesses through an uncached mapping: the _REGISTER_ forms,
+     * so the compiler cannot drop a read whose value nobody uses. */
     if (Write)
-        RtlCopyMemory(p, &value, sizeof(value));
+        WRITE_REGISTER_ULONG((volatile ULONG *)p, 0);
     else
-        RtlCopyMemory(&value, p, sizeof(value));
+        (void)READ_REGISTER_ULONG((volatile ULONG *)p);
     MmUnmapIoSpace(p, sizeof(ULONG));
 }
 
