@@ -236,7 +236,8 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
 static void judge_here(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
                        const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c)
 {
-    pbc_run_options o = {.dma_override = dma_size, .check_determinism = 1, .trace = trace ? stdout : NULL};
+    pbc_run_options o = {.dma_override = dma_size, .check_determinism = 1, .digest = 1,
+                         .trace = trace ? stdout : NULL};
     if (trace)
         printf("== %s (target %s)\n", name, t->name);
     pbc_outcome out;

@@ -410,7 +410,7 @@ T_TEST(chunking_invariance)
     uint64_t first = 0;
     uint32_t buffers_min = 0, buffers_max = 0;
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-        pbc_run_options o = {.dma_override = sizes[i]};
+        pbc_run_options o = {.dma_override = sizes[i], .digest = 1};
         pbc_outcome out;
         pbc_runner_run(&r, &s, &pbc_target_reference, &o, &out);
         T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%u: %s", sizes[i], out.message);

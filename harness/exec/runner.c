@@ -27,22 +27,25 @@ void pbc_runner_fini(pbc_runner *r)
     world_fini(&r->target);
     world_fini(&r->reference);
     world_fini(&r->spec);
+    world_fini(&r->again);
 }
 
-static const char *world_prepare(pbc_world *w, const pbc_scenario *s, const pbc_isa *isa,
-                                 int layout_changed)
+/* A world ready to run s: its GPU kept from the last run (reset, or laid
+ * out anew when the layout changed), or made. */
+static const char *world_prepare(pbc_world *w, const pbc_scenario *s, const pbc_isa *isa)
 {
     const char *why = NULL;
-    if (w->gpu && (layout_changed || w->gpu->isa != isa)) {
-        pbc_gpu_destroy(w->gpu);
-        w->gpu = NULL;
-    }
-    if (!w->gpu)
-        w->gpu = pbc_gpu_create(s->segments, s->segment_count, isa, &why);
-    else
-        pbc_gpu_reset(w->gpu);
     pbc_record_clear(&w->res);
-    return w->gpu ? NULL : why;
+    if (!w->gpu) {
+        w->gpu = pbc_gpu_create(s->segments, s->segment_count, isa, &why);
+        return why;
+    }
+    w->gpu->isa = isa;
+    if (pbc_gpu_same_layout(w->gpu, s->segments, s->segment_count)) {
+        pbc_gpu_reset(w->gpu);
+        return NULL;
+    }
+    return pbc_gpu_relayout(w->gpu, s->segments, s->segment_count);
 }
 
 static int world_run(pbc_world *w, const pbc_scenario *s, const pbc_target *t, uint32_t mode,
@@ -77,17 +80,13 @@ int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t
         return pbc_verdict_skip(out, "the scenario does not fit the adapter target '%s' declares: %s", t->name,
                                 unfit);
     const pbc_scenario *s = &fitted;
-    int changed = r->layout_count != s->segment_count ||
-                  memcmp(r->layout, s->segments, s->segment_count * sizeof(s->segments[0])) != 0;
-    memcpy(r->layout, s->segments, s->segment_count * sizeof(s->segments[0]));
-    r->layout_count = s->segment_count;
     const pbc_target *ref = &pbc_target_reference;
     int differential = t != ref;
-    const char *why = world_prepare(&r->target, s, t->isa, changed);
+    const char *why = world_prepare(&r->target, s, t->isa);
     if (!why)
-        why = world_prepare(&r->spec, s, ref->isa, changed);
+        why = world_prepare(&r->spec, s, ref->isa);
     if (!why && differential)
-        why = world_prepare(&r->reference, s, ref->isa, changed);
+        why = world_prepare(&r->reference, s, ref->isa);
     if (why)
         return pbc_verdict_skip(out, "the GPU model cannot build this layout: %s", why);
 
@@ -99,16 +98,16 @@ int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t
                                     pbc_sop_name(r->target.res.unsupported_op - 1));
         return pbc_verdict_skip(out, "target '%s' refused to create its adapter or an allocation", t->name);
     }
-    pbc_state_digest(r->target.gpu, r->target.res.masks, r->target.res.mask_count, &out->digest);
+    if (o->digest)
+        pbc_state_digest(r->target.gpu, r->target.res.masks, r->target.res.mask_count, &out->digest);
     w.spec_rc = world_run(&r->spec, s, ref, PBC_MODE_SPEC, o, NULL);
     if (w.spec_rc == 0 && differential)
         w.reference_rc = world_run(&r->reference, s, ref, PBC_MODE_TARGET, o, NULL);
     if (pbc_verdict_judge(&w, out) != PBC_VERDICT_PASS || !o->check_determinism)
         return (int)out->verdict;
-    uint64_t first_exec = r->target.res.exec_hash;
-    pbc_digest first = out->digest;
-    world_prepare(&r->target, s, t->isa, 0);
-    world_run(&r->target, s, t, PBC_MODE_TARGET, o, NULL);
-    pbc_state_digest(r->target.gpu, r->target.res.masks, r->target.res.mask_count, &out->digest);
-    return pbc_verdict_determinism(&r->target, first_exec, &first, out);
+    why = world_prepare(&r->again, s, t->isa);
+    if (why)
+        return pbc_verdict_skip(out, "the GPU model cannot build this layout: %s", why);
+    world_run(&r->again, s, t, PBC_MODE_TARGET, o, NULL);
+    return pbc_verdict_determinism(&r->target, &r->again, out);
 }

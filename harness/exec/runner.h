@@ -14,14 +14,14 @@
 /* Keeps worlds between runs so that fuzz loops only pay for resets. */
 typedef struct pbc_runner {
     pbc_world target, reference, spec;
-    pbc_segment_info layout[PBC_MAX_SEGMENTS];
-    uint32_t layout_count;
+    pbc_world again; /* the target's second run, for PB-NONDET */
 } pbc_runner;
 
 typedef struct pbc_run_options {
     uint32_t dma_override;
     uint32_t call_budget;
     int check_determinism; /* run the target twice (rule PB-NONDET) */
+    int digest;            /* fill out->digest (costs the bytes of every page the target touched) */
     uint32_t experiment;   /* PBC_VIDMM_EXP_*: tests only */
     FILE *trace;
 } pbc_run_options;

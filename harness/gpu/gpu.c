@@ -73,27 +73,53 @@ pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const 
         return NULL;
     pbc_gpu *gpu = pbc_xcalloc(1, sizeof(*gpu));
     gpu->isa = isa;
-    gpu->segment_count = count;
-    for (uint32_t i = 0; i < count; i++) {
-        gpu->seg[i].info = segments[i];
-        if (segments[i].kind == PBC_SEGMENT_APERTURE) {
-            gpu->seg[i].gart_pages = (uint32_t)(segments[i].size / PBC_PAGE_SIZE);
-            gpu->seg[i].gart = pbc_xcalloc(gpu->seg[i].gart_pages, sizeof(pbc_gart_entry));
-        }
-    }
     pbc_mem_init(&gpu->mem);
     gpu->dma_pool = aligned_alloc(PBC_PAGE_SIZE, PBC_DMA_POOL_SIZE);
     if (!gpu->dma_pool)
         abort();
-    pbc_gpu_reset(gpu);
+    pbc_gpu_relayout(gpu, segments, count);
     return gpu;
+}
+
+int pbc_gpu_same_layout(const pbc_gpu *gpu, const pbc_segment_info *segments, uint32_t count)
+{
+    if (gpu->segment_count != count)
+        return 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (memcmp(&gpu->seg[i].info, &segments[i], sizeof(segments[i])) != 0)
+            return 0;
+    return 1;
+}
+
+const char *pbc_gpu_relayout(pbc_gpu *gpu, const pbc_segment_info *segments, uint32_t count)
+{
+    const char *why = pbc_gpu_layout_check(segments, count);
+    if (why)
+        return why;
+    pbc_gpu_reset(gpu); /* clears the GART entries the old layout touched */
+    for (uint32_t i = 0; i < count; i++) {
+        pbc_gpu_segment *s = &gpu->seg[i];
+        s->info = segments[i];
+        s->gart_pages = 0;
+        if (segments[i].kind != PBC_SEGMENT_APERTURE)
+            continue;
+        s->gart_pages = (uint32_t)(segments[i].size / PBC_PAGE_SIZE);
+        if (s->gart_pages > s->gart_cap) { /* calloc'd: pages never touched cost nothing */
+            free(s->gart);
+            s->gart = pbc_xcalloc(s->gart_pages, sizeof(pbc_gart_entry));
+            s->gart_cap = s->gart_pages;
+        }
+    }
+    gpu->segment_count = count;
+    pbc_gpu_reset(gpu);
+    return NULL;
 }
 
 void pbc_gpu_destroy(pbc_gpu *gpu)
 {
     if (!gpu)
         return;
-    for (uint32_t i = 0; i < gpu->segment_count; i++) {
+    for (uint32_t i = 0; i < PBC_MAX_SEGMENTS; i++) {
         free(gpu->seg[i].gart);
         free(gpu->seg[i].touched);
     }
@@ -234,65 +260,146 @@ static int gpu_range_ok(pbc_gpu *gpu, uint64_t addr, uint64_t len)
     return 1;
 }
 
-/* Walks [addr, addr+len) page by page through the address map: copies in
- * from `in` (a write, stamped with the current provenance) or out to `out`
- * (a read; untouched pages read as zeros). */
-static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, uint8_t *out, uint64_t len)
+/* The pool, when addr falls in it or in its alias: its offset, else -1. */
+static int64_t gpu_pool_offset(const pbc_gpu *gpu, uint64_t addr)
+{
+    if (gpu->pool_alias && addr >= gpu->pool_alias && addr - gpu->pool_alias < PBC_DMA_POOL_SIZE)
+        return (int64_t)(addr - gpu->pool_alias); /* the same buffers, seen through a segment */
+    if (addr >= PBC_DMA_POOL_BASE && addr - PBC_DMA_POOL_BASE < PBC_DMA_POOL_SIZE)
+        return (int64_t)(addr - PBC_DMA_POOL_BASE);
+    return -1;
+}
+
+/* Stamps a written page with the current provenance for the change log. */
+static void gpu_wrote(pbc_gpu *gpu, pbc_page *pg)
+{
+    pg->prov = gpu->cur;
+    pbc_mem_log_write(&gpu->mem, pg);
+}
+
+/* Walks [addr, addr+len) page by page through the address map: a write of
+ * bytes from `in`, a write of what `d` describes (d->pos is the stream
+ * offset of addr), or a read out to `out` (untouched pages read as zeros).
+ * Writes are stamped with the current provenance. */
+static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, const pbc_desc *d, uint8_t *out,
+                      uint64_t len)
 {
     if (!gpu_range_ok(gpu, addr, len))
         return -1;
-    if (gpu->pool_alias && addr >= gpu->pool_alias && addr - gpu->pool_alias < PBC_DMA_POOL_SIZE)
-        addr = addr - gpu->pool_alias + PBC_DMA_POOL_BASE; /* the same buffers, seen through a segment */
-    if (addr >= PBC_DMA_POOL_BASE && addr - PBC_DMA_POOL_BASE < PBC_DMA_POOL_SIZE) {
+    int64_t pool = gpu_pool_offset(gpu, addr);
+    if (pool >= 0) {
         /* The paging buffers themselves: packets may carry inline data the
          * GPU reads (S10 says where the buffer is paged); nothing may write
          * there but the builder. */
-        if (in || len > PBC_DMA_POOL_SIZE - (addr - PBC_DMA_POOL_BASE)) {
+        if (!out || len > PBC_DMA_POOL_SIZE - (uint64_t)pool) {
             pbc_gpu_fault(gpu, PBC_FAULT_BAD_ADDRESS, addr,
-                          in ? "GPU write into the paging-buffer pool" : "read beyond the paging-buffer pool");
+                          out ? "read beyond the paging-buffer pool" : "GPU write into the paging-buffer pool");
             return -1;
         }
-        memcpy(out, gpu->dma_pool + (addr - PBC_DMA_POOL_BASE), len);
+        memcpy(out, gpu->dma_pool + pool, len);
         return 0;
     }
-    while (len) {
-        uint64_t off = addr & (PBC_PAGE_SIZE - 1);
-        uint64_t n = len < PBC_PAGE_SIZE - off ? len : PBC_PAGE_SIZE - off;
-        int64_t ppn = gpu_translate(gpu, addr);
+    for (uint64_t done = 0; done < len;) {
+        uint64_t at = addr + done, off = at & (PBC_PAGE_SIZE - 1);
+        uint64_t n = len - done < PBC_PAGE_SIZE - off ? len - done : PBC_PAGE_SIZE - off;
+        int64_t ppn = gpu_translate(gpu, at);
         if (ppn < 0)
             return -1;
-        if (in) {
-            pbc_page *pg = pbc_mem_touch(&gpu->mem, (uint64_t)ppn);
-            memcpy(pg->data + off, in, n);
-            pg->prov = gpu->cur;
-            pbc_mem_log_write(&gpu->mem, pg);
-            in += n;
+        if (out) {
+            pbc_mem_read(&gpu->mem, ((uint64_t)ppn << PBC_PAGE_SHIFT) + off, out + done, n);
         } else {
-            pbc_mem_read(&gpu->mem, ((uint64_t)ppn << PBC_PAGE_SHIFT) + off, out, n);
-            out += n;
+            pbc_page *pg = pbc_mem_touch(&gpu->mem, (uint64_t)ppn);
+            pbc_desc piece = d ? (pbc_desc){d->kind, d->value, d->pos + done} : (pbc_desc){0};
+            if (n == PBC_PAGE_SIZE && d) {
+                pg->desc = piece; /* a whole page: described, nothing made */
+            } else if (n == PBC_PAGE_SIZE) {
+                if (!pg->data)
+                    pg->data = pbc_xmalloc(PBC_PAGE_SIZE);
+                pg->desc.kind = PBC_PAGE_BYTES;
+                memcpy(pg->data, in + done, n);
+            } else if (d) {
+                pbc_desc_read(&piece, 0, pbc_mem_bytes(pg) + off, (uint32_t)n);
+            } else {
+                memcpy(pbc_mem_bytes(pg) + off, in + done, n);
+            }
+            gpu_wrote(gpu, pg);
         }
-        addr += n;
-        len -= n;
+        done += n;
     }
     return 0;
 }
 
 int pbc_gpu_write(pbc_gpu *gpu, uint64_t addr, const void *src, uint64_t len)
 {
-    return gpu_access(gpu, addr, src, NULL, len);
+    return gpu_access(gpu, addr, src, NULL, NULL, len);
+}
+
+int pbc_gpu_write_desc(pbc_gpu *gpu, uint64_t addr, uint64_t len, const pbc_desc *d)
+{
+    return gpu_access(gpu, addr, NULL, d, NULL, len);
 }
 
 int pbc_gpu_read(pbc_gpu *gpu, uint64_t addr, void *dst, uint64_t len)
 {
-    return gpu_access(gpu, addr, NULL, dst, len);
+    return gpu_access(gpu, addr, NULL, NULL, dst, len);
 }
 
+/* What the whole page at addr holds, as a description, after translating
+ * it as a read would: 1 when it is described (or never written), 0 when it
+ * holds bytes, -1 after a fault. */
+static int gpu_page_desc(pbc_gpu *gpu, uint64_t addr, pbc_desc *d)
+{
+    int64_t ppn = gpu_translate(gpu, addr);
+    if (ppn < 0)
+        return -1;
+    const pbc_page *pg = pbc_mem_find(&gpu->mem, (uint64_t)ppn);
+    *d = pg ? pg->desc : (pbc_desc){PBC_PAGE_ZERO, 0, 0};
+    return d->kind != PBC_PAGE_BYTES;
+}
+
+/* A description of the 4 KiB the GPU reads at src, which may straddle two
+ * pages: 1 and *d when the two halves continue one stream, 0 when bytes
+ * must be read, -1 after a fault. */
+static int gpu_source_desc(pbc_gpu *gpu, uint64_t src, pbc_desc *d)
+{
+    uint64_t off = src & (PBC_PAGE_SIZE - 1);
+    int rc = gpu_page_desc(gpu, src - off, d);
+    if (rc <= 0 || off == 0) {
+        d->pos += off;
+        return rc;
+    }
+    pbc_desc next;
+    int rc2 = gpu_page_desc(gpu, src - off + PBC_PAGE_SIZE, &next);
+    if (rc2 <= 0)
+        return rc2;
+    pbc_desc want = {d->kind, d->value, d->pos + PBC_PAGE_SIZE};
+    if (!pbc_desc_same(&want, &next))
+        return 0;
+    d->pos += off;
+    return 1;
+}
+
+/* Copies page piece by page piece of the destination: a whole destination
+ * page whose source is described gets the description; anything else is
+ * read, then written, a piece at a time. */
 static int gpu_copy(pbc_gpu *gpu, uint64_t dst, uint64_t src, uint64_t size)
 {
     uint8_t chunk[PBC_PAGE_SIZE];
     while (size) {
-        uint64_t n = size < PBC_PAGE_SIZE ? size : PBC_PAGE_SIZE;
-        if (pbc_gpu_read(gpu, src, chunk, n) || pbc_gpu_write(gpu, dst, chunk, n))
+        uint64_t n = PBC_PAGE_SIZE - (dst & (PBC_PAGE_SIZE - 1));
+        if (n > size)
+            n = size;
+        pbc_desc d;
+        int described = 0;
+        if (n == PBC_PAGE_SIZE && gpu_pool_offset(gpu, src) < 0 && gpu_pool_offset(gpu, dst) < 0) {
+            if (!gpu_range_ok(gpu, src, n))
+                return -1;
+            described = gpu_source_desc(gpu, src, &d);
+            if (described < 0)
+                return -1;
+        }
+        if (described ? pbc_gpu_write_desc(gpu, dst, n, &d)
+                      : pbc_gpu_read(gpu, src, chunk, n) || pbc_gpu_write(gpu, dst, chunk, n))
             return -1;
         src += n;
         dst += n;
@@ -303,17 +410,8 @@ static int gpu_copy(pbc_gpu *gpu, uint64_t dst, uint64_t src, uint64_t size)
 
 static int gpu_fill(pbc_gpu *gpu, uint64_t dst, uint64_t size, uint32_t pattern)
 {
-    uint8_t chunk[PBC_PAGE_SIZE];
-    for (uint32_t i = 0; i < PBC_PAGE_SIZE; i++)
-        chunk[i] = (uint8_t)(pattern >> (8 * (i % 4)));
-    while (size) {
-        uint64_t n = size < PBC_PAGE_SIZE ? size : PBC_PAGE_SIZE;
-        if (pbc_gpu_write(gpu, dst, chunk, n))
-            return -1;
-        dst += n;
-        size -= n;
-    }
-    return 0;
+    pbc_desc d = {PBC_PAGE_PATTERN, pattern, 0};
+    return pbc_gpu_write_desc(gpu, dst, size, &d);
 }
 
 static int gpu_gart_write(pbc_gpu *gpu, const pbc_uop *u)

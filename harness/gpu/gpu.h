@@ -44,6 +44,7 @@ typedef struct pbc_gpu_segment {
     pbc_segment_info info;
     pbc_gart_entry *gart; /* aperture segments only */
     uint32_t gart_pages;
+    uint32_t gart_cap;    /* entries allocated: kept across layouts */
     uint32_t *touched;    /* indices of GART entries written since reset */
     uint32_t touched_count, touched_cap;
 } pbc_gpu_segment;
@@ -161,6 +162,12 @@ const char *pbc_gpu_layout_check(const pbc_segment_info *segments, uint32_t coun
 pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const pbc_isa *isa,
                         const char **why);
 void pbc_gpu_destroy(pbc_gpu *gpu);
+/* Whether the GPU has exactly this segment layout. */
+int pbc_gpu_same_layout(const pbc_gpu *gpu, const pbc_segment_info *segments, uint32_t count);
+/* Another layout for the same GPU, reset to power-on state: memory page
+ * buffers, the paging-buffer pool and GART tables big enough are kept.
+ * Returns NULL, or why the layout does not fit (the GPU is unchanged). */
+const char *pbc_gpu_relayout(pbc_gpu *gpu, const pbc_segment_info *segments, uint32_t count);
 /* Back to power-on state; costs O(what the last run touched). */
 void pbc_gpu_reset(pbc_gpu *gpu);
 
@@ -183,6 +190,9 @@ void pbc_gpu_dma_release_all(pbc_gpu *gpu);
 /* Memory access by physical address with the current provenance. Faults
  * are recorded; the return value is 0 or -1 (faulted, nothing written). */
 int pbc_gpu_write(pbc_gpu *gpu, uint64_t addr, const void *src, uint64_t len);
+/* Writes what d describes (d->pos is the stream offset of addr): whole
+ * pages keep the description, partial ones get its bytes. */
+int pbc_gpu_write_desc(pbc_gpu *gpu, uint64_t addr, uint64_t len, const pbc_desc *d);
 /* 1 when [addr, addr+len) is memory whose page number is its physical
  * address: within one memory segment, or allocated system pages only. */
 int pbc_gpu_identity_range(const pbc_gpu *gpu, uint64_t addr, uint64_t len);

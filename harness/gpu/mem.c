@@ -2,6 +2,7 @@
  * Sparse modeled memory: an open-addressing hash from physical page number
  * to a dense array of touched pages. The dense array doubles as the dirty
  * set, so resetting between fuzz iterations clears only what was touched.
+ * Pages stay described until someone writes part of one (mem.h).
  */
 #include "gpu/mem.h"
 
@@ -91,15 +92,72 @@ pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
         m->pages_cap = n;
     }
     p = &m->pages[m->count];
-    if (!p->data)
-        p->data = pbc_xmalloc(PBC_PAGE_SIZE);
-    memset(p->data, 0, PBC_PAGE_SIZE);
     p->ppn = ppn;
+    p->desc = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
     memset(&p->prov, 0, sizeof(p->prov));
     p->epoch = 0;
     mem_insert(m, ppn, m->count);
     m->count++;
     return p;
+}
+
+void pbc_desc_read(const pbc_desc *d, uint32_t off, uint8_t *out, uint32_t n)
+{
+    if (d->kind == PBC_PAGE_ZERO) {
+        memset(out, 0, n);
+        return;
+    }
+    uint64_t b = d->pos + off;
+    uint32_t i = 0;
+    if (d->kind == PBC_PAGE_PATTERN) {
+        uint8_t four[4];
+        for (uint32_t j = 0; j < 4; j++)
+            four[j] = (uint8_t)(d->value >> (8 * ((b + j) & 3)));
+        for (; i + 4 <= n; i += 4)
+            memcpy(out + i, four, 4);
+        for (uint32_t j = 0; i < n; i++, j++)
+            out[i] = four[j];
+        return;
+    }
+    /* Content: a partial first dword, whole dwords straight into place
+     * (the loop that vectorizes), a partial last one. */
+    for (; i < n && (b + i) % 4; i++)
+        out[i] = (uint8_t)(pbc_content_word(d->value, (b + i) / 4) >> (8 * ((b + i) % 4)));
+    uint64_t w = (b + i) / 4;
+    for (; i + 4 <= n; i += 4, w++) {
+        uint32_t word = pbc_content_word(d->value, w);
+        memcpy(out + i, &word, 4);
+    }
+    for (uint32_t j = 0; i < n; i++, j++)
+        out[i] = (uint8_t)(pbc_content_word(d->value, w) >> (8 * j));
+}
+
+uint8_t *pbc_mem_bytes(pbc_page *pg)
+{
+    if (pg->desc.kind == PBC_PAGE_BYTES)
+        return pg->data;
+    if (!pg->data)
+        pg->data = pbc_xmalloc(PBC_PAGE_SIZE);
+    pbc_desc_read(&pg->desc, 0, pg->data, PBC_PAGE_SIZE);
+    pg->desc = (pbc_desc){PBC_PAGE_BYTES, 0, 0};
+    return pg->data;
+}
+
+const uint8_t *pbc_mem_view(const pbc_page *pg, uint8_t scratch[PBC_PAGE_SIZE])
+{
+    if (pg->desc.kind == PBC_PAGE_BYTES)
+        return pg->data;
+    pbc_desc_read(&pg->desc, 0, scratch, PBC_PAGE_SIZE);
+    return scratch;
+}
+
+int pbc_desc_same(const pbc_desc *a, const pbc_desc *b)
+{
+    if (pbc_desc_is_zero(a) || pbc_desc_is_zero(b))
+        return pbc_desc_is_zero(a) && pbc_desc_is_zero(b);
+    if (a->kind != b->kind || a->value != b->value)
+        return 0;
+    return a->kind == PBC_PAGE_PATTERN ? (a->pos & 3) == (b->pos & 3) : a->pos == b->pos;
 }
 
 void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n)
@@ -108,10 +166,12 @@ void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n)
     while (n) {
         uint64_t off = addr & (PBC_PAGE_SIZE - 1), k = PBC_PAGE_SIZE - off < n ? PBC_PAGE_SIZE - off : n;
         const pbc_page *pg = pbc_mem_find(m, addr >> PBC_PAGE_SHIFT);
-        if (pg)
+        if (!pg)
+            memset(to, 0, k);
+        else if (pg->desc.kind == PBC_PAGE_BYTES)
             memcpy(to, pg->data + off, k);
         else
-            memset(to, 0, k);
+            pbc_desc_read(&pg->desc, (uint32_t)off, to, (uint32_t)k);
         to += k;
         addr += k;
         n -= k;

@@ -2,6 +2,12 @@
  * mem.h — sparse modeled memory: 4 KiB pages keyed by physical page
  * number, created on first write. The list of touched pages is the dirty
  * set: reset and comparison cost follows it, not modeled memory size.
+ *
+ * A page holds bytes, or a description of them that costs nothing until
+ * someone needs the bytes: a window of an allocation's initial content
+ * stream, or of a fill pattern, or zeros. Copying a described page copies
+ * its description, so a scenario's cost follows the pages it changes
+ * byte by byte, not the size of its allocations.
  */
 #ifndef PBCHECK_MEM_H
 #define PBCHECK_MEM_H
@@ -32,9 +38,36 @@ typedef struct pbc_prov {
     uint32_t op;            /* CPU writes: the scenario operation, UINT32_MAX if none */
 } pbc_prov;
 
+/* An allocation's initial content: the little-endian dword at byte offset
+ * 4*index of an allocation (or foreign MDL page) with this seed. Inline:
+ * content is made and checked a page at a time, and loops over it
+ * vectorize only when they see the function. */
+static inline uint32_t pbc_content_word(uint32_t seed, uint64_t index)
+{
+    uint64_t z = ((uint64_t)seed << 32 | (uint32_t)index) + 0x9E3779B97F4A7C15ull * (index >> 32 | 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (uint32_t)(z ^ (z >> 31));
+}
+
+/* What a page holds: byte j is byte (pos + j) of a stream. */
+typedef enum pbc_page_kind {
+    PBC_PAGE_BYTES = 0, /* the page's data */
+    PBC_PAGE_ZERO,      /* zeros */
+    PBC_PAGE_CONTENT,   /* initial content: stream byte b is byte b % 4 of pbc_content_word(value, b / 4) */
+    PBC_PAGE_PATTERN    /* a fill: stream byte b is byte b % 4 of the 32-bit pattern `value` */
+} pbc_page_kind;
+
+typedef struct pbc_desc {
+    uint32_t kind;  /* pbc_page_kind, never BYTES */
+    uint32_t value; /* CONTENT: the seed; PATTERN: the pattern */
+    uint64_t pos;   /* stream offset of the page's byte 0 (PATTERN: taken mod 4) */
+} pbc_desc;
+
 typedef struct pbc_page {
     uint64_t ppn;
-    uint8_t *data;
+    uint8_t *data;   /* valid when desc.kind is PBC_PAGE_BYTES; kept for reuse otherwise */
+    pbc_desc desc;
     pbc_prov prov;
     uint32_t epoch; /* the change-log epoch of its last logged write */
 } pbc_page;
@@ -64,8 +97,24 @@ pbc_page *pbc_mem_find(const pbc_mem *m, uint64_t ppn);
 /* Copies n bytes from physical address addr, as the pages hold them
  * (pages never written read as zeros). */
 void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n);
-/* The page, created zero-filled if needed. */
+/* The page, created holding zeros (described, no bytes yet) if needed. */
 pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn);
+/* The page's bytes, made from its description first if it has one: for
+ * whoever writes part of a page. */
+uint8_t *pbc_mem_bytes(pbc_page *pg);
+/* The page's bytes without changing it: its data, or its description
+ * written into scratch. */
+const uint8_t *pbc_mem_view(const pbc_page *pg, uint8_t scratch[PBC_PAGE_SIZE]);
+/* Writes bytes [off, off+n) of what d describes into out. */
+void pbc_desc_read(const pbc_desc *d, uint32_t off, uint8_t *out, uint32_t n);
+/* 1 when the description is of a page of zeros. Initial content is
+ * never all zeros (1,024 independent 32-bit words). */
+static inline int pbc_desc_is_zero(const pbc_desc *d)
+{
+    return d->kind == PBC_PAGE_ZERO || (d->kind == PBC_PAGE_PATTERN && d->value == 0);
+}
+/* Two descriptions of the same bytes (patterns compare their phase). */
+int pbc_desc_same(const pbc_desc *a, const pbc_desc *b);
 void pbc_mem_log_changed(pbc_mem *m, pbc_page *pg);
 /* Every write to a page's data is followed by this: one compare on the
  * GPU's write path while nothing watches. */

@@ -171,13 +171,22 @@ static uint64_t shim_view_ppn(const shim_mapping *m, size_t i)
     return m->pages ? m->pages[i] : m->first + i;
 }
 
+/* What modeled page pg holds, written into a view's page. */
+static void shim_fill(uint8_t *to, const pbc_page *pg)
+{
+    if (pg->desc.kind == PBC_PAGE_BYTES)
+        memcpy(to, pg->data, PBC_PAGE_SIZE);
+    else
+        pbc_desc_read(&pg->desc, 0, to, PBC_PAGE_SIZE);
+}
+
 /* Copies modeled page pg into every view that shows it. */
 static void shim_copy_in(const pbc_page *pg)
 {
     for (uint32_t k = 0; k < shim.map_count; k++) {
         int64_t i = shim_view_index(&shim.map[k], pg->ppn);
         if (i >= 0)
-            memcpy(shim.map[k].alias + (size_t)i * PBC_PAGE_SIZE, pg->data, PBC_PAGE_SIZE);
+            shim_fill(shim.map[k].alias + (size_t)i * PBC_PAGE_SIZE, pg);
     }
 }
 
@@ -411,13 +420,13 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
         for (size_t i = 0; i < count; i++) {
             const pbc_page *pg = pbc_mem_find(mem, shim_view_ppn(m, i));
             if (pg)
-                memcpy(m->alias + i * PBC_PAGE_SIZE, pg->data, PBC_PAGE_SIZE);
+                shim_fill(m->alias + i * PBC_PAGE_SIZE, pg);
         }
     } else {
         for (uint32_t j = 0; j < mem->count; j++) {
             int64_t i = shim_view_index(m, mem->pages[j].ppn);
             if (i >= 0)
-                memcpy(m->alias + (size_t)i * PBC_PAGE_SIZE, mem->pages[j].data, PBC_PAGE_SIZE);
+                shim_fill(m->alias + (size_t)i * PBC_PAGE_SIZE, &mem->pages[j]);
         }
     }
     if (!mem->watched)

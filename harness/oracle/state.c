@@ -1,43 +1,51 @@
 /*
  * Observable state: digests per region with XXH3, and a diff that finds the
  * first differing byte. Both walk only the pages and GART entries the runs
- * touched (untouched memory is zero in every run), in address order, with
- * undefined bytes masked.
+ * touched (untouched memory is zero in every run), in place: no copies of
+ * described pages that match, no sorting, no allocation.
  */
 #include "oracle/state.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack: no allocation per digest */
 #include <xxhash.h>
 
 #include "base/util.h"
 
-static int cmp_u64(const void *x, const void *y)
+/* Whether a mask meets physical page ppn. */
+static int page_masked(uint64_t ppn, const pbc_mask *masks, uint32_t n)
 {
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
+    uint64_t lo = ppn << PBC_PAGE_SHIFT, hi = lo + PBC_PAGE_SIZE;
+    for (uint32_t i = 0; i < n; i++)
+        if (masks[i].end > lo && masks[i].start < hi)
+            return 1;
+    return 0;
 }
 
-/* The page's content with masked bytes zeroed; 0 if all zero. */
-static int masked_page(const pbc_gpu *g, uint64_t ppn, const pbc_mask *masks, uint32_t n,
-                       uint8_t out[PBC_PAGE_SIZE])
+/* The page's bytes as the comparison sees them, masked bytes zeroed: the
+ * page itself when nothing is masked, else a copy in scratch. NULL (all
+ * zeros) for a page never written. */
+static const uint8_t *masked_view(const pbc_page *p, const pbc_mask *masks, uint32_t n, uint8_t *scratch)
 {
-    const pbc_page *p = pbc_mem_find(&g->mem, ppn);
     if (!p)
-        return 0;
-    memcpy(out, p->data, PBC_PAGE_SIZE);
-    uint64_t lo = ppn << PBC_PAGE_SHIFT, hi = lo + PBC_PAGE_SIZE;
+        return NULL;
+    if (!page_masked(p->ppn, masks, n))
+        return pbc_mem_view(p, scratch);
+    const uint8_t *v = pbc_mem_view(p, scratch);
+    if (v != scratch)
+        memcpy(scratch, v, PBC_PAGE_SIZE);
+    uint64_t lo = p->ppn << PBC_PAGE_SHIFT, hi = lo + PBC_PAGE_SIZE;
     for (uint32_t i = 0; i < n; i++) {
         if (masks[i].end <= lo || masks[i].start >= hi)
             continue;
         uint64_t s = masks[i].start > lo ? masks[i].start : lo;
         uint64_t e = masks[i].end < hi ? masks[i].end : hi;
-        memset(out + (s - lo), 0, e - s);
+        memset(scratch + (s - lo), 0, e - s);
     }
-    return !pbc_all_bytes(out, PBC_PAGE_SIZE, 0);
+    return scratch;
 }
+
+static const uint8_t zero_page[PBC_PAGE_SIZE];
 
 /* Region of a physical page: segment index, or PBC_MAX_SEGMENTS (system). */
 static uint32_t page_region(const pbc_gpu *g, uint64_t ppn)
@@ -47,24 +55,6 @@ static uint32_t page_region(const pbc_gpu *g, uint64_t ppn)
         if (addr >= g->seg[i].info.base && addr - g->seg[i].info.base < g->seg[i].info.size)
             return i;
     return PBC_MAX_SEGMENTS;
-}
-
-/* Sorted, de-duplicated page numbers touched by either run. */
-static uint64_t *touched_pages(const pbc_gpu *a, const pbc_gpu *b, uint32_t *count)
-{
-    uint32_t n = a->mem.count + (b ? b->mem.count : 0);
-    uint64_t *ppn = pbc_xmalloc((size_t)n * sizeof(*ppn));
-    for (uint32_t i = 0; i < a->mem.count; i++)
-        ppn[i] = a->mem.pages[i].ppn;
-    for (uint32_t i = 0; b && i < b->mem.count; i++)
-        ppn[a->mem.count + i] = b->mem.pages[i].ppn;
-    qsort(ppn, n, sizeof(*ppn), cmp_u64);
-    uint32_t out = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (out == 0 || ppn[out - 1] != ppn[i])
-            ppn[out++] = ppn[i];
-    *count = out;
-    return ppn;
 }
 
 /* Whether entry b does what oracle entry a requires (S30, S31): the same
@@ -81,70 +71,66 @@ static int gart_conforms(const pbc_gart_entry *a, const pbc_gart_entry *b)
     return !(a->flags & PBC_GART_CACHE_COHERENT) || (b->flags & PBC_GART_CACHE_COHERENT);
 }
 
-static uint32_t *touched_gart(const pbc_gpu_segment *a, const pbc_gpu_segment *b, uint32_t *count)
-{
-    uint32_t n = a->touched_count + (b ? b->touched_count : 0);
-    uint64_t *idx = pbc_xmalloc((size_t)n * sizeof(*idx));
-    for (uint32_t i = 0; i < a->touched_count; i++)
-        idx[i] = a->touched[i];
-    for (uint32_t i = 0; b && i < b->touched_count; i++)
-        idx[a->touched_count + i] = b->touched[i];
-    qsort(idx, n, sizeof(*idx), cmp_u64);
-    uint32_t *out = pbc_xmalloc((size_t)n * sizeof(*out) + 1);
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (k == 0 || out[k - 1] != idx[i])
-            out[k++] = (uint32_t)idx[i];
-    free(idx);
-    *count = k;
-    return out;
-}
-
+/* The digest is a function of the bytes alone, whatever holds them (bytes
+ * or a description): each non-zero page's hash, seeded by its address, is
+ * summed into its region, so the order pages were touched in and how the
+ * work was cut up do not matter. */
 void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_count, pbc_digest *out)
 {
-    XXH3_state_t st[PBC_STATE_REGIONS];
-    for (uint32_t r = 0; r < PBC_STATE_REGIONS; r++) {
-        XXH3_INITSTATE(&st[r]); /* reset_withSeed reads the previous seed */
-        XXH3_64bits_reset_withSeed(&st[r], r);
-    }
-    uint8_t page[PBC_PAGE_SIZE];
-    uint32_t n;
-    uint64_t *ppn = touched_pages(g, NULL, &n);
-    for (uint32_t i = 0; i < n; i++) {
-        if (!masked_page(g, ppn[i], masks, mask_count, page))
+    uint64_t sum[PBC_STATE_REGIONS] = {0};
+    uint8_t scratch[PBC_PAGE_SIZE];
+    for (uint32_t i = 0; i < g->mem.count; i++) {
+        const pbc_page *p = &g->mem.pages[i];
+        if (pbc_desc_is_zero(&p->desc))
             continue;
-        XXH3_state_t *s = &st[page_region(g, ppn[i])];
-        XXH3_64bits_update(s, &ppn[i], sizeof(ppn[i]));
-        XXH3_64bits_update(s, page, sizeof(page));
+        const uint8_t *v = masked_view(p, masks, mask_count, scratch);
+        if (pbc_all_bytes(v, PBC_PAGE_SIZE, 0))
+            continue;
+        sum[page_region(g, p->ppn)] += XXH3_64bits_withSeed(v, PBC_PAGE_SIZE, p->ppn);
     }
-    free(ppn);
     for (uint32_t i = 0; i < g->segment_count; i++) {
         const pbc_gpu_segment *seg = &g->seg[i];
-        uint32_t *idx = touched_gart(seg, NULL, &n);
-        for (uint32_t k = 0; k < n; k++) {
-            const pbc_gart_entry *e = &seg->gart[idx[k]];
+        for (uint32_t k = 0; k < seg->touched_count; k++) {
+            const pbc_gart_entry *e = &seg->gart[seg->touched[k]];
             if (!e->flags && !e->addr)
                 continue;
-            uint64_t rec[3] = {idx[k], e->addr, e->flags};
-            XXH3_64bits_update(&st[i], rec, sizeof(rec));
+            uint64_t rec[3] = {seg->touched[k], e->addr, e->flags};
+            sum[i] += XXH3_64bits(rec, sizeof(rec));
         }
-        free(idx);
     }
-    XXH3_state_t *last = &st[PBC_MAX_SEGMENTS + 1];
-    XXH3_64bits_update(last, &g->fault_count, sizeof(g->fault_count));
-    for (uint32_t r = 0; r < PBC_STATE_REGIONS; r++) {
-        out->region[r] = XXH3_64bits_digest(&st[r]);
-    }
+    sum[PBC_MAX_SEGMENTS + 1] = XXH3_64bits(&g->fault_count, sizeof(g->fault_count));
+    for (uint32_t r = 0; r < PBC_STATE_REGIONS; r++)
+        out->region[r] = XXH3_64bits_withSeed(&sum[r], sizeof(sum[r]), r);
     out->total = XXH3_64bits(out->region, sizeof(out->region));
+}
+
+/* Offset of the first byte where the two pages differ, or -1. Described
+ * pages that describe the same bytes are equal without being made. */
+static int page_differs(const pbc_page *pa, const pbc_page *pb, const pbc_mask *masks, uint32_t n)
+{
+    uint64_t ppn = pa ? pa->ppn : pb->ppn;
+    if (pa && pb && pa->desc.kind != PBC_PAGE_BYTES && pb->desc.kind != PBC_PAGE_BYTES &&
+        pbc_desc_same(&pa->desc, &pb->desc) && !page_masked(ppn, masks, n))
+        return -1;
+    uint8_t sa[PBC_PAGE_SIZE], sb[PBC_PAGE_SIZE];
+    const uint8_t *va = masked_view(pa, masks, n, sa), *vb = masked_view(pb, masks, n, sb);
+    if (!va)
+        va = zero_page;
+    if (!vb)
+        vb = zero_page;
+    if (memcmp(va, vb, PBC_PAGE_SIZE) == 0)
+        return -1;
+    int off = 0;
+    while (va[off] == vb[off])
+        off++;
+    return off;
 }
 
 static void fill_window(const pbc_gpu *g, uint64_t start, const pbc_mask *masks, uint32_t n, uint8_t *w)
 {
-    uint8_t page[PBC_PAGE_SIZE];
-    uint64_t ppn = start >> PBC_PAGE_SHIFT;
-    if (!masked_page(g, ppn, masks, n, page))
-        memset(page, 0, sizeof(page));
-    memcpy(w, page + (start & (PBC_PAGE_SIZE - 1)), PBC_DIFF_WINDOW);
+    uint8_t scratch[PBC_PAGE_SIZE];
+    const uint8_t *v = masked_view(pbc_mem_find(&g->mem, start >> PBC_PAGE_SHIFT), masks, n, scratch);
+    memcpy(w, (v ? v : zero_page) + (start & (PBC_PAGE_SIZE - 1)), PBC_DIFF_WINDOW);
 }
 
 static pbc_prov page_prov(const pbc_gpu *g, uint64_t ppn)
@@ -153,54 +139,71 @@ static pbc_prov page_prov(const pbc_gpu *g, uint64_t ppn)
     return p ? p->prov : (pbc_prov){0};
 }
 
+/* Every page either run touched, compared once: a's pages against b's,
+ * then b's that a never touched. The first difference is the lowest
+ * address. */
+static void diff_memory(const pbc_gpu *a, const pbc_gpu *b, const pbc_mask *masks, uint32_t n, pbc_diff *d)
+{
+    uint64_t first = UINT64_MAX;
+    for (int side = 0; side < 2; side++) {
+        const pbc_gpu *x = side ? b : a, *y = side ? a : b;
+        for (uint32_t i = 0; i < x->mem.count; i++) {
+            const pbc_page *px = &x->mem.pages[i], *py = pbc_mem_find(&y->mem, px->ppn);
+            if (side && py)
+                continue; /* compared from a's side */
+            int off = side ? page_differs(py, px, masks, n) : page_differs(px, py, masks, n);
+            if (off < 0)
+                continue;
+            d->differing_pages++;
+            uint64_t addr = (px->ppn << PBC_PAGE_SHIFT) + (uint64_t)off;
+            if (addr < first)
+                first = addr;
+        }
+    }
+    if (first == UINT64_MAX)
+        return;
+    d->kind = PBC_DIFF_MEMORY;
+    d->addr = first;
+    d->window_start = first & ~(uint64_t)(PBC_DIFF_WINDOW - 1);
+    fill_window(a, d->window_start, masks, n, d->a);
+    fill_window(b, d->window_start, masks, n, d->b);
+    d->prov_a = page_prov(a, first >> PBC_PAGE_SHIFT);
+    d->prov_b = page_prov(b, first >> PBC_PAGE_SHIFT);
+}
+
+/* The lowest GART index either run touched where b does not do what a
+ * requires, or -1. */
+static int64_t diff_gart(const pbc_gpu_segment *a, const pbc_gpu_segment *b)
+{
+    int64_t first = -1;
+    for (int side = 0; side < 2; side++) {
+        const pbc_gpu_segment *x = side ? b : a;
+        for (uint32_t k = 0; k < x->touched_count; k++) {
+            uint32_t i = x->touched[k];
+            if ((first < 0 || i < first) && !gart_conforms(&a->gart[i], &b->gart[i]))
+                first = i;
+        }
+    }
+    return first;
+}
+
 int pbc_state_diff(const pbc_gpu *a, const pbc_gpu *b, const pbc_mask *masks, uint32_t mask_count,
                    int with_queue, pbc_diff *d)
 {
     memset(d, 0, sizeof(*d));
-    uint8_t pa[PBC_PAGE_SIZE], pb[PBC_PAGE_SIZE];
-    uint32_t n;
-    uint64_t *ppn = touched_pages(a, b, &n);
-    for (uint32_t i = 0; i < n; i++) {
-        int za = masked_page(a, ppn[i], masks, mask_count, pa);
-        int zb = masked_page(b, ppn[i], masks, mask_count, pb);
-        if (!za)
-            memset(pa, 0, sizeof(pa));
-        if (!zb)
-            memset(pb, 0, sizeof(pb));
-        if (memcmp(pa, pb, sizeof(pa)) == 0)
-            continue;
-        if (d->differing_pages++ == 0) {
-            uint32_t off = 0;
-            while (pa[off] == pb[off])
-                off++;
-            d->kind = PBC_DIFF_MEMORY;
-            d->addr = (ppn[i] << PBC_PAGE_SHIFT) + off;
-            d->window_start = (ppn[i] << PBC_PAGE_SHIFT) + (off & ~(PBC_DIFF_WINDOW - 1));
-            fill_window(a, d->window_start, masks, mask_count, d->a);
-            fill_window(b, d->window_start, masks, mask_count, d->b);
-            d->prov_a = page_prov(a, ppn[i]);
-            d->prov_b = page_prov(b, ppn[i]);
-        }
-    }
-    free(ppn);
+    diff_memory(a, b, masks, mask_count, d);
     if (d->kind)
         return 1;
     for (uint32_t s = 0; s < a->segment_count; s++) {
-        uint32_t *idx = touched_gart(&a->seg[s], &b->seg[s], &n);
-        for (uint32_t k = 0; k < n; k++) {
-            const pbc_gart_entry *ea = &a->seg[s].gart[idx[k]], *eb = &b->seg[s].gart[idx[k]];
-            if (!gart_conforms(ea, eb)) {
-                d->kind = PBC_DIFF_GART;
-                d->segment = s + 1;
-                d->index = idx[k];
-                d->gart_a = *ea;
-                d->gart_b = *eb;
-                break;
-            }
-        }
-        free(idx);
-        if (d->kind)
-            return 1;
+        int64_t i = diff_gart(&a->seg[s], &b->seg[s]);
+        if (i < 0)
+            continue;
+        d->kind = PBC_DIFF_GART;
+        d->segment = s + 1;
+        d->index = (uint64_t)i;
+        d->gart_a = a->seg[s].gart[i];
+        d->gart_b = b->seg[s].gart[i];
+        return 1;
     }
     if (with_queue && a->fault_count != b->fault_count) {
         d->kind = PBC_DIFF_FAULTS;

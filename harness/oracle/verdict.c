@@ -247,13 +247,14 @@ int pbc_verdict_judge(const pbc_verdict_worlds *w, pbc_outcome *out)
     return outcome(out, PBC_VERDICT_PASS, "");
 }
 
-int pbc_verdict_determinism(const pbc_world *target, uint64_t first_exec_hash, const pbc_digest *first,
-                            pbc_outcome *out)
+int pbc_verdict_determinism(const pbc_world *first, const pbc_world *again, pbc_outcome *out)
 {
-    if (first_exec_hash == target->res.exec_hash && first->total == out->digest.total)
+    int same_work = first->res.exec_hash == again->res.exec_hash;
+    pbc_diff d;
+    if (same_work && !pbc_state_diff(first->gpu, again->gpu, first->res.masks, first->res.mask_count, 1, &d))
         return (int)out->verdict;
     out_append(out, "%s: the same scenario run twice gave different %s", pbc_rule_get(PBC_RULE_NONDET)->id,
-               first_exec_hash != target->res.exec_hash ? "work (decoded micro-ops)" : "final state");
+               same_work ? "final state" : "work (decoded micro-ops)");
     return outcome(out, PBC_VERDICT_FAIL, pbc_rule_get(PBC_RULE_NONDET)->id);
 }
 

@@ -58,9 +58,10 @@ typedef struct pbc_verdict_worlds {
  * out->verdict, rule and message; returns the verdict. */
 int pbc_verdict_judge(const pbc_verdict_worlds *w, pbc_outcome *out);
 
-/* PB-NONDET: the target ran twice; `first_*` from the first run, the
- * world now holds the second. Returns the verdict. */
-int pbc_verdict_determinism(const pbc_world *target, uint64_t first_exec_hash, const pbc_digest *first,
-                            pbc_outcome *out);
+/* PB-NONDET: the target ran twice, into `first` and `again`: the same
+ * work (decoded micro-ops) and the same final state, compared like the
+ * differential check, so that only bytes count, not how they are held.
+ * Returns the verdict. */
+int pbc_verdict_determinism(const pbc_world *first, const pbc_world *again, pbc_outcome *out);
 
 #endif

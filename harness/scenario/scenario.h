@@ -12,6 +12,8 @@
 
 #include <pbcheck/target.h>
 
+#include "gpu/mem.h" /* pbc_content_word */
+
 #define PBC_SCENARIO_VERSION 1u
 #define PBC_NAME_MAX 32u
 #define PBC_MAX_ALLOCS 256u
@@ -96,17 +98,6 @@ typedef struct pbc_scenario {
 } pbc_scenario;
 
 void pbc_scenario_init(pbc_scenario *s);
-/* An allocation's initial content: the little-endian dword at byte offset
- * 4*index of an allocation (or foreign MDL page) with this seed. Inline:
- * content is made and checked a page at a time, and loops over it
- * vectorize only when they see the function. */
-static inline uint32_t pbc_scenario_content_word(uint32_t seed, uint64_t index)
-{
-    uint64_t z = ((uint64_t)seed << 32 | (uint32_t)index) + 0x9E3779B97F4A7C15ull * (index >> 32 | 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (uint32_t)(z ^ (z >> 31));
-}
 void pbc_scenario_fini(pbc_scenario *s);
 void pbc_scenario_default_layout(pbc_scenario *s);
 pbc_salloc *pbc_scenario_add_alloc(pbc_scenario *s);

@@ -74,8 +74,18 @@ static int vm_access_touches(const vm *v, const pbc_shim_access *r, uint32_t i)
     const pbc_res_alloc *ra = &v->rs.a[i];
     if (ra->where != PBC_WHERE_SEGMENT)
         return 0;
-    uint64_t base = pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset;
-    return r->phys < base + v->s->allocs[i].size && base < r->phys + r->pages * PBC_PAGE_SIZE;
+    uint64_t base = pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset, end = base + v->s->allocs[i].size;
+    uint64_t lo = r->phys, hi = r->phys + r->pages * PBC_PAGE_SIZE;
+    if (v->physical_watch) {
+        /* A physical operation's own page is the builder's to touch: the
+         * CPU's access is known by the page, and the page may hold a busy
+         * allocation's bytes beside the 8 the operation names. */
+        uint64_t own = v->physical_watch->addr & ~(uint64_t)(PBC_PAGE_SIZE - 1);
+        if (own >= lo && own < hi)
+            return (lo < own && lo < end && base < own) ||
+                   (own + PBC_PAGE_SIZE < hi && own + PBC_PAGE_SIZE < end && base < hi);
+    }
+    return lo < end && base < hi;
 }
 
 void pbc_vidmm_note_cpu_physical(vm_physical_op *p, const pbc_shim_access *acc, uint32_t n)

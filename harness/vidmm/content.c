@@ -17,16 +17,8 @@
 
 void pbc_vidmm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uint64_t first_word)
 {
-    uint8_t chunk[PBC_PAGE_SIZE];
-    for (uint64_t done = 0; done < len;) {
-        uint64_t n = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
-        for (uint64_t i = 0; i < n; i += 4) {
-            uint32_t w = pbc_scenario_content_word(seed, first_word + (done + i) / 4);
-            memcpy(chunk + i, &w, 4);
-        }
-        pbc_gpu_write(v->gpu, addr + done, chunk, n);
-        done += n;
-    }
+    pbc_desc d = {PBC_PAGE_CONTENT, seed, first_word * 4};
+    pbc_gpu_write_desc(v->gpu, addr, len, &d); /* described: made only if someone needs the bytes */
 }
 
 /* The MDL's virtual address: each allocation has its own made-up range. */
