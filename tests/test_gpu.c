@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "gpu/gpu.h"
+#include "oracle/state.h"
 #include "ref_isa.h"
 #include "t.h"
 
@@ -143,6 +144,127 @@ T_TEST(four_gib_segment_is_sparse)
     long after = rss_kib();
     T_CHECK(g->mem.count == 256);
     T_CHECK_MSG(before >= 0 && after - before < 64 * 1024, "grew by %ld KiB", after - before);
+    pbc_gpu_destroy(g);
+}
+
+/* What the page at addr holds as a description (BYTES when it has bytes,
+ * ZERO when never written). */
+static pbc_desc desc_at(const pbc_gpu *g, uint64_t addr)
+{
+    const pbc_page *pg = pbc_mem_find(&g->mem, addr >> PBC_PAGE_SHIFT);
+    return pg ? pg->desc : (pbc_desc){PBC_PAGE_ZERO, 0, 0};
+}
+
+/* The bytes of initial content with `seed`, stream bytes [pos, pos+n). */
+static void content_bytes(uint32_t seed, uint64_t pos, uint8_t *out, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        out[i] = (uint8_t)(pbc_content_word(seed, (pos + i) / 4) >> (8 * ((pos + i) % 4)));
+}
+
+T_TEST(described_content_reads_as_its_bytes)
+{
+    pbc_gpu *g = make(16u << 20);
+    static uint8_t want[5 * 4096], got[5 * 4096];
+    pbc_desc d = {PBC_PAGE_CONTENT, 7, 4 * 1000};
+    /* Unaligned both ends: two partial pages with bytes, three described. */
+    T_CHECK(pbc_gpu_write_desc(g, 0x10000 + 6, 4 * 4096, &d) == 0);
+    T_CHECK(desc_at(g, 0x10000).kind == PBC_PAGE_BYTES && desc_at(g, 0x14000).kind == PBC_PAGE_BYTES);
+    T_CHECK(desc_at(g, 0x11000).kind == PBC_PAGE_CONTENT && desc_at(g, 0x13000).kind == PBC_PAGE_CONTENT);
+    content_bytes(7, 4000, want + 6, 4 * 4096);
+    memset(want, 0, 6);
+    memset(want + 6 + 4 * 4096, 0, sizeof(want) - 6 - 4 * 4096);
+    T_CHECK(pbc_gpu_read(g, 0x10000, got, sizeof(got)) == 0);
+    T_CHECK(memcmp(got, want, sizeof(want)) == 0);
+    /* Odd offsets inside a described page read right too. */
+    T_CHECK(pbc_gpu_read(g, 0x11003, got, 9) == 0 && memcmp(got, want + 0x1003, 9) == 0);
+    /* A fill is a description as well, its phase kept. */
+    pbc_uop fill = {.kind = PBC_UOP_FILL, .dst = 0x20002, .size = 3 * 4096, .value = 0x11223344};
+    T_CHECK(pbc_gpu_exec_uop(g, &fill) == 0);
+    T_CHECK(desc_at(g, 0x21000).kind == PBC_PAGE_PATTERN);
+    T_CHECK(pbc_gpu_read(g, 0x21000, got, 4) == 0 && got[0] == 0x22 && got[1] == 0x11 && got[2] == 0x44);
+    pbc_gpu_destroy(g);
+}
+
+T_TEST(copies_carry_descriptions_and_bytes_alike)
+{
+    pbc_gpu *g = make(16u << 20);
+    static uint8_t a[8 * 4096], b[8 * 4096];
+    pbc_desc d = {PBC_PAGE_CONTENT, 9, 0};
+    T_CHECK(pbc_gpu_write_desc(g, 0x100000, 8 * 4096, &d) == 0);
+    /* Aligned, and shifted by a dword and by a byte: every whole destination
+     * page fed by one stream stays described. */
+    static const uint64_t shifts[] = {0, 4, 1};
+    for (int k = 0; k < 3; k++) {
+        uint64_t dst = 0x200000 + (uint64_t)k * 0x10000;
+        pbc_uop copy = {.kind = PBC_UOP_COPY, .dst = dst, .src = 0x100000 + shifts[k], .size = 6 * 4096};
+        T_CHECK(pbc_gpu_exec_uop(g, &copy) == 0);
+        T_CHECK_MSG(desc_at(g, dst + 4096).kind == PBC_PAGE_CONTENT, "shift %llu", (unsigned long long)shifts[k]);
+        T_CHECK(pbc_gpu_read(g, 0x100000 + shifts[k], a, 6 * 4096) == 0 && pbc_gpu_read(g, dst, b, 6 * 4096) == 0);
+        T_CHECK_MSG(memcmp(a, b, 6 * 4096) == 0, "shift %llu", (unsigned long long)shifts[k]);
+    }
+    /* A source page that holds bytes is copied as bytes. */
+    uint32_t v = 0xDEADBEEF;
+    T_CHECK(pbc_gpu_write(g, 0x100000 + 100, &v, 4) == 0);
+    T_CHECK(desc_at(g, 0x100000).kind == PBC_PAGE_BYTES);
+    pbc_uop copy = {.kind = PBC_UOP_COPY, .dst = 0x300000, .src = 0x100000, .size = 4096};
+    T_CHECK(pbc_gpu_exec_uop(g, &copy) == 0);
+    T_CHECK(desc_at(g, 0x300000).kind == PBC_PAGE_BYTES);
+    T_CHECK(pbc_gpu_read(g, 0x300000 + 100, &v, 4) == 0 && v == 0xDEADBEEF);
+    pbc_gpu_destroy(g);
+}
+
+/* Two GPUs holding the same bytes, one as descriptions and one as bytes
+ * cut up differently, have the same digest and no difference. */
+T_TEST(digest_and_diff_see_bytes_not_how_they_are_held)
+{
+    pbc_gpu *x = make(16u << 20), *y = make(16u << 20);
+    pbc_desc d = {PBC_PAGE_CONTENT, 3, 40};
+    T_CHECK(pbc_gpu_write_desc(x, 0x40000, 5 * 4096, &d) == 0);
+    static uint8_t bytes[5 * 4096];
+    content_bytes(3, 40, bytes, sizeof(bytes));
+    T_CHECK(pbc_gpu_write(y, 0x40000, bytes, 1000) == 0 && pbc_gpu_write(y, 0x40000 + 1000, bytes + 1000, sizeof(bytes) - 1000) == 0);
+    pbc_digest dx, dy;
+    pbc_state_digest(x, NULL, 0, &dx);
+    pbc_state_digest(y, NULL, 0, &dy);
+    T_CHECK(dx.total == dy.total);
+    pbc_diff diff;
+    T_CHECK(pbc_state_diff(x, y, NULL, 0, 1, &diff) == 0);
+    /* Both described, a dword apart in the stream: different bytes. */
+    pbc_gpu *z = make(16u << 20);
+    pbc_desc shifted = {PBC_PAGE_CONTENT, 3, 44};
+    T_CHECK(pbc_gpu_write_desc(z, 0x40000, 5 * 4096, &shifted) == 0);
+    T_CHECK(pbc_state_diff(x, z, NULL, 0, 1, &diff) == 1 && diff.addr == 0x40000 && diff.differing_pages == 5);
+    pbc_gpu_destroy(z);
+    /* One byte apart: found at its address, in either direction. */
+    uint8_t one = (uint8_t)(bytes[3 * 4096 + 17] ^ 1);
+    T_CHECK(pbc_gpu_write(y, 0x40000 + 3 * 4096 + 17, &one, 1) == 0);
+    pbc_state_digest(y, NULL, 0, &dy);
+    T_CHECK(dx.total != dy.total);
+    T_CHECK(pbc_state_diff(x, y, NULL, 0, 1, &diff) == 1 && diff.addr == 0x40000 + 3 * 4096 + 17);
+    T_CHECK(pbc_state_diff(y, x, NULL, 0, 1, &diff) == 1 && diff.addr == 0x40000 + 3 * 4096 + 17);
+    T_CHECK(diff.differing_pages == 1);
+    /* Masked, it is no difference. */
+    pbc_mask m = {.start = 0x40000 + 3 * 4096 + 16, .end = 0x40000 + 3 * 4096 + 20};
+    T_CHECK(pbc_state_diff(x, y, &m, 1, 1, &diff) == 0);
+    pbc_gpu_destroy(x);
+    pbc_gpu_destroy(y);
+}
+
+T_TEST(relayout_keeps_nothing_of_the_old_world)
+{
+    pbc_gpu *g = make(16u << 20);
+    uint64_t page = pbc_gpu_alloc_system_page(g);
+    pbc_uop map = {.kind = PBC_UOP_GART_WRITE, .segment = 3, .index = 2, .flags = PBC_GART_VALID, .value = page};
+    T_CHECK(pbc_gpu_exec_uop(g, &map) == 0);
+    uint32_t v = 0x12345678;
+    T_CHECK(pbc_gpu_write(g, 0x5000, &v, 4) == 0);
+    pbc_segment_info bigger[] = {{1, PBC_SEGMENT_MEMORY, 0, 32u << 20}, {2, PBC_SEGMENT_APERTURE, 0x800000000ull, 64u << 20}};
+    T_CHECK(pbc_gpu_relayout(g, bigger, 2) == NULL);
+    T_CHECK(g->segment_count == 2 && g->seg[1].gart_pages == (64u << 20) / 4096);
+    T_CHECK(g->mem.count == 0 && g->seg[1].gart[2].flags == 0);
+    pbc_segment_info bad[] = {{1, PBC_SEGMENT_MEMORY, 0x100000000ull, 1u << 20}};
+    T_CHECK(pbc_gpu_relayout(g, bad, 1) != NULL && g->segment_count == 2);
     pbc_gpu_destroy(g);
 }
 
