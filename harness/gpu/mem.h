@@ -42,13 +42,29 @@ typedef struct pbc_prov {
  * 4*index of an allocation (or foreign MDL page) with this seed. Inline:
  * content is made and checked a page at a time, and loops over it
  * vectorize only when they see the function. */
+static inline uint32_t pbc_content_key(uint32_t seed, uint32_t high)
+{
+    return seed * 0x85EBCA77u ^ high * 0xC2B2AE3Du ^ 0x27D4EB2Fu;
+}
+static inline uint32_t pbc_content_mix(uint32_t key, uint32_t low)
+{
+    /* 32-bit arithmetic only, so that making a page of it vectorizes:
+     * for one seed and one 16 GiB window every dword differs (the odd
+     * multiply and the finalizer are bijections). */
+    uint32_t x = low * 0x9E3779B1u ^ key;
+    x ^= x >> 16;
+    x *= 0x7FEB352Du;
+    x ^= x >> 15;
+    x *= 0x846CA68Bu;
+    return x ^ (x >> 16);
+}
 static inline uint32_t pbc_content_word(uint32_t seed, uint64_t index)
 {
-    uint64_t z = ((uint64_t)seed << 32 | (uint32_t)index) + 0x9E3779B97F4A7C15ull * (index >> 32 | 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (uint32_t)(z ^ (z >> 31));
+    return pbc_content_mix(pbc_content_key(seed, (uint32_t)(index >> 32)), (uint32_t)index);
 }
+/* Words first .. first+count-1 of content with this seed, little-endian
+ * into out (any alignment). */
+void pbc_content_words(uint32_t seed, uint64_t first, uint8_t *out, uint32_t count);
 
 /* What a page holds: byte j is byte (pos + j) of a stream. */
 typedef enum pbc_page_kind {

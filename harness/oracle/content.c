@@ -127,20 +127,8 @@ static void apply(oracle *o, uint32_t index, const pbc_sop *op)
 }
 
 /* Expected bytes of allocation bytes [at, at+n) into want, and which of
- * them are defined into defined. */
-/* Writes `word` (whose byte 0 falls at want[phase_origin]) over want[i0, i1). */
-static void lay_word(uint8_t *want, uint32_t i0, uint32_t i1, uint32_t word, uint32_t rot)
-{
-    uint8_t four[4];
-    for (uint32_t j = 0; j < 4; j++)
-        four[j] = (uint8_t)(word >> (8 * ((j + rot) & 3)));
-    uint32_t i = i0;
-    for (; i + 4 <= i1; i += 4)
-        memcpy(want + i, four, 4);
-    for (uint32_t j = 0; i < i1; i++, j++)
-        want[i] = four[j];
-}
-
+ * them are defined into defined: each layer is a window of a stream
+ * (content or pattern), laid in order. */
 static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint8_t *defined)
 {
     memset(defined, 0, n);
@@ -151,27 +139,11 @@ static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint
             continue;
         uint32_t i0 = (uint32_t)(from - at), i1 = (uint32_t)(to - at);
         memset(defined + i0, l->kind != LAYER_UNDEFINED, i1 - i0);
-        if (l->kind == LAYER_FILL) {
-            lay_word(want, i0, i1, l->value, (uint32_t)(((int64_t)from - l->origin) & 3));
-        } else if (l->kind == LAYER_INIT) {
-            /* Word by word; `at` is page aligned, so dword x/4 starts at
-             * want[4*(x/4) - at]. */
-            uint32_t i = i0;
-            if ((at + i) % 4 == 0) /* whole dwords, as most runs are: straight into place */
-                for (; i + 4 <= i1; i += 4) {
-                    uint32_t word = pbc_content_word(l->value, (at + i) / 4);
-                    memcpy(want + i, &word, 4);
-                }
-            while (i < i1) {
-                uint64_t x = at + i;
-                uint32_t word = pbc_content_word(l->value, x / 4);
-                uint32_t end = (uint32_t)((x / 4 + 1) * 4 - at);
-                if (end > i1)
-                    end = i1;
-                lay_word(want, i, end, word, (uint32_t)(x & 3));
-                i = end;
-            }
-        }
+        if (l->kind == LAYER_UNDEFINED)
+            continue;
+        pbc_desc d = l->kind == LAYER_INIT ? (pbc_desc){PBC_PAGE_CONTENT, l->value, from}
+                                           : (pbc_desc){PBC_PAGE_PATTERN, l->value, (uint64_t)((int64_t)from - l->origin)};
+        pbc_desc_read(&d, 0, want + i0, i1 - i0);
     }
 }
 
