@@ -71,7 +71,7 @@ int pbc_cmd_replay(int argc, char **argv)
                  "the fuzz target did: same verdict, same rule, same report. A name ending\n"
                  "in .pbs is text, in .bin binary; any other input is text when its first\n"
                  "statement is 'pbs', else binary. An input over the limits of\n"
-                 "docs/scenario-format.md (1 GiB of modeled memory written) is refused\n"
+                 "docs/scenario-format.md (16 GiB of modeled memory written) is refused\n"
                  "before it runs; the fuzz targets do not run such inputs either.",
         .example = "pbcheck replay --target mutant-trunc32 --print fuzz-out/mutant-trunc32/artifacts/crash-1234",
         .footer = PBC_CLI_JUDGE_EXIT_CODES,

@@ -20,7 +20,7 @@ static const char run_about[] =
     "builder, which is itself checked against the spec model. Prints one line\n"
     "per scenario, then 'run: N passed, N failed, N skipped'. A scenario the\n"
     "model cannot take (a layout it cannot build, an illegal operation, more\n"
-    "than the limit of 1 GiB of modeled memory written: docs/scenario-format.md,\n"
+    "than the 16 GiB of modeled memory written: docs/scenario-format.md,\n"
     "\"Limits\") is refused before it runs, as FILE:LINE:COL: why.";
 
 static const char disasm_about[] =

@@ -33,14 +33,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Inputs over the limits every front end shares (pbc_scenario_check_limits:
  * `pbcheck replay` refuses them too) are decoded but not run. So are inputs
- * over this target's own budget, which keeps it fast and far below the
- * engine's rss_limit_mb: allocations totalling more than 8 MiB (a 64 MiB
- * copy costs a thousand small inputs, and big allocations find nothing
- * small ones cannot; certify's suite covers the sizes), or more than
- * 64 MiB of modeled memory written (pbc_scenario_footprint, held once per
- * world). `pbcheck replay` runs those. */
-#define FUZZ_MAX_ALLOC_BYTES (8ull << 20)
-#define FUZZ_MAX_FOOTPRINT (64ull << 20)
+ * over this target's own budget, which keeps an exec within tens of
+ * milliseconds and the process far below the engine's rss_limit_mb:
+ * allocations totalling more than 256 MiB, or more than 1 GiB of modeled
+ * memory written (pbc_scenario_footprint). Pages the GPU writes whole cost
+ * about 100 bytes each (gpu/mem.h), so the budget reaches resume points
+ * beyond 1 MiB and 16 MiB; `pbcheck replay` runs the rest. */
+#define FUZZ_MAX_ALLOC_BYTES (256ull << 20)
+#define FUZZ_MAX_FOOTPRINT (1ull << 30)
 _Static_assert(FUZZ_MAX_FOOTPRINT <= PBC_MAX_SCENARIO_BYTES, "the fuzz budget lies within the shared limit");
 
 static uint64_t alloc_bytes(const pbc_scenario *s)

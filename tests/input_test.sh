@@ -58,11 +58,12 @@ printf 'pbs 1\nend\n' >"$tmp/spells-text.bin"
 "$pbcheck" replay "$tmp/spells-text.bin" >"$tmp/out" 2>"$tmp/err"
 check bin-name-is-binary [ $? -eq 0 ]
 
-# 3. Memory: at most 1 GiB of modeled memory written per scenario (docs/scenario-format.md).
-allocs() { for i in $(seq 0 15); do echo "alloc A$i size=64M $1"; done; }
-{ echo 'pbs 1'; allocs ''; echo 'transfer A0 to=2:0'; echo end; } >"$tmp/over.pbs"
-want="$tmp/over.pbs:18:1: over the memory limit: by operation 1 (transfer) the scenario writes 1088 MiB of"
-want="$want modeled memory, more than the 1024 MiB a scenario may write (docs/scenario-format.md, \"Limits\")"
+# 3. Memory: at most 16 GiB of modeled memory written per scenario, 8 GiB
+# less 1 MiB of it system memory (docs/scenario-format.md).
+segments() { printf 'pbs 1\nsegment 1 memory base=0x1000000000 size=8G\nsegment 2 memory base=0x2000000000 size=8G\n'; }
+{ segments; echo 'alloc A0 size=8G at=1:0'; echo 'alloc A1 size=4G'; echo 'transfer A0 to=2:0'; echo end; } >"$tmp/over.pbs"
+want="$tmp/over.pbs:6:1: over the memory limit: by operation 1 (transfer) the scenario writes 20480 MiB of"
+want="$want modeled memory, more than the 16384 MiB a scenario may write (docs/scenario-format.md, \"Limits\")"
 for verb in run replay; do
     "$pbcheck" "$verb" "$tmp/over.pbs" >"$tmp/out" 2>"$tmp/err"
     check "over-limit-$verb-exit-2" [ $? -eq 2 ]
@@ -71,23 +72,26 @@ done
 "$pbcheck" encode "$tmp/over.pbs" --out "$tmp/enc-over" >"$tmp/out" 2>"$tmp/err"
 check over-limit-encode-exit-2 [ $? -eq 2 ]
 check over-limit-encode-line grep -qxF "$want" "$tmp/err"
-# Exactly at the limit (16 fills of 64 MiB): it runs, in bounded memory.
+# Exactly at the limit (two fills of 8 GiB): it runs, in bounded memory.
 {
-    echo 'pbs 1'
-    allocs 'at=none'
-    for i in $(seq 0 15); do printf 'fill A%d to=2:0x%x pattern=0x5a5a5a5a\n' "$i" $((i << 26)); done
+    segments
+    echo 'alloc A size=8G at=none'
+    echo 'alloc B size=8G at=none'
+    echo 'fill A to=1:0 pattern=0x5a5a5a5a'
+    echo 'fill B to=2:0 pattern=0x5a5a5a5a'
     echo end
 } >"$tmp/at-limit.pbs"
 "$pbcheck" run "$tmp/at-limit.pbs" >"$tmp/out" 2>"$tmp/err"
 check at-limit-runs [ $? -eq 0 ]
 check at-limit-passes grep -q '^run: 1 passed, 0 failed, 0 skipped$' "$tmp/out"
-# A 2 KB binary input: one 8 MiB allocation moved 200 times to a segment and back.
+# A 2 KB binary input: one 128 MiB allocation moved 200 times to a segment
+# and back, each move to system memory taking fresh pages.
 pairs=()
 for i in $(seq 1 200); do pairs+=(01 00 00 01 01 00 01 00 00 00); done
-binary "$tmp/moves.bin" 00 00 ff ff 7f 01 00 00 00 "${pairs[@]}"
+binary "$tmp/moves.bin" 00 00 ff ff ff 0f 01 00 00 00 "${pairs[@]}"
 "$pbcheck" replay "$tmp/moves.bin" >"$tmp/out" 2>"$tmp/err"
 check binary-over-limit-exit-2 [ $? -eq 2 ]
-check binary-over-limit-line grep -qxF "$tmp/moves.bin: binary scenario over the memory limit: by operation 128 (transfer) the scenario writes 1032 MiB of modeled memory, more than the 1024 MiB a scenario may write (docs/scenario-format.md, \"Limits\")" "$tmp/err"
+check binary-over-limit-line grep -qxF "$tmp/moves.bin: binary scenario over the memory limit: by operation 126 (transfer) the scenario takes 8192 MiB of system memory, more than the 8191 MiB the GPU model has (docs/scenario-format.md, \"Limits\")" "$tmp/err"
 # The fuzz target applies the same limit: it does not run the input (far
 # below its memory limit) instead of running out of memory.
 if [ -n "$fuzz_bin" ] && [ -x "$fuzz_bin/fuzz_diff_reference" ]; then

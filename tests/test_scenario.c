@@ -3,6 +3,7 @@
  * round trips, and any byte string decodes to a valid scenario. */
 #include <dirent.h>
 
+#include "base/util.h"
 #include "scenario/gen.h"
 #include "scenario/scenario.h"
 
@@ -38,7 +39,7 @@ T_TEST(bad_number)
 
 T_TEST(out_of_range_value)
 {
-    T_CHECK(strstr(BAD("pbs 1\nalloc A size=128M\nend\n"), "x.pbs:2:14: size=128M is out of range"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=9G\nend\n"), "x.pbs:2:14: size=9G is out of range"));
     T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K\ntransfer A to=2:0 split=65\nend\n"), "x.pbs:3:"));
     T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K\ntransfer A to=9:0\nend\n"), "segment 9 is not defined"));
     /* legal syntax, but no real VidMm would issue it: fill into an aperture (S26) */
@@ -104,46 +105,39 @@ T_TEST(layout_the_model_cannot_build)
     pbc_scenario_fini(&s);
 }
 
-/* n allocations of 64 MiB in system memory, then `ops`. */
-static char *big_scenario(int n, const char *ops)
+/* Two 8 GiB segments, then `body`. */
+static char *big_scenario(const char *body)
 {
-    char *text = malloc(64 + (size_t)n * 32 + strlen(ops));
-    size_t len = (size_t)sprintf(text, "pbs 1\n");
-    for (int i = 0; i < n; i++)
-        len += (size_t)sprintf(text + len, "alloc A%d size=64M\n", i);
-    sprintf(text + len, "%send\n", ops);
-    return text;
+    return pbc_xprintf("pbs 1\nsegment 1 memory base=0x1000000000 size=8G\n"
+                       "segment 2 memory base=0x2000000000 size=8G\n%send\n", body);
 }
 
 T_TEST(memory_limit)
 {
     char err[512];
     pbc_scenario s;
-    /* 16 allocations of 64 MiB: exactly the limit, accepted. */
-    char *text = big_scenario(16, "");
+    /* Two allocations of 8 GiB: exactly the limit of modeled memory
+     * written, accepted. */
+    char *text = big_scenario("alloc A size=8G at=1:0\nalloc B size=8G at=2:0\n");
     T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "x.pbs", &s, err, sizeof(err)) == 0, "%s", err);
     T_CHECK(pbc_scenario_footprint(&s) == PBC_MAX_SCENARIO_BYTES);
     pbc_scenario_fini(&s);
     free(text);
-    /* One foreign MDL page more is over it, at the allocation that passes it. */
-    text = big_scenario(16, "");
-    memcpy(strstr(text, "alloc A15 size=64M\n"), "alloc A15 size=64M mdl-offset=1\n", 33);
-    strcat(text, "end\n");
+    /* One page more is over it, at the allocation that passes it. */
+    text = big_scenario("alloc A size=8G at=1:0\nalloc B size=8G at=2:0\nalloc C size=4\n");
     T_CHECK(!strcmp(bad(text, strlen(text)),
-                    "x.pbs:17:1: over the memory limit: by allocation 'A15' the scenario writes 1025 MiB of "
-                    "modeled memory, more than the 1024 MiB a scenario may write (docs/scenario-format.md, "
+                    "x.pbs:6:1: over the memory limit: by allocation 'C' the scenario writes 16385 MiB of "
+                    "modeled memory, more than the 16384 MiB a scenario may write (docs/scenario-format.md, "
                     "\"Limits\")"));
     free(text);
-    /* Every transfer writes its destination: moving one allocation back and
-     * forth passes the limit at the operation that does. */
-    text = big_scenario(1, "");
-    char ops[4096] = "";
-    for (int i = 0; i < 8; i++)
-        strcat(ops, "transfer A0 to=2:0\ntransfer A0 to=system\n");
-    free(text);
-    text = big_scenario(1, ops);
-    T_CHECK(strstr(bad(text, strlen(text)), "x.pbs:18:1: over the memory limit: by operation 16 (transfer) the "
-                                            "scenario writes 1088 MiB"));
+    /* Every move to system memory takes fresh system pages: moving one
+     * allocation back and forth passes the model's system memory first. */
+    text = big_scenario("alloc A size=3G\ntransfer A to=1:0\ntransfer A to=system\ntransfer A to=1:0\n"
+                        "transfer A to=system\n");
+    T_CHECK(!strcmp(bad(text, strlen(text)),
+                    "x.pbs:8:1: over the memory limit: by operation 4 (transfer) the scenario takes 9216 MiB of "
+                    "system memory, more than the 8191 MiB the GPU model has (docs/scenario-format.md, "
+                    "\"Limits\")"));
     free(text);
     /* A segment place that straddles pages costs the pages it spans. */
     pbc_scenario_init(&s);

@@ -397,6 +397,47 @@ T_TEST(nt_assert_is_a_finding)
     pbc_scenario_fini(&s);
 }
 
+/* A builder that writes into the MDL VidMm hands it is caught, whether the
+ * PFN it overwrites lies on the MDL's first page (hashed after every call)
+ * or far into a large MDL (guarded pages). */
+static uint32_t scribble_pfn;
+static int scribble_restores;
+static NTSTATUS APIENTRY mdl_scribbling_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_TRANSFER && !a->Transfer.Source.SegmentId) {
+        PFN_NUMBER *pfn = MmGetMdlPfnArray(a->Transfer.Source.pMdl);
+        pfn[scribble_pfn] ^= 1;
+        if (scribble_restores)
+            pfn[scribble_pfn] ^= 1; /* put back: only the store itself can tell */
+    }
+    return ref_build_paging_buffer(adapter, a);
+}
+
+T_TEST(mdl_written_is_a_finding)
+{
+    const char *text = "pbs 1\nalloc A size=16M\ntransfer A to=2:0\nend\n";
+    pbc_scenario s;
+    char err[256];
+    T_CHECK(pbc_scenario_parse(text, strlen(text), "mdl", &s, err, sizeof(err)) == 0);
+    static const uint32_t pfns[] = {3, 4000, 4000};
+    for (int k = 0; k < 3; k++) {
+        scribble_pfn = pfns[k];
+        scribble_restores = k == 2;
+        spy_init(pbc_target_reference.supported_operations);
+        spy.build_paging_buffer = mdl_scribbling_build;
+        pbc_runner r;
+        pbc_runner_init(&r);
+        pbc_run_options o = {0};
+        pbc_outcome out;
+        pbc_runner_run(&r, &s, &spy, &o, &out);
+        T_CHECK_MSG(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-DMA-OVERRUN"), "pfn %u: %s %s",
+                    scribble_pfn, out.rule, out.message);
+        T_CHECK_MSG(strstr(out.message, "the MDL VidMm handed it"), "%s", out.message);
+        pbc_runner_fini(&r);
+    }
+    pbc_scenario_fini(&s);
+}
+
 /* Chunking invariance: the paging-buffer size changes how the work is cut,
  * never what it does. */
 T_TEST(chunking_invariance)

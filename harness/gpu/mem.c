@@ -1,6 +1,6 @@
 /*
- * Sparse modeled memory: an open-addressing hash from physical page number
- * to a dense array of touched pages. The dense array doubles as the dirty
+ * Sparse modeled memory: a radix index from physical page number to a
+ * dense array of touched pages. The dense array doubles as the dirty
  * set, so resetting between fuzz iterations clears only what was touched.
  * Pages stay described until someone writes part of one (mem.h).
  */
@@ -11,18 +11,31 @@
 
 #include "base/util.h"
 
-static uint32_t mem_hash(uint64_t ppn, uint32_t cap)
-{
-    return (uint32_t)((ppn * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
-}
+/* The index: a radix tree over the 52 bits of a page number, 13 bits a
+ * level, whose leaves hold 1 + the page's slot in `pages` (0: never
+ * written). Neighbouring pages share a leaf, so walking an allocation
+ * stays in cache; nodes are kept for the next run. */
+#define MEM_BITS 13u
+#define MEM_FAN (1u << MEM_BITS)
+#define MEM_IDX(ppn, level) ((uint32_t)((ppn) >> (MEM_BITS * (3u - (level)))) & (MEM_FAN - 1))
 
 void pbc_mem_init(pbc_mem *m)
 {
     memset(m, 0, sizeof(*m));
-    m->cap = 1024;
-    m->keys = pbc_xcalloc(m->cap, sizeof(*m->keys));
-    m->slots = pbc_xcalloc(m->cap, sizeof(*m->slots));
+    m->root = pbc_xcalloc(MEM_FAN, sizeof(*m->root));
     m->epoch = 1;
+}
+
+static void mem_free_node(void **node, uint32_t level)
+{
+    if (!node)
+        return;
+    for (uint32_t i = 0; level < 2 && i < MEM_FAN; i++)
+        mem_free_node(node[i], level + 1);
+    if (level == 2)
+        for (uint32_t i = 0; i < MEM_FAN; i++)
+            free(node[i]); /* leaves */
+    free(node);
 }
 
 void pbc_mem_fini(pbc_mem *m)
@@ -30,74 +43,58 @@ void pbc_mem_fini(pbc_mem *m)
     for (uint32_t i = 0; i < m->pages_cap; i++)
         free(m->pages[i].data);
     free(m->pages);
-    free(m->keys);
-    free(m->slots);
+    mem_free_node(m->root, 0);
     free(m->changed);
     memset(m, 0, sizeof(*m));
 }
 
+/* The leaf entry of ppn; NULL when its leaf does not exist and `make` is 0. */
+static uint32_t *mem_entry(void **root, uint64_t ppn, int make)
+{
+    void **node = root;
+    for (uint32_t level = 0; level < 3; level++) {
+        void **slot = &node[MEM_IDX(ppn, level)];
+        if (!*slot) {
+            if (!make)
+                return NULL;
+            *slot = pbc_xcalloc(MEM_FAN, level < 2 ? sizeof(void *) : sizeof(uint32_t));
+        }
+        node = *slot;
+    }
+    return (uint32_t *)node + MEM_IDX(ppn, 3);
+}
+
 void pbc_mem_reset(pbc_mem *m)
 {
-    for (uint32_t i = 0; i < m->count; i++) {
-        uint32_t h = mem_hash(m->pages[i].ppn, m->cap);
-        while (m->keys[h] != m->pages[i].ppn + 1)
-            h = (h + 1) & (m->cap - 1);
-        m->keys[h] = 0;
-    }
+    for (uint32_t i = 0; i < m->count; i++)
+        *mem_entry(m->root, m->pages[i].ppn, 0) = 0;
     m->count = 0;
     pbc_mem_new_epoch(m);
 }
 
 pbc_page *pbc_mem_find(const pbc_mem *m, uint64_t ppn)
 {
-    for (uint32_t h = mem_hash(ppn, m->cap);; h = (h + 1) & (m->cap - 1)) {
-        if (m->keys[h] == ppn + 1)
-            return &m->pages[m->slots[h]];
-        if (m->keys[h] == 0)
-            return NULL;
-    }
-}
-
-static void mem_insert(pbc_mem *m, uint64_t ppn, uint32_t slot)
-{
-    uint32_t h = mem_hash(ppn, m->cap);
-    while (m->keys[h] != 0)
-        h = (h + 1) & (m->cap - 1);
-    m->keys[h] = ppn + 1;
-    m->slots[h] = slot;
-}
-
-static void mem_grow_table(pbc_mem *m)
-{
-    free(m->keys);
-    free(m->slots);
-    m->cap *= 2;
-    m->keys = pbc_xcalloc(m->cap, sizeof(*m->keys));
-    m->slots = pbc_xcalloc(m->cap, sizeof(*m->slots));
-    for (uint32_t i = 0; i < m->count; i++)
-        mem_insert(m, m->pages[i].ppn, i);
+    const uint32_t *e = mem_entry(m->root, ppn, 0);
+    return e && *e ? &m->pages[*e - 1] : NULL;
 }
 
 pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
 {
-    pbc_page *p = pbc_mem_find(m, ppn);
-    if (p)
-        return p;
-    if ((m->count + 1) * 2 > m->cap)
-        mem_grow_table(m);
+    uint32_t *e = mem_entry(m->root, ppn, 1);
+    if (*e)
+        return &m->pages[*e - 1];
     if (m->count == m->pages_cap) {
         uint32_t n = m->pages_cap ? m->pages_cap * 2 : 64;
         m->pages = pbc_xrealloc(m->pages, n * sizeof(*m->pages));
         memset(m->pages + m->pages_cap, 0, (n - m->pages_cap) * sizeof(*m->pages));
         m->pages_cap = n;
     }
-    p = &m->pages[m->count];
+    pbc_page *p = &m->pages[m->count];
     p->ppn = ppn;
     p->desc = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
     memset(&p->prov, 0, sizeof(p->prov));
     p->epoch = 0;
-    mem_insert(m, ppn, m->count);
-    m->count++;
+    *e = ++m->count;
     return p;
 }
 

@@ -89,9 +89,7 @@ typedef struct pbc_page {
 } pbc_page;
 
 typedef struct pbc_mem {
-    uint64_t *keys;   /* ppn + 1; 0 marks an empty slot */
-    uint32_t *slots;  /* index into pages */
-    uint32_t cap;     /* power of two */
+    void **root;      /* the index from page number to page (mem.c) */
     pbc_page *pages;  /* touched pages, in first-touch order */
     uint32_t count;
     uint32_t pages_cap;

@@ -66,6 +66,19 @@ typedef struct shim_state {
 
 static _Thread_local shim_state shim;
 
+/* Memory of the harness's own the builder may read but not write
+ * (pbc_shim_guard): kept apart from the per-run state. */
+typedef struct shim_guard {
+    uint8_t *start;
+    size_t len;
+    int written;
+} shim_guard;
+
+static _Thread_local struct {
+    shim_guard *g;
+    uint32_t count, cap;
+} shim_guards;
+
 /* ---- write detection ------------------------------------------------ */
 
 static struct sigaction shim_prev_segv;
@@ -103,6 +116,17 @@ static _Noreturn void shim_cannot_track(void)
 static void shim_segv(int sig, siginfo_t *si, void *uc)
 {
     uint8_t *a = si->si_addr;
+    for (uint32_t k = 0; si->si_code == SEGV_ACCERR && k < shim_guards.count; k++) {
+        shim_guard *g = &shim_guards.g[k];
+        if (a < g->start || a >= g->start + g->len)
+            continue;
+        /* A store into guarded memory: noted, then let through, so the
+         * builder goes on and the harness reports it after the call. */
+        g->written = 1;
+        if (mprotect(g->start, g->len, PROT_READ | PROT_WRITE) != 0)
+            shim_cannot_track();
+        return;
+    }
     for (uint32_t k = 0; si->si_code == SEGV_ACCERR && k < shim.map_count; k++) {
         shim_mapping *m = &shim.map[k];
         if (a < m->host || a >= m->host + m->bytes)
@@ -132,6 +156,45 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
         signal(sig, SIG_DFL); /* the store faults again and ends the process as it would have */
     } else {
         shim_prev_segv.sa_handler(sig);
+    }
+}
+
+static void shim_install_segv(void);
+
+void pbc_shim_guard(void *start, size_t len)
+{
+    shim_install_segv();
+    if (mprotect(start, len, PROT_READ) != 0)
+        shim_cannot_track();
+    shim_guard g = {start, len, 0};
+    PBC_PUSH(shim_guards.g, shim_guards.count, shim_guards.cap, g);
+}
+
+static shim_guard *shim_guard_of(const void *start)
+{
+    for (uint32_t k = 0; k < shim_guards.count; k++)
+        if (shim_guards.g[k].start == start)
+            return &shim_guards.g[k];
+    return NULL;
+}
+
+int pbc_shim_guard_written(const void *start)
+{
+    const shim_guard *g = shim_guard_of(start);
+    return g && g->written;
+}
+
+void pbc_shim_unguard(void *start)
+{
+    shim_guard *g = shim_guard_of(start);
+    if (!g)
+        return;
+    if (mprotect(g->start, g->len, PROT_READ | PROT_WRITE) != 0)
+        shim_cannot_track();
+    *g = shim_guards.g[--shim_guards.count];
+    if (shim_guards.count == 0) { /* nothing kept between runs */
+        free(shim_guards.g);
+        memset(&shim_guards, 0, sizeof(shim_guards));
     }
 }
 

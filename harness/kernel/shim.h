@@ -40,6 +40,14 @@ typedef struct pbc_shim_access {
 /* The accesses since the last call, in runs; *out stays valid until the
  * builder's code runs again. */
 uint32_t pbc_shim_take_accesses(const pbc_shim_access **out);
+/* Makes page-aligned [start, start+len) of the harness's memory read-only
+ * until pbc_shim_unguard: a store there by the builder is noted (see
+ * pbc_shim_guard_written) and then let through. For large structures the
+ * builder may read but not write, which hashing after every call would
+ * cost whole. */
+void pbc_shim_guard(void *start, size_t len);
+int pbc_shim_guard_written(const void *start);
+void pbc_shim_unguard(void *start);
 /* NT_ASSERT failures since the last call; *first is the first message. */
 uint32_t pbc_shim_take_asserts(const char **first);
 

@@ -79,14 +79,24 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
 {
     uint64_t sum[PBC_STATE_REGIONS] = {0};
     uint8_t scratch[PBC_PAGE_SIZE];
+    pbc_desc last = {PBC_PAGE_BYTES, 0, 0}; /* a pattern page's hash is the same for its whole fill */
+    uint64_t last_hash = 0;
     for (uint32_t i = 0; i < g->mem.count; i++) {
         const pbc_page *p = &g->mem.pages[i];
         if (pbc_desc_is_zero(&p->desc))
             continue;
-        const uint8_t *v = masked_view(p, masks, mask_count, scratch);
-        if (pbc_all_bytes(v, PBC_PAGE_SIZE, 0))
-            continue;
-        sum[page_region(g, p->ppn)] += XXH3_64bits_withSeed(v, PBC_PAGE_SIZE, p->ppn);
+        uint64_t h;
+        if (p->desc.kind == PBC_PAGE_PATTERN && pbc_desc_same(&p->desc, &last) && !page_masked(p->ppn, masks, mask_count)) {
+            h = last_hash;
+        } else {
+            const uint8_t *v = masked_view(p, masks, mask_count, scratch);
+            if (pbc_all_bytes(v, PBC_PAGE_SIZE, 0))
+                continue;
+            h = XXH3_64bits(v, PBC_PAGE_SIZE);
+            if (p->desc.kind == PBC_PAGE_PATTERN && !page_masked(p->ppn, masks, mask_count))
+                last = p->desc, last_hash = h;
+        }
+        sum[page_region(g, p->ppn)] += XXH3_64bits_withSeed(&h, sizeof(h), p->ppn);
     }
     for (uint32_t i = 0; i < g->segment_count; i++) {
         const pbc_gpu_segment *seg = &g->seg[i];

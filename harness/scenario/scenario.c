@@ -489,37 +489,60 @@ uint64_t pbc_scenario_footprint(const pbc_scenario *s)
     return pages * PBC_PAGE_SIZE;
 }
 
-static void limit_message(char *buf, size_t size, const char *where, uint64_t pages)
+/* System pages an allocation or operation takes (MDLs: its pages and the
+ * foreign ones before them). */
+static uint64_t alloc_system(const pbc_salloc *a) { return a->where == PBC_WHERE_SYSTEM ? mdl_pages(a) : 0; }
+
+static uint64_t op_system(const pbc_scenario *s, const pbc_sop *op)
 {
+    int moves = op->kind == PBC_SOP_TRANSFER || op->kind == PBC_SOP_SPECIAL_LOCK;
+    return moves && op->alloc < s->alloc_count && !op->at.segment ? mdl_pages(&s->allocs[op->alloc]) : 0;
+}
+
+static int within_limits(uint64_t pages, uint64_t system)
+{
+    return pages * PBC_PAGE_SIZE <= PBC_MAX_SCENARIO_BYTES && system * PBC_PAGE_SIZE <= PBC_MAX_SYSTEM_BYTES;
+}
+
+/* The message for pages written and system pages taken past a limit by
+ * `where`. Returns -1. */
+static int limit_message(uint64_t pages, uint64_t system, const char *where, char *buf, size_t size)
+{
+    const char *what = "writes", *kind = "modeled memory", *has = "a scenario may write";
+    uint64_t got = pages, max = PBC_MAX_SCENARIO_BYTES;
+    if (pages * PBC_PAGE_SIZE <= PBC_MAX_SCENARIO_BYTES) {
+        what = "takes", kind = "system memory", has = "the GPU model has";
+        got = system, max = PBC_MAX_SYSTEM_BYTES;
+    }
     snprintf(buf, size,
-             "over the memory limit: by %s the scenario writes %llu MiB of modeled memory, more than "
-             "the %llu MiB a scenario may write (docs/scenario-format.md, \"Limits\")",
-             where, (unsigned long long)((pages * PBC_PAGE_SIZE + (1u << 20) - 1) >> 20),
-             (unsigned long long)(PBC_MAX_SCENARIO_BYTES >> 20));
+             "over the memory limit: by %s the scenario %s %llu MiB of %s, more than the %llu MiB %s "
+             "(docs/scenario-format.md, \"Limits\")",
+             where, what, (unsigned long long)((got * PBC_PAGE_SIZE + (1u << 20) - 1) >> 20), kind,
+             (unsigned long long)(max >> 20), has);
+    return -1;
 }
 
 int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uint32_t *line)
 {
-    const uint64_t max = PBC_MAX_SCENARIO_BYTES / PBC_PAGE_SIZE;
-    uint64_t pages = 0;
+    uint64_t pages = 0, system = 0;
     char where[64];
     *line = 0;
     for (uint32_t i = 0; i < s->alloc_count; i++) {
         pages += alloc_footprint(&s->allocs[i]);
-        if (pages > max) {
+        system += alloc_system(&s->allocs[i]);
+        if (!within_limits(pages, system)) {
             snprintf(where, sizeof(where), "allocation '%s'", s->allocs[i].name);
-            limit_message(buf, size, where, pages);
             *line = s->allocs[i].line;
-            return -1;
+            return limit_message(pages, system, where, buf, size);
         }
     }
     for (uint32_t i = 0; i < s->op_count; i++) {
         pages += op_footprint(s, &s->ops[i]);
-        if (pages > max) {
+        system += op_system(s, &s->ops[i]);
+        if (!within_limits(pages, system)) {
             snprintf(where, sizeof(where), "operation %u (%s)", i + 1, pbc_sop_name(s->ops[i].kind));
-            limit_message(buf, size, where, pages);
             *line = s->ops[i].line;
-            return -1;
+            return limit_message(pages, system, where, buf, size);
         }
     }
     return 0;

@@ -18,7 +18,7 @@
 #define PBC_NAME_MAX 32u
 #define PBC_MAX_ALLOCS 256u
 #define PBC_MAX_OPS 4096u
-#define PBC_MAX_ALLOC_SIZE (64ull << 20)
+#define PBC_MAX_ALLOC_SIZE (8ull << 30) /* beyond 4 GiB: TransferSize is a SIZE_T */
 #define PBC_MAX_DMA_SIZE (1u << 20)
 #define PBC_MAX_SPLIT 64u
 #define PBC_MAX_MDL_OFFSET 64u
@@ -161,8 +161,13 @@ int pbc_scenario_validate(const pbc_scenario *s, char *buf, size_t size);
 /* ---- Limits: what one scenario may cost (docs/scenario-format.md) ---- */
 
 /* Modeled memory one scenario may write, in each of the worlds (target,
- * reference, spec) that run it. */
-#define PBC_MAX_SCENARIO_BYTES (1ull << 30)
+ * reference, spec) that run it; and of that, system memory it may take:
+ * the model's 8 GiB of system pages, less room for the dummy page. Pages
+ * written whole by the GPU are held as descriptions (gpu/mem.h), so a
+ * world costs about 100 bytes for each, and 4 KiB only for pages written
+ * in pieces or by the CPU. */
+#define PBC_MAX_SCENARIO_BYTES (16ull << 30)
+#define PBC_MAX_SYSTEM_BYTES ((8ull << 30) - (1ull << 20))
 
 /* The modeled memory a scenario can make one world write, in bytes, counted
  * from the scenario alone (whatever the builder does): initial content with

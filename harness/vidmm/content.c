@@ -4,12 +4,14 @@
  * spec) starts from the same content; MDLs describe scattered system pages
  * with leading foreign pages that must survive untouched.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "vidmm/vm.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <xxhash.h>
 
@@ -27,14 +29,21 @@ static PVOID vm_mdl_va(uint32_t index, uint32_t first_page)
     return (PVOID)(uintptr_t)(0x100000000ull * (index + 1) + (uint64_t)first_page * PBC_PAGE_SIZE);
 }
 
-/* The MDL's hash, leaving out what the kernel itself changes while a CPU
- * view of it exists (MappedSystemVa, MDL_MAPPED_TO_SYSTEM_VA). */
+/* PFNs on an MDL's first page, with its header: they are hashed after
+ * every call; the pages after it are guarded (pbc_shim_guard), so that
+ * checking a 4 GiB transfer's MDL costs no more than a small one's. */
+#define VM_MDL_FIRST_PFNS ((PBC_PAGE_SIZE - sizeof(MDL)) / sizeof(PFN_NUMBER))
+
+/* The hash of the MDL's first page, leaving out what the kernel itself
+ * changes while a CPU view of it exists (MappedSystemVa,
+ * MDL_MAPPED_TO_SYSTEM_VA). */
 static uint64_t vm_mdl_hash(const MDL *m, uint32_t count)
 {
     MDL header = *m;
     header.MappedSystemVa = NULL;
     header.MdlFlags = (CSHORT)(header.MdlFlags & ~MDL_MAPPED_TO_SYSTEM_VA);
-    return XXH3_64bits_withSeed(MmGetMdlPfnArray(m), count * sizeof(PFN_NUMBER), XXH3_64bits(&header, sizeof(header)));
+    uint32_t first = count < VM_MDL_FIRST_PFNS ? count : (uint32_t)VM_MDL_FIRST_PFNS;
+    return XXH3_64bits_withSeed(MmGetMdlPfnArray(m), first * sizeof(PFN_NUMBER), XXH3_64bits(&header, sizeof(header)));
 }
 
 /* Builds the MDL for `count` pages from VidMm's own page list. Size is a
@@ -43,7 +52,16 @@ static uint64_t vm_mdl_hash(const MDL *m, uint32_t count)
 static void vm_mdl_build(vm_mdl *m, PVOID va, USHORT flags)
 {
     size_t bytes = sizeof(MDL) + m->count * sizeof(PFN_NUMBER);
-    m->mdl = pbc_xcalloc(1, bytes);
+    m->mapped = 0;
+    if (bytes > PBC_PAGE_SIZE) {
+        m->mapped = (bytes + PBC_PAGE_SIZE - 1) & ~(size_t)(PBC_PAGE_SIZE - 1);
+        void *at = mmap(NULL, m->mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (at == MAP_FAILED)
+            pbc_harness_bug("cannot map %zu bytes for an MDL", m->mapped);
+        m->mdl = at;
+    } else {
+        m->mdl = pbc_xcalloc(1, bytes);
+    }
     m->mdl->Size = (CSHORT)(bytes <= 0x7FFF ? bytes : 0x7FFF);
     m->mdl->MdlFlags = (CSHORT)flags;
     m->mdl->StartVa = va;
@@ -52,6 +70,8 @@ static void vm_mdl_build(vm_mdl *m, PVOID va, USHORT flags)
     for (uint32_t i = 0; i < m->count; i++)
         pfn[i] = (PFN_NUMBER)m->pfns[i];
     m->hash = vm_mdl_hash(m->mdl, m->count);
+    if (m->mapped)
+        pbc_shim_guard((uint8_t *)m->mdl + PBC_PAGE_SIZE, m->mapped - PBC_PAGE_SIZE);
 }
 
 void pbc_vidmm_mdl_create(vm *v, uint32_t index, vm_mdl *out)
@@ -81,7 +101,12 @@ void pbc_vidmm_mdl_partial(uint32_t index, const vm_mdl *full, uint32_t first, u
 
 void pbc_vidmm_mdl_free(vm_mdl *m)
 {
-    free(m->mdl);
+    if (m->mapped) {
+        pbc_shim_unguard((uint8_t *)m->mdl + PBC_PAGE_SIZE);
+        munmap(m->mdl, m->mapped);
+    } else {
+        free(m->mdl);
+    }
     free(m->pfns);
     memset(m, 0, sizeof(*m));
 }
@@ -95,7 +120,8 @@ void pbc_vidmm_mdl_retire(vm *v, vm_mdl *m)
 
 int pbc_vidmm_mdl_intact(const vm_mdl *m)
 {
-    return !m->mdl || vm_mdl_hash(m->mdl, m->count) == m->hash;
+    return !m->mdl || (vm_mdl_hash(m->mdl, m->count) == m->hash &&
+                       !(m->mapped && pbc_shim_guard_written((uint8_t *)m->mdl + PBC_PAGE_SIZE)));
 }
 
 /* Calls fn for each physically contiguous piece of allocation bytes

@@ -46,7 +46,8 @@ typedef struct vm_mdl {
     MDL *mdl;
     uint64_t *pfns;  /* page frame numbers, leading foreign pages included */
     uint32_t count;
-    uint64_t hash;   /* XXH3 of the MDL as handed out */
+    uint64_t hash;   /* XXH3 of the MDL's first page as handed out */
+    size_t mapped;   /* bytes mapped for an MDL beyond a page, whose later pages are guarded; 0: calloc'd */
 } vm_mdl;
 
 typedef struct vm_alloc {
