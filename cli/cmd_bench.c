@@ -146,10 +146,11 @@ static int cmp_double_f(const void *x, const void *y)
 }
 
 /* One differential exec of a scenario moving `pages` pages from system
- * memory into a segment, in seconds (the median of a few). */
+ * memory into the default layout's 4 GiB segment, in seconds (the median
+ * of a few). */
 static double transfer_exec_seconds(pbc_runner *r, uint64_t pages)
 {
-    char *text = pbc_xprintf("pbs 1\nalloc A size=%llu\ntransfer A to=1:0x0\nend\n",
+    char *text = pbc_xprintf("pbs 1\nalloc A size=%llu\ntransfer A to=2:0x0\nend\n",
                              (unsigned long long)(pages * 4096));
     pbc_scenario s;
     char err[512];
@@ -162,7 +163,7 @@ static double transfer_exec_seconds(pbc_runner *r, uint64_t pages)
     const pbc_target *t = pbc_target_find("reference");
     pbc_run_options o = {.check_determinism = 1};
     double best[5];
-    uint32_t reps = pages >= 4096 ? 3 : 5;
+    uint32_t reps = pages >= (1u << 20) ? 1 : pages >= 4096 ? 3 : 5;
     for (uint32_t k = 0; k < reps; k++) {
         pbc_outcome out;
         double t0 = pbc_cli_now();
@@ -204,20 +205,20 @@ static double memcpy_seconds(uint64_t pages)
 
 static void per_page_cost(FILE *o)
 {
-    static const uint64_t sizes[] = {1, 16, 256, 4096, 16384};
+    static const uint64_t sizes[] = {1, 16, 256, 4096, 65536, 1u << 20};
     pbc_runner r;
     pbc_runner_init(&r);
     transfer_exec_seconds(&r, 16); /* warm up */
     double base = transfer_exec_seconds(&r, 1);
     fprintf(o, "### (f) Per-page cost of a differential exec\n\n");
-    fprintf(o, "One transfer of N pages from system memory into a segment, through the reference as target "
+    fprintf(o, "One transfer of N pages from system memory into the 4 GiB segment, through the reference as target "
                "(with the determinism re-run, as fuzzing runs it), against a `memcpy` of the same bytes. "
                "Marginal: (exec(N) - exec(1)) / (N - 1) per page. Goal: <= 10x memcpy from 4,096 pages "
                "up.\n\n");
     fprintf(o, "| pages | exec | per page (marginal) | memcpy per page | ratio |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         double t = transfer_exec_seconds(&r, sizes[i]);
-        double m = memcpy_seconds(sizes[i]) / (double)sizes[i];
+        double m = memcpy_seconds(sizes[i] < 65536 ? sizes[i] : 65536) / (double)(sizes[i] < 65536 ? sizes[i] : 65536);
         if (t < 0 || base < 0) {
             fprintf(o, "| %llu | failed | - | - | - |\n", (unsigned long long)sizes[i]);
             continue;
@@ -227,12 +228,12 @@ static void per_page_cost(FILE *o)
             continue;
         }
         double per = (t - base) / (double)(sizes[i] - 1);
-        fprintf(o, "| %llu | %.2f ms | %.2f us | %.3f us | %.0fx |\n", (unsigned long long)sizes[i], t * 1e3,
-                per * 1e6, m * 1e6, per / m);
+        fprintf(o, "| %llu%s | %.2f ms | %.2f us | %.3f us | %.1fx |\n", (unsigned long long)sizes[i],
+                sizes[i] == 1u << 20 ? " (4 GiB)" : "", t * 1e3, per * 1e6, m * 1e6, per / m);
         fflush(o);
     }
-    fprintf(o, "\n65,536 pages and a 4 GiB transfer are beyond what a scenario may hold today (64 MiB per "
-               "allocation, 1 GiB written per scenario: docs/scenario-format.md).\n\n");
+    fprintf(o, "\nThe memcpy beside 4 GiB is that of 256 MiB, per page. Goal for the 4 GiB transfer: one differential "
+               "exec in <= 2 s.\n\n");
     pbc_runner_fini(&r);
 }
 
@@ -534,7 +535,7 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "      --seeds runs, each capped at --cap seconds);\n"
                  "  (e) the parser and ISA-decoder targets for 10^6 inputs each;\n"
                  "  (f) the per-page cost of a differential exec (one transfer of 1 to\n"
-                 "      16,384 pages) against a memcpy of the same bytes.\n"
+                 "      65,536 pages, and 4 GiB) against a memcpy of the same bytes.\n"
                  "Run it from a release build for (a) to mean what the goal says.",
         .example = "pbcheck bench --time 10 --mutants mutant-trunc32,mutant-fill-tail --out docs/benchmarks.md",
         .opts = opts,
@@ -607,11 +608,11 @@ int pbc_cmd_bench(int argc, char **argv)
             small, big);
     fprintf(o, "Ratio 4 GiB / 16 MiB: **%.2f** (goal >= 0.9).\n\n", big / small);
 
+    struct rusage ru; /* before (f), whose 4 GiB transfer is no fuzzing input */
+    getrusage(RUSAGE_SELF, &ru);
     fprintf(stderr, "bench: (f) per-page cost...\n");
     per_page_cost(o);
 
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
     fprintf(o, "### (c) Peak RSS (goal <= 512 MiB)\n\n| process | peak RSS |\n|---|---|\n");
     fprintf(o, "| this pbcheck, after (a) and (b) (4 GiB segments included) | %ld MiB |\n",
             ru.ru_maxrss / 1024);
