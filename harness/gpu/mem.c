@@ -1,6 +1,6 @@
 /*
- * Sparse modeled memory: a radix index from physical page number to a
- * dense array of touched pages. The dense array doubles as the dirty
+ * Sparse modeled memory: an index from physical page number to a dense
+ * array of touched pages. The dense array doubles as the dirty
  * set, so resetting between fuzz iterations clears only what was touched.
  * Pages stay described until someone writes part of one (mem.h).
  */
@@ -11,31 +11,27 @@
 
 #include "base/util.h"
 
-/* The index: a radix tree over the 52 bits of a page number, 13 bits a
- * level, whose leaves hold 1 + the page's slot in `pages` (0: never
- * written). Neighbouring pages share a leaf, so walking an allocation
- * stays in cache; nodes are kept for the next run. */
-#define MEM_BITS 13u
-#define MEM_FAN (1u << MEM_BITS)
-#define MEM_IDX(ppn, level) ((uint32_t)((ppn) >> (MEM_BITS * (3u - (level)))) & (MEM_FAN - 1))
+/* The index: leaves of 4,096 entries (1 + the page's slot in `pages`, 0
+ * for never written) cover 16 MiB of neighbouring pages each, so walking
+ * an allocation stays in one leaf; a small open-addressing directory finds
+ * the leaf of a page number. Reset gives the leaves in use back to a free
+ * list, zeroing only the entries that were set: a run in steady state
+ * allocates nothing, however its addresses move from run to run. */
+#define MEM_LEAF_BITS 12u
+#define MEM_LEAF (1u << MEM_LEAF_BITS)
+
+static uint32_t mem_dir_slot(uint64_t key, uint32_t cap)
+{
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
+}
 
 void pbc_mem_init(pbc_mem *m)
 {
     memset(m, 0, sizeof(*m));
-    m->root = pbc_xcalloc(MEM_FAN, sizeof(*m->root));
+    m->dir_cap = 64;
+    m->dir_keys = pbc_xcalloc(m->dir_cap, sizeof(*m->dir_keys));
+    m->dir_leaves = pbc_xcalloc(m->dir_cap, sizeof(*m->dir_leaves));
     m->epoch = 1;
-}
-
-static void mem_free_node(void **node, uint32_t level)
-{
-    if (!node)
-        return;
-    for (uint32_t i = 0; level < 2 && i < MEM_FAN; i++)
-        mem_free_node(node[i], level + 1);
-    if (level == 2)
-        for (uint32_t i = 0; i < MEM_FAN; i++)
-            free(node[i]); /* leaves */
-    free(node);
 }
 
 void pbc_mem_fini(pbc_mem *m)
@@ -43,44 +39,96 @@ void pbc_mem_fini(pbc_mem *m)
     for (uint32_t i = 0; i < m->pages_cap; i++)
         free(m->pages[i].data);
     free(m->pages);
-    mem_free_node(m->root, 0);
+    for (uint32_t i = 0; i < m->dir_cap; i++)
+        free(m->dir_leaves[i]);
+    for (uint32_t i = 0; i < m->free_count; i++)
+        free(m->free_leaves[i]);
+    free(m->dir_keys);
+    free(m->dir_leaves);
+    free(m->free_leaves);
     free(m->changed);
     memset(m, 0, sizeof(*m));
 }
 
-/* The leaf entry of ppn; NULL when its leaf does not exist and `make` is 0. */
-static uint32_t *mem_entry(void **root, uint64_t ppn, int make)
+/* The directory slot of leaf `key` (page number >> MEM_LEAF_BITS, + 1), or
+ * the empty slot where it would go. */
+static uint32_t mem_dir_find(const pbc_mem *m, uint64_t key)
 {
-    void **node = root;
-    for (uint32_t level = 0; level < 3; level++) {
-        void **slot = &node[MEM_IDX(ppn, level)];
-        if (!*slot) {
-            if (!make)
-                return NULL;
-            *slot = pbc_xcalloc(MEM_FAN, level < 2 ? sizeof(void *) : sizeof(uint32_t));
-        }
-        node = *slot;
+    uint32_t h = mem_dir_slot(key, m->dir_cap);
+    while (m->dir_keys[h] && m->dir_keys[h] != key)
+        h = (h + 1) & (m->dir_cap - 1);
+    return h;
+}
+
+static void mem_dir_grow(pbc_mem *m)
+{
+    uint64_t *keys = m->dir_keys;
+    uint32_t **leaves = m->dir_leaves, cap = m->dir_cap;
+    m->dir_cap *= 2;
+    m->dir_keys = pbc_xcalloc(m->dir_cap, sizeof(*m->dir_keys));
+    m->dir_leaves = pbc_xcalloc(m->dir_cap, sizeof(*m->dir_leaves));
+    for (uint32_t i = 0; i < cap; i++) {
+        if (!keys[i])
+            continue;
+        uint32_t h = mem_dir_find(m, keys[i]);
+        m->dir_keys[h] = keys[i];
+        m->dir_leaves[h] = leaves[i];
     }
-    return (uint32_t *)node + MEM_IDX(ppn, 3);
+    free(keys);
+    free(leaves);
+}
+
+/* The index entry of ppn; NULL when its leaf does not exist and `make` is
+ * 0. The last leaf found is remembered: most lookups are its neighbours. */
+static uint32_t *mem_entry(pbc_mem *m, uint64_t ppn, int make)
+{
+    uint64_t key = (ppn >> MEM_LEAF_BITS) + 1;
+    if (key == m->last_key)
+        return m->last_leaf + (ppn & (MEM_LEAF - 1));
+    uint32_t h = mem_dir_find(m, key);
+    if (!m->dir_keys[h]) {
+        if (!make)
+            return NULL;
+        if ((m->dir_count + 1) * 2 > m->dir_cap) {
+            mem_dir_grow(m);
+            h = mem_dir_find(m, key);
+        }
+        m->dir_keys[h] = key;
+        m->dir_leaves[h] = m->free_count ? m->free_leaves[--m->free_count]
+                                         : pbc_xcalloc(MEM_LEAF, sizeof(uint32_t));
+        m->dir_count++;
+    }
+    m->last_key = key;
+    m->last_leaf = m->dir_leaves[h];
+    return m->last_leaf + (ppn & (MEM_LEAF - 1));
 }
 
 void pbc_mem_reset(pbc_mem *m)
 {
     for (uint32_t i = 0; i < m->count; i++)
-        *mem_entry(m->root, m->pages[i].ppn, 0) = 0;
+        *mem_entry(m, m->pages[i].ppn, 0) = 0;
+    for (uint32_t h = 0; h < m->dir_cap && m->dir_count; h++) {
+        if (!m->dir_keys[h])
+            continue;
+        PBC_PUSH(m->free_leaves, m->free_count, m->free_cap, m->dir_leaves[h]);
+        m->dir_keys[h] = 0;
+        m->dir_leaves[h] = NULL;
+        m->dir_count--;
+    }
+    m->last_key = 0;
     m->count = 0;
     pbc_mem_new_epoch(m);
 }
 
 pbc_page *pbc_mem_find(const pbc_mem *m, uint64_t ppn)
 {
-    const uint32_t *e = mem_entry(m->root, ppn, 0);
+    const uint32_t *e = mem_entry((pbc_mem *)m, ppn, 0); /* only the last-leaf memo changes */
     return e && *e ? &m->pages[*e - 1] : NULL;
 }
 
 pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
 {
-    uint32_t *e = mem_entry(m->root, ppn, 1);
+    uint32_t *e = mem_entry(m, ppn, 1);
     if (*e)
         return &m->pages[*e - 1];
     if (m->count == m->pages_cap) {

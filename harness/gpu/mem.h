@@ -89,7 +89,15 @@ typedef struct pbc_page {
 } pbc_page;
 
 typedef struct pbc_mem {
-    void **root;      /* the index from page number to page (mem.c) */
+    /* The index from page number to page (mem.c): a directory of leaves,
+     * the last leaf found, and leaves kept for reuse. */
+    uint64_t *dir_keys;
+    uint32_t **dir_leaves;
+    uint32_t dir_cap, dir_count;
+    uint64_t last_key;
+    uint32_t *last_leaf;
+    uint32_t **free_leaves;
+    uint32_t free_count, free_cap;
     pbc_page *pages;  /* touched pages, in first-touch order */
     uint32_t count;
     uint32_t pages_cap;
