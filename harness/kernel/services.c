@@ -69,8 +69,10 @@ static uint32_t ks_take(ks_kind kind, char *first, size_t n)
 {
     ks_finding *f = &ks.found[kind];
     uint32_t count = f->count;
-    if (first && n)
-        snprintf(first, n, "%s", count ? f->first : "");
+    if (first && n && count)
+        snprintf(first, n, "%s", f->first);
+    else if (first && n)
+        first[0] = '\0'; /* after every DDI call: no formatting when nothing happened */
     f->count = 0;
     f->first[0] = '\0';
     return count;
