@@ -172,8 +172,6 @@ static const layer *owner(const story *st, uint64_t x)
 static int page_as_described(const story *st, uint64_t at, const pbc_gpu *g, uint64_t phys)
 {
     const pbc_page *pg = pbc_mem_find(&g->mem, phys >> PBC_PAGE_SHIFT);
-    if ((phys & (PBC_PAGE_SIZE - 1)) || !pg || pg->desc.kind == PBC_PAGE_BYTES)
-        return 0;
     for (uint32_t k = st->count; k-- > 0;) {
         const layer *l = &st->layers[k];
         if (l->end <= at || l->start >= at + PBC_PAGE_SIZE)
@@ -181,7 +179,9 @@ static int page_as_described(const story *st, uint64_t at, const pbc_gpu *g, uin
         if (l->start > at || l->end < at + PBC_PAGE_SIZE)
             return 0; /* the page is a patchwork: byte by byte */
         if (l->kind == LAYER_UNDEFINED)
-            return 1;
+            return 1; /* nothing to judge, however it is held */
+        if ((phys & (PBC_PAGE_SIZE - 1)) || !pg || pg->desc.kind == PBC_PAGE_BYTES)
+            return 0;
         pbc_desc want = l->kind == LAYER_INIT ? (pbc_desc){PBC_PAGE_CONTENT, l->value, at}
                                               : (pbc_desc){PBC_PAGE_PATTERN, l->value, (uint64_t)((int64_t)at - l->origin)};
         return pbc_desc_same(&pg->desc, &want);

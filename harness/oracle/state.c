@@ -12,24 +12,31 @@
 
 #include "base/util.h"
 
-/* Whether a mask meets physical page ppn. */
+/* Whether masks meet physical page ppn: 0 no, 1 in part, 2 one mask
+ * covers it whole (it then compares as zeros, whatever it holds). */
 static int page_masked(uint64_t ppn, const pbc_mask *masks, uint32_t n)
 {
     uint64_t lo = ppn << PBC_PAGE_SHIFT, hi = lo + PBC_PAGE_SIZE;
-    for (uint32_t i = 0; i < n; i++)
-        if (masks[i].end > lo && masks[i].start < hi)
-            return 1;
-    return 0;
+    int met = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (masks[i].start <= lo && masks[i].end >= hi)
+            return 2;
+        met |= masks[i].end > lo && masks[i].start < hi;
+    }
+    return met;
 }
 
 /* The page's bytes as the comparison sees them, masked bytes zeroed: the
  * page itself when nothing is masked, else a copy in scratch. NULL (all
- * zeros) for a page never written. */
+ * zeros) for a page never written or masked whole. */
 static const uint8_t *masked_view(const pbc_page *p, const pbc_mask *masks, uint32_t n, uint8_t *scratch)
 {
     if (!p)
         return NULL;
-    if (!page_masked(p->ppn, masks, n))
+    int masked = page_masked(p->ppn, masks, n);
+    if (masked == 2)
+        return NULL;
+    if (!masked)
         return pbc_mem_view(p, scratch);
     const uint8_t *v = pbc_mem_view(p, scratch);
     if (v != scratch)
@@ -90,7 +97,7 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
             h = last_hash;
         } else {
             const uint8_t *v = masked_view(p, masks, mask_count, scratch);
-            if (pbc_all_bytes(v, PBC_PAGE_SIZE, 0))
+            if (!v || pbc_all_bytes(v, PBC_PAGE_SIZE, 0))
                 continue;
             h = XXH3_64bits(v, PBC_PAGE_SIZE);
             if (p->desc.kind == PBC_PAGE_PATTERN && !page_masked(p->ppn, masks, mask_count))
