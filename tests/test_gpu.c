@@ -167,9 +167,12 @@ T_TEST(described_content_reads_as_its_bytes)
     pbc_gpu *g = make(16u << 20);
     static uint8_t want[5 * 4096], got[5 * 4096];
     pbc_desc d = {PBC_PAGE_CONTENT, 7, 4 * 1000};
-    /* Unaligned both ends: two partial pages with bytes, three described. */
+    /* Unaligned both ends: two pages of two streams (zeros and content),
+     * three of one. */
     T_CHECK(pbc_gpu_write_desc(g, 0x10000 + 6, 4 * 4096, &d) == 0);
-    T_CHECK(desc_at(g, 0x10000).kind == PBC_PAGE_BYTES && desc_at(g, 0x14000).kind == PBC_PAGE_BYTES);
+    const pbc_page *lo = pbc_mem_find(&g->mem, 0x10), *hi = pbc_mem_find(&g->mem, 0x14);
+    T_CHECK(lo->split == 6 && lo->desc.kind == PBC_PAGE_ZERO && lo->tail.kind == PBC_PAGE_CONTENT);
+    T_CHECK(hi->split == 6 && hi->desc.kind == PBC_PAGE_CONTENT && hi->tail.kind == PBC_PAGE_ZERO);
     T_CHECK(desc_at(g, 0x11000).kind == PBC_PAGE_CONTENT && desc_at(g, 0x13000).kind == PBC_PAGE_CONTENT);
     content_bytes(7, 4000, want + 6, 4 * 4096);
     memset(want, 0, 6);
@@ -203,6 +206,21 @@ T_TEST(copies_carry_descriptions_and_bytes_alike)
         T_CHECK(pbc_gpu_read(g, 0x100000 + shifts[k], a, 6 * 4096) == 0 && pbc_gpu_read(g, dst, b, 6 * 4096) == 0);
         T_CHECK_MSG(memcmp(a, b, 6 * 4096) == 0, "shift %llu", (unsigned long long)shifts[k]);
     }
+    /* A destination that is not page-aligned, filled a source page per
+     * copy as builders do: each page is two streams after the first copy
+     * and one again after the second. */
+    for (uint64_t p = 0; p < 4; p++) {
+        pbc_uop copy = {.kind = PBC_UOP_COPY, .dst = 0x400000 + 0xd34 + p * 4096, .src = 0x100000 + p * 4096,
+                        .size = 4096};
+        T_CHECK(pbc_gpu_exec_uop(g, &copy) == 0);
+    }
+    for (uint64_t p = 1; p < 4; p++) {
+        const pbc_page *pg = pbc_mem_find(&g->mem, 0x400 + p);
+        T_CHECK_MSG(pbc_page_single(pg) && pg->desc.kind == PBC_PAGE_CONTENT, "page %llu", (unsigned long long)p);
+    }
+    T_CHECK(pbc_mem_find(&g->mem, 0x404)->split == 0xd34);
+    T_CHECK(pbc_gpu_read(g, 0x100000, a, 4 * 4096) == 0 && pbc_gpu_read(g, 0x400000 + 0xd34, b, 4 * 4096) == 0);
+    T_CHECK(memcmp(a, b, 4 * 4096) == 0);
     /* A source page that holds bytes is copied as bytes. */
     uint32_t v = 0xDEADBEEF;
     T_CHECK(pbc_gpu_write(g, 0x100000 + 100, &v, 4) == 0);

@@ -312,13 +312,15 @@ static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, const pbc_
             pbc_desc piece = d ? (pbc_desc){d->kind, d->value, d->pos + done} : (pbc_desc){0};
             if (n == PBC_PAGE_SIZE && d) {
                 pg->desc = piece; /* a whole page: described, nothing made */
+                pg->split = 0;
             } else if (n == PBC_PAGE_SIZE) {
                 if (!pg->data)
                     pg->data = pbc_xmalloc(PBC_PAGE_SIZE);
                 pg->desc.kind = PBC_PAGE_BYTES;
+                pg->split = 0;
                 memcpy(pg->data, in + done, n);
             } else if (d) {
-                pbc_desc_read(&piece, 0, pbc_mem_bytes(pg) + off, (uint32_t)n);
+                pbc_mem_write_desc(pg, (uint32_t)off, (uint32_t)n, &piece);
             } else {
                 memcpy(pbc_mem_bytes(pg) + off, in + done, n);
             }
@@ -344,44 +346,38 @@ int pbc_gpu_read(pbc_gpu *gpu, uint64_t addr, void *dst, uint64_t len)
     return gpu_access(gpu, addr, NULL, NULL, dst, len);
 }
 
-/* What the whole page at addr holds, as a description, after translating
- * it as a read would: 1 when it is described (or never written), 0 when it
- * holds bytes, -1 after a fault. */
-static int gpu_page_desc(pbc_gpu *gpu, uint64_t addr, pbc_desc *d)
+/* What the GPU reads at [src, src+n) (n at most 4 KiB, at most two
+ * pages), as one description, translating as a read would: 1 and *d when
+ * it is one stream (pages never written are zeros), 0 when bytes must be
+ * read, -1 after a fault. */
+static int gpu_source_desc(pbc_gpu *gpu, uint64_t src, uint64_t n, pbc_desc *d)
 {
-    int64_t ppn = gpu_translate(gpu, addr);
+    uint32_t off = (uint32_t)(src & (PBC_PAGE_SIZE - 1));
+    uint32_t first = n < PBC_PAGE_SIZE - off ? (uint32_t)n : PBC_PAGE_SIZE - off;
+    int64_t ppn = gpu_translate(gpu, src);
     if (ppn < 0)
         return -1;
     const pbc_page *pg = pbc_mem_find(&gpu->mem, (uint64_t)ppn);
-    *d = pg ? pg->desc : (pbc_desc){PBC_PAGE_ZERO, 0, 0};
-    return d->kind != PBC_PAGE_BYTES;
-}
-
-/* A description of the 4 KiB the GPU reads at src, which may straddle two
- * pages: 1 and *d when the two halves continue one stream, 0 when bytes
- * must be read, -1 after a fault. */
-static int gpu_source_desc(pbc_gpu *gpu, uint64_t src, pbc_desc *d)
-{
-    uint64_t off = src & (PBC_PAGE_SIZE - 1);
-    int rc = gpu_page_desc(gpu, src - off, d);
-    if (rc <= 0 || off == 0) {
-        d->pos += off;
-        return rc;
-    }
-    pbc_desc next;
-    int rc2 = gpu_page_desc(gpu, src - off + PBC_PAGE_SIZE, &next);
-    if (rc2 <= 0)
-        return rc2;
-    pbc_desc want = {d->kind, d->value, d->pos + PBC_PAGE_SIZE};
-    if (!pbc_desc_same(&want, &next))
+    if (!pg)
+        *d = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
+    else if (!pbc_mem_desc_at(pg, off, first, d))
         return 0;
-    d->pos += off;
-    return 1;
+    if (first == n)
+        return 1;
+    ppn = gpu_translate(gpu, src + first);
+    if (ppn < 0)
+        return -1;
+    pg = pbc_mem_find(&gpu->mem, (uint64_t)ppn);
+    pbc_desc next = {PBC_PAGE_ZERO, 0, 0}, want = {d->kind, d->value, d->pos + first};
+    if (pg && !pbc_mem_desc_at(pg, 0, (uint32_t)(n - first), &next))
+        return 0;
+    return pbc_desc_same(&want, &next);
 }
 
-/* Copies page piece by page piece of the destination: a whole destination
- * page whose source is described gets the description; anything else is
- * read, then written, a piece at a time. */
+/* Copies page piece by page piece of the destination: a piece whose
+ * source is one stream gets its description (pbc_mem_write_desc keeps a
+ * page described while it is at most two streams); anything else is read,
+ * then written, a piece at a time. */
 static int gpu_copy(pbc_gpu *gpu, uint64_t dst, uint64_t src, uint64_t size)
 {
     uint8_t chunk[PBC_PAGE_SIZE];
@@ -391,10 +387,10 @@ static int gpu_copy(pbc_gpu *gpu, uint64_t dst, uint64_t src, uint64_t size)
             n = size;
         pbc_desc d;
         int described = 0;
-        if (n == PBC_PAGE_SIZE && gpu_pool_offset(gpu, src) < 0 && gpu_pool_offset(gpu, dst) < 0) {
+        if (gpu_pool_offset(gpu, src) < 0 && gpu_pool_offset(gpu, dst) < 0) {
             if (!gpu_range_ok(gpu, src, n))
                 return -1;
-            described = gpu_source_desc(gpu, src, &d);
+            described = gpu_source_desc(gpu, src, n, &d);
             if (described < 0)
                 return -1;
         }

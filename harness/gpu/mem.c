@@ -140,6 +140,7 @@ pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
     pbc_page *p = &m->pages[m->count];
     p->ppn = ppn;
     p->desc = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
+    p->split = 0;
     memset(&p->prov, 0, sizeof(p->prov));
     p->epoch = 0;
     *e = ++m->count;
@@ -194,14 +195,29 @@ void pbc_desc_read(const pbc_desc *d, uint32_t off, uint8_t *out, uint32_t n)
         out[i] = (uint8_t)(pbc_content_word(d->value, w) >> (8 * j));
 }
 
+/* Reads page bytes [off, off+n) of a described (not BYTES) page. */
+static void mem_desc_page_read(const pbc_page *pg, uint32_t off, uint8_t *out, uint32_t n)
+{
+    uint32_t head = n; /* bytes from the first stream */
+    if (pg->split)
+        head = off >= pg->split ? 0 : off + n <= pg->split ? n : pg->split - off;
+    if (head)
+        pbc_desc_read(&pg->desc, off, out, head);
+    if (head < n) {
+        uint32_t at = off + head; /* >= split */
+        pbc_desc_read(&pg->tail, at - pg->split, out + head, n - head);
+    }
+}
+
 uint8_t *pbc_mem_bytes(pbc_page *pg)
 {
     if (pg->desc.kind == PBC_PAGE_BYTES)
         return pg->data;
     if (!pg->data)
         pg->data = pbc_xmalloc(PBC_PAGE_SIZE);
-    pbc_desc_read(&pg->desc, 0, pg->data, PBC_PAGE_SIZE);
+    mem_desc_page_read(pg, 0, pg->data, PBC_PAGE_SIZE);
     pg->desc = (pbc_desc){PBC_PAGE_BYTES, 0, 0};
+    pg->split = 0;
     return pg->data;
 }
 
@@ -209,8 +225,73 @@ const uint8_t *pbc_mem_view(const pbc_page *pg, uint8_t scratch[PBC_PAGE_SIZE])
 {
     if (pg->desc.kind == PBC_PAGE_BYTES)
         return pg->data;
-    pbc_desc_read(&pg->desc, 0, scratch, PBC_PAGE_SIZE);
+    mem_desc_page_read(pg, 0, scratch, PBC_PAGE_SIZE);
     return scratch;
+}
+
+/* d moved `by` bytes further along its stream. */
+static pbc_desc desc_shift(const pbc_desc *d, uint64_t by) { return (pbc_desc){d->kind, d->value, d->pos + by}; }
+
+int pbc_mem_desc_at(const pbc_page *pg, uint32_t off, uint32_t n, pbc_desc *d)
+{
+    if (pg->desc.kind == PBC_PAGE_BYTES)
+        return 0;
+    if (!pg->split || off + n <= pg->split) {
+        *d = desc_shift(&pg->desc, off);
+        return 1;
+    }
+    if (off >= pg->split) {
+        *d = desc_shift(&pg->tail, off - pg->split);
+        return 1;
+    }
+    return 0;
+}
+
+/* A run of page bytes from `start` on, described by d (d.pos: byte start). */
+typedef struct mem_run {
+    uint32_t start;
+    pbc_desc d;
+} mem_run;
+
+void pbc_mem_write_desc(pbc_page *pg, uint32_t off, uint32_t n, const pbc_desc *d)
+{
+    if (pg->desc.kind != PBC_PAGE_BYTES) {
+        /* The page as runs, the write laid over them, runs that continue
+         * one stream merged: two runs or fewer stay described. */
+        mem_run old[2] = {{0, pg->desc}, {pg->split, pg->tail}}, run[4];
+        uint32_t nold = pg->split ? 2 : 1, count = 0;
+        for (uint32_t k = 0; k < nold; k++) { /* what lies before the write */
+            if (old[k].start >= off)
+                break;
+            run[count++] = old[k];
+        }
+        run[count++] = (mem_run){off, *d};
+        for (uint32_t k = nold; off + n < PBC_PAGE_SIZE && k-- > 0;) { /* the run the write ends in */
+            if (old[k].start <= off + n) {
+                run[count++] = (mem_run){off + n, desc_shift(&old[k].d, off + n - old[k].start)};
+                for (uint32_t j = k + 1; j < nold; j++)
+                    run[count++] = old[j];
+                break;
+            }
+        }
+        uint32_t merged = 0;
+        for (uint32_t k = 0; k < count; k++) {
+            if (merged) {
+                pbc_desc go_on = desc_shift(&run[merged - 1].d, run[k].start - run[merged - 1].start);
+                if (pbc_desc_same(&go_on, &run[k].d))
+                    continue;
+            }
+            run[merged++] = run[k];
+        }
+        if (merged <= 2) {
+            pg->desc = run[0].d;
+            pg->split = merged == 2 ? run[1].start : 0;
+            if (merged == 2)
+                pg->tail = run[1].d;
+            return;
+        }
+    }
+    pbc_desc_read(d, 0, pbc_mem_bytes(pg) + off, n);
 }
 
 int pbc_desc_same(const pbc_desc *a, const pbc_desc *b)
@@ -233,7 +314,7 @@ void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n)
         else if (pg->desc.kind == PBC_PAGE_BYTES)
             memcpy(to, pg->data + off, k);
         else
-            pbc_desc_read(&pg->desc, (uint32_t)off, to, (uint32_t)k);
+            mem_desc_page_read(pg, (uint32_t)off, to, (uint32_t)k);
         to += k;
         addr += k;
         n -= k;

@@ -80,10 +80,15 @@ typedef struct pbc_desc {
     uint64_t pos;   /* stream offset of the page's byte 0 (PATTERN: taken mod 4) */
 } pbc_desc;
 
+/* A page holds one description, or two that meet at `split` (a transfer
+ * whose destination is not page-aligned fills each page from two packets:
+ * the page is two streams until the second makes it one again). */
 typedef struct pbc_page {
     uint64_t ppn;
     uint8_t *data;   /* valid when desc.kind is PBC_PAGE_BYTES; kept for reuse otherwise */
-    pbc_desc desc;
+    pbc_desc desc;   /* bytes [0, split) or the whole page when split is 0 */
+    pbc_desc tail;   /* bytes [split, 4 KiB) when split is not 0; pos is that of byte `split` */
+    uint32_t split;
     pbc_prov prov;
     uint32_t epoch; /* the change-log epoch of its last logged write */
 } pbc_page;
@@ -124,6 +129,18 @@ pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn);
 /* The page's bytes, made from its description first if it has one: for
  * whoever writes part of a page. */
 uint8_t *pbc_mem_bytes(pbc_page *pg);
+/* Writes bytes [off, off+n) of what d describes (d->pos: the stream offset
+ * of byte off) into the page: kept as descriptions while the page stays
+ * at most two streams, else made bytes. */
+void pbc_mem_write_desc(pbc_page *pg, uint32_t off, uint32_t n, const pbc_desc *d);
+/* 1 and *d when page bytes [off, off+n) are one stream (never-written
+ * pages are zeros); 0 when they must be read as bytes. */
+int pbc_mem_desc_at(const pbc_page *pg, uint32_t off, uint32_t n, pbc_desc *d);
+/* The page is one description (no bytes, no split): *d. */
+static inline int pbc_page_single(const pbc_page *pg)
+{
+    return pg->desc.kind != PBC_PAGE_BYTES && pg->split == 0;
+}
 /* The page's bytes without changing it: its data, or its description
  * written into scratch. */
 const uint8_t *pbc_mem_view(const pbc_page *pg, uint8_t scratch[PBC_PAGE_SIZE]);

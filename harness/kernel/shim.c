@@ -237,10 +237,9 @@ static uint64_t shim_view_ppn(const shim_mapping *m, size_t i)
 /* What modeled page pg holds, written into a view's page. */
 static void shim_fill(uint8_t *to, const pbc_page *pg)
 {
-    if (pg->desc.kind == PBC_PAGE_BYTES)
-        memcpy(to, pg->data, PBC_PAGE_SIZE);
-    else
-        pbc_desc_read(&pg->desc, 0, to, PBC_PAGE_SIZE);
+    const uint8_t *bytes = pbc_mem_view(pg, to); /* described: made right into the view */
+    if (bytes != to)
+        memcpy(to, bytes, PBC_PAGE_SIZE);
 }
 
 /* Copies modeled page pg into every view that shows it. */

@@ -180,7 +180,7 @@ static int page_as_described(const story *st, uint64_t at, const pbc_gpu *g, uin
             return 0; /* the page is a patchwork: byte by byte */
         if (l->kind == LAYER_UNDEFINED)
             return 1; /* nothing to judge, however it is held */
-        if ((phys & (PBC_PAGE_SIZE - 1)) || !pg || pg->desc.kind == PBC_PAGE_BYTES)
+        if ((phys & (PBC_PAGE_SIZE - 1)) || !pg || !pbc_page_single(pg))
             return 0;
         pbc_desc want = l->kind == LAYER_INIT ? (pbc_desc){PBC_PAGE_CONTENT, l->value, at}
                                               : (pbc_desc){PBC_PAGE_PATTERN, l->value, (uint64_t)((int64_t)at - l->origin)};
@@ -253,7 +253,7 @@ static int check_foreign(const oracle *o, uint32_t i, const pbc_gpu *g, const pb
         uint64_t phys = rec->pfns[span->first + p] << PBC_PAGE_SHIFT;
         const pbc_page *pg = pbc_mem_find(&g->mem, phys >> PBC_PAGE_SHIFT);
         pbc_desc want = {PBC_PAGE_CONTENT, ~al->seed, (uint64_t)p * PBC_PAGE_SIZE};
-        if (pg && pg->desc.kind != PBC_PAGE_BYTES && pbc_desc_same(&pg->desc, &want))
+        if (pg && pbc_page_single(pg) && pbc_desc_same(&pg->desc, &want))
             continue;
         pbc_mem_read(&g->mem, phys, got, PBC_PAGE_SIZE);
         for (uint32_t k = 0; k < PBC_PAGE_SIZE; k += 4) {

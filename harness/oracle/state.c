@@ -90,17 +90,18 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
     uint64_t last_hash = 0;
     for (uint32_t i = 0; i < g->mem.count; i++) {
         const pbc_page *p = &g->mem.pages[i];
-        if (pbc_desc_is_zero(&p->desc))
+        if (pbc_page_single(p) && pbc_desc_is_zero(&p->desc))
             continue;
         uint64_t h;
-        if (p->desc.kind == PBC_PAGE_PATTERN && pbc_desc_same(&p->desc, &last) && !page_masked(p->ppn, masks, mask_count)) {
+        int pattern = pbc_page_single(p) && p->desc.kind == PBC_PAGE_PATTERN;
+        if (pattern && pbc_desc_same(&p->desc, &last) && !page_masked(p->ppn, masks, mask_count)) {
             h = last_hash;
         } else {
             const uint8_t *v = masked_view(p, masks, mask_count, scratch);
             if (!v || pbc_all_bytes(v, PBC_PAGE_SIZE, 0))
                 continue;
             h = XXH3_64bits(v, PBC_PAGE_SIZE);
-            if (p->desc.kind == PBC_PAGE_PATTERN && !page_masked(p->ppn, masks, mask_count))
+            if (pattern && !page_masked(p->ppn, masks, mask_count))
                 last = p->desc, last_hash = h;
         }
         sum[page_region(g, p->ppn)] += XXH3_64bits_withSeed(&h, sizeof(h), p->ppn);
@@ -126,8 +127,8 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
 static int page_differs(const pbc_page *pa, const pbc_page *pb, const pbc_mask *masks, uint32_t n)
 {
     uint64_t ppn = pa ? pa->ppn : pb->ppn;
-    if (pa && pb && pa->desc.kind != PBC_PAGE_BYTES && pb->desc.kind != PBC_PAGE_BYTES &&
-        pbc_desc_same(&pa->desc, &pb->desc) && !page_masked(ppn, masks, n))
+    if (pa && pb && pbc_page_single(pa) && pbc_page_single(pb) && pbc_desc_same(&pa->desc, &pb->desc) &&
+        !page_masked(ppn, masks, n))
         return -1;
     uint8_t sa[PBC_PAGE_SIZE], sb[PBC_PAGE_SIZE];
     const uint8_t *va = masked_view(pa, masks, n, sa), *vb = masked_view(pb, masks, n, sb);
