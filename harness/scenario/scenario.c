@@ -22,6 +22,12 @@ void pbc_scenario_fini(pbc_scenario *s)
     memset(s, 0, sizeof(*s));
 }
 
+void pbc_scenario_clear(pbc_scenario *s)
+{
+    pbc_scenario kept = {.allocs = s->allocs, .alloc_cap = s->alloc_cap, .ops = s->ops, .op_cap = s->op_cap};
+    *s = kept;
+}
+
 void pbc_scenario_default_layout(pbc_scenario *s)
 {
     static const pbc_segment_info layout[] = {

@@ -108,6 +108,8 @@ static inline uint32_t pbc_scenario_content_word(uint32_t seed, uint64_t index)
     return (uint32_t)(z ^ (z >> 31));
 }
 void pbc_scenario_fini(pbc_scenario *s);
+/* Empties s (no layout, allocations or operations) but keeps its arrays. */
+void pbc_scenario_clear(pbc_scenario *s);
 void pbc_scenario_default_layout(pbc_scenario *s);
 pbc_salloc *pbc_scenario_add_alloc(pbc_scenario *s);
 pbc_sop *pbc_scenario_add_op(pbc_scenario *s);
@@ -214,8 +216,18 @@ void pbc_scenario_decode(const uint8_t *data, size_t size, pbc_scenario *s);
  * same bytes give a valid scenario whatever the layout. */
 void pbc_scenario_decode_in(const uint8_t *data, size_t size, const pbc_segment_info *layout, uint32_t n,
                             pbc_scenario *s);
+/* As pbc_scenario_decode_in, into a scenario already initialized (and
+ * maybe decoded into before): what it held is dropped but its arrays are
+ * kept, so decoding again and again allocates nothing once they are big
+ * enough (the fuzzers' mutator decodes every input it mutates). */
+void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segment_info *layout, uint32_t n,
+                               pbc_scenario *s);
 /* Encodes a valid scenario so that decoding gives it back; the caller
  * frees *out. Returns the size. */
 size_t pbc_scenario_encode(const pbc_scenario *s, uint8_t **out);
+/* The same into out[0, max), like snprintf: returns the size the whole
+ * encoding needs, which is more than max when it did not fit (then out
+ * holds its first max bytes). out may be NULL when max is 0. */
+size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max);
 
 #endif
