@@ -530,3 +530,16 @@ int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uin
     }
     return 0;
 }
+
+_Static_assert(PBC_FUZZ_MAX_FOOTPRINT <= PBC_MAX_SCENARIO_BYTES, "the fuzz budget lies within the limits");
+
+int pbc_scenario_fuzz_runs(const pbc_scenario *s)
+{
+    char why[300];
+    uint32_t line;
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < s->alloc_count; i++)
+        bytes += s->allocs[i].size;
+    return pbc_scenario_check_limits(s, why, sizeof(why), &line) == 0 && bytes <= PBC_FUZZ_MAX_ALLOC_BYTES &&
+           pbc_scenario_footprint(s) <= PBC_FUZZ_MAX_FOOTPRINT;
+}

@@ -186,6 +186,19 @@ uint64_t pbc_scenario_footprint(const pbc_scenario *s);
  * allocation or operation that passes them (0 when it has none). */
 int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uint32_t *line);
 
+/* The differential fuzz targets' own budget, tighter than the limits
+ * (docs/fuzzing.md): allocations totalling at most 8 MiB, at most 64 MiB
+ * of modeled memory written. A 64 MiB copy costs as much as a thousand
+ * small inputs and finds nothing they cannot (certify's suite covers the
+ * sizes), and the budget keeps a fuzzing process far below the engine's
+ * rss_limit_mb. */
+#define PBC_FUZZ_MAX_ALLOC_BYTES (8ull << 20)
+#define PBC_FUZZ_MAX_FOOTPRINT (64ull << 20)
+/* Whether a fuzz target runs s: within the limits and the budget. Inputs
+ * it does not run are only decoded (`pbcheck replay` runs them); `pbcheck
+ * bench` replays a fuzzer's corpus by the same rule. */
+int pbc_scenario_fuzz_runs(const pbc_scenario *s);
+
 /* ---- Text format (.pbs), see docs/scenario-format.md ---- */
 
 /* Parses text; on error writes "NAME:LINE:COL: what" into err and returns
