@@ -3,6 +3,8 @@
  * in one run so that ratios compare like with like on a noisy machine:
  *   (a) differential execs/s on the default input mix, this build and the
  *       ASan+UBSan build, one core each;
+ *   (a') the same on a fuzzer-evolved corpus (corpus/bench), and that
+ *       corpus in the libFuzzer target itself;
  *   (b) the same mix with 16 MiB and with 4 GiB of modeled video memory,
  *       measured in alternating slices;
  *   (c) peak RSS;
@@ -10,10 +12,15 @@
  *       structure-aware mutator and with byte mutations only;
  *   (e) the parser and ISA-decoder targets for 10^6 inputs each;
  *   (f) the per-page cost of a differential exec: one transfer of N pages
- *       beside a memcpy of the same bytes.
+ *       beside a memcpy of the same bytes;
+ *   (g) fuzzing from the seed corpus as `pbcheck fuzz` runs it: libFuzzer
+ *       with one process and with --jobs 2 (and, for the record, the
+ *       -jobs alternative --jobs does not use), AFL++ with -M and -S;
+ *   (h) the cost of one mutation, structure-aware against libFuzzer's own.
  * It prints a Markdown report (docs/benchmarks.md keeps the last one).
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -36,10 +43,10 @@
 #endif
 
 typedef struct bench_args {
-    double time_s, cap_s;
+    double time_s, cap_s, fuzz_time_s;
     uint32_t seeds;
-    const char *mutants, *bin_dir, *out;
-    int skip_find, skip_long, execs_only;
+    const char *mutants, *bin_dir, *afl_bin_dir, *out, *corpus;
+    int skip_find, skip_long, skip_fuzz, execs_only;
 } bench_args;
 
 /* ---- The default input mix ---- */
@@ -127,6 +134,56 @@ static double default_mix_speed(double seconds)
 {
     mix m = {0};
     mix_generated(&m, 16ull << 20);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    uint32_t cursor = 0;
+    mix_run(&m, &r, 0.3, &cursor); /* warm up */
+    double v = mix_run(&m, &r, seconds, &cursor);
+    pbc_runner_fini(&r);
+    mix_fini(&m);
+    return v;
+}
+
+/* ---- (a') A fuzzer-evolved corpus ---- */
+
+/* The inputs of a corpus folder (one binary scenario a file) that the fuzz
+ * target runs. It only decodes those over the limits or the fuzz budget
+ * (pbc_scenario_fuzz_runs): they are left out, and counted in *over. */
+static void mix_folder(mix *m, const char *dir, uint32_t *over)
+{
+    *over = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *path = pbc_xprintf("%s/%s", dir, e->d_name), *data;
+        size_t n;
+        if (pbc_fs_read(path, 1u << 20, &data, &n, NULL, 0) == 0) {
+            pbc_scenario s;
+            pbc_scenario_decode((const uint8_t *)data, n, &s);
+            if (pbc_scenario_fuzz_runs(&s)) {
+                mix_add(m, (uint8_t *)data, n);
+            } else {
+                free(data);
+                (*over)++;
+            }
+            pbc_scenario_fini(&s);
+        }
+        free(path);
+    }
+    if (d)
+        closedir(d);
+}
+
+/* The corpus run as mix_run runs (a); 0 when it holds nothing to run.
+ * *count gets the inputs run, *over those left out. */
+static double corpus_speed(const char *dir, double seconds, uint32_t *count, uint32_t *over)
+{
+    mix m = {0};
+    mix_folder(&m, dir, over);
+    *count = m.count;
+    if (!m.count)
+        return 0;
     pbc_runner r;
     pbc_runner_init(&r);
     uint32_t cursor = 0;
@@ -274,8 +331,9 @@ static void remove_scratch(const char *dir)
         fprintf(stderr, "pbcheck: bench: %s\n", err);
 }
 
-/* (a) under ASan+UBSan: the asan build's pbcheck, in its execs-only mode. */
-static double asan_speed(double seconds, char *note, size_t n)
+/* (a), or (a') with a corpus, under ASan+UBSan: the sanitizer build's
+ * pbcheck in its execs-only mode. */
+static double asan_speed(double seconds, const char *corpus, char *note, size_t n)
 {
     char dir[PATH_MAX], exe[PATH_MAX], secs[32], log[] = "/tmp/pbcheck-bench-asan.XXXXXX";
     pbc_cli_self_dir(dir, sizeof(dir));
@@ -295,7 +353,7 @@ static double asan_speed(double seconds, char *note, size_t n)
         return 0;
     close(fd);
     snprintf(secs, sizeof(secs), "%g", seconds);
-    char *argv[] = {exe, "bench", "--execs-only", "--time", secs, NULL};
+    char *argv[] = {exe, "bench", "--execs-only", "--time", secs, corpus ? "--corpus" : NULL, (char *)corpus, NULL};
     int rc = run_child(argv, log, NULL, NULL, seconds * 3 + 120);
     double v = 0;
     FILE *f = fopen(log, "r");
@@ -372,6 +430,327 @@ static long fuzzer_peak_rss(const char *bin)
         fclose(f);
     remove_scratch(dir);
     return rss;
+}
+
+/* ---- libFuzzer and AFL++ logs ---- */
+
+/* The number after `key` on the last line of a file that starts with it,
+ * or -1: libFuzzer's final statistics ("stat::average_exec_per_sec:"),
+ * AFL++'s fuzzer_stats ("execs_done"). */
+static double file_value(const char *path, const char *key)
+{
+    char line[1024];
+    double v = -1;
+    size_t n = strlen(key);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof(line), f))
+        if (!strncmp(line, key, n))
+            v = strtod(line + n + strspn(line + n, " \t:"), NULL);
+    if (f)
+        fclose(f);
+    return v;
+}
+
+static uint32_t count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    uint32_t n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Runs the libFuzzer binary `name` of bin from the corpus for `seconds`,
+ * with extra flags and environment (NULL-terminated, may be NULL); returns
+ * the final statistic `stat`, or -1. The corpus is only read: libFuzzer
+ * writes new inputs into the first folder it is given, a scratch one. */
+static double libfuzzer_on_corpus(const char *bin, const char *name, const char *corpus, double seconds,
+                                  char *const extra[], char *const env[], const char *stat)
+{
+    char exe[PATH_MAX], dir[] = "/tmp/pbcheck-bench-lf.XXXXXX", log[64], fresh[64];
+    char a_time[48], a_dict[PATH_MAX + 16], a_art[64];
+    snprintf(exe, sizeof(exe), "%.4000s/%s", bin, name);
+    if (access(exe, X_OK) || !mkdtemp(dir))
+        return -1;
+    snprintf(log, sizeof(log), "%s/log", dir);
+    snprintf(fresh, sizeof(fresh), "%s/new", dir);
+    if (pbc_fs_mkdirs(fresh, NULL, 0)) {
+        remove_scratch(dir);
+        return -1;
+    }
+    snprintf(a_time, sizeof(a_time), "-max_total_time=%.0f", seconds < 1 ? 1 : seconds);
+    snprintf(a_dict, sizeof(a_dict), "-dict=%s.dict", exe);
+    snprintf(a_art, sizeof(a_art), "-artifact_prefix=%s/", dir);
+    char *argv[24] = {exe, a_time, "-max_len=4096", "-timeout=10", "-print_final_stats=1", a_dict, a_art};
+    int k = 7;
+    for (int i = 0; extra && extra[i] && k < 21; i++)
+        argv[k++] = extra[i];
+    argv[k++] = fresh;
+    argv[k++] = (char *)corpus;
+    run_child(argv, log, NULL, env, seconds + 120);
+    double v = file_value(log, stat);
+    remove_scratch(dir);
+    return v;
+}
+
+/* (a') on the corpus: replayed in this build and in the sanitizer build,
+ * and fuzz_diff_reference fuzzing from it (libFuzzer's own average, the
+ * corpus's inputs first, then their mutations). `name` is how the report
+ * names the corpus. */
+static void corpus_section(FILE *o, const char *corpus, const char *name, const char *bin, const char *build,
+                           double seconds)
+{
+    uint32_t count, over;
+    fprintf(stderr, "bench: (a') fuzzer-evolved corpus, %s build...\n", build);
+    double rel = corpus_speed(corpus, seconds, &count, &over);
+    fprintf(o, "### (a') Differential execs/s, fuzzer-evolved corpus, one core\n\n");
+    if (!count) {
+        fprintf(o, "Not measured: no inputs in %s (scripts/make-bench-corpus makes them).\n\n", name);
+        return;
+    }
+    fprintf(stderr, "bench: (a') under ASan+UBSan...\n");
+    char note[PATH_MAX + 128] = "";
+    double asan = asan_speed(seconds, corpus, note, sizeof(note));
+    fprintf(stderr, "bench: (a') in fuzz_diff_reference...\n");
+    double lf = libfuzzer_on_corpus(bin, "fuzz_diff_reference", corpus, seconds, NULL, NULL,
+                                    "stat::average_exec_per_sec:");
+    fprintf(o, "The %u inputs of `%s`", count, name);
+    if (over)
+        fprintf(o, " that the fuzz target runs (%u more are over the fuzz budget: it only decodes them)", over);
+    fprintf(o, ", each decoded and run as the fuzz target runs it; and `fuzz_diff_reference` fuzzing from them "
+               "for %.0f s, libFuzzer's own average (every input once, then their mutations).\n\n", seconds);
+    fprintf(o, "| build | execs/s | goal |\n|---|---|---|\n");
+    fprintf(o, "| this pbcheck (%s) | %.0f | >= 10000 |\n", build, rel);
+    if (asan > 0)
+        fprintf(o, "| ASan+UBSan (%s) | %.0f | - |\n", note, asan);
+    else
+        fprintf(o, "| ASan+UBSan | %s | - |\n", note);
+    if (lf > 0)
+        fprintf(o, "| fuzz_diff_reference (libFuzzer, ASan+UBSan) | %.0f | >= 3000 |\n\n", lf);
+    else
+        fprintf(o, "| fuzz_diff_reference (libFuzzer, ASan+UBSan) | not measured: none in %s, or it failed | "
+                   ">= 3000 |\n\n", bin);
+}
+
+/* ---- (g) Fuzzing as pbcheck fuzz runs it ---- */
+
+typedef struct fuzz_row {
+    double execs, secs; /* inputs run, over seconds; execs < 0: not measured */
+    uint32_t corpus;    /* inputs in the corpus at the end */
+    char stability[32]; /* AFL++ only */
+} fuzz_row;
+
+/* Runs `pbcheck fuzz` (this pbcheck) on the reference builder for
+ * `seconds` from the seed corpus into out: the engine command line is
+ * exactly the one users get. Returns its exit status. */
+static int pbcheck_fuzz(const char *engine, const char *bin, uint32_t jobs, double seconds, const char *out)
+{
+    char self[PATH_MAX], a_time[32], a_jobs[16];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    self[len > 0 ? len : 0] = 0;
+    snprintf(a_time, sizeof(a_time), "%.0f", seconds);
+    snprintf(a_jobs, sizeof(a_jobs), "%u", jobs);
+    char *argv[] = {self,    "fuzz",  "--target", "reference", "--engine", (char *)engine, "--jobs",
+                    a_jobs,  "--time", a_time,    "--out",     (char *)out, "--bin-dir", (char *)bin,
+                    NULL};
+    return run_child(argv, NULL, NULL, NULL, seconds + 300);
+}
+
+/* libFuzzer from `pbcheck fuzz`: one process (final statistics), or
+ * -fork=N (the last progress line, "#RUNS: cov: ... time: Ts"). */
+static fuzz_row libfuzzer_row(const char *bin, uint32_t jobs, double seconds)
+{
+    fuzz_row row = {.execs = -1};
+    char dir[] = "/tmp/pbcheck-bench-fuzz.XXXXXX", log[64], corpus[64], line[1024];
+    if (!mkdtemp(dir))
+        return row;
+    snprintf(log, sizeof(log), "%s/fuzz-0.log", dir);
+    snprintf(corpus, sizeof(corpus), "%s/corpus", dir);
+    if (pbcheck_fuzz("libfuzzer", bin, jobs, seconds, dir) == 0) {
+        row.secs = seconds;
+        if (jobs == 1)
+            row.execs = file_value(log, "stat::number_of_executed_units:");
+        FILE *f = jobs > 1 ? fopen(log, "r") : NULL;
+        while (f && fgets(line, sizeof(line), f)) {
+            unsigned long long runs, t;
+            const char *at = strstr(line, " time: ");
+            if (line[0] == '#' && at && sscanf(line, "#%llu: cov:", &runs) == 1 && sscanf(at, " time: %llus", &t) == 1 &&
+                t > 0) {
+                row.execs = (double)runs;
+                row.secs = (double)t;
+            }
+        }
+        if (f)
+            fclose(f);
+        row.corpus = count_files(corpus);
+    }
+    remove_scratch(dir);
+    return row;
+}
+
+/* libFuzzer's -jobs=N -workers=N, the alternative --jobs does not use:
+ * independent processes sharing the corpus (-reload), each writing its
+ * own fuzz-J.log with its final statistics into the current folder,
+ * hence run from the scratch folder. */
+static fuzz_row libfuzzer_jobs_row(const char *bin, uint32_t jobs, double seconds)
+{
+    fuzz_row row = {.execs = -1};
+    char dir[] = "/tmp/pbcheck-bench-jobs.XXXXXX", self[PATH_MAX], exe[PATH_MAX], corpus[64], log[64];
+    char a_jobs[32], a_workers[32], a_time[48], a_dict[PATH_MAX + 16], a_art[64];
+    snprintf(exe, sizeof(exe), "%.4000s/fuzz_diff_reference", bin);
+    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    self[len > 0 ? len : 0] = 0;
+    if (access(exe, X_OK) || !mkdtemp(dir))
+        return row;
+    snprintf(corpus, sizeof(corpus), "%s/corpus", dir);
+    snprintf(log, sizeof(log), "%s/jobs.log", dir);
+    char *prepare[] = {self, "fuzz", "--target", "reference", "--prepare", "--out", dir, NULL};
+    snprintf(a_jobs, sizeof(a_jobs), "-jobs=%u", jobs);
+    snprintf(a_workers, sizeof(a_workers), "-workers=%u", jobs);
+    snprintf(a_time, sizeof(a_time), "-max_total_time=%.0f", seconds);
+    snprintf(a_dict, sizeof(a_dict), "-dict=%s.dict", exe);
+    snprintf(a_art, sizeof(a_art), "-artifact_prefix=%s/", dir);
+    char *argv[] = {exe,        a_jobs, a_workers, a_time, "-max_len=4096", "-timeout=10", "-print_final_stats=1",
+                    a_dict, a_art,  corpus,    NULL};
+    int here = open(".", O_RDONLY | O_DIRECTORY);
+    if (run_child(prepare, NULL, NULL, NULL, 120) == 0 && here >= 0 && chdir(dir) == 0) {
+        int rc = run_child(argv, log, NULL, NULL, seconds + 300);
+        if (fchdir(here))
+            fprintf(stderr, "pbcheck: bench: cannot return to the working folder\n");
+        row.secs = seconds;
+        for (uint32_t j = 0; rc == 0 && j < jobs; j++) {
+            char job_log[64];
+            snprintf(job_log, sizeof(job_log), "%s/fuzz-%u.log", dir, j);
+            double v = file_value(job_log, "stat::number_of_executed_units:");
+            row.execs = v < 0 ? -1 : (row.execs < 0 ? 0 : row.execs) + v;
+            if (v < 0)
+                break;
+        }
+        row.corpus = count_files(corpus);
+    }
+    if (here >= 0)
+        close(here);
+    remove_scratch(dir);
+    return row;
+}
+
+/* AFL++ from `pbcheck fuzz --engine afl --jobs N`: rows[0] is -M main,
+ * rows[1..N-1] the -S secondaries, each from its fuzzer_stats. Returns 0,
+ * or -1 with why in note. */
+static int afl_rows(const char *afl_bin, uint32_t jobs, double seconds, fuzz_row *rows, char *note, size_t n)
+{
+    char exe[PATH_MAX], dir[] = "/tmp/pbcheck-bench-afl.XXXXXX";
+    snprintf(exe, sizeof(exe), "%.4000s/fuzz_diff_reference", afl_bin);
+    if (access(exe, X_OK)) {
+        snprintf(note, n, "not measured: no AFL++ build in %.3000s (cmake --preset afl && cmake --build --preset afl)",
+                 afl_bin);
+        return -1;
+    }
+    if (!mkdtemp(dir))
+        return -1;
+    int rc = pbcheck_fuzz("afl", afl_bin, jobs, seconds, dir);
+    for (uint32_t j = 0; j < jobs; j++) {
+        char stats[128], queue[128], name[32];
+        snprintf(name, sizeof(name), j ? "secondary%u" : "main", j);
+        snprintf(stats, sizeof(stats), "%s/afl/%s/fuzzer_stats", dir, name);
+        snprintf(queue, sizeof(queue), "%s/afl/%s/queue", dir, name);
+        rows[j] = (fuzz_row){.execs = file_value(stats, "execs_done"), .secs = seconds, .corpus = count_files(queue)};
+        double st = file_value(stats, "stability");
+        snprintf(rows[j].stability, sizeof(rows[j].stability), st < 0 ? "-" : "%.2f%%", st);
+    }
+    remove_scratch(dir);
+    if (rc != 0 || rows[0].execs < 0) {
+        snprintf(note, n, "afl-fuzz failed (pbcheck fuzz --engine afl exited %d); run it by hand to see why", rc);
+        return -1;
+    }
+    return 0;
+}
+
+static void fuzz_row_print(FILE *o, const char *what, uint32_t procs, const fuzz_row *r)
+{
+    if (r->execs < 0) {
+        fprintf(o, "| %s | %u | failed | - | - | - |\n", what, procs);
+        return;
+    }
+    fprintf(o, "| %s | %u | %.0f | %.0f | %u | %s |\n", what, procs, r->execs, r->execs / r->secs, r->corpus,
+            r->stability[0] ? r->stability : "-");
+}
+
+static void fuzzing_speed(FILE *o, const char *bin, const char *afl_bin, double seconds)
+{
+    fprintf(o, "### (g) Fuzzing from the seed corpus, %.0f s each\n\n", seconds);
+    fprintf(o, "The reference builder's differential target (ASan+UBSan) from `corpus/seeds`, run by `pbcheck fuzz` "
+               "(the engine command line users get); inputs run over the seconds they took, and the corpus at the "
+               "end. `--jobs 2` is libFuzzer's `-fork=2`; `-jobs=2 -workers=2` (two processes sharing the corpus) "
+               "is the alternative it was measured against (docs/fuzzing.md).\n\n");
+    fprintf(o, "| engine | processes | inputs run | execs/s | corpus | stability |\n|---|---|---|---|---|---|\n");
+    fprintf(stderr, "bench: (g) libFuzzer, one process...\n");
+    fuzz_row one = libfuzzer_row(bin, 1, seconds);
+    fuzz_row_print(o, "libFuzzer, one process", 1, &one);
+    fflush(o);
+    fprintf(stderr, "bench: (g) libFuzzer, --jobs 2...\n");
+    fuzz_row fork = libfuzzer_row(bin, 2, seconds);
+    fuzz_row_print(o, "libFuzzer, `pbcheck fuzz --jobs 2` (-fork=2)", 2, &fork);
+    fflush(o);
+    fprintf(stderr, "bench: (g) libFuzzer, -jobs=2 -workers=2...\n");
+    fuzz_row jobs = libfuzzer_jobs_row(bin, 2, seconds);
+    fuzz_row_print(o, "libFuzzer, -jobs=2 -workers=2", 2, &jobs);
+    fflush(o);
+    fprintf(stderr, "bench: (g) AFL++, -M and -S...\n");
+    fuzz_row afl[2] = {{0}};
+    char note[PATH_MAX + 128] = "";
+    if (afl_rows(afl_bin, 2, seconds, afl, note, sizeof(note)) == 0) {
+        double total = afl[0].execs + (afl[1].execs > 0 ? afl[1].execs : 0);
+        fuzz_row_print(o, "AFL++, `pbcheck fuzz --engine afl --jobs 2`: -M main", 1, &afl[0]);
+        fuzz_row_print(o, "AFL++: -S secondary1", 1, &afl[1]);
+        fprintf(o, "| AFL++, both | 2 | %.0f | %.0f | - | - |\n", total, total / seconds);
+    } else {
+        fprintf(o, "| AFL++ -M/-S | 2 | %s | - | - | - |\n", note);
+    }
+    if (fork.execs > 0 && jobs.execs > 0)
+        fprintf(o, "\n`--jobs 2` (-fork=2) against -jobs=2: **%.2fx** the execs/s (`pbcheck fuzz --jobs` uses "
+                   "-fork while this stays above 1).\n",
+                (fork.execs / fork.secs) / (jobs.execs / jobs.secs));
+    fprintf(o, "\n");
+}
+
+/* ---- (h) The cost of one mutation ---- */
+
+/* fuzz_mutator_cost is a target that does nothing, so an exec is
+ * libFuzzer's loop and one mutation; -keep_seed=1 keeps the whole corpus
+ * although no input adds coverage. With the structure-aware mutator and
+ * with libFuzzer's own mutations (PBC_MUTATOR=bytes and -cross_over=0, as
+ * (d)'s "bytes only"), same corpus, flags and seed, in the order own,
+ * ours, ours, own: a machine getting busier or quieter meanwhile weighs
+ * on both alike. */
+static void mutation_cost(FILE *o, const char *bin, const char *corpus, double seconds)
+{
+    char *flags[2][4] = {{"-keep_seed=1", "-seed=1", "-cross_over=0", NULL}, {"-keep_seed=1", "-seed=1", NULL}};
+    char *env[2][2] = {{"PBC_MUTATOR=bytes", NULL}, {"PBC_MUTATOR=ops", NULL}};
+    double speed[2] = {0, 0};
+    int failed = 0;
+    fprintf(stderr, "bench: (h) cost of one mutation...\n");
+    for (int round = 0; round < 4; round++) {
+        int ours = round == 1 || round == 2;
+        double v = libfuzzer_on_corpus(bin, "fuzz_mutator_cost", corpus, seconds, flags[ours], env[ours],
+                                       "stat::average_exec_per_sec:");
+        failed |= v <= 0;
+        speed[ours] += v / 2;
+    }
+    fprintf(o, "### (h) Cost of one mutation\n\n");
+    fprintf(o, "`fuzz_mutator_cost` (a target that does nothing: an exec is libFuzzer's loop and one mutation) on "
+               "the corpus of (a'), same flags and seed; the mean of two runs of %.0f s each, in the order own, "
+               "structure-aware, structure-aware, own.\n\n", seconds);
+    if (failed) {
+        fprintf(o, "Not measured: no fuzz_mutator_cost in %s, or it failed.\n\n", bin);
+        return;
+    }
+    fprintf(o, "| mutations | execs/s | per input |\n|---|---|---|\n");
+    fprintf(o, "| libFuzzer's own (PBC_MUTATOR=bytes, -cross_over=0) | %.0f | %.2f us |\n", speed[0], 1e6 / speed[0]);
+    fprintf(o, "| structure-aware (fuzz/mutate.c) | %.0f | %.2f us |\n\n", speed[1], 1e6 / speed[1]);
+    fprintf(o, "Structure-aware / libFuzzer's own, per input: **%.2fx** (goal <= 2).\n\n", speed[0] / speed[1]);
 }
 
 /* ---- (d) time to find ---- */
@@ -502,6 +881,7 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
     memset(a, 0, sizeof(*a));
     a->time_s = 5;
     a->cap_s = 60;
+    a->fuzz_time_s = 60;
     uint64_t seeds = 3;
     const pbc_opt opts[] = {
         {"time", PBC_OPT_SECONDS, &a->time_s, "S", "seconds", 1, 3600, "5", "seconds per speed measurement"},
@@ -510,15 +890,24 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
         {"seeds", PBC_OPT_NUMBER, &seeds, "N", "a number", 1, 9, "3", "runs per mutant and mode"},
         {"mutants", PBC_OPT_STRING, &a->mutants, "LIST", "a comma-separated list", 0, 0, "every mutant",
          "only these mutants (comma-separated)"},
+        {"fuzz-time", PBC_OPT_SECONDS, &a->fuzz_time_s, "S", "seconds", 1, 3600, "60",
+         "seconds of each fuzzing run of (g)"},
+        {"corpus", PBC_OPT_STRING, &a->corpus, "DIR", "a folder", 0, 0, "corpus/bench of the source tree",
+         "the fuzzer-evolved corpus of (a') and (h)\n(scripts/make-bench-corpus makes it)"},
         {"skip-find", PBC_OPT_FLAG, &a->skip_find, NULL, NULL, 0, 0, "off", "skip (c)'s fuzzer run and (d)"},
         {"skip-long", PBC_OPT_FLAG, &a->skip_long, NULL, NULL, 0, 0, "off", "skip (e)"},
+        {"skip-fuzz", PBC_OPT_FLAG, &a->skip_fuzz, NULL, NULL, 0, 0, "off",
+         "skip (g), four fuzzing runs of --fuzz-time each"},
         {"bin-dir", PBC_OPT_STRING, &a->bin_dir, "DIR", "a folder", 0, 0, "build/fuzz/fuzz",
-         "libFuzzer binaries for (c), (d) and (e)"},
+         "libFuzzer binaries for (a'), (c), (d), (e), (g), (h)"},
+        {"afl-bin-dir", PBC_OPT_STRING, &a->afl_bin_dir, "DIR", "a folder", 0, 0, "build/afl/fuzz",
+         "AFL++ binaries for (g); without them (g) says so"},
         {"out", PBC_OPT_STRING, &a->out, "FILE", "a file", 0, 0, "none: standard output only",
          "also write the report into FILE, replacing its\n'## Results' section (docs/benchmarks.md)"},
-        /* (a) runs the ASan build of pbcheck with this to measure itself. */
+        /* (a) and (a') run the ASan build of pbcheck with this to measure
+         * itself: (a)'s execs/s, or (a')'s given --corpus. */
         {"execs-only", PBC_OPT_FLAG, &a->execs_only, NULL, NULL, 0, 0, "off",
-         "print only (a)'s execs/s", .hidden = 1},
+         "print only (a)'s execs/s, or with --corpus (a')'s", .hidden = 1},
         {NULL},
     };
     const pbc_verb_spec spec = {
@@ -527,7 +916,10 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
         .about = "Measures, in one run, what continuous fuzzing needs and prints a Markdown\n"
                  "report (see docs/benchmarks.md for the goals and the last results):\n"
                  "  (a) differential execs/s on the default input mix, this build and the\n"
-                 "      ASan+UBSan build (build/asan/pbcheck), one core each;\n"
+                 "      ASan+UBSan build (build/fuzz/pbcheck, else build/asan/pbcheck), one\n"
+                 "      core each;\n"
+                 "  (a') the same on a fuzzer-evolved corpus (--corpus), and libFuzzer's\n"
+                 "      execs/s in fuzz_diff_reference started from it;\n"
                  "  (b) execs/s with 16 MiB and with 4 GiB of modeled video memory;\n"
                  "  (c) peak RSS;\n"
                  "  (d) for each planted mutant, the time libFuzzer needs to find it with the\n"
@@ -535,8 +927,16 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "      --seeds runs, each capped at --cap seconds);\n"
                  "  (e) the parser and ISA-decoder targets for 10^6 inputs each;\n"
                  "  (f) the per-page cost of a differential exec (one transfer of 1 to\n"
-                 "      65,536 pages, and 4 GiB) against a memcpy of the same bytes.\n"
-                 "Run it from a release build for (a) to mean what the goal says.",
+                 "      65,536 pages, and 4 GiB) against a memcpy of the same bytes;\n"
+                 "  (g) fuzzing from the seed corpus for --fuzz-time seconds as 'pbcheck\n"
+                 "      fuzz' runs it: libFuzzer with one process, with --jobs 2 (-fork=2)\n"
+                 "      and with -jobs=2 -workers=2; AFL++ with -M and -S (execs/s and\n"
+                 "      stability);\n"
+                 "  (h) the cost of one mutation, structure-aware against libFuzzer's own.\n"
+                 "The fuzz preset's binaries (cmake --preset fuzz) serve (a'), (c)-(e), (g)\n"
+                 "and (h), the afl preset's (g). A quick run: --skip-find --skip-long\n"
+                 "--skip-fuzz --time 2. Run it from a release build for (a) and (a') to\n"
+                 "mean what the goals say.",
         .example = "pbcheck bench --time 10 --mutants mutant-trunc32,mutant-fill-tail --out docs/benchmarks.md",
         .opts = opts,
     };
@@ -565,9 +965,11 @@ int pbc_cmd_bench(int argc, char **argv)
     if (rc != PBC_CLI_GO)
         return rc;
     if (a.execs_only) {
-        printf("%.1f\n", default_mix_speed(a.time_s));
+        uint32_t count, over;
+        printf("%.1f\n", a.corpus ? corpus_speed(a.corpus, a.time_s, &count, &over) : default_mix_speed(a.time_s));
         return PBC_EXIT_PASS;
     }
+    const char *corpus = a.corpus ? a.corpus : PBC_SOURCE_DIR "/corpus/bench";
     char bin[PATH_MAX], dir[PATH_MAX];
     pbc_cli_self_dir(dir, sizeof(dir));
     snprintf(bin, sizeof(bin), "%.4000s", a.bin_dir ? a.bin_dir : dir);
@@ -576,6 +978,9 @@ int pbc_cmd_bench(int argc, char **argv)
     if ((!a.skip_find || !a.skip_long) && access(bin, X_OK))
         return pbc_usage_error("bench: no libFuzzer build in %s for (d) and (e): cmake --preset fuzz && "
                                "cmake --build --preset fuzz, or --skip-find --skip-long", bin);
+    char afl_bin[PATH_MAX];
+    snprintf(afl_bin, sizeof(afl_bin), "%.4000s%s", a.afl_bin_dir ? a.afl_bin_dir : dir,
+             a.afl_bin_dir ? "" : "/../afl/fuzz");
 
     char *report = NULL;
     size_t report_len = 0;
@@ -591,7 +996,7 @@ int pbc_cmd_bench(int argc, char **argv)
     double rel = default_mix_speed(a.time_s);
     fprintf(stderr, "bench: (a) execs/s under ASan+UBSan...\n");
     char note[PATH_MAX + 128] = "";
-    double asan = asan_speed(a.time_s, note, sizeof(note));
+    double asan = asan_speed(a.time_s, NULL, note, sizeof(note));
     fprintf(o, "### (a) Differential execs/s, default input mix, one core\n\n");
     fprintf(o, "| build | execs/s | goal |\n|---|---|---|\n");
     fprintf(o, "| this pbcheck (%s) | %.0f | >= 5000 |\n", build, rel);
@@ -599,6 +1004,7 @@ int pbc_cmd_bench(int argc, char **argv)
         fprintf(o, "| ASan+UBSan (%s) | %.0f | - |\n\n", note, asan);
     else
         fprintf(o, "| ASan+UBSan | %s | - |\n\n", note);
+    corpus_section(o, corpus, a.corpus ? a.corpus : "corpus/bench", bin, build, a.time_s);
 
     fprintf(stderr, "bench: (b) 16 MiB vs 4 GiB of video memory...\n");
     double small, big;
@@ -614,7 +1020,7 @@ int pbc_cmd_bench(int argc, char **argv)
     per_page_cost(o);
 
     fprintf(o, "### (c) Peak RSS (goal <= 512 MiB)\n\n| process | peak RSS |\n|---|---|\n");
-    fprintf(o, "| this pbcheck, after (a) and (b) (4 GiB segments included) | %ld MiB |\n",
+    fprintf(o, "| this pbcheck, after (a), (a'), (b) and (f) (4 GiB segments included) | %ld MiB |\n",
             ru.ru_maxrss / 1024);
     if (!a.skip_find) {
         fprintf(stderr, "bench: (c) peak RSS of a fuzzing process...\n");
@@ -626,6 +1032,7 @@ int pbc_cmd_bench(int argc, char **argv)
     }
     fprintf(o, "\n");
 
+    mutation_cost(o, bin, corpus, a.time_s);
     if (!a.skip_find) {
         fprintf(o, "### (d) libFuzzer time to find each planted mutant\n\n");
         fprintf(o, "From an empty corpus; median of %u seeds; each run capped at %.0f s. "
@@ -659,6 +1066,8 @@ int pbc_cmd_bench(int argc, char **argv)
         long_run(o, bin, "fuzz_isa");
         fprintf(o, "\n");
     }
+    if (!a.skip_fuzz)
+        fuzzing_speed(o, bin, afl_bin, a.fuzz_time_s);
     fclose(o);
     fputs(report, stdout);
     int out_rc = a.out ? replace_results(a.out, report) : PBC_EXIT_PASS;

@@ -15,6 +15,7 @@ typedef struct afl_mutator {
     pbc_rng rng;
     uint8_t *buf;
     size_t cap;
+    pbc_mutator mutator;
 } afl_mutator;
 
 void *afl_custom_init(void *afl, unsigned int seed);
@@ -27,8 +28,10 @@ void *afl_custom_init(void *afl, unsigned int seed)
 {
     (void)afl;
     afl_mutator *m = calloc(1, sizeof(*m));
-    if (m)
+    if (m) {
         m->rng.state = seed;
+        pbc_mutator_init(&m->mutator);
+    }
     return m;
 }
 
@@ -75,7 +78,7 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
     size_t n = buf_size < max_size ? buf_size : max_size;
     memcpy(m->buf, buf, n);
     *out_buf = m->buf;
-    return pbc_mutate(m->buf, n, max_size, add_buf, add_buf_size,
+    return pbc_mutate(&m->mutator, m->buf, n, max_size, add_buf, add_buf_size,
                       pbc_rng_choose(&m->rng, UINT32_MAX), byte_mutate);
 }
 
@@ -88,7 +91,9 @@ const char *afl_custom_describe(void *data, size_t max_description_len)
 void afl_custom_deinit(void *data)
 {
     afl_mutator *m = data;
-    if (m)
+    if (m) {
+        pbc_mutator_fini(&m->mutator);
         free(m->buf);
+    }
     free(m);
 }

@@ -31,34 +31,6 @@ static const char *target_name(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Inputs over the limits every front end shares (pbc_scenario_check_limits:
- * `pbcheck replay` refuses them too) are decoded but not run. So are inputs
- * over this target's own budget, which keeps an exec within tens of
- * milliseconds and the process far below the engine's rss_limit_mb:
- * allocations totalling more than 256 MiB, or more than 1 GiB of modeled
- * memory written (pbc_scenario_footprint). Pages the GPU writes whole cost
- * about 100 bytes each (gpu/mem.h), so the budget reaches resume points
- * beyond 1 MiB and 16 MiB; `pbcheck replay` runs the rest. */
-#define FUZZ_MAX_ALLOC_BYTES (256ull << 20)
-#define FUZZ_MAX_FOOTPRINT (1ull << 30)
-_Static_assert(FUZZ_MAX_FOOTPRINT <= PBC_MAX_SCENARIO_BYTES, "the fuzz budget lies within the shared limit");
-
-static uint64_t alloc_bytes(const pbc_scenario *s)
-{
-    uint64_t n = 0;
-    for (uint32_t i = 0; i < s->alloc_count; i++)
-        n += s->allocs[i].size;
-    return n;
-}
-
-static int worth_running(const pbc_scenario *s)
-{
-    char why[300];
-    uint32_t line;
-    return pbc_scenario_check_limits(s, why, sizeof(why), &line) == 0 && alloc_bytes(s) <= FUZZ_MAX_ALLOC_BYTES &&
-           pbc_scenario_footprint(s) <= FUZZ_MAX_FOOTPRINT;
-}
-
 static void report_and_abort(const pbc_scenario *s, const pbc_outcome *out)
 {
     char *text = pbc_scenario_print(s);
@@ -88,7 +60,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     pbc_scenario s;
     pbc_scenario_decode_in(data, size, layout, layout_count, &s);
-    if (!worth_running(&s)) {
+    /* Over the limits or the fuzz budget: decoded, not run (scenario.h). */
+    if (!pbc_scenario_fuzz_runs(&s)) {
         pbc_scenario_fini(&s);
         return 0;
     }

@@ -6,8 +6,9 @@
  * the result. The decoder re-checks legality, so an edit that makes a
  * later operation illegal only drops that operation.
  *
- * Everything here is a function of its arguments and the seed: no state
- * lives between calls.
+ * Every mutation is a function of its arguments and the seed. What lives
+ * between calls is only memory (struct pbc_mutator): the scenarios it
+ * decodes into keep their arrays, so a warm mutator allocates nothing.
  */
 #include "mutate.h"
 
@@ -18,10 +19,18 @@
 #include "scenario/scenario.h"
 #include "base/util.h"
 
-int pbc_mutator_bytes_only(void)
+void pbc_mutator_init(pbc_mutator *m)
 {
-    const char *m = getenv("PBC_MUTATOR");
-    return m && strcmp(m, "bytes") == 0;
+    const char *mode = getenv("PBC_MUTATOR");
+    m->bytes_only = mode && strcmp(mode, "bytes") == 0;
+    pbc_scenario_init(&m->s);
+    pbc_scenario_init(&m->other);
+}
+
+void pbc_mutator_fini(pbc_mutator *m)
+{
+    pbc_scenario_fini(&m->s);
+    pbc_scenario_fini(&m->other);
 }
 
 static uint32_t pick(pbc_rng *r, uint32_t n) { return n ? pbc_rng_choose(r, n) : 0; }
@@ -245,19 +254,13 @@ static void splice_from(pbc_scenario *a, const pbc_scenario *b, uint32_t pos, ui
  * Returns 0 when even no operations do not fit. */
 static size_t encode_fitting(pbc_scenario *s, uint8_t *out, size_t max)
 {
-    for (;;) {
-        uint8_t *bytes;
-        size_t n = pbc_scenario_encode(s, &bytes);
-        if (n <= max) {
-            memcpy(out, bytes, n);
-            free(bytes);
-            return n;
-        }
-        free(bytes);
+    size_t n;
+    while ((n = pbc_scenario_encode_to(s, out, max)) > max) {
         if (s->op_count == 0)
             return 0;
         s->op_count -= 1 + (s->op_count - 1) / 8;
     }
+    return n;
 }
 
 int pbc_mutate_scenario(pbc_scenario *s, pbc_mutation m, const pbc_scenario *other, pbc_rng *r)
@@ -339,47 +342,42 @@ static pbc_mutation choose_mutation(const pbc_scenario *s, pbc_rng *r)
     return PBC_MUT_BYTES;
 }
 
-size_t pbc_mutate(uint8_t *data, size_t size, size_t max_size, const uint8_t *other,
+size_t pbc_mutate(pbc_mutator *m, uint8_t *data, size_t size, size_t max_size, const uint8_t *other,
                   size_t other_size, uint32_t seed, pbc_byte_mutator bytes)
 {
-    if (pbc_mutator_bytes_only())
+    if (m->bytes_only)
         return bytes(data, size, max_size);
     pbc_rng r = {seed * 0x9E3779B97F4A7C15ull + 1};
-    pbc_scenario s, o;
-    pbc_scenario_decode(data, size, &s);
-    pbc_scenario_decode(other, other ? other_size : 0, &o);
+    pbc_scenario *s = &m->s, *o = &m->other;
+    pbc_scenario_decode_again(data, size, NULL, 0, s);
+    pbc_scenario_decode_again(other, other ? other_size : 0, NULL, 0, o);
     size_t out = 0;
     for (int attempt = 0; attempt < 4 && !out; attempt++) {
-        pbc_mutation m = choose_mutation(&s, &r);
-        if (m == PBC_MUT_BYTES)
+        pbc_mutation kind = choose_mutation(s, &r);
+        if (kind == PBC_MUT_BYTES)
             break;
         /* Up to three stacked edits, like the engines' own havoc stages. */
-        int changed = pbc_mutate_scenario(&s, m, &o, &r);
+        int changed = pbc_mutate_scenario(s, kind, o, &r);
         for (uint32_t more = pick(&r, 3); changed && more; more--)
-            pbc_mutate_scenario(&s, choose_mutation(&s, &r), &o, &r);
+            pbc_mutate_scenario(s, choose_mutation(s, &r), o, &r);
         if (changed)
-            out = encode_fitting(&s, data, max_size);
+            out = encode_fitting(s, data, max_size);
     }
-    pbc_scenario_fini(&s);
-    pbc_scenario_fini(&o);
     return out ? out : bytes(data, size, max_size);
 }
 
-size_t pbc_crossover(const uint8_t *a, size_t a_size, const uint8_t *b, size_t b_size,
+size_t pbc_crossover(pbc_mutator *m, const uint8_t *a, size_t a_size, const uint8_t *b, size_t b_size,
                      uint8_t *out, size_t max_size, uint32_t seed)
 {
     pbc_rng r = {seed * 0xD1B54A32D192ED03ull + 7};
-    pbc_scenario x, y;
-    pbc_scenario_decode(a, a_size, &x);
-    pbc_scenario_decode(b, b_size, &y);
-    uint32_t keep = pick(&r, x.op_count + 1);
-    x.op_count = keep;
-    if (y.op_count) {
-        uint32_t from = pick(&r, y.op_count);
-        splice_from(&x, &y, keep, from, y.op_count - from);
+    pbc_scenario *x = &m->s, *y = &m->other;
+    pbc_scenario_decode_again(a, a_size, NULL, 0, x);
+    pbc_scenario_decode_again(b, b_size, NULL, 0, y);
+    uint32_t keep = pick(&r, x->op_count + 1);
+    x->op_count = keep;
+    if (y->op_count) {
+        uint32_t from = pick(&r, y->op_count);
+        splice_from(x, y, keep, from, y->op_count - from);
     }
-    size_t n = encode_fitting(&x, out, max_size);
-    pbc_scenario_fini(&x);
-    pbc_scenario_fini(&y);
-    return n;
+    return encode_fitting(x, out, max_size);
 }

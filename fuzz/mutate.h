@@ -29,24 +29,33 @@ typedef enum pbc_mutation {
     PBC_MUT_COUNT
 } pbc_mutation;
 
+/* The mutator's memory between calls, and nothing else: the scenarios it
+ * decodes into, whose arrays it keeps so that a warm mutator allocates
+ * nothing. One per thread of mutation. */
+typedef struct pbc_mutator {
+    pbc_scenario s, other;
+    int bytes_only; /* PBC_MUTATOR=bytes when initialized */
+} pbc_mutator;
+
+/* Reads PBC_MUTATOR from the environment: "bytes" makes pbc_mutate use
+ * the byte mutator only, which is how `pbcheck bench` and `pbcheck fuzz
+ * --no-mutator` run the engine without this mutator. */
+void pbc_mutator_init(pbc_mutator *m);
+void pbc_mutator_fini(pbc_mutator *m);
+
 /* Mutates data[0, size) in place into at most max_size bytes and returns
- * the new size. other (may be NULL) is a second input for splicing. When
- * the environment sets PBC_MUTATOR=bytes, only `bytes` is used, which is
- * how `pbcheck bench` measures the engine without this mutator. */
-size_t pbc_mutate(uint8_t *data, size_t size, size_t max_size, const uint8_t *other,
+ * the new size. other (may be NULL) is a second input for splicing. */
+size_t pbc_mutate(pbc_mutator *m, uint8_t *data, size_t size, size_t max_size, const uint8_t *other,
                   size_t other_size, uint32_t seed, pbc_byte_mutator bytes);
 
 /* Cross-over at operation level: a's allocations and a prefix of its
  * operations, then a run of b's operations. Returns the size written to
  * out (at most max_size). */
-size_t pbc_crossover(const uint8_t *a, size_t a_size, const uint8_t *b, size_t b_size,
+size_t pbc_crossover(pbc_mutator *m, const uint8_t *a, size_t a_size, const uint8_t *b, size_t b_size,
                      uint8_t *out, size_t max_size, uint32_t seed);
 
 /* One mutation of kind m (not PBC_MUT_BYTES) applied to s; other may be
  * NULL. Returns 1 when s changed, 0 when m does not apply to s. */
 int pbc_mutate_scenario(pbc_scenario *s, pbc_mutation m, const pbc_scenario *other, pbc_rng *rng);
-
-/* Whether PBC_MUTATOR=bytes asks for the byte-level mutator only. */
-int pbc_mutator_bytes_only(void);
 
 #endif

@@ -152,5 +152,8 @@ for verb in run disasm certify replay encode fuzz bench list; do
 done
 "$pbcheck" bench --execs-only --time 1 >"$tmp/out"
 check bench-hidden-execs-only grep -Eq '^[0-9]+\.[0-9]$' "$tmp/out"
+# (a') in the sanitizer build: the same on the committed fuzzer-evolved corpus.
+"$pbcheck" bench --execs-only --corpus "$src/corpus/bench" --time 1 >"$tmp/out"
+check bench-hidden-execs-corpus grep -Eq '^[1-9][0-9]*\.[0-9]$' "$tmp/out"
 
 finish

@@ -157,9 +157,11 @@ T_TEST(mutate_bytes_in_and_out)
     uint8_t buf[4096];
     int changed = 0;
     byte_calls = 0;
+    pbc_mutator mu;
+    pbc_mutator_init(&mu);
     for (uint32_t seed = 0; seed < 500; seed++) {
         memcpy(buf, enc, n);
-        size_t m = pbc_mutate(buf, n, sizeof(buf), enc, n, seed, count_bytes);
+        size_t m = pbc_mutate(&mu, buf, n, sizeof(buf), enc, n, seed, count_bytes);
         T_CHECK(m <= sizeof(buf));
         changed += m != n || memcmp(buf, enc, n);
     }
@@ -168,12 +170,15 @@ T_TEST(mutate_bytes_in_and_out)
     /* A small max_size is respected, whatever the mutation wants. */
     for (uint32_t seed = 0; seed < 200; seed++) {
         memcpy(buf, enc, 20);
-        T_CHECK(pbc_mutate(buf, 20, 24, enc, n, seed, count_bytes) <= 24);
+        T_CHECK(pbc_mutate(&mu, buf, 20, 24, enc, n, seed, count_bytes) <= 24);
     }
+    pbc_mutator_fini(&mu);
     setenv("PBC_MUTATOR", "bytes", 1);
+    pbc_mutator_init(&mu);
     byte_calls = 0;
     memcpy(buf, enc, n);
-    T_CHECK(pbc_mutate(buf, n, sizeof(buf), NULL, 0, 1, count_bytes) == n && byte_calls == 1);
+    T_CHECK(pbc_mutate(&mu, buf, n, sizeof(buf), NULL, 0, 1, count_bytes) == n && byte_calls == 1);
+    pbc_mutator_fini(&mu);
     unsetenv("PBC_MUTATOR");
     free(enc);
     pbc_scenario_fini(&s);
@@ -201,8 +206,10 @@ T_TEST(crossover_combines_operations)
     uint8_t *ea, *eb, out[4096];
     size_t na = pbc_scenario_encode(&a, &ea), nb = pbc_scenario_encode(&b, &eb);
     int from_b = 0;
+    pbc_mutator mu;
+    pbc_mutator_init(&mu);
     for (uint32_t seed = 0; seed < 50; seed++) {
-        size_t n = pbc_crossover(ea, na, eb, nb, out, sizeof(out), seed);
+        size_t n = pbc_crossover(&mu, ea, na, eb, nb, out, sizeof(out), seed);
         T_CHECK(n > 0 && n <= sizeof(out));
         pbc_scenario_decode(out, n, &c);
         T_CHECK(c.alloc_count == a.alloc_count);
@@ -214,6 +221,7 @@ T_TEST(crossover_combines_operations)
         pbc_scenario_fini(&c);
     }
     T_CHECK(from_b > 0);
+    pbc_mutator_fini(&mu);
     free(ea);
     free(eb);
     pbc_scenario_fini(&a);

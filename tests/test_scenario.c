@@ -276,6 +276,37 @@ T_TEST(binary_any_bytes_decode_valid)
     T_CHECK_MSG(with_ops > 1000, "only %d of 3000 inputs kept an operation", with_ops);
 }
 
+/* Decoding again into one scenario gives what a fresh decode gives, with
+ * nothing left of the input before (the mutator reuses its scenarios);
+ * encoding into a buffer works like snprintf: the size the whole encoding
+ * needs, its first bytes when the buffer is short. */
+T_TEST(binary_decode_again_and_encode_to)
+{
+    pbc_rng rng = {7};
+    uint8_t buf[400], out[4096];
+    pbc_scenario again;
+    pbc_scenario_init(&again);
+    for (int iter = 0; iter < 1000; iter++) {
+        size_t n = pbc_rng_choose(&rng, sizeof(buf) + 1);
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (uint8_t)pbc_rng_choose(&rng, 128);
+        pbc_scenario fresh;
+        pbc_scenario_decode(buf, n, &fresh);
+        pbc_scenario_decode_again(buf, n, NULL, 0, &again);
+        T_CHECK_MSG(pbc_scenario_equal(&fresh, &again), "input %d: decoding again differs", iter);
+        uint8_t *bytes;
+        size_t m = pbc_scenario_encode(&fresh, &bytes);
+        T_CHECK(pbc_scenario_encode_to(&fresh, NULL, 0) == m);
+        T_CHECK(pbc_scenario_encode_to(&fresh, out, sizeof(out)) == m && memcmp(out, bytes, m) == 0);
+        size_t cut = pbc_rng_choose(&rng, (uint32_t)m);
+        memset(out, 0xEE, sizeof(out));
+        T_CHECK(pbc_scenario_encode_to(&fresh, out, cut) == m && memcmp(out, bytes, cut) == 0 && out[cut] == 0xEE);
+        free(bytes);
+        pbc_scenario_fini(&fresh);
+    }
+    pbc_scenario_fini(&again);
+}
+
 /* A driver's declared layout (odd ids' kinds, small segments, apertures
  * elsewhere): generated scenarios and decoded bytes stay within it, and
  * still do real work there (maps included). */

@@ -54,14 +54,19 @@ static uint32_t rd_u32(bin_reader *r)
     return v;
 }
 
-/* ---- Writing ---- */
+/* ---- Writing: past the end of the buffer bytes are only counted ---- */
 
 typedef struct bin_writer {
     uint8_t *p;
-    uint32_t n, cap;
+    size_t n, cap;
 } bin_writer;
 
-static void wr_u8(bin_writer *w, uint8_t b) { PBC_PUSH(w->p, w->n, w->cap, b); }
+static void wr_u8(bin_writer *w, uint8_t b)
+{
+    if (w->n < w->cap)
+        w->p[w->n] = b;
+    w->n++;
+}
 
 static void wr_var(bin_writer *w, uint64_t v)
 {
@@ -123,13 +128,15 @@ static char name_char(uint8_t b, const char *set)
     return set[b % n];
 }
 
-static void decode_name(bin_reader *r, const pbc_scenario *s, char *name)
+/* The name of an allocation that will be kept (keep), else only its
+ * bytes consumed. */
+static void decode_name(bin_reader *r, const pbc_scenario *s, char *name, int keep)
 {
     uint32_t len = rd_u8(r) % PBC_NAME_MAX;
     for (uint32_t i = 0; i < len; i++)
         name[i] = name_char(rd_u8(r), i ? name_rest : name_first);
     name[len] = 0;
-    if (len && pbc_scenario_find_alloc(s, name) < 0)
+    if (!keep || (len && pbc_scenario_find_alloc(s, name) < 0))
         return;
     /* Absent or taken: a default one, made unique. */
     snprintf(name, PBC_NAME_MAX, "A%u", s->alloc_count);
@@ -251,19 +258,23 @@ static int allocs_overlap(const pbc_scenario *s, const pbc_salloc *a)
 
 static void decode_alloc(bin_reader *r, pbc_scenario *s, int accept)
 {
+    /* One declared after the first operation, or past the limit, is read
+     * and dropped: nothing to check it against (a fuzzer's input can hold
+     * thousands, each costing a pass over the allocations). */
+    int keep = accept && s->alloc_count < PBC_MAX_ALLOCS;
     pbc_salloc a = {0};
-    decode_name(r, s, a.name);
+    decode_name(r, s, a.name, keep);
     a.size = 4 * (1 + rd_below(r, PBC_MAX_ALLOC_SIZE / 4));
     a.where = rd_u8(r) % 3;
     if (a.where == PBC_WHERE_SEGMENT &&
-        (decode_mem_place(r, s, a.size, &a.at) || allocs_overlap(s, &a))) {
+        (decode_mem_place(r, s, a.size, &a.at) || (keep && allocs_overlap(s, &a)))) {
         a.where = PBC_WHERE_SYSTEM;
         memset(&a.at, 0, sizeof(a.at));
     }
     a.mdl_offset = rd_u8(r) % (PBC_MAX_MDL_OFFSET + 1);
     a.flags = rd_u8(r) & (PBC_ALLOC_NEEDS_IDLE | PBC_ALLOC_PRIMARY);
     a.seed = (uint32_t)rd_var(r);
-    if (accept && s->alloc_count < PBC_MAX_ALLOCS)
+    if (keep)
         *pbc_scenario_add_alloc(s) = a;
 }
 
@@ -458,8 +469,15 @@ void pbc_scenario_decode(const uint8_t *data, size_t size, pbc_scenario *s)
 void pbc_scenario_decode_in(const uint8_t *data, size_t size, const pbc_segment_info *layout, uint32_t n,
                             pbc_scenario *s)
 {
-    bin_reader r = {data, size, 0};
     pbc_scenario_init(s);
+    pbc_scenario_decode_again(data, size, layout, n, s);
+}
+
+void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segment_info *layout, uint32_t n,
+                               pbc_scenario *s)
+{
+    bin_reader r = {data, size, 0};
+    pbc_scenario_clear(s);
     (void)rd_u8(&r); /* version: every version so far reads as version 1 */
     decode_layout(&r, s, n ? layout : NULL, n);
     pbc_residency res;
@@ -484,15 +502,21 @@ void pbc_scenario_decode_in(const uint8_t *data, size_t size, const pbc_segment_
         pbc_residency_fini(&res);
 }
 
-size_t pbc_scenario_encode(const pbc_scenario *s, uint8_t **out)
+size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max)
 {
-    bin_writer w = {0};
+    bin_writer w = {.p = out, .cap = max};
     wr_u8(&w, PBC_SCENARIO_BIN_VERSION);
     encode_layout(&w, s);
     for (uint32_t i = 0; i < s->alloc_count; i++)
         encode_alloc(&w, s, &s->allocs[i]);
     for (uint32_t i = 0; i < s->op_count; i++)
         encode_op(&w, s, &s->ops[i]);
-    *out = w.p;
     return w.n;
+}
+
+size_t pbc_scenario_encode(const pbc_scenario *s, uint8_t **out)
+{
+    size_t n = pbc_scenario_encode_to(s, NULL, 0);
+    *out = pbc_xmalloc(n);
+    return pbc_scenario_encode_to(s, *out, n);
 }

@@ -22,6 +22,12 @@ void pbc_scenario_fini(pbc_scenario *s)
     memset(s, 0, sizeof(*s));
 }
 
+void pbc_scenario_clear(pbc_scenario *s)
+{
+    pbc_scenario kept = {.allocs = s->allocs, .alloc_cap = s->alloc_cap, .ops = s->ops, .op_cap = s->op_cap};
+    *s = kept;
+}
+
 void pbc_scenario_default_layout(pbc_scenario *s)
 {
     static const pbc_segment_info layout[] = {
@@ -546,4 +552,17 @@ int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uin
         }
     }
     return 0;
+}
+
+_Static_assert(PBC_FUZZ_MAX_FOOTPRINT <= PBC_MAX_SCENARIO_BYTES, "the fuzz budget lies within the limits");
+
+int pbc_scenario_fuzz_runs(const pbc_scenario *s)
+{
+    char why[300];
+    uint32_t line;
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < s->alloc_count; i++)
+        bytes += s->allocs[i].size;
+    return pbc_scenario_check_limits(s, why, sizeof(why), &line) == 0 && bytes <= PBC_FUZZ_MAX_ALLOC_BYTES &&
+           pbc_scenario_footprint(s) <= PBC_FUZZ_MAX_FOOTPRINT;
 }

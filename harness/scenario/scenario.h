@@ -99,6 +99,8 @@ typedef struct pbc_scenario {
 
 void pbc_scenario_init(pbc_scenario *s);
 void pbc_scenario_fini(pbc_scenario *s);
+/* Empties s (no layout, allocations or operations) but keeps its arrays. */
+void pbc_scenario_clear(pbc_scenario *s);
 void pbc_scenario_default_layout(pbc_scenario *s);
 pbc_salloc *pbc_scenario_add_alloc(pbc_scenario *s);
 pbc_sop *pbc_scenario_add_op(pbc_scenario *s);
@@ -180,6 +182,19 @@ uint64_t pbc_scenario_footprint(const pbc_scenario *s);
  * allocation or operation that passes them (0 when it has none). */
 int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uint32_t *line);
 
+/* The differential fuzz targets' own budget, tighter than the limits
+ * (docs/fuzzing.md): allocations totalling at most 256 MiB, at most 1 GiB
+ * of modeled memory written. That keeps an exec within tens of
+ * milliseconds and a fuzzing process far below the engine's rss_limit_mb,
+ * while transfers still split and resume beyond 1 MiB and 16 MiB: pages
+ * the GPU writes whole cost about 100 bytes each (gpu/mem.h). */
+#define PBC_FUZZ_MAX_ALLOC_BYTES (256ull << 20)
+#define PBC_FUZZ_MAX_FOOTPRINT (1ull << 30)
+/* Whether a fuzz target runs s: within the limits and the budget. Inputs
+ * it does not run are only decoded (`pbcheck replay` runs them); `pbcheck
+ * bench` replays a fuzzer's corpus by the same rule. */
+int pbc_scenario_fuzz_runs(const pbc_scenario *s);
+
 /* ---- Text format (.pbs), see docs/scenario-format.md ---- */
 
 /* Parses text; on error writes "NAME:LINE:COL: what" into err and returns
@@ -210,8 +225,18 @@ void pbc_scenario_decode(const uint8_t *data, size_t size, pbc_scenario *s);
  * same bytes give a valid scenario whatever the layout. */
 void pbc_scenario_decode_in(const uint8_t *data, size_t size, const pbc_segment_info *layout, uint32_t n,
                             pbc_scenario *s);
+/* As pbc_scenario_decode_in, into a scenario already initialized (and
+ * maybe decoded into before): what it held is dropped but its arrays are
+ * kept, so decoding again and again allocates nothing once they are big
+ * enough (the fuzzers' mutator decodes every input it mutates). */
+void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segment_info *layout, uint32_t n,
+                               pbc_scenario *s);
 /* Encodes a valid scenario so that decoding gives it back; the caller
  * frees *out. Returns the size. */
 size_t pbc_scenario_encode(const pbc_scenario *s, uint8_t **out);
+/* The same into out[0, max), like snprintf: returns the size the whole
+ * encoding needs, which is more than max when it did not fit (then out
+ * holds its first max bytes). out may be NULL when max is 0. */
+size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max);
 
 #endif
