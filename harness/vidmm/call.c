@@ -237,7 +237,6 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *canon, cons
     if (changed)
         vm_mdl_name(v, changed, mdl_name, sizeof(mdl_name));
     vm_buffer *b = &v->buf;
-    const uint8_t *end = b->host + b->size;
     const uint8_t *now = a->pDmaBuffer;
     const uint8_t *pnow = a->pDmaBufferPrivateData;
     pbc_call_facts c = {
@@ -248,8 +247,6 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *canon, cons
         .buffer_size = b->size,
         .offset_in = (uint32_t)(before - b->host),
         .offset_out = (int64_t)((intptr_t)now - (intptr_t)b->host),
-        .wrote_outside = !pbc_vidmm_is_poison(b->host - PBC_PAGE_SIZE, PBC_PAGE_SIZE) ||
-                         !pbc_vidmm_is_poison(end, (size_t)(b->span - b->size) + PBC_PAGE_SIZE),
         .mdl_changed = changed ? mdl_name : NULL,
         .wrote_outside_private = !pbc_vidmm_is_poison(v->priv_mem, VM_PRIV_GUARD) ||
                                  !pbc_vidmm_is_poison(b->priv + b->priv_size, VM_PRIV_GUARD),
@@ -263,20 +260,15 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *canon, cons
     /* Bytes earlier calls wrote into this buffer and its private data, not
      * yet submitted, are below the pointers: outside what this call was
      * given (S03, S04). Submitted bytes are PB-DMA-SUBMITTED's, judged when
-     * the GPU fetches them; hashing them on every call would cost the
-     * whole buffer per call. */
-    c.wrote_outside |= XXH3_64bits(b->host + b->submitted, b->write_off - b->submitted) != v->written_hash;
+     * the GPU fetches them. */
+    pbc_vidmm_buffer_judge_call(v, now, &c.wrote_outside, &c.wrote_past_return);
     c.wrote_outside_private |= XXH3_64bits(b->priv + b->priv_submitted, b->priv_write - b->priv_submitted) !=
                                v->priv_written_hash;
     pbc_findings *f = &v->res->findings;
-    if (pbc_rule_dma_overrun(f, &c))
+    if (pbc_rule_dma_overrun(f, &c) || pbc_rule_dma_advance(f, &c) || pbc_rule_status_build(f, &c) ||
+        pbc_rule_busy_idle(f, &c) || pbc_rule_busy_consumed(f, &c) || pbc_rule_no_progress(f, &c))
         return v->stop = 1, -1;
-    /* Only a pointer inside the buffer may be read through. */
-    if (now >= before && now <= end)
-        c.wrote_past_return = !pbc_vidmm_is_poison(now, (size_t)(end - now));
-    if (pbc_rule_dma_advance(f, &c) || pbc_rule_status_build(f, &c) || pbc_rule_busy_idle(f, &c) ||
-        pbc_rule_busy_consumed(f, &c) || pbc_rule_no_progress(f, &c))
-        return v->stop = 1, -1;
+    pbc_vidmm_buffer_end_call(v);
     return now - before;
 }
 
@@ -362,7 +354,7 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         a->DmaBufferWriteOffset = b->write_off;   /* S10 */
         int fresh = after_insufficient && b->write_off == 0;
         uint32_t dma_in = b->size - b->write_off;
-        v->written_hash = XXH3_64bits(b->host + b->submitted, b->write_off - b->submitted);
+        pbc_vidmm_buffer_begin_call(v);
         v->priv_written_hash = XXH3_64bits(b->priv + b->priv_submitted, b->priv_write - b->priv_submitted);
         vm_desc_init(&desc, v, a);
         v->res->calls++;
