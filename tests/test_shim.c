@@ -3,6 +3,7 @@
  * reaches modeled memory, with CPU provenance, when it stops. */
 #define _GNU_SOURCE
 #include <signal.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -235,6 +236,68 @@ T_TEST(other_faults_still_crash)
     pbc_shim_leave();
     pbc_shim_unbind();
     pbc_gpu_destroy(g);
+}
+
+/* A store the fault handler notes: no check may be moved before it. */
+static void poke(uint8_t *p, uint8_t value)
+{
+    *(volatile uint8_t *)p = value;
+    atomic_signal_fence(memory_order_seq_cst);
+}
+
+/* Watched memory: a write to a sealed page is noted once, with the bytes
+ * it replaced, and goes through; reads and open pages cost nothing; a
+ * page the harness opens or fills again is no longer dirty. With no watch
+ * in use, a write to a sealed page crashes as any bad store does. */
+T_TEST(watched_pages_note_their_writes)
+{
+    const size_t pages = 8;
+    uint8_t *mem = aligned_alloc(4096, pages * 4096);
+    memset(mem, 0, pages * 4096);
+    pbc_shim_watch w;
+    pbc_shim_watch_init(&w, mem, pages, 0xA5);
+    pbc_shim_watch_use(&w);
+    pbc_shim_watch_fill(&w, 2, pages - 2);
+    pbc_shim_watch_open(&w, 0, 2, 1);
+    T_CHECK(mem[0] == 0xA5 && mem[2 * 4096] == 0xA5 && mem[pages * 4096 - 1] == 0xA5);
+    poke(mem + 100, 1);
+    volatile uint8_t read = mem[6 * 4096];
+    (void)read;
+    T_CHECK(w.dirty_count == 0);
+
+    poke(mem + 5 * 4096 + 7, 0x11);
+    poke(mem + 5 * 4096 + 8, 0x12);
+    T_CHECK(w.dirty_count == 1 && w.dirty[0] == 5 && w.state[5] == PBC_SHIM_DIRTY);
+    T_CHECK(pbc_shim_watch_clean(&w, 5)[7] == 0xA5 && mem[5 * 4096 + 7] == 0x11 && mem[5 * 4096 + 8] == 0x12);
+    pbc_shim_watch_settle(&w);
+    T_CHECK(w.dirty_count == 0 && w.state[5] == PBC_SHIM_SEALED);
+    poke(mem + 5 * 4096 + 9, 0x13);
+    T_CHECK(w.dirty_count == 1 && pbc_shim_watch_clean(&w, 5)[7] == 0x11); /* as it was when settled */
+    pbc_shim_watch_fill(&w, 2, pages - 2);
+    T_CHECK(w.dirty_count == 0 && w.state[5] == PBC_SHIM_FILLED && mem[5 * 4096 + 7] == 0xA5);
+
+    pbc_shim_watch_seal(&w, 0, 2); /* sealed as they are */
+    T_CHECK(w.state[0] == PBC_SHIM_SEALED && mem[100] == 1);
+    poke(mem + 100, 2);
+    T_CHECK(w.dirty_count == 1 && pbc_shim_watch_clean(&w, 0)[100] == 1);
+    pbc_shim_watch_open(&w, 0, 1, 1);
+    T_CHECK(w.dirty_count == 0 && w.state[0] == PBC_SHIM_OPEN && mem[100] == 0xA5);
+
+    pbc_shim_unbind(); /* no watch in use */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        poke(mem + 6 * 4096, 1);
+        _exit(42);
+    }
+    int status = 0;
+    T_CHECK(waitpid(pid, &status, 0) == pid);
+    T_CHECK(!(WIFEXITED(status) && WEXITSTATUS(status) == 42));
+
+    pbc_shim_watch_fini(&w);
+    poke(mem + 6 * 4096, 1); /* every page writable again */
+    T_CHECK(w.base == NULL);
+    free(mem);
 }
 
 T_MAIN()

@@ -397,6 +397,108 @@ T_TEST(nt_assert_is_a_finding)
     pbc_scenario_fini(&s);
 }
 
+/* A write outside the window is caught wherever it lands in a large
+ * buffer, though VidMm reads only the pages around the write offset after
+ * a call: the others are sealed, and writing one is noted. Every stray
+ * write below lands hundreds of KiB from where its call writes. */
+typedef enum stray_kind {
+    STRAY_NONE,         /* only reads, which are legal anywhere */
+    STRAY_GUARD_AFTER,  /* the guard page after the buffer */
+    STRAY_GUARD_BEFORE, /* the guard page before it */
+    STRAY_WRITTEN,      /* a byte the first call wrote, not yet submitted */
+    STRAY_PAST_RETURN,  /* in the window, far past the pointer returned */
+    STRAY_PATCH,        /* Patch, far past its submission */
+} stray_kind;
+
+static stray_kind stray;
+static int stray_read_poison; /* what the first call read past its window was poison */
+
+#define STRAY_PAD (256u << 10) /* the NOPs a buffer's first call writes, to move later calls away */
+#define STRAY_FAR (900u << 10)
+
+static NTSTATUS APIENTRY stray_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    uint8_t *buffer = (uint8_t *)a->pDmaBuffer - a->DmaBufferWriteOffset;
+    uint32_t size = a->DmaBufferWriteOffset + a->DmaSize;
+    if (a->DmaBufferWriteOffset == 0) {
+        stray_read_poison = buffer[-100] == 0xA5 && buffer[STRAY_FAR] == 0xA5 && buffer[size - 1] == 0xA5 &&
+                            buffer[size + 100] == 0xA5;
+        for (uint32_t at = 0; at < STRAY_PAD; at += 4096)
+            ref_encode_nop(buffer + at, 1024);
+        a->pDmaBuffer = buffer + STRAY_PAD;
+        a->DmaSize -= STRAY_PAD;
+    } else if (stray == STRAY_GUARD_AFTER) {
+        buffer[size + 2000] ^= 1;
+    } else if (stray == STRAY_GUARD_BEFORE) {
+        buffer[-3000] ^= 1;
+    } else if (stray == STRAY_WRITTEN) {
+        buffer[8] ^= 1;
+    } else if (stray == STRAY_PAST_RETURN) {
+        buffer[STRAY_FAR] ^= 1;
+    }
+    return ref_build_paging_buffer(adapter, a);
+}
+
+static NTSTATUS APIENTRY stray_patch(IN_CONST_HANDLE adapter, const DXGKARG_PATCH *p)
+{
+    if (stray == STRAY_PATCH)
+        ((uint8_t *)p->pDmaBuffer)[STRAY_FAR] ^= 1;
+    return ref_patch(adapter, p);
+}
+
+/* Two operations in one 1 MiB buffer: the second call starts past the
+ * first call's padding. */
+static const char *stray_text = "pbs 1\nalloc A size=8K\nalloc B size=8K\ndma size=1M\n"
+                                "transfer A to=1:0x0\ntransfer B to=1:0x10000\nend\n";
+
+static pbc_outcome run_stray(pbc_runner *r, stray_kind kind)
+{
+    pbc_scenario s;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(stray_text, strlen(stray_text), "stray", &s, err, sizeof(err)) == 0, "%s", err);
+    spy_init(pbc_target_reference.supported_operations);
+    spy.build_paging_buffer = stray_build;
+    spy.patch = stray_patch;
+    stray = kind;
+    stray_read_poison = 0;
+    pbc_run_options o = {0};
+    pbc_outcome out;
+    pbc_runner_run(r, &s, &spy, &o, &out);
+    pbc_scenario_fini(&s);
+    return out;
+}
+
+T_TEST(stray_writes_far_from_the_window)
+{
+    static const struct {
+        stray_kind kind;
+        const char *rule, *says;
+    } cases[] = {
+        {STRAY_GUARD_AFTER, "PB-DMA-OVERRUN", "call 2 ("},
+        {STRAY_GUARD_BEFORE, "PB-DMA-OVERRUN", "call 2 ("},
+        {STRAY_WRITTEN, "PB-DMA-OVERRUN", "call 2 ("},
+        {STRAY_PAST_RETURN, "PB-DMA-ADVANCE", "call 2 ("},
+        {STRAY_PATCH, "PB-PATCH", "Patch for fence 1"},
+    };
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_outcome out = run_stray(&r, STRAY_NONE);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s", out.message);
+    T_CHECK(stray_read_poison);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        out = run_stray(&r, cases[i].kind);
+        T_CHECK_MSG(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, cases[i].rule) &&
+                        strstr(out.message, cases[i].says),
+                    "stray write %zu: %s %s", i, out.rule, out.message);
+        /* The runner keeps the pool between runs: a stray write does not
+         * outlive its run. */
+        out = run_stray(&r, STRAY_NONE);
+        T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS && stray_read_poison, "after stray write %zu: %s", i,
+                    out.message);
+    }
+    pbc_runner_fini(&r);
+}
+
 /* A builder that writes into the MDL VidMm hands it is caught, whether the
  * PFN it overwrites lies on the MDL's first page (hashed after every call)
  * or far into a large MDL (guarded pages). */

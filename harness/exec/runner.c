@@ -17,6 +17,7 @@ void pbc_runner_init(pbc_runner *r) { memset(r, 0, sizeof(*r)); }
 
 static void world_fini(pbc_world *w)
 {
+    pbc_shim_watch_fini(&w->pool);
     pbc_gpu_destroy(w->gpu);
     pbc_record_fini(&w->res);
     memset(w, 0, sizeof(*w));
@@ -51,7 +52,7 @@ static const char *world_prepare(pbc_world *w, const pbc_scenario *s, const pbc_
 static int world_run(pbc_world *w, const pbc_scenario *s, const pbc_target *t, uint32_t mode,
                      const pbc_run_options *o, FILE *trace)
 {
-    pbc_vidmm_options vo = {mode, o->dma_override, o->call_budget, trace, o->experiment};
+    pbc_vidmm_options vo = {mode, o->dma_override, o->call_budget, trace, o->experiment, &w->pool};
     return pbc_vidmm_run(w->gpu, s, t, &vo, &w->res);
 }
 

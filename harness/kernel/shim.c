@@ -12,11 +12,15 @@
  * size, so a driver may map a whole segment once and keep it. Register
  * pointers into the mapped MMIO range reach the model's register file.
  * Anything the shim cannot serve returns NULL, as the kernel does when a
- * mapping fails.
+ * mapping fails. The same fault handler watches the paging buffers
+ * (pbc_shim_watch): a write to a sealed page keeps the page's old bytes
+ * and lets the write through, so the harness knows what a builder wrote
+ * anywhere in them from the pages written alone.
  */
 #define _GNU_SOURCE
 #include "kernel/shim.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,6 +66,7 @@ typedef struct shim_state {
     uint32_t access_count, access_cap;
     uint32_t depth;          /* pbc_shim_enter nesting: the outermost syncs */
     uint32_t invisible;      /* bit n: segment n is not CPU-visible (declared so) */
+    pbc_shim_watch *watch;   /* the watched memory in use, or NULL */
 } shim_state;
 
 static _Thread_local shim_state shim;
@@ -102,20 +107,42 @@ static int shim_bit(const uint64_t *bits, size_t i) { return (bits[i / 64] >> (i
 static _Noreturn void shim_cannot_track(void)
 {
     static const char msg[] = PBC_HARNESS_BUG_MARK
-        "the CPU touched more scattered view pages in one call than the kernel lets the shim track "
+        "the CPU touched more scattered pages in one call than the kernel lets the shim track "
         "(vm.max_map_count)\n";
     ssize_t ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
     (void)ignored;
     abort();
 }
 
+/* A write to a sealed page of the watched memory: the page's bytes are
+ * kept, it turns writable and dirty. Sealed pages are readable, so no
+ * read faults here. Returns 0 for an address that is not such a page. */
+static int shim_watch_fault(uint8_t *a)
+{
+    pbc_shim_watch *w = shim.watch;
+    if (!w || a < w->base || a >= w->base + w->pages * PBC_PAGE_SIZE)
+        return 0;
+    size_t i = (size_t)(a - w->base) / PBC_PAGE_SIZE;
+    if (w->state[i] != PBC_SHIM_SEALED && w->state[i] != PBC_SHIM_FILLED)
+        return 0;
+    memcpy(pbc_shim_watch_clean(w, i), w->base + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
+    if (mprotect(w->base + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+        shim_cannot_track();
+    w->state[i] = PBC_SHIM_DIRTY;
+    w->dirty[w->dirty_count++] = (uint32_t)i;
+    return 1;
+}
+
 /* An access to a view page: the first in a call makes it readable and
  * notes it; a write to a readable page makes it writable, keeps its old
- * bytes and notes it dirty. The access then runs again. Any other fault
- * is the previous handler's. */
+ * bytes and notes it dirty. A write to a sealed page of the watched
+ * memory is noted too. The access then runs again. Any other fault is
+ * the previous handler's. */
 static void shim_segv(int sig, siginfo_t *si, void *uc)
 {
     uint8_t *a = si->si_addr;
+    if (si->si_code == SEGV_ACCERR && shim_watch_fault(a))
+        return;
     for (uint32_t k = 0; si->si_code == SEGV_ACCERR && k < shim_guards.count; k++) {
         shim_guard *g = &shim_guards.g[k];
         if (a < g->start || a >= g->start + g->len)
@@ -209,6 +236,136 @@ static void shim_install_segv(void)
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGSEGV, &sa, &shim_prev_segv) == 0)
         shim_segv_installed = 1;
+}
+
+/* ---- watched memory --------------------------------------------------- */
+
+static int shim_watch_writable(uint8_t state) { return state == PBC_SHIM_OPEN || state == PBC_SHIM_DIRTY; }
+
+static void shim_watch_protect(const pbc_shim_watch *w, size_t first, size_t n, int prot)
+{
+    if (mprotect(w->base + first * PBC_PAGE_SIZE, n * PBC_PAGE_SIZE, prot) != 0)
+        pbc_harness_bug("the kernel refused to change the protection of %zu watched pages: %s", n,
+                        strerror(errno));
+}
+
+/* Pages [first, end) writable (or read-only): one protection change per
+ * run of pages that are not yet. */
+static void shim_watch_writable_range(const pbc_shim_watch *w, size_t first, size_t end, int writable)
+{
+    for (size_t i = first; i < end;) {
+        if (shim_watch_writable(w->state[i]) == writable) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < end && shim_watch_writable(w->state[j]) != writable)
+            j++;
+        shim_watch_protect(w, i, j - i, writable ? PROT_READ | PROT_WRITE : PROT_READ);
+        i = j;
+    }
+}
+
+/* The dirty list without pages [first, end), in order. */
+static void shim_watch_forget_dirty(pbc_shim_watch *w, size_t first, size_t end)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < w->dirty_count; k++)
+        if (w->dirty[k] < first || w->dirty[k] >= end)
+            w->dirty[n++] = w->dirty[k];
+    w->dirty_count = n;
+}
+
+static void shim_watch_check(const pbc_shim_watch *w, size_t first, size_t n)
+{
+    if (!w->base || first > w->pages || n > w->pages - first)
+        pbc_harness_bug("pages [%zu, %zu) are outside the %zu watched pages", first, first + n, w->pages);
+}
+
+void pbc_shim_watch_init(pbc_shim_watch *w, uint8_t *base, size_t pages, uint8_t fill)
+{
+    memset(w, 0, sizeof(*w));
+    w->base = base;
+    w->pages = pages;
+    w->fill = fill;
+    w->state = pbc_xcalloc(pages, 1);
+    w->clean = pbc_xmalloc(pages * PBC_PAGE_SIZE); /* its pages cost memory once a page is written */
+    w->dirty = pbc_xmalloc(pages * sizeof(*w->dirty));
+}
+
+void pbc_shim_watch_fini(pbc_shim_watch *w)
+{
+    if (!w->base)
+        return;
+    shim_watch_writable_range(w, 0, w->pages, 1);
+    if (shim.watch == w)
+        shim.watch = NULL;
+    free(w->clean);
+    free(w->state);
+    free(w->dirty);
+    memset(w, 0, sizeof(*w));
+}
+
+void pbc_shim_watch_use(pbc_shim_watch *w)
+{
+    shim_install_segv();
+    shim.watch = w;
+}
+
+void pbc_shim_watch_open(pbc_shim_watch *w, size_t first, size_t n, int fill)
+{
+    shim_watch_check(w, first, n);
+    shim_watch_writable_range(w, first, first + n, 1);
+    for (size_t i = first; i < first + n; i++) {
+        if (fill && w->state[i] != PBC_SHIM_FILLED)
+            memset(w->base + i * PBC_PAGE_SIZE, w->fill, PBC_PAGE_SIZE);
+        w->state[i] = PBC_SHIM_OPEN;
+    }
+    shim_watch_forget_dirty(w, first, first + n);
+}
+
+void pbc_shim_watch_seal(pbc_shim_watch *w, size_t first, size_t n)
+{
+    shim_watch_check(w, first, n);
+    shim_watch_writable_range(w, first, first + n, 0);
+    for (size_t i = first; i < first + n; i++)
+        if (w->state[i] != PBC_SHIM_FILLED)
+            w->state[i] = PBC_SHIM_SEALED;
+    shim_watch_forget_dirty(w, first, first + n);
+}
+
+void pbc_shim_watch_fill(pbc_shim_watch *w, size_t first, size_t n)
+{
+    shim_watch_check(w, first, n);
+    for (size_t i = first; i < first + n;) {
+        if (w->state[i] == PBC_SHIM_FILLED) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < first + n && w->state[j] != PBC_SHIM_FILLED)
+            j++;
+        shim_watch_writable_range(w, i, j, 1);
+        memset(w->base + i * PBC_PAGE_SIZE, w->fill, (j - i) * PBC_PAGE_SIZE);
+        shim_watch_protect(w, i, j - i, PROT_READ);
+        memset(w->state + i, PBC_SHIM_FILLED, j - i);
+        i = j;
+    }
+    shim_watch_forget_dirty(w, first, first + n);
+}
+
+void pbc_shim_watch_settle(pbc_shim_watch *w)
+{
+    for (uint32_t k = 0; k < w->dirty_count;) {
+        uint32_t j = k + 1; /* pages written one after another: one protection change */
+        while (j < w->dirty_count && w->dirty[j] == w->dirty[j - 1] + 1)
+            j++;
+        shim_watch_protect(w, w->dirty[k], j - k, PROT_READ);
+        for (uint32_t m = k; m < j; m++)
+            w->state[w->dirty[m]] = PBC_SHIM_SEALED;
+        k = j;
+    }
+    w->dirty_count = 0;
 }
 
 /* ---- views ------------------------------------------------------------ */

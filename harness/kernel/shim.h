@@ -51,6 +51,55 @@ void pbc_shim_unguard(void *start);
 /* NT_ASSERT failures since the last call; *first is the first message. */
 uint32_t pbc_shim_take_asserts(const char **first);
 
+/* Watched memory: the harness's own memory that builder code may read
+ * anywhere but must not write unseen (the paging-buffer pool). A page is
+ * open (writable: the harness reads it to know what changed), sealed
+ * (read-only: it holds what it held when sealed), filled (sealed, every
+ * byte the watch's fill byte) or dirty (written since it was sealed:
+ * writable, its bytes from before kept). A sealed page costs nothing
+ * until written, so what the harness reads is what the builder wrote.
+ * The caller owns a watch and keeps it as long as the memory, across
+ * runs: pages sealed once stay sealed until something changes them. */
+typedef enum pbc_shim_page {
+    PBC_SHIM_OPEN = 0,
+    PBC_SHIM_SEALED,
+    PBC_SHIM_FILLED,
+    PBC_SHIM_DIRTY
+} pbc_shim_page;
+
+typedef struct pbc_shim_watch {
+    uint8_t *base;      /* page-aligned; NULL: not initialised */
+    size_t pages;
+    uint8_t fill;
+    uint8_t *state;     /* pbc_shim_page, per page */
+    uint8_t *clean;     /* per page: a dirty page's bytes before its first write */
+    uint32_t *dirty;    /* the dirty pages, in the order first written */
+    uint32_t dirty_count;
+} pbc_shim_watch;
+
+/* Watches `pages` pages from base, all open. */
+void pbc_shim_watch_init(pbc_shim_watch *w, uint8_t *base, size_t pages, uint8_t fill);
+/* Every page writable again, w emptied: before the memory goes. */
+void pbc_shim_watch_fini(pbc_shim_watch *w);
+/* Writes to w's sealed pages make them dirty until pbc_shim_unbind;
+ * without a watch in use, such a write crashes (a harness bug). */
+void pbc_shim_watch_use(pbc_shim_watch *w);
+/* Pages [first, first + n) become open; with fill, they hold the fill
+ * byte (written only where they did not already). */
+void pbc_shim_watch_open(pbc_shim_watch *w, size_t first, size_t n, int fill);
+/* Pages [first, first + n) become sealed as they are (filled ones stay filled). */
+void pbc_shim_watch_seal(pbc_shim_watch *w, size_t first, size_t n);
+/* Pages [first, first + n) become filled (written only where not already). */
+void pbc_shim_watch_fill(pbc_shim_watch *w, size_t first, size_t n);
+/* Every dirty page becomes sealed as it is now. */
+void pbc_shim_watch_settle(pbc_shim_watch *w);
+/* What dirty page i held before its first write (writable: the harness
+ * may take later bytes as the ones to compare with). */
+static inline uint8_t *pbc_shim_watch_clean(const pbc_shim_watch *w, size_t i)
+{
+    return w->clean + i * PBC_PAGE_SIZE;
+}
+
 NTSTATUS pbc_shim_call_build(const pbc_target *t, HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a);
 NTSTATUS pbc_shim_call_patch(const pbc_target *t, HANDLE adapter, DXGKARG_PATCH *a);
 NTSTATUS pbc_shim_call_submit(const pbc_target *t, HANDLE adapter, DXGKARG_SUBMITCOMMAND *a);

@@ -8,6 +8,7 @@
 #ifndef PBCHECK_VERDICT_H
 #define PBCHECK_VERDICT_H
 
+#include "kernel/shim.h"
 #include "oracle/record.h"
 #include "oracle/state.h"
 #include "scenario/scenario.h"
@@ -23,6 +24,7 @@ typedef enum pbc_verdict {
 typedef struct pbc_world {
     pbc_gpu *gpu;
     pbc_record res;
+    pbc_shim_watch pool; /* the GPU's paging-buffer pool, watched from run to run */
 } pbc_world;
 
 typedef struct pbc_outcome {

@@ -102,17 +102,18 @@ int pbc_rule_dma_overrun(pbc_findings *f, const pbc_call_facts *c)
 {
     if (c->wrote_outside) {
         pbc_rule_report(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) wrote outside [pDmaBuffer, "
-                         "pDmaBuffer+DmaSize) of buffer %u (S03)", c->call, c->desc, c->buffer);
+                         "pDmaBuffer+DmaSize) of buffer %u (S03)", c->call, pbc_call_desc_text(c->desc), c->buffer);
         return 1;
     }
     if (c->mdl_changed) {
         pbc_rule_report(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) changed %s, the MDL VidMm handed it: "
-                         "it owns only its buffer and private data (S03, S12)", c->call, c->desc, c->mdl_changed);
+                         "it owns only its buffer and private data (S03, S12)", c->call, pbc_call_desc_text(c->desc),
+                         c->mdl_changed);
         return 1;
     }
     if (c->wrote_outside_private) {
         pbc_rule_report(f, PBC_RULE_DMA_OVERRUN, c->op, "call %u (%s) wrote outside its DMA private "
-                         "data (S04)", c->call, c->desc);
+                         "data (S04)", c->call, pbc_call_desc_text(c->desc));
         return 1;
     }
     return 0;
@@ -123,19 +124,19 @@ int pbc_rule_dma_advance(pbc_findings *f, const pbc_call_facts *c)
     if (c->offset_out < c->offset_in || c->offset_out > c->buffer_size) {
         pbc_rule_report(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) moved pDmaBuffer from +0x%x to "
                          "%+" PRId64 " of buffer %u (DmaSize 0x%x): it must stay in [pDmaBuffer, "
-                         "pDmaBuffer+DmaSize] (S03)", c->call, c->desc, c->offset_in, c->offset_out,
-                         c->buffer, c->buffer_size);
+                         "pDmaBuffer+DmaSize] (S03)", c->call, pbc_call_desc_text(c->desc), c->offset_in,
+                         c->offset_out, c->buffer, c->buffer_size);
         return 1;
     }
     if (c->wrote_past_return) {
         pbc_rule_report(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) wrote bytes past the pDmaBuffer "
                          "it returned (+0x%x in buffer %u): written bytes must be covered by the "
-                         "advance (S03)", c->call, c->desc, (uint32_t)c->offset_out, c->buffer);
+                         "advance (S03)", c->call, pbc_call_desc_text(c->desc), (uint32_t)c->offset_out, c->buffer);
         return 1;
     }
     if (c->private_out_of_range) {
         pbc_rule_report(f, PBC_RULE_DMA_ADVANCE, c->op, "call %u (%s) moved pDmaBufferPrivateData "
-                         "outside its range", c->call, c->desc);
+                         "outside its range", c->call, pbc_call_desc_text(c->desc));
         return 1;
     }
     return 0;
@@ -147,15 +148,15 @@ int pbc_rule_status_build(pbc_findings *f, const pbc_call_facts *c)
     if (st == STATUS_GRAPHICS_ALLOCATION_BUSY && !c->busy_allowed) {
         pbc_rule_report(f, PBC_RULE_STATUS, c->op, "call %u (%s) returned ALLOCATION_BUSY, which only "
                          "Transfer, SpecialLockTransfer and DiscardContent may return: only they can be "
-                         "retried with AllocationIsIdle (S06, S21-S23)", c->call, c->desc);
+                         "retried with AllocationIsIdle (S06, S21-S23)", c->call, pbc_call_desc_text(c->desc));
         return 1;
     }
     if (st == STATUS_SUCCESS || st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER ||
         st == STATUS_GRAPHICS_ALLOCATION_BUSY)
         return 0;
     pbc_rule_report(f, PBC_RULE_STATUS, c->op, "call %u (%s) returned 0x%08x; only SUCCESS, "
-                     "ALLOCATION_BUSY and INSUFFICIENT_DMA_BUFFER are allowed (S06)", c->call, c->desc,
-                     (uint32_t)st);
+                     "ALLOCATION_BUSY and INSUFFICIENT_DMA_BUFFER are allowed (S06)", c->call,
+                     pbc_call_desc_text(c->desc), (uint32_t)st);
     return 1;
 }
 
@@ -173,7 +174,7 @@ int pbc_rule_busy_idle(pbc_findings *f, const pbc_call_facts *c)
     if (c->status != STATUS_GRAPHICS_ALLOCATION_BUSY || !c->was_idle)
         return 0;
     pbc_rule_report(f, PBC_RULE_BUSY_IDLE, c->op, "call %u (%s) returned ALLOCATION_BUSY although "
-                     "AllocationIsIdle was set (S24)", c->call, c->desc);
+                     "AllocationIsIdle was set (S24)", c->call, pbc_call_desc_text(c->desc));
     return 1;
 }
 
@@ -183,7 +184,8 @@ int pbc_rule_busy_consumed(pbc_findings *f, const pbc_call_facts *c)
     if (c->status != STATUS_GRAPHICS_ALLOCATION_BUSY || (!written && !c->private_advanced))
         return 0;
     pbc_rule_report(f, PBC_RULE_BUSY_CONSUMED, c->op, "call %u (%s) returned ALLOCATION_BUSY after "
-                     "writing %" PRId64 " bytes to the paging buffer (S22)", c->call, c->desc, written);
+                     "writing %" PRId64 " bytes to the paging buffer (S22)", c->call, pbc_call_desc_text(c->desc),
+                     written);
     return 1;
 }
 
@@ -194,7 +196,7 @@ int pbc_rule_no_progress(pbc_findings *f, const pbc_call_facts *c)
         return 0;
     pbc_rule_report(f, PBC_RULE_NO_PROGRESS, c->op, "call %u (%s) returned INSUFFICIENT_DMA_BUFFER on "
                      "a fresh %u-byte buffer without writing anything, though it declared %u bytes "
-                     "enough (S07, S09)", c->call, c->desc, c->buffer_size, c->min_dma_size);
+                     "enough (S07, S09)", c->call, pbc_call_desc_text(c->desc), c->buffer_size, c->min_dma_size);
     return 1;
 }
 
@@ -315,30 +317,30 @@ int pbc_rule_unmap_dummy(pbc_findings *f, UINT segment, uint64_t page, int valid
     return 1;
 }
 
-int pbc_rule_livelock_budget(pbc_findings *f, uint32_t op, const char *desc, uint64_t budget, uint64_t calls)
+int pbc_rule_livelock_budget(pbc_findings *f, uint32_t op, pbc_call_desc *desc, uint64_t budget, uint64_t calls)
 {
     if (calls < budget)
         return 0;
     pbc_rule_report(f, PBC_RULE_LIVELOCK, op, "%s did not complete within %" PRIu64
-                     " BuildPagingBuffer calls", desc, budget);
+                     " BuildPagingBuffer calls", pbc_call_desc_text(desc), budget);
     return 1;
 }
 
-int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, const char *desc, uint32_t size,
+int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, pbc_call_desc *desc, uint32_t size,
                              uint32_t multipass_offset, int repeated)
 {
     if (!repeated)
         return 0;
     pbc_rule_report(f, PBC_RULE_LIVELOCK, op, "%s: a fresh %u-byte buffer was answered with the same "
                      "bytes, status and MultipassOffset (%u) as the previous fresh buffer: the builder "
-                     "resumed from where it already resumed and makes no progress (S09)", desc, size,
-                     multipass_offset);
+                     "resumed from where it already resumed and makes no progress (S09)", pbc_call_desc_text(desc),
+                     size, multipass_offset);
     return 1;
 }
 
-int pbc_rule_assert(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *message)
+int pbc_rule_assert(pbc_findings *f, uint32_t op, uint32_t call, pbc_call_desc *desc, const char *message)
 {
-    pbc_rule_report(f, PBC_RULE_ASSERT, op, "call %u (%s): %s", call, desc, message);
+    pbc_rule_report(f, PBC_RULE_ASSERT, op, "call %u (%s): %s", call, pbc_call_desc_text(desc), message);
     return 1;
 }
 
@@ -353,12 +355,12 @@ int pbc_rule_physical(pbc_findings *f, uint32_t op, int write, UINT segment, uin
     return 1;
 }
 
-int pbc_rule_idle_hazard(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *alloc)
+int pbc_rule_idle_hazard(pbc_findings *f, uint32_t op, uint32_t call, pbc_call_desc *desc, const char *alloc)
 {
     pbc_rule_report(f, PBC_RULE_IDLE_HAZARD, op, "call %u (%s) mapped allocation %s with the CPU while GPU work "
                     "on it was still queued and AllocationIsIdle was not set: without the flag the builder "
                     "must assume the GPU is using it (S21); it may return ALLOCATION_BUSY to get the flag "
-                    "(S22-S24)", call, desc, alloc);
+                    "(S22-S24)", call, pbc_call_desc_text(desc), alloc);
     return 1;
 }
 

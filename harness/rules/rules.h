@@ -67,12 +67,23 @@ void pbc_rule_report(pbc_findings *f, pbc_rule_id rule, uint32_t op, const char 
     __attribute__((format(printf, 4, 5)));
 void pbc_rule_findings_fini(pbc_findings *f);
 
+/* A BuildPagingBuffer call's arguments as text, made when a finding
+ * names them: most calls need none, and making it costs more than many a
+ * call. text returns the same string every time, valid while the call's
+ * facts are. */
+typedef struct pbc_call_desc pbc_call_desc;
+struct pbc_call_desc {
+    const char *(*text)(pbc_call_desc *d);
+};
+
+static inline const char *pbc_call_desc_text(pbc_call_desc *d) { return d->text(d); }
+
 /* One BuildPagingBuffer call as VidMm observed it. Offsets are from the
  * start of the paging buffer. */
 typedef struct pbc_call_facts {
     uint32_t op;              /* scenario operation index */
     uint32_t call;            /* BuildPagingBuffer calls so far in the run, 1-based */
-    const char *desc;         /* the call's arguments, for the finding text */
+    pbc_call_desc *desc;      /* the call's arguments, for the finding text */
     uint32_t buffer;          /* paging buffer id, 1-based */
     uint32_t buffer_size;     /* the whole buffer's DmaSize when fresh */
     uint32_t offset_in;       /* pDmaBuffer as handed to the call */
@@ -161,15 +172,15 @@ int pbc_rule_unmap_dummy(pbc_findings *f, UINT segment, uint64_t page, int valid
 
 /* PB-LIVELOCK (S07, S09): the operation described by `desc` did not
  * complete within `budget` calls. */
-int pbc_rule_livelock_budget(pbc_findings *f, uint32_t op, const char *desc, uint64_t budget, uint64_t calls);
+int pbc_rule_livelock_budget(pbc_findings *f, uint32_t op, pbc_call_desc *desc, uint64_t budget, uint64_t calls);
 /* PB-LIVELOCK (S09): after INSUFFICIENT_DMA_BUFFER, a fresh buffer was
  * answered exactly as the previous fresh buffer (repeated: same status,
  * same bytes, same MultipassOffset in and out). */
-int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, const char *desc, uint32_t size,
+int pbc_rule_livelock_repeat(pbc_findings *f, uint32_t op, pbc_call_desc *desc, uint32_t size,
                              uint32_t multipass_offset, int repeated);
 
 /* PB-ASSERT: the builder's NT_ASSERT failed on `call` with `message`. */
-int pbc_rule_assert(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *message);
+int pbc_rule_assert(pbc_findings *f, uint32_t op, uint32_t call, pbc_call_desc *desc, const char *message);
 
 /* PB-PHYSICAL (S28, S29): ReadPhysical (write = 0) or WritePhysical
  * (write = 1) of `segment` at `addr`; done: a micro-op of the operation's
@@ -178,7 +189,7 @@ int pbc_rule_physical(pbc_findings *f, uint32_t op, int write, UINT segment, uin
 
 /* PB-IDLE-HAZARD (S21, S24): call `call` mapped allocation `alloc` with
  * the CPU while GPU work on it was still queued, without AllocationIsIdle. */
-int pbc_rule_idle_hazard(pbc_findings *f, uint32_t op, uint32_t call, const char *desc, const char *alloc);
+int pbc_rule_idle_hazard(pbc_findings *f, uint32_t op, uint32_t call, pbc_call_desc *desc, const char *alloc);
 
 /* PB-KERNEL: the builder misused a kernel service during `where` (a DDI,
  * queued CPU work, or the run as a whole); `what` is the services' own

@@ -3,6 +3,13 @@
  * 4 KiB-aligned buffers surrounded by poisoned guards, offers the target
  * its host interface (ring, fences, registers, log), patches and submits
  * each filled part with its own fence, and knows when an allocation is idle.
+ *
+ * What a builder wrote where it may not is found at the cost of what it
+ * wrote, not of the buffer's size: a buffer's pages are open (read after
+ * each call) only around its write offset, and sealed elsewhere through
+ * the shim's watch, which hands back the sealed pages written since, with
+ * their bytes from before. The pool's watch outlives a run, so the
+ * poison of pages no builder touched is not written again.
  */
 #include "vidmm/vm.h"
 
@@ -60,6 +67,45 @@ static uint32_t vm_dma_size(const vm *v)
     return size < v->t->min_dma_size ? v->t->min_dma_size : size;
 }
 
+void pbc_vidmm_pool_use(vm *v)
+{
+    v->pool = v->opt.pool ? v->opt.pool : &v->own_pool;
+    if (!v->pool->base)
+        pbc_shim_watch_init(v->pool, v->gpu->dma_pool, PBC_DMA_POOL_SIZE / PBC_PAGE_SIZE, VM_POISON);
+    else if (v->pool->base != v->gpu->dma_pool)
+        pbc_harness_bug("the paging-buffer pool's watch is another GPU's");
+    pbc_shim_watch_use(v->pool);
+    v->open_copy = pbc_xmalloc(2 * VM_OPEN_PAGES * PBC_PAGE_SIZE);
+}
+
+/* Where pool page p starts, from the current buffer's start (the guard
+ * before it is at -PBC_PAGE_SIZE). */
+static int64_t vm_page_offset(const vm_buffer *b, uint32_t p)
+{
+    return ((int64_t)p - b->first_page - 1) * PBC_PAGE_SIZE;
+}
+
+/* A fresh buffer, guards included, holds poison and nothing any builder
+ * wrote before: its open pages are written, its sealed pages only where
+ * they are not still filled from an earlier buffer or run. */
+static void vm_buffer_pages(vm *v, vm_buffer *b)
+{
+    /* What builder code wrote in the last buffer since its last call is
+     * no longer judged, as that buffer is never read again. */
+    pbc_shim_watch_settle(v->pool);
+    b->first_page = b->pool_offset / PBC_PAGE_SIZE - 1;
+    b->end_page = b->first_page + b->span / PBC_PAGE_SIZE + 2;
+    b->open_first = b->first_page;
+    b->open_end = b->end_page;
+    if (b->end_page - b->first_page > 2 * VM_OPEN_PAGES) {
+        b->open_first = b->first_page + 1;
+        b->open_end = b->open_first + VM_OPEN_PAGES;
+        pbc_shim_watch_fill(v->pool, b->first_page, 1);
+        pbc_shim_watch_fill(v->pool, b->open_end, b->end_page - b->open_end);
+    }
+    pbc_shim_watch_open(v->pool, b->open_first, b->open_end - b->open_first, 1);
+}
+
 void pbc_vidmm_acquire_buffer(vm *v)
 {
     vm_buffer *b = &v->buf;
@@ -79,7 +125,7 @@ void pbc_vidmm_acquire_buffer(vm *v)
     b->size = size;
     b->span = (size + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE * PBC_PAGE_SIZE;
     b->write_off = b->submitted = 0;
-    memset(b->host - PBC_PAGE_SIZE, VM_POISON, (size_t)b->span + 2 * PBC_PAGE_SIZE);
+    vm_buffer_pages(v, b);
     b->priv_size = v->t->private_data_size;
     v->priv_mem = pbc_xmalloc(b->priv_size + 2 * VM_PRIV_GUARD);
     PBC_PUSH(v->priv_blocks, v->priv_block_count, v->priv_block_cap, v->priv_mem);
@@ -88,6 +134,104 @@ void pbc_vidmm_acquire_buffer(vm *v)
     memset(v->priv_mem, VM_POISON, b->priv_size + 2 * VM_PRIV_GUARD);
     v->have_buf = 1;
 }
+
+/* [*a, *z) = [lo, hi) and [p, q) in common; whether it is not empty. */
+static int vm_meet(int64_t lo, int64_t hi, int64_t p, int64_t q, int64_t *a, int64_t *z)
+{
+    *a = lo > p ? lo : p;
+    *z = hi < q ? hi : q;
+    return *a < *z;
+}
+
+/* Whether bytes [lo, hi) of the current buffer (offsets from its start)
+ * hold poison, as every byte past the write offset must: the open pages
+ * are read, and of the sealed ones only those written since the last
+ * call; the others hold what they held then. */
+static int vm_still_poison(const vm *v, int64_t lo, int64_t hi)
+{
+    const vm_buffer *b = &v->buf;
+    int64_t a, z;
+    if (vm_meet(lo, hi, vm_page_offset(b, b->open_first), vm_page_offset(b, b->open_end), &a, &z) &&
+        !pbc_vidmm_is_poison(b->host + a, (size_t)(z - a)))
+        return 0;
+    for (uint32_t k = 0; k < v->pool->dirty_count; k++) {
+        int64_t p = vm_page_offset(b, v->pool->dirty[k]);
+        if (vm_meet(lo, hi, p, p + PBC_PAGE_SIZE, &a, &z) && !pbc_vidmm_is_poison(b->host + a, (size_t)(z - a)))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether bytes [lo, hi) of the current buffer on its sealed pages differ
+ * from what those pages held before they were written (the open pages
+ * are the caller's to compare). */
+static int vm_sealed_changed(const vm *v, int64_t lo, int64_t hi)
+{
+    const vm_buffer *b = &v->buf;
+    for (uint32_t k = 0; k < v->pool->dirty_count; k++) {
+        int64_t p = vm_page_offset(b, v->pool->dirty[k]), a, z;
+        if (vm_meet(lo, hi, p, p + PBC_PAGE_SIZE, &a, &z) &&
+            memcmp(b->host + a, pbc_shim_watch_clean(v->pool, v->pool->dirty[k]) + (a - p), (size_t)(z - a)))
+            return 1;
+    }
+    return 0;
+}
+
+/* What written sealed pages hold now in bytes [lo, hi) of the current
+ * buffer is what later changes are judged against. */
+static void vm_sealed_accept(vm *v, int64_t lo, int64_t hi)
+{
+    const vm_buffer *b = &v->buf;
+    for (uint32_t k = 0; k < v->pool->dirty_count; k++) {
+        int64_t p = vm_page_offset(b, v->pool->dirty[k]), a, z;
+        if (vm_meet(lo, hi, p, p + PBC_PAGE_SIZE, &a, &z))
+            memcpy(pbc_shim_watch_clean(v->pool, v->pool->dirty[k]) + (a - p), b->host + a, (size_t)(z - a));
+    }
+}
+
+/* XXH3 of the current buffer's unsubmitted bytes below the write offset
+ * that lie on its open pages. */
+static uint64_t vm_written_open_hash(const vm *v)
+{
+    const vm_buffer *b = &v->buf;
+    int64_t a, z;
+    if (!vm_meet(b->submitted, b->write_off, vm_page_offset(b, b->open_first), vm_page_offset(b, b->open_end),
+                 &a, &z))
+        a = z = 0;
+    return XXH3_64bits(b->host + a, (size_t)(z - a));
+}
+
+void pbc_vidmm_buffer_begin_call(vm *v)
+{
+    vm_buffer *b = &v->buf;
+    uint32_t at = (b->pool_offset + b->write_off) / PBC_PAGE_SIZE;
+    /* Halfway through its open pages, a large buffer's open pages move on
+     * to the write offset's; those left behind are sealed as written. */
+    if (b->open_end < b->end_page && at >= b->open_first + VM_OPEN_PAGES / 2) {
+        uint32_t end = at + VM_OPEN_PAGES < b->end_page ? at + VM_OPEN_PAGES : b->end_page;
+        uint32_t from = b->open_end > at ? b->open_end : at;
+        pbc_shim_watch_seal(v->pool, b->open_first, (b->open_end < at ? b->open_end : at) - b->open_first);
+        pbc_shim_watch_open(v->pool, from, end - from, 0);
+        b->open_first = at;
+        b->open_end = end;
+    }
+    /* What builder code changed below the write offset since the last
+     * call is what this call is handed: only what the call does is its. */
+    vm_sealed_accept(v, 0, b->write_off);
+    v->written_hash = vm_written_open_hash(v);
+}
+
+void pbc_vidmm_buffer_judge_call(vm *v, const uint8_t *now, int *outside, int *past)
+{
+    const vm_buffer *b = &v->buf;
+    *outside = !vm_still_poison(v, -(int64_t)PBC_PAGE_SIZE, 0) ||
+               !vm_still_poison(v, b->size, (int64_t)b->span + PBC_PAGE_SIZE) ||
+               vm_written_open_hash(v) != v->written_hash || vm_sealed_changed(v, b->submitted, b->write_off);
+    /* Only a pointer inside the buffer may be read through. */
+    *past = now >= b->host + b->write_off && now <= b->host + b->size && !vm_still_poison(v, now - b->host, b->size);
+}
+
+void pbc_vidmm_buffer_end_call(vm *v) { pbc_shim_watch_settle(v->pool); }
 
 /* ---- Host interface offered to the target ---- */
 
@@ -256,10 +400,35 @@ void pbc_vidmm_host_init(vm *v)
 
 /* ---- Patch and submit ---- */
 
-static uint64_t vm_hash_outside(const vm_buffer *b, uint32_t start, uint32_t end)
+/* Copies the bytes of the current buffer's open pages outside [start,
+ * end) to v->open_copy, or with compare, says whether they still equal
+ * that copy. */
+static int vm_open_outside(vm *v, uint32_t start, uint32_t end, int compare)
 {
-    uint64_t h = XXH3_64bits(b->host - PBC_PAGE_SIZE, PBC_PAGE_SIZE + (size_t)start);
-    return h ^ XXH3_64bits_withSeed(b->host + end, (size_t)(b->span - end) + PBC_PAGE_SIZE, 1);
+    const vm_buffer *b = &v->buf;
+    int64_t lo = vm_page_offset(b, b->open_first), hi = vm_page_offset(b, b->open_end);
+    const int64_t piece[2][2] = {{lo, start}, {end, hi}};
+    size_t at = 0;
+    for (int k = 0; k < 2; k++) {
+        int64_t a, z;
+        if (!vm_meet(piece[k][0], piece[k][1], lo, hi, &a, &z))
+            continue;
+        if (!compare)
+            memcpy(v->open_copy + at, b->host + a, (size_t)(z - a));
+        else if (memcmp(v->open_copy + at, b->host + a, (size_t)(z - a)))
+            return 1;
+        at += (size_t)(z - a);
+    }
+    return 0;
+}
+
+/* Whether Patch changed bytes of the buffer or its guards outside [start,
+ * end), by what it found: the open pages' bytes (copied) and the sealed
+ * pages' (those it writes keep their bytes from before). */
+static int vm_patch_changed_outside(vm *v, uint32_t start, uint32_t end)
+{
+    return vm_open_outside(v, start, end, 1) || vm_sealed_changed(v, -(int64_t)PBC_PAGE_SIZE, start) ||
+           vm_sealed_changed(v, end, (int64_t)v->buf.span + PBC_PAGE_SIZE);
 }
 
 /* The fields DXGKARG_PATCH and DXGKARG_SUBMITCOMMAND share, as VidMm sets
@@ -287,7 +456,10 @@ static void vm_patch(vm *v, pbc_submission *s, const vm_buffer *b)
     p.pDmaBuffer = b->host;
     VM_SUBMISSION_ARGS(p, s, b);
     DXGKARG_PATCH before = p;
-    uint64_t outside = vm_hash_outside(b, s->start, s->end);
+    /* Sealed pages written before Patch are judged by the next call, as
+     * the bytes Patch found. */
+    vm_sealed_accept(v, INT64_MIN, INT64_MAX);
+    vm_open_outside(v, s->start, s->end, 0);
     NTSTATUS st = pbc_shim_call_patch(v->t, v->adapter, &p);
     if (pbc_vidmm_kernel_check(v, "Patch"))
         return;
@@ -296,8 +468,7 @@ static void vm_patch(vm *v, pbc_submission *s, const vm_buffer *b)
         v->stop = 1;
     else
         VM_RULE(v, pbc_rule_patch(f, v->op, s->fence, b->id, s->start, s->end,
-                                  memcmp(&before, &p, sizeof(p)) != 0,
-                                  vm_hash_outside(b, s->start, s->end) != outside));
+                                  memcmp(&before, &p, sizeof(p)) != 0, vm_patch_changed_outside(v, s->start, s->end)));
 }
 
 static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)

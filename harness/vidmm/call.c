@@ -102,7 +102,7 @@ void pbc_vidmm_note_cpu_physical(vm_physical_op *p, const pbc_shim_access *acc, 
  * written while GPU work on it is queued, without AllocationIsIdle for it,
  * is a hazard (PB-IDLE-HAZARD), through a view made now or kept from
  * long ago. Returns 1 after a finding. */
-static int vm_check_views(vm *v, int alloc, int idle, const char *desc)
+static int vm_check_views(vm *v, int alloc, int idle, pbc_call_desc *desc)
 {
     const pbc_shim_access *acc;
     uint32_t na = pbc_shim_take_accesses(&acc);
@@ -204,6 +204,30 @@ static void vm_describe_args(const vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, ch
     }
 }
 
+/* A call's arguments as VidMm handed them, described on demand. */
+typedef struct vm_desc {
+    pbc_call_desc base;
+    const vm *v;
+    DXGKARG_BUILDPAGINGBUFFER args;
+    char text[400]; /* "" until asked for */
+} vm_desc;
+
+static const char *vm_desc_text(pbc_call_desc *d)
+{
+    vm_desc *x = (vm_desc *)d;
+    if (!x->text[0])
+        vm_describe_args(x->v, &x->args, x->text, sizeof(x->text));
+    return x->text;
+}
+
+static void vm_desc_init(vm_desc *d, const vm *v, const DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    d->base.text = vm_desc_text;
+    d->v = v;
+    d->args = *a;
+    d->text[0] = '\0';
+}
+
 /* The spec model's work, in micro-ops of at most PBC_UOP_MAX_BYTES: it
  * states a whole transfer or fill as one. */
 static void vm_spec_sink(void *ctx, const pbc_uop *uop)
@@ -229,14 +253,13 @@ static void vm_spec_sink(void *ctx, const pbc_uop *uop)
  * Returns bytes written, or -1 after a finding. */
 static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *canon, const DXGKARG_BUILDPAGINGBUFFER *a,
                              NTSTATUS st, const uint8_t *before, const uint8_t *priv_before, int was_idle,
-                             int busy_allowed, const char *desc)
+                             int busy_allowed, pbc_call_desc *desc)
 {
     char mdl_name[64] = "";
     const MDL *changed = vm_changed_mdl(v, canon);
     if (changed)
         vm_mdl_name(v, changed, mdl_name, sizeof(mdl_name));
     vm_buffer *b = &v->buf;
-    const uint8_t *end = b->host + b->size;
     const uint8_t *now = a->pDmaBuffer;
     const uint8_t *pnow = a->pDmaBufferPrivateData;
     pbc_call_facts c = {
@@ -247,8 +270,6 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *canon, cons
         .buffer_size = b->size,
         .offset_in = (uint32_t)(before - b->host),
         .offset_out = (int64_t)((intptr_t)now - (intptr_t)b->host),
-        .wrote_outside = !pbc_vidmm_is_poison(b->host - PBC_PAGE_SIZE, PBC_PAGE_SIZE) ||
-                         !pbc_vidmm_is_poison(end, (size_t)(b->span - b->size) + PBC_PAGE_SIZE),
         .mdl_changed = changed ? mdl_name : NULL,
         .wrote_outside_private = !pbc_vidmm_is_poison(v->priv_mem, VM_PRIV_GUARD) ||
                                  !pbc_vidmm_is_poison(b->priv + b->priv_size, VM_PRIV_GUARD),
@@ -262,20 +283,15 @@ static int64_t vm_check_call(vm *v, const DXGKARG_BUILDPAGINGBUFFER *canon, cons
     /* Bytes earlier calls wrote into this buffer and its private data, not
      * yet submitted, are below the pointers: outside what this call was
      * given (S03, S04). Submitted bytes are PB-DMA-SUBMITTED's, judged when
-     * the GPU fetches them; hashing them on every call would cost the
-     * whole buffer per call. */
-    c.wrote_outside |= XXH3_64bits(b->host + b->submitted, b->write_off - b->submitted) != v->written_hash;
+     * the GPU fetches them. */
+    pbc_vidmm_buffer_judge_call(v, now, &c.wrote_outside, &c.wrote_past_return);
     c.wrote_outside_private |= XXH3_64bits(b->priv + b->priv_submitted, b->priv_write - b->priv_submitted) !=
                                v->priv_written_hash;
     pbc_findings *f = &v->res->findings;
-    if (pbc_rule_dma_overrun(f, &c))
+    if (pbc_rule_dma_overrun(f, &c) || pbc_rule_dma_advance(f, &c) || pbc_rule_status_build(f, &c) ||
+        pbc_rule_busy_idle(f, &c) || pbc_rule_busy_consumed(f, &c) || pbc_rule_no_progress(f, &c))
         return v->stop = 1, -1;
-    /* Only a pointer inside the buffer may be read through. */
-    if (now >= before && now <= end)
-        c.wrote_past_return = !pbc_vidmm_is_poison(now, (size_t)(end - now));
-    if (pbc_rule_dma_advance(f, &c) || pbc_rule_status_build(f, &c) || pbc_rule_busy_idle(f, &c) ||
-        pbc_rule_busy_consumed(f, &c) || pbc_rule_no_progress(f, &c))
-        return v->stop = 1, -1;
+    pbc_vidmm_buffer_end_call(v);
     return now - before;
 }
 
@@ -313,7 +329,7 @@ static uint64_t vm_answer_hash(NTSTATUS st, uint32_t mpo_in, uint32_t mpo_out, c
  * its flags word inside *a, idle_bit being the flag. */
 void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit)
 {
-    char desc[400];
+    vm_desc desc;
     if (v->opt.mode == PBC_MODE_SPEC) {
         pbc_spec_apply(a, vm_spec_sink, v);
         return;
@@ -337,8 +353,8 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
     int have_fresh = 0, after_insufficient = 0, uses_mpo = 0;
     for (uint32_t calls = 0; !v->stop; calls++) {
         if (calls >= budget) {
-            vm_describe_args(v, &canon, desc, sizeof(desc));
-            VM_RULE(v, pbc_rule_livelock_budget(&v->res->findings, v->op, desc, budget, calls));
+            vm_desc_init(&desc, v, &canon);
+            VM_RULE(v, pbc_rule_livelock_budget(&v->res->findings, v->op, &desc.base, budget, calls));
             return;
         }
         if (!v->have_buf)
@@ -361,9 +377,9 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         a->DmaBufferWriteOffset = b->write_off;   /* S10 */
         int fresh = after_insufficient && b->write_off == 0;
         uint32_t dma_in = b->size - b->write_off;
-        v->written_hash = XXH3_64bits(b->host + b->submitted, b->write_off - b->submitted);
+        pbc_vidmm_buffer_begin_call(v);
         v->priv_written_hash = XXH3_64bits(b->priv + b->priv_submitted, b->priv_write - b->priv_submitted);
-        vm_describe_args(v, a, desc, sizeof(desc));
+        vm_desc_init(&desc, v, a);
         v->res->calls++;
         const pbc_shim_access *earlier;
         pbc_shim_take_accesses(&earlier); /* only this call's accesses count */
@@ -371,18 +387,19 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
         const char *assert_msg;
         if (pbc_shim_take_asserts(&assert_msg)) {
-            VM_RULE(v, pbc_rule_assert(&v->res->findings, v->op, v->res->calls, desc, assert_msg));
+            VM_RULE(v, pbc_rule_assert(&v->res->findings, v->op, v->res->calls, &desc.base, assert_msg));
             return;
         }
         if (pbc_vidmm_kernel_check(v, "BuildPagingBuffer"))
             return;
-        int64_t written = vm_check_call(v, &canon, a, st, before, priv_before, idle, idle_flags != NULL, desc);
-        if (written >= 0 && vm_check_views(v, alloc, idle, desc))
+        int64_t written = vm_check_call(v, &canon, a, st, before, priv_before, idle, idle_flags != NULL, &desc.base);
+        if (written >= 0 && vm_check_views(v, alloc, idle, &desc.base))
             return;
         uint32_t mpo_out = a->MultipassOffset;
-        pbc_vidmm_trace(v, "  call %u: %s DmaSize=0x%x MultipassOffset=%u -> %s (0x%08x), wrote %" PRId64
-                     " bytes, MultipassOffset=%u", v->res->calls, desc, dma_in, mpo,
-                     vm_status_name(st), (uint32_t)st, written < 0 ? 0 : written, mpo_out);
+        if (v->opt.trace)
+            pbc_vidmm_trace(v, "  call %u: %s DmaSize=0x%x MultipassOffset=%u -> %s (0x%08x), wrote %" PRId64
+                            " bytes, MultipassOffset=%u", v->res->calls, vm_desc_text(&desc.base), dma_in, mpo,
+                            vm_status_name(st), (uint32_t)st, written < 0 ? 0 : written, mpo_out);
         if (written < 0)
             return;
         uses_mpo |= mpo_out != 0;
@@ -391,7 +408,7 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
          * its work, and only the call budget can judge it. */
         if (fresh && uses_mpo) {
             uint64_t answer = vm_answer_hash(st, mpo, mpo_out, before, written);
-            if (pbc_rule_livelock_repeat(&v->res->findings, v->op, desc, b->size, mpo,
+            if (pbc_rule_livelock_repeat(&v->res->findings, v->op, &desc.base, b->size, mpo,
                                          have_fresh && answer == last_fresh)) {
                 v->stop = 1;
                 return;

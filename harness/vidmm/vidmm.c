@@ -238,6 +238,8 @@ static void vm_teardown(vm *v)
     pbc_shim_leave();
     /* CPU views the builder left go now, before the MDLs they may map. */
     pbc_shim_unbind();
+    pbc_shim_watch_fini(&v->own_pool);
+    free(v->open_copy);
     for (uint32_t i = 0; i < v->s->alloc_count; i++) {
         pbc_vidmm_mdl_free(&v->allocs[i].mdl);
         pbc_vidmm_mdl_free(&v->allocs[i].old_mdl);
@@ -284,6 +286,8 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
         if (!decl->segments[i].cpu_visible && decl->segments[i].SegmentId < 32)
             invisible |= 1u << decl->segments[i].SegmentId;
     pbc_shim_set_invisible(invisible);
+    if (opt->mode == PBC_MODE_TARGET)
+        pbc_vidmm_pool_use(&v);
     pbc_kernel_reset();
     if (vm_setup(&v)) {
         vm_teardown(&v);

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "kernel/shim.h"
 #include "oracle/record.h"
 #include "scenario/scenario.h"
 
@@ -25,6 +26,10 @@ typedef struct pbc_vidmm_options {
                               PBC_DEFAULT_CALL_BUDGET + 2 per page of the operation */
     FILE *trace;           /* per-call trace, or NULL */
     uint32_t experiment;   /* PBC_VIDMM_EXP_*: tests only */
+    pbc_shim_watch *pool;  /* the watch on the GPU's paging-buffer pool, kept with the GPU from
+                              run to run so that pages no builder wrote keep their poison; its
+                              keeper calls pbc_shim_watch_fini before the GPU goes. NULL: one
+                              for this run */
 } pbc_vidmm_options;
 
 /* Deliberate VidMm-model bugs, for tests only: they show that the content

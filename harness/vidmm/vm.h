@@ -15,6 +15,13 @@
 
 #define VM_POISON 0xA5u
 #define VM_PRIV_GUARD 64u
+/* Pages of a large paging buffer kept open from its write offset on; the
+ * others are sealed. The open pages are read after every call, and
+ * moving them on costs protection changes (each about what reading
+ * 100 KiB does, measured), so they move once the write offset is halfway
+ * through them, and a buffer of up to twice as many pages, guards
+ * included, is all open. */
+#define VM_OPEN_PAGES 4u
 #define VM_FAKE_DEVICE ((HANDLE)(uintptr_t)0xDE0000)
 #define VM_FAKE_SYSTEM_CONTEXT ((HANDLE)(uintptr_t)0x5C0000)
 
@@ -26,6 +33,8 @@ typedef struct vm_buffer {
     uint32_t pool_offset;
     uint32_t size, span;
     uint32_t write_off, submitted;
+    uint32_t first_page, end_page;  /* its pages in the pool, guards included */
+    uint32_t open_first, open_end;  /* those open; the others are sealed */
     uint8_t *priv; /* private data (after its leading guard) */
     uint32_t priv_size, priv_write, priv_submitted;
 } vm_buffer;
@@ -96,6 +105,9 @@ struct vm {
     pbc_host host;
     vm_buffer buf;
     int have_buf;
+    pbc_shim_watch *pool;    /* the paging-buffer pool's pages (the caller's, or own_pool) */
+    pbc_shim_watch own_pool; /* for a run whose caller keeps no watch */
+    uint8_t *open_copy;      /* Patch: the open pages' bytes outside the submission, before it */
     uint8_t *priv_mem;       /* the current buffer's private data block (guards included) */
     uint8_t **priv_blocks;   /* every buffer's block: alive until the run ends, as a buffer's
                                 private data lives until the buffer retires */
@@ -120,7 +132,8 @@ struct vm {
     vm_mdl partial_mdl;      /* during a special-lock transfer: its partial MDL */
     uint32_t partial_alloc, partial_first;
     size_t log_shown;           /* DbgPrint output already echoed to the trace */
-    uint64_t written_hash;      /* XXH3 of the current buffer's unsubmitted bytes below pDmaBuffer */
+    uint64_t written_hash;      /* XXH3 of the current buffer's unsubmitted bytes below pDmaBuffer
+                                   on its open pages */
     uint64_t priv_written_hash; /* and of its unsubmitted private data */
     uint32_t unmapped_count, unmapped_cap;
 };
@@ -170,7 +183,19 @@ void pbc_vidmm_init_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *c
 
 /* buffers.c */
 void pbc_vidmm_host_init(vm *v);
+/* The pool's watch, for a run that drives a target. */
+void pbc_vidmm_pool_use(vm *v);
 void pbc_vidmm_acquire_buffer(vm *v);
+/* Before a BuildPagingBuffer call on the current buffer: the open pages
+ * follow the write offset, and what is below it is the call's to keep. */
+void pbc_vidmm_buffer_begin_call(vm *v);
+/* After the call, which returned pDmaBuffer `now`: whether it changed the
+ * guards, the tail past the buffer's size or the unsubmitted bytes below
+ * where it started (*outside), and whether bytes of [now, the buffer's
+ * end) are no longer poison (*past, judged only when now is inside). */
+void pbc_vidmm_buffer_judge_call(vm *v, const uint8_t *now, int *outside, int *past);
+/* The call was judged: what it wrote is the buffer's. */
+void pbc_vidmm_buffer_end_call(vm *v);
 /* Patches and submits the filled, not yet submitted part of the current buffer. */
 void pbc_vidmm_flush(vm *v);
 int pbc_vidmm_alloc_idle(const vm *v, int index);
