@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pbc_scenario_fini(&s);
         return 0;
     }
-    pbc_run_options o = {.check_determinism = 1};
+    pbc_run_options o = {.check_determinism = pbc_scenario_fuzz_rerun(data, size)};
     pbc_outcome out;
     pbc_runner_run(&runner, &s, target, &o, &out);
     if (out.verdict == PBC_VERDICT_FAIL || out.verdict == PBC_VERDICT_HARNESS_BUG)

@@ -566,3 +566,11 @@ int pbc_scenario_fuzz_runs(const pbc_scenario *s)
     return pbc_scenario_check_limits(s, why, sizeof(why), &line) == 0 && bytes <= PBC_FUZZ_MAX_ALLOC_BYTES &&
            pbc_scenario_footprint(s) <= PBC_FUZZ_MAX_FOOTPRINT;
 }
+
+int pbc_scenario_fuzz_rerun(const uint8_t *data, size_t size)
+{
+    uint64_t h = 0xCBF29CE484222325ull; /* FNV-1a: the decoder's room links no hash library */
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 0x100000001B3ull;
+    return (h ^ (h >> 29)) % PBC_FUZZ_RERUN_EVERY == 0;
+}

@@ -194,6 +194,15 @@ int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uin
  * it does not run are only decoded (`pbcheck replay` runs them); `pbcheck
  * bench` replays a fuzzer's corpus by the same rule. */
 int pbc_scenario_fuzz_runs(const pbc_scenario *s);
+/* Whether the fuzz targets run this input a second time for PB-NONDET:
+ * one input in PBC_FUZZ_RERUN_EVERY, chosen by its bytes, so that a crash
+ * input replays the same way. A builder that keeps state between runs
+ * shows it on most inputs, so a quarter of them still finds it within a
+ * second, and the second run, which costs as much as the first, costs a
+ * quarter as much (docs/fuzzing.md). `run`, `replay` and `certify` run
+ * every scenario twice. */
+#define PBC_FUZZ_RERUN_EVERY 4u
+int pbc_scenario_fuzz_rerun(const uint8_t *data, size_t size);
 
 /* ---- Text format (.pbs), see docs/scenario-format.md ---- */
 
