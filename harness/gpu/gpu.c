@@ -314,15 +314,14 @@ static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, const pbc_
                 pg->desc = piece; /* a whole page: described, nothing made */
                 pg->split = 0;
             } else if (n == PBC_PAGE_SIZE) {
-                if (!pg->data)
-                    pg->data = pbc_xmalloc(PBC_PAGE_SIZE);
+                pbc_mem_data(&gpu->mem, pg);
                 pg->desc.kind = PBC_PAGE_BYTES;
                 pg->split = 0;
                 memcpy(pg->data, in + done, n);
             } else if (d) {
-                pbc_mem_write_desc(pg, (uint32_t)off, (uint32_t)n, &piece);
+                pbc_mem_write_desc(&gpu->mem, pg, (uint32_t)off, (uint32_t)n, &piece);
             } else {
-                memcpy(pbc_mem_bytes(pg) + off, in + done, n);
+                memcpy(pbc_mem_bytes(&gpu->mem, pg) + off, in + done, n);
             }
             gpu_wrote(gpu, pg);
         }

@@ -39,6 +39,9 @@ void pbc_mem_fini(pbc_mem *m)
     for (uint32_t i = 0; i < m->pages_cap; i++)
         free(m->pages[i].data);
     free(m->pages);
+    for (uint32_t i = 0; i < m->spare_count; i++)
+        free(m->spare[i]);
+    free(m->spare);
     for (uint32_t i = 0; i < m->dir_cap; i++)
         free(m->dir_leaves[i]);
     for (uint32_t i = 0; i < m->free_count; i++)
@@ -105,8 +108,13 @@ static uint32_t *mem_entry(pbc_mem *m, uint64_t ppn, int make)
 
 void pbc_mem_reset(pbc_mem *m)
 {
-    for (uint32_t i = 0; i < m->count; i++)
+    for (uint32_t i = 0; i < m->count; i++) {
         *mem_entry(m, m->pages[i].ppn, 0) = 0;
+        if (m->pages[i].data) {
+            PBC_PUSH(m->spare, m->spare_count, m->spare_cap, m->pages[i].data);
+            m->pages[i].data = NULL;
+        }
+    }
     for (uint32_t h = 0; h < m->dir_cap && m->dir_count; h++) {
         if (!m->dir_keys[h])
             continue;
@@ -209,13 +217,18 @@ static void mem_desc_page_read(const pbc_page *pg, uint32_t off, uint8_t *out, u
     }
 }
 
-uint8_t *pbc_mem_bytes(pbc_page *pg)
+uint8_t *pbc_mem_data(pbc_mem *m, pbc_page *pg)
+{
+    if (!pg->data)
+        pg->data = m->spare_count ? m->spare[--m->spare_count] : pbc_xmalloc(PBC_PAGE_SIZE);
+    return pg->data;
+}
+
+uint8_t *pbc_mem_bytes(pbc_mem *m, pbc_page *pg)
 {
     if (pg->desc.kind == PBC_PAGE_BYTES)
         return pg->data;
-    if (!pg->data)
-        pg->data = pbc_xmalloc(PBC_PAGE_SIZE);
-    mem_desc_page_read(pg, 0, pg->data, PBC_PAGE_SIZE);
+    mem_desc_page_read(pg, 0, pbc_mem_data(m, pg), PBC_PAGE_SIZE);
     pg->desc = (pbc_desc){PBC_PAGE_BYTES, 0, 0};
     pg->split = 0;
     return pg->data;
@@ -253,7 +266,7 @@ typedef struct mem_run {
     pbc_desc d;
 } mem_run;
 
-void pbc_mem_write_desc(pbc_page *pg, uint32_t off, uint32_t n, const pbc_desc *d)
+void pbc_mem_write_desc(pbc_mem *m, pbc_page *pg, uint32_t off, uint32_t n, const pbc_desc *d)
 {
     if (pg->desc.kind != PBC_PAGE_BYTES) {
         /* The page as runs, the write laid over them, runs that continue
@@ -291,7 +304,7 @@ void pbc_mem_write_desc(pbc_page *pg, uint32_t off, uint32_t n, const pbc_desc *
             return;
         }
     }
-    pbc_desc_read(d, 0, pbc_mem_bytes(pg) + off, n);
+    pbc_desc_read(d, 0, pbc_mem_bytes(m, pg) + off, n);
 }
 
 int pbc_desc_same(const pbc_desc *a, const pbc_desc *b)

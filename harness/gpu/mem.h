@@ -85,7 +85,7 @@ typedef struct pbc_desc {
  * the page is two streams until the second makes it one again). */
 typedef struct pbc_page {
     uint64_t ppn;
-    uint8_t *data;   /* valid when desc.kind is PBC_PAGE_BYTES; kept for reuse otherwise */
+    uint8_t *data;   /* its buffer once it held bytes this run: the bytes when desc.kind is PBC_PAGE_BYTES */
     pbc_desc desc;   /* bytes [0, split) or the whole page when split is 0 */
     pbc_desc tail;   /* bytes [split, 4 KiB) when split is not 0; pos is that of byte `split` */
     uint32_t split;
@@ -103,6 +103,11 @@ typedef struct pbc_mem {
     uint32_t *last_leaf;
     uint32_t **free_leaves;
     uint32_t free_count, free_cap;
+    /* Data buffers of pages that held bytes, back from the last reset: a
+     * run takes them before it allocates, so memory and allocations follow
+     * the most pages one run wrote in pieces, not every page ever seen. */
+    uint8_t **spare;
+    uint32_t spare_count, spare_cap;
     pbc_page *pages;  /* touched pages, in first-touch order */
     uint32_t count;
     uint32_t pages_cap;
@@ -128,11 +133,13 @@ void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n);
 pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn);
 /* The page's bytes, made from its description first if it has one: for
  * whoever writes part of a page. */
-uint8_t *pbc_mem_bytes(pbc_page *pg);
+uint8_t *pbc_mem_bytes(pbc_mem *m, pbc_page *pg);
+/* A page's data buffer for bytes about to be written whole. */
+uint8_t *pbc_mem_data(pbc_mem *m, pbc_page *pg);
 /* Writes bytes [off, off+n) of what d describes (d->pos: the stream offset
  * of byte off) into the page: kept as descriptions while the page stays
  * at most two streams, else made bytes. */
-void pbc_mem_write_desc(pbc_page *pg, uint32_t off, uint32_t n, const pbc_desc *d);
+void pbc_mem_write_desc(pbc_mem *m, pbc_page *pg, uint32_t off, uint32_t n, const pbc_desc *d);
 /* 1 and *d when page bytes [off, off+n) are one stream (never-written
  * pages are zeros); 0 when they must be read as bytes. */
 int pbc_mem_desc_at(const pbc_page *pg, uint32_t off, uint32_t n, pbc_desc *d);
