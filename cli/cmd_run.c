@@ -301,8 +301,12 @@ static void disasm_packet(void *ctx, const pbc_qentry *e, uint32_t offset, const
         d->last_entry = entry;
     }
     char line[256];
-    const uint8_t *bytes = d->gpu->dma_pool + (e->phys + offset - PBC_DMA_POOL_BASE);
-    d->gpu->isa->disasm(bytes, e->end - offset, line, sizeof(line));
+    int64_t at = pbc_gpu_pool_offset(d->gpu, e->phys + offset); /* the pool may be seen through a segment (S40) */
+    if (at < 0 || (uint64_t)at + (e->end - offset) > PBC_DMA_POOL_SIZE) {
+        printf("  +0x%05x  (outside the paging-buffer pool)\n", offset);
+        return;
+    }
+    d->gpu->isa->disasm(d->gpu->dma_pool + at, e->end - offset, line, sizeof(line));
     printf("  +0x%05x  %s\n", offset, line);
 }
 

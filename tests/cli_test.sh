@@ -57,6 +57,10 @@ check trace-fence grep -q 'fence .* completes' "$tmp/out"
 
 "$pbcheck" disasm "$src"/corpus/seeds/map-access-unmap-dummy.pbs >"$tmp/out"
 check disasm-gart grep -q 'gart' "$tmp/out"
+# Paging buffers in a segment are read through the pool's alias (S40).
+"$pbcheck" disasm "$src"/corpus/seeds/paging-buffers-in-segment.pbs >"$tmp/out"
+check disasm-buffers-in-segment-exit-0 [ $? -eq 0 ]
+check disasm-buffers-in-segment grep -q 'copy' "$tmp/out"
 
 # encode and replay: text seeds become binary inputs that judge the same.
 "$pbcheck" encode "$src"/corpus/seeds/*.pbs --out "$tmp/bin" >"$tmp/out"

@@ -261,7 +261,7 @@ static int gpu_range_ok(pbc_gpu *gpu, uint64_t addr, uint64_t len)
 }
 
 /* The pool, when addr falls in it or in its alias: its offset, else -1. */
-static int64_t gpu_pool_offset(const pbc_gpu *gpu, uint64_t addr)
+int64_t pbc_gpu_pool_offset(const pbc_gpu *gpu, uint64_t addr)
 {
     if (gpu->pool_alias && addr >= gpu->pool_alias && addr - gpu->pool_alias < PBC_DMA_POOL_SIZE)
         return (int64_t)(addr - gpu->pool_alias); /* the same buffers, seen through a segment */
@@ -286,7 +286,7 @@ static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, const pbc_
 {
     if (!gpu_range_ok(gpu, addr, len))
         return -1;
-    int64_t pool = gpu_pool_offset(gpu, addr);
+    int64_t pool = pbc_gpu_pool_offset(gpu, addr);
     if (pool >= 0) {
         /* The paging buffers themselves: packets may carry inline data the
          * GPU reads (S10 says where the buffer is paged); nothing may write
@@ -386,7 +386,7 @@ static int gpu_copy(pbc_gpu *gpu, uint64_t dst, uint64_t src, uint64_t size)
             n = size;
         pbc_desc d;
         int described = 0;
-        if (gpu_pool_offset(gpu, src) < 0 && gpu_pool_offset(gpu, dst) < 0) {
+        if (pbc_gpu_pool_offset(gpu, src) < 0 && pbc_gpu_pool_offset(gpu, dst) < 0) {
             if (!gpu_range_ok(gpu, src, n))
                 return -1;
             described = gpu_source_desc(gpu, src, n, &d);

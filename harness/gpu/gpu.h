@@ -178,6 +178,9 @@ uint64_t pbc_gpu_alloc_system_page(pbc_gpu *gpu);
  * of a memory segment that holds paging buffers (S40); 0 removes it. Reset
  * removes it. */
 void pbc_gpu_alias_pool(pbc_gpu *gpu, uint64_t base);
+/* The offset into the paging-buffer pool of addr, seen directly or through
+ * its alias in a segment; -1 when addr is not in the pool. */
+int64_t pbc_gpu_pool_offset(const pbc_gpu *gpu, uint64_t addr);
 /* Logs from now on every paging-buffer access of at most 8 bytes starting
  * at addr (reads and writes, a copy's source and destination). Returns -1
  * when no more addresses can be watched. */
