@@ -167,16 +167,23 @@ static void determinism_share(double seconds, double *sampled, double *every)
     *every = 1.0 - rate[RERUN_ALWAYS] / rate[RERUN_NEVER];
 }
 
+/* Execs/s of a mix on a fresh runner, after a warm-up. */
+static double mix_speed(const mix *m, double seconds)
+{
+    pbc_runner r;
+    pbc_runner_init(&r);
+    uint32_t cursor = 0;
+    mix_run(m, &r, 0.3, &cursor); /* warm up */
+    double v = mix_run(m, &r, seconds, &cursor);
+    pbc_runner_fini(&r);
+    return v;
+}
+
 static double default_mix_speed(double seconds)
 {
     mix m = {0};
     mix_generated(&m, 16ull << 20);
-    pbc_runner r;
-    pbc_runner_init(&r);
-    uint32_t cursor = 0;
-    mix_run(&m, &r, 0.3, &cursor); /* warm up */
-    double v = mix_run(&m, &r, seconds, &cursor);
-    pbc_runner_fini(&r);
+    double v = mix_speed(&m, seconds);
     mix_fini(&m);
     return v;
 }
@@ -219,14 +226,7 @@ static double corpus_speed(const char *dir, double seconds, uint32_t *count, uin
     mix m = {0};
     mix_folder(&m, dir, over);
     *count = m.count;
-    if (!m.count)
-        return 0;
-    pbc_runner r;
-    pbc_runner_init(&r);
-    uint32_t cursor = 0;
-    mix_run(&m, &r, 0.3, &cursor); /* warm up */
-    double v = mix_run(&m, &r, seconds, &cursor);
-    pbc_runner_fini(&r);
+    double v = m.count ? mix_speed(&m, seconds) : 0;
     mix_fini(&m);
     return v;
 }
@@ -495,17 +495,6 @@ static double file_value(const char *path, const char *key)
     return v;
 }
 
-static uint32_t count_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    uint32_t n = 0;
-    for (struct dirent *e; d && (e = readdir(d));)
-        n += e->d_name[0] != '.';
-    if (d)
-        closedir(d);
-    return n;
-}
-
 /* Runs the libFuzzer binary `name` of bin from the corpus for `seconds`,
  * with extra flags and environment (NULL-terminated, may be NULL); returns
  * the final statistic `stat`, or -1. The corpus is only read: libFuzzer
@@ -628,7 +617,7 @@ static fuzz_row libfuzzer_row(const char *bin, uint32_t jobs, double seconds)
         }
         if (f)
             fclose(f);
-        row.corpus = count_files(corpus);
+        row.corpus = pbc_fs_count_entries(corpus);
     }
     remove_scratch(dir);
     return row;
@@ -672,7 +661,7 @@ static fuzz_row libfuzzer_jobs_row(const char *bin, uint32_t jobs, double second
             if (v < 0)
                 break;
         }
-        row.corpus = count_files(corpus);
+        row.corpus = pbc_fs_count_entries(corpus);
     }
     if (here >= 0)
         close(here);
@@ -700,7 +689,7 @@ static int afl_rows(const char *afl_bin, uint32_t jobs, double seconds, fuzz_row
         snprintf(name, sizeof(name), j ? "secondary%u" : "main", j);
         snprintf(stats, sizeof(stats), "%s/afl/%s/fuzzer_stats", dir, name);
         snprintf(queue, sizeof(queue), "%s/afl/%s/queue", dir, name);
-        rows[j] = (fuzz_row){.execs = file_value(stats, "execs_done"), .secs = seconds, .corpus = count_files(queue)};
+        rows[j] = (fuzz_row){.execs = file_value(stats, "execs_done"), .secs = seconds, .corpus = pbc_fs_count_entries(queue)};
         double st = file_value(stats, "stability");
         snprintf(rows[j].stability, sizeof(rows[j].stability), st < 0 ? "-" : "%.2f%%", st);
     }

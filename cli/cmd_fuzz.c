@@ -45,17 +45,6 @@ static int is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static uint32_t count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    uint32_t n = 0;
-    for (struct dirent *e; d && (e = readdir(d));)
-        n += e->d_name[0] != '.';
-    if (d)
-        closedir(d);
-    return n;
-}
-
 /* The set of names in a directory before a run, to tell new findings. */
 typedef struct name_set {
     char **names;
@@ -187,7 +176,7 @@ static int prepare_corpus(const fuzz_args *a, const char *corpus)
     char err[PATH_MAX + 128];
     if (pbc_fs_mkdirs(corpus, err, sizeof(err)))
         return pbc_usage_error("fuzz: %s", err);
-    if (count_entries(corpus))
+    if (pbc_fs_count_entries(corpus))
         return 0;
     if (!strcmp(a->target, "isa"))
         return seed_isa(corpus) ? pbc_usage_error("fuzz: cannot write seeds into %s", corpus) : 0;
@@ -340,9 +329,9 @@ static void afl_status(const char *dir, char *out, size_t n)
     char queue[PATH_MAX], crashes[PATH_MAX];
     snprintf(queue, sizeof(queue), "%.4000s/afl/main/queue", dir);
     snprintf(crashes, sizeof(crashes), "%.4000s/afl/main/crashes", dir);
-    uint32_t nc = count_entries(crashes);
+    uint32_t nc = pbc_fs_count_entries(crashes);
     nc -= nc && is_file(strcat(crashes, "/README.txt")); /* AFL++'s own note */
-    snprintf(out, n, "main: corpus %u, crashes %u, last reported %s execs/s", count_entries(queue), nc, speed);
+    snprintf(out, n, "main: corpus %u, crashes %u, last reported %s execs/s", pbc_fs_count_entries(queue), nc, speed);
 }
 
 /* Waits for the engine processes, printing a status line: rewritten in
@@ -496,7 +485,7 @@ int pbc_cmd_fuzz(int argc, char **argv)
     if (prepare_corpus(&a, corpus))
         return PBC_EXIT_USAGE;
     if (a.prepare) {
-        printf("fuzz: corpus %s (%u inputs)\n", corpus, count_entries(corpus));
+        printf("fuzz: corpus %s (%u inputs)\n", corpus, pbc_fs_count_entries(corpus));
         return PBC_EXIT_PASS;
     }
     if (find_binary(&a))
@@ -561,7 +550,7 @@ int pbc_cmd_fuzz(int argc, char **argv)
     name_set before = {0};
     name_set_load(&before, findings);
     printf("fuzz: %s with %s, %u job%s, corpus %s (%u inputs), log %s/fuzz-*.log\n", a.target,
-           a.engine, a.jobs, a.jobs > 1 ? "s" : "", corpus, count_entries(corpus), a.dir);
+           a.engine, a.jobs, a.jobs > 1 ? "s" : "", corpus, pbc_fs_count_entries(corpus), a.dir);
     fflush(stdout);
     pbc_child children[64];
     void (*old_int)(int) = signal(SIGINT, SIG_IGN); /* the engines stop; we report */
@@ -585,7 +574,7 @@ int pbc_cmd_fuzz(int argc, char **argv)
     found += list_findings(&a, findings, &before, found);
     name_set_fini(&before);
     printf("fuzz: %u new finding%s; corpus now %u inputs\n", found, found == 1 ? "" : "s",
-           count_entries(corpus));
+           pbc_fs_count_entries(corpus));
     if (engine_rc == 127)
         return pbc_usage_error("fuzz: the engine did not start: see %s/fuzz-0.log", a.dir);
     if (engine_rc && !found)

@@ -96,13 +96,17 @@ static const char *busy_mix =
     "special-lock-transfer A to=system\n"
     "end\n";
 
-static pbc_outcome run_spy(const char *text, uint64_t ops)
+/* The spy's outcome on `text`, with its BuildPagingBuffer replaced by
+ * `build` unless that is NULL. */
+static pbc_outcome run_spy_with(const char *text, uint64_t ops, __typeof__(spy.build_paging_buffer) build)
 {
     pbc_scenario s;
     char err[256];
     int rc = pbc_scenario_parse(text, strlen(text), "spy", &s, err, sizeof(err));
     T_CHECK_MSG(rc == 0, "%s", err);
     spy_init(ops);
+    if (build)
+        spy.build_paging_buffer = build;
     pbc_runner r;
     pbc_runner_init(&r);
     pbc_run_options o = {0};
@@ -112,6 +116,8 @@ static pbc_outcome run_spy(const char *text, uint64_t ops)
     pbc_scenario_fini(&s);
     return out;
 }
+
+static pbc_outcome run_spy(const char *text, uint64_t ops) { return run_spy_with(text, ops, NULL); }
 
 static int same_operation(const DXGKARG_BUILDPAGINGBUFFER *a, const DXGKARG_BUILDPAGINGBUFFER *b)
 {
@@ -371,6 +377,12 @@ T_TEST(map_unmap_while_gpu_busy)
     pbc_scenario_fini(&s);
 }
 
+/* The reference with its BuildPagingBuffer replaced by `build`. */
+static pbc_outcome run_with_build(const char *text, __typeof__(spy.build_paging_buffer) build)
+{
+    return run_spy_with(text, pbc_target_reference.supported_operations, build);
+}
+
 /* A failed NT_ASSERT inside the builder is a finding, not a crash. */
 static NTSTATUS APIENTRY asserting_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
 {
@@ -380,21 +392,9 @@ static NTSTATUS APIENTRY asserting_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BU
 
 T_TEST(nt_assert_is_a_finding)
 {
-    const char *text = "pbs 1\nalloc A size=8K\ntransfer A to=1:0\nend\n";
-    pbc_scenario s;
-    char err[256];
-    T_CHECK(pbc_scenario_parse(text, strlen(text), "assert", &s, err, sizeof(err)) == 0);
-    spy_init(pbc_target_reference.supported_operations);
-    spy.build_paging_buffer = asserting_build;
-    pbc_runner r;
-    pbc_runner_init(&r);
-    pbc_run_options o = {0};
-    pbc_outcome out;
-    pbc_runner_run(&r, &s, &spy, &o, &out);
+    pbc_outcome out = run_with_build("pbs 1\nalloc A size=8K\ntransfer A to=1:0\nend\n", asserting_build);
     T_CHECK(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-ASSERT"));
     T_CHECK_MSG(strstr(out.message, "NT_ASSERT(a->DmaSize >= 1000000) failed"), "%s", out.message);
-    pbc_runner_fini(&r);
-    pbc_scenario_fini(&s);
 }
 
 /* A write outside the window is caught wherever it lands in a large
@@ -517,27 +517,15 @@ static NTSTATUS APIENTRY mdl_scribbling_build(IN_CONST_HANDLE adapter, IN_PDXGKA
 
 T_TEST(mdl_written_is_a_finding)
 {
-    const char *text = "pbs 1\nalloc A size=16M\ntransfer A to=2:0\nend\n";
-    pbc_scenario s;
-    char err[256];
-    T_CHECK(pbc_scenario_parse(text, strlen(text), "mdl", &s, err, sizeof(err)) == 0);
     static const uint32_t pfns[] = {3, 4000, 4000};
     for (int k = 0; k < 3; k++) {
         scribble_pfn = pfns[k];
         scribble_restores = k == 2;
-        spy_init(pbc_target_reference.supported_operations);
-        spy.build_paging_buffer = mdl_scribbling_build;
-        pbc_runner r;
-        pbc_runner_init(&r);
-        pbc_run_options o = {0};
-        pbc_outcome out;
-        pbc_runner_run(&r, &s, &spy, &o, &out);
+        pbc_outcome out = run_with_build("pbs 1\nalloc A size=16M\ntransfer A to=2:0\nend\n", mdl_scribbling_build);
         T_CHECK_MSG(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-DMA-OVERRUN"), "pfn %u: %s %s",
                     scribble_pfn, out.rule, out.message);
         T_CHECK_MSG(strstr(out.message, "the MDL VidMm handed it"), "%s", out.message);
-        pbc_runner_fini(&r);
     }
-    pbc_scenario_fini(&s);
 }
 
 /* Chunking invariance: the paging-buffer size changes how the work is cut,

@@ -220,3 +220,14 @@ int pbc_fs_remove_tree(const char *path, char *err, size_t err_size)
         return fail(err, err_size, "remove", path, strerror(errno));
     return 0;
 }
+
+uint32_t pbc_fs_count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    uint32_t n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}

@@ -10,6 +10,7 @@
 #define PBCHECK_FS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +35,9 @@ int pbc_fs_read(const char *path, size_t max, char **data, size_t *n, char *err,
 /* rm -rf for the scratch folders pbcheck made itself; symbolic links are
  * removed, never followed. */
 int pbc_fs_remove_tree(const char *path, char *err, size_t err_size);
+/* Entries of a folder, leaving out those whose names start with '.'; 0
+ * when it cannot be read. */
+uint32_t pbc_fs_count_entries(const char *dir);
 
 #ifdef __cplusplus
 }
