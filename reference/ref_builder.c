@@ -259,25 +259,7 @@ NTSTATUS APIENTRY ref_submit_command(IN_CONST_HANDLE adapter, const DXGKARG_SUBM
 }
 
 const pbc_target pbc_target_reference = {
-    .abi_version = PBC_TARGET_ABI_VERSION,
-    .struct_size = sizeof(pbc_target),
-    .name = "reference",
-    .summary = "the reference builder (differential oracle)",
-    .isa = &ref_isa,
-    .min_dma_size = REF_MAX_PACKET_BYTES,
-    .private_data_size = 0,
-    .supported_operations = PBC_OP_BIT(DXGK_OPERATION_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_FILL) |
-                            PBC_OP_BIT(DXGK_OPERATION_DISCARD_CONTENT) |
-                            PBC_OP_BIT(DXGK_OPERATION_READ_PHYSICAL) |
-                            PBC_OP_BIT(DXGK_OPERATION_WRITE_PHYSICAL) |
-                            PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT) |
-                            PBC_OP_BIT(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) |
-                            PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER),
-    .create_adapter = ref_create_adapter,
-    .destroy_adapter = ref_destroy_adapter,
-    .create_allocation = ref_create_allocation,
-    .destroy_allocation = ref_destroy_allocation,
-    .build_paging_buffer = ref_build_paging_buffer,
-    .patch = ref_patch,
-    .submit_command = ref_submit_command,
+    REF_TARGET_FIELDS("reference", "the reference builder (differential oracle)", REF_MAX_PACKET_BYTES, 0,
+                      ref_create_adapter, ref_destroy_adapter, ref_create_allocation, ref_build_paging_buffer,
+                      ref_patch, ref_submit_command),
 };

@@ -18,6 +18,24 @@ extern "C" {
 
 extern const pbc_target pbc_target_reference;
 
+/* The operations the reference supports, and the designated initializers
+ * of a target table like the reference's (which takes &ref_isa from
+ * ref_isa.h): the reference, its legal variants and its planted bugs are
+ * all tables of this one shape. */
+#define REF_OPERATIONS                                                                       \
+    (PBC_OP_BIT(DXGK_OPERATION_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_FILL) |                 \
+     PBC_OP_BIT(DXGK_OPERATION_DISCARD_CONTENT) | PBC_OP_BIT(DXGK_OPERATION_READ_PHYSICAL) |  \
+     PBC_OP_BIT(DXGK_OPERATION_WRITE_PHYSICAL) | PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT) | \
+     PBC_OP_BIT(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) |                                     \
+     PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER))
+#define REF_TARGET_FIELDS(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc, build, patch_fn, \
+                          submit_fn)                                                                           \
+    .abi_version = PBC_TARGET_ABI_VERSION, .struct_size = sizeof(pbc_target), .name = nm,                     \
+    .summary = summary_text, .isa = &ref_isa, .min_dma_size = min_dma, .private_data_size = priv_size,         \
+    .supported_operations = REF_OPERATIONS, .create_adapter = create, .destroy_adapter = destroy,              \
+    .create_allocation = create_alloc, .destroy_allocation = ref_destroy_allocation,                           \
+    .build_paging_buffer = build, .patch = patch_fn, .submit_command = submit_fn
+
 NTSTATUS ref_create_adapter(const pbc_adapter_info *info, HANDLE *adapter);
 void ref_destroy_adapter(HANDLE adapter);
 NTSTATUS ref_create_allocation(HANDLE adapter, const pbc_allocation_info *info,

@@ -153,8 +153,8 @@ static inline int pbc_page_single(const pbc_page *pg)
 const uint8_t *pbc_mem_view(const pbc_page *pg, uint8_t scratch[PBC_PAGE_SIZE]);
 /* Writes bytes [off, off+n) of what d describes into out. */
 void pbc_desc_read(const pbc_desc *d, uint32_t off, uint8_t *out, uint32_t n);
-/* 1 when the description is of a page of zeros. Initial content is
- * never all zeros (1,024 independent 32-bit words). */
+/* 1 when the description is plainly of a page of zeros (zeros, or a
+ * pattern of 0); content is left to its bytes. */
 static inline int pbc_desc_is_zero(const pbc_desc *d)
 {
     return d->kind == PBC_PAGE_ZERO || (d->kind == PBC_PAGE_PATTERN && d->value == 0);

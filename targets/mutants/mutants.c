@@ -420,29 +420,9 @@ static NTSTATUS APIENTRY mut_ring_system(IN_CONST_HANDLE h, const DXGKARG_SUBMIT
 #define MUTANT_FULL(sym, nm, summary_text, min_size, create, build, patch_fn, submit_fn)      \
     MUTANT_ALL(sym, nm, summary_text, min_size, create, ref_create_allocation, build, patch_fn, submit_fn)
 
-#define MUTANT_ALL(sym, nm, summary_text, min_size, create, create_alloc, build, patch_fn, submit_fn) \
-    const pbc_target sym = {                                                                  \
-        .abi_version = PBC_TARGET_ABI_VERSION,                                                \
-        .struct_size = sizeof(pbc_target),                                                    \
-        .name = nm,                                                                           \
-        .summary = summary_text,                                                              \
-        .isa = &ref_isa,                                                                      \
-        .min_dma_size = min_size,                                                             \
-        .supported_operations = PBC_OP_BIT(DXGK_OPERATION_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_FILL) | \
-                                PBC_OP_BIT(DXGK_OPERATION_DISCARD_CONTENT) |                  \
-                                PBC_OP_BIT(DXGK_OPERATION_READ_PHYSICAL) |                    \
-                                PBC_OP_BIT(DXGK_OPERATION_WRITE_PHYSICAL) |                   \
-                                PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT) |             \
-                                PBC_OP_BIT(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) |           \
-                                PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER),             \
-        .create_adapter = create,                                                             \
-        .destroy_adapter = ref_destroy_adapter,                                               \
-        .create_allocation = create_alloc,                                                    \
-        .destroy_allocation = ref_destroy_allocation,                                         \
-        .build_paging_buffer = build,                                                         \
-        .patch = patch_fn,                                                                    \
-        .submit_command = submit_fn,                                                          \
-    }
+#define MUTANT_ALL(sym, nm, summary_text, min_size, create, create_alloc, build, patch_fn, submit_fn)    \
+    const pbc_target sym = {REF_TARGET_FIELDS(nm, summary_text, min_size, 0, create, ref_destroy_adapter, \
+                                              create_alloc, build, patch_fn, submit_fn)}
 
 MUTANT(pbc_mutant_resume_skip, "mutant-resume-skip", "resumes one page too far after INSUFFICIENT",
        mut_resume_skip, ref_patch, ref_submit_command);

@@ -55,14 +55,6 @@ NTSTATUS APIENTRY var_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFF
 NTSTATUS APIENTRY var_patch(IN_CONST_HANDLE adapter, const DXGKARG_PATCH *p);
 NTSTATUS APIENTRY var_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAND *c);
 
-#define VAR_OPERATIONS                                                                    \
-    (PBC_OP_BIT(DXGK_OPERATION_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_FILL) |              \
-     PBC_OP_BIT(DXGK_OPERATION_DISCARD_CONTENT) | PBC_OP_BIT(DXGK_OPERATION_READ_PHYSICAL) | \
-     PBC_OP_BIT(DXGK_OPERATION_WRITE_PHYSICAL) |                                          \
-     PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT) |                                    \
-     PBC_OP_BIT(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) |                                  \
-     PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER))
-
 /* A variant's table: the reference's, but for the named hooks and sizes. */
 #define VAR_TARGET(sym, nm, summary_text, min_dma, priv_size, create, build, patch_fn, submit_fn)        \
     VAR_TARGET_DESTROY(sym, nm, summary_text, min_dma, priv_size, create, var_adapter_destroy, build, \
@@ -70,22 +62,7 @@ NTSTATUS APIENTRY var_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAN
 /* The same with an adapter destructor of its own. */
 #define VAR_TARGET_DESTROY(sym, nm, summary_text, min_dma, priv_size, create, destroy, build, patch_fn, \
                            submit_fn)                                                                 \
-    const pbc_target sym = {                                                                          \
-        .abi_version = PBC_TARGET_ABI_VERSION,                                                        \
-        .struct_size = sizeof(pbc_target),                                                            \
-        .name = nm,                                                                                   \
-        .summary = summary_text,                                                                      \
-        .isa = &ref_isa,                                                                              \
-        .min_dma_size = min_dma,                                                                      \
-        .private_data_size = priv_size,                                                               \
-        .supported_operations = VAR_OPERATIONS,                                                       \
-        .create_adapter = create,                                                                     \
-        .destroy_adapter = destroy,                                                                   \
-        .create_allocation = ref_create_allocation,                                                   \
-        .destroy_allocation = ref_destroy_allocation,                                                 \
-        .build_paging_buffer = build,                                                                 \
-        .patch = patch_fn,                                                                            \
-        .submit_command = submit_fn,                                                                  \
-    }
+    const pbc_target sym = {REF_TARGET_FIELDS(nm, summary_text, min_dma, priv_size, create, destroy,       \
+                                              ref_create_allocation, build, patch_fn, submit_fn)}
 
 #endif
