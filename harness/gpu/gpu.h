@@ -31,7 +31,7 @@
 #define PBC_RESERVED_END 0x400000000ull /* 16 GiB: end of system window and pool */
 #define PBC_MAX_APERTURE_SIZE (1ull << 30)
 #define PBC_MMIO_REGS 256u
-#define PBC_UOP_MAX_BYTES (64u << 20)
+#define PBC_UOP_MAX_BYTES (64u << 20) /* the largest copy or fill one decoded packet may do */
 #define PBC_MAX_FAULTS_KEPT 64u
 
 typedef struct pbc_gart_entry {

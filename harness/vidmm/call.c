@@ -228,24 +228,11 @@ static void vm_desc_init(vm_desc *d, const vm *v, const DXGKARG_BUILDPAGINGBUFFE
     d->text[0] = '\0';
 }
 
-/* The spec model's work, in micro-ops of at most PBC_UOP_MAX_BYTES: it
- * states a whole transfer or fill as one. */
 static void vm_spec_sink(void *ctx, const pbc_uop *uop)
 {
     vm *v = ctx;
     v->gpu->cur.writer = PBC_WRITER_SPEC;
-    pbc_uop piece = *uop;
-    int sized = uop->kind == PBC_UOP_COPY || uop->kind == PBC_UOP_FILL;
-    for (uint64_t at = 0; !sized || at < uop->size; at += PBC_UOP_MAX_BYTES) {
-        if (sized) {
-            piece.size = uop->size - at < PBC_UOP_MAX_BYTES ? uop->size - at : PBC_UOP_MAX_BYTES;
-            piece.dst = uop->dst + at;
-            piece.src = uop->src + at;
-        }
-        pbc_gpu_exec_uop(v->gpu, &piece);
-        if (!sized)
-            break;
-    }
+    pbc_gpu_exec_uop(v->gpu, uop);
     v->gpu->cur.writer = PBC_WRITER_NONE;
 }
 

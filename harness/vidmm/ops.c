@@ -264,18 +264,11 @@ static void vm_render_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void 
 {
     const vm_render_ctx *rc = ctx;
     (void)at;
-    if (rc->op->kind != PBC_SOP_RENDER_WRITE) {
-        pbc_uop u = {.kind = PBC_UOP_READ, .dst = addr, .size = n, .width = n < 8 ? (uint32_t)n : 8};
-        vm_gpu_work(v, &u, rc->alloc);
-        return;
-    }
-    /* Micro-ops of at most PBC_UOP_MAX_BYTES, each a multiple of 4 bytes
-     * from the last: the pattern keeps its phase. */
-    for (uint64_t done = 0; done < n; done += PBC_UOP_MAX_BYTES) {
-        pbc_uop u = {.kind = PBC_UOP_FILL, .dst = addr + done, .value = rc->op->pattern,
-                     .size = n - done < PBC_UOP_MAX_BYTES ? n - done : PBC_UOP_MAX_BYTES};
-        vm_gpu_work(v, &u, rc->alloc);
-    }
+    pbc_uop u = {.dst = addr, .size = n, .value = rc->op->pattern};
+    u.kind = rc->op->kind == PBC_SOP_RENDER_WRITE ? PBC_UOP_FILL : PBC_UOP_READ;
+    if (u.kind == PBC_UOP_READ)
+        u.width = n < 8 ? (uint32_t)n : 8;
+    vm_gpu_work(v, &u, rc->alloc);
 }
 
 static void vm_render(vm *v, const pbc_sop *op)
