@@ -152,7 +152,8 @@ void pbc_cli_isolate_end(void);
     {"no-fork", PBC_OPT_FLAG, &(no_fork), NULL, NULL, 0, 0, "off",                                          \
      "run in this process (for a debugger): a crashing builder then\nends pbcheck"},                       \
         {"case-timeout", PBC_OPT_SECONDS, &(seconds), "S", "seconds", 0, 24 * 3600, seconds_text,          \
-         "a scenario the builder does not finish in S seconds fails\nas 'timeout' (0: no limit)"},         \
+         "a scenario the builder does not finish in S seconds fails\nas 'timeout' (0: no limit); S more for " \
+         "every 256 MiB\nit writes"},                                                                    \
         {"memory-limit", PBC_OPT_SIZE, &(memory), "SIZE", "bytes (K, M, G)", 64ull << 20, 1ull << 40, "10G",\
          "a scenario whose worker grows beyond SIZE resident fails\nas 'oom'"}
 /* Seconds on a monotonic clock. */

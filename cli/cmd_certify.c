@@ -129,7 +129,14 @@ static pbc_iso_class certify_ask(pbc_iso *iso, certify_worker *w, uint32_t kind,
     pbc_iso_put_str(&job, rule);
     pbc_iso_class cls;
     if (iso) {
-        cls = pbc_iso_run(iso, job.p, job.n, r);
+        pbc_scenario s;
+        char err[256];
+        uint32_t units = 1;
+        if (pbc_scenario_parse(c->text, strlen(c->text), c->name, &s, err, sizeof(err)) == 0) {
+            units = pbc_scenario_timeout_units(&s);
+            pbc_scenario_fini(&s);
+        }
+        cls = pbc_iso_run_scaled(iso, job.p, job.n, units, r);
     } else {
         memset(r, 0, sizeof(*r));
         r->answer = certify_job(w, job.p, job.n, &r->answer_len);
@@ -237,7 +244,7 @@ static void certify_catch_signals(pbc_iso *iso)
 int pbc_cmd_certify(int argc, char **argv)
 {
     const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL;
-    int quick = 0, no_fork = 0;
+    int quick = 0, large = 0, no_fork = 0;
     uint64_t fuzz_seconds = 0, seed = 1, memory_limit = PBC_DEFAULT_MEMORY_LIMIT;
     double case_timeout = 20;
     const pbc_opt opts[] = {
@@ -251,6 +258,9 @@ int pbc_cmd_certify(int argc, char **argv)
          "seed of the random scenarios; the same seed gives the same ones"},
         {"quick", PBC_OPT_FLAG, &quick, NULL, NULL, 0, 0, "off",
          "a reduced suite (addresses above 4 GiB, odd sizes only)"},
+        {"large", PBC_OPT_FLAG, &large, NULL, NULL, 0, 0, "off",
+         "also a transfer beyond 4 GiB (TransferSize over 32 bits); a\nbuilder copying it with the CPU "
+         "needs --memory-limit 16G"},
         PBC_ISOLATION_OPTS(no_fork, case_timeout, memory_limit, "20"),
         {"waivers", PBC_OPT_STRING, &waivers_path, "FILE", "a file", 0, 0, "none",
          "expected failures: waived cases are reported, not failed"},
@@ -298,7 +308,7 @@ int pbc_cmd_certify(int argc, char **argv)
     const char *dir = run.path;
 
     pbc_case_list cases;
-    pbc_certify_cases(t, quick, &cases);
+    pbc_certify_cases(t, (quick ? PBC_CERTIFY_QUICK : 0) | (large ? PBC_CERTIFY_LARGE : 0), &cases);
     uint32_t suite_count = cases.count, res_cap = cases.count, rep_cap = cases.count;
     pbc_case_result *res = pbc_xcalloc(res_cap, sizeof(*res));
     pbc_report_case *rep = pbc_xcalloc(rep_cap, sizeof(*rep));

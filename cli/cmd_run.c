@@ -212,7 +212,7 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
     pbc_iso_result r;
     judge_current = name;
     judge_told = 0;
-    if (pbc_iso_run(judge_iso, job.p, job.n, &r) == PBC_ISO_OK) {
+    if (pbc_iso_run_scaled(judge_iso, job.p, job.n, pbc_scenario_timeout_units(s), &r) == PBC_ISO_OK) {
         pbc_iso_reader in = {r.answer, r.answer_len, 0};
         c->passed += pbc_iso_get_u32(&in);
         c->failed += pbc_iso_get_u32(&in);

@@ -23,6 +23,10 @@ check fuzz-budget-conformant [ $? -eq 0 ]
 check fuzz-cases python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); f=[c for c in r["results"] if c["name"].startswith("fuzz/seed-3/")]; sys.exit(len(f) < 10 or any(c["verdict"] != "pass" for c in f))' "$tmp/fuzz/latest/report.json"
 "$pbcheck" certify --target mutant-fill-tail --quick --time 1 --out "$tmp/fuzz-mutant" >"$tmp/out" 2>/dev/null
 check fuzz-finds-bugs python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not any(c["name"].startswith("fuzz/") and c["verdict"] == "fail" for c in r["results"]))' "$tmp/fuzz-mutant/latest/report.json"
+# --large adds the transfer beyond 4 GiB (TransferSize over 32 bits); the reference passes it.
+"$pbcheck" certify --target reference --large --out "$tmp/large" >"$tmp/out" 2>/dev/null
+check large-conformant [ $? -eq 0 ]
+check large-has-over-4g python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not any(c["name"] == "size/transfer-within-seg/over-4g/dma-64k" and c["verdict"] == "pass" for c in r["results"]))' "$tmp/large/latest/report.json"
 "$pbcheck" certify --target reference --time x >/dev/null 2>"$tmp/err"
 check bad-time-exit-2 [ $? -eq 2 ]
 

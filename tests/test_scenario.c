@@ -149,6 +149,16 @@ T_TEST(memory_limit)
     T_CHECK(pbc_scenario_footprint(&s) == 5 * 4096);
     uint32_t line = 99;
     T_CHECK(pbc_scenario_check_limits(&s, err, sizeof(err), &line) == 0);
+    /* The time a case gets grows with what it writes: once, and once more
+     * per 256 MiB. */
+    T_CHECK(pbc_scenario_timeout_units(&s) == 1);
+    s.allocs[0].size = 256ull << 20;
+    s.allocs[0].where = PBC_WHERE_SYSTEM;
+    o = pbc_scenario_add_op(&s);
+    *o = (pbc_sop){.kind = PBC_SOP_TRANSFER, .alloc = 0, .at = {2, 0}, .split = 1};
+    T_CHECK_MSG(pbc_scenario_timeout_units(&s) == 1 + pbc_scenario_footprint(&s) / (256ull << 20) &&
+                    pbc_scenario_timeout_units(&s) >= 3,
+                "%u units", pbc_scenario_timeout_units(&s));
     pbc_scenario_fini(&s);
 }
 

@@ -504,6 +504,12 @@ static int detail_from_output(const char *out, const char *needle, char *detail,
 
 pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_result *r)
 {
+    return pbc_iso_run_scaled(iso, job, len, 1, r);
+}
+
+pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, uint32_t units, pbc_iso_result *r)
+{
+    double seconds = iso->lim.job_seconds * (units ? units : 1);
     memset(r, 0, sizeof(*r));
     if (iso->pid && iso->lim.batch && iso->jobs >= iso->lim.batch)
         worker_stop(iso, 0);
@@ -525,7 +531,7 @@ pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_
         }
     }
     iso->jobs++;
-    double deadline = iso->lim.job_seconds > 0 ? now_seconds() + iso->lim.job_seconds : 0;
+    double deadline = seconds > 0 ? now_seconds() + seconds : 0;
     uint64_t rss = 0;
     int got = receive_frame(iso, &r->answer, &r->answer_len, deadline, &rss);
     if (got == 0)
@@ -537,7 +543,7 @@ pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_
         snprintf(r->detail, sizeof(r->detail), "the worker's answer is garbled (its memory was overwritten)");
     } else if (got == -2) {
         r->cls = PBC_ISO_TIMEOUT;
-        snprintf(r->detail, sizeof(r->detail), "no answer within %g s (stopped)", iso->lim.job_seconds);
+        snprintf(r->detail, sizeof(r->detail), "no answer within %g s (stopped)", seconds);
     } else if (got == -3) {
         r->cls = PBC_ISO_OOM;
         snprintf(r->detail, sizeof(r->detail), "resident memory %.1f MiB over the limit of %.1f MiB (stopped)",

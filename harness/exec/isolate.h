@@ -71,6 +71,9 @@ typedef struct pbc_iso pbc_iso;
 pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *ctx);
 /* One job; fills r (free it with pbc_iso_result_fini). Returns r->cls. */
 pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_result *r);
+/* The same for a job allowed `units` times the wall-clock limit (a large
+ * scenario: pbc_scenario_timeout_units). */
+pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, uint32_t units, pbc_iso_result *r);
 void pbc_iso_result_fini(pbc_iso_result *r);
 /* Stops the worker (if any) and frees everything. */
 void pbc_iso_destroy(pbc_iso *iso);

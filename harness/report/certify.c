@@ -38,6 +38,7 @@ typedef struct gen_dims {
     uint32_t mdl_offset;
     int odd;       /* 0: page multiple; 1: odd size; 2: big and odd */
     int in_segment;/* paging buffers in memory segment 1 (S40) */
+    uint64_t size; /* the allocation's size; 0: by `odd` */
 } gen_dims;
 
 typedef struct gen_buf {
@@ -57,7 +58,7 @@ static void gb(gen_buf *b, const char *fmt, ...)
         b->len += (size_t)n;
 }
 
-static const char *const addr_names[] = {"low", "high", "end"};
+static const char *const addr_names[] = {"low", "high", "end", "across-4g"};
 static const char *const op_names[] = {
     "transfer-mdl-to-seg", "transfer-seg-to-mdl", "transfer-seg-to-seg", "transfer-within-seg",
     "special-lock-to-seg", "special-lock-to-mdl", "fill", "discard", "read-physical",
@@ -112,10 +113,11 @@ static void layout_init(const pbc_target *t, gen_layout *out)
 static uint64_t seg_size(const gen_layout *l, uint32_t id) { return id ? l->seg[id - 1].size : 0; }
 
 /* A place for `size` bytes in the address class: low offsets of the low
- * segment, inside the high one (above 4 GiB in the default layout), or
- * flush with a 4 GiB boundary (or the end) of the high one. Offsets that
- * do not fit a declared segment shrink; a case that still does not fit is
- * dropped when it is validated. */
+ * segment, inside the high one (above 4 GiB in the default layout), flush
+ * with a 4 GiB boundary (or the end) of the high one, or across a 4 GiB
+ * line of the address space inside it (the first and the fourth line
+ * above its base). Offsets that do not fit a declared segment shrink; a
+ * case that still does not fit is dropped when it is validated. */
 static void place(gen_buf *b, int addr, uint64_t size, int second)
 {
     uint64_t sz = (size + 3) & ~3ull, off;
@@ -125,8 +127,13 @@ static void place(gen_buf *b, int addr, uint64_t size, int second)
         off = second ? 0x200000ull : 0x10000ull;
     else if (addr == 1)
         off = second ? 0x10200000ull : 0x100000ull;
-    else
+    else if (addr == 2)
         off = (second ? 0x100000000ull : 0xF0000000ull) - sz;
+    else {
+        uint64_t base = id ? b->layout->seg[id - 1].base : 0;
+        uint64_t line = ((base >> 32) + (second ? 4 : 1)) << 32;
+        off = (line - base - sz / 2) & ~3ull;
+    }
     if (off + sz > room) /* a smaller declared segment */
         off = addr == 2 ? (second ? room - sz : room / 2 - sz) : (second ? room / 2 : room / 8) & ~3ull;
     gb(b, "%u:0x%llx", id, (unsigned long long)off);
@@ -136,7 +143,7 @@ static int gen_text(int op, const gen_dims *d, gen_buf *b)
 {
     /* page-size, odd-size, and big enough (97 pages) that one submission
      * carries kilobytes of packets in the larger paging buffers. */
-    uint64_t size = d->odd == 2 ? 96 * 4096 + 1236 : d->odd ? 5 * 4096 + 1236 : 6 * 4096;
+    uint64_t size = d->size ? d->size : d->odd == 2 ? 96 * 4096 + 1236 : d->odd ? 5 * 4096 + 1236 : 6 * 4096;
     b->len = 0;
     gb(b, "pbs 1\n");
     for (uint32_t i = 0; b->layout->declared && i < b->layout->count; i++)
@@ -205,7 +212,9 @@ static int gen_text(int op, const gen_dims *d, gen_buf *b)
         if (!b->layout->aperture)
             return -1;
         uint64_t pages = seg_size(b->layout, b->layout->aperture) / 4096;
-        uint64_t at = d->addr == 2 ? pages - 4 : (uint64_t)d->addr * 1000 + 3;
+        if (pages < 4)
+            return -1;
+        uint64_t at = d->addr >= 2 ? pages - 4 : (uint64_t)d->addr * 1000 + 3;
         if (at + 4 > pages)
             at = (pages - 4) / 2;
         gb(b, "map A aperture=%u:%llu first=1 count=4%s\n", b->layout->aperture, (unsigned long long)at,
@@ -249,8 +258,12 @@ static int op_uses_mdl(int op)
            op == G_MAP_UNMAP || op == G_MAP_STAYS;
 }
 
-void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out)
+static void layout_cases(const pbc_target *t, int quick, pbc_case_list *out);
+static void size_cases(const pbc_target *t, unsigned flags, const struct gen_layout *layout, pbc_case_list *out);
+
+void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out)
 {
+    int quick = (flags & PBC_CERTIFY_QUICK) != 0;
     memset(out, 0, sizeof(*out));
     gen_layout layout;
     layout_init(t, &layout);
@@ -319,6 +332,150 @@ void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out)
             add_case(out, name, b.text);
         }
     }
+    layout_cases(t, quick, out);
+    size_cases(t, flags, &layout, out);
+}
+
+/* ---- A wider world: layouts and sizes ---- */
+
+/* Layouts Windows accepts from a driver, beyond the default one: a 4 GiB
+ * aperture with a 64 GiB segment whose addresses cross 4 GiB lines; and
+ * five segments with two apertures (one of exactly four pages, one of a
+ * single page) between a small segment low in memory and one that ends on
+ * a 4 GiB line. Cases there run only for targets that declare no layout:
+ * a declared layout is the only one such a target ever sees. */
+static const struct {
+    const char *name;
+    pbc_segment_info seg[5];
+    uint32_t count;
+} wide_layouts[] = {
+    {"layout-wide",
+     {{1, PBC_SEGMENT_MEMORY, 0x0, 1ull << 20},
+      {2, PBC_SEGMENT_MEMORY, 0x1000000000ull, 64ull << 30},
+      {3, PBC_SEGMENT_APERTURE, 0x800000000ull, 4ull << 30}},
+     3},
+    {"layout-many",
+     {{1, PBC_SEGMENT_APERTURE, 0x400000000ull, 4 * 4096},
+      {2, PBC_SEGMENT_MEMORY, 0x10000000ull, 16ull << 20},
+      {3, PBC_SEGMENT_APERTURE, 0x400100000ull, 4096},
+      {4, PBC_SEGMENT_MEMORY, 0x2000000000ull - (4ull << 30) - (64ull << 10), (4ull << 30) + (64ull << 10)},
+      {5, PBC_SEGMENT_MEMORY, 0x500000000ull, 64ull << 20}},
+     5},
+};
+
+static void wide_layout(int i, gen_layout *out)
+{
+    pbc_target none = {.adapter = NULL};
+    pbc_adapter_decl decl = {.struct_size = sizeof(decl)};
+    pbc_segment_decl segs[5];
+    memset(segs, 0, sizeof(segs));
+    for (uint32_t k = 0; k < wide_layouts[i].count; k++) {
+        const pbc_segment_info *g = &wide_layouts[i].seg[k];
+        segs[k].SegmentId = g->SegmentId;
+        segs[k].kind = g->kind;
+        segs[k].base = g->base;
+        segs[k].size = g->size;
+    }
+    decl.segment_count = wide_layouts[i].count;
+    decl.segments = segs;
+    none.adapter = &decl;
+    layout_init(&none, out); /* written into every case, as a declared one is */
+}
+
+static void case_name(char *name, size_t n, const char *group, int op, const gen_dims *d, const char *what)
+{
+    int k = snprintf(name, n, "%s/%s", group, op_names[op]);
+    if (op_uses_split(op))
+        k += snprintf(name + k, n - (size_t)k, "/split%u", d->split);
+    snprintf(name + k, n - (size_t)k, "/%s/%s/%s", d->dma_name, d->busy ? "busy" : "idle", what);
+}
+
+/* Every operation on each wide layout, at each address class (across a
+ * 4 GiB line included), in the smallest and in 4 KiB buffers (--quick:
+ * 4 KiB buffers, above 4 GiB and beyond). */
+static void layout_cases(const pbc_target *t, int quick, pbc_case_list *out)
+{
+    if (t->adapter && t->adapter->segment_count)
+        return;
+    gen_dims dmas[] = {{"dma-min", 0, 0, 0, 0, 0, 0, 0, 0}, {"dma-4k", 4096, 0, 0, 0, 0, 0, 0, 0}};
+    for (int li = 0; li < (int)PBC_ARRAY_LEN(wide_layouts); li++) {
+        gen_layout layout;
+        wide_layout(li, &layout);
+        gen_buf b = {.layout = &layout};
+        for (int op = 0; op < G_COUNT; op++) {
+            if ((op == G_SL_TO_SEG || op == G_SL_TO_MDL) &&
+                !(t->supported_operations & PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER)))
+                continue;
+            for (size_t di = quick ? 1 : 0; di < PBC_ARRAY_LEN(dmas); di++)
+                for (int busy = 0; busy < 2; busy++)
+                    for (int addr = quick; addr < 4; addr++) {
+                        gen_dims d = dmas[di];
+                        d.split = 3;
+                        d.busy = busy;
+                        d.addr = addr;
+                        d.odd = 1;
+                        if (gen_text(op, &d, &b))
+                            continue;
+                        char name[128];
+                        case_name(name, sizeof(name), wide_layouts[li].name, op, &d, addr_names[addr]);
+                        add_case(out, name, b.text);
+                    }
+        }
+    }
+}
+
+/* Transfers from one page to beyond 256 MiB, split and resumed in the
+ * smallest buffers (a call per page, so every point is a resume point)
+ * and in 64 KiB ones; and, on the wide layout and with --large, one whose
+ * TransferSize is beyond 4 GiB (a SIZE_T) resumed beyond 4 GiB: a builder
+ * that copies it with the CPU needs more than the default 10 GiB memory
+ * limit, as views of both sides hold their bytes. --quick stops at 16 MiB,
+ * in 64 KiB buffers: a builder that copies with the CPU holds every byte
+ * it moves. */
+static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *layout, pbc_case_list *out)
+{
+    int quick = (flags & PBC_CERTIFY_QUICK) != 0;
+    static const struct {
+        const char *name;
+        uint64_t size;
+    } sizes[] = {{"1-page", 4096},
+                 {"beyond-1m", (1ull << 20) + 12 * 1024 + 4},
+                 {"beyond-16m", (16ull << 20) + 8 * 1024 + 4},
+                 {"beyond-256m", (256ull << 20) + 4 * 1024 + 4}};
+    static const int ops[] = {G_MDL_TO_SEG, G_SEG_TO_MDL, G_WITHIN};
+    gen_dims dmas[] = {{"dma-min", 0, 0, 0, 0, 0, 0, 0, 0}, {"dma-64k", 65536, 0, 0, 0, 0, 0, 0, 0}};
+    static const uint32_t splits[] = {1, 3};
+    gen_buf b = {.layout = layout};
+    for (size_t oi = 0; oi < PBC_ARRAY_LEN(ops); oi++)
+        for (size_t zi = 0; zi < PBC_ARRAY_LEN(sizes) - (quick ? 1 : 0); zi++)
+            for (size_t si = 0; si < PBC_ARRAY_LEN(splits); si++)
+                for (size_t di = quick ? 1 : 0; di < PBC_ARRAY_LEN(dmas); di++) {
+                    gen_dims d = dmas[di];
+                    d.split = splits[si];
+                    d.addr = 1;
+                    d.size = sizes[zi].size;
+                    if (gen_text(ops[oi], &d, &b))
+                        continue;
+                    char name[128];
+                    case_name(name, sizeof(name), "size", ops[oi], &d, sizes[zi].name);
+                    add_case(out, name, b.text);
+                }
+    if (quick || !(flags & PBC_CERTIFY_LARGE) || (t->adapter && t->adapter->segment_count))
+        return;
+    gen_layout wide;
+    wide_layout(0, &wide);
+    gen_buf w = {.layout = &wide};
+    gb(&w, "pbs 1\n");
+    for (uint32_t i = 0; i < wide.count; i++)
+        gb(&w, "segment %u %s base=0x%llx size=0x%llx\n", wide.seg[i].SegmentId,
+           wide.seg[i].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory", (unsigned long long)wide.seg[i].base,
+           (unsigned long long)wide.seg[i].size);
+    gb(&w, "alloc A size=%llu at=%u:0x100000\n", (unsigned long long)((4ull << 30) + 8 * 1024 + 4), wide.high);
+    gb(&w, "dma size=65536\n");
+    gb(&w, "transfer A to=%u:0x200000000 split=1\n", wide.high);
+    gb(&w, "transfer A to=%u:0x400001000 split=3\n", wide.high);
+    gb(&w, "end\n");
+    add_case(out, "size/transfer-within-seg/over-4g/dma-64k", w.text);
 }
 
 /* ---- Minimization ---- */

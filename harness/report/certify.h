@@ -20,9 +20,13 @@ typedef struct pbc_case_list {
 } pbc_case_list;
 
 /* Builds the suite for a target (its min_dma_size shapes the size
- * classes). quick: only the above-4 GiB address class and odd or big sizes, the
- * combination that exposes the most bugs per case (used by the tests). */
-void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out);
+ * classes). PBC_CERTIFY_QUICK: only the above-4 GiB address class and odd
+ * or big sizes, the combination that exposes the most bugs per case (used
+ * by the tests); PBC_CERTIFY_LARGE: also a transfer beyond 4 GiB, which a
+ * builder copying with the CPU moves through 12 GiB and more of views. */
+#define PBC_CERTIFY_QUICK 0x1u
+#define PBC_CERTIFY_LARGE 0x2u
+void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out);
 void pbc_case_list_fini(pbc_case_list *l);
 /* Forgets the cases from index n on. */
 void pbc_case_list_truncate(pbc_case_list *l, uint32_t n);

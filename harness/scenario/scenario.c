@@ -495,6 +495,11 @@ uint64_t pbc_scenario_footprint(const pbc_scenario *s)
     return pages * PBC_PAGE_SIZE;
 }
 
+uint32_t pbc_scenario_timeout_units(const pbc_scenario *s)
+{
+    return 1 + (uint32_t)(pbc_scenario_footprint(s) / PBC_TIMEOUT_BYTES);
+}
+
 /* System pages an allocation or operation takes (MDLs: its pages and the
  * foreign ones before them). */
 static uint64_t alloc_system(const pbc_salloc *a) { return a->where == PBC_WHERE_SYSTEM ? mdl_pages(a) : 0; }

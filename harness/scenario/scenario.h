@@ -177,6 +177,13 @@ int pbc_scenario_validate(const pbc_scenario *s, char *buf, size_t size);
  * system memory gets fresh pages), fills, GPU writes and physical
  * accesses, each as the 4 KiB pages it spans. Memory use follows it. */
 uint64_t pbc_scenario_footprint(const pbc_scenario *s);
+/* How many times the per-case time limit (--case-timeout) a scenario gets:
+ * once, and once more for every 256 MiB of modeled memory it writes
+ * (pbc_scenario_footprint). A builder that copies with the CPU moves every
+ * byte through views, which takes its time on large allocations. */
+#define PBC_TIMEOUT_BYTES (256ull << 20)
+uint32_t pbc_scenario_timeout_units(const pbc_scenario *s);
+
 /* 0 when s is within the limits run, replay, encode and the fuzz targets
  * share; else -1 with why in buf and, in *line, the source line of the
  * allocation or operation that passes them (0 when it has none). */
