@@ -138,7 +138,8 @@ static void vm_mdl_frames(vm *v, uint32_t index, uint64_t *pfns, uint32_t count)
     switch (al->phys) {
     case PBC_PHYS_RUNS:
         for (uint32_t i = 0; i < count;) {
-            uint64_t len = 1 + vm_phys_rand(&state) % (vm_phys_rand(&state) % 4 ? VM_RUN_SHORT : VM_RUN_LONG);
+            uint64_t most = vm_phys_rand(&state) % 4 ? VM_RUN_SHORT : VM_RUN_LONG;
+            uint64_t len = 1 + vm_phys_rand(&state) % most;
             len = len < count - i ? len : count - i;
             vm_take_run(v, vm_phys_somewhere(&state), pfns + i, len);
             i += (uint32_t)len;
