@@ -22,9 +22,12 @@
  * window: a bit each marks them, and the scattered order skips them. */
 #define SYS_MULT 0x9E3779B1ull
 #define SYS_MASK ((uint64_t)PBC_SYS_WINDOW_PAGES - 1)
-/* How far past n frames a run is looked for before the search settles
- * for the free frames it finds first. */
-#define SYS_RUN_REACH (1u << 16)
+/* How far a run of n frames is looked for, n * REACH + REACH_MIN frames,
+ * before the search settles for the free frames it finds first: far
+ * enough to step over what is taken in a pool with room, short enough
+ * that a crowded pool costs little. */
+#define SYS_RUN_REACH 16u
+#define SYS_RUN_REACH_MIN 4096u
 
 /* The inverse of SYS_MULT mod 2^64 by Newton's iteration (each step doubles
  * the correct low bits: 3, 6, 12, 24, 48, 96), folded at compile time: the
@@ -209,26 +212,29 @@ int pbc_gpu_system_free(const pbc_gpu *gpu, uint64_t pfn, uint64_t n)
     return 1;
 }
 
-/* Marks frames [first, first + count) of the window as a run's. */
-static void sys_take(pbc_gpu *gpu, uint64_t first, uint64_t count)
+/* Marks frames [first, first + count) of the window as a run's and writes
+ * their frame numbers to out. */
+static void sys_take(pbc_gpu *gpu, uint64_t first, uint64_t count, uint64_t *out)
 {
     if (!gpu->sys_taken) /* 256 KiB, only for worlds that ever hand out a run */
         gpu->sys_taken = pbc_xcalloc(PBC_SYS_WINDOW_PAGES / 64, sizeof(uint64_t));
-    for (uint64_t off = first; off < first + count; off++)
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t off = first + i;
         gpu->sys_taken[off / 64] |= 1ull << (off % 64);
+        out[i] = PBC_SYS_BASE_PFN + off;
+    }
     pbc_sys_run r = {(uint32_t)first, (uint32_t)count};
     PBC_PUSH(gpu->sys_runs, gpu->sys_run_count, gpu->sys_run_cap, r);
 }
 
-uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64_t *got)
+uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64_t *pfns)
 {
     uint64_t from = pfn >= PBC_SYS_BASE_PFN && pfn - PBC_SYS_BASE_PFN < PBC_SYS_WINDOW_PAGES
                         ? pfn - PBC_SYS_BASE_PFN : 0;
-    uint64_t reach = n + SYS_RUN_REACH < PBC_SYS_WINDOW_PAGES ? n + SYS_RUN_REACH : PBC_SYS_WINDOW_PAGES;
-    uint64_t start = 0, len = 0;
-    *got = 0;
-    if (n == 0)
-        return 0;
+    uint64_t reach = n < PBC_SYS_WINDOW_PAGES ? n * SYS_RUN_REACH + SYS_RUN_REACH_MIN : PBC_SYS_WINDOW_PAGES;
+    uint64_t start = 0, len = 0, done = 0;
+    if (reach > PBC_SYS_WINDOW_PAGES)
+        reach = PBC_SYS_WINDOW_PAGES;
     for (uint64_t step = 0, off = from; step < reach && len < n; step++, off = (off + 1) & SYS_MASK) {
         if (off == 0)
             len = 0; /* a run does not wrap around the window's end */
@@ -237,21 +243,26 @@ uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64
         else if (len++ == 0)
             start = off;
     }
-    if (len < n) { /* crowded: the first free frames from pfn on, as far as they go */
-        len = 0;
-        for (uint64_t step = 0, off = from; step < PBC_SYS_WINDOW_PAGES && !len; step++, off = (off + 1) & SYS_MASK)
-            if (!sys_off_held(gpu, off)) {
-                start = off;
-                len = 1;
-            }
-        if (!len)
-            return 0;
-        while (len < n && start + len < PBC_SYS_WINDOW_PAGES && !sys_off_held(gpu, start + len))
-            len++;
+    if (n && len == n) {
+        sys_take(gpu, start, n, pfns);
+        return n;
     }
-    sys_take(gpu, start, len);
-    *got = len;
-    return (PBC_SYS_BASE_PFN + start) << PBC_PAGE_SHIFT;
+    /* Crowded: the free frames from pfn on, a stretch at a time, in one
+     * pass over the window at most. */
+    len = 0;
+    for (uint64_t step = 0, off = from; step < PBC_SYS_WINDOW_PAGES && done + len < n;
+         step++, off = (off + 1) & SYS_MASK) {
+        if (len && (off == 0 || sys_off_held(gpu, off))) { /* a stretch ends */
+            sys_take(gpu, start, len, pfns + done);
+            done += len;
+            len = 0;
+        }
+        if (!sys_off_held(gpu, off) && len++ == 0)
+            start = off;
+    }
+    if (len)
+        sys_take(gpu, start, len, pfns + done);
+    return done + len;
 }
 
 int pbc_gpu_dma_alloc(pbc_gpu *gpu, uint32_t size, uint8_t **host, uint64_t *phys)

@@ -188,15 +188,14 @@ uint64_t pbc_gpu_alloc_system_page(pbc_gpu *gpu);
 /* Whether the n frames from page frame pfn on are system frames nobody
  * holds yet. */
 int pbc_gpu_system_free(const pbc_gpu *gpu, uint64_t pfn, uint64_t n);
-/* Hands out up to n system frames in a row, searching from frame pfn on
- * (a frame outside the system window counts from the window's start; the
- * search wraps around its end, a run never does): the first n free frames
- * in a row found close by, else, when the frames near pfn are too
- * crowded, the free frames from the first free one on, as far as they go.
- * Returns the first frame's address and sets *got to the frames handed
- * out, fewer than n only in that second case, 0 when the pool is
+/* Hands out n system frames into pfns (frame numbers): n in a row, at the
+ * first place found searching from frame pfn on (a frame outside the
+ * system window counts as the window's start; the search wraps around the
+ * window's end, a run never does), else, where the frames near pfn are
+ * too crowded for that, the free frames from pfn on in as few runs as
+ * they allow. Returns how many, fewer than n only when the pool is
  * exhausted. */
-uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64_t *got);
+uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64_t *pfns);
 /* Makes the paging-buffer pool appear, for the GPU, at `base` too: the top
  * of a memory segment that holds paging buffers (S40); 0 removes it. Reset
  * removes it. */

@@ -104,15 +104,8 @@ static uint64_t vm_phys_somewhere(uint64_t *state)
  * crowded for that, as many runs as it takes. */
 static void vm_take_run(vm *v, uint64_t pfn, uint64_t *out, uint64_t n)
 {
-    while (n) {
-        uint64_t got, first = pbc_gpu_alloc_system_run(v->gpu, pfn, n, &got) >> PBC_PAGE_SHIFT;
-        if (!got) /* the limits keep every scenario within the pool */
-            pbc_harness_bug("the system page pool is exhausted");
-        for (uint64_t i = 0; i < got; i++)
-            *out++ = first + i;
-        n -= got;
-        pfn = first + got;
-    }
+    if (pbc_gpu_alloc_system_run(v->gpu, pfn, n, out) < n) /* the limits keep every scenario within the pool */
+        pbc_harness_bug("the system page pool is exhausted");
 }
 
 /* One run across a 4 GiB line, the line between two of the allocation's
