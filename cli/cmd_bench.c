@@ -528,6 +528,59 @@ static double libfuzzer_on_corpus(const char *bin, const char *name, const char 
     return v;
 }
 
+/* Bytes the operations of s move or fill: the size of the allocation of
+ * every transfer, special-lock transfer and fill. */
+static uint64_t moved_bytes(const pbc_scenario *s)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        uint32_t k = s->ops[i].kind;
+        if (k == PBC_SOP_TRANSFER || k == PBC_SOP_SPECIAL_LOCK || k == PBC_SOP_FILL)
+            n += s->allocs[s->ops[i].alloc].size;
+    }
+    return n;
+}
+
+/* Where (a')'s time goes: every input of the corpus run once (as the fuzz
+ * target runs it), split by whether it moves or fills at least 16 MiB. */
+typedef struct corpus_split {
+    uint32_t big, all;          /* inputs */
+    double big_secs, all_secs;  /* their run time */
+} corpus_split;
+
+static corpus_split corpus_breakdown(const char *dir)
+{
+    corpus_split cs = {0};
+    uint32_t over;
+    mix m = {0};
+    mix_folder(&m, dir, &over);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    uint32_t cursor = 0;
+    if (m.count)
+        mix_run(&m, &r, 0.3, &cursor); /* warm up */
+    const pbc_target *t = pbc_target_find("reference");
+    for (uint32_t i = 0; i < m.count; i++) {
+        pbc_scenario s;
+        pbc_outcome out;
+        pbc_scenario_decode(m.in[i], m.len[i], &s);
+        pbc_run_options o = {.check_determinism = pbc_scenario_fuzz_rerun(m.in[i], m.len[i])};
+        double t0 = pbc_cli_now();
+        pbc_runner_run(&r, &s, t, &o, &out);
+        double dt = pbc_cli_now() - t0;
+        cs.all++;
+        cs.all_secs += dt;
+        if (moved_bytes(&s) >= (16ull << 20)) {
+            cs.big++;
+            cs.big_secs += dt;
+        }
+        pbc_scenario_fini(&s);
+    }
+    pbc_runner_fini(&r);
+    mix_fini(&m);
+    return cs;
+}
+
 /* (a') on the corpus: replayed in this build and in the sanitizer build,
  * and fuzz_diff_reference fuzzing from it (libFuzzer's own average, the
  * corpus's inputs first, then their mutations). `name` is how the report
@@ -565,6 +618,14 @@ static void corpus_section(FILE *o, const char *corpus, const char *name, const 
     else
         fprintf(o, "| fuzz_diff_reference (libFuzzer, ASan+UBSan) | not measured: none in %s, or it failed | "
                    ">= 3000 |\n\n", bin);
+    fprintf(stderr, "bench: (a') where the time goes...\n");
+    corpus_split cs = corpus_breakdown(corpus);
+    if (cs.all && cs.all_secs > 0 && cs.all > cs.big)
+        fprintf(o, "Where the time goes (every input run once, this build): the %u inputs (%.0f%%) whose "
+                   "operations move or fill at least 16 MiB take %.0f%% of it; the other %u run at %.0f "
+                   "execs/s.\n\n",
+                cs.big, 100.0 * cs.big / cs.all, 100.0 * cs.big_secs / cs.all_secs, cs.all - cs.big,
+                (cs.all - cs.big) / (cs.all_secs - cs.big_secs));
 }
 
 /* ---- (g) Fuzzing as pbcheck fuzz runs it ---- */

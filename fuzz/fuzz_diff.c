@@ -8,8 +8,9 @@
  * `pbcheck replay --target NAME FILE` replays a saved input.
  *
  * The runner's worlds are kept between inputs only to save allocations:
- * every run resets them first, and every input is run twice against the
- * target (rule PB-NONDET), which catches any state that would leak.
+ * every run resets them first, and one input in PBC_FUZZ_RERUN_EVERY is
+ * run twice against the target (rule PB-NONDET), which catches state a
+ * builder keeps between runs.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,18 @@ static const char *target_name(void)
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+const char *__asan_default_options(void);
+
+/* Under ASan, freed memory waits in a quarantine (256 MiB by default)
+ * before it is reused, so a use after free is caught. A fuzzing process
+ * frees a few dozen small blocks per input, so 32 MiB still holds the
+ * frees of thousands of inputs, and keeps the process within its memory
+ * goal (docs/benchmarks.md, (c)). ASAN_OPTIONS set by the user or the
+ * fuzzing infrastructure overrides it. */
+const char *__asan_default_options(void)
+{
+    return "quarantine_size_mb=32";
+}
 
 static void report_and_abort(const pbc_scenario *s, const pbc_outcome *out)
 {

@@ -2,9 +2,9 @@
  * The structure-aware mutator. Inputs are binary scenarios; a mutation
  * decodes one, edits its operations (insert a generated legal one, delete,
  * duplicate, reorder, splice from another input, push one field to a
- * boundary, make an allocation busy just before it is used) or its
- * allocations (one more, another physical page layout), and encodes the
- * result. The decoder re-checks legality, so an edit that makes a
+ * boundary, make an allocation busy just before it is used), its
+ * allocations (one more, another physical page layout) or its layout, and
+ * encodes the result. The decoder re-checks legality, so an edit that makes a
  * later operation illegal only drops that operation.
  *
  * Every mutation is a function of its arguments and the seed. What lives
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/gpu.h" /* pbc_gpu_layout_check */
 #include "scenario/gen.h"
 #include "scenario/scenario.h"
 #include "base/util.h"
@@ -38,7 +39,10 @@ static uint32_t pick(pbc_rng *r, uint32_t n) { return n ? pbc_rng_choose(r, n) :
 
 /* ---- Boundaries the DDI cares about ---- */
 
-static const uint64_t alloc_sizes[] = {4, 8, 4092, 4096, 4100, 8188, 8192, 12288, 65532, 65536, 65540, 1u << 20};
+static const uint64_t alloc_sizes[] = {4,          8,          4092,       4096,       4100,
+                                       8188,       8192,       12288,      65532,      65536,
+                                       65540,      1u << 20,   (1u << 20) + 4,          (16u << 20) + 4096,
+                                       64u << 20,  256u << 20, (4ull << 30) + 8192};
 static const uint32_t dma_sizes[] = {0, 24, 25, 28, 32, 48, 64, 100, 4092, 4096, 4100, 65536, 1u << 20};
 
 /* An offset for `size` bytes in a segment: its start, its end, a page edge
@@ -172,6 +176,34 @@ static void tweak_op(pbc_scenario *s, pbc_sop *o, pbc_rng *r)
     default:
         break;
     }
+}
+
+/* ---- Layouts ---- */
+
+/* A new layout (gen.c), or one segment pushed to a boundary: an aperture
+ * of one page or 4 GiB, a memory segment of 1 MiB, 4 GiB or 64 GiB, or a
+ * segment moved to end on a 4 GiB line. A change the GPU model cannot
+ * build is undone. Placements that no longer fit are folded into the new
+ * layout when the result is decoded. */
+static int mutate_layout(pbc_scenario *s, pbc_rng *r)
+{
+    if (!s->segment_count || pick(r, 2)) {
+        pbc_gen_layout(s, pbc_rng_choose, r);
+        return 1;
+    }
+    static const uint64_t ap_sizes[] = {4096, 4ull << 30, 256ull << 20};
+    static const uint64_t mem_sizes[] = {1ull << 20, 4ull << 30, 64ull << 30, (4ull << 30) + 4096};
+    pbc_segment_info *g = &s->segments[pick(r, s->segment_count)], old = *g;
+    if (pick(r, 2))
+        g->size = g->kind == PBC_SEGMENT_APERTURE ? ap_sizes[pick(r, PBC_ARRAY_LEN(ap_sizes))]
+                                                  : mem_sizes[pick(r, PBC_ARRAY_LEN(mem_sizes))];
+    else /* end on the 4 GiB line above its current end */
+        g->base = (((g->base + g->size) | ((4ull << 30) - 1)) + 1) - g->size;
+    if (pbc_gpu_layout_check(s->segments, s->segment_count)) {
+        *g = old;
+        return 0;
+    }
+    return 1;
 }
 
 /* ---- Operation lists ---- */
@@ -316,6 +348,8 @@ int pbc_mutate_scenario(pbc_scenario *s, pbc_mutation m, const pbc_scenario *oth
             return 0;
         pbc_gen_alloc(s, pbc_rng_choose, r);
         return 1;
+    case PBC_MUT_LAYOUT:
+        return mutate_layout(s, r);
     case PBC_MUT_PHYS: {
         if (!s->alloc_count)
             return 0;
@@ -334,7 +368,8 @@ static pbc_mutation choose_mutation(const pbc_scenario *s, pbc_rng *r)
     static const uint8_t weight[PBC_MUT_COUNT] = {
         [PBC_MUT_INSERT] = 26, [PBC_MUT_DELETE] = 10, [PBC_MUT_DUPLICATE] = 8,
         [PBC_MUT_REORDER] = 8, [PBC_MUT_SPLICE] = 8,  [PBC_MUT_TWEAK] = 22,
-        [PBC_MUT_BUSY] = 8,    [PBC_MUT_ALLOC] = 4,   [PBC_MUT_PHYS] = 4,
+        [PBC_MUT_BUSY] = 8,    [PBC_MUT_ALLOC] = 4,   [PBC_MUT_LAYOUT] = 3,
+        [PBC_MUT_PHYS] = 4,
         [PBC_MUT_BYTES] = 6,
     };
     if (!s->alloc_count)

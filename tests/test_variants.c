@@ -54,6 +54,35 @@ T_TEST(every_variant_passes_corpus)
     pbc_runner_fini(&r);
 }
 
+/* Large work in the smallest buffers: a legal builder may move as little
+ * as a block per call (variant-inline-data fills 256 bytes per call, 16
+ * calls a page) and may work on all of an allocation where the operation
+ * names only its place (variant-discard-scribble fills what it discards).
+ * Neither is a livelock, however many calls it takes. */
+T_TEST(every_variant_passes_large_work_in_small_buffers)
+{
+    const char *text = "pbs 1\nalloc A size=4M at=none\nalloc B size=48M at=2:0x1000000\n"
+                       "dma size=min\nfill A to=2:0x0 pattern=0x01020304\ndiscard B\nend\n";
+    pbc_scenario s;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "large-work", &s, err, sizeof(err)) == 0, "%s", err);
+    uint32_t n;
+    const pbc_target_entry *e = pbc_target_list(&n);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    for (uint32_t i = 0; i < n; i++) {
+        if (e[i].kind != PBC_TARGET_KIND_VARIANT)
+            continue;
+        pbc_run_options o = {0};
+        pbc_outcome out;
+        pbc_runner_run(&r, &s, e[i].target, &o, &out);
+        T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s: %s %s %s", e[i].target->name,
+                    pbc_verdict_name(out.verdict), out.rule, out.message);
+    }
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+}
+
 /* What one run of `name` on `s` left in its record. */
 static pbc_record run_record(const char *name, const pbc_scenario *s, uint32_t dma, uint64_t *bytes)
 {
@@ -90,8 +119,7 @@ T_TEST(big_packets_needs_fewer_bytes)
                 (unsigned long long)big, b.calls, (unsigned long long)ref, f.calls);
 }
 
-/* MDL pages in a row merge too (a run per packet), and a run longer than
- * the most one packet may move (64 MiB) takes several packets. */
+/* MDL pages in a row merge too, a run per packet, long runs included. */
 T_TEST(big_packets_merges_mdl_runs)
 {
     const pbc_scenario *s = seed("phys-runs-merge.pbs");

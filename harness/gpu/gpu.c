@@ -717,13 +717,6 @@ static void gpu_exec_dma(pbc_gpu *gpu, const pbc_qentry *e)
         if (gpu->on_packet)
             gpu->on_packet(gpu->packet_ctx, e, gpu->cur.packet_offset, &uop);
         gpu->exec_hash = XXH3_64bits_withSeed(&uop, sizeof(uop), gpu->exec_hash);
-        /* A packet's size is the builder's word: bounded, so a garbage one
-         * is a fault rather than a run over all of memory. The harness's
-         * own work (spec model, render work) states any size. */
-        if ((uop.kind == PBC_UOP_COPY || uop.kind == PBC_UOP_FILL) && uop.size > PBC_UOP_MAX_BYTES) {
-            pbc_gpu_fault(gpu, PBC_FAULT_UOP, uop.dst, "copy or fill packet larger than 64 MiB");
-            return;
-        }
         if (pbc_gpu_exec_uop(gpu, &uop))
             return;
         gpu->cur.packet_index++;

@@ -30,9 +30,8 @@
 #define PBC_DMA_POOL_BASE 0x300000000ull
 #define PBC_DMA_POOL_SIZE (8u << 20)
 #define PBC_RESERVED_END 0x400000000ull /* 16 GiB: end of system window and pool */
-#define PBC_MAX_APERTURE_SIZE (1ull << 30)
+#define PBC_MAX_APERTURE_SIZE (4ull << 30) /* 1,048,576 GART entries, allocated lazily */
 #define PBC_MMIO_REGS 256u
-#define PBC_UOP_MAX_BYTES (64u << 20) /* the largest copy or fill one decoded packet may do */
 #define PBC_MAX_FAULTS_KEPT 64u
 
 typedef struct pbc_gart_entry {

@@ -26,7 +26,7 @@ const char *pbc_gpu_layout_check(const pbc_segment_info *s, uint32_t n)
         if (s[i].base + s[i].size < s[i].base)
             return "segment wraps around the address space";
         if (s[i].kind == PBC_SEGMENT_APERTURE && s[i].size > PBC_MAX_APERTURE_SIZE)
-            return "aperture segments are limited to 1 GiB";
+            return "aperture segments are limited to 4 GiB";
         if (ranges_overlap(s[i].base, s[i].size, PBC_SYS_WINDOW_BASE,
                            PBC_RESERVED_END - PBC_SYS_WINDOW_BASE))
             return "segment overlaps the system-memory window [2 GiB, 16 GiB)";

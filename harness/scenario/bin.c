@@ -18,7 +18,7 @@
 #define BIN_RECORD_ALLOC 0u
 #define BIN_RECORD_TYPES (1u + PBC_SOP_COUNT)
 #define BIN_MAX_PAGES_MEMORY ((64ull << 30) >> 12)
-#define BIN_MAX_PAGES_APERTURE ((1ull << 30) >> 12)
+#define BIN_MAX_PAGES_APERTURE (PBC_MAX_APERTURE_SIZE >> 12)
 #define BIN_MAX_BASE_PAGES (1ull << 36)
 
 /* ---- Reading: past the end every field reads as zero ---- */

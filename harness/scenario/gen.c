@@ -22,10 +22,61 @@ uint32_t pbc_rng_choose(void *p, uint32_t n)
     return (uint32_t)(z % n);
 }
 
+/* Mostly small allocations (cheap, many per run), one in 24 large: a
+ * few pages past 1 MiB and 16 MiB, and 64 MiB and 256 MiB, so that split
+ * transfers resume beyond those points. */
 static uint64_t gen_size(pbc_choose_fn c, void *x)
 {
-    static const uint64_t sizes[] = {4, 4096, 4100, 8192, 12300, 20480, 65536, 4092, 36864};
-    return sizes[c(x, sizeof(sizes) / sizeof(sizes[0]))];
+    static const uint64_t small[] = {4, 4096, 4100, 8192, 12300, 20480, 65536, 4092, 36864};
+    static const uint64_t large[] = {(1ull << 20) + 12300, (16ull << 20) + 8196, (64ull << 20) - 4,
+                                     256ull << 20};
+    if (c(x, 24) == 0)
+        return large[c(x, sizeof(large) / sizeof(large[0]))];
+    return small[c(x, sizeof(small) / sizeof(small[0]))];
+}
+
+/* ---- Layouts: what Windows lets a driver declare ---- */
+
+/* The next 4 GiB-aligned address at or above a. */
+static uint64_t align_4g(uint64_t a) { return (a + (4ull << 30) - 1) & ~((4ull << 30) - 1); }
+
+void pbc_gen_layout(pbc_scenario *s, pbc_choose_fn c, void *x)
+{
+    static const uint64_t mem_sizes[] = {1ull << 20, 16ull << 20, 64ull << 20, 256ull << 20,
+                                         1ull << 30, 4ull << 30, (4ull << 30) + (64ull << 10), 64ull << 30};
+    static const uint64_t ap_sizes[] = {4096, 4 * 4096, 1ull << 20, 256ull << 20, 4ull << 30};
+    uint32_t n_mem = 1 + c(x, 3), n_ap = c(x, 3);
+    uint32_t n = n_mem + n_ap, first_ap = c(x, n_mem + 1); /* apertures sit among the memory segments */
+    uint64_t low = 0, high = PBC_RESERVED_END; /* next free address below 2 GiB and above 16 GiB */
+    memset(s->segments, 0, sizeof(s->segments));
+    for (uint32_t i = 0; i < n; i++) {
+        pbc_segment_info *g = &s->segments[i];
+        int aperture = i >= first_ap && i < first_ap + n_ap;
+        g->SegmentId = i + 1;
+        g->kind = aperture ? PBC_SEGMENT_APERTURE : PBC_SEGMENT_MEMORY;
+        g->size = aperture ? ap_sizes[c(x, sizeof(ap_sizes) / sizeof(ap_sizes[0]))]
+                           : mem_sizes[c(x, sizeof(mem_sizes) / sizeof(mem_sizes[0]))];
+        switch (aperture ? 1 : c(x, 3)) {
+        case 0: /* below 4 GiB (under the system window at 2 GiB) */
+            if (low + g->size <= PBC_SYS_WINDOW_BASE) {
+                g->base = low;
+                low += g->size;
+                break;
+            }
+            /* fall through: no room below */
+        case 1: /* above 4 GiB */
+            g->base = high;
+            high += g->size;
+            break;
+        default: /* ending at a 4 GiB boundary */
+            g->base = align_4g(high + g->size) - g->size;
+            high = g->base + g->size;
+            break;
+        }
+        high = (high + 0xFFFFFull) & ~0xFFFFFull; /* the next one on a 1 MiB boundary */
+    }
+    s->segment_count = n;
+    s->paging_segment = 0;
 }
 
 /* A segment place for size bytes: low, mid, above 4 GiB or flush with the end. */
@@ -173,8 +224,10 @@ void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32
     if (n) {
         memcpy(s->segments, layout, n * sizeof(*layout));
         s->segment_count = n;
-    } else {
+    } else if (c(x, 2)) {
         pbc_scenario_default_layout(s);
+    } else {
+        pbc_gen_layout(s, c, x);
     }
     gen_allocs(s, c, x);
     pbc_residency r;

@@ -17,9 +17,16 @@ typedef uint32_t (*pbc_choose_fn)(void *ctx, uint32_t n);
  * operations. */
 void pbc_gen_scenario(pbc_scenario *s, uint32_t max_ops, pbc_choose_fn choose, void *ctx);
 /* The same within a given layout of n segments (a target's declared
- * adapter; n == 0: the default layout): every placement fits it. */
+ * adapter; n == 0: the default layout or, half the time, one from
+ * pbc_gen_layout): every placement fits it. */
 void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32_t n, uint32_t max_ops,
                          pbc_choose_fn choose, void *ctx);
+
+/* A layout Windows would accept from a driver that declares nothing: one
+ * to three memory segments of 1 MiB to 64 GiB (below 4 GiB, above it, or
+ * ending on a 4 GiB boundary) and up to two apertures of one page to 4 GiB,
+ * in any order. Always one the GPU model can build. */
+void pbc_gen_layout(pbc_scenario *s, pbc_choose_fn choose, void *ctx);
 
 /* Appends one allocation (a fresh name; its placement is not checked
  * against the others). */

@@ -230,8 +230,8 @@ static int pbs_segment(pbs_parser *p)
         return -1;
     if ((g->base | g->size) % 4096)
         return pbs_fail(p, p->tok[0].col, "segment base and size must be multiples of 4 KiB");
-    if (g->kind == PBC_SEGMENT_APERTURE && g->size > (1ull << 30))
-        return pbs_fail(p, p->tok[0].col, "aperture segments are limited to 1 GiB");
+    if (g->kind == PBC_SEGMENT_APERTURE && g->size > PBC_MAX_APERTURE_SIZE)
+        return pbs_fail(p, p->tok[0].col, "aperture segments are limited to 4 GiB");
     s->segment_count++;
     /* The layout so far must be one the GPU model can build: found here,
      * at its line, rather than when a run cannot start. */

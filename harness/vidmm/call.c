@@ -330,9 +330,16 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
     int idle = idle_flags && pbc_vidmm_alloc_idle(v, alloc);
     uint32_t mpo = 0;
     /* The default budget grows with the work, so that only a builder that
-     * stops making progress runs out of it. */
+     * stops making progress runs out of it: a legal builder may move as
+     * little as a block of the work per call with the smallest buffer
+     * (variant-inline-data fills 256 bytes per call), and the work of an
+     * operation on an allocation may be all of it (variant-discard-scribble
+     * fills what DiscardContent discards). */
+    uint64_t pages = vm_op_pages(&canon);
+    if (alloc >= 0 && pbc_alloc_pages(&v->s->allocs[alloc]) > pages) /* a discard may rewrite it all */
+        pages = pbc_alloc_pages(&v->s->allocs[alloc]);
     uint64_t budget = v->opt.call_budget ? v->opt.call_budget
-                                         : PBC_DEFAULT_CALL_BUDGET + 2 * vm_op_pages(&canon);
+                                         : PBC_DEFAULT_CALL_BUDGET + PBC_CALL_BUDGET_PER_PAGE * pages;
     /* After INSUFFICIENT, a fresh buffer answered exactly as the previous
      * fresh buffer was (same bytes, same progress in and out) means the
      * builder resumed from where it resumed before: no progress (S09). */

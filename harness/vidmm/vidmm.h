@@ -13,6 +13,7 @@
 #include "scenario/scenario.h"
 
 #define PBC_DEFAULT_CALL_BUDGET 10000u
+#define PBC_CALL_BUDGET_PER_PAGE 64u /* calls: a builder moving 64 bytes of the work per call fits */
 
 typedef enum pbc_mode {
     PBC_MODE_TARGET = 0, /* drive the target through its DDIs */
@@ -23,7 +24,8 @@ typedef struct pbc_vidmm_options {
     uint32_t mode;         /* pbc_mode */
     uint32_t dma_override; /* non-zero: every paging buffer has this size */
     uint32_t call_budget;  /* BuildPagingBuffer calls per operation; 0 = the default:
-                              PBC_DEFAULT_CALL_BUDGET + 2 per page of the operation */
+                              PBC_DEFAULT_CALL_BUDGET + PBC_CALL_BUDGET_PER_PAGE
+                              per page of the operation */
     FILE *trace;           /* per-call trace, or NULL */
     uint32_t experiment;   /* PBC_VIDMM_EXP_*: tests only */
     pbc_shim_watch *pool;  /* the watch on the GPU's paging-buffer pool, kept with the GPU from

@@ -20,8 +20,8 @@
 #include "ref_builder.h"
 #include "ref_isa.h"
 
-/* At most this many pages per COPY: the model's largest packet. */
-#define MERGE_MAX_PAGES ((64u << 20) / PAGE_SIZE)
+/* At most this many pages per COPY, whose size field is 32 bits. */
+#define MERGE_MAX_PAGES ((1u << 30) / PAGE_SIZE)
 
 typedef struct merge_side {
     uint64_t address;       /* segment side: SegmentAddress + TransferOffset */

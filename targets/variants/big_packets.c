@@ -10,10 +10,7 @@
 #include "var_common.h"
 
 #define BIG_MIN_DMA 256u
-/* Bytes per packet, a multiple of the page size: the most one packet may
- * move (docs/reference-isa.md). Runs of an MDL's pages in a row, and
- * segment ranges, longer than that take several packets. */
-#define BIG_MAX_RUN (64u << 20)
+#define BIG_MAX_RUN (1u << 30) /* bytes per packet, a multiple of the page size */
 
 typedef struct big_side {
     UINT segment_id;
