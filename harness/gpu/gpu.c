@@ -1,8 +1,8 @@
 /*
  * The model GPU: address translation (segments, GART, system pages,
- * scattered or in runs), micro-op execution, the in-order queue that fetches submitted
- * DMA ranges from modeled memory and decodes them with the target's ISA,
- * fences, faults and write provenance.
+ * scattered or in runs), micro-op execution, the in-order queue that
+ * fetches submitted DMA ranges from modeled memory and decodes them with
+ * the target's ISA, fences, faults and write provenance.
  *
  * Every fault is recorded and execution of that submission stops; nothing
  * a target emits can crash the model or make it read outside its memory.
