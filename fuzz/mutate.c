@@ -2,8 +2,9 @@
  * The structure-aware mutator. Inputs are binary scenarios; a mutation
  * decodes one, edits its operations (insert a generated legal one, delete,
  * duplicate, reorder, splice from another input, push one field to a
- * boundary, make an allocation busy just before it is used), and encodes
- * the result. The decoder re-checks legality, so an edit that makes a
+ * boundary, make an allocation busy just before it is used), its
+ * allocations (one more, another physical page layout) or its layout, and
+ * encodes the result. The decoder re-checks legality, so an edit that makes a
  * later operation illegal only drops that operation.
  *
  * Every mutation is a function of its arguments and the seed. What lives
@@ -349,6 +350,13 @@ int pbc_mutate_scenario(pbc_scenario *s, pbc_mutation m, const pbc_scenario *oth
         return 1;
     case PBC_MUT_LAYOUT:
         return mutate_layout(s, r);
+    case PBC_MUT_PHYS: {
+        if (!s->alloc_count)
+            return 0;
+        pbc_salloc *a = &s->allocs[pick(r, s->alloc_count)];
+        a->phys = (a->phys + 1 + pick(r, PBC_PHYS_COUNT - 1)) % PBC_PHYS_COUNT;
+        return 1;
+    }
     default:
         return 0;
     }
@@ -361,6 +369,7 @@ static pbc_mutation choose_mutation(const pbc_scenario *s, pbc_rng *r)
         [PBC_MUT_INSERT] = 26, [PBC_MUT_DELETE] = 10, [PBC_MUT_DUPLICATE] = 8,
         [PBC_MUT_REORDER] = 8, [PBC_MUT_SPLICE] = 8,  [PBC_MUT_TWEAK] = 22,
         [PBC_MUT_BUSY] = 8,    [PBC_MUT_ALLOC] = 4,   [PBC_MUT_LAYOUT] = 3,
+        [PBC_MUT_PHYS] = 4,
         [PBC_MUT_BYTES] = 6,
     };
     if (!s->alloc_count)

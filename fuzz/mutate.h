@@ -26,6 +26,7 @@ typedef enum pbc_mutation {
     PBC_MUT_BUSY,         /* render work on an allocation just before an op uses it */
     PBC_MUT_ALLOC,        /* one more allocation */
     PBC_MUT_LAYOUT,       /* the adapter: a new layout, or one segment resized or moved */
+    PBC_MUT_PHYS,         /* another physical page layout for an allocation's MDLs */
     PBC_MUT_BYTES,        /* the byte-level fallback */
     PBC_MUT_COUNT
 } pbc_mutation;

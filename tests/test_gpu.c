@@ -1,5 +1,5 @@
-/* The GPU model: scattered system pages, sparse segments, GART
- * translation and faults, the queue, reset. */
+/* The GPU model: scattered system pages and runs of them, sparse
+ * segments, GART translation and faults, the queue, reset. */
 #include <stdio.h>
 #include <unistd.h>
 
@@ -37,6 +37,71 @@ T_TEST(system_pages_scattered_above_4g)
     }
     T_CHECK(above > 100 && above < 512); /* some above 4 GiB, some below */
     T_CHECK(contiguous < 5);
+    pbc_gpu_destroy(g);
+}
+
+/* The frame the scattered order gives page `index` of the pool. */
+static uint64_t scattered_frame(uint32_t index)
+{
+    return PBC_SYS_BASE_PFN + (((uint64_t)index * 0x9E3779B1u) & (PBC_SYS_WINDOW_PAGES - 1));
+}
+
+/* Runs of frames in a row come out of the same window as scattered pages
+ * and never meet them: the scattered order skips frames a run holds, a
+ * run takes only frames nobody holds, a crowded place makes the search go
+ * on or settle for the free frames there, and reset frees them all. */
+T_TEST(system_runs_never_collide)
+{
+    pbc_gpu *g = make(16u << 20);
+    for (int i = 0; i < 10; i++)
+        pbc_gpu_alloc_system_page(g); /* the dummy page is index 0: these are 1..10 */
+    /* A run over the frame that scattered page 20 would get. */
+    static uint64_t run[PBC_SYS_WINDOW_PAGES];
+    uint64_t f20 = scattered_frame(20), seen[64];
+    int n = 0;
+    T_CHECK(pbc_gpu_system_free(g, f20 - 3, 8));
+    T_CHECK(pbc_gpu_alloc_system_run(g, f20 - 3, 8, run) == 8);
+    for (uint64_t k = 0; k < 8; k++) {
+        T_CHECK(run[k] == f20 - 3 + k);
+        seen[n++] = run[k];
+    }
+    T_CHECK(!pbc_gpu_system_free(g, f20, 1) && !pbc_gpu_system_free(g, f20 - 4, 2) && pbc_gpu_system_free(g, f20 - 4, 1));
+    /* Scattered pages 11..30 skip it. */
+    for (int i = 0; i < 20; i++) {
+        uint64_t f = pbc_gpu_alloc_system_page(g) >> PBC_PAGE_SHIFT;
+        T_CHECK(f != f20 && f == scattered_frame(i < 9 ? 11 + (uint32_t)i : 12 + (uint32_t)i));
+        seen[n++] = f;
+    }
+    /* Asked for next to the run: the search goes on past it. */
+    T_CHECK(pbc_gpu_alloc_system_run(g, f20 - 6, 12, run) == 12 && run[0] >= f20 + 5);
+    for (uint64_t k = 0; k < 12; k++) {
+        T_CHECK(run[k] == run[0] + k);
+        seen[n++] = run[k];
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            T_CHECK_MSG(seen[i] != seen[j], "frame 0x%llx handed out twice", (unsigned long long)seen[i]);
+    /* Half the window never fits in a row among the scattered pages: the
+     * free frames from there on, in runs, around what is held. */
+    uint64_t half = PBC_SYS_WINDOW_PAGES / 2, runs = 1, skipped_held = 1;
+    T_CHECK(pbc_gpu_alloc_system_run(g, f20 - 3, half, run) == half);
+    T_CHECK(run[0] == f20 + 17); /* after both runs */
+    for (uint64_t k = 1; k < half; k++) {
+        runs += run[k] != run[k - 1] + 1;
+        for (uint64_t f = run[k - 1] + 1; f < run[k] && skipped_held; f++)
+            skipped_held = !pbc_gpu_system_free(g, f, 1);
+    }
+    T_CHECK(runs > 1 && runs < 64 && skipped_held);
+    T_CHECK(!pbc_gpu_system_free(g, run[0], 1));
+    /* The GPU sees run frames as memory; reset frees them all. */
+    uint32_t v = 0x600DF00D, r = 0;
+    T_CHECK(pbc_gpu_write(g, (f20 << PBC_PAGE_SHIFT) + 8, &v, 4) == 0 &&
+            pbc_gpu_read(g, (f20 << PBC_PAGE_SHIFT) + 8, &r, 4) == 0 && r == v);
+    pbc_gpu_reset(g);
+    T_CHECK(pbc_gpu_system_free(g, f20 - 3, 8) && pbc_gpu_system_free(g, run[half - 1], 1) &&
+            pbc_gpu_write(g, f20 << PBC_PAGE_SHIFT, &v, 4) == -1);
+    for (uint32_t i = 1; i <= 20; i++)
+        T_CHECK(pbc_gpu_alloc_system_page(g) >> PBC_PAGE_SHIFT == scattered_frame(i));
     pbc_gpu_destroy(g);
 }
 

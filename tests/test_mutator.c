@@ -137,6 +137,46 @@ T_TEST(busy_puts_render_work_before_a_use)
     pbc_scenario_fini(&c);
 }
 
+/* phys changes the physical layout of exactly one allocation, and over
+ * a few calls reaches every layout; the result encodes (version 2) and
+ * decodes back. */
+T_TEST(phys_changes_one_layout)
+{
+    pbc_rng r = {6};
+    pbc_scenario c;
+    load("everything.pbs", &c);
+    int seen[PBC_PHYS_COUNT] = {0};
+    for (int i = 0; i < 40; i++) {
+        pbc_scenario before = c;
+        before.allocs = malloc(c.alloc_count * sizeof(*c.allocs));
+        memcpy(before.allocs, c.allocs, c.alloc_count * sizeof(*c.allocs));
+        T_CHECK(pbc_mutate_scenario(&c, PBC_MUT_PHYS, NULL, &r) == 1);
+        int changed = 0;
+        for (uint32_t a = 0; a < c.alloc_count; a++)
+            if (c.allocs[a].phys != before.allocs[a].phys) {
+                changed++;
+                seen[c.allocs[a].phys]++;
+            }
+        T_CHECK(changed == 1);
+        free(before.allocs);
+    }
+    for (uint32_t k = 0; k < PBC_PHYS_COUNT; k++)
+        T_CHECK_MSG(seen[k] > 0, "layout %s never chosen", pbc_phys_name(k));
+    uint8_t *enc;
+    size_t n = pbc_scenario_encode(&c, &enc);
+    pbc_scenario d;
+    pbc_scenario_decode(enc, n, &d);
+    T_CHECK(pbc_scenario_equal(&c, &d));
+    free(enc);
+    pbc_scenario_fini(&d);
+    pbc_scenario_fini(&c);
+    pbc_scenario e;
+    pbc_scenario_init(&e);
+    pbc_scenario_default_layout(&e);
+    T_CHECK(pbc_mutate_scenario(&e, PBC_MUT_PHYS, NULL, &r) == 0);
+    pbc_scenario_fini(&e);
+}
+
 static int byte_calls;
 static size_t count_bytes(uint8_t *d, size_t n, size_t max)
 {

@@ -230,6 +230,57 @@ T_TEST(seed_corpus_roundtrips)
     T_CHECK_MSG(n >= 25, "only %d seeds", n);
 }
 
+/* phys=: every layout parses, prints (scattered, the default, is not
+ * printed, so older scenarios print as they did) and round-trips through
+ * text and binary; the encoding is version 2 only when it needs to be. */
+T_TEST(phys_layout_text_and_binary)
+{
+    T_CHECK(!strcmp(BAD("pbs 1\nalloc A size=8K phys=dense\nend\n"),
+                    "x.pbs:2:22: phys must be scattered, runs, contiguous or straddle-4g"));
+    const char *text = "pbs 1\nalloc A size=8K phys=runs\nalloc B size=64K mdl-offset=2 phys=contiguous\n"
+                       "alloc C size=40K phys=straddle-4g needs-idle\nalloc D size=4K phys=scattered\n"
+                       "transfer C to=2:0x0\nend\n";
+    pbc_scenario a, b, c;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "p", &a, err, sizeof(err)) == 0, "%s", err);
+    T_CHECK(a.allocs[0].phys == PBC_PHYS_RUNS && a.allocs[1].phys == PBC_PHYS_CONTIGUOUS &&
+            a.allocs[2].phys == PBC_PHYS_STRADDLE_4G && a.allocs[3].phys == PBC_PHYS_SCATTERED);
+    char *printed = pbc_scenario_print(&a);
+    T_CHECK(strstr(printed, "alloc A size=8K at=system mdl-offset=0 seed=1 phys=runs\n") &&
+            strstr(printed, "seed=3 phys=straddle-4g needs-idle\n") && strstr(printed, "alloc D size=4K at=system mdl-offset=0 seed=4\n"));
+    T_CHECK(pbc_scenario_parse(printed, strlen(printed), "p", &b, err, sizeof(err)) == 0 && pbc_scenario_equal(&a, &b));
+    uint8_t *bytes;
+    size_t n = pbc_scenario_encode(&a, &bytes);
+    T_CHECK(bytes[0] == 2);
+    pbc_scenario_decode(bytes, n, &c);
+    T_CHECK(pbc_scenario_equal(&a, &c));
+    pbc_scenario_fini(&c);
+    /* Read as version 1, the same bytes mean what they meant before
+     * layouts: every allocation scattered, nothing else changed. */
+    bytes[0] = 1;
+    pbc_scenario_decode(bytes, n, &c);
+    T_CHECK(c.alloc_count == 4 && c.op_count == 1 && c.allocs[2].flags == PBC_ALLOC_NEEDS_IDLE);
+    for (uint32_t i = 0; i < c.alloc_count; i++) {
+        T_CHECK(c.allocs[i].phys == PBC_PHYS_SCATTERED);
+        c.allocs[i].phys = a.allocs[i].phys;
+    }
+    T_CHECK(pbc_scenario_equal(&a, &c));
+    free(bytes);
+    pbc_scenario_fini(&c);
+    /* Without a layout the encoding is version 1, as before. */
+    for (uint32_t i = 0; i < a.alloc_count; i++)
+        a.allocs[i].phys = PBC_PHYS_SCATTERED;
+    n = pbc_scenario_encode(&a, &bytes);
+    T_CHECK(bytes[0] == 1);
+    pbc_scenario_decode(bytes, n, &c);
+    T_CHECK(pbc_scenario_equal(&a, &c));
+    free(bytes);
+    free(printed);
+    pbc_scenario_fini(&a);
+    pbc_scenario_fini(&b);
+    pbc_scenario_fini(&c);
+}
+
 T_TEST(equality_sees_every_field)
 {
     pbc_scenario a, b;
@@ -242,6 +293,9 @@ T_TEST(equality_sees_every_field)
     T_CHECK(!pbc_scenario_equal(&a, &b));
     b.ops[0].split = 2;
     b.allocs[0].mdl_offset = 1;
+    T_CHECK(!pbc_scenario_equal(&a, &b));
+    b.allocs[0].mdl_offset = 0;
+    b.allocs[0].phys = PBC_PHYS_RUNS;
     T_CHECK(!pbc_scenario_equal(&a, &b));
     pbc_scenario_fini(&a);
     pbc_scenario_fini(&b);

@@ -119,6 +119,29 @@ T_TEST(big_packets_needs_fewer_bytes)
                 (unsigned long long)big, b.calls, (unsigned long long)ref, f.calls);
 }
 
+/* MDL pages in a row merge too, a run per packet, long runs included. */
+T_TEST(big_packets_merges_mdl_runs)
+{
+    const pbc_scenario *s = seed("phys-runs-merge.pbs");
+    uint64_t big, ref;
+    run_record("variant-big-packets", s, 4096, &big);
+    run_record("reference", s, 4096, &ref);
+    T_CHECK_MSG(big * 2 < ref, "big-packets wrote %llu bytes, reference %llu", (unsigned long long)big,
+                (unsigned long long)ref);
+    const char *text = "pbs 1\nalloc A size=68M phys=contiguous\ntransfer A to=2:0x0\ntransfer A to=system\nend\n";
+    pbc_scenario c;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "contiguous-68m", &c, err, sizeof(err)) == 0, "%s", err);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {.dma_override = 4096};
+    pbc_outcome out;
+    pbc_runner_run(&r, &c, pbc_target_find("variant-big-packets"), &o, &out);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s", pbc_verdict_name(out.verdict), out.message);
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&c);
+}
+
 T_TEST(busy_unless_idle_retries)
 {
     /* Its transfers follow GPU work on allocations not marked needs-idle. */

@@ -618,4 +618,94 @@ T_TEST(content_oracle_catches_map_without_mdl_offset)
                            "pbs 1\nalloc A size=16K mdl-offset=2\nmap A aperture=3:10\nend\n");
 }
 
+/* Runs of frames in a row in f[0, n): how many, how many of two or more
+ * frames, and how many different lengths they have. */
+static uint32_t count_runs(const uint64_t *f, uint32_t n, uint32_t *long_runs, uint32_t *lengths)
+{
+    uint32_t runs = 0, len = 0, seen[65] = {0};
+    *long_runs = *lengths = 0;
+    for (uint32_t i = 0; i <= n; i++) {
+        if (i < n && i && f[i] == f[i - 1] + 1) {
+            len++;
+            continue;
+        }
+        if (len) { /* the run that ended before i */
+            runs++;
+            *long_runs += len > 1;
+            *lengths += !seen[len < 64 ? len : 64]++;
+        }
+        len = 1;
+    }
+    return runs;
+}
+
+/* Physical layouts (phys=): where the frames of each allocation's MDL,
+ * foreign pages included, lie at the end of the run. Scattered pages are
+ * where they always were; runs have several lengths; contiguous is one
+ * run; straddle-4g is one run across the 4 GiB line with the line between
+ * two of the allocation's own pages, and the next such MDL crosses the
+ * 8 GiB line; no frame is handed out twice, nor is the dummy page. */
+T_TEST(phys_layouts_place_frames)
+{
+    const char *text = "pbs 1\n"
+                       "alloc S size=40K mdl-offset=2\n"
+                       "alloc R size=1M phys=runs\n"
+                       "alloc C size=96K mdl-offset=3 phys=contiguous\n"
+                       "alloc X size=40K mdl-offset=1 phys=straddle-4g\n"
+                       "alloc Y size=24K at=2:0x0 phys=straddle-4g\n"
+                       "alloc T size=16K\n"
+                       "transfer Y to=system\n"
+                       "transfer C to=1:0x0\n"
+                       "transfer C to=system split=3\n"
+                       "end\n";
+    pbc_scenario s;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "phys", &s, err, sizeof(err)) == 0, "%s", err);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {0};
+    pbc_outcome out;
+    pbc_runner_run(&r, &s, &pbc_target_reference, &o, &out);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s", out.message);
+    const pbc_record *res = &r.target.res;
+    T_CHECK(res->alloc_pfn_count == s.alloc_count);
+    const uint64_t line4 = (4ull << 30) >> PBC_PAGE_SHIFT, line8 = (8ull << 30) >> PBC_PAGE_SHIFT;
+    uint32_t total = 0;
+    for (uint32_t a = 0; a < s.alloc_count && a < res->alloc_pfn_count; a++) {
+        const uint64_t *f = res->pfns + res->alloc_pfns[a].first;
+        uint32_t n = res->alloc_pfns[a].count, lead = s.allocs[a].mdl_offset, long_runs, lengths;
+        uint32_t runs = count_runs(f, n, &long_runs, &lengths);
+        T_CHECK(n == lead + pbc_alloc_pages(&s.allocs[a]));
+        total += n;
+        switch (a) {
+        case 0: /* S: pool pages 1..12, as before layouts existed (the dummy page is page 0) */
+            for (uint32_t i = 0; i < n; i++)
+                T_CHECK(f[i] == PBC_SYS_BASE_PFN + (((uint64_t)(i + 1) * 0x9E3779B1u) & (PBC_SYS_WINDOW_PAGES - 1)));
+            T_CHECK(runs == n);
+            break;
+        case 1: /* R: many runs, most of them longer than a page, of many lengths */
+            T_CHECK_MSG(runs >= 8 && long_runs * 2 > runs && lengths >= 4, "%u runs, %u long, %u lengths", runs,
+                        long_runs, lengths);
+            break;
+        case 2: /* C, after two moves: still one run */
+        case 5: /* T: scattered, but after the runs: the pool's order skips their frames */
+            T_CHECK(a == 5 ? runs == n : runs == 1);
+            break;
+        default: /* X across the 4 GiB line, Y (made later) across the 8 GiB one */
+            T_CHECK(runs == 1);
+            T_CHECK(f[lead] < (a == 3 ? line4 : line8) && f[n - 1] >= (a == 3 ? line4 : line8));
+            break;
+        }
+    }
+    /* Every frame once, none the dummy page. */
+    for (uint32_t i = 0; i < res->pfn_total; i++) {
+        T_CHECK(res->pfns[i] != r.target.gpu->dummy_page >> PBC_PAGE_SHIFT);
+        for (uint32_t j = 0; j < i; j++)
+            T_CHECK(res->pfns[i] != res->pfns[j]);
+    }
+    T_CHECK(total == res->pfn_total);
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+}
+
 T_MAIN()

@@ -1,8 +1,8 @@
 /*
- * The model GPU: address translation (segments, GART, scattered system
- * pages), micro-op execution, the in-order queue that fetches submitted
- * DMA ranges from modeled memory and decodes them with the target's ISA,
- * fences, faults and write provenance.
+ * The model GPU: address translation (segments, GART, system pages,
+ * scattered or in runs), micro-op execution, the in-order queue that
+ * fetches submitted DMA ranges from modeled memory and decodes them with
+ * the target's ISA, fences, faults and write provenance.
  *
  * Every fault is recorded and execution of that submission stops; nothing
  * a target emits can crash the model or make it read outside its memory.
@@ -17,9 +17,17 @@
 #include "base/util.h"
 
 /* System page i lives at frame BASE + (i * MULT mod 2^21): scattered, with
- * about a quarter of the frames below 4 GiB and the rest above. */
+ * about a quarter of the frames below 4 GiB and the rest above. Frames
+ * handed out in runs (pbc_gpu_alloc_system_run) come out of the same
+ * window: a bit each marks them, and the scattered order skips them. */
 #define SYS_MULT 0x9E3779B1ull
 #define SYS_MASK ((uint64_t)PBC_SYS_WINDOW_PAGES - 1)
+/* How far a run of n frames is looked for, n * REACH + REACH_MIN frames,
+ * before the search settles for the free frames it finds first: far
+ * enough to step over what is taken in a pool with room, short enough
+ * that a crowded pool costs little. */
+#define SYS_RUN_REACH 16u
+#define SYS_RUN_REACH_MIN 4096u
 
 /* The inverse of SYS_MULT mod 2^64 by Newton's iteration (each step doubles
  * the correct low bits: 3, 6, 12, 24, 48, 96), folded at compile time: the
@@ -29,12 +37,24 @@
 
 static uint64_t sys_pfn(uint32_t index) { return PBC_SYS_BASE_PFN + ((index * SYS_MULT) & SYS_MASK); }
 
+/* Frame `off` of the window (counted from PBC_SYS_BASE_PFN) was handed out in a run. */
+static int sys_in_run(const pbc_gpu *gpu, uint64_t off)
+{
+    return gpu->sys_taken && ((gpu->sys_taken[off / 64] >> (off % 64)) & 1);
+}
+
+/* Frame `off` of the window is held: its place in the scattered order was
+ * reached (handed out there, or skipped as a run's), or a run holds it. */
+static int sys_off_held(const pbc_gpu *gpu, uint64_t off)
+{
+    return ((off * SYS_MULT_INV) & SYS_MASK) < gpu->sys_pages_used || sys_in_run(gpu, off);
+}
+
 static int sys_pfn_allocated(const pbc_gpu *gpu, uint64_t pfn)
 {
     if (pfn < PBC_SYS_BASE_PFN || pfn >= PBC_SYS_BASE_PFN + PBC_SYS_WINDOW_PAGES)
         return 0;
-    uint64_t index = ((pfn - PBC_SYS_BASE_PFN) * SYS_MULT_INV) & SYS_MASK;
-    return index < gpu->sys_pages_used;
+    return sys_off_held(gpu, pfn - PBC_SYS_BASE_PFN);
 }
 
 const char *pbc_gpu_fault_name(uint32_t kind)
@@ -124,6 +144,8 @@ void pbc_gpu_destroy(pbc_gpu *gpu)
         free(gpu->seg[i].touched);
     }
     pbc_mem_fini(&gpu->mem);
+    free(gpu->sys_taken);
+    free(gpu->sys_runs);
     free(gpu->dma_pool);
     free(gpu->queue);
     free(gpu->fences);
@@ -141,6 +163,11 @@ void pbc_gpu_reset(pbc_gpu *gpu)
     }
     pbc_mem_reset(&gpu->mem);
     gpu->sys_pages_used = 0;
+    for (uint32_t i = 0; i < gpu->sys_run_count; i++)
+        for (uint64_t off = gpu->sys_runs[i].first; off < (uint64_t)gpu->sys_runs[i].first + gpu->sys_runs[i].count;
+             off++)
+            gpu->sys_taken[off / 64] &= ~(1ull << (off % 64));
+    gpu->sys_run_count = 0;
     gpu->dma_used = 0;
     /* Registers may have been written through a CPU mapping, which no
      * counter sees: every run starts from zeroed registers. */
@@ -166,9 +193,76 @@ const pbc_gpu_segment *pbc_gpu_segment_by_id(const pbc_gpu *gpu, UINT id)
 
 uint64_t pbc_gpu_alloc_system_page(pbc_gpu *gpu)
 {
+    while (gpu->sys_pages_used < PBC_SYS_WINDOW_PAGES &&
+           sys_in_run(gpu, sys_pfn(gpu->sys_pages_used) - PBC_SYS_BASE_PFN))
+        gpu->sys_pages_used++; /* a run holds that frame already */
     if (gpu->sys_pages_used >= PBC_SYS_WINDOW_PAGES)
         return 0;
     return sys_pfn(gpu->sys_pages_used++) << PBC_PAGE_SHIFT;
+}
+
+int pbc_gpu_system_free(const pbc_gpu *gpu, uint64_t pfn, uint64_t n)
+{
+    if (pfn < PBC_SYS_BASE_PFN || pfn - PBC_SYS_BASE_PFN > PBC_SYS_WINDOW_PAGES ||
+        n > PBC_SYS_WINDOW_PAGES - (pfn - PBC_SYS_BASE_PFN))
+        return 0;
+    for (uint64_t off = pfn - PBC_SYS_BASE_PFN, end = off + n; off < end; off++)
+        if (sys_off_held(gpu, off))
+            return 0;
+    return 1;
+}
+
+/* Marks frames [first, first + count) of the window as a run's and writes
+ * their frame numbers to out. */
+static void sys_take(pbc_gpu *gpu, uint64_t first, uint64_t count, uint64_t *out)
+{
+    if (!gpu->sys_taken) /* 256 KiB, only for worlds that ever hand out a run */
+        gpu->sys_taken = pbc_xcalloc(PBC_SYS_WINDOW_PAGES / 64, sizeof(uint64_t));
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t off = first + i;
+        gpu->sys_taken[off / 64] |= 1ull << (off % 64);
+        out[i] = PBC_SYS_BASE_PFN + off;
+    }
+    pbc_sys_run r = {(uint32_t)first, (uint32_t)count};
+    PBC_PUSH(gpu->sys_runs, gpu->sys_run_count, gpu->sys_run_cap, r);
+}
+
+uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64_t *pfns)
+{
+    uint64_t from = pfn >= PBC_SYS_BASE_PFN && pfn - PBC_SYS_BASE_PFN < PBC_SYS_WINDOW_PAGES
+                        ? pfn - PBC_SYS_BASE_PFN : 0;
+    uint64_t reach = n < PBC_SYS_WINDOW_PAGES ? n * SYS_RUN_REACH + SYS_RUN_REACH_MIN : PBC_SYS_WINDOW_PAGES;
+    uint64_t start = 0, len = 0, done = 0;
+    if (reach > PBC_SYS_WINDOW_PAGES)
+        reach = PBC_SYS_WINDOW_PAGES;
+    for (uint64_t step = 0, off = from; step < reach && len < n; step++, off = (off + 1) & SYS_MASK) {
+        if (off == 0)
+            len = 0; /* a run does not wrap around the window's end */
+        if (sys_off_held(gpu, off))
+            len = 0;
+        else if (len++ == 0)
+            start = off;
+    }
+    if (n && len == n) {
+        sys_take(gpu, start, n, pfns);
+        return n;
+    }
+    /* Crowded: the free frames from pfn on, a stretch at a time, in one
+     * pass over the window at most. */
+    len = 0;
+    for (uint64_t step = 0, off = from; step < PBC_SYS_WINDOW_PAGES && done + len < n;
+         step++, off = (off + 1) & SYS_MASK) {
+        if (len && (off == 0 || sys_off_held(gpu, off))) { /* a stretch ends */
+            sys_take(gpu, start, len, pfns + done);
+            done += len;
+            len = 0;
+        }
+        if (!sys_off_held(gpu, off) && len++ == 0)
+            start = off;
+    }
+    if (len)
+        sys_take(gpu, start, len, pfns + done);
+    return done + len;
 }
 
 int pbc_gpu_dma_alloc(pbc_gpu *gpu, uint32_t size, uint8_t **host, uint64_t *phys)

@@ -4,7 +4,8 @@
  * Address map (GPU physical):
  *   memory segments   [base, base+size) as the scenario lays them out
  *   aperture segments [base, base+size), translated page by page by a GART
- *   system pages      scattered page frames in [2 GiB, 10 GiB)
+ *   system pages      page frames in [2 GiB, 10 GiB): scattered one by one,
+ *                     or handed out in runs of frames in a row
  *   paging-buffer pool [12 GiB, 12 GiB + pool size), contiguous
  * Segments may not overlap each other, the system window or the pool.
  *
@@ -97,6 +98,12 @@ typedef struct pbc_access {
 #define PBC_MAX_ACCESSES_KEPT 256u
 #define PBC_MAX_WATCHES 64u
 
+/* Frames [first, first + count) of the system window, handed out as one
+ * run (offsets from PBC_SYS_BASE_PFN). */
+typedef struct pbc_sys_run {
+    uint32_t first, count;
+} pbc_sys_run;
+
 typedef struct pbc_gpu pbc_gpu;
 
 /* Called for every decoded packet, before it executes (for traces). */
@@ -116,7 +123,10 @@ struct pbc_gpu {
     uint32_t segment_count;
     const pbc_isa *isa;
     pbc_mem mem;
-    uint32_t sys_pages_used;
+    uint32_t sys_pages_used; /* pages handed out one by one, in the scattered order */
+    uint64_t *sys_taken;     /* frames handed out in runs, one bit each (NULL before the first run) */
+    pbc_sys_run *sys_runs;   /* those runs since reset, to clear their bits */
+    uint32_t sys_run_count, sys_run_cap;
     uint64_t dummy_page;
     uint8_t *dma_pool;
     uint32_t dma_used;
@@ -171,8 +181,20 @@ const char *pbc_gpu_relayout(pbc_gpu *gpu, const pbc_segment_info *segments, uin
 void pbc_gpu_reset(pbc_gpu *gpu);
 
 const pbc_gpu_segment *pbc_gpu_segment_by_id(const pbc_gpu *gpu, UINT id);
-/* Hands out the next system page; 0 when the pool is exhausted. */
+/* Hands out the next system page in the scattered order (frames handed
+ * out in runs are skipped); 0 when the pool is exhausted. */
 uint64_t pbc_gpu_alloc_system_page(pbc_gpu *gpu);
+/* Whether the n frames from page frame pfn on are system frames nobody
+ * holds yet. */
+int pbc_gpu_system_free(const pbc_gpu *gpu, uint64_t pfn, uint64_t n);
+/* Hands out n system frames into pfns (frame numbers): n in a row, at the
+ * first place found searching from frame pfn on (a frame outside the
+ * system window counts as the window's start; the search wraps around the
+ * window's end, a run never does), else, where the frames near pfn are
+ * too crowded for that, the free frames from pfn on in as few runs as
+ * they allow. Returns how many, fewer than n only when the pool is
+ * exhausted. */
+uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64_t *pfns);
 /* Makes the paging-buffer pool appear, for the GPU, at `base` too: the top
  * of a memory segment that holds paging buffers (S40); 0 removes it. Reset
  * removes it. */

@@ -39,6 +39,7 @@ typedef struct gen_dims {
     int odd;       /* 0: page multiple; 1: odd size; 2: big and odd */
     int in_segment;/* paging buffers in memory segment 1 (S40) */
     uint64_t size; /* the allocation's size; 0: by `odd` */
+    uint32_t phys; /* the allocation's pbc_phys_layout */
 } gen_dims;
 
 typedef struct gen_buf {
@@ -164,6 +165,8 @@ static int gen_text(int op, const gen_dims *d, gen_buf *b)
     }
     if (needs_mdl)
         gb(b, " mdl-offset=%u", d->mdl_offset);
+    if (d->phys != PBC_PHYS_SCATTERED)
+        gb(b, " phys=%s", pbc_phys_name(d->phys));
     if (d->busy)
         gb(b, " needs-idle");
     gb(b, "\n");
@@ -258,6 +261,26 @@ static int op_uses_mdl(int op)
            op == G_MAP_UNMAP || op == G_MAP_STAYS;
 }
 
+/* One case of the grid, named by its dimensions. */
+static void add_grid_case(pbc_case_list *out, int op, const gen_dims *d, gen_buf *b)
+{
+    static const char *const size_names[] = {"page-size", "odd-size", "big-size"};
+    if (gen_text(op, d, b))
+        return;
+    char name[128];
+    int n = snprintf(name, sizeof(name), "%s", op_names[op]);
+    if (op_uses_split(op))
+        n += snprintf(name + n, sizeof(name) - (size_t)n, "/split%u", d->split);
+    n += snprintf(name + n, sizeof(name) - (size_t)n, "/%s/%s/%s", d->dma_name, d->busy ? "busy" : "idle",
+                  addr_names[d->addr]);
+    if (op_uses_mdl(op))
+        n += snprintf(name + n, sizeof(name) - (size_t)n, "/mdloff%u", d->mdl_offset);
+    n += snprintf(name + n, sizeof(name) - (size_t)n, "/%s", size_names[d->odd]);
+    if (d->phys != PBC_PHYS_SCATTERED) /* scattered cases keep the names they had */
+        snprintf(name + n, sizeof(name) - (size_t)n, "/phys-%s", pbc_phys_name(d->phys));
+    add_case(out, name, b->text);
+}
+
 static void layout_cases(const pbc_target *t, int quick, pbc_case_list *out);
 static void size_cases(const pbc_target *t, unsigned flags, const struct gen_layout *layout, pbc_case_list *out);
 
@@ -291,31 +314,23 @@ void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out)
                 for (int busy = 0; busy < 2; busy++)
                     for (int addr = quick; addr < (quick ? 2 : 3); addr++)
                         for (size_t mi = 0; mi < (op_uses_mdl(op) ? 2u : 1u); mi++)
-                            for (int odd = quick; odd < 3; odd++) {
-                                gen_dims d = dmas[di];
-                                d.split = splits[si];
-                                d.busy = busy;
-                                d.addr = addr;
-                                d.mdl_offset = mdl_offsets[mi];
-                                d.odd = odd;
-                                /* Big allocations are there for big submissions:
-                                 * only in buffers that can hold them. */
-                                if (odd == 2 && d.dma < 4096)
-                                    continue;
-                                if (gen_text(op, &d, &b))
-                                    continue;
-                                char name[128];
-                                int n = snprintf(name, sizeof(name), "%s", op_names[op]);
-                                if (op_uses_split(op))
-                                    n += snprintf(name + n, sizeof(name) - (size_t)n, "/split%u", d.split);
-                                n += snprintf(name + n, sizeof(name) - (size_t)n, "/%s/%s/%s", d.dma_name,
-                                              busy ? "busy" : "idle", addr_names[addr]);
-                                if (op_uses_mdl(op))
-                                    n += snprintf(name + n, sizeof(name) - (size_t)n, "/mdloff%u", d.mdl_offset);
-                                static const char *const size_names[] = {"page-size", "odd-size", "big-size"};
-                                snprintf(name + n, sizeof(name) - (size_t)n, "/%s", size_names[odd]);
-                                add_case(out, name, b.text);
-                            }
+                            for (int odd = quick; odd < 3; odd++)
+                                for (uint32_t phys = 0; phys < (op_uses_mdl(op) ? PBC_PHYS_COUNT : 1u); phys++) {
+                                    gen_dims d = dmas[di];
+                                    d.split = splits[si];
+                                    d.busy = busy;
+                                    d.addr = addr;
+                                    d.mdl_offset = mdl_offsets[mi];
+                                    d.odd = odd;
+                                    d.phys = phys;
+                                    /* Big allocations are there for big submissions:
+                                     * only in buffers that can hold them. Pages in a
+                                     * row meet every split, buffer, offset and size,
+                                     * but BUSY retries are the scattered cases' job. */
+                                    if ((odd == 2 && d.dma < 4096) || (phys && busy))
+                                        continue;
+                                    add_grid_case(out, op, &d, &b);
+                                }
     }
     /* Paging buffers in a memory segment (S40): every operation once, with
      * several submissions per buffer and split work. */

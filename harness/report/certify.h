@@ -1,8 +1,11 @@
 /*
  * certify.h — the deterministic conformance suite: cases generated
  * systematically over operation x paging-buffer size x split x busy/idle x
- * address class x MdlOffset class x size class, each with a stable name
- * like "transfer-mdl-to-seg/split3/dma-min/busy/high/mdloff2/odd-size".
+ * address class x MdlOffset class x size class x physical page layout (for
+ * operations with an MDL; layouts other than scattered in the idle cases
+ * only), each with a stable name like
+ * "transfer-mdl-to-seg/split3/dma-min/busy/high/mdloff2/odd-size" (the
+ * scattered layout) or ".../odd-size/phys-runs".
  */
 #ifndef PBCHECK_CERTIFY_H
 #define PBCHECK_CERTIFY_H
@@ -22,8 +25,9 @@ typedef struct pbc_case_list {
 /* Builds the suite for a target (its min_dma_size shapes the size
  * classes). PBC_CERTIFY_QUICK: only the above-4 GiB address class and odd
  * or big sizes, the combination that exposes the most bugs per case (used
- * by the tests); PBC_CERTIFY_LARGE: also a transfer beyond 4 GiB, which a
- * builder copying with the CPU moves through 12 GiB and more of views. */
+ * by the tests), every physical layout either way; PBC_CERTIFY_LARGE:
+ * also a transfer beyond 4 GiB, which a builder copying with the CPU moves
+ * through 12 GiB and more of views. */
 #define PBC_CERTIFY_QUICK 0x1u
 #define PBC_CERTIFY_LARGE 0x2u
 void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out);

@@ -256,7 +256,12 @@ static int allocs_overlap(const pbc_scenario *s, const pbc_salloc *a)
     return 0;
 }
 
-static void decode_alloc(bin_reader *r, pbc_scenario *s, int accept)
+/* The flags byte of an allocation record: needs-idle and primary, and
+ * from version 2 on its physical layout above them. */
+#define BIN_FLAGS_MASK (PBC_ALLOC_NEEDS_IDLE | PBC_ALLOC_PRIMARY)
+#define BIN_PHYS_SHIFT 2u
+
+static void decode_alloc(bin_reader *r, pbc_scenario *s, int accept, int has_phys)
 {
     /* One declared after the first operation, or past the limit, is read
      * and dropped: nothing to check it against (a fuzzer's input can hold
@@ -272,7 +277,10 @@ static void decode_alloc(bin_reader *r, pbc_scenario *s, int accept)
         memset(&a.at, 0, sizeof(a.at));
     }
     a.mdl_offset = rd_u8(r) % (PBC_MAX_MDL_OFFSET + 1);
-    a.flags = rd_u8(r) & (PBC_ALLOC_NEEDS_IDLE | PBC_ALLOC_PRIMARY);
+    uint8_t flags = rd_u8(r);
+    a.flags = flags & BIN_FLAGS_MASK;
+    if (has_phys)
+        a.phys = (flags >> BIN_PHYS_SHIFT) % PBC_PHYS_COUNT;
     a.seed = (uint32_t)rd_var(r);
     if (keep)
         *pbc_scenario_add_alloc(s) = a;
@@ -290,7 +298,7 @@ static void encode_alloc(bin_writer *w, const pbc_scenario *s, const pbc_salloc 
     if (a->where == PBC_WHERE_SEGMENT)
         encode_mem_place(w, s, a->at);
     wr_u8(w, (uint8_t)a->mdl_offset);
-    wr_u8(w, (uint8_t)a->flags);
+    wr_u8(w, (uint8_t)(a->flags | a->phys << BIN_PHYS_SHIFT));
     wr_var(w, a->seed);
 }
 
@@ -478,14 +486,14 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
 {
     bin_reader r = {data, size, 0};
     pbc_scenario_clear(s);
-    (void)rd_u8(&r); /* version: every version so far reads as version 1 */
+    int has_phys = rd_u8(&r) == PBC_SCENARIO_BIN_VERSION; /* any other version byte reads as version 1 */
     decode_layout(&r, s, n ? layout : NULL, n);
     pbc_residency res;
     int started = 0;
     while (r.at < r.n && s->op_count < PBC_MAX_OPS) {
         uint32_t type = rd_u8(&r) % BIN_RECORD_TYPES;
         if (type == BIN_RECORD_ALLOC) {
-            decode_alloc(&r, s, !started);
+            decode_alloc(&r, s, !started, has_phys);
             continue;
         }
         if (!started) {
@@ -505,7 +513,10 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
 size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max)
 {
     bin_writer w = {.p = out, .cap = max};
-    wr_u8(&w, PBC_SCENARIO_BIN_VERSION);
+    int has_phys = 0;
+    for (uint32_t i = 0; i < s->alloc_count; i++)
+        has_phys |= s->allocs[i].phys != PBC_PHYS_SCATTERED;
+    wr_u8(&w, has_phys ? PBC_SCENARIO_BIN_VERSION : 1); /* version 1 says all it has */
     encode_layout(&w, s);
     for (uint32_t i = 0; i < s->alloc_count; i++)
         encode_alloc(&w, s, &s->allocs[i]);

@@ -2,7 +2,8 @@
  * Scenario generation from choices. Each step picks an operation kind and
  * its parameters, biased toward the boundaries that matter (page and
  * buffer edges, splits, addresses above 4 GiB, segment ends), and keeps it
- * only if the residency tracker says a real VidMm could issue it.
+ * only if the residency tracker says a real VidMm could issue it. Half the
+ * allocations get a physical page layout other than scattered.
  */
 #include "scenario/gen.h"
 
@@ -122,6 +123,7 @@ void pbc_gen_alloc(pbc_scenario *s, pbc_choose_fn c, void *x)
         a->at = gen_place(s, a->size, c, x);
     if (a->where == PBC_WHERE_SEGMENT && a->at.segment == 0) /* no segment holds it */
         a->where = PBC_WHERE_SYSTEM;
+    a->phys = c(x, 2) ? PBC_PHYS_SCATTERED : 1 + c(x, PBC_PHYS_COUNT - 1);
 }
 
 static void gen_allocs(pbc_scenario *s, pbc_choose_fn c, void *x)

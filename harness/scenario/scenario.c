@@ -111,6 +111,17 @@ static const struct {
 
 const char *pbc_sop_name(uint32_t kind) { return kind < PBC_SOP_COUNT ? sop_table[kind].name : "?"; }
 
+const char *pbc_phys_name(uint32_t layout)
+{
+    static const char *const names[PBC_PHYS_COUNT] = {
+        [PBC_PHYS_SCATTERED] = "scattered",
+        [PBC_PHYS_RUNS] = "runs",
+        [PBC_PHYS_CONTIGUOUS] = "contiguous",
+        [PBC_PHYS_STRADDLE_4G] = "straddle-4g",
+    };
+    return layout < PBC_PHYS_COUNT ? names[layout] : "?";
+}
+
 int pbc_sop_ddi_operation(uint32_t kind) { return kind < PBC_SOP_COUNT ? sop_table[kind].ddi : -1; }
 
 int pbc_sop_supported(const pbc_target *t, uint32_t kind)

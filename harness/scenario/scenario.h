@@ -72,6 +72,18 @@ typedef struct pbc_sop {
 #define PBC_ALLOC_NEEDS_IDLE PBC_ALLOCATION_NEEDS_IDLE
 #define PBC_ALLOC_PRIMARY PBC_ALLOCATION_PRIMARY
 
+/* How the system pages of an allocation's MDLs lie physically (its
+ * foreign pages included); each MDL it gets is laid out afresh, from its
+ * seed. Builders that merge physically contiguous pages into larger
+ * copies are only exercised by the layouts other than scattered. */
+typedef enum pbc_phys_layout {
+    PBC_PHYS_SCATTERED = 0, /* one page at a time: no two pages in a row (the default) */
+    PBC_PHYS_RUNS,          /* runs of 1 to 64 frames in a row, each run somewhere else */
+    PBC_PHYS_CONTIGUOUS,    /* all its MDL's frames in one run */
+    PBC_PHYS_STRADDLE_4G,   /* one run across a 4 GiB line of the address space */
+    PBC_PHYS_COUNT
+} pbc_phys_layout;
+
 typedef struct pbc_salloc {
     char name[PBC_NAME_MAX];
     uint64_t size;       /* bytes, a multiple of 4 */
@@ -79,8 +91,9 @@ typedef struct pbc_salloc {
     pbc_place at;        /* initial segment placement */
     uint32_t mdl_offset; /* pages before the allocation's first page in its MDLs */
     uint32_t flags;      /* PBC_ALLOC_* */
-    uint32_t seed;       /* initial content */
+    uint32_t seed;       /* initial content, and where its MDLs' pages lie */
     uint32_t line;
+    uint32_t phys;       /* pbc_phys_layout of its MDLs */
 } pbc_salloc;
 
 /* Paging buffers in a memory segment (S40) use the top of that segment:
@@ -107,6 +120,9 @@ pbc_sop *pbc_scenario_add_op(pbc_scenario *s);
 int pbc_scenario_find_alloc(const pbc_scenario *s, const char *name);
 int pbc_scenario_equal(const pbc_scenario *a, const pbc_scenario *b);
 const char *pbc_sop_name(uint32_t kind);
+/* The text keyword of a pbc_phys_layout ("scattered", ...); "?" when out
+ * of range. */
+const char *pbc_phys_name(uint32_t layout);
 /* The DXGK_OPERATION a kind issues, or -1 for VidMm and GPU actions. */
 int pbc_sop_ddi_operation(uint32_t kind);
 /* Whether the target supports what an operation of this kind needs. */
@@ -230,7 +246,12 @@ char *pbc_scenario_print(const pbc_scenario *s);
 
 /* ---- Binary format (fuzzer input), see docs/scenario-format.md ---- */
 
-#define PBC_SCENARIO_BIN_VERSION 1u
+/* Version 2 adds the physical page layout of allocations (bits 2-3 of
+ * their flags byte); any other version byte reads as version 1, where
+ * those bits mean nothing. The encoder writes version 1 when every
+ * allocation is scattered, so inputs from before version 2 keep their
+ * meaning and their encodings. */
+#define PBC_SCENARIO_BIN_VERSION 2u
 
 /* Decodes any byte string into a valid scenario (s is initialized here;
  * the caller finalizes it). Never fails and never reads beyond size. */

@@ -290,6 +290,12 @@ static int pbs_alloc(pbs_parser *p)
     if (pbs_num_key(p, "seed", 0, s->alloc_count + 1, 0, UINT32_MAX, &v))
         return -1;
     a.seed = (uint32_t)v;
+    const char *phys;
+    const pbs_token *t = pbs_key(p, "phys", &phys);
+    while (t && a.phys < PBC_PHYS_COUNT && strcmp(phys, pbc_phys_name(a.phys)) != 0)
+        a.phys++;
+    if (t && a.phys == PBC_PHYS_COUNT)
+        return pbs_fail(p, t->col + 5, "phys must be scattered, runs, contiguous or straddle-4g");
     if (pbs_flag(p, "needs-idle"))
         a.flags |= PBC_ALLOC_NEEDS_IDLE;
     if (pbs_flag(p, "primary"))
@@ -661,8 +667,10 @@ char *pbc_scenario_print(const pbc_scenario *s)
             out_printf(&o, " at=none");
         else
             out_place(&o, "at", al->where == PBC_WHERE_SYSTEM ? (pbc_place){0, 0} : al->at);
-        out_printf(&o, " mdl-offset=%u seed=%u%s%s\n", al->mdl_offset, al->seed,
-                   (al->flags & PBC_ALLOC_NEEDS_IDLE) ? " needs-idle" : "",
+        out_printf(&o, " mdl-offset=%u seed=%u", al->mdl_offset, al->seed);
+        if (al->phys != PBC_PHYS_SCATTERED) /* the default: scenarios from before it print as they did */
+            out_printf(&o, " phys=%s", pbc_phys_name(al->phys));
+        out_printf(&o, "%s%s\n", (al->flags & PBC_ALLOC_NEEDS_IDLE) ? " needs-idle" : "",
                    (al->flags & PBC_ALLOC_PRIMARY) ? " primary" : "");
     }
     for (uint32_t i = 0; i < s->op_count; i++) {

@@ -1,8 +1,12 @@
 /*
  * Initial content, MDLs and addresses: every allocation's bytes are a
  * function of its seed and offset, so every world (target, reference,
- * spec) starts from the same content; MDLs describe scattered system pages
- * with leading foreign pages that must survive untouched.
+ * spec) starts from the same content; MDLs describe system pages, with
+ * leading foreign pages that must survive untouched, laid out as the
+ * allocation's phys layout says: scattered, in runs of frames in a row,
+ * contiguous, or in a run across a 4 GiB line. Where runs go is a
+ * function of the seed too, and of what the world handed out before, so
+ * every world gets the same frames.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "vidmm/vm.h"
@@ -74,14 +78,89 @@ static void vm_mdl_build(vm_mdl *m, PVOID va, USHORT flags)
         pbc_shim_guard((uint8_t *)m->mdl + PBC_PAGE_SIZE, m->mapped - PBC_PAGE_SIZE);
 }
 
+/* ---- Where an MDL's pages lie ---- */
+
+/* Runs of the runs layout: mostly short, one in four up to VM_RUN_LONG. */
+#define VM_RUN_SHORT 8u
+#define VM_RUN_LONG 64u
+/* The 4 GiB lines inside the system window [2 GiB, 10 GiB), as frames. */
+static const uint64_t vm_lines_4g[] = {(4ull << 30) >> PBC_PAGE_SHIFT, (8ull << 30) >> PBC_PAGE_SHIFT};
+
+/* splitmix64: the layout's choices. */
+static uint64_t vm_phys_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t vm_phys_somewhere(uint64_t *state)
+{
+    return PBC_SYS_BASE_PFN + vm_phys_rand(state) % PBC_SYS_WINDOW_PAGES;
+}
+
+/* n frames in a row from near frame pfn into out; where the pool is too
+ * crowded for that, as many runs as it takes. */
+static void vm_take_run(vm *v, uint64_t pfn, uint64_t *out, uint64_t n)
+{
+    if (pbc_gpu_alloc_system_run(v->gpu, pfn, n, out) < n) /* the limits keep every scenario within the pool */
+        pbc_harness_bug("the system page pool is exhausted");
+}
+
+/* One run across a 4 GiB line, the line between two of the allocation's
+ * own pages (chosen by the seed), at the first line where the frames are
+ * free; 0 when none has room. */
+static int vm_take_straddle(vm *v, const pbc_salloc *al, uint64_t *state, uint64_t *out, uint32_t count)
+{
+    uint32_t own = count - al->mdl_offset;
+    uint64_t below = own < 2 ? al->mdl_offset : al->mdl_offset + 1 + vm_phys_rand(state) % (own - 1);
+    for (size_t i = 0; i < PBC_ARRAY_LEN(vm_lines_4g); i++)
+        if (pbc_gpu_system_free(v->gpu, vm_lines_4g[i] - below, count)) {
+            vm_take_run(v, vm_lines_4g[i] - below, out, count);
+            return 1;
+        }
+    return 0;
+}
+
+/* The frames of allocation `index`'s next MDL, `count` pages. */
+static void vm_mdl_frames(vm *v, uint32_t index, uint64_t *pfns, uint32_t count)
+{
+    const pbc_salloc *al = &v->s->allocs[index];
+    uint64_t state = (uint64_t)al->seed << 32 ^ (uint64_t)index << 16 ^ v->allocs[index].mdls++;
+    switch (al->phys) {
+    case PBC_PHYS_RUNS:
+        for (uint32_t i = 0; i < count;) {
+            uint64_t most = vm_phys_rand(&state) % 4 ? VM_RUN_SHORT : VM_RUN_LONG;
+            uint64_t len = 1 + vm_phys_rand(&state) % most;
+            len = len < count - i ? len : count - i;
+            vm_take_run(v, vm_phys_somewhere(&state), pfns + i, len);
+            i += (uint32_t)len;
+        }
+        break;
+    case PBC_PHYS_STRADDLE_4G:
+        if (vm_take_straddle(v, al, &state, pfns, count))
+            break;
+        /* both lines taken (by earlier MDLs) or no room: contiguous elsewhere */
+        /* fall through */
+    case PBC_PHYS_CONTIGUOUS:
+        vm_take_run(v, vm_phys_somewhere(&state), pfns, count);
+        break;
+    default:
+        for (uint32_t i = 0; i < count; i++)
+            pfns[i] = pbc_gpu_alloc_system_page(v->gpu) >> PBC_PAGE_SHIFT;
+        break;
+    }
+}
+
 void pbc_vidmm_mdl_create(vm *v, uint32_t index, vm_mdl *out)
 {
     const pbc_salloc *al = &v->s->allocs[index];
     out->count = al->mdl_offset + pbc_alloc_pages(al);
     out->pfns = pbc_xmalloc(out->count * sizeof(*out->pfns));
+    vm_mdl_frames(v, index, out->pfns, out->count);
     v->gpu->cur.writer = PBC_WRITER_INIT;
     for (uint32_t i = 0; i < out->count; i++) {
-        out->pfns[i] = pbc_gpu_alloc_system_page(v->gpu) >> PBC_PAGE_SHIFT;
         pbc_page_owner own = {out->pfns[i], index, (int32_t)i - (int32_t)al->mdl_offset};
         PBC_PUSH(v->res->owners, v->res->owner_count, v->res->owner_cap, own);
         if (i < al->mdl_offset) /* someone else's data: must survive untouched */

@@ -65,6 +65,7 @@ typedef struct vm_alloc {
     vm_mdl old_mdl;      /* during a transfer out of system memory: the source MDL */
     uint32_t busy_until; /* queue sequence after which the GPU is done with it */
     int in_pending;      /* used by the unsubmitted part of the current buffer */
+    uint32_t mdls;       /* MDLs made for it so far: each one's pages are laid out afresh */
 } vm_alloc;
 
 /* A ReadPhysical or WritePhysical VidMm issued. */
@@ -163,7 +164,8 @@ static inline int pbc_vidmm_is_poison(const uint8_t *p, size_t n) { return pbc_a
 
 /* content.c */
 void pbc_vidmm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uint64_t first_word);
-/* An MDL for the allocation: mdl_offset foreign pages, then its own. */
+/* An MDL for the allocation: mdl_offset foreign pages, then its own, on
+ * fresh system pages laid out as its phys layout says. */
 void pbc_vidmm_mdl_create(vm *v, uint32_t index, vm_mdl *out);
 /* A partial MDL (as IoBuildPartialMdl makes) over pages [first, first+n)
  * of allocation `index`'s MDL `full`. */

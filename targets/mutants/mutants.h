@@ -44,7 +44,8 @@
     PBC_MUTANT(pbc_mutant_pool_leak, "PB-KERNEL")             \
     PBC_MUTANT(pbc_mutant_gart_index16, "PB-GPU-FAULT")      \
     PBC_MUTANT(pbc_mutant_carry32, "PB-DIVERGE")             \
-    PBC_MUTANT(pbc_mutant_window_16m, "PB-DIVERGE")
+    PBC_MUTANT(pbc_mutant_window_16m, "PB-DIVERGE") \
+    PBC_MUTANT(pbc_mutant_merge_runs, "PB-DIVERGE")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST
