@@ -168,6 +168,24 @@ static void tweak_op(pbc_scenario *s, pbc_sop *o, pbc_rng *r)
     case PBC_SOP_DMA:
         o->dma_size = dma_sizes[pick(r, PBC_ARRAY_LEN(dma_sizes))];
         break;
+    case PBC_SOP_CREATE: /* without content, in system memory, or at a segment boundary */
+        switch (pick(r, 3)) {
+        case 0:
+            o->flags |= PBC_SOP_NO_CONTENT;
+            break;
+        case 1:
+            o->flags &= ~PBC_SOP_NO_CONTENT;
+            o->at = (pbc_place){0, 0};
+            break;
+        default:
+            for (uint32_t i = 0; i < s->segment_count && !o->at.segment; i++)
+                if (s->segments[i].kind == PBC_SEGMENT_MEMORY)
+                    o->at.segment = s->segments[i].SegmentId;
+            o->flags &= ~PBC_SOP_NO_CONTENT;
+            tweak_place(s, &o->at, asize, r);
+            break;
+        }
+        break;
     default:
         break;
     }

@@ -14,8 +14,11 @@
 #include "gpu/gpu.h" /* PBC_MAX_SEGMENTS */
 #include "base/util.h"
 
-/* Record types: 0 declares an allocation, 1 + k is an operation of kind k. */
+/* Record types: 0 declares an allocation, 1 + k is an operation of kind k.
+ * Version 1 knew the kinds up to dma; version 2 adds destroy and create,
+ * and an input that says version 1 keeps the meaning it had. */
 #define BIN_RECORD_ALLOC 0u
+#define BIN_RECORD_TYPES_V1 (2u + PBC_SOP_DMA)
 #define BIN_RECORD_TYPES (1u + PBC_SOP_COUNT)
 #define BIN_MAX_PAGES_MEMORY ((64ull << 30) >> 12)
 #define BIN_MAX_PAGES_APERTURE ((1ull << 30) >> 12)
@@ -393,6 +396,15 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
         o->dma_size = v ? (uint32_t)v + 3 : 0;
         break;
     }
+    case PBC_SOP_CREATE: {
+        uint32_t where = rd_u8(r) % 3;
+        if (where == PBC_WHERE_NONE)
+            o->flags = PBC_SOP_NO_CONTENT;
+        else if (where == PBC_WHERE_SEGMENT)
+            bad |= decode_mem_place(r, s, asize, &o->at);
+        o->pattern = (uint32_t)rd_var(r);
+        break;
+    }
     default:
         break;
     }
@@ -454,6 +466,12 @@ static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o)
     case PBC_SOP_DMA:
         wr_var(w, o->dma_size ? o->dma_size - 3 : 0);
         break;
+    case PBC_SOP_CREATE:
+        wr_u8(w, (uint8_t)pbc_sop_created_where(o));
+        if (o->at.segment)
+            encode_mem_place(w, s, o->at);
+        wr_var(w, o->pattern);
+        break;
     default:
         break;
     }
@@ -478,12 +496,13 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
 {
     bin_reader r = {data, size, 0};
     pbc_scenario_clear(s);
-    (void)rd_u8(&r); /* version: every version so far reads as version 1 */
+    /* Version 2 adds record types; any other version reads as version 1. */
+    uint32_t types = rd_u8(&r) == 2 ? BIN_RECORD_TYPES : BIN_RECORD_TYPES_V1;
     decode_layout(&r, s, n ? layout : NULL, n);
     pbc_residency res;
     int started = 0;
     while (r.at < r.n && s->op_count < PBC_MAX_OPS) {
-        uint32_t type = rd_u8(&r) % BIN_RECORD_TYPES;
+        uint32_t type = rd_u8(&r) % types;
         if (type == BIN_RECORD_ALLOC) {
             decode_alloc(&r, s, !started);
             continue;

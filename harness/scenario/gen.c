@@ -89,6 +89,8 @@ void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_c
     const pbc_salloc *al = &s->allocs[o->alloc];
     const pbc_res_alloc *ra = &r->a[o->alloc];
     uint32_t pages = pbc_alloc_pages(al);
+    if (ra->destroyed && pbc_sop_has_alloc(o->kind) && c(x, 2))
+        o->kind = PBC_SOP_CREATE; /* nothing else is legal on it */
     switch (o->kind) {
     case PBC_SOP_TRANSFER:
     case PBC_SOP_SPECIAL_LOCK:
@@ -99,8 +101,25 @@ void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_c
         o->at = gen_place(s, al->size, c, x);
         break;
     case PBC_SOP_FILL:
-        o->at = gen_place(s, al->size, c, x);
+        /* Often where it was last (after a discard): state a builder may
+         * keep about the allocation or the range meets a second fill. */
+        o->at = ra->at.segment && c(x, 2) ? ra->at : gen_place(s, al->size, c, x);
         o->pattern = c(x, 2) ? 0xA5A5A5A5u : 0x01020304u * (1 + c(x, 200));
+        break;
+    case PBC_SOP_CREATE:
+        o->pattern = al->seed + 1 + c(x, 2); /* not what it held before */
+        switch (c(x, 3)) {
+        case PBC_WHERE_NONE:
+            o->flags = PBC_SOP_NO_CONTENT;
+            break;
+        case PBC_WHERE_SEGMENT:
+            o->at = gen_place(s, al->size, c, x);
+            if (o->at.segment == 0) /* no segment holds it */
+                o->flags = PBC_SOP_NO_CONTENT;
+            break;
+        default:
+            break;
+        }
         break;
     case PBC_SOP_READ_PHYSICAL:
     case PBC_SOP_WRITE_PHYSICAL:
