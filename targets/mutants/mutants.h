@@ -41,7 +41,10 @@
     PBC_MUTANT(pbc_mutant_mdl_scribble, "PB-DMA-OVERRUN")   \
     PBC_MUTANT(pbc_mutant_cpu_ignores_idle, "PB-IDLE-HAZARD") \
     PBC_MUTANT(pbc_mutant_kept_view_ignores_idle, "PB-IDLE-HAZARD") \
-    PBC_MUTANT(pbc_mutant_pool_leak, "PB-KERNEL")
+    PBC_MUTANT(pbc_mutant_pool_leak, "PB-KERNEL")              \
+    PBC_MUTANT(pbc_mutant_discard_mark, "PB-DIVERGE")          \
+    PBC_MUTANT(pbc_mutant_same_fill, "PB-DIVERGE")             \
+    PBC_MUTANT(pbc_mutant_special_lock_mdl, "PB-DIVERGE")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST
