@@ -2,7 +2,9 @@
  * certify.h — the deterministic conformance suite: cases generated
  * systematically over operation x paging-buffer size x split x busy/idle x
  * address class x MdlOffset class x size class, each with a stable name
- * like "transfer-mdl-to-seg/split3/dma-min/busy/high/mdloff2/odd-size".
+ * like "transfer-mdl-to-seg/split3/dma-min/busy/high/mdloff2/odd-size",
+ * and stories that chain operations on the same allocations, like
+ * "story/fill-render-discard-refill/same-pattern/dma-min/busy".
  */
 #ifndef PBCHECK_CERTIFY_H
 #define PBCHECK_CERTIFY_H
@@ -21,7 +23,8 @@ typedef struct pbc_case_list {
 
 /* Builds the suite for a target (its min_dma_size shapes the size
  * classes). quick: only the above-4 GiB address class and odd or big sizes, the
- * combination that exposes the most bugs per case (used by the tests). */
+ * combination that exposes the most bugs per case, and every story (used by
+ * the tests). */
 void pbc_certify_cases(const pbc_target *t, int quick, pbc_case_list *out);
 void pbc_case_list_fini(pbc_case_list *l);
 /* Forgets the cases from index n on. */
