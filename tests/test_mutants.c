@@ -115,6 +115,42 @@ T_TEST(state_bugs_need_stories)
     pbc_runner_fini(&r);
 }
 
+/* Stories issue only what the target supports, within the adapter it
+ * declares: without special-lock transfers or aperture maps, or with two
+ * memory segments and no aperture, fewer stories, each still valid. */
+T_TEST(stories_follow_the_target)
+{
+    static const pbc_segment_decl two[] = {{1, PBC_SEGMENT_MEMORY, 0, 32u << 20, 1, 0},
+                                           {2, PBC_SEGMENT_MEMORY, 0x1000000000ull, 16u << 20, 1, 0}};
+    static const pbc_adapter_decl decl = {sizeof(pbc_adapter_decl), 2, two, 0};
+    pbc_target t = *pbc_target_find("reference");
+    uint32_t counts[3];
+    for (int k = 0; k < 3; k++) {
+        if (k == 1)
+            t.supported_operations &= ~(PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) |
+                                        PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT));
+        if (k == 2)
+            t.adapter = &decl;
+        pbc_case_list cases;
+        pbc_certify_cases(&t, 1, &cases);
+        counts[k] = 0;
+        for (uint32_t i = 0; i < cases.count; i++) {
+            const char *text = cases.items[i].text;
+            if (strncmp(cases.items[i].name, "story/", 6))
+                continue;
+            counts[k]++;
+            if (k >= 1)
+                T_CHECK_MSG(!strstr(text, "special-lock") && !strstr(text, "\nmap "), "%s", cases.items[i].name);
+            if (k == 2)
+                T_CHECK_MSG(strstr(text, "segment 2 memory base=0x1000000000 size=0x1000000\n") &&
+                                !strstr(text, "segment 3"), "%s", cases.items[i].name);
+        }
+        pbc_case_list_fini(&cases);
+    }
+    T_CHECK_MSG(counts[0] > counts[1] && counts[1] >= counts[2] && counts[2] >= 20, "%u, %u, %u stories", counts[0],
+                counts[1], counts[2]);
+}
+
 /* The divergence report for a resume bug names the operation, the paging
  * buffer, the pass and the packet offset of the wrong copy. */
 T_TEST(divergence_report_names_the_packet)

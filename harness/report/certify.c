@@ -266,11 +266,10 @@ typedef struct story_dims {
 
 typedef struct story {
     const char *name;
-    const char *const *variants; /* NULL: one, unnamed */
+    const char *const *variants;   /* NULL: one, unnamed */
     uint32_t variant_count;
-    uint64_t needs;              /* PBC_OP_BIT of operations beyond the common ones */
-    int busy_only;               /* about busy allocations: run with needs-idle only */
-    /* Writes the allocations and operations; -1 when the layout cannot take it. */
+    int busy_only;                 /* about busy allocations: with needs-idle only */
+    /* Writes the case (without its end); -1 when the layout cannot take it. */
     int (*write)(gen_buf *b, const story_dims *d, uint32_t variant);
 } story;
 
@@ -282,8 +281,9 @@ static void story_at(gen_buf *b, uint32_t segment, uint64_t offset)
     gb(b, "%u:0x%llx", segment, (unsigned long long)offset);
 }
 
-/* The layout (the declared one, or the default with, for `extra`, a third
- * memory segment as segment 4) and the paging-buffer size. */
+/* The case's first lines: the declared layout, or for `extra` the default
+ * one with a third memory segment as segment 4 (a case that declares no
+ * segment gets the default layout). */
 static void story_header(gen_buf *b, int extra)
 {
     b->len = 0;
@@ -591,34 +591,43 @@ static const char *const refill_variants[] = {"same-pattern", "new-pattern"};
 static const char *const special_lock_variants[] = {"to-system", "from-system"};
 static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
 
-#define SPECIAL_LOCK PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER)
-
 static const story stories[] = {
-    {"fill-render-discard-refill", refill_variants, 2, 0, 0, story_fill_refill},
-    {"evict-restore-evict-overlap", NULL, 1, 0, 0, story_evict_restore},
-    {"transfer-three-segments-and-back", NULL, 1, 0, 0, story_three_segments},
-    {"map-unmap-remap-other-pages", NULL, 1, 0, 0, story_remap},
-    {"special-lock-after-transfer", special_lock_variants, 2, SPECIAL_LOCK, 0, story_special_lock},
-    {"busy-later-op", NULL, 1, 0, 1, story_busy_later},
-    {"handle-reuse-after-destroy", reuse_variants, 4, 0, 0, story_handle_reuse},
+    {"fill-render-discard-refill", refill_variants, 2, 0, story_fill_refill},
+    {"evict-restore-evict-overlap", NULL, 1, 0, story_evict_restore},
+    {"transfer-three-segments-and-back", NULL, 1, 0, story_three_segments},
+    {"map-unmap-remap-other-pages", NULL, 1, 0, story_remap},
+    {"special-lock-after-transfer", special_lock_variants, 2, 0, story_special_lock},
+    {"busy-later-op", NULL, 1, 1, story_busy_later},
+    {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
 };
+
+/* Adds the story when the target supports every operation it issues
+ * (add_case checks that the layout takes it). */
+static void add_story(pbc_case_list *l, const pbc_target *t, const char *name, const char *text)
+{
+    pbc_scenario s;
+    char err[256];
+    if (pbc_scenario_parse(text, strlen(text), name, &s, err, sizeof(err)))
+        return;
+    int supported = 1;
+    for (uint32_t i = 0; i < s.op_count && supported; i++)
+        supported = pbc_sop_supported(t, s.ops[i].kind);
+    pbc_scenario_fini(&s);
+    if (supported)
+        add_case(l, name, text);
+}
 
 /* Every story, variant, paging-buffer size (the target's minimum, so the
  * story resumes in many buffers, and 4 KiB) and idle class, in the quick
- * suite too: they are few. A variant that needs an operation the target
- * does not support, or (a special-lock variant of another story) that the
- * layout cannot take, is left out. */
+ * suite too: they are few. A variant is left out when it issues an
+ * operation the target does not support, or the layout cannot take it. */
 static void story_cases(const pbc_target *t, const gen_layout *layout, pbc_case_list *out)
 {
     static const story_dims dims[] = {{"dma-min", 0, 0}, {"dma-4k", 4096, 0}, {"dma-min", 0, 1}, {"dma-4k", 4096, 1}};
     gen_buf b = {.layout = layout};
     for (size_t k = 0; k < PBC_ARRAY_LEN(stories); k++) {
         const story *st = &stories[k];
-        if ((t->supported_operations & st->needs) != st->needs)
-            continue;
         for (uint32_t v = 0; v < st->variant_count; v++) {
-            if (st->write == story_handle_reuse && v == 1 && !(t->supported_operations & SPECIAL_LOCK))
-                continue;
             for (size_t di = 0; di < PBC_ARRAY_LEN(dims); di++) {
                 if (st->busy_only && !dims[di].busy)
                     continue;
@@ -628,7 +637,7 @@ static void story_cases(const pbc_target *t, const gen_layout *layout, pbc_case_
                 char name[128];
                 snprintf(name, sizeof(name), "story/%s%s%s/%s/%s", st->name, st->variants ? "/" : "",
                          st->variants ? st->variants[v] : "", dims[di].dma_name, dims[di].busy ? "busy" : "idle");
-                add_case(out, name, b.text);
+                add_story(out, t, name, b.text);
             }
         }
     }
