@@ -208,8 +208,7 @@ static NTSTATUS APIENTRY special_lock_mdl_build(IN_CONST_HANDLE h, IN_PDXGKARG_B
                                                     cache_destroy_allocation, build, cache_patch, cache_submit)}
 
 CACHE_MUTANT(pbc_mutant_discard_mark, "mutant-discard-mark",
-             "copies nothing when moving an allocation it saw discarded, though a Fill or a new allocation "
-             "with its handle came since",
+             "a per-handle 'discarded' mark outlives a Fill and the handle: the next transfer copies nothing",
              discard_mark_build);
 CACHE_MUTANT(pbc_mutant_same_fill, "mutant-same-fill",
              "skips a Fill identical to the allocation's last one, as if DiscardContent left the bytes",
