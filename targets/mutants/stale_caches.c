@@ -31,6 +31,7 @@ typedef struct cache_entry {
     UINT fill_pattern;
     MDL *mdl;               /* mutant-special-lock-mdl: the MDL of its last transfer */
     UINT mdl_first;         /* the page of that MDL that holds its page 0 */
+    UINT mdl_pages;         /* and its length: a longer allocation with the handle is not read past it */
 } cache_entry;
 
 typedef struct cache_adapter {
@@ -177,6 +178,7 @@ static NTSTATUS APIENTRY special_lock_mdl_build(IN_CONST_HANDLE h, IN_PDXGKARG_B
         if (e && mdl) {
             e->mdl = mdl;
             e->mdl_first = t->MdlOffset - t->TransferOffset / REF_CHUNK;
+            e->mdl_pages = mdl->ByteCount / REF_CHUNK;
         }
         return ref_build_paging_buffer(ca->ref, a);
     }
@@ -185,7 +187,8 @@ static NTSTATUS APIENTRY special_lock_mdl_build(IN_CONST_HANDLE h, IN_PDXGKARG_B
     const __typeof__(a->SpecialLockTransfer) *t = &a->SpecialLockTransfer;
     cache_entry *e = cache_entry_of(ca, t->hAllocation);
     int from_mdl = t->Source.SegmentId == 0, to_mdl = t->Destination.SegmentId == 0;
-    if (!e || !e->mdl || !(from_mdl || to_mdl))
+    uint64_t last = e ? (uint64_t)e->mdl_first + (t->TransferOffset + t->TransferSize + REF_CHUNK - 1) / REF_CHUNK : 0;
+    if (!e || !e->mdl || !(from_mdl || to_mdl) || last > e->mdl_pages)
         return ref_build_paging_buffer(ca->ref, a);
     /* As a transfer (the layouts agree up to Flags) with the cached MDL. */
     DXGKARG_BUILDPAGINGBUFFER local = *a;
