@@ -58,6 +58,8 @@ static const char certify_about[] =
     "each case named like\n"
     "  transfer-mdl-to-seg/split3/dma-min/busy/high/mdloff2/odd-size\n"
     "  transfer-mdl-to-seg/split3/dma-min/idle/high/mdloff2/odd-size/phys-runs\n"
+    "and stories that chain operations on the same allocations, like\n"
+    "  story/fill-render-discard-refill/same-pattern/dma-min/busy\n"
     "Prints progress, a per-rule table and the verdict, and writes into a new\n"
     "run folder DIR/RUN-ID (DIR/latest links to it): index.html (open it in a\n"
     "browser), report.json, junit.xml, summary.md, and repro/CASE.pbs, a\n"
@@ -260,7 +262,7 @@ int pbc_cmd_certify(int argc, char **argv)
         {"seed", PBC_OPT_NUMBER, &seed, "N", "a number", 0, UINT32_MAX, "1",
          "seed of the random scenarios; the same seed gives the same ones"},
         {"quick", PBC_OPT_FLAG, &quick, NULL, NULL, 0, 0, "off",
-         "a reduced suite (addresses above 4 GiB, odd sizes only)"},
+         "a reduced suite (addresses above 4 GiB, odd sizes only; every story)"},
         {"large", PBC_OPT_FLAG, &large, NULL, NULL, 0, 0, "off",
          "also a transfer beyond 4 GiB (TransferSize over 32 bits); a\nbuilder copying it with the CPU "
          "needs --memory-limit 16G"},

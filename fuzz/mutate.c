@@ -1,11 +1,12 @@
 /*
  * The structure-aware mutator. Inputs are binary scenarios; a mutation
- * decodes one, edits its operations (insert a generated legal one, delete,
- * duplicate, reorder, splice from another input, push one field to a
- * boundary, make an allocation busy just before it is used), its
- * allocations (one more, another physical page layout) or its layout, and
- * encodes the result. The decoder re-checks legality, so an edit that makes a
- * later operation illegal only drops that operation.
+ * decodes one, edits its operations (insert a generated legal one, often
+ * on the allocation of the operation before it; delete, duplicate,
+ * reorder, splice from another input, push one field to a boundary, make
+ * an allocation busy just before it is used), its allocations (one more,
+ * another physical page layout) or its layout, and encodes the result.
+ * The decoder re-checks legality, so an edit that makes a later operation
+ * illegal only drops that operation.
  *
  * Every mutation is a function of its arguments and the seed. What lives
  * between calls is only memory (struct pbc_mutator): the scenarios it
@@ -173,6 +174,24 @@ static void tweak_op(pbc_scenario *s, pbc_sop *o, pbc_rng *r)
     case PBC_SOP_DMA:
         o->dma_size = dma_sizes[pick(r, PBC_ARRAY_LEN(dma_sizes))];
         break;
+    case PBC_SOP_CREATE: /* without content, in system memory, or at a segment boundary */
+        switch (pick(r, 3)) {
+        case 0:
+            o->flags |= PBC_SOP_NO_CONTENT;
+            break;
+        case 1:
+            o->flags &= ~PBC_SOP_NO_CONTENT;
+            o->at = (pbc_place){0, 0};
+            break;
+        default:
+            for (uint32_t i = 0; i < s->segment_count && !o->at.segment; i++)
+                if (s->segments[i].kind == PBC_SEGMENT_MEMORY)
+                    o->at.segment = s->segments[i].SegmentId;
+            o->flags &= ~PBC_SOP_NO_CONTENT;
+            tweak_place(s, &o->at, asize, r);
+            break;
+        }
+        break;
     default:
         break;
     }
@@ -240,12 +259,21 @@ static int insert_generated(pbc_scenario *s, uint32_t pos, pbc_rng *r)
         pbc_residency_fini(&res);
         return -1;
     }
-    for (uint32_t i = 0; i < pos; i++)
+    int last = -1; /* the allocation the operation before names */
+    for (uint32_t i = 0; i < pos; i++) {
         pbc_residency_apply(&res, &s->ops[i]);
+        if (pbc_sop_has_alloc(s->ops[i].kind))
+            last = (int)s->ops[i].alloc;
+    }
     int rc = -1;
     for (int tries = 0; tries < 16 && rc; tries++) {
         pbc_sop o;
-        pbc_gen_op(s, &res, &o, pbc_rng_choose, r);
+        /* Half the time on that allocation: a story for state a builder
+         * keeps between operations. */
+        if (last >= 0 && pick(r, 2))
+            pbc_gen_op_on(s, &res, (uint32_t)last, &o, pbc_rng_choose, r);
+        else
+            pbc_gen_op(s, &res, &o, pbc_rng_choose, r);
         if (!pbc_residency_check(&res, &o)) {
             insert_at(s, pos, &o);
             rc = 0;

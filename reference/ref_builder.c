@@ -75,6 +75,13 @@ uint64_t ref_allocation_size(HANDLE allocation)
     return r ? r->size : 0;
 }
 
+void ref_allocation_reuse(HANDLE allocation, const pbc_allocation_info *info)
+{
+    ref_allocation *r = allocation;
+    r->size = info->size;
+    r->flags = info->flags;
+}
+
 int ref_allocation_needs_idle(HANDLE allocation)
 {
     const ref_allocation *r = allocation;

@@ -30,10 +30,15 @@ extern const pbc_target pbc_target_reference;
      PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER))
 #define REF_TARGET_FIELDS(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc, build, patch_fn, \
                           submit_fn)                                                                           \
+    REF_TARGET_FIELDS_ALLOC(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc,              \
+                            ref_destroy_allocation, build, patch_fn, submit_fn)
+/* The same for a builder that also destroys its allocations itself. */
+#define REF_TARGET_FIELDS_ALLOC(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc, destroy_alloc, \
+                                build, patch_fn, submit_fn)                                                       \
     .abi_version = PBC_TARGET_ABI_VERSION, .struct_size = sizeof(pbc_target), .name = nm,                     \
     .summary = summary_text, .isa = &ref_isa, .min_dma_size = min_dma, .private_data_size = priv_size,         \
     .supported_operations = REF_OPERATIONS, .create_adapter = create, .destroy_adapter = destroy,              \
-    .create_allocation = create_alloc, .destroy_allocation = ref_destroy_allocation,                           \
+    .create_allocation = create_alloc, .destroy_allocation = destroy_alloc,                                    \
     .build_paging_buffer = build, .patch = patch_fn, .submit_command = submit_fn
 
 NTSTATUS ref_create_adapter(const pbc_adapter_info *info, HANDLE *adapter);
@@ -50,6 +55,10 @@ NTSTATUS APIENTRY ref_submit_command(IN_CONST_HANDLE adapter, const DXGKARG_SUBM
 const pbc_host *ref_adapter_host(HANDLE adapter);
 int ref_allocation_needs_idle(HANDLE allocation);
 uint64_t ref_allocation_size(HANDLE allocation);
+/* Makes a record ref_create_allocation returned (and the builder kept
+ * after destroy_allocation, as drivers keep them on a lookaside list)
+ * describe a new allocation: the same hAllocation for another allocation. */
+void ref_allocation_reuse(HANDLE allocation, const pbc_allocation_info *info);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
  * corpus at three paging-buffer sizes; the reference passes all of it. */
 #include "registry.h"
 #include "exec/runner.h"
+#include "report/certify.h"
 #include "seeds.h"
 #include "t.h"
 
@@ -61,6 +62,93 @@ T_TEST(every_mutant_caught_by_its_rule)
         T_CHECK_MSG(bugs == 0, "%s: the harness blamed itself", e[i].target->name);
     }
     T_CHECK(mutants >= 14);
+}
+
+/* Bugs that need state across operations: the certify cases that check
+ * one operation on a fresh allocation all pass on them (the suite before
+ * stories missed them); story/ cases catch each with its rule. And the
+ * reference passes every story, meeting ALLOCATION_BUSY late in the busy
+ * one. */
+T_TEST(state_bugs_need_stories)
+{
+    static const char *const names[] = {"mutant-discard-mark", "mutant-same-fill", "mutant-special-lock-mdl",
+                                        "reference"};
+    pbc_runner r;
+    pbc_runner_init(&r);
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        const pbc_target *t = pbc_target_find(names[k]);
+        int is_reference = !strcmp(names[k], "reference");
+        pbc_case_list cases;
+        pbc_certify_cases(t, 0, &cases);
+        uint32_t stories = 0, story_hits = 0, other_fails = 0, busy_retries = 0;
+        for (uint32_t i = 0; i < cases.count; i++) {
+            int story = !strncmp(cases.items[i].name, "story/", 6);
+            pbc_scenario s;
+            char err[256];
+            T_CHECK_MSG(pbc_scenario_parse(cases.items[i].text, strlen(cases.items[i].text), cases.items[i].name, &s,
+                                           err, sizeof(err)) == 0, "%s", err);
+            pbc_run_options o = {.check_determinism = 1};
+            pbc_outcome out;
+            pbc_runner_run(&r, &s, t, &o, &out);
+            pbc_scenario_fini(&s);
+            stories += story;
+            if (strstr(cases.items[i].name, "story/busy-later-op/"))
+                busy_retries += r.target.res.busy_retries;
+            if (out.verdict == PBC_VERDICT_PASS)
+                continue;
+            if (story && out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-DIVERGE"))
+                story_hits++;
+            else
+                other_fails++;
+            if (other_fails == 1 && (!story || is_reference))
+                fprintf(stderr, "  %s on %s: %s %s\n", names[k], cases.items[i].name, out.rule, out.message);
+        }
+        T_CHECK_MSG(stories >= 40, "%s: %u stories", names[k], stories);
+        if (is_reference)
+            T_CHECK_MSG(other_fails == 0 && busy_retries > 0, "reference: %u failures, %u busy retries", other_fails,
+                        busy_retries);
+        else
+            T_CHECK_MSG(story_hits > 0 && other_fails == 0, "%s: %u stories caught it, %u other failures", names[k],
+                        story_hits, other_fails);
+        pbc_case_list_fini(&cases);
+    }
+    pbc_runner_fini(&r);
+}
+
+/* Stories issue only what the target supports, within the adapter it
+ * declares: without special-lock transfers or aperture maps, or with two
+ * memory segments and no aperture, fewer stories, each still valid. */
+T_TEST(stories_follow_the_target)
+{
+    static const pbc_segment_decl two[] = {{1, PBC_SEGMENT_MEMORY, 0, 32u << 20, 1, 0},
+                                           {2, PBC_SEGMENT_MEMORY, 0x1000000000ull, 16u << 20, 1, 0}};
+    static const pbc_adapter_decl decl = {sizeof(pbc_adapter_decl), 2, two, 0};
+    pbc_target t = *pbc_target_find("reference");
+    uint32_t counts[3];
+    for (int k = 0; k < 3; k++) {
+        if (k == 1)
+            t.supported_operations &= ~(PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) |
+                                        PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT));
+        if (k == 2)
+            t.adapter = &decl;
+        pbc_case_list cases;
+        pbc_certify_cases(&t, 1, &cases);
+        counts[k] = 0;
+        for (uint32_t i = 0; i < cases.count; i++) {
+            const char *text = cases.items[i].text;
+            if (strncmp(cases.items[i].name, "story/", 6))
+                continue;
+            counts[k]++;
+            if (k >= 1)
+                T_CHECK_MSG(!strstr(text, "special-lock") && !strstr(text, "\nmap "), "%s", cases.items[i].name);
+            if (k == 2)
+                T_CHECK_MSG(strstr(text, "segment 2 memory base=0x1000000000 size=0x1000000\n") &&
+                                !strstr(text, "segment 3"), "%s", cases.items[i].name);
+        }
+        pbc_case_list_fini(&cases);
+    }
+    T_CHECK_MSG(counts[0] > counts[1] && counts[1] >= counts[2] && counts[2] >= 20, "%u, %u, %u stories", counts[0],
+                counts[1], counts[2]);
 }
 
 /* The divergence report for a resume bug names the operation, the paging

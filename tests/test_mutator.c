@@ -29,11 +29,15 @@ static int count_kind(const pbc_scenario *s, uint32_t kind)
     return n;
 }
 
+/* An insertion adds one operation, legal where it is put, and about half
+ * the time on the allocation the operation before it names (stories, for
+ * state a builder keeps between operations). */
 T_TEST(insert_adds_one_legal_operation)
 {
     pbc_scenario s;
     load("everything.pbs", &s);
     pbc_rng r = {1};
+    int after_one = 0, chained = 0;
     for (int i = 0; i < 200; i++) {
         pbc_scenario c;
         load("everything.pbs", &c);
@@ -47,8 +51,18 @@ T_TEST(insert_adds_one_legal_operation)
         pbc_scenario prefix = c;
         prefix.op_count = at + 1;
         T_CHECK_MSG(legal(&prefix), "inserted op %u is illegal", at);
+        int before_alloc = -1;
+        for (uint32_t k = 0; k < at; k++)
+            if (pbc_sop_has_alloc(c.ops[k].kind))
+                before_alloc = (int)c.ops[k].alloc;
+        if (before_alloc >= 0 && pbc_sop_has_alloc(c.ops[at].kind)) {
+            after_one++;
+            chained += (int)c.ops[at].alloc == before_alloc;
+        }
         pbc_scenario_fini(&c);
     }
+    T_CHECK_MSG(s.alloc_count >= 3 && chained * 2 > after_one, "%d of %d on the allocation before", chained,
+                after_one);
     pbc_scenario_fini(&s);
 }
 

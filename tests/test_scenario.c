@@ -316,6 +316,8 @@ T_TEST(binary_any_bytes_decode_valid)
             uint32_t b = pbc_rng_choose(&rng, 256);
             buf[i] = (uint8_t)(pbc_rng_choose(&rng, 4) ? b & 0x7f : b); /* mostly short varints */
         }
+        if (n && iter % 2) /* half of them in the current version, half read as version 1 */
+            buf[0] = PBC_SCENARIO_BIN_VERSION;
         pbc_scenario s, t, u;
         pbc_scenario_decode(buf, n, &s);
         char why[256] = "";
@@ -338,6 +340,93 @@ T_TEST(binary_any_bytes_decode_valid)
     }
     /* The decoder must not just drop everything. */
     T_CHECK_MSG(with_ops > 1000, "only %d of 3000 inputs kept an operation", with_ops);
+}
+
+/* destroy and create: legal only around an allocation's life (not used
+ * once destroyed, created only when destroyed, unmapped before it goes,
+ * placed like an allocation), printed with every field and encoded in
+ * version 2. */
+T_TEST(destroy_and_create)
+{
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=4K\ndestroy A\nrender-read A\nend\n"),
+                   "x.pbs:4:1: operation 2 (render-read): allocation was destroyed (create it again first)"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=4K\ncreate A\nend\n"), "x.pbs:3:1: operation 1 (create): allocation exists"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=4K\nmap A aperture=3:0\ndestroy A\nend\n"),
+                   "unmap it before destroying it"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K\nalloc B size=4K at=1:0x1000\ndestroy A\ncreate A at=1:0x0\nend\n"),
+                   "range overlaps another resident allocation"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K\ndestroy A\ncreate A at=3:0x0\nend\n"), "memory segments"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K\ndestroy A\ncreate A to=system\nend\n"), "unexpected 'to=system'"));
+    const char *t = "pbs 1\nalloc A size=8K seed=3\ndestroy A\ncreate A\ndestroy A\ncreate A at=none seed=9\n"
+                    "fill A to=1:0x0 pattern=1\ndestroy A\ncreate A at=2:0x1000 seed=4\nend\n";
+    pbc_scenario s, u;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(t, strlen(t), "t", &s, err, sizeof(err)) == 0, "%s", err);
+    T_CHECK(s.op_count == 7 && s.ops[1].kind == PBC_SOP_CREATE && s.ops[1].at.segment == 0 && s.ops[1].pattern == 3);
+    T_CHECK(s.ops[3].flags == PBC_SOP_NO_CONTENT && s.ops[3].pattern == 9);
+    T_CHECK(s.ops[6].at.segment == 2 && s.ops[6].at.offset == 0x1000 && s.ops[6].pattern == 4);
+    char *text = pbc_scenario_print(&s);
+    T_CHECK_MSG(strstr(text, "create A at=system seed=3\n") && strstr(text, "create A at=none seed=9\n") &&
+                    strstr(text, "create A at=2:0x1000 seed=4\n") && strstr(text, "destroy A\n"),
+                "%s", text);
+    uint8_t *bytes;
+    size_t n = pbc_scenario_encode(&s, &bytes);
+    T_CHECK(n > 0 && bytes[0] == PBC_SCENARIO_BIN_VERSION);
+    pbc_scenario_decode(bytes, n, &u);
+    T_CHECK(pbc_scenario_equal(&s, &u));
+    free(bytes);
+    free(text);
+    pbc_scenario_fini(&s);
+    pbc_scenario_fini(&u);
+}
+
+/* Version 2 added destroy and create as record types 16 and 17; an input
+ * that says version 1 decodes as it always did (types modulo 16: here an
+ * allocation record and then its fields). */
+T_TEST(binary_version_1_keeps_its_meaning)
+{
+    uint8_t in[] = {2, 0, BIN_ALLOC, 0, 10, 1, 0, 0, 0, 1 + PBC_SOP_DESTROY, 0, 1 + PBC_SOP_CREATE, 0, 1, 5};
+    pbc_scenario s;
+    pbc_scenario_decode(in, sizeof(in), &s);
+    T_CHECK(s.alloc_count == 1 && s.op_count == 2);
+    T_CHECK(s.ops[0].kind == PBC_SOP_DESTROY && s.ops[1].kind == PBC_SOP_CREATE && s.ops[1].at.segment == 0 &&
+            s.ops[1].flags == 0 && s.ops[1].pattern == 5);
+    pbc_scenario_fini(&s);
+    in[0] = 1;
+    pbc_scenario_decode(in, sizeof(in), &s);
+    T_CHECK(s.alloc_count == 2 && s.op_count == 0);
+    pbc_scenario_fini(&s);
+}
+
+/* The generator chains operations on one allocation (stories for state a
+ * builder keeps), and destroys and creates allocations. */
+T_TEST(generator_chains_and_recreates)
+{
+    pbc_rng rng = {11};
+    uint32_t pairs = 0, same = 0, destroys = 0, creates = 0;
+    for (int iter = 0; iter < 1000; iter++) {
+        pbc_scenario g;
+        pbc_scenario_init(&g);
+        pbc_gen_scenario(&g, 24, pbc_rng_choose, &rng);
+        char why[256] = "";
+        T_CHECK_MSG(pbc_scenario_validate(&g, why, sizeof(why)) == 0, "scenario %d: %s", iter, why);
+        int last = -1;
+        for (uint32_t i = 0; i < g.op_count; i++) {
+            const pbc_sop *o = &g.ops[i];
+            destroys += o->kind == PBC_SOP_DESTROY;
+            creates += o->kind == PBC_SOP_CREATE;
+            if (!pbc_sop_has_alloc(o->kind))
+                continue;
+            if (last >= 0 && g.alloc_count > 1) {
+                pairs++;
+                same += (int)o->alloc == last;
+            }
+            last = (int)o->alloc;
+        }
+        pbc_scenario_fini(&g);
+    }
+    T_CHECK_MSG(destroys > 100 && creates > 50, "%u destroys, %u creates", destroys, creates);
+    T_CHECK_MSG(same * 2 > pairs, "%u of %u operations in a row on the same allocation", same, pairs);
 }
 
 /* Decoding again into one scenario gives what a fresh decode gives, with

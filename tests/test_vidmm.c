@@ -377,6 +377,55 @@ T_TEST(map_unmap_while_gpu_busy)
     pbc_scenario_fini(&s);
 }
 
+/* An allocation's life: DestroyAllocation comes only once the GPU has run
+ * the render work queued on it and every paging buffer submitted so far,
+ * while render work queued since on another allocation may still wait;
+ * CreateAllocation asks the builder again, and the allocation starts
+ * where the scenario says with its new content (the run passes). */
+static int destroys, creates, destroy_pending;
+static void spy_destroy_allocation(HANDLE adapter, HANDLE allocation)
+{
+    if (spy_gpu && !destroys++)
+        destroy_pending = (int)(spy_gpu->queued - spy_gpu->executed);
+    ref_destroy_allocation(adapter, allocation);
+}
+static NTSTATUS spy_create_allocation(HANDLE adapter, const pbc_allocation_info *info, HANDLE *allocation)
+{
+    creates++;
+    return ref_create_allocation(adapter, info, allocation);
+}
+
+T_TEST(destroy_waits_and_create_asks_the_builder)
+{
+    const char *text = "pbs 1\nalloc A size=8K at=1:0x0\nalloc B size=8K at=2:0x0\n"
+                       "render-write A offset=0 size=8K pattern=0x5\ntransfer B to=1:0x10000\n"
+                       "render-write B offset=0 size=8K pattern=0x6\ndestroy A\ncreate A at=1:0x2000 seed=7\n"
+                       "transfer A to=system split=2\nend\n";
+    pbc_scenario s;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "life", &s, err, sizeof(err)) == 0, "%s", err);
+    const char *why;
+    pbc_gpu *gpu = pbc_gpu_create(s.segments, s.segment_count, &ref_isa, &why);
+    spy_init(pbc_target_reference.supported_operations);
+    spy.create_allocation = spy_create_allocation;
+    spy.destroy_allocation = spy_destroy_allocation;
+    spy_gpu = gpu;
+    destroys = creates = 0;
+    pbc_record res;
+    pbc_record_init(&res);
+    pbc_vidmm_options o = {PBC_MODE_TARGET, 0, 0, NULL};
+    T_CHECK(pbc_vidmm_run(gpu, &s, &spy, &o, &res) == 0);
+    T_CHECK_MSG(destroy_pending == 1, "%d queue entries pending at the destroy, not just B's render work",
+                destroy_pending);
+    T_CHECK_MSG(creates == 3 && destroys == 3, "%d creates, %d destroys", creates, destroys);
+    spy_gpu = NULL;
+    pbc_record_fini(&res);
+    pbc_gpu_destroy(gpu);
+    pbc_scenario_fini(&s);
+    pbc_outcome out = run_spy(text, pbc_target_reference.supported_operations);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s", out.message);
+}
+
 /* The reference with its BuildPagingBuffer replaced by `build`. */
 static pbc_outcome run_with_build(const char *text, __typeof__(spy.build_paging_buffer) build)
 {

@@ -120,6 +120,15 @@ static void apply(oracle *o, uint32_t index, const pbc_sop *op)
     case PBC_SOP_MAP:
         st->coherent = (op->flags & PBC_SOP_COHERENT) != 0;
         break;
+    case PBC_SOP_DESTROY: /* a new history starts with the next creation */
+        st->count = 0;
+        st->coherent = 0;
+        break;
+    case PBC_SOP_CREATE:
+        st->count = 0;
+        if (pbc_sop_created_where(op) != PBC_WHERE_NONE)
+            push(st, (layer){LAYER_INIT, op->pattern, 0, size, 0, index});
+        break;
     default:
         break;
     }
@@ -149,7 +158,9 @@ static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint
 
 static const char *layer_name(const layer *l, char *buf, size_t n)
 {
-    if (l->kind == LAYER_INIT)
+    if (l->kind == LAYER_INIT && l->op != UINT32_MAX)
+        snprintf(buf, n, "its initial content (seed %u) from operation %u", l->value, l->op + 1);
+    else if (l->kind == LAYER_INIT)
         snprintf(buf, n, "its initial content (seed %u)", l->value);
     else
         snprintf(buf, n, "pattern 0x%08x from operation %u", l->value, l->op + 1);

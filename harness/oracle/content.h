@@ -1,7 +1,8 @@
 /*
  * content.h — the content oracle: what every allocation must hold, from the
  * scenario's residency history alone. Initial content comes from the
- * allocation's seed; Fill and render writes lay a pattern; DiscardContent
+ * allocation's seed (again at each creation after a destroy, which ends
+ * the history before); Fill and render writes lay a pattern; DiscardContent
  * and WritePhysical make bytes undefined; transfers move content without
  * changing it. Where the allocation lives at the end is the residency
  * tracker's answer (segment and offset), or for system memory the page

@@ -43,7 +43,7 @@ typedef struct gen_dims {
 } gen_dims;
 
 typedef struct gen_buf {
-    char text[2048];
+    char text[4096];
     size_t len;
     const struct gen_layout *layout; /* the segments cases are written for */
 } gen_buf;
@@ -261,6 +261,400 @@ static int op_uses_mdl(int op)
            op == G_MAP_UNMAP || op == G_MAP_STAYS;
 }
 
+/* ---- Stories: operations chained on the same allocations ----
+ *
+ * The cases above check each operation on a fresh allocation; a builder
+ * that keeps state about an allocation (keyed on hAllocation, on a range,
+ * on an MDL) goes wrong only when operations follow one another. Each
+ * story chains operations a real VidMm issues one after another on the
+ * same allocations, at two paging-buffer sizes, with the allocations
+ * needing idle or not. */
+
+typedef struct story_dims {
+    const char *dma_name;
+    uint32_t dma; /* 0 = min */
+    int busy;     /* allocations need idle, so render work between operations makes them busy */
+} story_dims;
+
+typedef struct story {
+    const char *name;
+    const char *const *variants;   /* NULL: one, unnamed */
+    uint32_t variant_count;
+    int busy_only;                 /* about busy allocations: with needs-idle only */
+    /* Writes the case (without its end); -1 when the layout cannot take it. */
+    int (*write)(gen_buf *b, const story_dims *d, uint32_t variant);
+} story;
+
+static const char *story_idle(const story_dims *d) { return d->busy ? " needs-idle" : ""; }
+
+/* "SEG:OFF" */
+static void story_at(gen_buf *b, uint32_t segment, uint64_t offset)
+{
+    gb(b, "%u:0x%llx", segment, (unsigned long long)offset);
+}
+
+/* The case's first lines: the declared layout, or for `extra` the default
+ * one with a third memory segment as segment 4 (a case that declares no
+ * segment gets the default layout). */
+static void story_header(gen_buf *b, int extra)
+{
+    b->len = 0;
+    gb(b, "pbs 1\n");
+    const gen_layout *l = b->layout;
+    if (l->declared || extra)
+        for (uint32_t i = 0; i < l->count; i++)
+            gb(b, "segment %u %s base=0x%llx size=0x%llx\n", l->seg[i].SegmentId,
+               l->seg[i].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory", (unsigned long long)l->seg[i].base,
+               (unsigned long long)l->seg[i].size);
+    if (extra && !l->declared)
+        gb(b, "segment %u memory base=0x2000000000 size=64M\n", l->count + 1);
+}
+
+static void story_dma(gen_buf *b, const story_dims *d)
+{
+    if (d->dma)
+        gb(b, "dma size=%u\n", d->dma);
+    else
+        gb(b, "dma size=min\n");
+}
+
+/* fill -> render -> discard -> fill the same range (the same pattern, or
+ * another) -> move: the second fill is needed as much as the first, and
+ * the move carries what it laid. */
+static int story_fill_refill(gen_buf *b, const story_dims *d, uint32_t variant)
+{
+    uint32_t low = b->layout->low;
+    story_header(b, 0);
+    gb(b, "alloc A size=24K at=none%s\n", story_idle(d));
+    story_dma(b, d);
+    gb(b, "fill A to=");
+    story_at(b, low, 0x10000);
+    gb(b, " pattern=0xA1B2C3D4\n");
+    gb(b, "render-write A offset=0x1000 size=8K pattern=0x5EED5EED\n");
+    gb(b, "discard A\n");
+    gb(b, "fill A to=");
+    story_at(b, low, 0x10000);
+    gb(b, " pattern=0x%08X\n", variant == 0 ? 0xA1B2C3D4u : 0x0F1E2D3Cu);
+    gb(b, "render-read A offset=0 size=24K\n");
+    gb(b, "transfer A to=system split=2\n");
+    gb(b, "transfer A to=");
+    story_at(b, low, 0x10000);
+    gb(b, " split=3\n");
+    return 0;
+}
+
+/* evict -> restore to a range overlapping the old one -> evict -> another
+ * allocation takes part of the first range -> restore overlapping the
+ * second one. */
+static int story_evict_restore(gen_buf *b, const story_dims *d, uint32_t variant)
+{
+    uint32_t low = b->layout->low;
+    (void)variant;
+    story_header(b, 0);
+    gb(b, "alloc A size=%u at=", 5 * 4096 + 1236);
+    story_at(b, low, 0x10000);
+    gb(b, " mdl-offset=1%s\n", story_idle(d));
+    gb(b, "alloc B size=8K at=none\n");
+    story_dma(b, d);
+    gb(b, "render-write A offset=0 size=4K pattern=0x11111111\n");
+    gb(b, "transfer A to=system split=3\n");
+    gb(b, "transfer A to=");
+    story_at(b, low, 0x13000);
+    gb(b, " split=2\n");
+    gb(b, "render-write A offset=0x2000 size=8K pattern=0x22222222\n");
+    gb(b, "transfer A to=system split=3\n");
+    gb(b, "fill B to=");
+    story_at(b, low, 0x10000);
+    gb(b, " pattern=0x33333333\n");
+    gb(b, "transfer A to=");
+    story_at(b, low, 0x12000);
+    gb(b, " split=5\n");
+    gb(b, "transfer A to=system\n");
+    gb(b, "transfer B to=system\n");
+    return 0;
+}
+
+/* system -> three memory segments -> back through them -> system. */
+static int story_three_segments(gen_buf *b, const story_dims *d, uint32_t variant)
+{
+    uint32_t mem[3], n = 0;
+    (void)variant;
+    for (uint32_t i = 0; i < b->layout->count && n < 3; i++)
+        if (b->layout->seg[i].kind == PBC_SEGMENT_MEMORY)
+            mem[n++] = b->layout->seg[i].SegmentId;
+    if (!b->layout->declared)
+        mem[n++] = b->layout->count + 1; /* the extra segment story_header adds */
+    if (n == 0)
+        return -1;
+    story_header(b, 1);
+    gb(b, "alloc A size=%u mdl-offset=2%s\n", 5 * 4096 + 1236, story_idle(d));
+    story_dma(b, d);
+    static const uint64_t offsets[] = {0x10000, 0x100000, 0x20000, 0x200000, 0x30000};
+    static const uint32_t chain[] = {0, 1, 2, 1, 0}, splits[] = {3, 2, 5, 1, 2};
+    for (uint32_t k = 0; k < 5; k++) {
+        gb(b, "transfer A to=");
+        story_at(b, mem[chain[k] % n], offsets[k]);
+        gb(b, " split=%u\n", splits[k]);
+        if (k == 1)
+            gb(b, "render-write A offset=0x1000 size=4K pattern=0x44444444\n");
+    }
+    gb(b, "transfer A to=system split=3\n");
+    return 0;
+}
+
+/* map -> GPU access -> unmap -> the same aperture pages mapped onto other
+ * pages of the allocation, then onto its new pages after a move, then onto
+ * another allocation's pages -> access each time. */
+static int story_remap(gen_buf *b, const story_dims *d, uint32_t variant)
+{
+    uint32_t ap = b->layout->aperture, low = b->layout->low;
+    (void)variant;
+    if (!ap || seg_size(b->layout, ap) < 8 * 4096)
+        return -1;
+    uint64_t at = 3 * 4096ull;
+    const char *coherent = d->busy ? " coherent" : "";
+    story_header(b, 0);
+    gb(b, "alloc A size=24K mdl-offset=1%s\n", story_idle(d));
+    gb(b, "alloc B size=16K\n");
+    story_dma(b, d);
+    gb(b, "map A aperture=%u:3 first=0 count=4%s\n", ap, coherent);
+    gb(b, "render-write A offset=0 size=16K pattern=0x55555555 via=aperture\n");
+    gb(b, "gpu-read at=%u:0x%llx size=16K\n", ap, (unsigned long long)at);
+    gb(b, "unmap A\n");
+    gb(b, "gpu-read at=%u:0x%llx size=16K\n", ap, (unsigned long long)at);
+    gb(b, "map A aperture=%u:3 first=2 count=4%s\n", ap, coherent);
+    gb(b, "render-write A offset=0x2000 size=16K pattern=0x66666666 via=aperture\n");
+    gb(b, "gpu-read at=%u:0x%llx size=16K\n", ap, (unsigned long long)at);
+    gb(b, "unmap A\n");
+    gb(b, "transfer A to=");
+    story_at(b, low, 0x10000);
+    gb(b, " split=2\n");
+    gb(b, "transfer A to=system\n");
+    gb(b, "map A aperture=%u:3 first=0 count=4%s\n", ap, coherent);
+    gb(b, "gpu-write at=%u:0x%llx size=8K pattern=0x77777777\n", ap, (unsigned long long)at);
+    gb(b, "render-read A offset=0 size=16K via=aperture\n");
+    gb(b, "unmap A\n");
+    gb(b, "map B aperture=%u:3 first=0 count=4\n", ap);
+    gb(b, "gpu-read at=%u:0x%llx size=16K\n", ap, (unsigned long long)at);
+    gb(b, "unmap B\n");
+    return 0;
+}
+
+/* A special-lock transfer after a transfer of the same allocation: its
+ * MDL is the one VidMm hands it now, on other pages than the transfer's
+ * (to-system), or the same pages (from-system, after the transfer that
+ * brought it there). */
+static int story_special_lock(gen_buf *b, const story_dims *d, uint32_t variant)
+{
+    uint32_t low = b->layout->low, high = b->layout->high;
+    story_header(b, 0);
+    if (variant == 0) {
+        gb(b, "alloc A size=24K mdl-offset=2%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "transfer A to=");
+        story_at(b, low, 0x10000);
+        gb(b, " split=2\n");
+        gb(b, "render-write A offset=0 size=8K pattern=0x88888888\n");
+        gb(b, "special-lock-transfer A to=system\n");
+        gb(b, "transfer A to=");
+        story_at(b, high, 0x100000);
+        gb(b, " split=1\n");
+        gb(b, "special-lock-transfer A to=system\n");
+        return 0;
+    }
+    gb(b, "alloc A size=24K at=");
+    story_at(b, low, 0x10000);
+    gb(b, " mdl-offset=2%s\n", story_idle(d));
+    story_dma(b, d);
+    gb(b, "transfer A to=system split=2\n");
+    gb(b, "render-write A offset=0x1000 size=4K pattern=0x99999999\n");
+    gb(b, "special-lock-transfer A to=");
+    story_at(b, high, 0x100000);
+    gb(b, "\n");
+    gb(b, "transfer A to=system\n");
+    gb(b, "transfer A to=");
+    story_at(b, low, 0x20000);
+    gb(b, " split=1\n");
+    gb(b, "special-lock-transfer A to=system\n");
+    gb(b, "special-lock-transfer A to=");
+    story_at(b, high, 0x200000);
+    gb(b, "\n");
+    return 0;
+}
+
+/* An allocation that needs idle, idle for its first operations and busy
+ * (render work queued on it) for later ones: ALLOCATION_BUSY comes late
+ * in the story, after calls that had AllocationIsIdle set. */
+static int story_busy_later(gen_buf *b, const story_dims *d, uint32_t variant)
+{
+    uint32_t low = b->layout->low, high = b->layout->high;
+    (void)variant;
+    story_header(b, 0);
+    gb(b, "alloc A size=24K at=");
+    story_at(b, low, 0x10000);
+    gb(b, " needs-idle\n");
+    gb(b, "alloc B size=8K at=");
+    story_at(b, high, 0x100000);
+    gb(b, "\n");
+    story_dma(b, d);
+    gb(b, "transfer A to=system\n");
+    gb(b, "render-read B offset=0 size=8K\n");
+    gb(b, "transfer A to=");
+    story_at(b, low, 0x20000);
+    gb(b, " split=2\n");
+    gb(b, "render-write A offset=0 size=8K pattern=0xAAAAAAAA\n");
+    gb(b, "transfer A to=system split=3\n");
+    gb(b, "transfer A to=");
+    story_at(b, low, 0x10000);
+    gb(b, " split=1\n");
+    gb(b, "render-write A offset=0x1000 size=4K pattern=0xBBBBBBBB\n");
+    gb(b, "discard A\n");
+    gb(b, "fill A to=");
+    story_at(b, low, 0x10000);
+    gb(b, " pattern=0xCCCCCCCC\n");
+    gb(b, "render-read A offset=0 size=24K\n");
+    gb(b, "transfer A to=");
+    story_at(b, high, 0x200000);
+    gb(b, " split=2\n");
+    return 0;
+}
+
+/* destroy -> create under the same name: a builder that recycles its
+ * allocation records gives the new allocation the old hAllocation, which
+ * must not bring what it knew of the old one (its discard, its pages, its
+ * fill, its mapping). */
+static int story_handle_reuse(gen_buf *b, const story_dims *d, uint32_t variant)
+{
+    uint32_t low = b->layout->low, ap = b->layout->aperture;
+    story_header(b, 0);
+    switch (variant) {
+    case 0: /* discard */
+        gb(b, "alloc A size=24K at=");
+        story_at(b, low, 0x10000);
+        gb(b, " mdl-offset=1%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "render-write A offset=0 size=4K pattern=0x12121212\n");
+        gb(b, "discard A\n");
+        gb(b, "destroy A\n");
+        gb(b, "create A at=system seed=1001\n");
+        gb(b, "transfer A to=");
+        story_at(b, low, 0x10000);
+        gb(b, " split=2\n");
+        gb(b, "render-read A offset=0 size=24K\n");
+        gb(b, "transfer A to=system\n");
+        return 0;
+    case 1: /* special-lock */
+        gb(b, "alloc A size=24K mdl-offset=1%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "transfer A to=");
+        story_at(b, low, 0x10000);
+        gb(b, " split=2\n");
+        gb(b, "render-write A offset=0 size=8K pattern=0x34343434\n");
+        gb(b, "transfer A to=system\n");
+        gb(b, "destroy A\n");
+        gb(b, "create A at=system seed=1002\n");
+        gb(b, "special-lock-transfer A to=");
+        story_at(b, low, 0x20000);
+        gb(b, "\n");
+        gb(b, "transfer A to=system split=2\n");
+        return 0;
+    case 2: /* fill */
+        gb(b, "alloc A size=24K at=none%s\n", story_idle(d));
+        gb(b, "alloc B size=24K at=none\n");
+        story_dma(b, d);
+        gb(b, "fill A to=");
+        story_at(b, low, 0x10000);
+        gb(b, " pattern=0x0BADF00D\n");
+        gb(b, "destroy A\n");
+        gb(b, "fill B to=");
+        story_at(b, low, 0x10000);
+        gb(b, " pattern=0x600DF00D\n");
+        gb(b, "transfer B to=system\n");
+        gb(b, "create A at=none seed=1003\n");
+        gb(b, "fill A to=");
+        story_at(b, low, 0x10000);
+        gb(b, " pattern=0x0BADF00D\n");
+        gb(b, "transfer A to=system split=2\n");
+        return 0;
+    default: /* map */
+        if (!ap || seg_size(b->layout, ap) < 8 * 4096)
+            return -1;
+        gb(b, "alloc A size=24K mdl-offset=1%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "map A aperture=%u:3 first=0 count=4\n", ap);
+        gb(b, "gpu-read at=%u:0x3000 size=16K\n", ap);
+        gb(b, "unmap A\n");
+        gb(b, "destroy A\n");
+        gb(b, "create A at=system seed=1004\n");
+        gb(b, "map A aperture=%u:3 first=1 count=4\n", ap);
+        gb(b, "render-write A offset=0x1000 size=16K pattern=0x56565656 via=aperture\n");
+        gb(b, "gpu-read at=%u:0x3000 size=16K\n", ap);
+        gb(b, "unmap A\n");
+        gb(b, "destroy A\n");
+        gb(b, "create A at=");
+        story_at(b, low, 0x10000);
+        gb(b, " seed=1005\n");
+        gb(b, "transfer A to=system\n");
+        return 0;
+    }
+}
+
+static const char *const refill_variants[] = {"same-pattern", "new-pattern"};
+static const char *const special_lock_variants[] = {"to-system", "from-system"};
+static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
+
+static const story stories[] = {
+    {"fill-render-discard-refill", refill_variants, 2, 0, story_fill_refill},
+    {"evict-restore-evict-overlap", NULL, 1, 0, story_evict_restore},
+    {"transfer-three-segments-and-back", NULL, 1, 0, story_three_segments},
+    {"map-unmap-remap-other-pages", NULL, 1, 0, story_remap},
+    {"special-lock-after-transfer", special_lock_variants, 2, 0, story_special_lock},
+    {"busy-later-op", NULL, 1, 1, story_busy_later},
+    {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
+};
+
+/* Adds the story when the target supports every operation it issues
+ * (add_case checks that the layout takes it). */
+static void add_story(pbc_case_list *l, const pbc_target *t, const char *name, const char *text)
+{
+    pbc_scenario s;
+    char err[256];
+    if (pbc_scenario_parse(text, strlen(text), name, &s, err, sizeof(err)))
+        return;
+    int supported = 1;
+    for (uint32_t i = 0; i < s.op_count && supported; i++)
+        supported = pbc_sop_supported(t, s.ops[i].kind);
+    pbc_scenario_fini(&s);
+    if (supported)
+        add_case(l, name, text);
+}
+
+/* Every story, variant, paging-buffer size (the target's minimum, so the
+ * story resumes in many buffers, and 4 KiB) and idle class, in the quick
+ * suite too: they are few. A variant is left out when it issues an
+ * operation the target does not support, or the layout cannot take it. */
+static void story_cases(const pbc_target *t, const gen_layout *layout, pbc_case_list *out)
+{
+    static const story_dims dims[] = {{"dma-min", 0, 0}, {"dma-4k", 4096, 0}, {"dma-min", 0, 1}, {"dma-4k", 4096, 1}};
+    gen_buf b = {.layout = layout};
+    for (size_t k = 0; k < PBC_ARRAY_LEN(stories); k++) {
+        const story *st = &stories[k];
+        for (uint32_t v = 0; v < st->variant_count; v++) {
+            for (size_t di = 0; di < PBC_ARRAY_LEN(dims); di++) {
+                if (st->busy_only && !dims[di].busy)
+                    continue;
+                if (st->write(&b, &dims[di], v))
+                    continue;
+                gb(&b, "end\n");
+                char name[128];
+                snprintf(name, sizeof(name), "story/%s%s%s/%s/%s", st->name, st->variants ? "/" : "",
+                         st->variants ? st->variants[v] : "", dims[di].dma_name, dims[di].busy ? "busy" : "idle");
+                add_story(out, t, name, b.text);
+            }
+        }
+    }
+}
+
 /* One case of the grid, named by its dimensions. */
 static void add_grid_case(pbc_case_list *out, int op, const gen_dims *d, gen_buf *b)
 {
@@ -347,6 +741,7 @@ void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out)
             add_case(out, name, b.text);
         }
     }
+    story_cases(t, &layout, out);
     layout_cases(t, quick, out);
     size_cases(t, flags, &layout, out);
 }

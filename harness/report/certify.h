@@ -5,7 +5,9 @@
  * operations with an MDL; layouts other than scattered in the idle cases
  * only), each with a stable name like
  * "transfer-mdl-to-seg/split3/dma-min/busy/high/mdloff2/odd-size" (the
- * scattered layout) or ".../odd-size/phys-runs".
+ * scattered layout) or ".../odd-size/phys-runs", and stories that chain
+ * operations on the same allocations, like
+ * "story/fill-render-discard-refill/same-pattern/dma-min/busy".
  */
 #ifndef PBCHECK_CERTIFY_H
 #define PBCHECK_CERTIFY_H
@@ -25,7 +27,7 @@ typedef struct pbc_case_list {
 /* Builds the suite for a target (its min_dma_size shapes the size
  * classes). PBC_CERTIFY_QUICK: only the above-4 GiB address class and odd
  * or big sizes, the combination that exposes the most bugs per case (used
- * by the tests), every physical layout either way; PBC_CERTIFY_LARGE:
+ * by the tests), every physical layout and every story either way; PBC_CERTIFY_LARGE:
  * also a transfer beyond 4 GiB, which a builder copying with the CPU moves
  * through 12 GiB and more of views. */
 #define PBC_CERTIFY_QUICK 0x1u

@@ -14,8 +14,12 @@
 #include "gpu/gpu.h" /* PBC_MAX_SEGMENTS */
 #include "base/util.h"
 
-/* Record types: 0 declares an allocation, 1 + k is an operation of kind k. */
+/* Record types: 0 declares an allocation, 1 + k is an operation of kind k.
+ * Version 1 knew the kinds up to dma; version 2 adds destroy and create
+ * (and physical layouts), and an input that says version 1 keeps the
+ * meaning it had. */
 #define BIN_RECORD_ALLOC 0u
+#define BIN_RECORD_TYPES_V1 (2u + PBC_SOP_DMA)
 #define BIN_RECORD_TYPES (1u + PBC_SOP_COUNT)
 #define BIN_MAX_PAGES_MEMORY ((64ull << 30) >> 12)
 #define BIN_MAX_PAGES_APERTURE (PBC_MAX_APERTURE_SIZE >> 12)
@@ -401,6 +405,15 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
         o->dma_size = v ? (uint32_t)v + 3 : 0;
         break;
     }
+    case PBC_SOP_CREATE: {
+        uint32_t where = rd_u8(r) % 3;
+        if (where == PBC_WHERE_NONE)
+            o->flags = PBC_SOP_NO_CONTENT;
+        else if (where == PBC_WHERE_SEGMENT)
+            bad |= decode_mem_place(r, s, asize, &o->at);
+        o->pattern = (uint32_t)rd_var(r);
+        break;
+    }
     default:
         break;
     }
@@ -462,6 +475,12 @@ static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o)
     case PBC_SOP_DMA:
         wr_var(w, o->dma_size ? o->dma_size - 3 : 0);
         break;
+    case PBC_SOP_CREATE:
+        wr_u8(w, (uint8_t)pbc_sop_created_where(o));
+        if (o->at.segment)
+            encode_mem_place(w, s, o->at);
+        wr_var(w, o->pattern);
+        break;
     default:
         break;
     }
@@ -486,12 +505,16 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
 {
     bin_reader r = {data, size, 0};
     pbc_scenario_clear(s);
-    int has_phys = rd_u8(&r) == PBC_SCENARIO_BIN_VERSION; /* any other version byte reads as version 1 */
+    /* Version 2 adds physical layouts (bits 2-3 of an allocation's flags)
+     * and the destroy and create records; any other version byte reads as
+     * version 1. */
+    int v2 = rd_u8(&r) == PBC_SCENARIO_BIN_VERSION, has_phys = v2;
+    uint32_t types = v2 ? BIN_RECORD_TYPES : BIN_RECORD_TYPES_V1;
     decode_layout(&r, s, n ? layout : NULL, n);
     pbc_residency res;
     int started = 0;
     while (r.at < r.n && s->op_count < PBC_MAX_OPS) {
-        uint32_t type = rd_u8(&r) % BIN_RECORD_TYPES;
+        uint32_t type = rd_u8(&r) % types;
         if (type == BIN_RECORD_ALLOC) {
             decode_alloc(&r, s, !started, has_phys);
             continue;
@@ -513,10 +536,12 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
 size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max)
 {
     bin_writer w = {.p = out, .cap = max};
-    int has_phys = 0;
+    int v2 = 0;
     for (uint32_t i = 0; i < s->alloc_count; i++)
-        has_phys |= s->allocs[i].phys != PBC_PHYS_SCATTERED;
-    wr_u8(&w, has_phys ? PBC_SCENARIO_BIN_VERSION : 1); /* version 1 says all it has */
+        v2 |= s->allocs[i].phys != PBC_PHYS_SCATTERED;
+    for (uint32_t i = 0; i < s->op_count; i++)
+        v2 |= s->ops[i].kind > PBC_SOP_DMA; /* destroy, create */
+    wr_u8(&w, v2 ? PBC_SCENARIO_BIN_VERSION : 1); /* version 1 says all it has */
     encode_layout(&w, s);
     for (uint32_t i = 0; i < s->alloc_count; i++)
         encode_alloc(&w, s, &s->allocs[i]);

@@ -133,15 +133,18 @@ static void gen_allocs(pbc_scenario *s, pbc_choose_fn c, void *x)
         pbc_gen_alloc(s, c, x);
 }
 
-void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_choose_fn c, void *x)
+static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind, uint32_t alloc, pbc_sop *o,
+                   pbc_choose_fn c, void *x)
 {
     memset(o, 0, sizeof(*o));
-    o->kind = c(x, PBC_SOP_COUNT);
-    o->alloc = c(x, s->alloc_count);
+    o->kind = kind;
+    o->alloc = alloc;
     o->split = 1;
     const pbc_salloc *al = &s->allocs[o->alloc];
     const pbc_res_alloc *ra = &r->a[o->alloc];
     uint32_t pages = pbc_alloc_pages(al);
+    if (ra->destroyed && pbc_sop_has_alloc(o->kind) && c(x, 2))
+        o->kind = PBC_SOP_CREATE; /* nothing else is legal on it */
     switch (o->kind) {
     case PBC_SOP_TRANSFER:
     case PBC_SOP_SPECIAL_LOCK:
@@ -152,8 +155,25 @@ void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_c
         o->at = gen_place(s, al->size, c, x);
         break;
     case PBC_SOP_FILL:
-        o->at = gen_place(s, al->size, c, x);
-        o->pattern = c(x, 2) ? 0xA5A5A5A5u : 0x01020304u * (1 + c(x, 200));
+        /* Often where it was last (after a discard): state a builder may
+         * keep about the allocation or the range meets a second fill. */
+        o->at = ra->at.segment && c(x, 2) ? ra->at : gen_place(s, al->size, c, x);
+        o->pattern = c(x, 4) ? 0xA5A5A5A5u : 0x01020304u * (1 + c(x, 200));
+        break;
+    case PBC_SOP_CREATE:
+        o->pattern = al->seed + 1 + c(x, 2); /* not what it held before */
+        switch (c(x, 3)) {
+        case PBC_WHERE_NONE:
+            o->flags = PBC_SOP_NO_CONTENT;
+            break;
+        case PBC_WHERE_SEGMENT:
+            o->at = gen_place(s, al->size, c, x);
+            if (o->at.segment == 0) /* no segment holds it */
+                o->flags = PBC_SOP_NO_CONTENT;
+            break;
+        default:
+            break;
+        }
         break;
     case PBC_SOP_READ_PHYSICAL:
     case PBC_SOP_WRITE_PHYSICAL:
@@ -213,6 +233,18 @@ void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_c
     }
 }
 
+void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_choose_fn c, void *x)
+{
+    uint32_t kind = c(x, PBC_SOP_COUNT);
+    gen_op(s, r, kind, c(x, s->alloc_count), o, c, x);
+}
+
+void pbc_gen_op_on(const pbc_scenario *s, const pbc_residency *r, uint32_t alloc, pbc_sop *o, pbc_choose_fn c,
+                   void *x)
+{
+    gen_op(s, r, c(x, PBC_SOP_COUNT), alloc, o, c, x);
+}
+
 void pbc_gen_scenario(pbc_scenario *s, uint32_t max_ops, pbc_choose_fn c, void *x)
 {
     pbc_gen_scenario_in(s, NULL, 0, max_ops, c, x);
@@ -239,13 +271,21 @@ void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32
         pbc_residency_init(&r, s);
     }
     uint32_t want = 1 + c(x, max_ops);
+    int last = -1; /* the allocation of the last operation that named one */
     for (uint32_t tries = 0; s->op_count < want && tries < want * 8; tries++) {
         pbc_sop o;
-        pbc_gen_op(s, &r, &o, c, x);
+        /* Half the time on the same allocation as the last operation:
+         * stories, for state a builder keeps between operations. */
+        if (last >= 0 && c(x, 2))
+            pbc_gen_op_on(s, &r, (uint32_t)last, &o, c, x);
+        else
+            pbc_gen_op(s, &r, &o, c, x);
         if (pbc_residency_check(&r, &o))
             continue;
         *pbc_scenario_add_op(s) = o;
         pbc_residency_apply(&r, &o);
+        if (pbc_sop_has_alloc(o.kind))
+            last = (int)o.alloc;
     }
     pbc_residency_fini(&r);
 }

@@ -35,6 +35,10 @@ void pbc_gen_alloc(pbc_scenario *s, pbc_choose_fn choose, void *ctx);
  * and one memory segment); the caller checks it with pbc_residency_check. */
 void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_choose_fn choose,
                 void *ctx);
+/* The same on allocation `alloc`, so that operations chain on one
+ * allocation (state a builder keeps about it meets the next one). */
+void pbc_gen_op_on(const pbc_scenario *s, const pbc_residency *r, uint32_t alloc, pbc_sop *o, pbc_choose_fn choose,
+                   void *ctx);
 
 /* A splitmix64 choice source. */
 typedef struct pbc_rng {

@@ -63,6 +63,13 @@ int pbc_scenario_find_alloc(const pbc_scenario *s, const char *name)
 
 uint32_t pbc_alloc_pages(const pbc_salloc *a) { return (uint32_t)((a->size + 4095) / 4096); }
 
+uint32_t pbc_sop_created_where(const pbc_sop *op)
+{
+    if (op->flags & PBC_SOP_NO_CONTENT)
+        return PBC_WHERE_NONE;
+    return op->at.segment ? PBC_WHERE_SEGMENT : PBC_WHERE_SYSTEM;
+}
+
 /* Source lines are presentation, not content: equality ignores them. */
 int pbc_scenario_equal(const pbc_scenario *a, const pbc_scenario *b)
 {
@@ -107,6 +114,8 @@ static const struct {
     [PBC_SOP_FLUSH] = {"flush", -1},
     [PBC_SOP_IDLE] = {"idle", -1},
     [PBC_SOP_DMA] = {"dma", -1},
+    [PBC_SOP_DESTROY] = {"destroy", -1},
+    [PBC_SOP_CREATE] = {"create", -1},
 };
 
 const char *pbc_sop_name(uint32_t kind) { return kind < PBC_SOP_COUNT ? sop_table[kind].name : "?"; }
@@ -143,6 +152,8 @@ int pbc_sop_has_alloc(uint32_t kind)
     case PBC_SOP_UNMAP:
     case PBC_SOP_RENDER_WRITE:
     case PBC_SOP_RENDER_READ:
+    case PBC_SOP_DESTROY:
+    case PBC_SOP_CREATE:
         return 1;
     default:
         return 0;
@@ -355,12 +366,37 @@ static const char *res_check_gpu_access(const pbc_residency *r, const pbc_sop *o
     return NULL;
 }
 
+/* A destroyed allocation is gone until it is created again: VidMm issues
+ * nothing for it. Destroying a mapped one would leave its pages in the
+ * aperture, so VidMm unmaps first (the scenario says so). */
+static const char *res_check_lifetime(const pbc_residency *r, const pbc_sop *op)
+{
+    const pbc_res_alloc *a = &r->a[op->alloc];
+    if (op->kind == PBC_SOP_CREATE) {
+        if (!a->destroyed)
+            return "allocation exists; destroy it before creating it again";
+        if (op->flags & PBC_SOP_NO_CONTENT || op->at.segment == 0)
+            return NULL;
+        return res_check_segment_place(r, op->at, r->s->allocs[op->alloc].size, (int)op->alloc);
+    }
+    if (a->destroyed)
+        return "allocation was destroyed (create it again first)";
+    if (op->kind == PBC_SOP_DESTROY && a->mapped)
+        return "allocation is mapped in an aperture; unmap it before destroying it";
+    return NULL;
+}
+
 const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
 {
     if (op->kind >= PBC_SOP_COUNT)
         return "unknown operation";
     if (pbc_sop_has_alloc(op->kind) && op->alloc >= r->s->alloc_count)
         return "no such allocation";
+    if (pbc_sop_has_alloc(op->kind)) {
+        const char *why = res_check_lifetime(r, op);
+        if (why || op->kind == PBC_SOP_DESTROY || op->kind == PBC_SOP_CREATE)
+            return why;
+    }
     switch (op->kind) {
     case PBC_SOP_TRANSFER:
     case PBC_SOP_SPECIAL_LOCK:
@@ -417,6 +453,15 @@ void pbc_residency_apply(pbc_residency *r, const pbc_sop *op)
     }
     case PBC_SOP_UNMAP:
         a->mapped = 0;
+        break;
+    case PBC_SOP_DESTROY:
+        a->destroyed = 1;
+        a->where = PBC_WHERE_NONE;
+        break;
+    case PBC_SOP_CREATE:
+        a->destroyed = 0;
+        a->where = pbc_sop_created_where(op);
+        a->at = op->at;
         break;
     default:
         break;
@@ -486,6 +531,10 @@ static uint64_t op_footprint(const pbc_scenario *s, const pbc_sop *op)
         return op->at.segment ? span_pages(op->at.offset, a->size) : mdl_pages(a);
     case PBC_SOP_FILL:
         return a ? span_pages(op->at.offset, a->size) : 0;
+    case PBC_SOP_CREATE: /* its initial content, as an allocation's */
+        if (!a || (op->flags & PBC_SOP_NO_CONTENT))
+            return 0;
+        return op->at.segment ? span_pages(op->at.offset, a->size) : mdl_pages(a);
     case PBC_SOP_GPU_WRITE:
         return span_pages(op->at.offset, op->size);
     case PBC_SOP_READ_PHYSICAL:
@@ -517,7 +566,8 @@ static uint64_t alloc_system(const pbc_salloc *a) { return a->where == PBC_WHERE
 
 static uint64_t op_system(const pbc_scenario *s, const pbc_sop *op)
 {
-    int moves = op->kind == PBC_SOP_TRANSFER || op->kind == PBC_SOP_SPECIAL_LOCK;
+    int moves = op->kind == PBC_SOP_TRANSFER || op->kind == PBC_SOP_SPECIAL_LOCK ||
+                (op->kind == PBC_SOP_CREATE && !(op->flags & PBC_SOP_NO_CONTENT));
     return moves && op->alloc < s->alloc_count && !op->at.segment ? mdl_pages(&s->allocs[op->alloc]) : 0;
 }
 

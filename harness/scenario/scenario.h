@@ -40,6 +40,8 @@ typedef enum pbc_sop_kind {
     PBC_SOP_FLUSH,
     PBC_SOP_IDLE,
     PBC_SOP_DMA,
+    PBC_SOP_DESTROY,
+    PBC_SOP_CREATE,
     PBC_SOP_COUNT
 } pbc_sop_kind;
 
@@ -53,13 +55,14 @@ typedef struct pbc_place {
 
 #define PBC_SOP_COHERENT 0x1u     /* map: CacheCoherent */
 #define PBC_SOP_VIA_APERTURE 0x2u /* render: access through the allocation's mapping */
+#define PBC_SOP_NO_CONTENT 0x4u   /* create: without content (at=none); else at says where */
 
 typedef struct pbc_sop {
     uint32_t kind;    /* pbc_sop_kind */
     uint32_t alloc;   /* allocation index */
-    pbc_place at;     /* destination or address */
+    pbc_place at;     /* destination or address; create: where it starts (segment 0: system) */
     uint32_t split;   /* transfer: sub-transfers (>= 1) */
-    uint32_t pattern; /* fill, render write, gpu write */
+    uint32_t pattern; /* fill, render write, gpu write; create: the seed of its content */
     uint32_t flags;   /* PBC_SOP_* */
     uint64_t offset;  /* render: byte offset in the allocation */
     uint64_t size;    /* render, gpu access: bytes */
@@ -130,10 +133,13 @@ int pbc_sop_supported(const pbc_target *t, uint32_t kind);
 /* Whether operations of this kind name an allocation. */
 int pbc_sop_has_alloc(uint32_t kind);
 uint32_t pbc_alloc_pages(const pbc_salloc *a);
+/* Where a create operation makes its allocation start (pbc_where). */
+uint32_t pbc_sop_created_where(const pbc_sop *op);
 
 /* ---- Residency: what is where, and what is legal next ---- */
 
 typedef struct pbc_res_alloc {
+    uint32_t destroyed;   /* by a destroy operation, until create */
     uint32_t where;
     pbc_place at;         /* when in a segment */
     uint32_t mapped;
@@ -247,10 +253,11 @@ char *pbc_scenario_print(const pbc_scenario *s);
 /* ---- Binary format (fuzzer input), see docs/scenario-format.md ---- */
 
 /* Version 2 adds the physical page layout of allocations (bits 2-3 of
- * their flags byte); any other version byte reads as version 1, where
- * those bits mean nothing. The encoder writes version 1 when every
- * allocation is scattered, so inputs from before version 2 keep their
- * meaning and their encodings. */
+ * their flags byte) and the destroy and create records; any other version
+ * byte reads as version 1, where those bits mean nothing and those record
+ * types do not exist. The encoder writes version 1 when a scenario uses
+ * neither, so inputs from before version 2 keep their meaning and their
+ * encodings. */
 #define PBC_SCENARIO_BIN_VERSION 2u
 
 /* Decodes any byte string into a valid scenario (s is initialized here;

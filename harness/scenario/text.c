@@ -323,6 +323,8 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
     case PBC_SOP_UNMAP:
     case PBC_SOP_RENDER_WRITE:
     case PBC_SOP_RENDER_READ:
+    case PBC_SOP_DESTROY:
+    case PBC_SOP_CREATE:
         if (pbs_alloc_ref(p, &o.alloc))
             return -1;
         al = &s->allocs[o.alloc];
@@ -393,6 +395,18 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
             o.pattern = (uint32_t)v;
         }
         break;
+    case PBC_SOP_CREATE: {
+        const char *at_value;
+        where = PBC_WHERE_SYSTEM;
+        if (pbs_key(p, "at", &at_value) && pbs_place_key(p, "at", 1, 1, &where, &o.at))
+            return -1;
+        if (where == PBC_WHERE_NONE)
+            o.flags |= PBC_SOP_NO_CONTENT;
+        if (pbs_num_key(p, "seed", 0, al->seed, 0, UINT32_MAX, &v))
+            return -1;
+        o.pattern = (uint32_t)v;
+        break;
+    }
     case PBC_SOP_DMA:
         if (pbs_flag(p, "size=min")) {
             o.dma_size = 0;
@@ -694,7 +708,16 @@ char *pbc_scenario_print(const pbc_scenario *s)
             break;
         case PBC_SOP_DISCARD:
         case PBC_SOP_UNMAP:
+        case PBC_SOP_DESTROY:
             out_printf(&o, " %s", name);
+            break;
+        case PBC_SOP_CREATE:
+            out_printf(&o, " %s", name);
+            if (op->flags & PBC_SOP_NO_CONTENT)
+                out_printf(&o, " at=none");
+            else
+                out_place(&o, "at", op->at);
+            out_printf(&o, " seed=%u", op->pattern);
             break;
         case PBC_SOP_READ_PHYSICAL:
         case PBC_SOP_WRITE_PHYSICAL:

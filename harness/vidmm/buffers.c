@@ -509,6 +509,7 @@ void pbc_vidmm_flush(vm *v)
     if (!v->stop)
         vm_submit_command(v, &v->res->subs[v->res->sub_count - 1], b);
     sp = &v->res->subs[v->res->sub_count - 1];
+    v->paging_queued = v->gpu->queued;
     uint32_t done_at = sp->rung ? sp->queue_seq + 1 : v->gpu->queued;
     for (uint32_t i = 0; i < v->s->alloc_count; i++)
         if (v->allocs[i].in_pending) {

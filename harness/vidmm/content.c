@@ -209,7 +209,12 @@ void pbc_vidmm_alloc_pieces(vm *v, uint32_t index, uint64_t offset, uint64_t len
                             void (*fn)(vm *, uint64_t addr, uint64_t n, uint64_t at, void *),
                             void *ctx)
 {
-    const pbc_res_alloc *ra = &v->rs.a[index];
+    pbc_vidmm_alloc_pieces_at(v, index, &v->rs.a[index], offset, len, fn, ctx);
+}
+
+void pbc_vidmm_alloc_pieces_at(vm *v, uint32_t index, const pbc_res_alloc *ra, uint64_t offset, uint64_t len,
+                               void (*fn)(vm *, uint64_t addr, uint64_t n, uint64_t at, void *), void *ctx)
+{
     if (ra->where == PBC_WHERE_SEGMENT) {
         fn(v, pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset + offset, len, offset, ctx);
         return;

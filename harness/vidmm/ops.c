@@ -298,6 +298,29 @@ static void vm_gpu_access(vm *v, const pbc_sop *op)
         pbc_vidmm_mask_clear(v, addr, addr + op->size);
 }
 
+/* A new allocation under a destroyed one's name: the builder makes it a
+ * handle (maybe the one it gave before), VidMm its content. Content in a
+ * segment is written at once, not through the queue, so work still queued
+ * there (on what was discarded or destroyed) runs first. */
+static void vm_create(vm *v, const pbc_sop *op)
+{
+    pbc_res_alloc born = {.where = pbc_sop_created_where(op), .at = op->at};
+    if (born.where == PBC_WHERE_SEGMENT && v->opt.mode == PBC_MODE_TARGET) {
+        pbc_vidmm_flush(v);
+        pbc_gpu_drain(v->gpu);
+    }
+    if (pbc_vidmm_alloc_create(v, op->alloc, &born, op->pattern)) {
+        v->refused = v->stop = 1;
+        return;
+    }
+    if (v->opt.mode == PBC_MODE_TARGET)
+        pbc_vidmm_kernel_check(v, "CreateAllocation");
+    if (born.where == PBC_WHERE_SEGMENT) {
+        uint64_t base = pbc_vidmm_segment_base(v, op->at.segment) + op->at.offset;
+        pbc_vidmm_mask_clear(v, base, base + v->s->allocs[op->alloc].size);
+    }
+}
+
 void pbc_vidmm_do_op(vm *v, const pbc_sop *op)
 {
     switch (op->kind) {
@@ -338,6 +361,12 @@ void pbc_vidmm_do_op(vm *v, const pbc_sop *op)
         break;
     case PBC_SOP_DMA:
         v->dma_size = op->dma_size;
+        break;
+    case PBC_SOP_DESTROY:
+        pbc_vidmm_alloc_destroy(v, op->alloc);
+        break;
+    case PBC_SOP_CREATE:
+        vm_create(v, op);
         break;
     default:
         pbc_harness_bug("operation kind %u reached the VidMm model unvalidated", (unsigned)op->kind);

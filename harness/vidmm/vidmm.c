@@ -201,26 +201,54 @@ static int vm_setup(vm *v)
         if (st != STATUS_SUCCESS)
             return -1;
     }
-    for (uint32_t i = 0; i < s->alloc_count; i++) {
-        const pbc_salloc *al = &s->allocs[i];
-        if (v->opt.mode == PBC_MODE_TARGET) {
-            pbc_allocation_info ai = {sizeof(ai), al->flags, al->size};
-            pbc_shim_enter();
-            NTSTATUS st = v->t->create_allocation(v->adapter, &ai, &v->allocs[i].h);
-            pbc_shim_leave();
-            if (st != STATUS_SUCCESS)
-                return -1;
-        }
-        if (al->where == PBC_WHERE_SYSTEM)
-            pbc_vidmm_mdl_create(v, i, &v->allocs[i].mdl);
-        if (al->where != PBC_WHERE_NONE) {
-            uint32_t seed = al->seed;
-            v->gpu->cur.writer = PBC_WRITER_INIT;
-            pbc_vidmm_alloc_pieces(v, i, 0, al->size, pbc_vidmm_init_piece, &seed);
-            v->gpu->cur.writer = PBC_WRITER_NONE;
+    for (uint32_t i = 0; i < s->alloc_count; i++)
+        if (pbc_vidmm_alloc_create(v, i, &v->rs.a[i], s->allocs[i].seed))
+            return -1;
+    return 0;
+}
+
+int pbc_vidmm_alloc_create(vm *v, uint32_t index, const pbc_res_alloc *where, uint32_t seed)
+{
+    const pbc_salloc *al = &v->s->allocs[index];
+    if (v->opt.mode == PBC_MODE_TARGET) {
+        pbc_allocation_info ai = {sizeof(ai), al->flags, al->size};
+        pbc_shim_enter();
+        NTSTATUS st = v->t->create_allocation(v->adapter, &ai, &v->allocs[index].h);
+        pbc_shim_leave();
+        if (st != STATUS_SUCCESS) {
+            v->allocs[index].h = NULL;
+            return -1;
         }
     }
+    if (where->where == PBC_WHERE_SYSTEM)
+        pbc_vidmm_mdl_create(v, index, &v->allocs[index].mdl);
+    if (where->where != PBC_WHERE_NONE) {
+        v->gpu->cur.writer = PBC_WRITER_INIT;
+        pbc_vidmm_alloc_pieces_at(v, index, where, 0, al->size, pbc_vidmm_init_piece, &seed);
+        v->gpu->cur.writer = PBC_WRITER_NONE;
+    }
     return 0;
+}
+
+/* VidMm destroys an allocation only once nothing queued can still use it:
+ * render work on it, and every paging buffer submitted so far (their
+ * packets, CPU work and fences may name it). Work queued on the GPU after
+ * that, on other allocations, goes on. */
+void pbc_vidmm_alloc_destroy(vm *v, uint32_t index)
+{
+    vm_alloc *va = &v->allocs[index];
+    pbc_vidmm_flush(v);
+    if (v->opt.mode == PBC_MODE_TARGET) {
+        uint32_t until = va->busy_until > v->paging_queued ? va->busy_until : v->paging_queued;
+        pbc_gpu_run(v->gpu, until);
+        pbc_shim_enter();
+        v->t->destroy_allocation(v->adapter, va->h);
+        pbc_shim_leave();
+        pbc_vidmm_kernel_check(v, "DestroyAllocation");
+    }
+    va->h = NULL;
+    va->busy_until = 0;
+    pbc_vidmm_mdl_retire(v, &va->mdl);
 }
 
 static void vm_teardown(vm *v)
@@ -319,6 +347,8 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
     if (!v.stop && opt->mode == PBC_MODE_TARGET)
         pbc_vidmm_kernel_check(&v, "the run");
     vm_teardown(&v);
+    if (v.refused)
+        return 2;
     /* The adapter and its allocations are destroyed: whatever pool the
      * builder still holds is a leak. */
     char what[300];

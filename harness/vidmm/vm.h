@@ -119,6 +119,8 @@ struct vm {
                                 paging buffers that refer to them may not have executed */
     uint32_t retired_count, retired_cap;
     uint32_t dma_size;
+    uint32_t paging_queued;  /* the GPU queue's length when the last SubmitCommand returned */
+    int refused;             /* the builder refused to create an allocation: the run is skipped */
     uint32_t op, sub, pass;
     int in_submit;
     uint32_t cur_sub;
@@ -180,6 +182,9 @@ int pbc_vidmm_mdl_intact(const vm_mdl *m);
  * [offset, offset+len) where the allocation now lives. */
 void pbc_vidmm_alloc_pieces(vm *v, uint32_t index, uint64_t offset, uint64_t len,
                          void (*fn)(vm *, uint64_t addr, uint64_t n, uint64_t at, void *), void *ctx);
+/* The same where `where` says it lives (its MDL, when in system memory). */
+void pbc_vidmm_alloc_pieces_at(vm *v, uint32_t index, const pbc_res_alloc *where, uint64_t offset, uint64_t len,
+                               void (*fn)(vm *, uint64_t addr, uint64_t n, uint64_t at, void *), void *ctx);
 /* A pbc_vidmm_alloc_pieces callback writing initial content; ctx: the seed. */
 void pbc_vidmm_init_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *ctx);
 
@@ -216,6 +221,14 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
 
 /* ops.c */
 void pbc_vidmm_do_op(vm *v, const pbc_sop *op);
+
+/* vidmm.c: an allocation's life. Create: the builder's create_allocation
+ * (target mode), then its MDL and initial content from `seed` where
+ * `where` says it starts; -1 when the builder refuses it. Destroy: once the GPU is done
+ * with it, the builder's destroy_allocation; its MDL lives on until the
+ * run ends, its bytes stay where they are. */
+int pbc_vidmm_alloc_create(vm *v, uint32_t index, const pbc_res_alloc *where, uint32_t seed);
+void pbc_vidmm_alloc_destroy(vm *v, uint32_t index);
 
 /* Marks p as done by the CPU when one of the accesses covers its address
  * (a write, for WritePhysical). */

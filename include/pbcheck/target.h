@@ -144,9 +144,16 @@ typedef struct pbc_target {
     /* Frees the adapter; every allocation was destroyed before. */
     void (*destroy_adapter)(HANDLE adapter);
     /* The target returns its own handle; it appears as hAllocation in
-     * BuildPagingBuffer. info is only valid during the call. */
+     * BuildPagingBuffer. info is only valid during the call. Called for
+     * each allocation when the run starts, and mid-run for a new one (a
+     * scenario's create): its handle may be one an allocation destroyed
+     * before had (a recycled record), and nothing the target kept about
+     * that allocation may carry over. */
     NTSTATUS (*create_allocation)(HANDLE adapter, const pbc_allocation_info *info,
                                   HANDLE *allocation);
+    /* Ends an allocation: mid-run (a scenario's destroy) once the GPU has
+     * run the work queued on it and every paging buffer submitted before,
+     * and at the end of the run for every allocation left. */
     void (*destroy_allocation)(HANDLE adapter, HANDLE allocation);
     /* The DDIs, with Windows' contracts (see docs/writing-a-target.md). */
     DXGKDDI_BUILDPAGINGBUFFER *build_paging_buffer;

@@ -45,7 +45,10 @@
     PBC_MUTANT(pbc_mutant_gart_index16, "PB-GPU-FAULT")      \
     PBC_MUTANT(pbc_mutant_carry32, "PB-DIVERGE")             \
     PBC_MUTANT(pbc_mutant_window_16m, "PB-DIVERGE") \
-    PBC_MUTANT(pbc_mutant_merge_runs, "PB-DIVERGE")
+    PBC_MUTANT(pbc_mutant_merge_runs, "PB-DIVERGE") \
+    PBC_MUTANT(pbc_mutant_discard_mark, "PB-DIVERGE")          \
+    PBC_MUTANT(pbc_mutant_same_fill, "PB-DIVERGE")             \
+    PBC_MUTANT(pbc_mutant_special_lock_mdl, "PB-DIVERGE")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST
