@@ -162,6 +162,27 @@ T_TEST(memory_limit)
     pbc_scenario_fini(&s);
 }
 
+/* The fuzz budget: a 64 MiB transfer runs in the smallest buffers, a
+ * 256 MiB one only in buffers of 4 KiB and more (a call per page in the
+ * smallest ones would take seconds under ASan). */
+T_TEST(fuzz_budget_bounds_calls)
+{
+    static const char *const cases[][2] = {
+        {"pbs 1\nalloc A size=64M\ndma size=min\ntransfer A to=2:0x0\nend\n", "1"},
+        {"pbs 1\nalloc A size=256M\ndma size=64K\ntransfer A to=2:0x0\nend\n", "1"},
+        {"pbs 1\nalloc A size=256M\ndma size=min\ntransfer A to=2:0x0\nend\n", "0"},
+        {"pbs 1\nalloc A size=256M at=none\ndma size=25\nfill A to=2:0x0 pattern=1\nend\n",
+         "0"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        pbc_scenario s;
+        char err[256];
+        T_CHECK_MSG(pbc_scenario_parse(cases[i][0], strlen(cases[i][0]), "x", &s, err, sizeof(err)) == 0, "%s", err);
+        T_CHECK_MSG(pbc_scenario_fuzz_runs(&s) == (cases[i][1][0] == '1'), "case %zu", i);
+        pbc_scenario_fini(&s);
+    }
+}
+
 T_TEST(text_or_binary)
 {
     static const uint8_t text[] = "# a comment with a byte \xe9\n\n  pbs 1\nend\n";

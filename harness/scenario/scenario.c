@@ -622,6 +622,23 @@ int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uin
 
 _Static_assert(PBC_FUZZ_MAX_FOOTPRINT <= PBC_MAX_SCENARIO_BYTES, "the fuzz budget lies within the limits");
 
+/* Pages moved or filled while the paging buffers are smaller than 4 KiB
+ * (the default before the first dma operation is PBC_DEFAULT_DMA_SIZE). */
+static uint64_t small_buffer_pages(const pbc_scenario *s)
+{
+    uint64_t pages = 0;
+    uint32_t dma = PBC_DEFAULT_DMA_SIZE;
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        const pbc_sop *o = &s->ops[i];
+        if (o->kind == PBC_SOP_DMA)
+            dma = o->dma_size;
+        else if ((o->kind == PBC_SOP_TRANSFER || o->kind == PBC_SOP_SPECIAL_LOCK || o->kind == PBC_SOP_FILL) &&
+                 o->alloc < s->alloc_count && dma < 4096)
+            pages += pbc_alloc_pages(&s->allocs[o->alloc]);
+    }
+    return pages;
+}
+
 int pbc_scenario_fuzz_runs(const pbc_scenario *s)
 {
     char why[300];
@@ -630,7 +647,8 @@ int pbc_scenario_fuzz_runs(const pbc_scenario *s)
     for (uint32_t i = 0; i < s->alloc_count; i++)
         bytes += s->allocs[i].size;
     return pbc_scenario_check_limits(s, why, sizeof(why), &line) == 0 && bytes <= PBC_FUZZ_MAX_ALLOC_BYTES &&
-           pbc_scenario_footprint(s) <= PBC_FUZZ_MAX_FOOTPRINT;
+           pbc_scenario_footprint(s) <= PBC_FUZZ_MAX_FOOTPRINT &&
+           small_buffer_pages(s) <= PBC_FUZZ_MAX_SMALL_BUFFER_PAGES;
 }
 
 int pbc_scenario_fuzz_rerun(const uint8_t *data, size_t size)

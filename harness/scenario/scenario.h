@@ -219,6 +219,12 @@ int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uin
  * the GPU writes whole cost about 100 bytes each (gpu/mem.h). */
 #define PBC_FUZZ_MAX_ALLOC_BYTES (256ull << 20)
 #define PBC_FUZZ_MAX_FOOTPRINT (1ull << 30)
+/* And at most this many pages moved or filled in paging buffers smaller
+ * than 4 KiB (a call or more per page: a 256 MiB transfer in 25-byte
+ * buffers is 65,536 calls, about 10 s under ASan, which libFuzzer reports
+ * as a slow unit). 64 MiB in the smallest buffers still resumes past 1 MiB
+ * and 16 MiB at every page. */
+#define PBC_FUZZ_MAX_SMALL_BUFFER_PAGES 16384u
 /* Whether a fuzz target runs s: within the limits and the budget. Inputs
  * it does not run are only decoded (`pbcheck replay` runs them); `pbcheck
  * bench` replays a fuzzer's corpus by the same rule. */
