@@ -43,7 +43,7 @@ static uint32_t pick(pbc_rng *r, uint32_t n) { return n ? pbc_rng_choose(r, n) :
 static const uint64_t alloc_sizes[] = {4,          8,          4092,       4096,       4100,
                                        8188,       8192,       12288,      65532,      65536,
                                        65540,      1u << 20,   (1u << 20) + 4,          (16u << 20) + 4096,
-                                       64u << 20,  256u << 20, (4ull << 30) + 8192};
+                                       64u << 20,  256u << 20};
 static const uint32_t dma_sizes[] = {0, 24, 25, 28, 32, 48, 64, 100, 4092, 4096, 4100, 65536, 1u << 20};
 
 /* An offset for `size` bytes in a segment: its start, its end, a page edge

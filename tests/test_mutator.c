@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 
+#include "gpu/gpu.h"
 #include "mutate.h"
 #include "t.h"
 
@@ -189,6 +190,44 @@ T_TEST(phys_changes_one_layout)
     pbc_scenario_default_layout(&e);
     T_CHECK(pbc_mutate_scenario(&e, PBC_MUT_PHYS, NULL, &r) == 0);
     pbc_scenario_fini(&e);
+}
+
+/* The layout move always leaves a layout the GPU model builds, reaches
+ * the boundaries it names (a 4 GiB aperture, a segment above 4 GiB, one
+ * ending on a 4 GiB line), and the result survives encoding: decoding
+ * keeps the layout and folds placements into it. */
+T_TEST(layout_move_reaches_wide_layouts)
+{
+    pbc_rng r = {7};
+    int ap4g = 0, high = 0, on_line = 0, changed = 0;
+    for (int i = 0; i < 200; i++) {
+        pbc_scenario c;
+        load("everything.pbs", &c);
+        pbc_segment_info before[PBC_MAX_SEGMENTS];
+        memcpy(before, c.segments, sizeof(before));
+        if (pbc_mutate_scenario(&c, PBC_MUT_LAYOUT, NULL, &r))
+            changed += memcmp(before, c.segments, sizeof(before)) != 0;
+        T_CHECK(pbc_gpu_layout_check(c.segments, c.segment_count) == NULL);
+        for (uint32_t k = 0; k < c.segment_count; k++) {
+            const pbc_segment_info *g = &c.segments[k];
+            ap4g |= g->kind == PBC_SEGMENT_APERTURE && g->size == (4ull << 30);
+            high |= g->kind == PBC_SEGMENT_MEMORY && g->base >= (4ull << 30);
+            on_line |= g->kind == PBC_SEGMENT_MEMORY && ((g->base + g->size) & ((4ull << 30) - 1)) == 0 &&
+                       g->base + g->size > (4ull << 30);
+        }
+        uint8_t *enc;
+        size_t n = pbc_scenario_encode(&c, &enc);
+        pbc_scenario d;
+        pbc_scenario_decode(enc, n, &d);
+        T_CHECK(d.segment_count == c.segment_count &&
+                memcmp(d.segments, c.segments, c.segment_count * sizeof(c.segments[0])) == 0);
+        T_CHECK(legal(&d));
+        free(enc);
+        pbc_scenario_fini(&d);
+        pbc_scenario_fini(&c);
+    }
+    T_CHECK_MSG(changed > 150, "%d of 200 changed the layout", changed);
+    T_CHECK(ap4g && high && on_line);
 }
 
 static int byte_calls;
