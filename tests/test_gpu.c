@@ -168,7 +168,7 @@ T_TEST(queue_runs_in_order_with_fences)
     size_t n = ref_encode_fill(host, 0x1000, 8, 0x01020304);
     n += ref_encode_copy(host + n, 0x2000, 0x1000, 8);
     pbc_uop w = {.kind = PBC_UOP_FILL, .dst = 0x1000, .size = 8, .value = 0xFFFFFFFF};
-    pbc_gpu_push_work(g, &w, 0);
+    pbc_gpu_push_work(g, &w, 0, 0);
     pbc_gpu_push_dma(g, 0, phys, 0, (UINT)n, 0);
     pbc_gpu_push_fence(g, 1, 0);
     T_CHECK(g->executed == 0); /* nothing runs until asked */
@@ -183,6 +183,69 @@ T_TEST(queue_runs_in_order_with_fences)
     T_CHECK(g->mem.count == 0 && g->fence_count == 0 && g->queued == 0);
     pbc_gpu_read(g, 0x2000, &r, 4);
     T_CHECK(r == 0);
+    pbc_gpu_destroy(g);
+}
+
+static uint32_t read32(pbc_gpu *g, uint64_t addr)
+{
+    uint32_t r = 0;
+    pbc_gpu_read(g, addr, &r, 4);
+    return r;
+}
+
+/* Paging and render engines: each in order, ordered between them only by
+ * their waits. A paging entry waits for the render work before its
+ * `wait` (all of it by default, none with paging_wait 0); render work
+ * nobody waits for stays queued while paging work runs. */
+T_TEST(engines_order_only_by_waits)
+{
+    for (int waits = 0; waits < 2; waits++) {
+        pbc_gpu *g = make(16u << 20);
+        uint8_t *host;
+        uint64_t phys;
+        T_CHECK(pbc_gpu_dma_alloc(g, 4096, &host, &phys) == 0);
+        size_t n = ref_encode_copy(host, 0x2000, 0x1000, 4);
+        pbc_uop w = {.kind = PBC_UOP_FILL, .dst = 0x1000, .size = 4, .value = 0xAAAAAAAA};
+        uint32_t r0 = pbc_gpu_push_work(g, &w, 0, 0);
+        if (!waits)
+            g->paging_wait = 0;
+        uint32_t d = pbc_gpu_push_dma(g, 0, phys, 0, (UINT)n, 0);
+        g->paging_wait = UINT32_MAX;
+        pbc_gpu_run_engine(g, PBC_ENGINE_PAGING, d + 1);
+        T_CHECK(g->queue[d].done);
+        T_CHECK_MSG(g->queue[r0].done == (uint32_t)waits, "render work ran %s", waits ? "late" : "early");
+        T_CHECK(read32(g, 0x2000) == (waits ? 0xAAAAAAAAu : 0));
+        T_CHECK(pbc_gpu_engine_done(g, PBC_ENGINE_RENDER, r0 + 1) == waits);
+        pbc_gpu_drain(g);
+        T_CHECK(g->queue[r0].done && g->executed == g->queued && read32(g, 0x1000) == 0xAAAAAAAAu);
+        pbc_gpu_destroy(g);
+    }
+}
+
+/* Render work that waits for a fence runs the moment the fence completes,
+ * before paging work queued after the fence: a fence written before the
+ * work it stands for lets render work see memory the work has not
+ * written. A fence that never comes holds render work back only until the
+ * paging engine has nothing left. */
+T_TEST(engines_render_woken_by_its_fence)
+{
+    pbc_gpu *g = make(16u << 20);
+    uint8_t *host;
+    uint64_t phys;
+    T_CHECK(pbc_gpu_dma_alloc(g, 4096, &host, &phys) == 0);
+    size_t n = ref_encode_fill(host, 0x3000, 4, 0x11111111);
+    uint32_t f = pbc_gpu_push_fence(g, 1, 0); /* early: before the work */
+    uint32_t d = pbc_gpu_push_dma(g, 0, phys, 0, (UINT)n, 0);
+    pbc_uop w = {.kind = PBC_UOP_FILL, .dst = 0x3000, .size = 4, .value = 0x22222222};
+    uint32_t r = pbc_gpu_push_work(g, &w, 0, 1);
+    pbc_uop late = {.kind = PBC_UOP_FILL, .dst = 0x4000, .size = 4, .value = 0x33333333};
+    uint32_t never = pbc_gpu_push_work(g, &late, 0, 7);
+    pbc_gpu_run_engine(g, PBC_ENGINE_PAGING, f + 1);
+    T_CHECK(g->queue[f].done && g->queue[r].done && !g->queue[d].done && g->fence_done == 1);
+    T_CHECK(read32(g, 0x3000) == 0x22222222u);
+    pbc_gpu_drain(g);
+    T_CHECK(read32(g, 0x3000) == 0x11111111u); /* the paging work landed after the render work */
+    T_CHECK(g->queue[never].done && read32(g, 0x4000) == 0x33333333u && g->executed == g->queued);
     pbc_gpu_destroy(g);
 }
 

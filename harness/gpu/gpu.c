@@ -1,8 +1,9 @@
 /*
  * The model GPU: address translation (segments, GART, system pages,
- * scattered or in runs), micro-op execution, the in-order queue that
- * fetches submitted DMA ranges from modeled memory and decodes them with
- * the target's ISA, fences, faults and write provenance.
+ * scattered or in runs), micro-op execution, the paging and render
+ * engines (the paging engine fetches submitted DMA ranges from modeled
+ * memory and decodes them with the target's ISA), fences, faults and
+ * write provenance.
  *
  * Every fault is recorded and execution of that submission stops; nothing
  * a target emits can crash the model or make it read outside its memory.
@@ -177,7 +178,9 @@ void pbc_gpu_reset(pbc_gpu *gpu)
     gpu->work_uops = 0;
     gpu->pool_alias = 0;
     gpu->access_count = gpu->accesses_lost = gpu->watch_count = 0;
-    gpu->queued = gpu->executed = 0;
+    gpu->queued = gpu->executed = gpu->running = gpu->fence_done = 0;
+    gpu->head[0] = gpu->head[1] = 0;
+    gpu->paging_wait = UINT32_MAX;
     gpu->fault_count = 0;
     gpu->fence_count = 0;
     gpu->dummy_accesses = 0;
@@ -536,8 +539,10 @@ int pbc_gpu_gart_set(pbc_gpu *gpu, UINT segment, uint64_t index, uint64_t addr, 
 static void gpu_fence(pbc_gpu *gpu, uint32_t fence)
 {
     PBC_PUSH(gpu->fences, gpu->fence_count, gpu->fence_cap, fence);
+    if (fence > gpu->fence_done)
+        gpu->fence_done = fence;
     if (gpu->on_fence)
-        gpu->on_fence(gpu->observer_ctx, fence, gpu->executed);
+        gpu->on_fence(gpu->observer_ctx, fence, gpu->running);
 }
 
 int pbc_gpu_watch(pbc_gpu *gpu, uint64_t addr)
@@ -594,7 +599,7 @@ int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *u)
 {
     uint8_t bytes[8];
     gpu->cur.uop = (uint16_t)u->kind;
-    if (u->kind != PBC_UOP_NOP && u->kind != PBC_UOP_FENCE)
+    if (u->kind != PBC_UOP_NOP && u->kind != PBC_UOP_FENCE && gpu->cur.writer != PBC_WRITER_RENDER)
         gpu->work_uops++;
     if (gpu->watch_count) /* only while a ReadPhysical/WritePhysical is being judged */
         gpu_log_access(gpu, u);
@@ -635,8 +640,15 @@ int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *u)
 
 /* ---- The queue ---- */
 
-static uint32_t gpu_push(pbc_gpu *gpu, const pbc_qentry *e)
+static pbc_engine gpu_engine(const pbc_qentry *e)
 {
+    return e->kind == PBC_QE_WORK ? PBC_ENGINE_RENDER : PBC_ENGINE_PAGING;
+}
+
+static uint32_t gpu_push(pbc_gpu *gpu, pbc_qentry *e)
+{
+    if (gpu_engine(e) == PBC_ENGINE_PAGING)
+        e->wait = gpu->paging_wait == UINT32_MAX ? gpu->queued : gpu->paging_wait;
     PBC_PUSH(gpu->queue, gpu->queued, gpu->queue_cap, *e);
     return gpu->queued - 1;
 }
@@ -655,9 +667,9 @@ uint32_t pbc_gpu_push_fence(pbc_gpu *gpu, uint32_t fence, uint32_t tag)
     return gpu_push(gpu, &e);
 }
 
-uint32_t pbc_gpu_push_work(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag)
+uint32_t pbc_gpu_push_work(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag, uint32_t wait_fence)
 {
-    pbc_qentry e = {.kind = PBC_QE_WORK, .uop = *uop, .tag = tag};
+    pbc_qentry e = {.kind = PBC_QE_WORK, .uop = *uop, .tag = tag, .wait = wait_fence};
     return gpu_push(gpu, &e);
 }
 
@@ -724,34 +736,101 @@ static void gpu_exec_dma(pbc_gpu *gpu, const pbc_qentry *e)
     }
 }
 
+static void gpu_advance(pbc_gpu *gpu, pbc_engine engine)
+{
+    uint32_t h = gpu->head[engine];
+    while (h < gpu->queued && (gpu->queue[h].done || gpu_engine(&gpu->queue[h]) != engine))
+        h++;
+    gpu->head[engine] = h;
+}
+
+static int gpu_runnable(pbc_gpu *gpu, uint32_t seq)
+{
+    const pbc_qentry *e = &gpu->queue[seq];
+    if (gpu_engine(e) == PBC_ENGINE_RENDER)
+        return e->wait <= gpu->fence_done;
+    gpu_advance(gpu, PBC_ENGINE_RENDER);
+    return gpu->head[PBC_ENGINE_RENDER] >= e->wait;
+}
+
+/* Executes entry seq, the head of its engine. */
+static void gpu_step(pbc_gpu *gpu, uint32_t seq)
+{
+    pbc_qentry *e = &gpu->queue[seq];
+    gpu->running = seq;
+    gpu->cur = (pbc_prov){.submission = seq + 1};
+    switch (e->kind) {
+    case PBC_QE_DMA:
+        gpu->cur.writer = PBC_WRITER_PAGING;
+        gpu_exec_dma(gpu, e);
+        break;
+    case PBC_QE_FENCE:
+        gpu_fence(gpu, e->fence);
+        break;
+    case PBC_QE_CPU:
+        gpu->cur.writer = PBC_WRITER_CPU;
+        e->cpu_fn(e->cpu_arg);
+        break;
+    default:
+        gpu->cur.writer = PBC_WRITER_RENDER;
+        pbc_gpu_exec_uop(gpu, &e->uop);
+        break;
+    }
+    e = &gpu->queue[seq]; /* CPU work may have pushed entries */
+    e->work_end = gpu->work_uops;
+    e->done = 1;
+    memset(&gpu->cur, 0, sizeof(gpu->cur));
+    pbc_engine engine = gpu_engine(e);
+    gpu_advance(gpu, engine);
+    gpu->executed = gpu->head[0] < gpu->head[1] ? gpu->head[0] : gpu->head[1];
+    if (engine != PBC_ENGINE_PAGING)
+        return;
+    /* Render work waiting for a fence starts the moment the fence completes. */
+    for (;;) {
+        gpu_advance(gpu, PBC_ENGINE_RENDER);
+        uint32_t h = gpu->head[PBC_ENGINE_RENDER];
+        if (h >= gpu->queued || gpu->queue[h].wait == 0 || gpu->queue[h].wait > gpu->fence_done)
+            break;
+        gpu_step(gpu, h);
+    }
+}
+
+int pbc_gpu_engine_done(pbc_gpu *gpu, pbc_engine engine, uint32_t until)
+{
+    gpu_advance(gpu, engine);
+    return gpu->head[engine] >= until || gpu->head[engine] >= gpu->queued;
+}
+
+void pbc_gpu_run_engine(pbc_gpu *gpu, pbc_engine engine, uint32_t until)
+{
+    while (!pbc_gpu_engine_done(gpu, engine, until)) {
+        uint32_t h = gpu->head[engine];
+        if (gpu_runnable(gpu, h)) {
+            gpu_step(gpu, h);
+            continue;
+        }
+        if (engine == PBC_ENGINE_PAGING) {
+            uint32_t before = gpu->head[PBC_ENGINE_RENDER];
+            pbc_gpu_run_engine(gpu, PBC_ENGINE_RENDER, gpu->queue[h].wait);
+            if (gpu->head[PBC_ENGINE_RENDER] == before)
+                gpu_step(gpu, h); /* the render engine is stuck on a fence only this engine can write */
+            continue;
+        }
+        /* A render entry waiting for its fence: the paging engine goes on,
+         * unless it waits for this very entry (the fence never came). */
+        gpu_advance(gpu, PBC_ENGINE_PAGING);
+        uint32_t p = gpu->head[PBC_ENGINE_PAGING];
+        if (p < gpu->queued && gpu_runnable(gpu, p))
+            gpu_step(gpu, p);
+        else
+            gpu_step(gpu, h);
+    }
+}
+
 void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto)
 {
-    if (upto > gpu->queued)
-        upto = gpu->queued;
-    while (gpu->executed < upto) {
-        const pbc_qentry *e = &gpu->queue[gpu->executed];
-        gpu->cur = (pbc_prov){.submission = gpu->executed + 1};
-        switch (e->kind) {
-        case PBC_QE_DMA:
-            gpu->cur.writer = PBC_WRITER_PAGING;
-            gpu_exec_dma(gpu, e);
-            break;
-        case PBC_QE_FENCE:
-            gpu_fence(gpu, e->fence);
-            break;
-        case PBC_QE_CPU:
-            gpu->cur.writer = PBC_WRITER_CPU;
-            e->cpu_fn(e->cpu_arg);
-            break;
-        default:
-            gpu->cur.writer = PBC_WRITER_RENDER;
-            pbc_gpu_exec_uop(gpu, &e->uop);
-            break;
-        }
-        gpu->queue[gpu->executed].work_end = gpu->work_uops;
-        gpu->executed++;
-    }
-    memset(&gpu->cur, 0, sizeof(gpu->cur));
+    pbc_gpu_run_engine(gpu, PBC_ENGINE_PAGING, upto);
+    pbc_gpu_run_engine(gpu, PBC_ENGINE_RENDER, upto);
 }
 
 void pbc_gpu_drain(pbc_gpu *gpu) { pbc_gpu_run(gpu, gpu->queued); }

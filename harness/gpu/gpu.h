@@ -9,9 +9,18 @@
  *   paging-buffer pool [12 GiB, 12 GiB + pool size), contiguous
  * Segments may not overlap each other, the system window or the pool.
  *
- * Work reaches the GPU through an in-order queue (paging DMA ranges,
- * fences, synthetic render work) that runs when its owner says so, so that
- * allocations are really busy while work on them is pending.
+ * Work reaches the GPU through two engines that share one queue of
+ * entries in push order: the paging engine (paging DMA ranges, fences, the
+ * driver's queued CPU work) and the render engine (synthetic render work).
+ * Each engine runs its own entries in order; between engines only the
+ * waits VidMm sets up order anything: a paging entry waits for the render
+ * entries before `wait`, a render entry for paging fence `wait`. Nothing
+ * runs until its owner asks; then only what that needs, except that a
+ * render entry woken by a fence runs as soon as the fence completes. So an
+ * allocation stays busy while work on it is pending, render work on
+ * another allocation may still be pending when paging work is done, and
+ * render work that waited for a fence sees memory as it is the moment the
+ * fence completes.
  */
 #ifndef PBCHECK_GPU_H
 #define PBCHECK_GPU_H
@@ -72,8 +81,16 @@ typedef enum pbc_qentry_kind {
     PBC_QE_CPU      /* CPU work a driver queued (its worker thread's turn) */
 } pbc_qentry_kind;
 
+typedef enum pbc_engine {
+    PBC_ENGINE_PAGING = 0, /* DMA, FENCE and CPU entries */
+    PBC_ENGINE_RENDER = 1  /* WORK entries */
+} pbc_engine;
+
 typedef struct pbc_qentry {
     uint32_t kind;
+    uint32_t wait;   /* PAGING: runs once the render entries before sequence number `wait`
+                        have; RENDER: once paging fence `wait` has completed (0: at once) */
+    uint32_t done;
     UINT segment_id; /* DMA */
     UINT start, end; /* DMA */
     uint64_t phys;   /* DMA */
@@ -82,7 +99,7 @@ typedef struct pbc_qentry {
     pbc_uop uop;     /* WORK */
     void (*cpu_fn)(void *arg); /* CPU */
     void *cpu_arg;
-    uint64_t work_end; /* gpu->work_uops once the entry has executed */
+    uint64_t work_end; /* gpu->work_uops once a paging entry has executed */
 } pbc_qentry;
 
 /* A small access (at most 8 bytes) by a paging buffer starting at a
@@ -135,7 +152,13 @@ struct pbc_gpu {
     uint32_t mmio_writes;
 
     pbc_qentry *queue;
-    uint32_t queued, queue_cap, executed;
+    uint32_t queued, queue_cap;
+    uint32_t executed;     /* every entry before this one has run */
+    uint32_t head[2];      /* per engine: its first entry that has not run (or queued) */
+    uint32_t running;      /* the entry executing */
+    uint32_t fence_done;   /* the highest fence completed */
+    uint32_t paging_wait;  /* the `wait` of paging entries pushed now; UINT32_MAX: all render
+                              work pushed before them */
 
     pbc_fault faults[PBC_MAX_FAULTS_KEPT];
     uint32_t fault_count; /* all faults, even those not kept */
@@ -144,7 +167,7 @@ struct pbc_gpu {
     uint64_t dummy_accesses;
     uint64_t tlb_flushes;
     uint64_t exec_hash;  /* XXH3 chain over every micro-op decoded from paging buffers */
-    uint64_t work_uops;  /* micro-ops executed that were neither NOP nor FENCE */
+    uint64_t work_uops;  /* micro-ops executed by paging work that were neither NOP nor FENCE */
     uint64_t watches[PBC_MAX_WATCHES]; /* addresses whose small accesses are logged */
     uint32_t watch_count;
     pbc_access accesses[PBC_MAX_ACCESSES_KEPT];
@@ -231,12 +254,22 @@ int pbc_gpu_gart_set(pbc_gpu *gpu, UINT segment, uint64_t index, uint64_t addr, 
 uint32_t pbc_gpu_push_dma(pbc_gpu *gpu, UINT segment_id, uint64_t phys, UINT start, UINT end,
                           uint32_t tag);
 uint32_t pbc_gpu_push_fence(pbc_gpu *gpu, uint32_t fence, uint32_t tag);
-uint32_t pbc_gpu_push_work(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag);
+/* Render work that waits for paging fence `wait_fence` (0: none). */
+uint32_t pbc_gpu_push_work(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag, uint32_t wait_fence);
 /* CPU work: fn(arg) runs when the queue reaches it, its writes stamped as
  * the CPU's. */
 uint32_t pbc_gpu_push_cpu(pbc_gpu *gpu, void (*fn)(void *arg), void *arg, uint32_t tag);
-/* Executes queued entries with sequence number < upto. */
+/* Whether engine `engine` has run all its entries before sequence number
+ * `until`. */
+int pbc_gpu_engine_done(pbc_gpu *gpu, pbc_engine engine, uint32_t until);
+/* Runs engine `engine` until all its entries before `until` have run, and
+ * whatever they wait for. A wait that can never be met (a render entry's
+ * fence that no paging entry completes, as when a builder never writes
+ * it) is given up, as a GPU scheduler's timeout would: PB-FENCE says why. */
+void pbc_gpu_run_engine(pbc_gpu *gpu, pbc_engine engine, uint32_t until);
+/* Runs every entry before sequence number `upto`, on both engines. */
 void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto);
+/* Runs everything: the paging engine first, render work last. */
 void pbc_gpu_drain(pbc_gpu *gpu);
 
 void pbc_gpu_fault(pbc_gpu *gpu, pbc_fault_kind kind, uint64_t addr, const char *why);

@@ -599,9 +599,58 @@ static int story_handle_reuse(gen_buf *b, const story_dims *d, uint32_t variant)
     }
 }
 
+/* Render and paging work on separate engines (gpu.h), ordered only by
+ * VidMm's waits.
+ * paging-pending: B's transfer into a segment is submitted (render work
+ * on A makes VidMm flush it) but waits on the paging engine; VidMm's wait
+ * for A's render work leaves it queued, so B is still busy when its own
+ * eviction follows: a builder that took "A is idle" for "the GPU is idle"
+ * copies B before it has arrived.
+ * render-woken: render work waits for the fence of a transfer that spans
+ * several paging buffers, and runs the moment that fence completes;
+ * render work on another allocation stays queued while paging work goes
+ * on. */
+static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
+{
+    uint32_t low = b->layout->low, high = b->layout->high;
+    story_header(b, 0);
+    gb(b, "alloc A size=24K at=");
+    story_at(b, low, 0x10000);
+    gb(b, "%s\n", story_idle(d));
+    gb(b, "alloc B size=24K mdl-offset=1%s\n", story_idle(d));
+    story_dma(b, d);
+    if (variant == 0) {
+        gb(b, "transfer B to=");
+        story_at(b, high, 0x100000);
+        gb(b, " split=2\n");
+        gb(b, "render-write A offset=0 size=8K pattern=0x5A5A5A5A\n");
+        gb(b, "transfer A to=system\n");
+        gb(b, "transfer B to=system\n");
+        gb(b, "transfer B to=");
+        story_at(b, low, 0x40000);
+        gb(b, "\n");
+        gb(b, "render-read B offset=0 size=24K\n");
+        return 0;
+    }
+    gb(b, "render-write A offset=0x2000 size=8K pattern=0x6B6B6B6B\n");
+    gb(b, "transfer B to=");
+    story_at(b, high, 0x100000);
+    gb(b, " split=3\n");
+    gb(b, "render-write B offset=0x1000 size=16K pattern=0x7C7C7C7C\n");
+    gb(b, "transfer A to=system split=2\n");
+    gb(b, "render-read B offset=0 size=24K\n");
+    gb(b, "transfer B to=system\n");
+    gb(b, "transfer A to=");
+    story_at(b, high, 0x200000);
+    gb(b, "\n");
+    gb(b, "render-read A offset=0 size=24K\n");
+    return 0;
+}
+
 static const char *const refill_variants[] = {"same-pattern", "new-pattern"};
 static const char *const special_lock_variants[] = {"to-system", "from-system"};
 static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
+static const char *const engine_variants[] = {"paging-pending", "render-woken"};
 
 static const story stories[] = {
     {"fill-render-discard-refill", refill_variants, 2, 0, story_fill_refill},
@@ -611,6 +660,7 @@ static const story stories[] = {
     {"special-lock-after-transfer", special_lock_variants, 2, 0, story_special_lock},
     {"busy-later-op", NULL, 1, 1, story_busy_later},
     {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
+    {"engines", engine_variants, 2, 0, story_engines},
 };
 
 /* Adds the story when the target supports every operation it issues

@@ -288,7 +288,7 @@ static void vm_run_cpu_work(void *arg)
 {
     const vm_cpu_work *w = arg;
     pbc_vidmm_trace(w->v, "  gpu queue: the target's CPU work runs");
-    w->v->gpu->cpu = (pbc_prov){.submission = w->v->gpu->executed + 1, .op = w->op};
+    w->v->gpu->cpu = (pbc_prov){.submission = w->v->gpu->running + 1, .op = w->op};
     pbc_shim_enter();
     w->fn(w->arg);
     pbc_shim_leave(); /* what the work wrote through CPU views lands now */
@@ -380,7 +380,7 @@ void pbc_vidmm_check_fences_inside(vm *v)
 {
     for (uint32_t i = 0; i < v->res->sub_count && !v->stop; i++) {
         const pbc_submission *s = &v->res->subs[i];
-        if (!s->fenced_inside || s->queue_seq >= v->gpu->executed)
+        if (!s->fenced_inside || !v->gpu->queue[s->queue_seq].done)
             continue;
         pbc_fence_facts x = {.fence = s->fence, .issued = v->res->sub_count, .expected = s->fence,
                              .buffer_executed = 1, .buffer = s->buffer, .start = s->start, .end = s->end,
@@ -471,6 +471,22 @@ static void vm_patch(vm *v, pbc_submission *s, const vm_buffer *b)
                                   memcmp(&before, &p, sizeof(p)) != 0, vm_patch_changed_outside(v, s->start, s->end)));
 }
 
+/* What the paging engine waits for before it runs what SubmitCommand
+ * queues: the render work queued before on the allocations the buffer's
+ * operations name, or all of it when one names none. VidMm holds a paging
+ * buffer back until the allocations it moves are no longer in use; render
+ * work on other allocations goes on beside it. */
+static uint32_t vm_paging_wait(const vm *v)
+{
+    if (v->pending_global)
+        return UINT32_MAX;
+    uint32_t wait = 0;
+    for (uint32_t i = 0; i < v->s->alloc_count; i++)
+        if (v->allocs[i].in_pending && v->allocs[i].render_until > wait)
+            wait = v->allocs[i].render_until;
+    return wait;
+}
+
 static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
 {
     DXGKARG_SUBMITCOMMAND c;
@@ -479,7 +495,9 @@ static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
     v->in_submit = 1;
     v->cur_sub = s->fence - 1;
     s->covered = s->start;
+    v->gpu->paging_wait = vm_paging_wait(v);
     NTSTATUS st = pbc_shim_call_submit(v->t, v->adapter, &c);
+    v->gpu->paging_wait = UINT32_MAX;
     v->in_submit = 0;
     if (pbc_vidmm_kernel_check(v, "SubmitCommand"))
         return;
@@ -514,15 +532,24 @@ void pbc_vidmm_flush(vm *v)
     for (uint32_t i = 0; i < v->s->alloc_count; i++)
         if (v->allocs[i].in_pending) {
             v->allocs[i].in_pending = 0;
-            v->allocs[i].busy_until = done_at;
+            v->allocs[i].paging_until = done_at;
+            v->allocs[i].paging_fence = sp->fence;
         }
+    if (v->pending_global) {
+        v->pending_global = 0;
+        v->global_fence = sp->fence;
+    }
     b->submitted = b->write_off;
     b->priv_submitted = b->priv_write;
 }
 
 int pbc_vidmm_alloc_idle(const vm *v, int index)
 {
-    return index < 0 || (!v->allocs[index].in_pending && v->gpu->executed >= v->allocs[index].busy_until);
+    if (index < 0)
+        return 1;
+    const vm_alloc *a = &v->allocs[index];
+    return !a->in_pending && pbc_gpu_engine_done(v->gpu, PBC_ENGINE_PAGING, a->paging_until) &&
+           pbc_gpu_engine_done(v->gpu, PBC_ENGINE_RENDER, a->render_until);
 }
 
 /* Waits until the GPU is done with the allocation (S23). */
@@ -532,5 +559,6 @@ void pbc_vidmm_wait_idle(vm *v, int index)
         return;
     if (v->allocs[index].in_pending)
         pbc_vidmm_flush(v);
-    pbc_gpu_run(v->gpu, v->allocs[index].busy_until);
+    pbc_gpu_run_engine(v->gpu, PBC_ENGINE_PAGING, v->allocs[index].paging_until);
+    pbc_gpu_run_engine(v->gpu, PBC_ENGINE_RENDER, v->allocs[index].render_until);
 }

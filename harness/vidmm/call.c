@@ -417,6 +417,8 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
             PBC_PUSH(v->res->writes, v->res->write_count, v->res->write_cap, w);
             if (alloc >= 0)
                 v->allocs[alloc].in_pending = 1;
+            else
+                v->pending_global = 1;
         }
         b->write_off += (uint32_t)written;
         b->priv_write = (uint32_t)((const uint8_t *)a->pDmaBufferPrivateData - b->priv);

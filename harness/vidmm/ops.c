@@ -200,8 +200,6 @@ static void vm_unmap(vm *v, const pbc_sop *op)
     PBC_PUSH(v->unmapped, v->unmapped_count, v->unmapped_cap, u);
 }
 
-/* Synthetic render work runs on the GPU queue (target mode) or at once
- * (spec mode); either way in program order. */
 /* Notes queued work through aperture addresses, so that a later map does
  * not pull those pages from under it. */
 static void vm_note_aperture_use(vm *v, uint64_t addr, uint64_t size, uint32_t until)
@@ -227,12 +225,14 @@ static void vm_wait_aperture_range(vm *v, UINT segment, uint64_t first, uint64_t
         if (u->segment == segment && u->first < first + count && first < u->first + u->count && u->until > until)
             until = u->until;
     }
-    if (until > v->gpu->executed) {
+    if (!pbc_gpu_engine_done(v->gpu, PBC_ENGINE_RENDER, until)) {
         pbc_vidmm_flush(v);
-        pbc_gpu_run(v->gpu, until);
+        pbc_gpu_run_engine(v->gpu, PBC_ENGINE_RENDER, until);
     }
 }
 
+/* Synthetic render work runs on the render engine (target mode) or at
+ * once (spec mode). */
 static void vm_gpu_work(vm *v, const pbc_uop *u, int alloc)
 {
     if (v->opt.mode == PBC_MODE_SPEC) {
@@ -241,18 +241,24 @@ static void vm_gpu_work(vm *v, const pbc_uop *u, int alloc)
         v->gpu->cur.writer = PBC_WRITER_NONE;
         return;
     }
-    uint32_t seq = pbc_gpu_push_work(v->gpu, u, UINT32_MAX);
+    /* Render work on an allocation waits for the fence of the paging
+     * buffer that last moved it (and of the last one that mapped, unmapped
+     * or touched memory by address); raw access by address for every
+     * paging buffer submitted so far. Nothing else orders it. */
+    uint32_t wait = alloc >= 0 ? v->allocs[alloc].paging_fence : v->res->sub_count;
+    if (wait < v->global_fence)
+        wait = v->global_fence;
+    uint32_t seq = pbc_gpu_push_work(v->gpu, u, UINT32_MAX, wait);
     vm_note_aperture_use(v, u->dst, u->kind == PBC_UOP_READ ? u->width : u->size, seq + 1);
     if (alloc >= 0) {
-        v->allocs[alloc].busy_until = seq + 1;
+        v->allocs[alloc].render_until = seq + 1;
         return;
     }
     /* Raw GPU access by address may touch any allocation's memory (an
      * aperture page, a segment range): until it has run, no allocation is
      * reported idle, so AllocationIsIdle stays a promise (S24). */
     for (uint32_t i = 0; i < v->s->alloc_count; i++)
-        if (v->allocs[i].busy_until < seq + 1)
-            v->allocs[i].busy_until = seq + 1;
+        v->allocs[i].render_until = seq + 1;
 }
 
 typedef struct vm_render_ctx {
@@ -273,7 +279,7 @@ static void vm_render_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void 
 
 static void vm_render(vm *v, const pbc_sop *op)
 {
-    pbc_vidmm_flush(v); /* paging work queued earlier must run first */
+    pbc_vidmm_flush(v); /* the allocation's paging work gets its fence */
     vm_render_ctx rc = {op, (int)op->alloc};
     const pbc_res_alloc *ra = &v->rs.a[op->alloc];
     if (op->flags & PBC_SOP_VIA_APERTURE) {

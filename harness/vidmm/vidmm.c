@@ -239,15 +239,16 @@ void pbc_vidmm_alloc_destroy(vm *v, uint32_t index)
     vm_alloc *va = &v->allocs[index];
     pbc_vidmm_flush(v);
     if (v->opt.mode == PBC_MODE_TARGET) {
-        uint32_t until = va->busy_until > v->paging_queued ? va->busy_until : v->paging_queued;
-        pbc_gpu_run(v->gpu, until);
+        uint32_t until = va->paging_until > v->paging_queued ? va->paging_until : v->paging_queued;
+        pbc_gpu_run_engine(v->gpu, PBC_ENGINE_PAGING, until);
+        pbc_gpu_run_engine(v->gpu, PBC_ENGINE_RENDER, va->render_until);
         pbc_shim_enter();
         v->t->destroy_allocation(v->adapter, va->h);
         pbc_shim_leave();
         pbc_vidmm_kernel_check(v, "DestroyAllocation");
     }
     va->h = NULL;
-    va->busy_until = 0;
+    va->paging_until = va->render_until = va->paging_fence = 0;
     pbc_vidmm_mdl_retire(v, &va->mdl);
 }
 

@@ -63,7 +63,9 @@ typedef struct vm_alloc {
     HANDLE h;
     vm_mdl mdl;          /* its system pages, when in system memory */
     vm_mdl old_mdl;      /* during a transfer out of system memory: the source MDL */
-    uint32_t busy_until; /* queue sequence after which the GPU is done with it */
+    uint32_t paging_until; /* the paging engine is done with it once it ran every entry before this */
+    uint32_t render_until; /* the render engine, likewise */
+    uint32_t paging_fence; /* the fence of the submission that holds its last paging work */
     int in_pending;      /* used by the unsubmitted part of the current buffer */
     uint32_t mdls;       /* MDLs made for it so far: each one's pages are laid out afresh */
 } vm_alloc;
@@ -79,7 +81,7 @@ typedef struct vm_physical_op {
 } vm_physical_op;
 
 /* GPU work queued through aperture pages [first, first + count) of a
- * segment, done once the queue has executed `until` entries. */
+ * segment, done once the render engine has run its entries before `until`. */
 typedef struct vm_aperture_use {
     UINT segment;
     uint64_t first, count;
@@ -120,6 +122,9 @@ struct vm {
     uint32_t retired_count, retired_cap;
     uint32_t dma_size;
     uint32_t paging_queued;  /* the GPU queue's length when the last SubmitCommand returned */
+    int pending_global;      /* the unsubmitted part of the current buffer holds an operation that
+                                names no allocation (map, unmap, physical) */
+    uint32_t global_fence;   /* the fence of the last submission that held one */
     int refused;             /* the builder refused to create an allocation: the run is skipped */
     uint32_t op, sub, pass;
     int in_submit;

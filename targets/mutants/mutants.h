@@ -48,7 +48,8 @@
     PBC_MUTANT(pbc_mutant_merge_runs, "PB-DIVERGE") \
     PBC_MUTANT(pbc_mutant_discard_mark, "PB-DIVERGE")          \
     PBC_MUTANT(pbc_mutant_same_fill, "PB-DIVERGE")             \
-    PBC_MUTANT(pbc_mutant_special_lock_mdl, "PB-DIVERGE")
+    PBC_MUTANT(pbc_mutant_special_lock_mdl, "PB-DIVERGE")     \
+    PBC_MUTANT(pbc_mutant_idle_sticks, "PB-IDLE-HAZARD")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST

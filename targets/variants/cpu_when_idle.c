@@ -158,13 +158,17 @@ VAR_TARGET_DESTROY(pbc_variant_cpu_kept_view, "variant-cpu-kept-view",
 
 /* ---- Views made for each copy ---- */
 
+int var_cpu_eviction(const DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    const __typeof__(a->Transfer) *t = &a->Transfer;
+    return a->Operation == DXGK_OPERATION_TRANSFER && t->Source.SegmentId != 0 && t->Destination.SegmentId == 0 &&
+           a->MultipassOffset == 0 && a->DmaBufferWriteOffset == 0 && t->TransferSize != 0;
+}
+
 NTSTATUS var_cpu_eviction_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, int require_idle)
 {
     const __typeof__(a->Transfer) *t = &a->Transfer;
-    if (a->Operation != DXGK_OPERATION_TRANSFER || (require_idle && !t->Flags.AllocationIsIdle) ||
-        t->Source.SegmentId == 0 ||
-        t->Destination.SegmentId != 0 || a->MultipassOffset != 0 || a->DmaBufferWriteOffset != 0 ||
-        t->TransferSize == 0)
+    if (!var_cpu_eviction(a) || (require_idle && !t->Flags.AllocationIsIdle))
         return ref_build_paging_buffer(var_ref(adapter), a);
     cpu_view sv = {0}, dv = {0};
     uint8_t *src = cpu_map_side(&sv, t->Source.SegmentId, t->Source.SegmentAddress, t->Source.pMdl,
@@ -189,3 +193,23 @@ static NTSTATUS APIENTRY cpu_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAG
 VAR_TARGET(pbc_variant_cpu_when_idle, "variant-cpu-when-idle",
            "copies idle evictions with the CPU at build time (S24: an idle allocation stays idle)",
            REF_MAX_PACKET_BYTES, 0, var_create_adapter, cpu_build, var_patch, var_submit);
+
+/* ---- Asking for idle ---- */
+
+/* variant-cpu-asks-idle: every eviction it can copy with the CPU, it
+ * copies with the CPU, and asks for the allocation to be idle first: an
+ * eviction without AllocationIsIdle gets ALLOCATION_BUSY, with nothing
+ * written (S22), and the call again with the flag (S23) copies. With
+ * separate render and paging engines this is the safe way to use the CPU
+ * at build time: VidMm's wait covers both engines' work on the
+ * allocation, whichever runs it. */
+static NTSTATUS asks_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (var_cpu_eviction(a) && !a->Transfer.Flags.AllocationIsIdle)
+        return STATUS_GRAPHICS_ALLOCATION_BUSY;
+    return var_cpu_eviction_build(adapter, a, 1);
+}
+
+VAR_TARGET(pbc_variant_cpu_asks_idle, "variant-cpu-asks-idle",
+           "copies every eviction with the CPU at build time, after ALLOCATION_BUSY when not idle (S22, S23)",
+           REF_MAX_PACKET_BYTES, 0, var_create_adapter, asks_build, var_patch, var_submit);

@@ -38,6 +38,12 @@ NTSTATUS var_ref_window(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, uint8_t *s
 NTSTATUS var_ref_one_packet(HANDLE adapter, const DXGKARG_BUILDPAGINGBUFFER *a, uint8_t *packet,
                             size_t *len, UINT *mpo);
 
+/* Whether the call is one a CPU-copying variant copies with the CPU: the
+ * first call of a transfer from a segment into system memory, with no
+ * packets of its own still waiting in the buffer (they might write the
+ * source after the copy). */
+int var_cpu_eviction(const DXGKARG_BUILDPAGINGBUFFER *a);
+
 /* variant-cpu-when-idle's BuildPagingBuffer: an eviction (segment to
  * system) copied by the CPU, when AllocationIsIdle is set or, for a
  * planted bug, whatever it says (require_idle 0). */

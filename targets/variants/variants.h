@@ -24,6 +24,7 @@
     PBC_VARIANT(pbc_variant_ring_pieces)         \
     PBC_VARIANT(pbc_variant_cpu_when_idle)       \
     PBC_VARIANT(pbc_variant_cpu_kept_view)       \
+    PBC_VARIANT(pbc_variant_cpu_asks_idle)       \
     PBC_VARIANT(pbc_variant_discard_scribble)
 
 #define PBC_VARIANT(sym) extern const pbc_target sym;
