@@ -115,6 +115,55 @@ T_TEST(state_bugs_need_stories)
     pbc_runner_fini(&r);
 }
 
+/* Separate render and paging engines (harness/gpu/gpu.h): mutant-idle-sticks
+ * takes one AllocationIsIdle for "the GPU is idle" and copies a later
+ * eviction with the CPU without asking. Every story before story/engines
+ * passes on it; story/engines/paging-pending fails it with PB-IDLE-HAZARD,
+ * as VidMm's wait for one allocation's render work leaves another's paging
+ * buffer queued. Its legal twin, variant-cpu-asks-idle, which asks every
+ * time, passes every story. */
+T_TEST(idle_belief_needs_two_engines)
+{
+    static const char *const names[] = {"mutant-idle-sticks", "variant-cpu-asks-idle"};
+    pbc_runner r;
+    pbc_runner_init(&r);
+    for (size_t k = 0; k < 2; k++) {
+        const pbc_target *t = pbc_target_find(names[k]);
+        T_CHECK(t != NULL);
+        int mutant = k == 0;
+        pbc_case_list cases;
+        pbc_certify_cases(t, PBC_CERTIFY_QUICK, &cases);
+        uint32_t pending_hits = 0, pending_cases = 0, other_fails = 0;
+        for (uint32_t i = 0; i < cases.count; i++) {
+            const char *name = cases.items[i].name;
+            if (strncmp(name, "story/", 6))
+                continue;
+            pbc_scenario s;
+            char err[256];
+            T_CHECK_MSG(pbc_scenario_parse(cases.items[i].text, strlen(cases.items[i].text), name, &s, err,
+                                           sizeof(err)) == 0, "%s", err);
+            pbc_run_options o = {.check_determinism = 1};
+            pbc_outcome out;
+            pbc_runner_run(&r, &s, t, &o, &out);
+            pbc_scenario_fini(&s);
+            int pending = strstr(name, "story/engines/paging-pending/dma-min/") != NULL;
+            pending_cases += pending;
+            if (pending && out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-IDLE-HAZARD"))
+                pending_hits++;
+            else if (out.verdict != PBC_VERDICT_PASS && strncmp(name, "story/engines/", 14)) {
+                other_fails++;
+                fprintf(stderr, "  %s on %s: %s %s\n", names[k], name, out.rule, out.message);
+            }
+        }
+        T_CHECK_MSG(pending_cases == 2, "%u paging-pending cases", pending_cases);
+        T_CHECK_MSG(pending_hits == (mutant ? 2u : 0u), "%s: paging-pending failed %u times", names[k],
+                    pending_hits);
+        T_CHECK(other_fails == 0);
+        pbc_case_list_fini(&cases);
+    }
+    pbc_runner_fini(&r);
+}
+
 /* Stories issue only what the target supports, within the adapter it
  * declares: without special-lock transfers or aperture maps, or with two
  * memory segments and no aperture, fewer stories, each still valid. */
