@@ -62,9 +62,10 @@ typedef struct pbc_host {
     /* One line of diagnostic text, shown with --trace. */
     void (*log)(void *ctx, const char *line);
     /* ---- ABI 1.1 ---- */
-    /* Queues CPU work on the GPU's queue, as a worker thread woken by
-     * SubmitCommand would run it: fn(arg) runs when the queue reaches it,
-     * after everything rung before and before the fence queued after it,
+    /* Queues CPU work on the paging engine, as a worker thread woken by
+     * SubmitCommand would run it: fn(arg) runs when the engine reaches it,
+     * after everything rung before (and the render work the paging buffer
+     * waits for) and before the fence queued after it,
      * with the paging buffer, its private data and the MDLs of the
      * operations it serves still alive, and with the kernel services (CPU
      * mappings, registers) bound. Call it only from inside SubmitCommand. */
