@@ -293,6 +293,14 @@ static void story_at(gen_buf *b, uint32_t segment, uint64_t offset)
     gb(b, "%u:0x%llx", segment, (unsigned long long)offset);
 }
 
+/* "WHAT to=SEG:OFF REST" on a line of its own. */
+static void story_to(gen_buf *b, const char *what, uint32_t segment, uint64_t offset, const char *rest)
+{
+    gb(b, "%s to=", what);
+    story_at(b, segment, offset);
+    gb(b, "%s\n", rest);
+}
+
 /* The case's first lines: the declared layout, or for `extra` the default
  * one with a third memory segment as segment 4 (a case that declares no
  * segment gets the default layout). */
@@ -327,9 +335,7 @@ static int story_fill_refill(gen_buf *b, const story_dims *d, uint32_t variant)
     story_header(b, 0);
     gb(b, "alloc A size=24K at=none%s\n", story_idle(d));
     story_dma(b, d);
-    gb(b, "fill A to=");
-    story_at(b, low, 0x10000);
-    gb(b, " pattern=0xA1B2C3D4\n");
+    story_to(b, "fill A", low, 0x10000, " pattern=0xA1B2C3D4");
     gb(b, "render-write A offset=0x1000 size=8K pattern=0x5EED5EED\n");
     gb(b, "discard A\n");
     gb(b, "fill A to=");
@@ -337,9 +343,7 @@ static int story_fill_refill(gen_buf *b, const story_dims *d, uint32_t variant)
     gb(b, " pattern=0x%08X\n", variant == 0 ? 0xA1B2C3D4u : 0x0F1E2D3Cu);
     gb(b, "render-read A offset=0 size=24K\n");
     gb(b, "transfer A to=system split=2\n");
-    gb(b, "transfer A to=");
-    story_at(b, low, 0x10000);
-    gb(b, " split=3\n");
+    story_to(b, "transfer A", low, 0x10000, " split=3");
     return 0;
 }
 
@@ -358,17 +362,11 @@ static int story_evict_restore(gen_buf *b, const story_dims *d, uint32_t variant
     story_dma(b, d);
     gb(b, "render-write A offset=0 size=4K pattern=0x11111111\n");
     gb(b, "transfer A to=system split=3\n");
-    gb(b, "transfer A to=");
-    story_at(b, low, 0x13000);
-    gb(b, " split=2\n");
+    story_to(b, "transfer A", low, 0x13000, " split=2");
     gb(b, "render-write A offset=0x2000 size=8K pattern=0x22222222\n");
     gb(b, "transfer A to=system split=3\n");
-    gb(b, "fill B to=");
-    story_at(b, low, 0x10000);
-    gb(b, " pattern=0x33333333\n");
-    gb(b, "transfer A to=");
-    story_at(b, low, 0x12000);
-    gb(b, " split=5\n");
+    story_to(b, "fill B", low, 0x10000, " pattern=0x33333333");
+    story_to(b, "transfer A", low, 0x12000, " split=5");
     gb(b, "transfer A to=system\n");
     gb(b, "transfer B to=system\n");
     return 0;
@@ -426,9 +424,7 @@ static int story_remap(gen_buf *b, const story_dims *d, uint32_t variant)
     gb(b, "render-write A offset=0x2000 size=16K pattern=0x66666666 via=aperture\n");
     gb(b, "gpu-read at=%u:0x%llx size=16K\n", ap, (unsigned long long)at);
     gb(b, "unmap A\n");
-    gb(b, "transfer A to=");
-    story_at(b, low, 0x10000);
-    gb(b, " split=2\n");
+    story_to(b, "transfer A", low, 0x10000, " split=2");
     gb(b, "transfer A to=system\n");
     gb(b, "map A aperture=%u:3 first=0 count=4%s\n", ap, coherent);
     gb(b, "gpu-write at=%u:0x%llx size=8K pattern=0x77777777\n", ap, (unsigned long long)at);
@@ -451,14 +447,10 @@ static int story_special_lock(gen_buf *b, const story_dims *d, uint32_t variant)
     if (variant == 0) {
         gb(b, "alloc A size=24K mdl-offset=2%s\n", story_idle(d));
         story_dma(b, d);
-        gb(b, "transfer A to=");
-        story_at(b, low, 0x10000);
-        gb(b, " split=2\n");
+        story_to(b, "transfer A", low, 0x10000, " split=2");
         gb(b, "render-write A offset=0 size=8K pattern=0x88888888\n");
         gb(b, "special-lock-transfer A to=system\n");
-        gb(b, "transfer A to=");
-        story_at(b, high, 0x100000);
-        gb(b, " split=1\n");
+        story_to(b, "transfer A", high, 0x100000, " split=1");
         gb(b, "special-lock-transfer A to=system\n");
         return 0;
     }
@@ -468,17 +460,11 @@ static int story_special_lock(gen_buf *b, const story_dims *d, uint32_t variant)
     story_dma(b, d);
     gb(b, "transfer A to=system split=2\n");
     gb(b, "render-write A offset=0x1000 size=4K pattern=0x99999999\n");
-    gb(b, "special-lock-transfer A to=");
-    story_at(b, high, 0x100000);
-    gb(b, "\n");
+    story_to(b, "special-lock-transfer A", high, 0x100000, "");
     gb(b, "transfer A to=system\n");
-    gb(b, "transfer A to=");
-    story_at(b, low, 0x20000);
-    gb(b, " split=1\n");
+    story_to(b, "transfer A", low, 0x20000, " split=1");
     gb(b, "special-lock-transfer A to=system\n");
-    gb(b, "special-lock-transfer A to=");
-    story_at(b, high, 0x200000);
-    gb(b, "\n");
+    story_to(b, "special-lock-transfer A", high, 0x200000, "");
     return 0;
 }
 
@@ -499,23 +485,15 @@ static int story_busy_later(gen_buf *b, const story_dims *d, uint32_t variant)
     story_dma(b, d);
     gb(b, "transfer A to=system\n");
     gb(b, "render-read B offset=0 size=8K\n");
-    gb(b, "transfer A to=");
-    story_at(b, low, 0x20000);
-    gb(b, " split=2\n");
+    story_to(b, "transfer A", low, 0x20000, " split=2");
     gb(b, "render-write A offset=0 size=8K pattern=0xAAAAAAAA\n");
     gb(b, "transfer A to=system split=3\n");
-    gb(b, "transfer A to=");
-    story_at(b, low, 0x10000);
-    gb(b, " split=1\n");
+    story_to(b, "transfer A", low, 0x10000, " split=1");
     gb(b, "render-write A offset=0x1000 size=4K pattern=0xBBBBBBBB\n");
     gb(b, "discard A\n");
-    gb(b, "fill A to=");
-    story_at(b, low, 0x10000);
-    gb(b, " pattern=0xCCCCCCCC\n");
+    story_to(b, "fill A", low, 0x10000, " pattern=0xCCCCCCCC");
     gb(b, "render-read A offset=0 size=24K\n");
-    gb(b, "transfer A to=");
-    story_at(b, high, 0x200000);
-    gb(b, " split=2\n");
+    story_to(b, "transfer A", high, 0x200000, " split=2");
     return 0;
 }
 
@@ -537,43 +515,31 @@ static int story_handle_reuse(gen_buf *b, const story_dims *d, uint32_t variant)
         gb(b, "discard A\n");
         gb(b, "destroy A\n");
         gb(b, "create A at=system seed=1001\n");
-        gb(b, "transfer A to=");
-        story_at(b, low, 0x10000);
-        gb(b, " split=2\n");
+        story_to(b, "transfer A", low, 0x10000, " split=2");
         gb(b, "render-read A offset=0 size=24K\n");
         gb(b, "transfer A to=system\n");
         return 0;
     case 1: /* special-lock */
         gb(b, "alloc A size=24K mdl-offset=1%s\n", story_idle(d));
         story_dma(b, d);
-        gb(b, "transfer A to=");
-        story_at(b, low, 0x10000);
-        gb(b, " split=2\n");
+        story_to(b, "transfer A", low, 0x10000, " split=2");
         gb(b, "render-write A offset=0 size=8K pattern=0x34343434\n");
         gb(b, "transfer A to=system\n");
         gb(b, "destroy A\n");
         gb(b, "create A at=system seed=1002\n");
-        gb(b, "special-lock-transfer A to=");
-        story_at(b, low, 0x20000);
-        gb(b, "\n");
+        story_to(b, "special-lock-transfer A", low, 0x20000, "");
         gb(b, "transfer A to=system split=2\n");
         return 0;
     case 2: /* fill */
         gb(b, "alloc A size=24K at=none%s\n", story_idle(d));
         gb(b, "alloc B size=24K at=none\n");
         story_dma(b, d);
-        gb(b, "fill A to=");
-        story_at(b, low, 0x10000);
-        gb(b, " pattern=0x0BADF00D\n");
+        story_to(b, "fill A", low, 0x10000, " pattern=0x0BADF00D");
         gb(b, "destroy A\n");
-        gb(b, "fill B to=");
-        story_at(b, low, 0x10000);
-        gb(b, " pattern=0x600DF00D\n");
+        story_to(b, "fill B", low, 0x10000, " pattern=0x600DF00D");
         gb(b, "transfer B to=system\n");
         gb(b, "create A at=none seed=1003\n");
-        gb(b, "fill A to=");
-        story_at(b, low, 0x10000);
-        gb(b, " pattern=0x0BADF00D\n");
+        story_to(b, "fill A", low, 0x10000, " pattern=0x0BADF00D");
         gb(b, "transfer A to=system split=2\n");
         return 0;
     default: /* map */
@@ -620,29 +586,21 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
     gb(b, "alloc B size=24K mdl-offset=1%s\n", story_idle(d));
     story_dma(b, d);
     if (variant == 0) {
-        gb(b, "transfer B to=");
-        story_at(b, high, 0x100000);
-        gb(b, " split=2\n");
+        story_to(b, "transfer B", high, 0x100000, " split=2");
         gb(b, "render-write A offset=0 size=8K pattern=0x5A5A5A5A\n");
         gb(b, "transfer A to=system\n");
         gb(b, "transfer B to=system\n");
-        gb(b, "transfer B to=");
-        story_at(b, low, 0x40000);
-        gb(b, "\n");
+        story_to(b, "transfer B", low, 0x40000, "");
         gb(b, "render-read B offset=0 size=24K\n");
         return 0;
     }
     gb(b, "render-write A offset=0x2000 size=8K pattern=0x6B6B6B6B\n");
-    gb(b, "transfer B to=");
-    story_at(b, high, 0x100000);
-    gb(b, " split=3\n");
+    story_to(b, "transfer B", high, 0x100000, " split=3");
     gb(b, "render-write B offset=0x1000 size=16K pattern=0x7C7C7C7C\n");
     gb(b, "transfer A to=system split=2\n");
     gb(b, "render-read B offset=0 size=24K\n");
     gb(b, "transfer B to=system\n");
-    gb(b, "transfer A to=");
-    story_at(b, high, 0x200000);
-    gb(b, "\n");
+    story_to(b, "transfer A", high, 0x200000, "");
     gb(b, "render-read A offset=0 size=24K\n");
     return 0;
 }
