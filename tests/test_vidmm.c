@@ -283,6 +283,26 @@ T_TEST(idle_flag_waits_for_raw_gpu_work)
     T_CHECK(transfers == 2);
 }
 
+/* Render work still queued on a range whose allocation has left it
+ * (discarded, moved out) runs before paging work that puts another
+ * allocation there, fill or transfer: VidMm reuses a range only once the
+ * GPU is done with it, on whichever engine. The reference passes. */
+T_TEST(range_reused_after_its_render_work)
+{
+    static const char *const texts[] = {
+        "pbs 1\nalloc A size=8K at=1:0x0\nalloc B size=4K at=none\ndma size=24\n"
+        "render-write A offset=0 size=8K pattern=0xb0b0f903\ndiscard A\nfill B to=1:0x1000 pattern=0x12345678\n"
+        "end\n",
+        "pbs 1\nalloc A size=8K at=1:0x0\nalloc B size=8K\n"
+        "render-write A offset=0 size=8K pattern=0x0badf00d\ntransfer A to=2:0x0\ntransfer B to=1:0x0\n"
+        "render-read B offset=0 size=8K\nend\n",
+    };
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        pbc_outcome out = run_spy(texts[i], pbc_target_reference.supported_operations);
+        T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "case %zu: %s %s", i, out.rule, out.message);
+    }
+}
+
 /* S36, S38-S41, S45, S47: every buffer part is patched then submitted with
  * the same offsets, a paging flag, no lists, the buffer's start address. */
 T_TEST(patch_and_submit_agree)

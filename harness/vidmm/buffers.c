@@ -481,9 +481,15 @@ static uint32_t vm_paging_wait(const vm *v)
     if (v->pending_global)
         return UINT32_MAX;
     uint32_t wait = 0;
-    for (uint32_t i = 0; i < v->s->alloc_count; i++)
-        if (v->allocs[i].in_pending && v->allocs[i].render_until > wait)
-            wait = v->allocs[i].render_until;
+    for (uint32_t i = 0; i < v->s->alloc_count; i++) {
+        const vm_alloc *a = &v->allocs[i];
+        if (!a->in_pending)
+            continue;
+        if (a->render_until > wait)
+            wait = a->render_until;
+        if (a->range_wait > wait)
+            wait = a->range_wait;
+    }
     return wait;
 }
 
@@ -550,6 +556,19 @@ int pbc_vidmm_alloc_idle(const vm *v, int index)
     const vm_alloc *a = &v->allocs[index];
     return !a->in_pending && pbc_gpu_engine_done(v->gpu, PBC_ENGINE_PAGING, a->paging_until) &&
            pbc_gpu_engine_done(v->gpu, PBC_ENGINE_RENDER, a->render_until);
+}
+
+void pbc_vidmm_claim_range(vm *v, uint32_t index, uint64_t lo, uint64_t hi)
+{
+    const pbc_gpu *g = v->gpu;
+    for (uint32_t i = g->head[PBC_ENGINE_RENDER]; i < g->queued; i++) {
+        const pbc_qentry *e = &g->queue[i];
+        if (e->kind != PBC_QE_WORK || e->done)
+            continue;
+        uint64_t n = e->uop.kind == PBC_UOP_READ ? e->uop.width : e->uop.size;
+        if (e->uop.dst < hi && lo < e->uop.dst + n && v->allocs[index].range_wait < i + 1)
+            v->allocs[index].range_wait = i + 1;
+    }
 }
 
 /* Waits until the GPU is done with the allocation (S23). */

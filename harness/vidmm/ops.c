@@ -46,6 +46,10 @@ static void vm_transfer(vm *v, const pbc_sop *op)
         partial = v->partial_mdl.mdl;
     }
     MDL *old_mdl = va->old_mdl.mdl;
+    if (dst.where == PBC_WHERE_SEGMENT) {
+        uint64_t at = pbc_vidmm_segment_base(v, dst.at.segment) + dst.at.offset;
+        pbc_vidmm_claim_range(v, op->alloc, at, at + al->size);
+    }
     v->partial_alloc = op->alloc;
     v->partial_first = al->mdl_offset;
     uint32_t pages = pbc_alloc_pages(al);
@@ -104,6 +108,7 @@ static void vm_fill(vm *v, const pbc_sop *op)
     a.Fill.FillPattern = op->pattern;
     a.Fill.Destination.SegmentId = op->at.segment; /* memory segments only (S26) */
     a.Fill.Destination.SegmentAddress.QuadPart = (LONGLONG)base;
+    pbc_vidmm_claim_range(v, op->alloc, base, base + al->size);
     pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
     pbc_vidmm_mask_clear(v, base, base + al->size);
 }

@@ -248,7 +248,7 @@ void pbc_vidmm_alloc_destroy(vm *v, uint32_t index)
         pbc_vidmm_kernel_check(v, "DestroyAllocation");
     }
     va->h = NULL;
-    va->paging_until = va->render_until = va->paging_fence = 0;
+    va->paging_until = va->render_until = va->paging_fence = va->range_wait = 0;
     pbc_vidmm_mdl_retire(v, &va->mdl);
 }
 

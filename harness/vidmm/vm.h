@@ -66,6 +66,8 @@ typedef struct vm_alloc {
     uint32_t paging_until; /* the paging engine is done with it once it ran every entry before this */
     uint32_t render_until; /* the render engine, likewise */
     uint32_t paging_fence; /* the fence of the submission that holds its last paging work */
+    uint32_t range_wait;   /* render work its paging buffers wait for besides its own: work
+                              queued on the segment range it moves into by its previous occupants */
     int in_pending;      /* used by the unsubmitted part of the current buffer */
     uint32_t mdls;       /* MDLs made for it so far: each one's pages are laid out afresh */
 } vm_alloc;
@@ -215,6 +217,12 @@ int pbc_vidmm_alloc_idle(const vm *v, int index);
 void pbc_vidmm_check_fences_inside(vm *v);
 /* Waits until the GPU is done with the allocation (S23). */
 void pbc_vidmm_wait_idle(vm *v, int index);
+/* Allocation `index` moves or is filled into segment memory [lo, hi):
+ * its paging buffers wait for the render work still queued there, on an
+ * allocation that has left the range (discarded, moved, destroyed), as
+ * VidMm hands a range to a new allocation only once the GPU is done
+ * with it. */
+void pbc_vidmm_claim_range(vm *v, uint32_t index, uint64_t lo, uint64_t hi);
 
 /* Turns kernel-service misuse the services recorded since the last call
  * into a PB-KERNEL finding naming `where`, and echoes new DbgPrint lines
