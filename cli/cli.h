@@ -41,6 +41,7 @@ int pbc_cmd_disasm(int argc, char **argv);
 int pbc_cmd_list(int argc, char **argv);
 int pbc_cmd_certify(int argc, char **argv);
 int pbc_cmd_replay(int argc, char **argv);
+int pbc_cmd_triage(int argc, char **argv);
 int pbc_cmd_encode(int argc, char **argv);
 int pbc_cmd_fuzz(int argc, char **argv);
 int pbc_cmd_bench(int argc, char **argv);

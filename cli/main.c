@@ -33,6 +33,8 @@ static const char usage[] =
     "  disasm SCENARIO    run one scenario and print every executed packet\n"
     "  fuzz --target NAME drive libFuzzer or AFL++ on a builder (docs/fuzzing.md)\n"
     "  replay INPUT...    judge fuzzer inputs (binary) or text scenarios again\n"
+    "  triage INPUT... --target NAME\n"
+    "                     sort failing inputs into buckets, minimize each, report\n"
     "  encode SCENARIO... --out DIR\n"
     "                     text scenarios as fuzzer inputs (binary scenarios)\n"
     "  bench              fuzzing speed, memory and time-to-find (docs/benchmarks.md)\n"
@@ -113,6 +115,8 @@ int main(int argc, char **argv)
         return pbc_cmd_certify(argc - 1, argv + 1);
     if (!strcmp(verb, "replay"))
         return pbc_cmd_replay(argc - 1, argv + 1);
+    if (!strcmp(verb, "triage"))
+        return pbc_cmd_triage(argc - 1, argv + 1);
     if (!strcmp(verb, "encode"))
         return pbc_cmd_encode(argc - 1, argv + 1);
     if (!strcmp(verb, "fuzz"))

@@ -97,18 +97,19 @@ void pbc_iso_put_u32(pbc_iso_buf *b, uint32_t v)
     b->n += 4;
 }
 
-void pbc_iso_put_str(pbc_iso_buf *b, const char *s)
+void pbc_iso_put_bytes(pbc_iso_buf *b, const void *p, size_t len)
 {
-    size_t len = s ? strlen(s) : 0;
-    pbc_iso_put_u32(b, s ? (uint32_t)len + 1 : 0);
+    pbc_iso_put_u32(b, p ? (uint32_t)len + 1 : 0);
     if (b->n + len > b->cap) {
         b->cap = (b->n + len) * 2;
         b->p = pbc_xrealloc(b->p, b->cap);
     }
     if (len)
-        memcpy(b->p + b->n, s, len);
+        memcpy(b->p + b->n, p, len);
     b->n += len;
 }
+
+void pbc_iso_put_str(pbc_iso_buf *b, const char *s) { pbc_iso_put_bytes(b, s, s ? strlen(s) : 0); }
 
 uint32_t pbc_iso_get_u32(pbc_iso_reader *r)
 {
@@ -119,20 +120,28 @@ uint32_t pbc_iso_get_u32(pbc_iso_reader *r)
     return v;
 }
 
-char *pbc_iso_get_str(pbc_iso_reader *r)
+uint8_t *pbc_iso_get_bytes(pbc_iso_reader *r, size_t *n)
 {
     uint32_t len = pbc_iso_get_u32(r);
+    *n = 0;
     if (len == 0)
         return NULL;
     len--;
     if (r->at > r->n || len > r->n - r->at)
         len = r->at > r->n ? 0 : (uint32_t)(r->n - r->at);
-    char *s = pbc_xmalloc(len + 1u);
+    uint8_t *s = pbc_xmalloc(len + 1u);
     if (len)
         memcpy(s, r->p + r->at, len);
     s[len] = 0;
     r->at += len;
+    *n = len;
     return s;
+}
+
+char *pbc_iso_get_str(pbc_iso_reader *r)
+{
+    size_t n;
+    return (char *)pbc_iso_get_bytes(r, &n);
 }
 
 /* ---- the worker ------------------------------------------------------- */

@@ -91,11 +91,13 @@ typedef struct pbc_iso_buf {
 } pbc_iso_buf;
 void pbc_iso_put_u32(pbc_iso_buf *b, uint32_t v);
 void pbc_iso_put_str(pbc_iso_buf *b, const char *s); /* NULL reads back as NULL */
+void pbc_iso_put_bytes(pbc_iso_buf *b, const void *p, size_t len);
 typedef struct pbc_iso_reader {
     const uint8_t *p;
     size_t n, at;
 } pbc_iso_reader;
 uint32_t pbc_iso_get_u32(pbc_iso_reader *r);
 char *pbc_iso_get_str(pbc_iso_reader *r); /* owned, or NULL */
+uint8_t *pbc_iso_get_bytes(pbc_iso_reader *r, size_t *n); /* owned (NUL after the bytes), or NULL */
 
 #endif

@@ -80,13 +80,17 @@ static void describe_addr(const pbc_scenario *s, const pbc_record *res, uint64_t
 }
 
 static void describe_writer(pbc_outcome *out, const char *side, const pbc_scenario *s,
-                            const pbc_world *w, pbc_prov p)
+                            const pbc_world *w, pbc_prov p, int target_side)
 {
     static const char *const writers[] = {"nobody (initial zero)", "the scenario's initial content",
                                           "a paging-buffer packet", "render work", "the spec model",
                                           "the builder's CPU access"};
+    static const char *const shapes[] = {"none", "init", "packet", "render", "spec", "cpu"};
     const char *who = p.writer < PBC_ARRAY_LEN(writers) ? writers[p.writer] : "?";
     out_append(out, "\n  %s last write: %s", side, who);
+    if (target_side)
+        snprintf(out->shape.writer, sizeof(out->shape.writer), "%s",
+                 p.writer < PBC_ARRAY_LEN(shapes) ? shapes[p.writer] : "?");
     if (p.writer == PBC_WRITER_CPU) {
         if (p.call)
             out_append(out, " (BuildPagingBuffer call %u", p.call);
@@ -115,6 +119,10 @@ static void describe_writer(pbc_outcome *out, const char *side, const pbc_scenar
                    wr->pass + 1, wr->call);
         if (out->op == UINT32_MAX)
             out->op = wr->op;
+        if (target_side) {
+            out->shape.sub = wr->sub;
+            out->shape.pass = wr->pass;
+        }
     } else {
         out_append(out, ")");
     }
@@ -137,20 +145,24 @@ static void describe_diff(pbc_outcome *out, const pbc_scenario *s, const pbc_dif
     switch (d->kind) {
     case PBC_DIFF_MEMORY:
         describe_addr(s, &expected->res, d->addr, where, sizeof(where));
+        snprintf(out->shape.region, sizeof(out->shape.region), "%s",
+                 !strncmp(where, "segment", 7) ? "segment" : !strncmp(where, "system", 6) ? "system" : "physical");
         out_append(out, "memory differs at 0x%" PRIx64 ", %s; %u page(s) differ\n  %-9s @0x%" PRIx64 ": ",
                    d->addr, where, d->differing_pages, expected_name, d->window_start);
         hex(out, d->a);
         out_append(out, "\n  %-9s @0x%" PRIx64 ": ", actual_name, d->window_start);
         hex(out, d->b);
-        describe_writer(out, expected_name, s, expected, d->prov_a);
-        describe_writer(out, actual_name, s, actual, d->prov_b);
+        describe_writer(out, expected_name, s, expected, d->prov_a, 0);
+        describe_writer(out, actual_name, s, actual, d->prov_b, 1);
         break;
     case PBC_DIFF_GART:
+        snprintf(out->shape.region, sizeof(out->shape.region), "gart");
         out_append(out, "GART entry %" PRIu64 " of aperture segment %u differs: %s has %s0x%" PRIx64
                    " flags 0x%x, %s has 0x%" PRIx64 " flags 0x%x", d->index, d->segment, expected_name,
                    "", d->gart_a.addr, d->gart_a.flags, actual_name, d->gart_b.addr, d->gart_b.flags);
         break;
     default:
+        snprintf(out->shape.region, sizeof(out->shape.region), "faults");
         out_append(out, "GPU fault counts differ (%s: %u, %s: %u)", expected_name,
                    expected->gpu->fault_count, actual_name, actual->gpu->fault_count);
         break;

@@ -27,6 +27,17 @@ typedef struct pbc_world {
     pbc_shim_watch pool; /* the GPU's paging-buffer pool, watched from run to run */
 } pbc_world;
 
+/* A divergence in a few stable words, for grouping failures that are the
+ * same bug (pbcheck triage): where the first differing byte is and who
+ * wrote it last in the target's world. Empty strings when not a
+ * divergence. */
+typedef struct pbc_fail_shape {
+    char region[12]; /* "segment", "system", "physical", "gart", "faults" */
+    char writer[12]; /* "none", "init", "packet", "render", "spec", "cpu" */
+    uint32_t sub;    /* writer "packet": the sub-transfer and pass of its call, 0-based */
+    uint32_t pass;
+} pbc_fail_shape;
+
 typedef struct pbc_outcome {
     uint32_t verdict;           /* pbc_verdict */
     char rule[PBC_RULE_ID_MAX]; /* first rule broken, "" when none */
@@ -36,6 +47,7 @@ typedef struct pbc_outcome {
     char log[1024];             /* failures: the end of the builder's DbgPrint output, "" if none;
                                    kept apart from message, which is the harness's own text */
     int log_truncated;          /* log holds only the last lines */
+    pbc_fail_shape shape;       /* PB-DIVERGE: its shape */
 } pbc_outcome;
 
 const char *pbc_verdict_name(uint32_t v);
