@@ -701,8 +701,21 @@ static int promote(const char *out, const char *id, const char *to)
         const char *tbase = strrchr(target, '/');
         tbase = tbase ? tbase + 1 : target;
         char *dst = pbc_xprintf("%s/%.*s-%.8s.pbs", to, (int)strcspn(tbase, "."), tbase, sig);
-        char *text = pbc_xprintf("# expect: %s fail %s\n%s%s", target, rule ? rule : cls ? cls : "-",
-                                 pbc_exec_target_is_path(target) ? "" : "# expect: reference pass\n", data);
+        /* The reproducer's lines, its replay command made for its new place. */
+        const char *argv[] = {"pbcheck", "run", dst, "--target", target, NULL};
+        char *cmd = pbc_report_shell_command(argv);
+        char *text = pbc_xprintf("# expect: %s fail %s\n%s# replay: %s\n", target, rule ? rule : cls ? cls : "-",
+                                 pbc_exec_target_is_path(target) ? "" : "# expect: reference pass\n", cmd);
+        free(cmd);
+        for (const char *line = data; *line;) {
+            size_t len = strcspn(line, "\n");
+            if (strncmp(line, "# replay: ", 10)) {
+                char *more = pbc_xprintf("%s%.*s\n", text, (int)len, line);
+                free(text);
+                text = more;
+            }
+            line += len + (line[len] == '\n');
+        }
         if (pbc_fs_write_atomic(dst, text, strlen(text), err, sizeof(err)))
             fprintf(stderr, "pbcheck: triage: --promote: %s\n", err);
         else {

@@ -66,7 +66,11 @@ fuzz_target() { # fuzz_target NAME KIND SEED_DIR SOURCES...
     zip_dir "$seeds" "$OUT/${name}_seed_corpus.zip"
 }
 
-"$work/pbcheck" encode "$src"/corpus/seeds/*.pbs --out "$work/seeds-binary" >/dev/null
+# The seeds, and the regression corpus (pbcheck triage --promote): every
+# bug once found stays in the corpus the fuzzers start from.
+regressions=("$src"/corpus/regressions/*.pbs)
+[ -e "${regressions[0]}" ] || regressions=()
+"$work/pbcheck" encode "$src"/corpus/seeds/*.pbs "${regressions[@]}" --out "$work/seeds-binary" >/dev/null
 "$work/pbcheck" fuzz --target isa --prepare --out "$work/isa" >/dev/null
 
 # Legal variants get no fuzz target: the reference and planted bugs only.

@@ -108,7 +108,8 @@ static int parse_frame(const char *line, char *fn, size_t fn_size, char *where, 
         return fn[0] != 0;
     }
     const char *at = strstr(line, " at ");
-    if (at && at > line && !strchr(line, '[')) {
+    if (at && at > line && !strchr(line, '[') && !memchr(line, ' ', (size_t)(at - line)) &&
+        strchr(at + 4, ':')) {
         snprintf(fn, fn_size, "%.*s", (int)(at - line), line);
         snprintf(where, where_size, "%.*s", (int)strcspn(at + 4, "\n"), at + 4);
         return 1;
@@ -149,15 +150,17 @@ static void kind_words(const char *from, char *buf, size_t size)
         while (*from == ' ')
             from++;
         size_t w = strcspn(from, " \n");
-        int digits = 0;
-        for (size_t i = 0; i < w; i++)
+        int digits = 0, last = w && from[w - 1] == ':';
+        for (size_t i = 0; i + last < w; i++)
             digits |= isdigit((unsigned char)from[i]) || from[i] == ':' || from[i] == '\'';
-        if (!w || digits || !strncmp(from, "on", w) || !strncmp(from, "at", w) || !strncmp(from, "in", w) ||
-            !strncmp(from, "for", w))
+        static const char *const stop[] = {"on", "at", "in", "for", "of", "by", "to", "from"};
+        for (size_t i = 0; i < PBC_ARRAY_LEN(stop); i++)
+            digits |= w == strlen(stop[i]) && !strncmp(from, stop[i], w);
+        if (!w || digits || n + w + 2 >= size)
             break;
-        if (n + w + 2 >= size)
+        n += (size_t)snprintf(buf + n, size - n, "%s%.*s", n ? " " : "", (int)(w - (size_t)last), from);
+        if (last)
             break;
-        n += (size_t)snprintf(buf + n, size - n, "%s%.*s", n ? " " : "", (int)w, from);
         from += w;
     }
 }

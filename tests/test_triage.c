@@ -1,0 +1,139 @@
+/* Triage: classes and signatures from reports, stable across addresses,
+ * the builder's own frames, severities, and the minimizer's candidates. */
+#include <stdio.h>
+#include <string.h>
+
+#include "exec/runner.h"
+#include "report/triage.h"
+#include "t.h"
+
+/* An AddressSanitizer report as a sanitizer build prints it, with the
+ * addresses and thread given. */
+static void asan_report(char *buf, size_t n, const char *addr, const char *access)
+{
+    snprintf(buf, n,
+             "=================================================================\n"
+             "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address %s at pc %s bp 0x7ffd sp 0x7ffc\n"
+             "%s of size 4 at %s thread T0\n"
+             "    #0 %s in __asan_memcpy (/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan.so+0x1)\n"
+             "    #1 %s in vendor_copy_pages /src/drv/paging.c:212:9\n"
+             "    #2 %s in vendor_build_transfer /src/drv/paging.c:340:5\n"
+             "    #3 %s in pbc_shim_call_build /work/pbcheck/harness/kernel/shim.c:501:12\n"
+             "    #4 %s in vendor_dispatch /src/drv/ddi.c:88:3\n"
+             "    #5 %s in pbc_vidmm_paging_op /work/pbcheck/harness/vidmm/call.c:350:9\n"
+             "\n"
+             "%s is located 0 bytes to the right of 16-byte region\n"
+             "allocated by thread T0 here:\n"
+             "    #0 %s in malloc (/usr/lib/libclang_rt.asan.so+0x2)\n"
+             "    #1 %s in vendor_alloc_table /src/drv/gart.c:10:3\n",
+             addr, addr, access, addr, addr, addr, addr, addr, addr, addr, addr, addr, addr);
+}
+
+T_TEST(sanitizer_reports_by_kind_access_and_own_frames)
+{
+    char a[4096], b[4096];
+    asan_report(a, sizeof(a), "0x602000000110", "WRITE");
+    asan_report(b, sizeof(b), "0x7f31aa000f00", "WRITE");
+    pbc_triage_facts fa, fb;
+    pbc_triage_from_isolation("crash", "SUMMARY", a, NULL, &fa);
+    pbc_triage_from_isolation("crash", "SUMMARY", b, NULL, &fb);
+    T_CHECK(fa.cls == PBC_TRIAGE_SANITIZER);
+    T_CHECK_MSG(!strcmp(fa.kind, "heap-buffer-overflow"), "kind '%s'", fa.kind);
+    T_CHECK(!strcmp(fa.access, "WRITE"));
+    /* The builder's frames only, from the error's stack, not the allocation's. */
+    T_CHECK_MSG(!strcmp(fa.frames[0], "vendor_copy_pages") && !strcmp(fa.frames[1], "vendor_build_transfer") &&
+                    !strcmp(fa.frames[2], "vendor_dispatch"),
+                "frames %s, %s, %s", fa.frames[0], fa.frames[1], fa.frames[2]);
+    T_CHECK_MSG(!strcmp(fa.location, "/src/drv/paging.c:212"), "location '%s'", fa.location);
+    char ta[640], tb[640];
+    T_CHECK(pbc_triage_signature(&fa, ta, sizeof(ta)) == pbc_triage_signature(&fb, tb, sizeof(tb)));
+    T_CHECK(!strstr(ta, "0x") && !strstr(ta, "212"));
+    /* A read is the same bug's cousin, not the same bucket, and less severe. */
+    asan_report(b, sizeof(b), "0x602000000110", "READ");
+    pbc_triage_from_isolation("crash", "SUMMARY", b, NULL, &fb);
+    T_CHECK(!strcmp(fb.access, "READ"));
+    T_CHECK(pbc_triage_signature(&fa, ta, sizeof(ta)) != pbc_triage_signature(&fb, tb, sizeof(tb)));
+    T_CHECK(pbc_triage_severity(&fa) < pbc_triage_severity(&fb));
+}
+
+T_TEST(ubsan_and_signals)
+{
+    pbc_triage_facts f;
+    pbc_triage_from_isolation("crash", "runtime error",
+                              "/src/drv/paging.c:77:21: runtime error: left shift of 1 by 31 places cannot be "
+                              "represented in type 'int'\n",
+                              NULL, &f);
+    T_CHECK(f.cls == PBC_TRIAGE_SANITIZER);
+    T_CHECK_MSG(!strcmp(f.kind, "undefined: left shift"), "kind '%s'", f.kind);
+    /* The worker's own backtrace: a builder library's frames symbolized
+     * (FN at FILE:LINE (MODULE+0xOFF)), pbcheck's by glibc. */
+    const char *bt = "pbcheck: worker: fatal signal, backtrace:\n"
+                     "/usr/bin/pbcheck(+0x2f1c3)[0x55e0c2a3c1c3]\n"
+                     "/lib/x86_64-linux-gnu/libc.so.6(+0x3c050)[0x7f1c1a63c050]\n"
+                     "hostile_build at /src/hostile/h.c:31 (/tmp/x/libhostile.so+0x1139)\n"
+                     "/usr/bin/pbcheck(pbc_shim_call_build+0x55)[0x55e0c2a3d000]\n";
+    pbc_triage_from_isolation("crash", "SIGSEGV (signal 11) in hostile_build", bt, "/tmp/x/libhostile.so", &f);
+    T_CHECK(f.cls == PBC_TRIAGE_CRASH && !strcmp(f.kind, "SIGSEGV"));
+    T_CHECK_MSG(!strcmp(f.frames[0], "hostile_build") && !f.frames[1][0], "frames %s, %s", f.frames[0], f.frames[1]);
+    T_CHECK(!strcmp(f.location, "/src/hostile/h.c:31"));
+    /* Where a hang or a runaway allocation stopped is not part of it. */
+    pbc_triage_from_isolation("timeout", "no answer within 20 s", bt, NULL, &f);
+    T_CHECK(f.cls == PBC_TRIAGE_TIMEOUT && !f.frames[0][0]);
+}
+
+T_TEST(divergences_by_shape)
+{
+    pbc_scenario s;
+    char err[256];
+    const char *text = "pbs 1\nalloc A size=8K\ntransfer A to=1:0x0 split=2\nend\n";
+    T_CHECK(pbc_scenario_parse(text, strlen(text), "t", &s, err, sizeof(err)) == 0);
+    pbc_outcome out;
+    memset(&out, 0, sizeof(out));
+    out.verdict = PBC_VERDICT_FAIL;
+    snprintf(out.rule, sizeof(out.rule), "PB-DIVERGE");
+    out.op = 0;
+    snprintf(out.shape.region, sizeof(out.shape.region), "segment");
+    snprintf(out.shape.writer, sizeof(out.shape.writer), "packet");
+    pbc_triage_facts f1, f2;
+    pbc_triage_from_outcome(&out, &s, &f1);
+    T_CHECK(f1.cls == PBC_TRIAGE_DIVERGE && !strcmp(f1.operation, "transfer") && !strcmp(f1.shape, "first"));
+    out.shape.pass = 2; /* the same place written on a resumed pass: another bug */
+    pbc_triage_from_outcome(&out, &s, &f2);
+    T_CHECK(!strcmp(f2.shape, "resumed"));
+    char t1[640], t2[640];
+    T_CHECK(pbc_triage_signature(&f1, t1, sizeof(t1)) != pbc_triage_signature(&f2, t2, sizeof(t2)));
+    out.verdict = PBC_VERDICT_PASS;
+    pbc_triage_from_outcome(&out, &s, &f1);
+    T_CHECK(f1.cls == PBC_TRIAGE_NO_REPRO && pbc_triage_severity(&f1) > pbc_triage_severity(&f2));
+    pbc_scenario_fini(&s);
+}
+
+/* The candidates shrink: operations, allocations nothing names, splits,
+ * sizes, offsets, paging-buffer sizes; each a copy, the original intact. */
+T_TEST(simplify_candidates)
+{
+    const char *text = "pbs 1\nalloc A size=64K at=1:0x40000 mdl-offset=2\nalloc B size=8K\ndma size=4096\n"
+                       "transfer A to=system split=4\nrender-read A offset=0x1000 size=4K\nend\n";
+    pbc_scenario s;
+    char err[256];
+    T_CHECK(pbc_scenario_parse(text, strlen(text), "t", &s, err, sizeof(err)) == 0);
+    uint32_t k = 0, fewer_ops = 0, fewer_allocs = 0, smaller = 0, less_split = 0, min_dma = 0, zero = 0;
+    pbc_scenario c;
+    while (pbc_triage_simplify(&s, k, &c) == 0) {
+        fewer_ops += c.op_count < s.op_count;
+        fewer_allocs += c.alloc_count < s.alloc_count;
+        smaller += c.alloc_count == s.alloc_count && c.allocs[0].size < s.allocs[0].size;
+        less_split += c.op_count == s.op_count && c.ops[1].split < s.ops[1].split;
+        min_dma += c.op_count == s.op_count && c.ops[0].dma_size == 0;
+        zero += c.alloc_count == s.alloc_count && (c.allocs[0].at.offset == 0 || c.allocs[0].mdl_offset == 0);
+        pbc_scenario_fini(&c);
+        k++;
+    }
+    T_CHECK_MSG(fewer_ops == 3 && fewer_allocs == 1 && smaller >= 1 && less_split == 1 && min_dma == 1 && zero >= 1,
+                "ops %u allocs %u smaller %u split %u dma %u zero %u", fewer_ops, fewer_allocs, smaller, less_split,
+                min_dma, zero);
+    T_CHECK(s.op_count == 3 && s.alloc_count == 2 && s.allocs[0].size == 64 * 1024);
+    pbc_scenario_fini(&s);
+}
+
+T_MAIN()
