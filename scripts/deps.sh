@@ -3,16 +3,30 @@
 # Usage: scripts/deps.sh   (as root, or with sudo available)
 set -euo pipefail
 # python3-jsonschema validates report.json against its schema and chromium
-# renders index.html in the report tests (CTest label "report").
+# renders index.html in the report tests (CTest label "report"); npm fetches
+# the SARIF 2.1.0 schema the triage test validates triage.sarif against.
 need=(clang cmake make pkg-config libxxhash-dev libjansson-dev libxml2-dev libxml2-utils python3 libclang-rt-14-dev afl++ zip unzip
       python3-jsonschema chromium)
 missing=()
 for p in "${need[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "pbcheck: installing ${missing[*]}" >&2
+command -v npm >/dev/null || missing+=(npm) # any npm will do (Debian's, or one that came with Node.js)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -ne 0 ]; then
+    echo "pbcheck: installing ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# The OASIS SARIF 2.1.0 schema (final, rtm.5), as Microsoft's
+# @microsoft/jest-sarif package ships it, for tests/triage_test.sh.
+sarif=/usr/local/share/pbcheck/sarif-schema-2.1.0.json
+if [ ! -s "$sarif" ]; then
+    tmp=$(mktemp -d)
+    (cd "$tmp" && npm pack --silent @microsoft/jest-sarif@1.0.0-beta.0 >/dev/null &&
+        tar xzf microsoft-jest-sarif-1.0.0-beta.0.tgz package/lib/schemas/sarif-2.1.0-rtm.5.json) &&
+        $sudo mkdir -p "$(dirname "$sarif")" && $sudo cp "$tmp/package/lib/schemas/sarif-2.1.0-rtm.5.json" "$sarif" ||
+        echo "pbcheck: could not fetch the SARIF schema; the triage test will say so" >&2
+    rm -rf "$tmp"
+fi

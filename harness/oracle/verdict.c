@@ -119,10 +119,7 @@ static void describe_writer(pbc_outcome *out, const char *side, const pbc_scenar
                    wr->pass + 1, wr->call);
         if (out->op == UINT32_MAX)
             out->op = wr->op;
-        if (target_side) {
-            out->shape.sub = wr->sub;
-            out->shape.pass = wr->pass;
-        }
+
     } else {
         out_append(out, ")");
     }
@@ -253,6 +250,13 @@ int pbc_verdict_judge(const pbc_verdict_worlds *w, pbc_outcome *out)
         }
         out_append(out, "%s: ", pbc_rule_get(PBC_RULE_DIVERGE)->id);
         describe_diff(out, s, &d, "reference", oracle, "target", w->target);
+        if (out->op < s->op_count) { /* the failing operation's shape, in the target's run */
+            out->shape.subs = s->ops[out->op].split ? s->ops[out->op].split : 1;
+            const pbc_record *res = &w->target->res;
+            for (uint32_t i = 0; i < res->write_count; i++)
+                if (res->writes[i].op == out->op && res->writes[i].pass + 1 > out->shape.passes)
+                    out->shape.passes = res->writes[i].pass + 1;
+        }
         append_log(out, &w->target->res);
         return outcome(out, PBC_VERDICT_FAIL, pbc_rule_get(PBC_RULE_DIVERGE)->id);
     }

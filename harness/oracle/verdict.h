@@ -34,8 +34,8 @@ typedef struct pbc_world {
 typedef struct pbc_fail_shape {
     char region[12]; /* "segment", "system", "physical", "gart", "faults" */
     char writer[12]; /* "none", "init", "packet", "render", "spec", "cpu" */
-    uint32_t sub;    /* writer "packet": the sub-transfer and pass of its call, 0-based */
-    uint32_t pass;
+    uint32_t subs;   /* the failing operation's sub-transfers (its split), 0 when none is known */
+    uint32_t passes; /* the most paging buffers one of its sub-transfers took in the target's run */
 } pbc_fail_shape;
 
 typedef struct pbc_outcome {

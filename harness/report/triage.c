@@ -38,7 +38,15 @@ void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_
         break;
     }
     snprintf(f->rule, sizeof(f->rule), "%s", out->rule);
-    if (out->op < s->op_count)
+    /* Rules about submissions, fences, the GPU or kernel services are
+     * broken wherever the run happens to be when they are judged: the
+     * operation then says nothing about the bug. */
+    static const char *const anywhere[] = {"PB-FENCE",    "PB-PATCH",  "PB-EXEC-RANGE", "PB-DMA-SUBMITTED",
+                                           "PB-GPU-FAULT", "PB-KERNEL", "PB-NONDET",     "PB-ASSERT"};
+    int placed = 1;
+    for (size_t i = 0; i < PBC_ARRAY_LEN(anywhere); i++)
+        placed &= strcmp(out->rule, anywhere[i]) != 0;
+    if (placed && out->op < s->op_count)
         snprintf(f->operation, sizeof(f->operation), "%s", pbc_sop_name(s->ops[out->op].kind));
     if (strcmp(out->rule, "PB-DIVERGE")) {
         f->cls = PBC_TRIAGE_RULE;
@@ -47,9 +55,8 @@ void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_
     f->cls = PBC_TRIAGE_DIVERGE;
     snprintf(f->region, sizeof(f->region), "%s", out->shape.region);
     snprintf(f->writer, sizeof(f->writer), "%s", out->shape.writer);
-    if (!strcmp(out->shape.writer, "packet"))
-        snprintf(f->shape, sizeof(f->shape), "%s",
-                 out->shape.pass ? "resumed" : out->shape.sub ? "later-sub" : "first");
+    if (out->shape.subs)
+        snprintf(f->shape, sizeof(f->shape), "%s", out->shape.passes > 1 ? "resumed" : "one-pass");
 }
 
 /* ---- Reports of workers that did not answer ---- */
@@ -230,8 +237,8 @@ void pbc_triage_from_isolation(const char *iso_class, const char *detail, const 
 
 uint64_t pbc_triage_signature(const pbc_triage_facts *f, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s", pbc_triage_class_name(f->cls), f->rule, f->operation,
-             f->region, f->writer, f->shape, f->kind, f->access, f->frames[0], f->frames[1], f->frames[2]);
+    snprintf(buf, size, "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s", pbc_triage_class_name(f->cls), f->rule, f->operation,
+             f->region, f->shape, f->kind, f->access, f->frames[0], f->frames[1], f->frames[2]);
     return XXH3_64bits(buf, strlen(buf));
 }
 

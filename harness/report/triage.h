@@ -5,7 +5,7 @@
  * layout), how bad it is, and the simplifications a minimizer tries.
  *
  * A signature is XXH3-64 of its normalized text (docs/triage.md):
- *   CLASS|RULE|OPERATION|REGION|WRITER|SHAPE|KIND|ACCESS|FRAME1|FRAME2|FRAME3
+ *   CLASS|RULE|OPERATION|REGION|SHAPE|KIND|ACCESS|FRAME1|FRAME2|FRAME3
  * with empty fields where the class has none. Nothing in it is an address,
  * a line number, a count or an index: only names that stay when an input
  * is minimized or replayed elsewhere.
@@ -44,9 +44,11 @@ typedef struct pbc_triage_facts {
     char rule[32];          /* RULE, DIVERGE: the rule id */
     char operation[32];     /* the scenario operation the failure points at (its kind), "" */
     char region[12];        /* DIVERGE: pbc_fail_shape */
-    char writer[12];
-    char shape[16];         /* DIVERGE by a packet: "first" (sub-transfer 1, pass 1), "later-sub",
-                               "resumed" (a pass after INSUFFICIENT_DMA_BUFFER) */
+    char writer[12];        /* DIVERGE: who wrote the differing byte last in the target's world
+                               (in the title, not the signature: a missing write and a wrong one
+                               are often one bug) */
+    char shape[24];         /* DIVERGE: the failing operation's shape: "resumed" when one of its
+                               sub-transfers took more than one paging buffer, else "one-pass" */
     char kind[64];          /* SANITIZER: its error kind ("heap-buffer-overflow"); CRASH: the
                                signal ("SIGSEGV") */
     char access[8];         /* SANITIZER: "READ", "WRITE" or "" */
