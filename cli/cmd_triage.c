@@ -534,10 +534,11 @@ static json_t *triage_sarif(const tri_ctx *c, const tri_bucket *b, uint32_t nb)
         json_object_set_new(res, "message", msg);
         const char *where = b[i].facts.location;
         const char *colon = where[0] ? strrchr(where, ':') : NULL;
-        if (colon) {
-            char *file = pbc_xprintf("%.*s", (int)(colon - where), where);
+        if (where[0]) { /* the builder's source, at its line when known */
+            char *file = pbc_xprintf("%.*s", colon ? (int)(colon - where) : (int)strlen(where), where);
             json_object_set_new(art, "uri", json_string(file));
-            json_object_set_new(region, "startLine", json_integer(atoi(colon + 1) > 0 ? atoi(colon + 1) : 1));
+            if (colon && atoi(colon + 1) > 0)
+                json_object_set_new(region, "startLine", json_integer(atoi(colon + 1)));
             free(file);
         } else {
             char *repro = pbc_xprintf("buckets/%s/repro.pbs", b[i].id);
@@ -546,7 +547,10 @@ static json_t *triage_sarif(const tri_ctx *c, const tri_bucket *b, uint32_t nb)
             free(repro);
         }
         json_object_set_new(phys, "artifactLocation", art);
-        json_object_set_new(phys, "region", region);
+        if (json_object_size(region))
+            json_object_set_new(phys, "region", region);
+        else
+            json_decref(region);
         json_object_set_new(loc, "physicalLocation", phys);
         json_array_append_new(locs, loc);
         json_object_set_new(res, "locations", locs);

@@ -132,12 +132,17 @@ static int parse_frame(const char *line, char *fn, size_t fn_size, char *where, 
 }
 
 /* "FILE:LINE" of a frame's file part (sanitizer "FILE:LINE:COL", or the
- * worker's "FILE:LINE (MODULE+0xOFF)"), or "" when it has none. */
+ * worker's "FILE:LINE (MODULE+0xOFF)"), "FILE" when the line is unknown
+ * ("FILE:?", a library without line tables), or "" when it has none. */
 static void frame_location(const char *where, char *buf, size_t size)
 {
     buf[0] = 0;
     size_t n = strcspn(where, " (");
     const char *colon = memchr(where, ':', n);
+    if (colon && colon[1] == '?' && colon > where) {
+        snprintf(buf, size, "%.*s", (int)(colon - where), where);
+        return;
+    }
     if (!colon || !isdigit((unsigned char)colon[1]))
         return;
     const char *end = colon + 1;

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# pbcheck triage end to end (docs/triage.md). For several planted bugs, a
+# crash corpus as a campaign leaves it: libFuzzer's findings (when this
+# build has the fuzz targets) and every seed that fails the bug, written
+# as libFuzzer artifacts (crash-*) and as AFL++ output folders (a -M and
+# an -S instance's crashes/id:*, with their README.txt and a queue that is
+# not failures), duplicates, and inputs that no longer fail. Triage must
+# give exactly one failing bucket per planted bug, with its rule, minimized
+# to a few operations that fail the same way; a bucket of the inputs that
+# do not reproduce; valid triage.json (its schema) and triage.sarif (the
+# OASIS SARIF 2.1.0 schema); --join marks buckets known and gone; hostile
+# builders give crash (at their own source line) and timeout buckets;
+# --promote feeds the regression corpus.
+# Usage: triage_test.sh PBCHECK SOURCE_DIR FUZZ_BIN_DIR|- SEGFAULT_LIB LOOP_LIB
+set -u
+pbcheck=$1 src=$2 fuzzbin=$3 segv=$4 loop=$5
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/check.sh"
+sarif_schema=${PBC_SARIF_SCHEMA:-/usr/local/share/pbcheck/sarif-schema-2.1.0.json}
+
+valid() { # valid DOCUMENT SCHEMA
+    python3 -c 'import json,sys,jsonschema
+s=json.load(open(sys.argv[2])); d=json.load(open(sys.argv[1]))
+jsonschema.validators.validator_for(s)(s).validate(d)' "$1" "$2"
+}
+jq_py() { # jq_py FILE EXPRESSION (d is the document): exit status of the expression's truth
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
+}
+
+"$pbcheck" encode "$src"/corpus/seeds/*.pbs --out "$tmp/enc" >/dev/null
+check sarif-schema-present [ -s "$sarif_schema" ]
+
+corpus() { # corpus MUTANT DIR
+    local m=$1 dir=$2 n=0 pass=""
+    mkdir -p "$dir/lf" "$dir/afl/main/crashes" "$dir/afl/s1/crashes" "$dir/afl/main/queue"
+    for f in "$src"/corpus/seeds/*.pbs; do
+        local name rc
+        name=$(basename "$f" .pbs)
+        "$pbcheck" run "$f" --target "$m" >/dev/null 2>&1
+        rc=$?
+        if [ $rc -eq 0 ]; then
+            [ -n "$pass" ] || pass=$name
+            cp "$tmp/enc/$name.bin" "$dir/afl/main/queue/id:$(printf %06d $n),time:0,execs:0,orig:$name"
+            continue
+        fi
+        [ $rc -eq 1 ] || continue
+        n=$((n + 1))
+        case $((n % 3)) in
+        0) cp "$tmp/enc/$name.bin" "$dir/lf/crash-$name" ;;
+        1) cp "$tmp/enc/$name.bin" "$dir/afl/main/crashes/id:$(printf %06d $n),sig:06,src:000000,op:havoc,rep:2" ;;
+        2) cp "$tmp/enc/$name.bin" "$dir/afl/s1/crashes/id:$(printf %06d $n),sig:06,src:000001,op:flip1,pos:3" ;;
+        esac
+    done
+    printf 'Command line used to find this crash:\n\n./fuzz_diff\n' >"$dir/afl/main/crashes/README.txt"
+    local first
+    first=$(find "$dir/afl" -path '*/crashes/id:*' | sort | head -1)
+    [ -n "$first" ] && cp "$first" "$dir/lf/crash-duplicate"
+    cp "$tmp/enc/$pass.bin" "$dir/lf/crash-no-longer-fails"
+    if [ "$fuzzbin" != - ] && [ -x "$fuzzbin/fuzz_diff_${m//-/_}" ]; then
+        "$pbcheck" fuzz --target "$m" --time 20 --runs 100000 --out "$tmp/fz-$m" --bin-dir "$fuzzbin" >/dev/null 2>&1
+        cp "$tmp/fz-$m"/artifacts/crash-* "$dir/lf/" 2>/dev/null
+    fi
+}
+
+for pair in mutant-no-fence=PB-FENCE mutant-busy-always=PB-BUSY-IDLE mutant-window-16m=PB-DIVERGE \
+    mutant-mdl-scribble=PB-DMA-OVERRUN; do
+    m=${pair%%=*} rule=${pair#*=}
+    corpus "$m" "$tmp/in-$m"
+    out=$tmp/out-$m
+    "$pbcheck" triage "$tmp/in-$m" --target "$m" --out "$out" >"$tmp/log" 2>&1
+    check "$m-exit-fail" [ $? -eq 1 ]
+    check "$m-json-valid" valid "$out/triage.json" "$src/docs/triage.schema.json"
+    [ -s "$sarif_schema" ] && check "$m-sarif-valid" valid "$out/triage.sarif" "$sarif_schema"
+    check "$m-one-failing-bucket" jq_py "$out/triage.json" \
+        "[b['facts'].get('rule') for b in d['buckets'] if b['facts']['class'] not in ('no-repro', 'invalid')] == ['$rule']"
+    check "$m-no-repro-bucket" jq_py "$out/triage.json" \
+        "any(b['facts']['class'] == 'no-repro' and any(p.endswith('crash-no-longer-fails') for p in b['inputs']) for b in d['buckets'])"
+    check "$m-afl-and-libfuzzer-inputs" jq_py "$out/triage.json" \
+        "{'afl-crash', 'libfuzzer-crash'} <= {i['origin'] for i in d['inputs']}"
+    check "$m-queue-and-readme-left-out" jq_py "$out/triage.json" \
+        "not any('/queue/' in i['path'] or i['path'].endswith('README.txt') for i in d['inputs'])"
+    check "$m-duplicate-seen" jq_py "$out/triage.json" \
+        "any(i['path'].endswith('crash-duplicate') and 'duplicate_of' in i for i in d['inputs'])"
+    check "$m-minimized" jq_py "$out/triage.json" \
+        "all(b['repro_operations'] <= 4 for b in d['buckets'] if b['facts']['class'] not in ('no-repro', 'invalid'))"
+    repro=$out/buckets/b001/repro.pbs
+    "$pbcheck" run "$repro" --target "$m" >"$tmp/replay" 2>&1
+    check "$m-repro-replays" grep -q "^FAIL .* $rule\$" "$tmp/replay"
+    check "$m-md" grep -q "^## b001: " "$out/triage.md"
+done
+
+# --join: the same inputs again are all known; without the failing ones,
+# their bucket is gone.
+m=mutant-no-fence
+"$pbcheck" triage "$tmp/in-$m" --target $m --out "$tmp/again" --join "$tmp/out-$m" >"$tmp/log" 2>&1
+check join-known jq_py "$tmp/again/triage.json" "all(b['status'] == 'known' for b in d['buckets']) and d['gone'] == []"
+check join-json-valid valid "$tmp/again/triage.json" "$src/docs/triage.schema.json"
+mkdir -p "$tmp/only-pass"
+cp "$tmp/in-$m/lf/crash-no-longer-fails" "$tmp/only-pass/"
+"$pbcheck" triage "$tmp/only-pass" --target $m --out "$tmp/fixed" --join "$tmp/out-$m" >"$tmp/log" 2>&1
+check join-exit-pass [ $? -eq 0 ]
+check join-gone jq_py "$tmp/fixed/triage.json" "[g['title'] for g in d['gone']] == ['rule PB-FENCE']"
+check join-gone-printed grep -q '^gone .*PB-FENCE' "$tmp/log"
+
+# Hostile builders on every Fill: a crash at their own source line, and a
+# hang, each one bucket; the passing seeds in another.
+mkdir -p "$tmp/fills"
+cp "$tmp"/enc/fill-*.bin "$tmp"/enc/transfer-seg-to-mdl.bin "$tmp/fills/"
+"$pbcheck" triage "$tmp/fills" --target "$segv" --out "$tmp/segv" --case-timeout 5 >"$tmp/log" 2>&1
+check segv-crash-bucket jq_py "$tmp/segv/triage.json" \
+    "[b['facts']['class'] for b in d['buckets']] == ['crash', 'no-repro'] and d['buckets'][0]['facts']['kind'].startswith('SIG')"
+check segv-own-frame jq_py "$tmp/segv/triage.json" \
+    "d['buckets'][0]['facts'].get('location', '').split(':')[0].endswith('hostile.c')"
+[ -s "$sarif_schema" ] && check segv-sarif-valid valid "$tmp/segv/triage.sarif" "$sarif_schema"
+check segv-sarif-at-source python3 -c 'import json,sys
+r=json.load(open(sys.argv[1]))["runs"][0]["results"][0]
+sys.exit(not r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("hostile.c"))' "$tmp/segv/triage.sarif"
+"$pbcheck" triage "$tmp/fills" --target "$loop" --out "$tmp/loop" --case-timeout 2 --repeat 1 >"$tmp/log" 2>&1
+check loop-timeout-bucket jq_py "$tmp/loop/triage.json" \
+    "[b['facts']['class'] for b in d['buckets']] == ['timeout', 'no-repro']"
+
+# --promote: the reproducer joins a regression corpus that replays it.
+"$pbcheck" triage --promote b001 --out "$tmp/out-mutant-busy-always" --to "$tmp/regressions" >"$tmp/log" 2>&1
+check promote-written [ "$(ls "$tmp/regressions" | wc -l)" -eq 1 ]
+check promote-replays "$(dirname "$0")/regressions_test.sh" "$pbcheck" "$tmp/regressions"
+"$pbcheck" triage --promote b999 --out "$tmp/out-mutant-busy-always" --to "$tmp/regressions" >/dev/null 2>"$tmp/err"
+check promote-unknown-bucket [ $? -eq 2 ]
+check promote-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+
+finish
