@@ -273,6 +273,110 @@ static void tri_ask(tri_ctx *c, uint32_t kind, const char *name, const uint8_t *
     pbc_iso_result_fini(&r);
 }
 
+/* Replays one input `repeat` times: the signature most replays gave (the
+ * worse one on a tie), how many gave it, and the first replay's report. */
+static void tri_replay(tri_ctx *c, tri_input *x, uint32_t repeat)
+{
+    uint64_t sigs[20];
+    pbc_triage_facts facts[20];
+    for (uint32_t r = 0; r < repeat; r++) {
+        char *report = NULL, text[640];
+        tri_ask(c, JOB_BYTES, x->path, x->bytes, x->len, &facts[r], &report);
+        sigs[r] = pbc_triage_signature(&facts[r], text, sizeof(text));
+        if (r == 0)
+            x->message = report;
+        else
+            free(report);
+    }
+    uint32_t best = 0, best_n = 0;
+    for (uint32_t r = 0; r < repeat; r++) {
+        uint32_t same = 0;
+        for (uint32_t q = 0; q < repeat; q++)
+            same += sigs[q] == sigs[r];
+        if (same > best_n || (same == best_n && pbc_triage_severity(&facts[r]) < pbc_triage_severity(&facts[best]))) {
+            best = r;
+            best_n = same;
+        }
+    }
+    x->facts = facts[best];
+    x->sig = sigs[best];
+    x->runs = repeat;
+    x->agree = best_n;
+}
+
+/* --jobs N: processes 1..N-1 each replay every N-th distinct input with
+ * a worker of their own and hand back what they found through a file;
+ * this process takes its share meanwhile. Returns how many helpers ran. */
+static uint32_t tri_replay_parallel(tri_ctx *c, tri_inputs *in, uint32_t repeat, uint32_t jobs, const char *out,
+                                    pbc_progress *progress)
+{
+    uint32_t *distinct = pbc_xmalloc((in->count ? in->count : 1) * sizeof(*distinct)), nd = 0;
+    for (uint32_t i = 0; i < in->count; i++)
+        if (in->items[i].first == (int)i)
+            distinct[nd++] = i;
+    if (jobs > nd)
+        jobs = nd ? nd : 1;
+    pid_t *pids = pbc_xcalloc(jobs, sizeof(*pids));
+    char **files = pbc_xcalloc(jobs, sizeof(*files));
+    fflush(NULL);
+    for (uint32_t j = 1; j < jobs; j++) {
+        files[j] = pbc_xprintf("%s/.triage-job-%u", out, j);
+        pids[j] = fork();
+        if (pids[j] == 0) {
+            /* The parent's worker stays the parent's: a worker of its own. */
+            c->iso = c->iso ? pbc_iso_create(&c->limits, tri_job, c) : NULL;
+            pbc_iso_buf b = {0};
+            for (uint32_t k = j; k < nd; k += jobs) {
+                tri_input *x = &in->items[distinct[k]];
+                tri_replay(c, x, repeat);
+                pbc_iso_put_u32(&b, distinct[k]);
+                pbc_iso_put_bytes(&b, &x->facts, sizeof(x->facts));
+                pbc_iso_put_u32(&b, x->agree);
+                pbc_iso_put_str(&b, x->message);
+            }
+            char err[PBC_CLI_ERR_SIZE];
+            int rc = pbc_fs_write_atomic(files[j], b.p ? b.p : (uint8_t *)"", b.n, err, sizeof(err));
+            pbc_iso_destroy(c->iso);
+            _exit(rc ? 3 : 0);
+        }
+    }
+    for (uint32_t k = 0; k < nd; k += jobs) {
+        tri_replay(c, &in->items[distinct[k]], repeat);
+        pbc_progress_tick(progress, k + 1, nd, 0, -1, in->items[distinct[k]].path);
+    }
+    for (uint32_t j = 1; j < jobs; j++) {
+        int status = 0;
+        waitpid(pids[j], &status, 0);
+        char *data = NULL, err[PBC_CLI_ERR_SIZE];
+        size_t n = 0;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) || pbc_fs_read(files[j], 1u << 30, &data, &n, err, sizeof(err)))
+            pbc_harness_bug("triage job %u ended without its results", j);
+        pbc_iso_reader r = {(const uint8_t *)data, n, 0};
+        while (r.at < r.n) {
+            uint32_t i = pbc_iso_get_u32(&r);
+            size_t got;
+            uint8_t *fb = pbc_iso_get_bytes(&r, &got);
+            if (i >= in->count || !fb || got != sizeof(pbc_triage_facts))
+                pbc_harness_bug("triage job %u's results are garbled", j);
+            tri_input *x = &in->items[i];
+            memcpy(&x->facts, fb, sizeof(x->facts));
+            free(fb);
+            char text[640];
+            x->sig = pbc_triage_signature(&x->facts, text, sizeof(text));
+            x->agree = pbc_iso_get_u32(&r);
+            x->runs = repeat;
+            x->message = pbc_iso_get_str(&r);
+        }
+        free(data);
+        unlink(files[j]);
+        free(files[j]);
+    }
+    free(files);
+    free(pids);
+    free(distinct);
+    return jobs - 1;
+}
+
 /* ---- Buckets ---- */
 
 static int bucket_of(tri_bucket **b, uint32_t *count, uint32_t *cap, const pbc_triage_facts *f)
@@ -758,7 +862,7 @@ int pbc_cmd_triage(int argc, char **argv)
 {
     const char *target = NULL, *out = "triage-out", *join = NULL, *promote_id = NULL,
                *to = "corpus/regressions";
-    uint64_t repeat = 3;
+    uint64_t repeat = 3, jobs = 1;
     int no_fork = 0;
     double timeout = 20;
     uint64_t memory = PBC_DEFAULT_MEMORY_LIMIT;
@@ -769,6 +873,8 @@ int pbc_cmd_triage(int argc, char **argv)
          "where triage.json, triage.md, triage.sarif and buckets/ go"},
         {"repeat", PBC_OPT_NUMBER, &repeat, "N", "a number", 1, 20, "3",
          "replays of each input; one that does not fail the same way\nevery time is marked flaky"},
+        {"jobs", PBC_OPT_NUMBER, &jobs, "N", "a number", 1, 64, "1",
+         "replay in N processes, each with its own worker"},
         {"join", PBC_OPT_STRING, &join, "PREVIOUS", "a triage folder", 0, 0, "none",
          "mark each bucket new or known against a previous triage,\nand list the buckets gone"},
         {"promote", PBC_OPT_STRING, &promote_id, "BUCKET", "a bucket id or signature", 0, 0, "none",
@@ -825,36 +931,14 @@ int pbc_cmd_triage(int argc, char **argv)
     pbc_progress_begin(&progress, "triage");
     tri_bucket *b = NULL;
     uint32_t nb = 0, bcap = 0, failing = 0;
+    if (jobs > 1) {
+        tri_replay_parallel(&c, &in, (uint32_t)repeat, (uint32_t)jobs, out, &progress);
+        progress.what = "triage: bucketing";
+    }
     for (uint32_t i = 0; i < in.count; i++) {
         tri_input *x = &in.items[i];
-        if (x->first == (int)i) {
-            /* The signature most replays gave; the first replay's report. */
-            uint64_t sigs[20];
-            pbc_triage_facts facts[20];
-            for (uint32_t r = 0; r < repeat; r++) {
-                char *report = NULL, text[640];
-                tri_ask(&c, JOB_BYTES, x->path, x->bytes, x->len, &facts[r], &report);
-                sigs[r] = pbc_triage_signature(&facts[r], text, sizeof(text));
-                if (r == 0)
-                    x->message = report;
-                else
-                    free(report);
-            }
-            uint32_t best = 0, best_n = 0;
-            for (uint32_t r = 0; r < repeat; r++) {
-                uint32_t same = 0;
-                for (uint32_t q = 0; q < repeat; q++)
-                    same += sigs[q] == sigs[r];
-                if (same > best_n || (same == best_n && pbc_triage_severity(&facts[r]) < pbc_triage_severity(&facts[best]))) {
-                    best = r;
-                    best_n = same;
-                }
-            }
-            x->facts = facts[best];
-            x->sig = sigs[best];
-            x->runs = (uint32_t)repeat;
-            x->agree = best_n;
-        }
+        if (x->first == (int)i && !x->runs)
+            tri_replay(&c, x, (uint32_t)repeat);
         const tri_input *f = &in.items[x->first];
         x->bucket = bucket_of(&b, &nb, &bcap, &f->facts);
         tri_bucket *bk = &b[x->bucket];

@@ -90,6 +90,15 @@ for pair in mutant-no-fence=PB-FENCE mutant-busy-always=PB-BUSY-IDLE mutant-wind
     check "$m-md" grep -q "^## b001: " "$out/triage.md"
 done
 
+# --jobs 2: the same buckets, the same inputs in each, the same replays.
+m=mutant-window-16m
+"$pbcheck" triage "$tmp/in-$m" --target $m --out "$tmp/jobs2" --jobs 2 >"$tmp/log" 2>&1
+check jobs-same-buckets python3 -c 'import json,sys
+a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
+key=lambda d: ([(x["signature"], x["count"]) for x in d["buckets"]], [(i["path"], i["bucket"], i["reproduced"]) for i in d["inputs"]])
+sys.exit(key(a) != key(b))' "$tmp/out-$m/triage.json" "$tmp/jobs2/triage.json"
+check jobs-no-leftovers [ -z "$(ls -A "$tmp/jobs2" | grep '^\.')" ]
+
 # --join: the same inputs again are all known; without the failing ones,
 # their bucket is gone.
 m=mutant-no-fence
