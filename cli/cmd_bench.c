@@ -10,7 +10,8 @@
  *   (c) peak RSS;
  *   (d) per planted mutant, libFuzzer's time to find it with the
  *       structure-aware mutator and with byte mutations only;
- *   (e) the parser and ISA-decoder targets for 10^6 inputs each;
+ *   (e) the parser and ISA-decoder targets for 10^6 inputs each, and
+ *   (t) pbcheck triage on 1,000 inputs;
  *   (f) the per-page cost of a differential exec: one transfer of N pages
  *       beside a memcpy of the same bytes;
  *   (g) fuzzing from the seed corpus as `pbcheck fuzz` runs it: libFuzzer
@@ -30,6 +31,8 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "base/fs.h"
 #include "base/util.h"
@@ -351,6 +354,9 @@ static void per_page_cost(FILE *o)
 }
 
 /* ---- Child processes ---- */
+
+static int run_child(char *const argv[], const char *log, double *secs, char *const env[], double limit);
+static void remove_scratch(const char *dir);
 
 /* Runs argv with its output in log (NULL: discarded), extra environment
  * in env; returns the exit status (-1 if it could not start) and the wall
@@ -1008,7 +1014,7 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
         {"corpus", PBC_OPT_STRING, &a->corpus, "DIR", "a folder", 0, 0, "corpus/bench of the source tree",
          "the fuzzer-evolved corpus of (a') and (h)\n(scripts/make-bench-corpus makes it)"},
         {"skip-find", PBC_OPT_FLAG, &a->skip_find, NULL, NULL, 0, 0, "off", "skip (c)'s fuzzer run and (d)"},
-        {"skip-long", PBC_OPT_FLAG, &a->skip_long, NULL, NULL, 0, 0, "off", "skip (e)"},
+        {"skip-long", PBC_OPT_FLAG, &a->skip_long, NULL, NULL, 0, 0, "off", "skip (e) and (t)"},
         {"skip-fuzz", PBC_OPT_FLAG, &a->skip_fuzz, NULL, NULL, 0, 0, "off",
          "skip (g), four fuzzing runs of --fuzz-time each"},
         {"bin-dir", PBC_OPT_STRING, &a->bin_dir, "DIR", "a folder", 0, 0, "build/fuzz/fuzz",
@@ -1038,7 +1044,8 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "  (d) for each planted mutant, the time libFuzzer needs to find it with the\n"
                  "      structure-aware mutator and with byte mutations only (median of\n"
                  "      --seeds runs, each capped at --cap seconds);\n"
-                 "  (e) the parser and ISA-decoder targets for 10^6 inputs each;\n"
+                 "  (e) the parser and ISA-decoder targets for 10^6 inputs each, and\n"
+                 "  (t) pbcheck triage --jobs 2 on 1,000 inputs made from --corpus;\n"
                  "  (f) the per-page cost of a differential exec (one transfer of 1 to\n"
                  "      65,536 pages, and 4 GiB) against a memcpy of the same bytes;\n"
                  "  (g) fuzzing from the seed corpus for --fuzz-time seconds as 'pbcheck\n"
@@ -1069,6 +1076,69 @@ static int wanted(const char *list, const char *name)
         if ((p == list || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
             return 1;
     return 0;
+}
+
+/* (t) Triage of 1,000 inputs as a campaign leaves them: the fuzzer-evolved
+ * corpus, cycled (duplicates included) to 1,000 files named like
+ * libFuzzer's artifacts, triaged against a planted bug with --jobs 2, as
+ * 'pbcheck triage' runs it. */
+static void triage_speed(FILE *o, const char *corpus)
+{
+    char dir[] = "/tmp/pbcheck-bench-triage.XXXXXX", self[PATH_MAX], in[PATH_MAX + 8], out[PATH_MAX + 8],
+         log[PATH_MAX + 8], err[256];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (len <= 0 || !mkdtemp(dir))
+        return;
+    self[len] = 0;
+    snprintf(in, sizeof(in), "%s/in", dir);
+    snprintf(out, sizeof(out), "%s/out", dir);
+    snprintf(log, sizeof(log), "%s/log", dir);
+    pbc_fs_mkdirs(in, NULL, 0);
+    struct dirent **names;
+    int n = scandir(corpus, &names, NULL, alphasort);
+    uint32_t made = 0;
+    for (int pass = 0; n > 0 && made < 1000 && pass < 1000; pass++)
+        for (int i = 0; i < n && made < 1000; i++) {
+            if (names[i]->d_name[0] == '.')
+                continue;
+            char src[PATH_MAX + 256], dst[PATH_MAX + 64], *data;
+            size_t size;
+            snprintf(src, sizeof(src), "%s/%s", corpus, names[i]->d_name);
+            snprintf(dst, sizeof(dst), "%s/crash-%04u", in, made);
+            if (pbc_fs_read(src, 1u << 20, &data, &size, err, sizeof(err)))
+                continue;
+            if (!pbc_fs_write_atomic(dst, data, size, err, sizeof(err)))
+                made++;
+            free(data);
+        }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    if (n > 0)
+        free(names);
+    char *const argv[] = {self, "triage", in, "--target", "mutant-trunc32", "--jobs", "2", "--out", out, NULL};
+    double secs = 0;
+    int rc = made ? run_child(argv, log, &secs, NULL, 1800) : -1;
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof(path), "%s/triage.json", out);
+    json_error_t jerr;
+    json_t *root = (rc == 0 || rc == 1) ? json_load_file(path, 0, &jerr) : NULL;
+    fprintf(o, "### (t) Triage of 1,000 inputs\n\n");
+    fprintf(o, "`pbcheck triage --jobs 2 --target mutant-trunc32` on %u files made from the corpus of (a') (every "
+               "input, then again as duplicates), three replays each in isolated workers, then minimization of "
+               "every failing bucket.\n\n", made);
+    fprintf(o, "| inputs | distinct | buckets | time | goal |\n|---|---|---|---|---|\n");
+    if (root) {
+        size_t distinct = 0, k;
+        json_t *x;
+        json_array_foreach(json_object_get(root, "inputs"), k, x) distinct += !json_object_get(x, "duplicate_of");
+        fprintf(o, "| %u | %zu | %zu | %.1f s | <= 300 s |\n\n", made, distinct,
+                json_array_size(json_object_get(root, "buckets")), secs);
+    } else {
+        fprintf(o, "| %u | - | - | failed (exit %d; log %s) | <= 300 s |\n\n", made, rc, log);
+    }
+    json_decref(root);
+    if (root)
+        remove_scratch(dir);
 }
 
 int pbc_cmd_bench(int argc, char **argv)
@@ -1186,6 +1256,8 @@ int pbc_cmd_bench(int argc, char **argv)
         long_run(o, bin, "fuzz_parse");
         long_run(o, bin, "fuzz_isa");
         fprintf(o, "\n");
+        fprintf(stderr, "bench: (t) triage of 1,000 inputs...\n");
+        triage_speed(o, corpus);
     }
     if (!a.skip_fuzz)
         fuzzing_speed(o, bin, afl_bin, a.fuzz_time_s);
