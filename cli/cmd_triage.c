@@ -132,8 +132,14 @@ static int add_input(tri_inputs *in, const char *path)
     char *data, err[PBC_CLI_ERR_SIZE];
     size_t n;
     if (pbc_fs_read(path, TRI_INPUT_MAX, &data, &n, err, sizeof(err))) {
-        fprintf(stderr, "pbcheck: triage: %s\n", err);
-        return -1;
+        /* Counted, not dropped: an input no fuzz target would run. */
+        fprintf(stderr, "pbcheck: triage: %s (counted as invalid)\n", err);
+        tri_input x = {.path = pbc_xstrdup(path), .origin = origin_of(path), .bytes = (uint8_t *)pbc_xstrdup(""),
+                       .hash = XXH3_64bits(path, strlen(path)), .first = (int)in->count, .bucket = -1,
+                       .runs = 1, .agree = 1, .message = pbc_xstrdup(err)};
+        x.facts.cls = PBC_TRIAGE_INVALID;
+        PBC_PUSH(in->items, in->count, in->cap, x);
+        return 0;
     }
     tri_input x = {.path = pbc_xstrdup(path), .origin = origin_of(path), .bytes = (uint8_t *)data, .len = n,
                    .hash = XXH3_64bits(data, n), .bucket = -1};
@@ -287,6 +293,10 @@ static void tri_replay(tri_ctx *c, tri_input *x, uint32_t repeat)
             x->message = report;
         else
             free(report);
+        /* A hang or a runaway allocation costs the whole limit each time:
+         * once is enough to class it. */
+        if (r == 0 && (facts[0].cls == PBC_TRIAGE_TIMEOUT || facts[0].cls == PBC_TRIAGE_OOM))
+            repeat = 1;
     }
     uint32_t best = 0, best_n = 0;
     for (uint32_t r = 0; r < repeat; r++) {
