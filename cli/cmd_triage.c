@@ -112,7 +112,9 @@ static int skip_name(const char *name, int is_dir)
     for (size_t i = 0; i < PBC_ARRAY_LEN(files); i++)
         if (!strcmp(name, files[i]))
             return 1;
-    static const char *const exts[] = {".log", ".json", ".md", ".html", ".sarif", ".options", ".dict", ".txt"};
+    /* .summary: ClusterFuzzLite's stack trace beside each testcase. */
+    static const char *const exts[] = {".log", ".json", ".md",   ".html",   ".sarif",
+                                       ".options", ".dict", ".txt", ".summary"};
     size_t n = strlen(name);
     for (size_t i = 0; i < PBC_ARRAY_LEN(exts); i++) {
         size_t e = strlen(exts[i]);
