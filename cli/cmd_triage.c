@@ -33,6 +33,7 @@
 #include "progress.h"
 #include "report/text.h"
 #include "report/triage.h"
+#include "report/triage_html.h"
 
 #define TRI_INPUT_MAX (1u << 20)
 #define TRI_MIN_RUNS 400u     /* candidate runs one bucket's minimization may take */
@@ -994,7 +995,8 @@ int pbc_cmd_triage(int argc, char **argv)
         json_t *sarif = triage_sarif(&c, b, nb);
         char *jt = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS), *st = json_dumps(sarif, JSON_INDENT(2));
         char *md = triage_md(&c, &in, b, nb, gone, ngone, join != NULL);
-        if (write_text(out, "triage.json", jt, err, sizeof(err)) || write_text(out, "triage.sarif", st, err, sizeof(err)) ||
+        if (write_text(out, "triage.json", jt, err, sizeof(err)) || pbc_triage_write_html(out, jt, err, sizeof(err)) ||
+            write_text(out, "triage.sarif", st, err, sizeof(err)) ||
             write_text(out, "triage.md", md, err, sizeof(err)))
             rc = (fprintf(stderr, "pbcheck: triage: %s\n", err), PBC_EXIT_USAGE);
         free(jt);

@@ -31,8 +31,8 @@ done
 # A plain host pbcheck, to turn the text seeds into binary seeds; it has
 # every room, so it links the report writers' libraries and the report
 # templates (cmake/embed.cmake, as the CMake build makes them).
-cmake -DINPUTS="$src/reports/template.html|$src/reports/report.css" \
-      -DNAMES="pbc_report_template_html|pbc_report_template_css" \
+cmake -DINPUTS="$src/reports/template.html|$src/reports/report.css|$src/reports/triage.html" \
+      -DNAMES="pbc_report_template_html|pbc_report_template_css|pbc_report_template_triage_html" \
       -DOUTPUT="$work/report_templates.c" -P "$src/cmake/embed.cmake"
 $CC -O1 "${common[@]}" -I/usr/include/libxml2 -DPBC_SOURCE_DIR="\"$src\"" "$src"/cli/*.c \
     "${lib_sources[@]}" "$src"/harness/report/*.c "$work/report_templates.c" -ljansson -lxml2 \

@@ -1,7 +1,8 @@
 /* The report room: the HTML escaper, the waivers file (each class of bad
  * line with its position, expiry at the day's edge, matching), the tally,
- * the run folder and its latest link, write errors (a full device), and
- * the writers on hostile text (each output parsed back by a real parser). */
+ * the run folder and its latest link, write errors (a full device), the
+ * writers on hostile text (each output parsed back by a real parser), and
+ * triage.html from triage.json text (tests/triage_html_test.py renders it). */
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "report/provenance.h"
 #include "report/rundir.h"
 #include "report/text.h"
+#include "report/triage_html.h"
 #include "report/waivers.h"
 #include "report/writers.h"
 
@@ -370,6 +372,65 @@ T_TEST(report_write_stops_at_the_first_error)
     pbc_fs_remove_tree(root, NULL, 0);
     free(root);
     pbc_waivers_fini(&w);
+}
+
+T_TEST(triage_html_refuses_what_is_not_a_triage)
+{
+    static const char *const bad[][2] = {
+        {"{\"format\": ", "triage.json: line 1: "},
+        {"{\"format\": \"pbcheck-report\", \"version\": 1, \"buckets\": []}", "triage.json: its format is not"},
+        {"{\"format\": \"pbcheck-triage\", \"version\": 2, \"buckets\": []}", "triage.json: version 2;"},
+        {"{\"format\": \"pbcheck-triage\", \"version\": 1}", "triage.json: no array of buckets"},
+        /* An id names a folder the page reads from: only bNNN. */
+        {"{\"format\": \"pbcheck-triage\", \"version\": 1, \"buckets\": [{\"id\": \"b1/../../etc\"}]}",
+         "triage.json: bucket 1 has no id"},
+    };
+    char *root = scratch(), err[512];
+    char *page = pbc_xprintf("%s/triage.html", root);
+    struct stat st;
+    for (size_t i = 0; i < PBC_ARRAY_LEN(bad); i++) {
+        err[0] = 0;
+        T_CHECK(pbc_triage_write_html(root, bad[i][0], err, sizeof(err)) == -1);
+        T_CHECK_MSG(!strncmp(err, bad[i][1], strlen(bad[i][1])) && !strchr(err, '\n'), "%s", err);
+        T_CHECK(stat(page, &st) == -1);
+    }
+    T_CHECK(pbc_triage_write_html("/nonexistent-pbc-dir", "{\"format\": \"pbcheck-triage\", \"version\": 1, "
+                                  "\"buckets\": []}", err, sizeof(err)) == -1);
+    const char *want = "cannot write /nonexistent-pbc-dir/triage.html: ";
+    T_CHECK_MSG(!strncmp(err, want, strlen(want)), "%s", err);
+    pbc_fs_remove_tree(root, NULL, 0);
+    free(page);
+    free(root);
+}
+
+T_TEST(triage_html_escapes_the_json_and_the_reproducer)
+{
+    char *root = scratch(), err[512];
+    char *bucket = pbc_xprintf("%s/buckets/b001", root), *repro = pbc_xprintf("%s/repro.pbs", bucket);
+    T_CHECK(pbc_fs_mkdirs(bucket, err, sizeof(err)) == 0);
+    const char *text = "# </pre><script>x()</script>\npbs 1\n";
+    T_CHECK(pbc_fs_write_atomic(repro, text, strlen(text), err, sizeof(err)) == 0);
+    const char *json = "{\"format\": \"pbcheck-triage\", \"version\": 1, \"target\": \"t<i>'\", \"inputs\": [],"
+                       " \"buckets\": [{\"id\": \"b001\", \"title\": \"<b>&amp;\", \"count\": 1,"
+                       " \"facts\": {\"class\": \"rule\", \"rule\": \"PB-X\"}, \"repro\": \"buckets/b001/repro.pbs\","
+                       " \"inputs\": [\"crash-<u>\"]}]}";
+    T_CHECK_MSG(pbc_triage_write_html(root, json, err, sizeof(err)) == 0, "%s", err);
+    char *path = pbc_xprintf("%s/triage.html", root), *doc = NULL;
+    size_t n;
+    T_CHECK(pbc_fs_read(path, 1 << 20, &doc, &n, err, sizeof(err)) == 0);
+    if (doc) {
+        T_CHECK(strstr(doc, "# &lt;/pre&gt;&lt;script&gt;x()&lt;/script&gt;\npbs 1\n</pre>") != NULL);
+        T_CHECK(strstr(doc, "&lt;b&gt;&amp;amp;") && strstr(doc, "t&lt;i&gt;&#39;") && strstr(doc, "crash-&lt;u&gt;"));
+        T_CHECK(!strstr(doc, "<script") && !strstr(doc, "<i>") && !strstr(doc, "<u>") && !strstr(doc, "<b>"));
+        T_CHECK(strstr(doc, "pbcheck run buckets/b001/repro.pbs --target &#39;t&lt;i&gt;&#39;\\&#39;</pre>"));
+        T_CHECK(!strstr(doc, "{{"));
+    }
+    free(doc);
+    free(path);
+    pbc_fs_remove_tree(root, NULL, 0);
+    free(repro);
+    free(bucket);
+    free(root);
 }
 
 T_MAIN()
