@@ -864,8 +864,9 @@ static const char triage_about[] =
     "INPUT is any mix of files and folders: libFuzzer artifacts (crash-*,\n"
     "timeout-*, oom-*, leak-*), AFL++ output folders (crashes/, hangs/, with\n"
     "-M/-S sub-folders; queue/ is left out), ClusterFuzzLite/OSS-Fuzz testcases,\n"
-    "binary and text scenarios. Writes DIR/triage.json, DIR/triage.md,\n"
-    "DIR/triage.sarif and DIR/buckets/ID/ (the inputs, repro.pbs, report.txt).\n"
+    "binary and text scenarios. Writes DIR/triage.html (open it in a browser),\n"
+    "DIR/triage.md, DIR/triage.json, DIR/triage.sarif and DIR/buckets/ID/ (the\n"
+    "inputs, repro.pbs, report.txt).\n"
     "--join compares with a previous triage: each bucket new or known, and\n"
     "the buckets gone. --promote ID (with --out naming a finished triage)\n"
     "copies that bucket's reproducer into the regression corpus, which CTest\n"
@@ -883,7 +884,7 @@ int pbc_cmd_triage(int argc, char **argv)
         {"target", PBC_OPT_STRING, &target, "NAME", "a builder from 'pbcheck list targets'", 0, 0,
          "none: it must be given", "builder the inputs failed on (a name, or LIB.so)"},
         {"out", PBC_OPT_STRING, &out, "DIR", "a folder", 0, 0, "triage-out",
-         "where triage.json, triage.md, triage.sarif and buckets/ go"},
+         "where triage.html, triage.md, triage.json, triage.sarif\nand buckets/ go"},
         {"repeat", PBC_OPT_NUMBER, &repeat, "N", "a number", 1, 20, "3",
          "replays of each input; one that does not fail the same way\nevery time is marked flaky"},
         {"jobs", PBC_OPT_NUMBER, &jobs, "N", "a number", 1, 64, "1",
@@ -1017,7 +1018,7 @@ int pbc_cmd_triage(int argc, char **argv)
     uint32_t distinct = 0;
     for (uint32_t i = 0; i < in.count; i++)
         distinct += in.items[i].first == (int)i;
-    printf("triage %s: %u inputs (%u distinct) in %u buckets in %.1f s (report: %s/triage.md)\n", c.t->name,
+    printf("triage %s: %u inputs (%u distinct) in %u buckets in %.1f s (report: %s/triage.html)\n", c.t->name,
            in.count, distinct, nb, seconds, out);
     if (rc == PBC_CLI_GO)
         rc = any_fail ? PBC_EXIT_FAIL : PBC_EXIT_PASS;
