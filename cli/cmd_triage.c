@@ -63,6 +63,8 @@ typedef struct tri_bucket {
     uint32_t count, cap;
     uint32_t flaky;    /* members that gave another signature on some replay */
     char *repro;       /* minimized scenario text, NULL when none could be made */
+    uint8_t *repro_bin; /* or the input's bytes minimized, when it is not a scenario that fails so */
+    size_t repro_bin_len;
     uint32_t repro_ops;
     uint32_t min_runs; /* candidate runs the minimization took */
     char *report;      /* the minimized reproducer's report (or the input's) */
@@ -431,12 +433,64 @@ static int minimizable(uint32_t cls)
 /* Delta debugging at the operation level and inside operations
  * (pbc_triage_simplify): a candidate is kept when it is valid and fails
  * with the same signature. */
+/* Whether an input's bytes (replayed as the input is) still fail with
+ * the bucket's signature: the byte-level fallback's test. */
+typedef struct tri_bytes_ctx {
+    tri_ctx *c;
+    tri_bucket *b;
+    const char *name;
+} tri_bytes_ctx;
+
+static int tri_still_bytes(void *ctx, const uint8_t *bytes, size_t n)
+{
+    tri_bytes_ctx *t = ctx;
+    pbc_triage_facts f;
+    char *report = NULL, text[640];
+    tri_ask(t->c, JOB_BYTES, t->name, bytes, n, &f, &report);
+    int same = pbc_triage_signature(&f, text, sizeof(text)) == t->b->sig;
+    if (same) {
+        free(t->b->report);
+        t->b->report = report;
+    } else {
+        free(report);
+    }
+    return same;
+}
+
+/* The byte-level fallback: delta debugging on the input's bytes. */
+static void tri_minimize_bytes(tri_ctx *c, tri_bucket *b, const tri_input *x)
+{
+    tri_bytes_ctx t = {c, b, x->path};
+    b->repro_bin = pbc_xmalloc(x->len ? x->len : 1);
+    memcpy(b->repro_bin, x->bytes, x->len);
+    b->repro_bin_len = x->len;
+    b->min_runs += pbc_triage_ddmin(b->repro_bin, &b->repro_bin_len, tri_still_bytes, &t,
+                                    b->min_runs < TRI_MIN_RUNS ? TRI_MIN_RUNS - b->min_runs : 0);
+}
+
 static void tri_minimize(tri_ctx *c, tri_bucket *b, const tri_input *x)
 {
     pbc_scenario cur;
     char why[512];
-    if (tri_load(c->t, x->path, x->bytes, x->len, 0, &cur, why, sizeof(why)))
+    if (tri_load(c->t, x->path, x->bytes, x->len, 0, &cur, why, sizeof(why))) {
+        tri_minimize_bytes(c, b, x);
         return;
+    }
+    /* The scenario printed as text must fail the same way before it is
+     * shrunk as a scenario; if it does not, the bytes are. */
+    {
+        char *text = pbc_scenario_print(&cur), *report = NULL, sig_text[640];
+        pbc_triage_facts f;
+        tri_ask(c, JOB_TEXT, "printed", (const uint8_t *)text, strlen(text), &f, &report);
+        free(text);
+        free(report);
+        b->min_runs++;
+        if (pbc_triage_signature(&f, sig_text, sizeof(sig_text)) != b->sig) {
+            pbc_scenario_fini(&cur);
+            tri_minimize_bytes(c, b, x);
+            return;
+        }
+    }
     double started = pbc_cli_now();
     for (uint32_t k = 0; b->min_runs < TRI_MIN_RUNS && pbc_cli_now() - started < TRI_MIN_SECONDS;) {
         pbc_scenario cand;
@@ -516,6 +570,11 @@ static int write_bucket(const tri_ctx *c, const char *out, tri_bucket *b, const 
         free(cmd);
         free(repro);
     }
+    if (!rc && b->repro_bin) {
+        char *repro = pbc_xprintf("%s/repro.bin", dir);
+        rc = pbc_fs_write_atomic(repro, b->repro_bin, b->repro_bin_len, err, err_size);
+        free(repro);
+    }
     if (!rc)
         rc = write_text(dir, "report.txt", b->report ? b->report : "", err, err_size);
     free(inputs);
@@ -592,6 +651,11 @@ static json_t *triage_json(const tri_ctx *c, const tri_inputs *in, const tri_buc
             char *repro = pbc_xprintf("buckets/%s/repro.pbs", b[i].id);
             json_object_set_new(o, "repro", json_string(repro));
             json_object_set_new(o, "repro_operations", json_integer(b[i].repro_ops));
+            free(repro);
+        } else if (b[i].repro_bin) {
+            char *repro = pbc_xprintf("buckets/%s/repro.bin", b[i].id);
+            json_object_set_new(o, "repro", json_string(repro));
+            json_object_set_new(o, "repro_bytes", json_integer((json_int_t)b[i].repro_bin_len));
             free(repro);
         }
         json_object_set_new(o, "minimization_runs", json_integer(b[i].min_runs));
@@ -726,6 +790,9 @@ static char *triage_md(const tri_ctx *c, const tri_inputs *in, const tri_bucket 
             MD("\nReplay: `%s`\n\n```\n%s```\n", cmd, b[i].repro);
             free(cmd);
             free(path);
+        } else if (b[i].repro_bin) {
+            MD("\nReplay: `pbcheck replay buckets/%s/repro.bin --target %s` (%zu bytes, minimized byte by byte)\n",
+               b[i].id, c->target_arg, b[i].repro_bin_len);
         }
         if (b[i].report)
             MD("\n```\n%.*s\n```\n", 3000, b[i].report);
@@ -803,9 +870,12 @@ static int promote(const char *out, const char *id, const char *to)
             hit = o;
     }
     const char *repro = hit ? json_string_value(json_object_get(hit, "repro")) : NULL;
-    if (!hit || !repro) {
+    size_t rlen = repro ? strlen(repro) : 0;
+    if (!hit || !repro || rlen < 4 || strcmp(repro + rlen - 4, ".pbs")) {
         fprintf(stderr, "pbcheck: triage: --promote: %s\n",
-                hit ? "that bucket has no reproducer" : "no such bucket in that triage (its id or signature)");
+                !hit    ? "no such bucket in that triage (its id or signature)"
+                : repro ? "that bucket's reproducer is bytes, not a scenario: keep it with 'pbcheck replay --print'"
+                        : "that bucket has no reproducer");
         json_decref(root);
         free(json_path);
         return rc;
@@ -1030,6 +1100,7 @@ int pbc_cmd_triage(int argc, char **argv)
     for (uint32_t i = 0; i < nb; i++) {
         free(b[i].members);
         free(b[i].repro);
+        free(b[i].repro_bin);
         free(b[i].report);
     }
     free(b);

@@ -143,4 +143,35 @@ T_TEST(simplify_candidates)
     pbc_scenario_fini(&s);
 }
 
+/* Byte-level delta debugging keeps exactly what the failure needs. */
+static int needs_ab_and_z(void *ctx, const uint8_t *b, size_t n)
+{
+    (*(int *)ctx)++;
+    int ab = 0, z = 0;
+    for (size_t i = 0; i < n; i++) {
+        ab |= i + 1 < n && b[i] == 'A' && b[i + 1] == 'B';
+        z |= b[i] == 'Z';
+    }
+    return ab && z;
+}
+
+T_TEST(byte_level_fallback)
+{
+    uint8_t data[256];
+    for (size_t i = 0; i < sizeof(data); i++)
+        data[i] = (uint8_t)('a' + i % 26);
+    memcpy(data + 40, "AB", 2);
+    data[200] = 'Z';
+    size_t n = sizeof(data);
+    int calls = 0;
+    uint32_t made = pbc_triage_ddmin(data, &n, needs_ab_and_z, &calls, 10000);
+    T_CHECK_MSG(n == 3 && !memcmp(data, "ABZ", 3), "kept %zu bytes: %.*s", n, (int)n, data);
+    T_CHECK((int)made == calls && made < 200);
+    /* The budget bounds it. */
+    memcpy(data, "xxABxxxxZxx", 11);
+    n = 11;
+    calls = 0;
+    T_CHECK(pbc_triage_ddmin(data, &n, needs_ab_and_z, &calls, 2) == 2 && calls == 2);
+}
+
 T_MAIN()

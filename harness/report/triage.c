@@ -454,3 +454,36 @@ int pbc_triage_simplify(const pbc_scenario *s, uint32_t k, pbc_scenario *out)
     }
     return -1;
 }
+
+uint32_t pbc_triage_ddmin(uint8_t *data, size_t *n, int (*still)(void *ctx, const uint8_t *bytes, size_t n),
+                          void *ctx, uint32_t budget)
+{
+    uint32_t calls = 0;
+    uint8_t *cand = pbc_xmalloc(*n ? *n : 1);
+    for (size_t chunk = *n / 2; chunk >= 1 && calls < budget;) {
+        int removed = 0;
+        for (size_t at = 0; at < *n && calls < budget;) {
+            size_t len = chunk < *n - at ? chunk : *n - at;
+            if (len == *n) { /* never the whole input */
+                at += len;
+                continue;
+            }
+            memcpy(cand, data, at);
+            memcpy(cand + at, data + at + len, *n - at - len);
+            calls++;
+            if (still(ctx, cand, *n - len)) {
+                memcpy(data, cand, *n - len);
+                *n -= len;
+                removed = 1; /* the same place now holds what followed */
+            } else {
+                at += len;
+            }
+        }
+        if (!removed)
+            chunk /= 2;
+        else if (chunk > *n / 2)
+            chunk = *n / 2 ? *n / 2 : 1;
+    }
+    free(cand);
+    return calls;
+}

@@ -97,4 +97,12 @@ void pbc_triage_copy(pbc_scenario *d, const pbc_scenario *s);
  * validates it. */
 int pbc_triage_simplify(const pbc_scenario *s, uint32_t k, pbc_scenario *out);
 
+/* Byte-level delta debugging, for inputs that are not scenarios or whose
+ * printed scenario does not fail the same way: removes chunks of *n bytes
+ * (halves, then quarters, ... down to single bytes) while still(ctx,
+ * bytes, n) says the smaller input fails the same way, at most `budget`
+ * calls. Shrinks data in place; returns the calls made. */
+uint32_t pbc_triage_ddmin(uint8_t *data, size_t *n, int (*still)(void *ctx, const uint8_t *bytes, size_t n),
+                          void *ctx, uint32_t budget);
+
 #endif
