@@ -24,6 +24,9 @@ import sys
 import tempfile
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import chromium as chromium_page  # noqa: E402 (tests/chromium.py)
+
 pbcheck, outdir = sys.argv[1], sys.argv[2]
 chromium = shutil.which("chromium") or shutil.which("chromium-browser")
 if not chromium:
@@ -42,14 +45,7 @@ def check(name, ok, detail=""):
 
 def render(page, profile, screenshot=None):
     """(DOM text, console lines) of page in headless Chromium."""
-    base = [chromium, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--user-data-dir=" + profile,
-            "--enable-logging=stderr", "--v=0", "--window-size=1280,1400"]
-    url = "file://" + os.path.abspath(page)
-    dom = subprocess.run(base + ["--dump-dom", url], capture_output=True, timeout=120)
-    console = [line for line in dom.stderr.decode(errors="replace").splitlines() if ":CONSOLE" in line]
-    if screenshot:
-        subprocess.run(base + ["--screenshot=" + screenshot, url], capture_output=True, timeout=120)
-    return dom.stdout.decode(errors="replace"), console
+    return chromium_page.dump_dom(page, profile, screenshot)
 
 
 class Dom(html.parser.HTMLParser):

@@ -32,6 +32,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import chromium as chromium_page  # noqa: E402 (tests/chromium.py)
+
 pbcheck, source, outdir = sys.argv[1], sys.argv[2], sys.argv[3]
 chromium = shutil.which("chromium") or shutil.which("chromium-browser")
 if not chromium:
@@ -99,15 +102,9 @@ class TreeBuilder(html.parser.HTMLParser):
 
 def render(page, profile, screenshot=None):
     """(element tree, console lines) of page as headless Chromium builds it."""
-    argv = [chromium, "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--user-data-dir=" + profile,
-            "--enable-logging=stderr", "--v=0", "--window-size=1280,1400"]
-    url = "file://" + os.path.abspath(page)
-    done = subprocess.run(argv + ["--dump-dom", url], capture_output=True, timeout=120)
-    console = [l for l in done.stderr.decode(errors="replace").splitlines() if ":CONSOLE" in l]
-    if screenshot:
-        subprocess.run(argv + ["--screenshot=" + screenshot, url], capture_output=True, timeout=120)
+    dom, console = chromium_page.dump_dom(page, profile, screenshot)
     tree = TreeBuilder()
-    tree.feed(done.stdout.decode(errors="replace"))
+    tree.feed(dom)
     return tree.root, console
 
 
