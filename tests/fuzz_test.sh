@@ -80,6 +80,18 @@ afl)
     rc=0
     "$pbcheck" replay --target mutant-trunc32 "$crash" >/dev/null || rc=$?
     [ $rc -eq 1 ] || fail "the AFL++ crash does not replay"
+    # The campaign's output folder as it is, triaged (docs/triage.md): its
+    # crashes in buckets of the planted bug's rules, its queue left out.
+    rc=0
+    "$pbcheck" triage "$tmp/afl/afl" --target mutant-trunc32 --out "$tmp/triage" --repeat 1 >"$tmp/triage.log" 2>&1 ||
+        rc=$?
+    [ $rc -eq 1 ] || { cat "$tmp/triage.log"; fail "triage of the AFL++ output exited $rc"; }
+    python3 - "$tmp/triage/triage.json" <<'PY' || fail "triage of the AFL++ output: wrong buckets"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["inputs"] and all(i["origin"] == "afl-crash" for i in d["inputs"]), "not only crashes/"
+assert all(b["facts"].get("rule") in ("PB-DIVERGE", "PB-GPU-FAULT") for b in d["buckets"]), "other failures"
+PY
     ;;
 oss-fuzz)
     src=$3
