@@ -1,0 +1,499 @@
+/*
+ * What one triage found, written out (triage_report.h, docs/triage.md).
+ */
+#include "report/triage_report.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "base/fs.h"
+#include "base/util.h"
+#include "exec/target.h"
+#include "report/text.h"
+#include "report/triage_html.h"
+
+/* ---- Buckets ---- */
+
+int pbc_triage_bucket_of(pbc_triage_run *r, const pbc_triage_facts *f)
+{
+    char text[640];
+    uint64_t sig = pbc_triage_signature(f, text, sizeof(text));
+    for (uint32_t i = 0; i < r->bucket_count; i++)
+        if (r->buckets[i].sig == sig)
+            return (int)i;
+    pbc_triage_bucket nb;
+    memset(&nb, 0, sizeof(nb));
+    nb.sig = sig;
+    snprintf(nb.sig_text, sizeof(nb.sig_text), "%s", text);
+    nb.facts = *f;
+    nb.severity = pbc_triage_severity(f);
+    pbc_triage_title(f, nb.title, sizeof(nb.title));
+    PBC_PUSH(r->buckets, r->bucket_count, r->bucket_cap, nb);
+    return (int)r->bucket_count - 1;
+}
+
+static int bucket_order(const void *pa, const void *pb)
+{
+    const pbc_triage_bucket *a = pa, *b = pb;
+    if (a->severity != b->severity)
+        return a->severity - b->severity;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return a->sig < b->sig ? -1 : a->sig > b->sig;
+}
+
+void pbc_triage_sort(pbc_triage_run *r)
+{
+    uint64_t *order = pbc_xmalloc((r->bucket_count ? r->bucket_count : 1) * sizeof(*order));
+    for (uint32_t i = 0; i < r->bucket_count; i++)
+        order[i] = r->buckets[i].sig;
+    qsort(r->buckets, r->bucket_count, sizeof(*r->buckets), bucket_order);
+    for (uint32_t i = 0; i < r->input_count; i++)
+        for (uint32_t k = 0; k < r->bucket_count; k++)
+            if (r->inputs[i].bucket >= 0 && r->buckets[k].sig == order[r->inputs[i].bucket]) {
+                r->inputs[i].bucket = (int)k;
+                break;
+            }
+    free(order);
+    for (uint32_t i = 0; i < r->bucket_count; i++)
+        snprintf(r->buckets[i].id, sizeof(r->buckets[i].id), "b%03u", i + 1);
+}
+
+void pbc_triage_run_fini(pbc_triage_run *r)
+{
+    for (uint32_t i = 0; i < r->input_count; i++) {
+        free(r->inputs[i].path);
+        free(r->inputs[i].bytes);
+        free(r->inputs[i].message);
+    }
+    free(r->inputs);
+    for (uint32_t i = 0; i < r->bucket_count; i++) {
+        free(r->buckets[i].members);
+        free(r->buckets[i].repro);
+        free(r->buckets[i].repro_bin);
+        free(r->buckets[i].report);
+    }
+    free(r->buckets);
+    for (uint32_t i = 0; i < r->gone_count; i++) {
+        free(r->gone[i].signature);
+        free(r->gone[i].title);
+    }
+    free(r->gone);
+    memset(r, 0, sizeof(*r));
+}
+
+/* ---- Outputs ---- */
+
+static char *hex64(uint64_t v) { return pbc_xprintf("%016" PRIx64, v); }
+
+static int write_text(const char *dir, const char *name, const char *text, char *err, size_t err_size)
+{
+    char *path = pbc_xprintf("%s/%s", dir, name);
+    int rc = pbc_fs_write_atomic(path, text, strlen(text), err, err_size);
+    free(path);
+    return rc;
+}
+
+/* The command that replays a bucket's reproducer. */
+static char *replay_command(const pbc_triage_run *r, const char *repro)
+{
+    const char *argv[] = {"pbcheck", "run", repro, "--target", r->target, NULL};
+    return pbc_report_shell_command(argv);
+}
+
+static int write_bucket(const pbc_triage_run *r, const char *out, const pbc_triage_bucket *b, char *err,
+                        size_t err_size)
+{
+    char *dir = pbc_xprintf("%s/buckets/%s", out, b->id), *inputs = pbc_xprintf("%s/inputs", dir);
+    int rc = pbc_fs_mkdirs(inputs, err, err_size);
+    for (uint32_t i = 0; i < b->count && !rc; i++) {
+        const pbc_triage_input *x = &r->inputs[b->members[i]];
+        if (x->first != (int)b->members[i])
+            continue; /* a duplicate's bytes are there already */
+        const char *base = strrchr(x->path, '/');
+        char *path = pbc_xprintf("%s/%03u-%s", inputs, i, base ? base + 1 : x->path);
+        rc = pbc_fs_write_atomic(path, x->bytes, x->len, err, err_size);
+        free(path);
+    }
+    if (!rc && b->repro) {
+        char *repro = pbc_xprintf("%s/repro.pbs", dir);
+        char *cmd = replay_command(r, repro);
+        char *sig = hex64(b->sig);
+        char *text = pbc_xprintf("# %s\n# signature %s: %s\n# replay: %s\n%s", b->title, sig, b->sig_text, cmd,
+                                 b->repro);
+        rc = pbc_fs_write_atomic(repro, text, strlen(text), err, err_size);
+        free(text);
+        free(sig);
+        free(cmd);
+        free(repro);
+    }
+    if (!rc && b->repro_bin) {
+        char *repro = pbc_xprintf("%s/repro.bin", dir);
+        rc = pbc_fs_write_atomic(repro, b->repro_bin, b->repro_bin_len, err, err_size);
+        free(repro);
+    }
+    if (!rc)
+        rc = write_text(dir, "report.txt", b->report ? b->report : "", err, err_size);
+    free(inputs);
+    free(dir);
+    return rc;
+}
+
+static json_t *facts_json(const pbc_triage_facts *f)
+{
+    json_t *o = json_object(), *frames = json_array();
+    json_object_set_new(o, "class", json_string(pbc_triage_class_name(f->cls)));
+    const struct {
+        const char *key, *value;
+    } fields[] = {{"rule", f->rule},     {"operation", f->operation}, {"region", f->region},
+                  {"writer", f->writer}, {"shape", f->shape},         {"kind", f->kind},
+                  {"access", f->access}, {"location", f->location}};
+    for (size_t i = 0; i < PBC_ARRAY_LEN(fields); i++)
+        if (fields[i].value[0])
+            json_object_set_new(o, fields[i].key, json_string(fields[i].value));
+    for (uint32_t i = 0; i < PBC_TRIAGE_FRAMES; i++)
+        if (f->frames[i][0])
+            json_array_append_new(frames, json_string(f->frames[i]));
+    json_object_set_new(o, "frames", frames);
+    return o;
+}
+
+
+static json_t *triage_json(const pbc_triage_run *r)
+{
+    const pbc_triage_bucket *b = r->buckets;
+    const pbc_triage_gone *gone = r->gone;
+    uint32_t nb = r->bucket_count, ngone = r->gone_count;
+    int joined = r->joined;
+    json_t *root = json_object(), *inputs = json_array(), *buckets = json_array();
+    json_object_set_new(root, "format", json_string("pbcheck-triage"));
+    json_object_set_new(root, "version", json_integer(1));
+    json_object_set_new(root, "pbcheck", json_string(r->version));
+    json_object_set_new(root, "target", json_string(r->target));
+    json_object_set_new(root, "repeat", json_integer(r->repeat));
+    json_object_set_new(root, "seconds", json_real(r->seconds));
+    for (uint32_t i = 0; i < r->input_count; i++) {
+        const pbc_triage_input *x = &r->inputs[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "path", json_string(x->path));
+        json_object_set_new(o, "origin", json_string(x->origin));
+        char *h = hex64(x->hash);
+        json_object_set_new(o, "xxh3", json_string(h));
+        free(h);
+        if (x->first != (int)i)
+            json_object_set_new(o, "duplicate_of", json_integer(x->first));
+        json_object_set_new(o, "bucket", json_string(b[x->bucket].id));
+        const pbc_triage_input *f = &r->inputs[x->first];
+        json_object_set_new(o, "replays", json_integer(f->runs));
+        json_object_set_new(o, "reproduced", json_integer(f->agree));
+        json_object_set_new(o, "flaky", json_boolean(f->agree != f->runs));
+        json_array_append_new(inputs, o);
+    }
+    for (uint32_t i = 0; i < nb; i++) {
+        json_t *o = json_object(), *members = json_array();
+        json_object_set_new(o, "id", json_string(b[i].id));
+        char *sig = hex64(b[i].sig);
+        json_object_set_new(o, "signature", json_string(sig));
+        free(sig);
+        json_object_set_new(o, "signature_text", json_string(b[i].sig_text));
+        json_object_set_new(o, "title", json_string(b[i].title));
+        json_object_set_new(o, "severity", json_integer(b[i].severity));
+        json_object_set_new(o, "facts", facts_json(&b[i].facts));
+        json_object_set_new(o, "count", json_integer(b[i].count));
+        json_object_set_new(o, "flaky", json_integer(b[i].flaky));
+        if (joined)
+            json_object_set_new(o, "status", json_string(b[i].status));
+        if (b[i].repro) {
+            char *repro = pbc_xprintf("buckets/%s/repro.pbs", b[i].id);
+            json_object_set_new(o, "repro", json_string(repro));
+            json_object_set_new(o, "repro_operations", json_integer(b[i].repro_ops));
+            free(repro);
+        } else if (b[i].repro_bin) {
+            char *repro = pbc_xprintf("buckets/%s/repro.bin", b[i].id);
+            json_object_set_new(o, "repro", json_string(repro));
+            json_object_set_new(o, "repro_bytes", json_integer((json_int_t)b[i].repro_bin_len));
+            free(repro);
+        }
+        json_object_set_new(o, "minimization_runs", json_integer(b[i].min_runs));
+        for (uint32_t k = 0; k < b[i].count; k++)
+            json_array_append_new(members, json_string(r->inputs[b[i].members[k]].path));
+        json_object_set_new(o, "inputs", members);
+        json_array_append_new(buckets, o);
+    }
+    json_object_set_new(root, "inputs", inputs);
+    json_object_set_new(root, "buckets", buckets);
+    if (joined) {
+        json_t *g = json_array();
+        for (uint32_t i = 0; i < ngone; i++) {
+            json_t *o = json_object();
+            json_object_set_new(o, "signature", json_string(gone[i].signature));
+            json_object_set_new(o, "title", json_string(gone[i].title));
+            json_object_set_new(o, "count", json_integer(gone[i].count));
+            json_array_append_new(g, o);
+        }
+        json_object_set_new(root, "gone", g);
+    }
+    return root;
+}
+
+/* SARIF 2.1.0: one result per bucket, at the builder's own source line
+ * when a frame names one, else at the reproducer. */
+static json_t *triage_sarif(const pbc_triage_run *r)
+{
+    const pbc_triage_bucket *b = r->buckets;
+    uint32_t nb = r->bucket_count;
+    json_t *root = json_object(), *runs = json_array(), *run = json_object(), *tool = json_object(),
+           *driver = json_object(), *rules = json_array(), *results = json_array();
+    json_object_set_new(root, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
+    json_object_set_new(root, "version", json_string("2.1.0"));
+    json_object_set_new(driver, "name", json_string("pbcheck"));
+    json_object_set_new(driver, "version", json_string(r->version));
+    json_object_set_new(driver, "informationUri", json_string("https://example.invalid/pbcheck/docs/triage.md"));
+    for (uint32_t i = 0; i < nb; i++) {
+        const char *rule_id = b[i].facts.rule[0] ? b[i].facts.rule : pbc_triage_class_name(b[i].facts.cls);
+        int seen = 0;
+        for (uint32_t k = 0; k < i; k++)
+            seen |= !strcmp(rule_id, b[k].facts.rule[0] ? b[k].facts.rule : pbc_triage_class_name(b[k].facts.cls));
+        if (!seen) {
+            json_t *rule = json_object(), *desc = json_object();
+            json_object_set_new(rule, "id", json_string(rule_id));
+            json_object_set_new(desc, "text", json_string(b[i].facts.rule[0] ? "a pbcheck rule (docs/rules.md)"
+                                                                             : "a failure pbcheck's isolation saw"));
+            json_object_set_new(rule, "shortDescription", desc);
+            json_array_append_new(rules, rule);
+        }
+        json_t *res = json_object(), *msg = json_object(), *locs = json_array(), *loc = json_object(),
+               *phys = json_object(), *art = json_object(), *region = json_object(), *fp = json_object();
+        json_object_set_new(res, "ruleId", json_string(rule_id));
+        json_object_set_new(res, "level", json_string(b[i].severity <= 3 ? "error" : "warning"));
+        char *text = pbc_xprintf("%s (%u input%s; bucket %s)", b[i].title, b[i].count, b[i].count == 1 ? "" : "s",
+                                 b[i].id);
+        json_object_set_new(msg, "text", json_string(text));
+        free(text);
+        json_object_set_new(res, "message", msg);
+        const char *where = b[i].facts.location;
+        const char *colon = where[0] ? strrchr(where, ':') : NULL;
+        if (where[0]) { /* the builder's source, at its line when known */
+            char *file = pbc_xprintf("%.*s", colon ? (int)(colon - where) : (int)strlen(where), where);
+            json_object_set_new(art, "uri", json_string(file));
+            if (colon && atoi(colon + 1) > 0)
+                json_object_set_new(region, "startLine", json_integer(atoi(colon + 1)));
+            free(file);
+        } else {
+            char *repro = pbc_xprintf("buckets/%s/repro.pbs", b[i].id);
+            json_object_set_new(art, "uri", json_string(repro));
+            json_object_set_new(region, "startLine", json_integer(1));
+            free(repro);
+        }
+        json_object_set_new(phys, "artifactLocation", art);
+        if (json_object_size(region))
+            json_object_set_new(phys, "region", region);
+        else
+            json_decref(region);
+        json_object_set_new(loc, "physicalLocation", phys);
+        json_array_append_new(locs, loc);
+        json_object_set_new(res, "locations", locs);
+        char *sig = hex64(b[i].sig);
+        json_object_set_new(fp, "pbcheckSignature/v1", json_string(sig));
+        free(sig);
+        json_object_set_new(res, "partialFingerprints", fp);
+        json_array_append_new(results, res);
+    }
+    json_object_set_new(driver, "rules", rules);
+    json_object_set_new(tool, "driver", driver);
+    json_object_set_new(run, "tool", tool);
+    json_object_set_new(run, "results", results);
+    json_array_append_new(runs, run);
+    json_object_set_new(root, "runs", runs);
+    return root;
+}
+
+static char *triage_md(const pbc_triage_run *r)
+{
+    const pbc_triage_bucket *b = r->buckets;
+    const pbc_triage_gone *gone = r->gone;
+    uint32_t nb = r->bucket_count, ngone = r->gone_count;
+    int joined = r->joined;
+    size_t cap = 4096, n = 0;
+    char *s = pbc_xmalloc(cap);
+#define MD(...)                                                                 \
+    do {                                                                        \
+        int need = snprintf(NULL, 0, __VA_ARGS__);                              \
+        if (n + (size_t)need + 1 > cap) {                                       \
+            cap = (n + (size_t)need + 1) * 2;                                   \
+            s = pbc_xrealloc(s, cap);                                           \
+        }                                                                       \
+        n += (size_t)snprintf(s + n, cap - n, __VA_ARGS__);                     \
+    } while (0)
+    MD("# Triage of %u inputs against %s\n\n", r->input_count, r->target);
+    MD("%u bucket%s, worst first.%s\n\n", nb, nb == 1 ? "" : "s",
+       joined ? " Status is against the previous triage (--join)." : "");
+    MD("| bucket | %sseverity | inputs | flaky | what | reproducer |\n|---|%s---|---|---|---|---|\n",
+       joined ? "status | " : "", joined ? "---|" : "");
+    for (uint32_t i = 0; i < nb; i++) {
+        char repro[64] = "-";
+        if (b[i].repro)
+            snprintf(repro, sizeof(repro), "[%u operations](buckets/%s/repro.pbs)", b[i].repro_ops, b[i].id);
+        MD("| %s | %s%s%d | %u | %u | %s | %s |\n", b[i].id, joined ? b[i].status : "", joined ? " | " : "",
+           b[i].severity, b[i].count, b[i].flaky, b[i].title, repro);
+    }
+    if (joined && ngone) {
+        MD("\nGone since the previous triage:\n\n");
+        for (uint32_t i = 0; i < ngone; i++)
+            MD("- %s (%lld inputs then)\n", gone[i].title, (long long)gone[i].count);
+    }
+    for (uint32_t i = 0; i < nb; i++) {
+        MD("\n## %s: %s\n\nsignature `%016" PRIx64 "`: `%s`\n", b[i].id, b[i].title, b[i].sig, b[i].sig_text);
+        if (b[i].repro) {
+            char *path = pbc_xprintf("buckets/%s/repro.pbs", b[i].id);
+            char *cmd = replay_command(r, path);
+            MD("\nReplay: `%s`\n\n```\n%s```\n", cmd, b[i].repro);
+            free(cmd);
+            free(path);
+        } else if (b[i].repro_bin) {
+            MD("\nReplay: `pbcheck replay buckets/%s/repro.bin --target %s` (%zu bytes, minimized byte by byte)\n",
+               b[i].id, r->target, b[i].repro_bin_len);
+        }
+        if (b[i].report)
+            MD("\n```\n%.*s\n```\n", 3000, b[i].report);
+    }
+#undef MD
+    return s;
+}
+
+int pbc_triage_join(pbc_triage_run *r, const char *prev, char *err, size_t err_size)
+{
+    struct stat st;
+    char *path = stat(prev, &st) == 0 && S_ISDIR(st.st_mode) ? pbc_xprintf("%s/triage.json", prev) : pbc_xstrdup(prev);
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr);
+    if (!root || !json_is_array(json_object_get(root, "buckets"))) {
+        snprintf(err, err_size, "--join %s: %s", path, root ? "no buckets in it" : jerr.text);
+        json_decref(root);
+        free(path);
+        return -1;
+    }
+    free(path);
+    r->joined = 1;
+    for (uint32_t i = 0; i < r->bucket_count; i++)
+        r->buckets[i].status = "new";
+    size_t k;
+    json_t *o;
+    uint32_t cap = 0;
+    json_array_foreach(json_object_get(root, "buckets"), k, o)
+    {
+        const char *sig = json_string_value(json_object_get(o, "signature"));
+        if (!sig)
+            continue;
+        int found = 0;
+        for (uint32_t i = 0; i < r->bucket_count; i++) {
+            char *mine = hex64(r->buckets[i].sig);
+            if (!strcmp(mine, sig)) {
+                r->buckets[i].status = "known";
+                found = 1;
+            }
+            free(mine);
+        }
+        if (found)
+            continue;
+        const char *title = json_string_value(json_object_get(o, "title"));
+        pbc_triage_gone g = {pbc_xstrdup(sig), pbc_xstrdup(title ? title : "?"),
+                             (long long)json_integer_value(json_object_get(o, "count"))};
+        PBC_PUSH(r->gone, r->gone_count, cap, g);
+    }
+    json_decref(root);
+    return 0;
+}
+
+char *pbc_triage_promote(const char *dir, const char *id, const char *to, char *err, size_t err_size)
+{
+    char *json_path = pbc_xprintf("%s/triage.json", dir), *dst = NULL;
+    json_error_t jerr;
+    json_t *root = json_load_file(json_path, 0, &jerr);
+    if (!root) {
+        snprintf(err, err_size, "%s: %s", json_path, jerr.text);
+        free(json_path);
+        return NULL;
+    }
+    free(json_path);
+    const char *target = json_string_value(json_object_get(root, "target"));
+    size_t k;
+    json_t *o, *hit = NULL;
+    json_array_foreach(json_object_get(root, "buckets"), k, o)
+    {
+        const char *bid = json_string_value(json_object_get(o, "id")),
+                   *sig = json_string_value(json_object_get(o, "signature"));
+        if ((bid && !strcmp(bid, id)) || (sig && strlen(id) >= 6 && !strncmp(sig, id, strlen(id))))
+            hit = o;
+    }
+    const char *repro = hit ? json_string_value(json_object_get(hit, "repro")) : NULL;
+    size_t rlen = repro ? strlen(repro) : 0;
+    if (!target || !hit || !repro || rlen < 4 || strcmp(repro + rlen - 4, ".pbs")) {
+        snprintf(err, err_size, "%s",
+                 !hit || !target ? "no such bucket in that triage (its id or signature)"
+                 : repro         ? "that bucket's reproducer is bytes, not a scenario: keep it with 'pbcheck replay --print'"
+                                 : "that bucket has no reproducer");
+        json_decref(root);
+        return NULL;
+    }
+    json_t *facts = json_object_get(hit, "facts");
+    const char *rule = json_string_value(json_object_get(facts, "rule")),
+               *cls = json_string_value(json_object_get(facts, "class"));
+    const char *sig = json_string_value(json_object_get(hit, "signature"));
+    char *src = pbc_xprintf("%s/%s", dir, repro), *data = NULL;
+    size_t n;
+    if (!pbc_fs_read(src, PBC_TRIAGE_INPUT_MAX, &data, &n, err, err_size) && !pbc_fs_mkdirs(to, err, err_size)) {
+        const char *tbase = strrchr(target, '/');
+        tbase = tbase ? tbase + 1 : target;
+        dst = pbc_xprintf("%s/%.*s-%.8s.pbs", to, (int)strcspn(tbase, "."), tbase, sig ? sig : "");
+        /* The reproducer's lines, its replay command made for its new place. */
+        const char *argv[] = {"pbcheck", "run", dst, "--target", target, NULL};
+        char *cmd = pbc_report_shell_command(argv);
+        char *text = pbc_xprintf("# expect: %s fail %s\n%s# replay: %s\n", target, rule ? rule : cls ? cls : "-",
+                                 pbc_exec_target_is_path(target) ? "" : "# expect: reference pass\n", cmd);
+        free(cmd);
+        for (const char *line = data; *line;) {
+            size_t len = strcspn(line, "\n");
+            if (strncmp(line, "# replay: ", 10)) {
+                char *more = pbc_xprintf("%s%.*s\n", text, (int)len, line);
+                free(text);
+                text = more;
+            }
+            line += len + (line[len] == '\n');
+        }
+        if (pbc_fs_write_atomic(dst, text, strlen(text), err, err_size)) {
+            free(dst);
+            dst = NULL;
+        }
+        free(text);
+    }
+    free(data);
+    free(src);
+    json_decref(root);
+    return dst;
+}
+
+/* ---- Writing it all ---- */
+
+int pbc_triage_write(const pbc_triage_run *r, const char *dir, char *err, size_t err_size)
+{
+    for (uint32_t i = 0; i < r->bucket_count; i++)
+        if (write_bucket(r, dir, &r->buckets[i], err, err_size))
+            return -1;
+    json_t *j = triage_json(r), *sarif = triage_sarif(r);
+    char *jt = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS), *st = json_dumps(sarif, JSON_INDENT(2));
+    char *md = triage_md(r);
+    int rc = write_text(dir, "triage.json", jt, err, err_size) || pbc_triage_write_html(dir, jt, err, err_size) ||
+             write_text(dir, "triage.sarif", st, err, err_size) || write_text(dir, "triage.md", md, err, err_size);
+    free(jt);
+    free(st);
+    free(md);
+    json_decref(j);
+    json_decref(sarif);
+    return rc ? -1 : 0;
+}

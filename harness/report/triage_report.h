@@ -1,0 +1,92 @@
+/*
+ * triage_report.h — what one triage found (its inputs, buckets, and the
+ * buckets of a previous triage no input fell into), and its outputs: a
+ * folder per bucket, triage.json, triage.html, triage.md, triage.sarif
+ * (docs/triage.md); --join against a previous triage; --promote into the
+ * regression corpus.
+ */
+#ifndef PBCHECK_TRIAGE_REPORT_H
+#define PBCHECK_TRIAGE_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/triage.h"
+
+/* No input is larger: no fuzz target takes one. */
+#define PBC_TRIAGE_INPUT_MAX (1u << 20)
+
+typedef struct pbc_triage_input {
+    char *path;
+    const char *origin; /* "libfuzzer-crash", "afl-hang", "text", ... */
+    uint8_t *bytes;
+    size_t len;
+    uint64_t hash;
+    int first; /* the first input with the same bytes (itself when none) */
+    uint32_t runs, agree; /* replays, and how many gave its signature */
+    pbc_triage_facts facts;
+    uint64_t sig;
+    char *message; /* the first replay's report */
+    int bucket;
+} pbc_triage_input;
+
+typedef struct pbc_triage_bucket {
+    uint64_t sig;
+    char sig_text[640];
+    pbc_triage_facts facts;
+    char title[300];
+    int severity;
+    uint32_t *members;
+    uint32_t count, cap;
+    uint32_t flaky;    /* members that gave another signature on some replay */
+    char *repro;       /* minimized scenario text, NULL when none could be made */
+    uint8_t *repro_bin; /* or the input's bytes minimized, when it is not a scenario that fails so */
+    size_t repro_bin_len;
+    uint32_t repro_ops;
+    uint32_t min_runs; /* candidate runs the minimization took */
+    char *report;      /* the minimized reproducer's report (or the input's) */
+    char id[16];
+    const char *status; /* --join: "new" or "known"; NULL without --join */
+} pbc_triage_bucket;
+
+typedef struct pbc_triage_gone {
+    char *signature, *title;
+    long long count;
+} pbc_triage_gone;
+
+typedef struct pbc_triage_run {
+    const char *target;  /* as given: a built-in name or a library path */
+    const char *version; /* pbcheck's */
+    uint32_t repeat;
+    double seconds;
+    int joined;          /* compared with a previous triage: buckets have a status */
+    pbc_triage_input *inputs;
+    uint32_t input_count, input_cap;
+    pbc_triage_bucket *buckets;
+    uint32_t bucket_count, bucket_cap;
+    pbc_triage_gone *gone;
+    uint32_t gone_count;
+} pbc_triage_run;
+
+/* The bucket of facts f (a new one, at the end, when none has its
+ * signature); returns its index. */
+int pbc_triage_bucket_of(pbc_triage_run *r, const pbc_triage_facts *f);
+/* Buckets worst first (severity, then inputs, then signature), inputs
+ * following them, ids b001, b002, ... in that order. */
+void pbc_triage_sort(pbc_triage_run *r);
+/* Marks each bucket new or known against a previous triage (its folder or
+ * its triage.json) and lists the buckets gone; -1 with one line in err
+ * when it cannot be read. */
+int pbc_triage_join(pbc_triage_run *r, const char *prev, char *err, size_t err_size);
+/* Writes DIR/buckets/ID/ (inputs, repro.pbs or repro.bin, report.txt),
+ * DIR/triage.json, triage.html, triage.sarif and triage.md; -1 with one
+ * line in err. */
+int pbc_triage_write(const pbc_triage_run *r, const char *dir, char *err, size_t err_size);
+/* Copies bucket `id` (its id or a signature prefix of 6 digits or more)
+ * of the triage in dir into the regression corpus `to`, with the
+ * verdicts it must keep; returns the path written (owned), or NULL with
+ * one line in err. */
+char *pbc_triage_promote(const char *dir, const char *id, const char *to, char *err, size_t err_size);
+void pbc_triage_run_fini(pbc_triage_run *r);
+
+#endif
