@@ -163,7 +163,6 @@ static json_t *facts_json(const pbc_triage_facts *f)
     return o;
 }
 
-
 static json_t *triage_json(const pbc_triage_run *r)
 {
     const pbc_triage_bucket *b = r->buckets;
