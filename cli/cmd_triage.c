@@ -254,33 +254,41 @@ static void tri_replay(tri_ctx *c, tri_input *x, uint32_t repeat)
 {
     uint64_t sigs[20];
     pbc_triage_facts facts[20];
+    char *reports[20] = {0};
     for (uint32_t r = 0; r < repeat; r++) {
-        char *report = NULL, text[640];
-        tri_ask(c, JOB_BYTES, x->path, x->bytes, x->len, &facts[r], &report);
+        char text[640];
+        tri_ask(c, JOB_BYTES, x->path, x->bytes, x->len, &facts[r], &reports[r]);
         sigs[r] = pbc_triage_signature(&facts[r], text, sizeof(text));
-        if (r == 0)
-            x->message = report;
-        else
-            free(report);
         /* A hang or a runaway allocation costs the whole limit each time:
          * once is enough to class it. */
         if (r == 0 && (facts[0].cls == PBC_TRIAGE_TIMEOUT || facts[0].cls == PBC_TRIAGE_OOM))
             repeat = 1;
     }
+    /* An input that failed on some replay is that failure's, marked flaky
+     * when other replays differ: the most frequent failing signature (the
+     * worse one on a tie); only an input that never failed is no-repro. */
     uint32_t best = 0, best_n = 0;
+    int best_fails = 0;
     for (uint32_t r = 0; r < repeat; r++) {
         uint32_t same = 0;
         for (uint32_t q = 0; q < repeat; q++)
             same += sigs[q] == sigs[r];
-        if (same > best_n || (same == best_n && pbc_triage_severity(&facts[r]) < pbc_triage_severity(&facts[best]))) {
+        int fails = facts[r].cls != PBC_TRIAGE_NO_REPRO && facts[r].cls != PBC_TRIAGE_INVALID;
+        if (r == 0 || fails > best_fails || (fails == best_fails && same > best_n) ||
+            (fails == best_fails && same == best_n && pbc_triage_severity(&facts[r]) < pbc_triage_severity(&facts[best]))) {
             best = r;
             best_n = same;
+            best_fails = fails;
         }
     }
     x->facts = facts[best];
     x->sig = sigs[best];
     x->runs = repeat;
     x->agree = best_n;
+    x->message = reports[best]; /* the report of a replay that gave it */
+    for (uint32_t r = 0; r < repeat; r++)
+        if (r != best)
+            free(reports[r]);
 }
 
 /* The distinct inputs, in order. */
@@ -592,7 +600,9 @@ int pbc_cmd_triage(int argc, char **argv)
         return PBC_EXIT_USAGE;
     }
     pbc_runner_init(&c.runner);
-    c.limits = (pbc_iso_limits){timeout, memory, 64, PBC_ISO_CAPTURE_ALL};
+    /* A fresh worker for every replay: what a builder keeps in static
+     * state from one replay must not decide the next (batch 1). */
+    c.limits = (pbc_iso_limits){timeout, memory, 1, PBC_ISO_CAPTURE_ALL};
     c.iso = no_fork ? NULL : pbc_iso_create(&c.limits, tri_job, &c);
     if (slice) { /* one of the processes of --jobs: its share, into a file */
         rc = tri_slice(&c, &run, slice, slice_out);

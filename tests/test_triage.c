@@ -56,6 +56,25 @@ T_TEST(sanitizer_reports_by_kind_access_and_own_frames)
     T_CHECK(pbc_triage_severity(&fa) < pbc_triage_severity(&fb));
 }
 
+/* A SEGV's access, as AddressSanitizer words it. */
+T_TEST(segv_access)
+{
+    static const char *const accesses[] = {"WRITE", "READ"};
+    for (int k = 0; k < 2; k++) {
+        char report[1024];
+        snprintf(report, sizeof(report),
+                 "==9==ERROR: AddressSanitizer: SEGV on unknown address 0x000000001234 (pc 0x1 bp 0x2 sp 0x3 T0)\n"
+                 "==9==The signal is caused by a %s memory access.\n"
+                 "    #0 0x7f in vendor_poke /src/drv/poke.c:9:5\n",
+                 accesses[k]);
+        pbc_triage_facts f;
+        pbc_triage_from_isolation("crash", "SEGV", report, NULL, &f);
+        T_CHECK_MSG(f.cls == PBC_TRIAGE_SANITIZER && !strcmp(f.kind, "SEGV") && !strcmp(f.access, accesses[k]),
+                    "kind '%s' access '%s'", f.kind, f.access);
+        T_CHECK(pbc_triage_severity(&f) == k);
+    }
+}
+
 T_TEST(ubsan_and_signals)
 {
     pbc_triage_facts f;
@@ -76,6 +95,29 @@ T_TEST(ubsan_and_signals)
     T_CHECK(f.cls == PBC_TRIAGE_CRASH && !strcmp(f.kind, "SIGSEGV"));
     T_CHECK_MSG(!strcmp(f.frames[0], "hostile_build") && !f.frames[1][0], "frames %s, %s", f.frames[0], f.frames[1]);
     T_CHECK(!strcmp(f.location, "/src/hostile/h.c:31"));
+    /* A library in a folder whose name holds spaces, parentheses or '@'
+     * (a CI workspace) gives the same signature. */
+    char a[640], b[640];
+    uint64_t here = pbc_triage_signature(&f, a, sizeof(a));
+    const char *moved = "pbcheck: worker: fatal signal, backtrace:\n"
+                        "/usr/bin/pbcheck(+0x2f1c3)[0x55e0c2a3c1c3]\n"
+                        "/ci/ws@2/build (copy)/libhostile.so(hostile_build+0x19)[0x7f1c1a000139]\n"
+                        "/usr/bin/pbcheck(pbc_shim_call_build+0x55)[0x55e0c2a3d000]\n";
+    pbc_triage_from_isolation("crash", "SIGSEGV (signal 11)", moved, "/ci/ws@2/build (copy)/libhostile.so", &f);
+    T_CHECK_MSG(!strcmp(f.frames[0], "hostile_build") && !f.frames[1][0], "frames '%s', '%s'", f.frames[0],
+                f.frames[1]);
+    f.location[0] = 0;
+    T_CHECK(pbc_triage_signature(&f, b, sizeof(b)) == here);
+    /* A driver's functions named like pbcheck's stay the driver's when a
+     * sanitizer names their file. */
+    pbc_triage_from_isolation("crash", "SUMMARY",
+                              "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x0\n"
+                              "    #0 0x7f in gpu_emit_fill /src/drv/gpu.c:21:5\n"
+                              "    #1 0x7f in vm_build_paging /src/drv/vm.c:40:3\n"
+                              "    #2 0x55 in pbc_shim_call_build /b/pbcheck/harness/kernel/shim.c:501:12\n",
+                              "/opt/drv/libgpu.so", &f);
+    T_CHECK_MSG(!strcmp(f.frames[0], "gpu_emit_fill") && !strcmp(f.frames[1], "vm_build_paging") && !f.frames[2][0],
+                "frames '%s', '%s', '%s'", f.frames[0], f.frames[1], f.frames[2]);
     /* Where a hang or a runaway allocation stopped is not part of it. */
     pbc_triage_from_isolation("timeout", "no answer within 20 s", bt, NULL, &f);
     T_CHECK(f.cls == PBC_TRIAGE_TIMEOUT && !f.frames[0][0]);

@@ -62,8 +62,11 @@ void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_
 /* ---- Reports of workers that did not answer ---- */
 
 /* Whether a frame (its function, and its file or module, either may be
- * "") is pbcheck's, a sanitizer's or the C library's rather than the
- * builder's. */
+ * "") is pbcheck's, a sanitizer runtime's or the C library's rather than
+ * the builder's. By file: pbcheck's own sources by their room folders,
+ * the runtimes by their libraries. By function name only where nothing
+ * else names it (a frame of the pbcheck executable without debug
+ * information): pbcheck's functions by their prefixes. */
 static int foreign_frame(const char *fn, const char *where, const char *own_module)
 {
     if (own_module && own_module[0] && where[0]) {
@@ -72,60 +75,81 @@ static int foreign_frame(const char *fn, const char *where, const char *own_modu
         if (strstr(where, own_module) || strstr(where, base))
             return 0;
     }
-    static const char *const foreign_paths[] = {"/harness/", "/cli/", "/fuzz/", "compiler-rt", "sanitizer",
-                                                "libc.so", "libc-", "libc/", "glibc", "/usr/include/",
-                                                "libstdc++", "libgcc", "ld-linux", "libxxhash", "libjansson"};
+    static const char *const foreign_paths[] = {
+        "/harness/base/", "/harness/gpu/",    "/harness/scenario/", "/harness/kernel/", "/harness/rules/",
+        "/harness/oracle/", "/harness/vidmm/", "/harness/exec/",     "/harness/report/", "/cli/cmd_",
+        "/cli/main.c",    "/cli/options.c",  "/fuzz/fuzz_",        "/fuzz/mutate.c",   "compiler-rt",
+        "libclang_rt",    "libc.so",         "/libc-",             "glibc",            "/csu/",
+        "ld-linux",       "libgcc_s",        "libstdc++",          "libxxhash",        "libjansson"};
     for (size_t i = 0; i < PBC_ARRAY_LEN(foreign_paths); i++)
         if (strstr(where, foreign_paths[i]))
             return 1;
+    if (!fn[0] || !strcmp(fn, "??"))
+        return 1; /* nothing to name it by */
+    const char *module = strrchr(where, '/');
+    module = module ? module + 1 : where;
+    if (where[0] && strncmp(module, "pbcheck", 7))
+        return 0; /* a file or module of its own */
     static const char *const foreign_names[] = {"pbc_", "vm_", "gpu_", "iso_", "__asan", "__ubsan", "__sanitizer",
                                                 "__interceptor", "__libc", "_start", "main", "worker_",
-                                                "certify_", "triage_", "LLVMFuzzer", "fuzzer::", "raise",
+                                                "certify_", "tri_", "LLVMFuzzer", "fuzzer::", "raise",
                                                 "abort", "__GI_", "backtrace", "run_job", "on_fatal"};
     for (size_t i = 0; i < PBC_ARRAY_LEN(foreign_names); i++)
         if (!strncmp(fn, foreign_names[i], strlen(foreign_names[i])))
             return 1;
-    if (!fn[0] || !strcmp(fn, "??"))
-        return 1; /* nothing to name it by */
-    /* Frames in pbcheck itself with no file: only the builder's code
-     * lives in targets/ and reference/, and its names start otherwise. */
-    return !where[0] && own_module && own_module[0];
+    /* In pbcheck itself, unnamed by a file: the built-in builders' code
+     * (targets/, reference/) is the only code there not named above; a
+     * library target's frames are named by its module. */
+    return own_module && own_module[0];
 }
 
 /* Parses one backtrace line into its function and file-or-module; 0 when
  * it is not a frame. Forms: sanitizers' "#N 0xADDR in FN FILE:LINE:COL"
  * or "#N 0xADDR in FN (MODULE+0xOFF)", the worker's symbolized
- * "FN at FILE:LINE (MODULE+0xOFF)" and glibc's "MODULE(FN+0xOFF) [0xADDR]". */
+ * "FN at FILE:LINE (MODULE+0xOFF)" and glibc's "MODULE(FN+0xOFF) [0xADDR]"
+ * (a module path may hold spaces and parentheses). */
 static int parse_frame(const char *line, char *fn, size_t fn_size, char *where, size_t where_size)
 {
     while (*line == ' ' || *line == '\t')
         line++;
     fn[0] = where[0] = 0;
+    size_t len = strlen(line);
     const char *in = NULL;
     if (line[0] == '#' && isdigit((unsigned char)line[1]) && (in = strstr(line, " in "))) {
         in += 4;
-        size_t n = strcspn(in, " \n");
+        size_t n = strcspn(in, " ");
         snprintf(fn, fn_size, "%.*s", (int)n, in);
         const char *rest = in + n;
         while (*rest == ' ')
             rest++;
-        if (*rest == '(')
+        size_t rn = strlen(rest);
+        if (rn && rest[0] == '(' && rest[rn - 1] == ')') { /* (MODULE+0xOFF) */
             rest++;
-        snprintf(where, where_size, "%.*s", (int)strcspn(rest, ")\n"), rest);
+            rn -= 2;
+        }
+        snprintf(where, where_size, "%.*s", (int)rn, rest);
         return fn[0] != 0;
     }
-    const char *at = strstr(line, " at ");
-    if (at && at > line && !strchr(line, '[') && !memchr(line, ' ', (size_t)(at - line)) &&
-        strchr(at + 4, ':')) {
-        snprintf(fn, fn_size, "%.*s", (int)(at - line), line);
-        snprintf(where, where_size, "%.*s", (int)strcspn(at + 4, "\n"), at + 4);
-        return 1;
-    }
-    const char *open = strchr(line, '('), *close = open ? strchr(open, ')') : NULL;
-    if (open && close && strchr(close, '[')) {
+    const char *bracket = NULL;
+    for (const char *p = line; (p = strstr(p, "[0x")); p++)
+        bracket = p;
+    if (bracket && bracket > line && bracket[-1] == ' ')
+        bracket--;
+    if (bracket && bracket > line && bracket[-1] == ')') { /* glibc: MODULE(FN+0xOFF)[0xADDR] */
+        const char *close = bracket - 1, *open = close;
+        while (open > line && *open != '(')
+            open--;
+        if (*open != '(')
+            return 0;
         snprintf(where, where_size, "%.*s", (int)(open - line), line);
         size_t n = strcspn(open + 1, "+)");
         snprintf(fn, fn_size, "%.*s", (int)n, open + 1);
+        return 1;
+    }
+    const char *at = strstr(line, " at ");
+    if (at && at > line && !memchr(line, ' ', (size_t)(at - line)) && strchr(at + 4, ':')) {
+        snprintf(fn, fn_size, "%.*s", (int)(at - line), line);
+        snprintf(where, where_size, "%.*s", (int)(len - (size_t)(at + 4 - line)), at + 4);
         return 1;
     }
     return 0;
@@ -195,15 +219,17 @@ void pbc_triage_from_isolation(const char *iso_class, const char *detail, const 
     if (f->cls == PBC_TRIAGE_CRASH && err && strstr(err, "Sanitizer: ")) {
         f->cls = PBC_TRIAGE_SANITIZER;
         kind_words(strstr(err, "Sanitizer: ") + 11, f->kind, sizeof(f->kind));
-        const char *acc = strstr(err, "\nREAD of size");
-        if (!acc)
-            acc = strstr(err, "\nWRITE of size");
-        if (!acc && strstr(err, "The signal is caused by a "))
-            acc = strstr(err, "The signal is caused by a ") + 25;
-        if (acc)
-            snprintf(f->access, sizeof(f->access), "%s", strstr(acc, "WRITE") == acc + (acc[0] == '\n') ? "WRITE"
-                                                          : strstr(acc, "READ") == acc + (acc[0] == '\n')  ? "READ"
-                                                                                                           : "");
+        /* "READ of size N" / "WRITE of size N", or for a SEGV "The signal
+         * is caused by a READ memory access." */
+        static const char caused[] = "The signal is caused by a ";
+        const char *read = strstr(err, "\nREAD of size"), *write = strstr(err, "\nWRITE of size"),
+                   *signal = strstr(err, caused);
+        if (signal) {
+            signal += sizeof(caused) - 1;
+            read = !strncmp(signal, "READ", 4) ? signal : read;
+            write = !strncmp(signal, "WRITE", 5) ? signal : write;
+        }
+        snprintf(f->access, sizeof(f->access), "%s", write && (!read || write < read) ? "WRITE" : read ? "READ" : "");
     } else if (f->cls == PBC_TRIAGE_CRASH && ub) {
         f->cls = PBC_TRIAGE_SANITIZER;
         char words[48];
