@@ -62,9 +62,11 @@ static const char *origin_of(const char *path)
     for (size_t i = 0; i < PBC_ARRAY_LEN(lf); i++)
         if (!strncmp(base, lf[i].prefix, strlen(lf[i].prefix)))
             return lf[i].origin;
-    if (strstr(path, "/crashes/") && !strncmp(base, "id:", 3))
+    int in_crashes = strstr(path, "/crashes/") || !strncmp(path, "crashes/", 8);
+    int in_hangs = strstr(path, "/hangs/") || !strncmp(path, "hangs/", 6);
+    if (in_crashes && !strncmp(base, "id:", 3))
         return "afl-crash";
-    if (strstr(path, "/hangs/") && !strncmp(base, "id:", 3))
+    if (in_hangs && !strncmp(base, "id:", 3))
         return "afl-hang";
     size_t n = strlen(base);
     if (n > 4 && !strcmp(base + n - 4, ".pbs"))
@@ -96,60 +98,114 @@ static int skip_name(const char *name, int is_dir)
     return 0;
 }
 
-static int add_input(pbc_triage_run *in, const char *path)
+/* An input that cannot be run: counted as invalid with why, never
+ * replayed, nothing of it copied. */
+static void add_unread(pbc_triage_run *in, const char *path, const char *why)
+{
+    fprintf(stderr, "pbcheck: triage: %s (counted as invalid)\n", why);
+    tri_input x = {.path = pbc_xstrdup(path), .origin = origin_of(path), .bytes = (uint8_t *)pbc_xstrdup(""),
+                   .hash = XXH3_64bits(path, strlen(path)), .first = (int)in->input_count, .bucket = -1,
+                   .unread = 1, .message = pbc_xstrdup(why)};
+    x.facts.cls = PBC_TRIAGE_INVALID;
+    PBC_PUSH(in->inputs, in->input_count, in->input_cap, x);
+}
+
+static void add_input(pbc_triage_run *in, const char *path)
 {
     char *data, err[PBC_CLI_ERR_SIZE];
     size_t n;
     if (pbc_fs_read(path, PBC_TRIAGE_INPUT_MAX, &data, &n, err, sizeof(err))) {
-        /* Counted, not dropped: an input no fuzz target would run. */
-        fprintf(stderr, "pbcheck: triage: %s (counted as invalid)\n", err);
-        tri_input x = {.path = pbc_xstrdup(path), .origin = origin_of(path), .bytes = (uint8_t *)pbc_xstrdup(""),
-                       .hash = XXH3_64bits(path, strlen(path)), .first = (int)in->input_count, .bucket = -1,
-                       .runs = 1, .agree = 1, .message = pbc_xstrdup(err)};
-        x.facts.cls = PBC_TRIAGE_INVALID;
-        PBC_PUSH(in->inputs, in->input_count, in->input_cap, x);
-        return 0;
+        add_unread(in, path, err); /* no fuzz target would run it either */
+        return;
     }
     tri_input x = {.path = pbc_xstrdup(path), .origin = origin_of(path), .bytes = (uint8_t *)data, .len = n,
                    .hash = XXH3_64bits(data, n), .bucket = -1};
     x.first = (int)in->input_count;
     for (uint32_t i = 0; i < in->input_count; i++)
-        if (in->inputs[i].hash == x.hash && in->inputs[i].len == n && !memcmp(in->inputs[i].bytes, data, n)) {
+        if (!in->inputs[i].unread && in->inputs[i].hash == x.hash && in->inputs[i].len == n &&
+            !memcmp(in->inputs[i].bytes, data, n)) {
             x.first = (int)i;
             break;
         }
     PBC_PUSH(in->inputs, in->input_count, in->input_cap, x);
+}
+
+/* Folders already walked (device, inode): a symbolic link that leads
+ * back up the tree is walked once. */
+typedef struct tri_walk {
+    dev_t *dev;
+    ino_t *ino;
+    uint32_t count, cap, ino_cap;
+} tri_walk;
+
+static int walked(tri_walk *w, const struct stat *st)
+{
+    for (uint32_t i = 0; i < w->count; i++)
+        if (w->dev[i] == st->st_dev && w->ino[i] == st->st_ino)
+            return 1;
+    uint32_t count = w->count;
+    PBC_PUSH(w->dev, w->count, w->cap, st->st_dev);
+    PBC_PUSH(w->ino, count, w->ino_cap, st->st_ino);
     return 0;
 }
 
-/* Files under path (a file, or a folder walked in name order). */
-static int collect(pbc_triage_run *in, const char *path)
+/* Files under a folder, walked in name order. */
+static void collect_dir(pbc_triage_run *in, const char *path, tri_walk *w)
+{
+    struct dirent **names;
+    int n = scandir(path, &names, NULL, alphasort);
+    if (n < 0) {
+        char why[PBC_CLI_ERR_SIZE];
+        snprintf(why, sizeof(why), "cannot read %s: %s", path, strerror(errno));
+        add_unread(in, path, why);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        char *sub = pbc_xprintf("%s/%s", path, names[i]->d_name);
+        struct stat st;
+        if (stat(sub, &st)) {
+            if (!skip_name(names[i]->d_name, 0)) {
+                char why[PBC_CLI_ERR_SIZE];
+                snprintf(why, sizeof(why), "cannot read %s: %s", sub, strerror(errno));
+                add_unread(in, sub, why);
+            }
+        } else if (S_ISDIR(st.st_mode)) {
+            if (!skip_name(names[i]->d_name, 1) && !walked(w, &st))
+                collect_dir(in, sub, w);
+        } else if (!skip_name(names[i]->d_name, 0)) {
+            if (S_ISREG(st.st_mode)) {
+                add_input(in, sub);
+            } else {
+                char why[PBC_CLI_ERR_SIZE];
+                snprintf(why, sizeof(why), "%s: not a regular file", sub);
+                add_unread(in, sub, why);
+            }
+        }
+        free(sub);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* One INPUT argument: a file, or a folder walked. A path that does not
+ * exist is a usage error; everything found under a folder is counted. */
+static int collect(pbc_triage_run *in, const char *path, tri_walk *w)
 {
     struct stat st;
     if (stat(path, &st)) {
         fprintf(stderr, "pbcheck: triage: cannot read %s: %s\n", path, strerror(errno));
         return -1;
     }
-    if (!S_ISDIR(st.st_mode))
-        return add_input(in, path);
-    struct dirent **names;
-    int n = scandir(path, &names, NULL, alphasort);
-    if (n < 0) {
-        fprintf(stderr, "pbcheck: triage: cannot read %s: %s\n", path, strerror(errno));
+    if (S_ISDIR(st.st_mode)) {
+        if (!walked(w, &st))
+            collect_dir(in, path, w);
+    } else if (S_ISREG(st.st_mode)) {
+        add_input(in, path);
+    } else {
+        fprintf(stderr, "pbcheck: triage: %s is not a regular file or a folder\n", path);
         return -1;
     }
-    int rc = 0;
-    for (int i = 0; i < n; i++) {
-        char *sub = pbc_xprintf("%s/%s", path, names[i]->d_name);
-        struct stat ss;
-        int is_dir = stat(sub, &ss) == 0 && S_ISDIR(ss.st_mode);
-        if (!skip_name(names[i]->d_name, is_dir) && (is_dir || S_ISREG(ss.st_mode)))
-            rc |= collect(in, sub);
-        free(sub);
-        free(names[i]);
-    }
-    free(names);
-    return rc;
+    return 0;
 }
 
 /* ---- Replays in the worker ---- */
@@ -296,7 +352,7 @@ static uint32_t tri_distinct(const pbc_triage_run *r, uint32_t *out)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < r->input_count; i++)
-        if (r->inputs[i].first == (int)i)
+        if (r->inputs[i].first == (int)i && !r->inputs[i].unread)
             out[n++] = i;
     return n;
 }
@@ -317,6 +373,7 @@ static int tri_slice(tri_ctx *c, pbc_triage_run *r, const char *slice, const cha
         if (!x->runs)
             tri_replay(c, x, r->repeat);
         pbc_iso_put_u32(&b, distinct[k]);
+        pbc_iso_put_str(&b, x->path);
         pbc_iso_put_bytes(&b, &x->facts, sizeof(x->facts));
         pbc_iso_put_u32(&b, x->runs);
         pbc_iso_put_u32(&b, x->agree);
@@ -371,20 +428,30 @@ static void tri_replay_parallel(tri_ctx *c, pbc_triage_run *r, char **argv, int 
         if (kids[j].pid && pbc_child_wait(&kids[j]) == 0 &&
             pbc_fs_read(files[j], 1u << 30, &data, &n, err, sizeof(err)) == 0) {
             pbc_iso_reader rd = {(const uint8_t *)data, n, 0};
+            /* Each finding names its input: one the other process found
+             * differently (the folder changed meanwhile) is not taken, and
+             * whatever no finding covers is replayed here below. */
             while (rd.at < rd.n) {
                 uint32_t i = pbc_iso_get_u32(&rd);
+                char *path = pbc_iso_get_str(&rd);
                 size_t got;
                 uint8_t *fb = pbc_iso_get_bytes(&rd, &got);
-                if (i >= r->input_count || !fb || got != sizeof(pbc_triage_facts))
-                    pbc_harness_bug("the findings of triage's process %u are garbled", j);
-                tri_input *x = &r->inputs[i];
-                memcpy(&x->facts, fb, sizeof(x->facts));
+                uint32_t runs = pbc_iso_get_u32(&rd), agree = pbc_iso_get_u32(&rd);
+                char *message = pbc_iso_get_str(&rd);
+                tri_input *x = i < r->input_count ? &r->inputs[i] : NULL;
+                if (x && path && !strcmp(path, x->path) && fb && got == sizeof(x->facts) && !x->runs && !x->unread &&
+                    x->first == (int)i) {
+                    memcpy(&x->facts, fb, sizeof(x->facts));
+                    char text[640];
+                    x->sig = pbc_triage_signature(&x->facts, text, sizeof(text));
+                    x->runs = runs;
+                    x->agree = agree;
+                    x->message = message;
+                    message = NULL;
+                }
+                free(path);
                 free(fb);
-                char text[640];
-                x->sig = pbc_triage_signature(&x->facts, text, sizeof(text));
-                x->runs = pbc_iso_get_u32(&rd);
-                x->agree = pbc_iso_get_u32(&rd);
-                x->message = pbc_iso_get_str(&rd);
+                free(message);
             }
         } else {
             fprintf(stderr, "pbcheck: triage: process %u of --jobs ended without its findings: its share runs here\n",
@@ -561,7 +628,9 @@ int pbc_cmd_triage(int argc, char **argv)
         .about = triage_about,
         .example = "pbcheck triage fuzz-out/mutant-trunc32/artifacts --target mutant-trunc32 --out triage",
         .footer = "exit: 0 nothing failed; 1 at least one bucket fails (or is a harness bug);\n"
-                  "      2 usage error or an input or report that cannot be read or written",
+                  "      2 usage error, an INPUT that does not exist, a --join triage that cannot\n"
+                  "      be read, or reports that cannot be written (files found in folders that\n"
+                  "      cannot be read are counted invalid, not an error)",
         .opts = opts,
     };
     pbc_cli_args args;
@@ -588,10 +657,21 @@ int pbc_cmd_triage(int argc, char **argv)
         pbc_cli_args_fini(&args);
         return PBC_EXIT_USAGE;
     }
+    if (join && !slice) { /* a previous triage that cannot be read is said before the work, not after */
+        pbc_triage_run probe = {0};
+        if (pbc_triage_join(&probe, join, err, sizeof(err))) {
+            pbc_cli_args_fini(&args);
+            return pbc_usage_error("triage: %s", err);
+        }
+        pbc_triage_run_fini(&probe);
+    }
     pbc_triage_run run = {.target = target, .version = pbc_cli_version(), .repeat = (uint32_t)repeat};
     int bad = 0;
+    tri_walk w = {0};
     for (int i = 0; i < args.count; i++)
-        bad |= collect(&run, args.pos[i]);
+        bad |= collect(&run, args.pos[i], &w);
+    free(w.dev);
+    free(w.ino);
     if (bad || !run.input_count || (!slice && pbc_fs_mkdirs(out, err, sizeof(err)))) {
         if (!bad)
             fprintf(stderr, "pbcheck: triage: %s\n", run.input_count ? err : "no input found in what was given");
@@ -623,7 +703,7 @@ int pbc_cmd_triage(int argc, char **argv)
     uint32_t failing = 0;
     for (uint32_t i = 0; i < run.input_count; i++) {
         tri_input *x = &run.inputs[i];
-        if (x->first == (int)i && !x->runs)
+        if (x->first == (int)i && !x->runs && !x->unread)
             tri_replay(&c, x, run.repeat);
         const tri_input *f = &run.inputs[x->first];
         x->bucket = pbc_triage_bucket_of(&run, &f->facts);

@@ -105,16 +105,23 @@ static char *repro_path(const tpage *p, const char *id)
     return pbc_xprintf("%s/buckets/%s/repro.pbs", p->dir, id);
 }
 
-/* triage.json names a reproducer, or one lies in the bucket's folder. */
+/* The bucket's reproducer as triage.json names it: "repro.pbs" (a text
+ * scenario, replayed by 'pbcheck run'), "repro.bin" (bytes, replayed by
+ * 'pbcheck replay'), or NULL. What lies on the disk is not asked: a
+ * folder reused from an earlier triage may hold another one. */
+static const char *repro_name(const json_t *b)
+{
+    const char *repro = json_string_value(json_object_get(b, "repro"));
+    size_t n = repro ? strlen(repro) : 0;
+    if (n > 4 && !strcmp(repro + n - 4, ".bin"))
+        return "repro.bin";
+    return n > 4 && !strcmp(repro + n - 4, ".pbs") ? "repro.pbs" : NULL;
+}
+
 static int has_repro(const tpage *p, const json_t *b)
 {
-    if (json_is_string(json_object_get(b, "repro")))
-        return 1;
-    char *path = repro_path(p, jstr(b, "id"));
-    struct stat st;
-    int there = stat(path, &st) == 0;
-    free(path);
-    return there;
+    (void)p;
+    return repro_name(b) != NULL;
 }
 
 /* ---- The banner ---- */
@@ -207,7 +214,7 @@ static void emit_table(FILE *f, const tpage *p)
         put(f, jstr(b, "title"));
         fputs("</td><td class=\"text\">", f);
         if (has_repro(p, b)) {
-            put_bucket_link(f, id, "repro.pbs", "repro.pbs");
+            put_bucket_link(f, id, repro_name(b), repro_name(b));
             const json_t *ops = json_object_get(b, "repro_operations");
             if (json_is_integer(ops))
                 fprintf(f, " <span class=\"more\">(%lld operation%s)</span>", (long long)json_integer_value(ops),
@@ -313,8 +320,9 @@ static void emit_replay(FILE *f, const tpage *p, const json_t *b)
     int repro = has_repro(p, b);
     fputs(repro ? "<h3>Replay <span class=\"more\">(from the triage folder)</span></h3>\n" : "<h3>Replay</h3>\n", f);
     if (repro) {
-        char *rel = pbc_xprintf("buckets/%s/repro.pbs", id);
-        put_command(f, "replay", "run", rel, target);
+        int text = !strcmp(repro_name(b), "repro.pbs");
+        char *rel = pbc_xprintf("buckets/%s/%s", id, repro_name(b));
+        put_command(f, "replay", text ? "run" : "replay", rel, target);
         free(rel);
     } else {
         const char *first = json_string_value(json_array_get(json_object_get(b, "inputs"), 0));
@@ -329,7 +337,7 @@ static void emit_replay(FILE *f, const tpage *p, const json_t *b)
     }
     fputs("<p class=\"files\">", f);
     if (repro) {
-        put_bucket_link(f, id, "repro.pbs", NULL);
+        put_bucket_link(f, id, repro_name(b), NULL);
         fputs(" · ", f);
     }
     put_bucket_link(f, id, "report.txt", NULL);
@@ -448,7 +456,8 @@ static void emit_bucket(FILE *f, const tpage *p, const json_t *b, size_t rank)
     emit_facts(f, b);
     emit_replay(f, p, b);
     emit_inputs(f, p, b);
-    emit_repro_text(f, p, id);
+    if (repro_name(b) && !strcmp(repro_name(b), "repro.pbs")) /* bytes are not shown */
+        emit_repro_text(f, p, id);
     fputs("</details>\n", f);
 }
 

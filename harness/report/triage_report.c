@@ -106,6 +106,48 @@ static char *replay_command(const pbc_triage_run *r, const char *repro)
     return pbc_report_shell_command(argv);
 }
 
+static int failing(const pbc_triage_bucket *b)
+{
+    return b->facts.cls != PBC_TRIAGE_NO_REPRO && b->facts.cls != PBC_TRIAGE_INVALID;
+}
+
+/* "NNN-NAME", the name of member k's copy in the bucket's inputs/ (NAME
+ * cut to 100 bytes: a file name has room for 255). */
+static char *copy_name(const pbc_triage_input *x, uint32_t k)
+{
+    const char *base = strrchr(x->path, '/');
+    return pbc_xprintf("%03u-%.100s", k, base ? base + 1 : x->path);
+}
+
+/* A path as JSON: bytes that are not UTF-8 (a file name may hold any)
+ * become '?', so the input is still listed. */
+static json_t *json_path(const char *s)
+{
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    char *copy = pbc_xstrdup(s);
+    for (char *c = copy; *c; c++)
+        if ((unsigned char)*c >= 0x80)
+            *c = '?';
+    j = json_string(copy);
+    free(copy);
+    return j;
+}
+
+/* Where the bucket's reproducer is, relative to the triage folder (owned):
+ * repro.pbs, repro.bin, or the copy of its first input. */
+static char *repro_rel(const pbc_triage_run *r, const pbc_triage_bucket *b)
+{
+    if (b->repro)
+        return pbc_xprintf("buckets/%s/repro.pbs", b->id);
+    if (b->repro_bin)
+        return pbc_xprintf("buckets/%s/repro.bin", b->id);
+    char *name = copy_name(&r->inputs[b->members[0]], 0), *rel = pbc_xprintf("buckets/%s/inputs/%s", b->id, name);
+    free(name);
+    return rel;
+}
+
 static int write_bucket(const pbc_triage_run *r, const char *out, const pbc_triage_bucket *b, char *err,
                         size_t err_size)
 {
@@ -113,12 +155,12 @@ static int write_bucket(const pbc_triage_run *r, const char *out, const pbc_tria
     int rc = pbc_fs_mkdirs(inputs, err, err_size);
     for (uint32_t i = 0; i < b->count && !rc; i++) {
         const pbc_triage_input *x = &r->inputs[b->members[i]];
-        if (x->first != (int)b->members[i])
-            continue; /* a duplicate's bytes are there already */
-        const char *base = strrchr(x->path, '/');
-        char *path = pbc_xprintf("%s/%03u-%s", inputs, i, base ? base + 1 : x->path);
+        if (x->first != (int)b->members[i] || x->unread)
+            continue; /* a duplicate's bytes are there already; an unread input has none */
+        char *name = copy_name(x, i), *path = pbc_xprintf("%s/%s", inputs, name);
         rc = pbc_fs_write_atomic(path, x->bytes, x->len, err, err_size);
         free(path);
+        free(name);
     }
     if (!rc && b->repro) {
         char *repro = pbc_xprintf("%s/repro.pbs", dir);
@@ -179,7 +221,7 @@ static json_t *triage_json(const pbc_triage_run *r)
     for (uint32_t i = 0; i < r->input_count; i++) {
         const pbc_triage_input *x = &r->inputs[i];
         json_t *o = json_object();
-        json_object_set_new(o, "path", json_string(x->path));
+        json_object_set_new(o, "path", json_path(x->path));
         json_object_set_new(o, "origin", json_string(x->origin));
         char *h = hex64(x->hash);
         json_object_set_new(o, "xxh3", json_string(h));
@@ -220,7 +262,7 @@ static json_t *triage_json(const pbc_triage_run *r)
         }
         json_object_set_new(o, "minimization_runs", json_integer(b[i].min_runs));
         for (uint32_t k = 0; k < b[i].count; k++)
-            json_array_append_new(members, json_string(r->inputs[b[i].members[k]].path));
+            json_array_append_new(members, json_path(r->inputs[b[i].members[k]].path));
         json_object_set_new(o, "inputs", members);
         json_array_append_new(buckets, o);
     }
@@ -240,8 +282,9 @@ static json_t *triage_json(const pbc_triage_run *r)
     return root;
 }
 
-/* SARIF 2.1.0: one result per bucket, at the builder's own source line
- * when a frame names one, else at the reproducer. */
+/* SARIF 2.1.0: one result per failing bucket, at the builder's own source
+ * line when a frame names one, else at the reproducer (or the bucket's
+ * first input when none was made). */
 static json_t *triage_sarif(const pbc_triage_run *r)
 {
     const pbc_triage_bucket *b = r->buckets;
@@ -254,15 +297,19 @@ static json_t *triage_sarif(const pbc_triage_run *r)
     json_object_set_new(driver, "version", json_string(r->version));
     json_object_set_new(driver, "informationUri", json_string("https://example.invalid/pbcheck/docs/triage.md"));
     for (uint32_t i = 0; i < nb; i++) {
+        if (!failing(&b[i]))
+            continue;
         const char *rule_id = b[i].facts.rule[0] ? b[i].facts.rule : pbc_triage_class_name(b[i].facts.cls);
         int seen = 0;
         for (uint32_t k = 0; k < i; k++)
-            seen |= !strcmp(rule_id, b[k].facts.rule[0] ? b[k].facts.rule : pbc_triage_class_name(b[k].facts.cls));
+            seen |= failing(&b[k]) &&
+                    !strcmp(rule_id, b[k].facts.rule[0] ? b[k].facts.rule : pbc_triage_class_name(b[k].facts.cls));
         if (!seen) {
             json_t *rule = json_object(), *desc = json_object();
             json_object_set_new(rule, "id", json_string(rule_id));
             json_object_set_new(desc, "text", json_string(b[i].facts.rule[0] ? "a pbcheck rule (docs/rules.md)"
-                                                                             : "a failure pbcheck's isolation saw"));
+                                                                             : "a failure class of pbcheck triage "
+                                                                               "(docs/triage.md)"));
             json_object_set_new(rule, "shortDescription", desc);
             json_array_append_new(rules, rule);
         }
@@ -284,9 +331,10 @@ static json_t *triage_sarif(const pbc_triage_run *r)
                 json_object_set_new(region, "startLine", json_integer(atoi(colon + 1)));
             free(file);
         } else {
-            char *repro = pbc_xprintf("buckets/%s/repro.pbs", b[i].id);
-            json_object_set_new(art, "uri", json_string(repro));
-            json_object_set_new(region, "startLine", json_integer(1));
+            char *repro = repro_rel(r, &b[i]);
+            json_object_set_new(art, "uri", json_path(repro));
+            if (b[i].repro)
+                json_object_set_new(region, "startLine", json_integer(1));
             free(repro);
         }
         json_object_set_new(phys, "artifactLocation", art);
@@ -454,7 +502,10 @@ char *pbc_triage_promote(const char *dir, const char *id, const char *to, char *
         const char *argv[] = {"pbcheck", "run", dst, "--target", target, NULL};
         char *cmd = pbc_report_shell_command(argv);
         char *text = pbc_xprintf("# expect: %s fail %s\n%s# replay: %s\n", target, rule ? rule : cls ? cls : "-",
-                                 pbc_exec_target_is_path(target) ? "" : "# expect: reference pass\n", cmd);
+                                 pbc_exec_target_is_path(target) || !strcmp(target, "reference")
+                                     ? ""
+                                     : "# expect: reference pass\n",
+                                 cmd);
         free(cmd);
         for (const char *line = data; *line;) {
             size_t len = strcspn(line, "\n");
@@ -481,6 +532,12 @@ char *pbc_triage_promote(const char *dir, const char *id, const char *to, char *
 
 int pbc_triage_write(const pbc_triage_run *r, const char *dir, char *err, size_t err_size)
 {
+    /* An --out folder used before: its buckets are another triage's. */
+    char *buckets = pbc_xprintf("%s/buckets", dir);
+    int gone = pbc_fs_remove_tree(buckets, err, err_size);
+    free(buckets);
+    if (gone)
+        return -1;
     for (uint32_t i = 0; i < r->bucket_count; i++)
         if (write_bucket(r, dir, &r->buckets[i], err, err_size))
             return -1;

@@ -26,8 +26,9 @@ typedef struct pbc_triage_input {
     uint32_t runs, agree; /* replays, and how many gave its signature */
     pbc_triage_facts facts;
     uint64_t sig;
-    char *message; /* the first replay's report */
+    char *message; /* the report of a replay that gave its signature */
     int bucket;
+    int unread;    /* could not be read (too large, not a file): counted invalid, never run */
 } pbc_triage_input;
 
 typedef struct pbc_triage_bucket {
