@@ -783,14 +783,18 @@ static void gpu_step(pbc_gpu *gpu, uint32_t seq)
     pbc_engine engine = gpu_engine(e);
     gpu_advance(gpu, engine);
     gpu->executed = gpu->head[0] < gpu->head[1] ? gpu->head[0] : gpu->head[1];
-    if (engine != PBC_ENGINE_PAGING)
-        return;
-    /* Render work waiting for a fence starts the moment the fence completes. */
+}
+
+/* While draining: render work at the head of its engine that waited for
+ * a fence runs as soon as the fence has completed, before the paging
+ * work queued after the fence. */
+static void gpu_wake(pbc_gpu *gpu)
+{
     for (;;) {
         gpu_advance(gpu, PBC_ENGINE_RENDER);
         uint32_t h = gpu->head[PBC_ENGINE_RENDER];
         if (h >= gpu->queued || gpu->queue[h].wait == 0 || gpu->queue[h].wait > gpu->fence_done)
-            break;
+            return;
         gpu_step(gpu, h);
     }
 }
@@ -810,10 +814,9 @@ void pbc_gpu_run_engine(pbc_gpu *gpu, pbc_engine engine, uint32_t until)
             continue;
         }
         if (engine == PBC_ENGINE_PAGING) {
-            uint32_t before = gpu->head[PBC_ENGINE_RENDER];
+            /* Always progresses: a render entry stuck on a fence is run
+             * anyway below when nothing can write it. */
             pbc_gpu_run_engine(gpu, PBC_ENGINE_RENDER, gpu->queue[h].wait);
-            if (gpu->head[PBC_ENGINE_RENDER] == before)
-                gpu_step(gpu, h); /* the render engine is stuck on a fence only this engine can write */
             continue;
         }
         /* A render entry waiting for its fence: the paging engine goes on,
@@ -833,4 +836,15 @@ void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto)
     pbc_gpu_run_engine(gpu, PBC_ENGINE_RENDER, upto);
 }
 
-void pbc_gpu_drain(pbc_gpu *gpu) { pbc_gpu_run(gpu, gpu->queued); }
+void pbc_gpu_drain(pbc_gpu *gpu)
+{
+    for (;;) {
+        gpu_wake(gpu);
+        gpu_advance(gpu, PBC_ENGINE_PAGING);
+        uint32_t p = gpu->head[PBC_ENGINE_PAGING];
+        if (p >= gpu->queued)
+            break;
+        pbc_gpu_run_engine(gpu, PBC_ENGINE_PAGING, p + 1);
+    }
+    pbc_gpu_run_engine(gpu, PBC_ENGINE_RENDER, gpu->queued);
+}

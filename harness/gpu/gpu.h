@@ -15,12 +15,12 @@
  * Each engine runs its own entries in order; between engines only the
  * waits VidMm sets up order anything: a paging entry waits for the render
  * entries before `wait`, a render entry for paging fence `wait`. Nothing
- * runs until its owner asks; then only what that needs, except that a
- * render entry woken by a fence runs as soon as the fence completes. So an
- * allocation stays busy while work on it is pending, render work on
- * another allocation may still be pending when paging work is done, and
- * render work that waited for a fence sees memory as it is the moment the
- * fence completes.
+ * runs until its owner asks, and then only what that needs: so an
+ * allocation stays busy while work on it is pending, and render work on
+ * another allocation may still be pending when paging work is done. When
+ * the queue drains, render work that waited for a fence runs as soon as
+ * the fence has completed, before the paging work after it: it sees
+ * memory as it is the moment the fence completes.
  */
 #ifndef PBCHECK_GPU_H
 #define PBCHECK_GPU_H
@@ -99,7 +99,7 @@ typedef struct pbc_qentry {
     pbc_uop uop;     /* WORK */
     void (*cpu_fn)(void *arg); /* CPU */
     void *cpu_arg;
-    uint64_t work_end; /* gpu->work_uops once a paging entry has executed */
+    uint64_t work_end; /* gpu->work_uops (paging work) once the entry has executed */
 } pbc_qentry;
 
 /* A small access (at most 8 bytes) by a paging buffer starting at a
@@ -269,7 +269,8 @@ int pbc_gpu_engine_done(pbc_gpu *gpu, pbc_engine engine, uint32_t until);
 void pbc_gpu_run_engine(pbc_gpu *gpu, pbc_engine engine, uint32_t until);
 /* Runs every entry before sequence number `upto`, on both engines. */
 void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto);
-/* Runs everything: the paging engine first, render work last. */
+/* Runs everything: the paging engine in order, render work that waited
+ * for a fence as soon as it completes, the rest of the render work last. */
 void pbc_gpu_drain(pbc_gpu *gpu);
 
 void pbc_gpu_fault(pbc_gpu *gpu, pbc_fault_kind kind, uint64_t addr, const char *why);

@@ -560,15 +560,18 @@ int pbc_vidmm_alloc_idle(const vm *v, int index)
 
 void pbc_vidmm_claim_range(vm *v, uint32_t index, uint64_t lo, uint64_t hi)
 {
-    const pbc_gpu *g = v->gpu;
-    for (uint32_t i = g->head[PBC_ENGINE_RENDER]; i < g->queued; i++) {
-        const pbc_qentry *e = &g->queue[i];
-        if (e->kind != PBC_QE_WORK || e->done)
+    /* Only render work on memory segments can be there (vm_gpu_work keeps
+     * it apart); what has run is dropped as the list is walked. */
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < v->seg_render_count; k++) {
+        vm_render_range u = v->seg_renders[k];
+        if (v->gpu->queue[u.until - 1].done)
             continue;
-        uint64_t n = e->uop.kind == PBC_UOP_READ ? e->uop.width : e->uop.size;
-        if (e->uop.dst < hi && lo < e->uop.dst + n && v->allocs[index].range_wait < i + 1)
-            v->allocs[index].range_wait = i + 1;
+        if (u.lo < hi && lo < u.hi && v->allocs[index].range_wait < u.until)
+            v->allocs[index].range_wait = u.until;
+        v->seg_renders[kept++] = u;
     }
+    v->seg_render_count = kept;
 }
 
 /* Waits until the GPU is done with the allocation (S23). */

@@ -64,9 +64,27 @@ static const vm_mdl *vm_mdl_of(const vm *v, const MDL *m)
     return m == v->partial_mdl.mdl ? &v->partial_mdl : NULL;
 }
 
+/* Segment ranges of the operation's own allocation (where it is, where
+ * it goes): a page it shares with another allocation is the builder's to
+ * touch, as the CPU's access is known only by the page. */
+typedef struct vm_own_ranges {
+    uint64_t lo[2], hi[2];
+    uint32_t count;
+} vm_own_ranges;
+
+static int vm_page_is_own(const vm_own_ranges *own, uint64_t page)
+{
+    uint64_t lo = page * PBC_PAGE_SIZE, hi = lo + PBC_PAGE_SIZE;
+    for (uint32_t k = 0; k < own->count; k++)
+        if (own->lo[k] < hi && lo < own->hi[k])
+            return 1;
+    return 0;
+}
+
 /* Whether the CPU run r touched allocation i where it lives now (its
- * MDL's view, or its range of a segment). */
-static int vm_access_touches(const vm *v, const pbc_shim_access *r, uint32_t i)
+ * MDL's view, or its range of a segment, not counting pages it shares
+ * with the operation's own allocation). */
+static int vm_access_touches(const vm *v, const pbc_shim_access *r, uint32_t i, const vm_own_ranges *own)
 {
     if (r->mdl)
         return r->mdl == v->allocs[i].mdl.mdl || r->mdl == v->allocs[i].old_mdl.mdl ||
@@ -76,14 +94,27 @@ static int vm_access_touches(const vm *v, const pbc_shim_access *r, uint32_t i)
         return 0;
     uint64_t base = pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset, end = base + v->s->allocs[i].size;
     uint64_t lo = r->phys, hi = r->phys + r->pages * PBC_PAGE_SIZE;
+    if (own && own->count) {
+        /* Allocations do not overlap, so only the first and last pages of
+         * i's part of the run can be shared with the operation's own. */
+        uint64_t a = lo > base ? lo : base, z = hi < end ? hi : end;
+        if (a >= z)
+            return 0;
+        uint64_t fp = a / PBC_PAGE_SIZE, lp = (z - 1) / PBC_PAGE_SIZE, pages = lp - fp + 1;
+        pages -= (uint64_t)vm_page_is_own(own, fp);
+        if (lp != fp)
+            pages -= (uint64_t)vm_page_is_own(own, lp);
+        if (!pages)
+            return 0;
+    }
     if (v->physical_watch) {
         /* A physical operation's own page is the builder's to touch: the
          * CPU's access is known by the page, and the page may hold a busy
          * allocation's bytes beside the 8 the operation names. */
-        uint64_t own = v->physical_watch->addr & ~(uint64_t)(PBC_PAGE_SIZE - 1);
-        if (own >= lo && own < hi)
-            return (lo < own && lo < end && base < own) ||
-                   (own + PBC_PAGE_SIZE < hi && own + PBC_PAGE_SIZE < end && base < hi);
+        uint64_t page = v->physical_watch->addr & ~(uint64_t)(PBC_PAGE_SIZE - 1);
+        if (page >= lo && page < hi)
+            return (lo < page && lo < end && base < page) ||
+                   (page + PBC_PAGE_SIZE < hi && page + PBC_PAGE_SIZE < end && base < hi);
     }
     return lo < end && base < hi;
 }
@@ -108,9 +139,28 @@ static int vm_check_views(vm *v, int alloc, int idle, pbc_call_desc *desc)
     uint32_t na = pbc_shim_take_accesses(&acc);
     if (v->physical_watch)
         pbc_vidmm_note_cpu_physical(v->physical_watch, acc, na);
+    vm_own_ranges own = {.count = 0};
+    if (alloc >= 0) {
+        const pbc_res_alloc *ra = &v->rs.a[alloc];
+        uint64_t size = v->s->allocs[alloc].size;
+        if (ra->where == PBC_WHERE_SEGMENT) {
+            own.lo[own.count] = pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset;
+            own.hi[own.count] = own.lo[own.count] + size;
+            own.count++;
+        }
+        const pbc_sop *op = v->op < v->s->op_count ? &v->s->ops[v->op] : NULL;
+        if (op && (int)op->alloc == alloc && op->at.segment &&
+            (op->kind == PBC_SOP_TRANSFER || op->kind == PBC_SOP_SPECIAL_LOCK || op->kind == PBC_SOP_FILL)) {
+            own.lo[own.count] = pbc_vidmm_segment_base(v, op->at.segment) + op->at.offset;
+            own.hi[own.count] = own.lo[own.count] + size;
+            own.count++;
+        }
+    }
     for (uint32_t k = 0; k < na; k++)
         for (uint32_t i = 0; i < v->s->alloc_count; i++) {
-            if (!vm_access_touches(v, &acc[k], i) || pbc_vidmm_alloc_idle(v, (int)i) || (idle && (int)i == alloc))
+            if ((int)i == alloc ? !vm_access_touches(v, &acc[k], i, NULL) : !vm_access_touches(v, &acc[k], i, &own))
+                continue;
+            if (pbc_vidmm_alloc_idle(v, (int)i) || (idle && (int)i == alloc))
                 continue;
             VM_RULE(v, pbc_rule_idle_hazard(&v->res->findings, v->op, v->res->calls, desc, v->s->allocs[i].name));
             return 1;

@@ -254,7 +254,16 @@ static void vm_gpu_work(vm *v, const pbc_uop *u, int alloc)
     if (wait < v->global_fence)
         wait = v->global_fence;
     uint32_t seq = pbc_gpu_push_work(v->gpu, u, UINT32_MAX, wait);
-    vm_note_aperture_use(v, u->dst, u->kind == PBC_UOP_READ ? u->width : u->size, seq + 1);
+    uint64_t n = u->kind == PBC_UOP_READ ? u->width : u->size;
+    vm_note_aperture_use(v, u->dst, n, seq + 1);
+    for (uint32_t i = 0; i < v->s->segment_count; i++) {
+        const pbc_segment_info *g = &v->s->segments[i];
+        if (g->kind == PBC_SEGMENT_MEMORY && u->dst >= g->base && u->dst - g->base < g->size) {
+            vm_render_range r = {u->dst, u->dst + n, seq + 1};
+            PBC_PUSH(v->seg_renders, v->seg_render_count, v->seg_render_cap, r);
+            break;
+        }
+    }
     if (alloc >= 0) {
         v->allocs[alloc].render_until = seq + 1;
         return;

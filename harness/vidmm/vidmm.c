@@ -291,6 +291,7 @@ static void vm_teardown(vm *v)
     free(v->unmapped);
     free(v->physical);
     free(v->aperture_uses);
+    free(v->seg_renders);
 }
 
 int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,

@@ -90,6 +90,13 @@ typedef struct vm_aperture_use {
     uint32_t until;
 } vm_aperture_use;
 
+/* Render work queued on bytes [lo, hi) of a memory segment: entries
+ * before `until` of the render engine. */
+typedef struct vm_render_range {
+    uint64_t lo, hi;
+    uint32_t until;
+} vm_render_range;
+
 /* Aperture pages an unmap pointed at the dummy page, and the operation. */
 typedef struct vm_unmapped {
     pbc_res_range range;
@@ -124,6 +131,8 @@ struct vm {
     uint32_t retired_count, retired_cap;
     uint32_t dma_size;
     uint32_t paging_queued;  /* the GPU queue's length when the last SubmitCommand returned */
+    vm_render_range *seg_renders; /* render work queued on memory segments, for range reuse */
+    uint32_t seg_render_count, seg_render_cap;
     int pending_global;      /* the unsubmitted part of the current buffer holds an operation that
                                 names no allocation (map, unmap, physical) */
     uint32_t global_fence;   /* the fence of the last submission that held one */
