@@ -157,6 +157,10 @@ void pbc_cli_isolate_end(void);
          "every 256 MiB\nit writes"},                                                                    \
         {"memory-limit", PBC_OPT_SIZE, &(memory), "SIZE", "bytes (K, M, G)", 64ull << 20, 1ull << 40, "10G",\
          "a scenario whose worker grows beyond SIZE resident fails\nas 'oom'"}
+/* This pbcheck, to run again as a child: the running image itself, which
+ * a child started by fork and exec reaches even when a rebuild has since
+ * replaced the file (a path read with readlink would then be gone). */
+#define PBC_SELF_EXE "/proc/self/exe"
 /* Seconds on a monotonic clock. */
 double pbc_cli_now(void);
 /* The folder of the running pbcheck binary (for finding sibling builds). */

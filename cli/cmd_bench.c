@@ -666,9 +666,7 @@ typedef struct fuzz_row {
  * exactly the one users get. Returns its exit status. */
 static int pbcheck_fuzz(const char *engine, const char *bin, uint32_t jobs, double seconds, const char *out)
 {
-    char self[PATH_MAX], a_time[32], a_jobs[16];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    self[len > 0 ? len : 0] = 0;
+    char self[] = PBC_SELF_EXE, a_time[32], a_jobs[16];
     snprintf(a_time, sizeof(a_time), "%.0f", seconds);
     snprintf(a_jobs, sizeof(a_jobs), "%u", jobs);
     char *argv[] = {self,    "fuzz",  "--target", "reference", "--engine", (char *)engine, "--jobs",
@@ -716,11 +714,9 @@ static fuzz_row libfuzzer_row(const char *bin, uint32_t jobs, double seconds)
 static fuzz_row libfuzzer_jobs_row(const char *bin, uint32_t jobs, double seconds)
 {
     fuzz_row row = {.execs = -1};
-    char dir[] = "/tmp/pbcheck-bench-jobs.XXXXXX", self[PATH_MAX], exe[PATH_MAX], corpus[64], log[64];
+    char dir[] = "/tmp/pbcheck-bench-jobs.XXXXXX", self[] = PBC_SELF_EXE, exe[PATH_MAX], corpus[64], log[64];
     char a_jobs[32], a_workers[32], a_time[48], a_dict[PATH_MAX + 16], a_art[64];
     snprintf(exe, sizeof(exe), "%.4000s/fuzz_diff_reference", bin);
-    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    self[len > 0 ? len : 0] = 0;
     if (access(exe, X_OK) || !mkdtemp(dir))
         return row;
     snprintf(corpus, sizeof(corpus), "%s/corpus", dir);
@@ -1084,12 +1080,10 @@ static int wanted(const char *list, const char *name)
  * 'pbcheck triage' runs it. */
 static void triage_speed(FILE *o, const char *corpus)
 {
-    char dir[] = "/tmp/pbcheck-bench-triage.XXXXXX", self[PATH_MAX], in[PATH_MAX + 8], out[PATH_MAX + 8],
-         log[PATH_MAX + 8], err[256];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (len <= 0 || !mkdtemp(dir))
+    char dir[] = "/tmp/pbcheck-bench-triage.XXXXXX", self[] = PBC_SELF_EXE, in[PATH_MAX + 8],
+         out[PATH_MAX + 8], log[PATH_MAX + 8], err[256];
+    if (!mkdtemp(dir))
         return;
-    self[len] = 0;
     snprintf(in, sizeof(in), "%s/in", dir);
     snprintf(out, sizeof(out), "%s/out", dir);
     snprintf(log, sizeof(log), "%s/log", dir);

@@ -396,9 +396,7 @@ static void tri_replay_parallel(tri_ctx *c, pbc_triage_run *r, char **argv, int 
     uint32_t nd = tri_distinct(r, distinct);
     if (jobs > nd)
         jobs = nd ? nd : 1;
-    char self[4096];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    self[len > 0 ? len : 0] = 0;
+    char self[] = PBC_SELF_EXE;
     pbc_child *kids = pbc_xcalloc(jobs, sizeof(*kids));
     char **files = pbc_xcalloc(jobs, sizeof(*files)), **slices = pbc_xcalloc(jobs, sizeof(*slices));
     char **kid_argv = pbc_xcalloc((size_t)argc + 7, sizeof(*kid_argv));
