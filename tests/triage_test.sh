@@ -117,8 +117,10 @@ check join-gone-printed grep -q '^gone .*PB-FENCE' "$tmp/log"
 mkdir -p "$tmp/fills"
 cp "$tmp"/enc/fill-*.bin "$tmp"/enc/transfer-seg-to-mdl.bin "$tmp/fills/"
 "$pbcheck" triage "$tmp/fills" --target "$segv" --out "$tmp/segv" --case-timeout 5 >"$tmp/log" 2>&1
+# A release build sees the signal (crash SIGSEGV); a sanitizer build the
+# sanitizer's report of it (sanitizer SEGV, WRITE).
 check segv-crash-bucket jq_py "$tmp/segv/triage.json" \
-    "[b['facts']['class'] for b in d['buckets']] == ['crash', 'no-repro'] and d['buckets'][0]['facts']['kind'].startswith('SIG')"
+    "[b['facts']['class'] for b in d['buckets']] in (['crash', 'no-repro'], ['sanitizer', 'no-repro']) and d['buckets'][0]['facts']['kind'] in ('SIGSEGV', 'SIGBUS', 'SEGV', 'BUS')"
 check segv-own-frame jq_py "$tmp/segv/triage.json" \
     "d['buckets'][0]['facts'].get('location', '').split(':')[0].endswith('hostile.c')"
 [ -s "$sarif_schema" ] && check segv-sarif-valid valid "$tmp/segv/triage.sarif" "$sarif_schema"

@@ -80,12 +80,18 @@ static int foreign_frame(const char *fn, const char *where, const char *own_modu
         "/harness/oracle/", "/harness/vidmm/", "/harness/exec/",     "/harness/report/", "/cli/cmd_",
         "/cli/main.c",    "/cli/options.c",  "/fuzz/fuzz_",        "/fuzz/mutate.c",   "compiler-rt",
         "libclang_rt",    "libc.so",         "/libc-",             "glibc",            "/csu/",
+        "/sysdeps/",
         "ld-linux",       "libgcc_s",        "libstdc++",          "libxxhash",        "libjansson"};
     for (size_t i = 0; i < PBC_ARRAY_LEN(foreign_paths); i++)
         if (strstr(where, foreign_paths[i]))
             return 1;
     if (!fn[0] || !strcmp(fn, "??"))
         return 1; /* nothing to name it by */
+    static const char *const runtime_names[] = {"__libc", "__asan", "__ubsan", "__sanitizer", "__interceptor",
+                                                "_start", "__GI_", "__cxa_"};
+    for (size_t i = 0; i < PBC_ARRAY_LEN(runtime_names); i++)
+        if (!strncmp(fn, runtime_names[i], strlen(runtime_names[i])))
+            return 1; /* the C library's and the sanitizers' own, wherever they say they are */
     const char *module = strrchr(where, '/');
     module = module ? module + 1 : where;
     if (where[0] && strncmp(module, "pbcheck", 7))
