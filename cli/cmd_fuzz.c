@@ -142,8 +142,11 @@ static int seed_isa(const char *dir)
     n += ref_encode_write(b + n, 0x2000, 8, 0x1122334455667788ull);
     n += ref_encode_read(b + n, 0x2000, 4);
     n += ref_encode_gart(b + n, 3, 5, 3, 0x80000000ull);
-    n += ref_encode_pte(b + n, 0x3000, 0x80000001ull);
-    n += ref_encode_tlb_flush(b + n);
+    n += ref_encode_pte(b + n, 0x3000, 0x1ull, 0x80000ull);
+    size_t at = n;
+    n += ref_encode_copy(b + n, 0x200000, 0x201000, 64);
+    ref_set_space(b + at, REF_SPACE_DST_VIRTUAL | REF_SPACE_SRC_VIRTUAL);
+    n += ref_encode_tlb_flush(b + n, 0x3000, 0x200000, 0x2000);
     n += ref_encode_fence(b + n, 7);
     char *path = pbc_xprintf("%s/every-packet.bin", dir), err[PATH_MAX + 128];
     int rc = pbc_fs_write_atomic(path, b, n, err, sizeof(err));

@@ -98,18 +98,27 @@ size_t ref_encode_fence(uint8_t *out, uint32_t fence)
     return REF_LEN_FENCE * 4;
 }
 
-size_t ref_encode_pte(uint8_t *out, uint64_t addr, uint64_t entry)
+size_t ref_encode_pte(uint8_t *out, uint64_t addr, uint64_t flags, uint64_t page)
 {
     wr_header(out, REF_OP_PTE, REF_LEN_PTE);
     wr64(out + 4, addr);
-    wr64(out + 12, entry);
+    wr64(out + 12, flags);
+    wr64(out + 20, page);
     return REF_LEN_PTE * 4;
 }
 
-size_t ref_encode_tlb_flush(uint8_t *out)
+size_t ref_encode_tlb_flush(uint8_t *out, uint64_t root, uint64_t start, uint64_t size)
 {
     wr_header(out, REF_OP_TLB_FLUSH, REF_LEN_TLB_FLUSH);
+    wr64(out + 4, root);
+    wr64(out + 12, start);
+    wr64(out + 20, size);
     return REF_LEN_TLB_FLUSH * 4;
+}
+
+void ref_set_space(uint8_t *packet, uint32_t space)
+{
+    wr32(packet, rd32(packet) | (space & (REF_SPACE_DST_VIRTUAL | REF_SPACE_SRC_VIRTUAL)));
 }
 
 /* ---- Decoding ---- */
@@ -122,6 +131,7 @@ struct ref_packet_desc {
     uint32_t min_dwords; /* 0: opcode unknown */
     uint32_t exact;      /* length must equal min_dwords */
     ref_unpack_fn unpack;
+    uint32_t spaces;     /* REF_SPACE_* bits the packet may carry */
 };
 
 static const char *unpack_nop(const uint8_t *p, pbc_uop *uop)
@@ -195,26 +205,29 @@ static const char *unpack_pte(const uint8_t *p, pbc_uop *uop)
     uop->kind = PBC_UOP_PTE_WRITE;
     uop->dst = rd64(p + 4);
     uop->value = rd64(p + 12);
+    uop->index = rd64(p + 20);
     return NULL;
 }
 
 static const char *unpack_tlb_flush(const uint8_t *p, pbc_uop *uop)
 {
-    (void)p;
     uop->kind = PBC_UOP_TLB_FLUSH;
+    uop->value = rd64(p + 4);
+    uop->dst = rd64(p + 12);
+    uop->size = rd64(p + 20);
     return NULL;
 }
 
 static const struct ref_packet_desc ref_packets[256] = {
     [REF_OP_NOP] = {"nop", 1, 0, unpack_nop},
-    [REF_OP_COPY] = {"copy", REF_LEN_COPY, 1, unpack_copy},
-    [REF_OP_FILL] = {"fill", REF_LEN_FILL, 1, unpack_fill},
-    [REF_OP_WRITE] = {"write", REF_LEN_WRITE, 1, unpack_write},
-    [REF_OP_READ] = {"read", REF_LEN_READ, 1, unpack_read},
-    [REF_OP_GART] = {"gart", REF_LEN_GART, 1, unpack_gart},
-    [REF_OP_FENCE] = {"fence", REF_LEN_FENCE, 1, unpack_fence},
-    [REF_OP_PTE] = {"pte", REF_LEN_PTE, 1, unpack_pte},
-    [REF_OP_TLB_FLUSH] = {"tlb-flush", REF_LEN_TLB_FLUSH, 1, unpack_tlb_flush},
+    [REF_OP_COPY] = {"copy", REF_LEN_COPY, 1, unpack_copy, REF_SPACE_DST_VIRTUAL | REF_SPACE_SRC_VIRTUAL},
+    [REF_OP_FILL] = {"fill", REF_LEN_FILL, 1, unpack_fill, REF_SPACE_DST_VIRTUAL},
+    [REF_OP_WRITE] = {"write", REF_LEN_WRITE, 1, unpack_write, REF_SPACE_DST_VIRTUAL},
+    [REF_OP_READ] = {"read", REF_LEN_READ, 1, unpack_read, REF_SPACE_DST_VIRTUAL},
+    [REF_OP_GART] = {"gart", REF_LEN_GART, 1, unpack_gart, 0},
+    [REF_OP_FENCE] = {"fence", REF_LEN_FENCE, 1, unpack_fence, 0},
+    [REF_OP_PTE] = {"pte", REF_LEN_PTE, 1, unpack_pte, REF_SPACE_DST_VIRTUAL},
+    [REF_OP_TLB_FLUSH] = {"tlb-flush", REF_LEN_TLB_FLUSH, 1, unpack_tlb_flush, 0},
 };
 
 static pbc_decode_status ref_decode(const uint8_t *bytes, size_t avail, pbc_uop *uop,
@@ -234,7 +247,7 @@ static pbc_decode_status ref_decode(const uint8_t *bytes, size_t avail, pbc_uop 
         *why = "unknown opcode";
         return PBC_DECODE_FAULT;
     }
-    if (header & 0xFF00) {
+    if (header & 0xFF00 & ~d->spaces) {
         *why = "reserved header bits set";
         return PBC_DECODE_FAULT;
     }
@@ -251,6 +264,10 @@ static pbc_decode_status ref_decode(const uint8_t *bytes, size_t avail, pbc_uop 
         *why = err;
         return PBC_DECODE_FAULT;
     }
+    if (header & REF_SPACE_DST_VIRTUAL)
+        uop->flags |= PBC_UOP_DST_VIRTUAL;
+    if (header & REF_SPACE_SRC_VIRTUAL)
+        uop->flags |= PBC_UOP_SRC_VIRTUAL;
     *length = (size_t)dwords * 4;
     return PBC_DECODE_OK;
 }
@@ -265,6 +282,13 @@ static size_t ref_disasm(const uint8_t *bytes, size_t avail, char *line, size_t 
         return 0;
     }
     const char *m = ref_packets[bytes[0]].mnemonic;
+    char vm[16];
+    if (u.flags & (PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL) && u.kind != PBC_UOP_GART_WRITE) {
+        /* "copy.vv": dst virtual, src virtual; "fill.v": dst virtual. */
+        snprintf(vm, sizeof(vm), "%s.%s%s", m, (u.flags & PBC_UOP_DST_VIRTUAL) ? "v" : "p",
+                 u.kind == PBC_UOP_COPY ? ((u.flags & PBC_UOP_SRC_VIRTUAL) ? "v" : "p") : "");
+        m = vm;
+    }
     switch (u.kind) {
     case PBC_UOP_COPY:
         snprintf(line, line_size, "%-9s dst=0x%" PRIx64 " src=0x%" PRIx64 " size=0x%" PRIx64, m,
@@ -290,7 +314,12 @@ static size_t ref_disasm(const uint8_t *bytes, size_t avail, char *line, size_t 
         snprintf(line, line_size, "%-9s id=%" PRIu64, m, u.value);
         break;
     case PBC_UOP_PTE_WRITE:
-        snprintf(line, line_size, "%-9s addr=0x%" PRIx64 " entry=0x%" PRIx64, m, u.dst, u.value);
+        snprintf(line, line_size, "%-9s addr=0x%" PRIx64 " flags=0x%" PRIx64 " page=0x%" PRIx64, m, u.dst,
+                 u.value, u.index);
+        break;
+    case PBC_UOP_TLB_FLUSH:
+        snprintf(line, line_size, "%-9s root=0x%" PRIx64 " start=0x%" PRIx64 " size=0x%" PRIx64, m, u.value,
+                 u.dst, u.size);
         break;
     default:
         snprintf(line, line_size, "%-9s dwords=%zu", m, len / 4);

@@ -1,7 +1,9 @@
 /*
  * ref_isa.h — the reference ISA: dword packets, documented in
- * docs/reference-isa.md. Header dword: bits 0-7 opcode, bits 8-15 zero,
- * bits 16-31 packet length in dwords including the header.
+ * docs/reference-isa.md. Header dword: bits 0-7 opcode, bit 8 "dst is GPU
+ * virtual" and bit 9 "src is GPU virtual" (REF_SPACE_*, on the packets
+ * that take such an address), bits 10-15 zero, bits 16-31 packet length
+ * in dwords including the header.
  */
 #ifndef PBCHECK_REF_ISA_H
 #define PBCHECK_REF_ISA_H
@@ -35,9 +37,13 @@ enum ref_opcode {
 #define REF_LEN_READ 4u
 #define REF_LEN_GART 6u
 #define REF_LEN_FENCE 2u
-#define REF_LEN_PTE 5u
-#define REF_LEN_TLB_FLUSH 1u
-#define REF_MAX_PACKET_BYTES (6u * 4u)
+#define REF_LEN_PTE 7u
+#define REF_LEN_TLB_FLUSH 7u
+#define REF_MAX_PACKET_BYTES (7u * 4u)
+
+/* Header bits: an address of the packet is GPU virtual. */
+#define REF_SPACE_DST_VIRTUAL 0x100u /* copy, fill, write, read, pte */
+#define REF_SPACE_SRC_VIRTUAL 0x200u /* copy */
 
 /* Largest COPY or FILL the reference ISA can express in one packet. */
 #define REF_MAX_TRANSFER_BYTES 0xFFFFFFFFu
@@ -52,8 +58,14 @@ size_t ref_encode_read(uint8_t *out, uint64_t addr, uint32_t width);
 size_t ref_encode_gart(uint8_t *out, uint32_t segment, uint32_t index, uint32_t flags,
                        uint64_t page_address);
 size_t ref_encode_fence(uint8_t *out, uint32_t fence);
-size_t ref_encode_pte(uint8_t *out, uint64_t addr, uint64_t entry);
-size_t ref_encode_tlb_flush(uint8_t *out);
+/* One DXGK_PTE-format entry: its flags quadword, then its page number. */
+size_t ref_encode_pte(uint8_t *out, uint64_t addr, uint64_t flags, uint64_t page);
+/* Drops cached translations of the space whose root table is at `root`
+ * (0: every space) for [start, start+size) (size 0: all of it). */
+size_t ref_encode_tlb_flush(uint8_t *out, uint64_t root, uint64_t start, uint64_t size);
+/* Marks the packet just encoded at `packet` as using GPU virtual
+ * addresses (REF_SPACE_*). */
+void ref_set_space(uint8_t *packet, uint32_t space);
 
 extern const pbc_isa ref_isa;
 

@@ -39,12 +39,20 @@ T_TEST(roundtrip_every_packet)
     n = ref_encode_fence(b, 42);
     u = decode_one(b, n, n);
     T_CHECK(u.kind == PBC_UOP_FENCE && u.value == 42);
-    n = ref_encode_pte(b, 0x5000, 0xABCDEF01ull);
+    n = ref_encode_pte(b, 0x5000, 0xABCDEF01ull, 0x123456789ull);
     u = decode_one(b, n, n);
-    T_CHECK(u.kind == PBC_UOP_PTE_WRITE && u.dst == 0x5000 && u.value == 0xABCDEF01ull);
-    n = ref_encode_tlb_flush(b);
+    T_CHECK(u.kind == PBC_UOP_PTE_WRITE && u.dst == 0x5000 && u.value == 0xABCDEF01ull && u.index == 0x123456789ull &&
+            u.flags == 0);
+    ref_set_space(b, REF_SPACE_DST_VIRTUAL);
     u = decode_one(b, n, n);
-    T_CHECK(u.kind == PBC_UOP_TLB_FLUSH);
+    T_CHECK(u.kind == PBC_UOP_PTE_WRITE && u.flags == PBC_UOP_DST_VIRTUAL);
+    n = ref_encode_tlb_flush(b, 0x80000000ull, 0x200000, 0x3000);
+    u = decode_one(b, n, n);
+    T_CHECK(u.kind == PBC_UOP_TLB_FLUSH && u.value == 0x80000000ull && u.dst == 0x200000 && u.size == 0x3000);
+    n = ref_encode_copy(b, 0x1000, 0x2000, 16);
+    ref_set_space(b, REF_SPACE_DST_VIRTUAL | REF_SPACE_SRC_VIRTUAL);
+    u = decode_one(b, n, n);
+    T_CHECK(u.kind == PBC_UOP_COPY && u.flags == (PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL));
     n = ref_encode_nop(b, 5);
     u = decode_one(b, n, 20);
     T_CHECK(u.kind == PBC_UOP_NOP);
@@ -70,7 +78,13 @@ T_TEST(malformed_packets_fault)
     ref_encode_copy(b, 1, 2, 3);
     T_CHECK(decode_fault(b, 23) != NULL); /* truncated by one byte */
     T_CHECK(decode_fault(b, 3) != NULL);  /* not even a header */
-    b[1] = 1;                             /* reserved header bits */
+    b[1] = 0x10;                          /* reserved header bits */
+    T_CHECK(decode_fault(b, 24) != NULL);
+    ref_encode_fill(b, 0, 4, 0);
+    b[1] = 2; /* "src is virtual" on a packet without a source */
+    T_CHECK(decode_fault(b, 20) != NULL);
+    ref_encode_gart(b, 1, 0, PBC_GART_VALID, 0);
+    b[1] = 1; /* a GART entry has no virtual address */
     T_CHECK(decode_fault(b, 24) != NULL);
     ref_encode_read(b, 0, 9); /* width 9 */
     T_CHECK(decode_fault(b, 16) != NULL);

@@ -66,6 +66,8 @@ const char *pbc_gpu_fault_name(uint32_t kind)
         [PBC_FAULT_DECODE] = "decode",
         [PBC_FAULT_FETCH] = "fetch",
         [PBC_FAULT_UOP] = "bad-micro-op",
+        [PBC_FAULT_VA_INVALID] = "va-invalid",
+        [PBC_FAULT_VA_READ_ONLY] = "va-read-only",
     };
     return kind < PBC_ARRAY_LEN(names) && names[kind] ? names[kind] : "?";
 }
@@ -151,6 +153,7 @@ void pbc_gpu_destroy(pbc_gpu *gpu)
     free(gpu->queue);
     free(gpu->fences);
     free(gpu->fetch);
+    free(gpu->tlb);
     free(gpu);
 }
 
@@ -184,7 +187,8 @@ void pbc_gpu_reset(pbc_gpu *gpu)
     gpu->fault_count = 0;
     gpu->fence_count = 0;
     gpu->dummy_accesses = 0;
-    gpu->tlb_flushes = 0;
+    gpu->va_root = 0;
+    pbc_gpu_tlb_reset(gpu);
     memset(&gpu->cur, 0, sizeof(gpu->cur));
     gpu->dummy_page = pbc_gpu_alloc_system_page(gpu);
 }
@@ -601,6 +605,8 @@ int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *u)
     gpu->cur.uop = (uint16_t)u->kind;
     if (u->kind != PBC_UOP_NOP && u->kind != PBC_UOP_FENCE && gpu->cur.writer != PBC_WRITER_RENDER)
         gpu->work_uops++;
+    if ((u->flags & (PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL)) && u->kind != PBC_UOP_GART_WRITE)
+        return pbc_gpu_exec_virtual(gpu, u); /* back here with each physical piece */
     if (gpu->watch_count) /* only while a ReadPhysical/WritePhysical is being judged */
         gpu_log_access(gpu, u);
     switch (u->kind) {
@@ -625,12 +631,16 @@ int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *u)
     case PBC_UOP_FENCE:
         gpu_fence(gpu, (uint32_t)u->value);
         return 0;
-    case PBC_UOP_PTE_WRITE:
-        for (uint32_t i = 0; i < 8; i++)
-            bytes[i] = (uint8_t)(u->value >> (8 * i));
-        return pbc_gpu_write(gpu, u->dst, bytes, 8);
+    case PBC_UOP_PTE_WRITE: {
+        uint8_t entry[PBC_PTE_SIZE];
+        for (uint32_t i = 0; i < 8; i++) {
+            entry[i] = (uint8_t)(u->value >> (8 * i));
+            entry[8 + i] = (uint8_t)(u->index >> (8 * i));
+        }
+        return pbc_gpu_write(gpu, u->dst, entry, sizeof(entry));
+    }
     case PBC_UOP_TLB_FLUSH:
-        gpu->tlb_flushes++;
+        pbc_gpu_tlb_flush(gpu, u->value, u->dst, u->size);
         return 0;
     default:
         pbc_gpu_fault(gpu, PBC_FAULT_UOP, 0, "unknown micro-op kind");

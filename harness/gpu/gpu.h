@@ -63,8 +63,53 @@ typedef enum pbc_fault_kind {
     PBC_FAULT_BAD_ADDRESS,       /* outside every segment and system page */
     PBC_FAULT_DECODE,            /* the ISA decoder rejected a packet */
     PBC_FAULT_FETCH,             /* submitted range outside its DMA buffer memory */
-    PBC_FAULT_UOP                /* a malformed micro-op (size, segment, index) */
+    PBC_FAULT_UOP,               /* a malformed micro-op (size, segment, index) */
+    PBC_FAULT_VA_INVALID,        /* GPU virtual access through an entry that is not valid (or no
+                                    page tables, or a table outside memory) */
+    PBC_FAULT_VA_READ_ONLY       /* GPU virtual write to a read-only page */
 } pbc_fault_kind;
+
+/* ---- GPU virtual memory (mmu.c) ----
+ * The model GPU's MMU walks page tables that live in modeled memory, in
+ * the DXGK_PTE format itself (16 bytes: flags quadword, then page
+ * number): PBC_VA_LEVELS levels of 512 entries (8 KiB tables), level 2
+ * the root, level 0 the leaf, 512 GiB of address space. A level-1 entry
+ * with PageTablePageSize 1 points at a leaf table of 32 entries of 64 KiB
+ * pages; one with LargePage maps 2 MiB itself. An entry's address is an
+ * offset into its Segment (0: system memory, where the offset is the
+ * physical address). Translations are cached in a TLB that keeps them,
+ * however the tables change, until a TLB_FLUSH covers them. */
+#define PBC_VA_LEVELS 3u
+#define PBC_VA_INDEX_BITS 9u
+#define PBC_VA_BITS (PBC_PAGE_SHIFT + PBC_VA_LEVELS * PBC_VA_INDEX_BITS) /* 39 */
+#define PBC_PTE_SIZE 16u
+#define PBC_PT_ENTRIES (1u << PBC_VA_INDEX_BITS)
+#define PBC_PT_BYTES (PBC_PT_ENTRIES * PBC_PTE_SIZE)
+#define PBC_PT64_ENTRIES 32u /* a leaf table of 64 KiB pages */
+/* DXGK_PTE flag bits (WDDM-FACTS). */
+#define PBC_PTE_VALID 0x1ull
+#define PBC_PTE_ZERO 0x2ull
+#define PBC_PTE_CACHE_COHERENT 0x4ull
+#define PBC_PTE_READ_ONLY 0x8ull
+#define PBC_PTE_NO_EXECUTE 0x10ull
+#define PBC_PTE_SEGMENT_SHIFT 5u
+#define PBC_PTE_SEGMENT_MASK 0x1Full
+#define PBC_PTE_LARGE_PAGE 0x400ull
+#define PBC_PTE_PT_PAGE_SIZE_SHIFT 17u /* PageTablePageSize: 0 4 KiB, 1 64 KiB */
+#define PBC_PTE_PT_PAGE_SIZE_MASK 0x3ull
+
+typedef struct pbc_va_xlat {
+    uint64_t page;  /* physical address of the 4 KiB page (0 for a zero page) */
+    uint32_t zero;  /* reads give zeros, writes are dropped */
+    uint32_t read_only;
+    uint64_t flags; /* the leaf entry's flags quadword */
+} pbc_va_xlat;
+
+typedef struct pbc_tlb_entry {
+    uint64_t root; /* 0: a free slot */
+    uint64_t vpn;
+    pbc_va_xlat x;
+} pbc_tlb_entry;
 
 typedef struct pbc_fault {
     uint32_t kind;
@@ -165,6 +210,10 @@ struct pbc_gpu {
     uint32_t *fences;
     uint32_t fence_count, fence_cap;
     uint64_t dummy_accesses;
+    uint64_t va_root;        /* the current address space: its root table's physical address
+                                (0: none, a virtual access faults) */
+    pbc_tlb_entry *tlb;      /* open addressing on (root, vpn) */
+    uint32_t tlb_count, tlb_cap;
     uint64_t tlb_flushes;
     uint64_t exec_hash;  /* XXH3 chain over every micro-op decoded from paging buffers */
     uint64_t work_uops;  /* micro-ops executed by paging work that were neither NOP nor FENCE */
@@ -274,6 +323,22 @@ void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto);
 void pbc_gpu_drain(pbc_gpu *gpu);
 
 void pbc_gpu_fault(pbc_gpu *gpu, pbc_fault_kind kind, uint64_t addr, const char *why);
+
+/* mmu.c. Walks the page tables of address space `root` for va, as the
+ * MMU would, without the TLB and without recording a fault: 0 and *x, or
+ * -1 with why (an entry that is not valid, a table outside memory). */
+int pbc_gpu_va_walk(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat *x, const char **why);
+/* Translates va in the current address space for an access: the TLB, or
+ * a walk whose result it keeps. -1 after recording a fault. */
+int pbc_gpu_va_translate(pbc_gpu *gpu, uint64_t va, int write, pbc_va_xlat *x);
+/* Executes an access micro-op with a PBC_UOP_*_VIRTUAL flag, page piece
+ * by page piece as physical micro-ops. */
+int pbc_gpu_exec_virtual(pbc_gpu *gpu, const pbc_uop *u);
+/* Drops cached translations of space `root` (0: all) for [start,
+ * start+size) (size 0: all). */
+void pbc_gpu_tlb_flush(pbc_gpu *gpu, uint64_t root, uint64_t start, uint64_t size);
+/* Empties the TLB: power-on state. */
+void pbc_gpu_tlb_reset(pbc_gpu *gpu);
 const char *pbc_gpu_fault_name(uint32_t kind);
 /* Name of a micro-op kind ("copy", "fill", ...); "?" when out of range. */
 const char *pbc_gpu_uop_name(uint32_t kind);

@@ -26,8 +26,11 @@ typedef enum pbc_uop_kind {
     PBC_UOP_READ,       /* width (1..8) bytes at dst; the value is discarded */
     PBC_UOP_GART_WRITE, /* aperture segment's entry index := {valid, value, flags} */
     PBC_UOP_FENCE,      /* fence value completes */
-    PBC_UOP_PTE_WRITE,  /* 8-byte page-table entry value at dst */
-    PBC_UOP_TLB_FLUSH,  /* page-table caches are invalidated */
+    PBC_UOP_PTE_WRITE,  /* one 16-byte page-table entry at dst: value (the DXGK_PTE flags
+                           quadword), then index (its page number) */
+    PBC_UOP_TLB_FLUSH,  /* cached translations of address space `value` (its root table's
+                           physical address; 0: every space) for [dst, dst+size) are
+                           dropped (size 0: the whole space) */
     PBC_UOP_KIND_COUNT
 } pbc_uop_kind;
 
@@ -35,19 +38,26 @@ typedef enum pbc_uop_kind {
 #define PBC_GART_VALID 0x1u
 #define PBC_GART_CACHE_COHERENT 0x2u
 
-/* All addresses are GPU physical addresses (see docs/reference-isa.md for
- * the modeled address map). */
+/* Address spaces (ABI 1, appended): by default every address is a GPU
+ * physical address (docs/reference-isa.md has the modeled address map).
+ * A decoder sets these in `flags` of COPY, FILL, WRITE_IMM, READ and
+ * PTE_WRITE for an address that is GPU virtual instead: the GPU
+ * translates it through the page tables of the current address space and
+ * its TLB (docs/architecture.md, "gpu/"). */
+#define PBC_UOP_DST_VIRTUAL 0x100u /* dst is a GPU virtual address */
+#define PBC_UOP_SRC_VIRTUAL 0x200u /* src (COPY) is a GPU virtual address */
 typedef struct pbc_uop {
     uint32_t kind;    /* pbc_uop_kind */
     uint32_t width;   /* WRITE_IMM, READ */
-    uint64_t dst;     /* COPY, FILL, WRITE_IMM, READ, PTE_WRITE */
+    uint64_t dst;     /* COPY, FILL, WRITE_IMM, READ, PTE_WRITE; TLB_FLUSH first address */
     uint64_t src;     /* COPY */
-    uint64_t size;    /* COPY, FILL */
-    uint64_t value;   /* FILL pattern, WRITE_IMM value, FENCE id, PTE_WRITE entry,
-                         GART_WRITE target page address */
-    uint64_t index;   /* GART_WRITE page index inside the aperture segment */
+    uint64_t size;    /* COPY, FILL; TLB_FLUSH bytes (0: all) */
+    uint64_t value;   /* FILL pattern, WRITE_IMM value, FENCE id, PTE_WRITE flags quadword,
+                         GART_WRITE target page address, TLB_FLUSH root table address */
+    uint64_t index;   /* GART_WRITE page index inside the aperture segment; PTE_WRITE the
+                         entry's second quadword (PageAddress / PageTableAddress) */
     uint32_t segment; /* GART_WRITE aperture SegmentId */
-    uint32_t flags;   /* GART_WRITE PBC_GART_* */
+    uint32_t flags;   /* GART_WRITE PBC_GART_*; access micro-ops PBC_UOP_*_VIRTUAL */
 } pbc_uop;
 
 typedef enum pbc_decode_status {

@@ -1,0 +1,342 @@
+/*
+ * The model GPU's MMU: page tables in modeled memory (DXGK_PTE format),
+ * a walker, and a TLB that keeps what it translated until a flush says
+ * otherwise. Geometry and entry format: gpu.h, "GPU virtual memory".
+ *
+ * The TLB keeps every translation the GPU made (it never evicts), so a
+ * builder that changes a valid entry and does not flush it is seen every
+ * time: the GPU goes on using the old page, and memory shows it.
+ * Translations that fault are not kept.
+ */
+#include "gpu/gpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define MMU_PAGE ((uint64_t)PBC_PAGE_SIZE)
+
+static uint64_t rd64le(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* The physical address an entry points at: an offset into its segment
+ * (0: system memory). */
+static int mmu_resolve(const pbc_gpu *gpu, uint64_t flags, uint64_t page, uint64_t span, uint64_t *out,
+                       const char **why)
+{
+    uint32_t segment = (uint32_t)(flags >> PBC_PTE_SEGMENT_SHIFT & PBC_PTE_SEGMENT_MASK);
+    if (page > (UINT64_MAX >> PBC_PAGE_SHIFT)) {
+        *why = "page-table entry with a page number beyond the address space";
+        return -1;
+    }
+    uint64_t off = page << PBC_PAGE_SHIFT;
+    if (segment == 0) {
+        *out = off;
+        return 0;
+    }
+    const pbc_gpu_segment *s = pbc_gpu_segment_by_id(gpu, segment);
+    if (!s) {
+        *why = "page-table entry names a segment the adapter does not have";
+        return -1;
+    }
+    if (off >= s->info.size || span > s->info.size - off) {
+        *why = "page-table entry points beyond the end of its segment";
+        return -1;
+    }
+    *out = s->info.base + off;
+    return 0;
+}
+
+/* Entry `index` of the table at physical address `table`. */
+static int mmu_entry(const pbc_gpu *gpu, uint64_t table, uint32_t index, uint64_t *flags, uint64_t *page,
+                     const char **why)
+{
+    uint64_t at = table + (uint64_t)index * PBC_PTE_SIZE;
+    if (!pbc_gpu_identity_range(gpu, at, PBC_PTE_SIZE)) {
+        *why = "page table outside memory";
+        return -1;
+    }
+    uint8_t e[PBC_PTE_SIZE];
+    pbc_mem_read(&gpu->mem, at, e, sizeof(e));
+    *flags = rd64le(e);
+    *page = rd64le(e + 8);
+    return 0;
+}
+
+int pbc_gpu_va_walk(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat *x, const char **why)
+{
+    memset(x, 0, sizeof(*x));
+    if (!root) {
+        *why = "GPU virtual access with no address space";
+        return -1;
+    }
+    if (va >> PBC_VA_BITS) {
+        *why = "GPU virtual address beyond the address space";
+        return -1;
+    }
+    uint64_t table = root, flags = 0, page = 0;
+    uint32_t entries_64k = 0;
+    for (int level = (int)PBC_VA_LEVELS - 1; level >= 0; level--) {
+        uint32_t shift = PBC_PAGE_SHIFT + (uint32_t)level * PBC_VA_INDEX_BITS;
+        uint32_t index = (uint32_t)(va >> shift) & (PBC_PT_ENTRIES - 1);
+        uint64_t span = 1ull << shift; /* what one entry of this level covers */
+        if (level == 0 && entries_64k) {
+            index = (uint32_t)(va >> 16) & (PBC_PT64_ENTRIES - 1);
+            span = 1ull << 16;
+        }
+        if (mmu_entry(gpu, table, index, &flags, &page, why))
+            return -1;
+        if (flags & PBC_PTE_ZERO) {
+            /* Valid or not, an access through a Zero entry reads zeros
+             * (DXGK_PTE: "unless the Zero flag is set"). */
+            x->zero = 1;
+            x->flags = flags;
+            return 0;
+        }
+        if (!(flags & PBC_PTE_VALID)) {
+            *why = level == 0 ? "page-table entry not valid" : "page-directory entry not valid";
+            return -1;
+        }
+        uint64_t target;
+        if (level > 0 && !(flags & PBC_PTE_LARGE_PAGE)) {
+            uint64_t next_size = level == 1 && (flags >> PBC_PTE_PT_PAGE_SIZE_SHIFT & PBC_PTE_PT_PAGE_SIZE_MASK) == 1
+                                     ? PBC_PT64_ENTRIES * PBC_PTE_SIZE
+                                     : PBC_PT_BYTES;
+            if (mmu_resolve(gpu, flags, page, next_size, &target, why))
+                return -1;
+            entries_64k = level == 1 && next_size != PBC_PT_BYTES;
+            table = target;
+            continue;
+        }
+        if (mmu_resolve(gpu, flags, page, span, &target, why))
+            return -1;
+        if (target & (span - 1) & ~(MMU_PAGE - 1)) {
+            *why = "large or 64 KiB page entry whose page is not aligned to its size";
+            return -1;
+        }
+        x->page = target + (va & (span - 1) & ~(MMU_PAGE - 1));
+        x->read_only = (flags & PBC_PTE_READ_ONLY) != 0;
+        x->flags = flags;
+        return 0;
+    }
+    *why = "page-table walk ended without a leaf";
+    return -1;
+}
+
+/* ---- TLB: open addressing on (root, vpn), backward-shift deletion ---- */
+
+static uint32_t tlb_slot(uint64_t root, uint64_t vpn, uint32_t cap)
+{
+    uint64_t h = (root * 0x9E3779B97F4A7C15ull) ^ (vpn * 0xC2B2AE3D27D4EB4Full);
+    h ^= h >> 29;
+    return (uint32_t)h & (cap - 1);
+}
+
+static pbc_tlb_entry *tlb_find(pbc_gpu *gpu, uint64_t root, uint64_t vpn)
+{
+    if (!gpu->tlb_count)
+        return NULL;
+    for (uint32_t i = tlb_slot(root, vpn, gpu->tlb_cap);; i = (i + 1) & (gpu->tlb_cap - 1)) {
+        pbc_tlb_entry *e = &gpu->tlb[i];
+        if (!e->root)
+            return NULL;
+        if (e->root == root && e->vpn == vpn)
+            return e;
+    }
+}
+
+static void tlb_put(pbc_gpu *gpu, const pbc_tlb_entry *in)
+{
+    if ((gpu->tlb_count + 1) * 4 > gpu->tlb_cap * 3) {
+        pbc_tlb_entry *old = gpu->tlb;
+        uint32_t old_cap = gpu->tlb_cap;
+        gpu->tlb_cap = old_cap ? old_cap * 2 : 256;
+        gpu->tlb = pbc_xcalloc(gpu->tlb_cap, sizeof(*gpu->tlb));
+        gpu->tlb_count = 0;
+        for (uint32_t i = 0; i < old_cap; i++)
+            if (old[i].root)
+                tlb_put(gpu, &old[i]);
+        free(old);
+    }
+    uint32_t i = tlb_slot(in->root, in->vpn, gpu->tlb_cap);
+    while (gpu->tlb[i].root)
+        i = (i + 1) & (gpu->tlb_cap - 1);
+    gpu->tlb[i] = *in;
+    gpu->tlb_count++;
+}
+
+void pbc_gpu_tlb_reset(pbc_gpu *gpu)
+{
+    if (gpu->tlb_count)
+        memset(gpu->tlb, 0, (size_t)gpu->tlb_cap * sizeof(*gpu->tlb));
+    gpu->tlb_count = 0;
+    gpu->tlb_flushes = 0;
+}
+
+void pbc_gpu_tlb_flush(pbc_gpu *gpu, uint64_t root, uint64_t start, uint64_t size)
+{
+    gpu->tlb_flushes++;
+    if (!gpu->tlb_count)
+        return;
+    uint64_t first = start >> PBC_PAGE_SHIFT;
+    uint64_t last = size ? (start + size - 1) >> PBC_PAGE_SHIFT : UINT64_MAX;
+    if (size && start + size - 1 < start)
+        last = UINT64_MAX;
+    /* Keep the survivors, rebuild: a flush is rare next to lookups. */
+    uint32_t cap = gpu->tlb_cap, kept = 0;
+    pbc_tlb_entry *old = gpu->tlb;
+    for (uint32_t i = 0; i < cap; i++) {
+        const pbc_tlb_entry *e = &old[i];
+        if (!e->root)
+            continue;
+        int dropped = (root == 0 || e->root == root) && (size == 0 || (e->vpn >= first && e->vpn <= last));
+        if (!dropped)
+            old[kept++] = *e;
+    }
+    if (kept == gpu->tlb_count)
+        return;
+    pbc_tlb_entry *survivors = kept ? pbc_xcalloc(kept, sizeof(*survivors)) : NULL;
+    if (kept)
+        memcpy(survivors, old, kept * sizeof(*survivors));
+    memset(old, 0, (size_t)cap * sizeof(*old));
+    gpu->tlb_count = 0;
+    for (uint32_t i = 0; i < kept; i++)
+        tlb_put(gpu, &survivors[i]);
+    free(survivors);
+}
+
+int pbc_gpu_va_translate(pbc_gpu *gpu, uint64_t va, int write, pbc_va_xlat *x)
+{
+    uint64_t root = gpu->va_root, vpn = va >> PBC_PAGE_SHIFT;
+    const pbc_tlb_entry *hit = root ? tlb_find(gpu, root, vpn) : NULL;
+    if (hit) {
+        *x = hit->x;
+    } else {
+        const char *why = NULL;
+        if (pbc_gpu_va_walk(gpu, root, va, x, &why)) {
+            pbc_gpu_fault(gpu, PBC_FAULT_VA_INVALID, va, why);
+            return -1;
+        }
+        pbc_tlb_entry e = {root, vpn, *x};
+        tlb_put(gpu, &e);
+    }
+    if (write && x->read_only && !x->zero) {
+        pbc_gpu_fault(gpu, PBC_FAULT_VA_READ_ONLY, va, "GPU write to a read-only page");
+        return -1;
+    }
+    return 0;
+}
+
+/* The physical address of virtual byte va for an access of up to n bytes
+ * within its page: 1 and *pa, 0 for a zero page, -1 after a fault. */
+static int mmu_piece(pbc_gpu *gpu, uint64_t va, int write, uint64_t *pa)
+{
+    pbc_va_xlat x;
+    if (pbc_gpu_va_translate(gpu, va, write, &x))
+        return -1;
+    if (x.zero)
+        return 0;
+    *pa = x.page + (va & (MMU_PAGE - 1));
+    return 1;
+}
+
+static uint64_t mmu_page_left(uint64_t addr) { return MMU_PAGE - (addr & (MMU_PAGE - 1)); }
+
+/* COPY with either side virtual: pieces end where either side's page ends. */
+static int mmu_copy(pbc_gpu *gpu, const pbc_uop *u)
+{
+    int dv = (u->flags & PBC_UOP_DST_VIRTUAL) != 0, sv = (u->flags & PBC_UOP_SRC_VIRTUAL) != 0;
+    for (uint64_t done = 0; done < u->size;) {
+        uint64_t d = u->dst + done, s = u->src + done, n = u->size - done;
+        if (dv && mmu_page_left(d) < n)
+            n = mmu_page_left(d);
+        if (sv && mmu_page_left(s) < n)
+            n = mmu_page_left(s);
+        uint64_t pd = d, ps = s;
+        int src_kind = sv ? mmu_piece(gpu, s, 0, &ps) : 1;
+        if (src_kind < 0)
+            return -1;
+        int dst_kind = dv ? mmu_piece(gpu, d, 1, &pd) : 1;
+        if (dst_kind < 0)
+            return -1;
+        if (dst_kind > 0) {
+            pbc_uop p = {.kind = src_kind ? PBC_UOP_COPY : PBC_UOP_FILL, .dst = pd, .src = ps, .size = n};
+            if (pbc_gpu_exec_uop(gpu, &p))
+                return -1;
+        }
+        done += n;
+    }
+    return 0;
+}
+
+/* FILL, WRITE_IMM, READ and PTE_WRITE at a virtual dst: the bytes they
+ * would write (or the width they read), page piece by page piece. */
+static int mmu_bytes(pbc_gpu *gpu, const pbc_uop *u, uint64_t size, const uint8_t *bytes)
+{
+    int write = u->kind != PBC_UOP_READ;
+    for (uint64_t done = 0; done < size;) {
+        uint64_t va = u->dst + done, n = size - done;
+        if (mmu_page_left(va) < n)
+            n = mmu_page_left(va);
+        uint64_t pa = 0;
+        int kind = mmu_piece(gpu, va, write, &pa);
+        if (kind < 0)
+            return -1;
+        int rc = 0;
+        if (kind > 0 && u->kind == PBC_UOP_FILL) {
+            pbc_desc d = {PBC_PAGE_PATTERN, (uint32_t)u->value, done}; /* the pattern keeps its phase */
+            rc = pbc_gpu_write_desc(gpu, pa, n, &d);
+        } else if (kind > 0 && u->kind == PBC_UOP_READ) {
+            uint8_t sink[8];
+            rc = pbc_gpu_read(gpu, pa, sink, n);
+        } else if (kind > 0) {
+            rc = pbc_gpu_write(gpu, pa, bytes + done, n);
+        }
+        if (rc)
+            return -1;
+        done += n;
+    }
+    return 0;
+}
+
+int pbc_gpu_exec_virtual(pbc_gpu *gpu, const pbc_uop *u)
+{
+    uint8_t bytes[PBC_PTE_SIZE];
+    switch (u->kind) {
+    case PBC_UOP_COPY:
+        return mmu_copy(gpu, u);
+    case PBC_UOP_FILL:
+        if (u->flags & PBC_UOP_SRC_VIRTUAL)
+            break;
+        return mmu_bytes(gpu, u, u->size, NULL);
+    case PBC_UOP_WRITE_IMM:
+    case PBC_UOP_READ:
+        if (u->flags & PBC_UOP_SRC_VIRTUAL)
+            break;
+        if (u->width < 1 || u->width > 8) {
+            pbc_gpu_fault(gpu, PBC_FAULT_UOP, u->dst, "access width outside 1..8");
+            return -1;
+        }
+        for (uint32_t i = 0; i < 8; i++)
+            bytes[i] = (uint8_t)(u->value >> (8 * i));
+        return mmu_bytes(gpu, u, u->width, bytes);
+    case PBC_UOP_PTE_WRITE:
+        if (u->flags & PBC_UOP_SRC_VIRTUAL)
+            break;
+        for (uint32_t i = 0; i < 8; i++) {
+            bytes[i] = (uint8_t)(u->value >> (8 * i));
+            bytes[8 + i] = (uint8_t)(u->index >> (8 * i));
+        }
+        return mmu_bytes(gpu, u, PBC_PTE_SIZE, bytes);
+    default:
+        break;
+    }
+    pbc_gpu_fault(gpu, PBC_FAULT_UOP, u->dst, "address-space flag on a micro-op that takes no such address");
+    return -1;
+}

@@ -1,0 +1,183 @@
+/* The GPU's MMU: page tables in modeled memory (DXGK_PTE format), three
+ * levels, 64 KiB leaves and large pages, zero, read-only and invalid
+ * entries, and a TLB that keeps stale translations until a flush. */
+#include <string.h>
+
+#include "gpu/gpu.h"
+#include "ref_isa.h"
+#include "t.h"
+
+#define ROOT 0x100000ull /* in segment 1 (base 0) */
+#define L1 0x102000ull
+#define L0 0x104000ull
+#define L0B 0x106000ull
+
+static pbc_gpu *make(void)
+{
+    pbc_segment_info segs[] = {{1, PBC_SEGMENT_MEMORY, 0, 64u << 20},
+                               {2, PBC_SEGMENT_MEMORY, 0x1000000000ull, 16u << 20}};
+    const char *why = NULL;
+    pbc_gpu *g = pbc_gpu_create(segs, 2, &ref_isa, &why);
+    T_CHECK_MSG(g != NULL, "%s", why ? why : "");
+    g->va_root = ROOT;
+    return g;
+}
+
+static uint64_t seg_flags(uint32_t segment) { return (uint64_t)segment << PBC_PTE_SEGMENT_SHIFT; }
+
+/* Writes entry `index` of the table at `table` as the PTE micro-op does. */
+static void put(pbc_gpu *g, uint64_t table, uint32_t index, uint64_t flags, uint64_t page_addr)
+{
+    pbc_uop u = {.kind = PBC_UOP_PTE_WRITE, .dst = table + index * PBC_PTE_SIZE, .value = flags,
+                 .index = page_addr >> PBC_PAGE_SHIFT};
+    T_CHECK(pbc_gpu_exec_uop(g, &u) == 0);
+}
+
+static uint32_t idx(uint64_t va, int level) { return (uint32_t)(va >> (12 + 9 * level)) & 511; }
+
+/* Tables in segment 1 for va's 2 MiB region: root -> L1 -> leaf. */
+static void tables_for(pbc_gpu *g, uint64_t va, uint64_t leaf)
+{
+    put(g, ROOT, idx(va, 2), PBC_PTE_VALID | seg_flags(1), L1);
+    put(g, L1, idx(va, 1), PBC_PTE_VALID | seg_flags(1), leaf);
+}
+
+static int vwrite(pbc_gpu *g, uint64_t va, uint32_t value)
+{
+    pbc_uop u = {.kind = PBC_UOP_WRITE_IMM, .dst = va, .width = 4, .value = value, .flags = PBC_UOP_DST_VIRTUAL};
+    return pbc_gpu_exec_uop(g, &u);
+}
+
+static uint32_t pread32(pbc_gpu *g, uint64_t pa)
+{
+    uint32_t v = 0;
+    T_CHECK(pbc_gpu_read(g, pa, &v, 4) == 0);
+    return v;
+}
+
+T_TEST(walk_three_levels_to_a_segment_page)
+{
+    pbc_gpu *g = make();
+    uint64_t va = 0x40201000ull + 0x123 * 4;
+    tables_for(g, va, L0);
+    /* Segment 2's page 5: an offset into the segment, not an address. */
+    put(g, L0, idx(va, 0), PBC_PTE_VALID | seg_flags(2), 5 * 4096);
+    T_CHECK(vwrite(g, va, 0xC0FFEE11u) == 0);
+    T_CHECK(pread32(g, 0x1000000000ull + 5 * 4096 + 0x123 * 4) == 0xC0FFEE11u);
+    pbc_va_xlat x;
+    const char *why = NULL;
+    T_CHECK(pbc_gpu_va_walk(g, ROOT, va, &x, &why) == 0 && x.page == 0x1000000000ull + 5 * 4096 && !x.zero);
+    T_CHECK(g->fault_count == 0);
+    pbc_gpu_destroy(g);
+}
+
+T_TEST(stale_translation_until_flushed)
+{
+    pbc_gpu *g = make();
+    uint64_t va = 0x200000ull;
+    tables_for(g, va, L0);
+    put(g, L0, 0, PBC_PTE_VALID | seg_flags(1), 0x400000);
+    T_CHECK(vwrite(g, va, 1) == 0);
+    put(g, L0, 0, PBC_PTE_VALID | seg_flags(1), 0x500000); /* the page moved */
+    T_CHECK(vwrite(g, va, 2) == 0);
+    T_CHECK(pread32(g, 0x400000) == 2 && pread32(g, 0x500000) == 0); /* the TLB still says the old page */
+    pbc_uop f = {.kind = PBC_UOP_TLB_FLUSH, .value = ROOT, .dst = va + 4096, .size = 4096};
+    T_CHECK(pbc_gpu_exec_uop(g, &f) == 0); /* another page: still stale */
+    T_CHECK(vwrite(g, va, 3) == 0 && pread32(g, 0x400000) == 3);
+    f.value = ROOT + 0x10000; /* another address space: still stale */
+    f.dst = va;
+    T_CHECK(pbc_gpu_exec_uop(g, &f) == 0);
+    T_CHECK(vwrite(g, va, 4) == 0 && pread32(g, 0x400000) == 4);
+    f.value = ROOT;
+    T_CHECK(pbc_gpu_exec_uop(g, &f) == 0);
+    T_CHECK(vwrite(g, va, 5) == 0 && pread32(g, 0x500000) == 5 && pread32(g, 0x400000) == 4);
+    put(g, L0, 0, PBC_PTE_VALID | seg_flags(1), 0x600000);
+    pbc_uop all = {.kind = PBC_UOP_TLB_FLUSH}; /* root 0, size 0: everything */
+    T_CHECK(pbc_gpu_exec_uop(g, &all) == 0);
+    T_CHECK(vwrite(g, va, 6) == 0 && pread32(g, 0x600000) == 6);
+    T_CHECK(g->tlb_flushes == 4);
+    pbc_gpu_destroy(g);
+}
+
+T_TEST(invalid_read_only_and_zero_entries)
+{
+    pbc_gpu *g = make();
+    uint64_t va = 0x600000ull;
+    tables_for(g, va, L0);
+    put(g, L0, 0, 0, 0x400000);                                          /* not valid */
+    put(g, L0, 1, PBC_PTE_VALID | PBC_PTE_READ_ONLY | seg_flags(1), 0x401000); /* read-only */
+    put(g, L0, 2, PBC_PTE_VALID | PBC_PTE_ZERO, 0);                       /* zero */
+    put(g, L0, 3, PBC_PTE_ZERO, 0);                                      /* zero, not valid */
+    T_CHECK(vwrite(g, va, 1) == -1 && g->fault_count == 1 && g->faults[0].kind == PBC_FAULT_VA_INVALID);
+    T_CHECK(vwrite(g, va + 4096, 1) == -1 && g->faults[1].kind == PBC_FAULT_VA_READ_ONLY);
+    pbc_uop rd = {.kind = PBC_UOP_READ, .dst = va + 4096, .width = 8, .flags = PBC_UOP_DST_VIRTUAL};
+    T_CHECK(pbc_gpu_exec_uop(g, &rd) == 0); /* reading a read-only page is fine */
+    /* A zero page: writes vanish, a copy from it writes zeros. */
+    T_CHECK(vwrite(g, va + 2 * 4096, 7) == 0 && vwrite(g, va + 3 * 4096, 7) == 0);
+    uint32_t ones = 0xFFFFFFFFu;
+    T_CHECK(pbc_gpu_write(g, 0x700000, &ones, 4) == 0);
+    pbc_uop cp = {.kind = PBC_UOP_COPY, .dst = 0x700000, .src = va + 2 * 4096, .size = 4,
+                  .flags = PBC_UOP_SRC_VIRTUAL};
+    T_CHECK(pbc_gpu_exec_uop(g, &cp) == 0 && pread32(g, 0x700000) == 0);
+    T_CHECK(g->fault_count == 2);
+    /* No address space at all. */
+    g->va_root = 0;
+    T_CHECK(vwrite(g, va + 2 * 4096, 7) == -1 && g->faults[2].kind == PBC_FAULT_VA_INVALID);
+    pbc_gpu_destroy(g);
+}
+
+T_TEST(sixty_four_k_leaves_and_large_pages)
+{
+    pbc_gpu *g = make();
+    uint64_t va = 0x800000ull; /* a 2 MiB region */
+    put(g, ROOT, idx(va, 2), PBC_PTE_VALID | seg_flags(1), L1);
+    put(g, L1, idx(va, 1), PBC_PTE_VALID | seg_flags(1) | (1ull << PBC_PTE_PT_PAGE_SIZE_SHIFT), L0);
+    put(g, L0, 3, PBC_PTE_VALID | seg_flags(1), 0x1000000); /* 64 KiB page 3 */
+    T_CHECK(vwrite(g, va + 3 * 0x10000 + 0x5678, 0xAB) == 0);
+    T_CHECK(pread32(g, 0x1000000 + 0x5678) == 0xAB);
+    /* Read as a 4 KiB leaf, entry 3 would be bytes 0x3000..: not what the GPU used. */
+    put(g, L1, idx(va, 1) + 1, PBC_PTE_VALID | PBC_PTE_LARGE_PAGE | seg_flags(1), 0x1200000);
+    T_CHECK(vwrite(g, va + 0x200000 + 0x12344, 0xCD) == 0);
+    T_CHECK(pread32(g, 0x1200000 + 0x12344) == 0xCD);
+    /* A 64 KiB page must be aligned to 64 KiB. */
+    put(g, L0, 4, PBC_PTE_VALID | seg_flags(1), 0x1001000);
+    T_CHECK(vwrite(g, va + 4 * 0x10000, 1) == -1 && g->faults[0].kind == PBC_FAULT_VA_INVALID);
+    pbc_gpu_destroy(g);
+}
+
+T_TEST(pieces_cross_pages_and_keep_the_fill_phase)
+{
+    pbc_gpu *g = make();
+    uint64_t va = 0xA00000ull;
+    tables_for(g, va, L0B);
+    put(g, L0B, 0, PBC_PTE_VALID | seg_flags(1), 0x2000000);
+    put(g, L0B, 1, PBC_PTE_VALID | seg_flags(1), 0x3000000); /* not the next page */
+    pbc_uop f = {.kind = PBC_UOP_FILL, .dst = va + 4094, .size = 8, .value = 0x44332211u,
+                 .flags = PBC_UOP_DST_VIRTUAL};
+    T_CHECK(pbc_gpu_exec_uop(g, &f) == 0);
+    uint8_t a[2] = {0}, b[6] = {0};
+    T_CHECK(pbc_gpu_read(g, 0x2000000 + 4094, a, 2) == 0 && pbc_gpu_read(g, 0x3000000, b, 6) == 0);
+    T_CHECK(a[0] == 0x11 && a[1] == 0x22 && b[0] == 0x33 && b[1] == 0x44 && b[2] == 0x11 && b[5] == 0x44);
+    /* A copy virtual to virtual, both sides crossing. */
+    pbc_uop c = {.kind = PBC_UOP_COPY, .dst = va + 4090, .src = va + 4094, .size = 8,
+                 .flags = PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL};
+    T_CHECK(pbc_gpu_exec_uop(g, &c) == 0);
+    uint8_t d[8];
+    T_CHECK(pbc_gpu_read(g, 0x2000000 + 4090, d, 6) == 0 && pbc_gpu_read(g, 0x3000000, d + 6, 2) == 0);
+    T_CHECK(d[0] == 0x11 && d[1] == 0x22 && d[2] == 0x33 && d[3] == 0x44 && d[7] == 0x44);
+    /* A page table in system memory: segment 0, the offset is the physical address. */
+    uint64_t sys = pbc_gpu_alloc_system_page(g);
+    put(g, L0B, 2, PBC_PTE_VALID, sys);
+    T_CHECK(vwrite(g, va + 2 * 4096 + 8, 0x5A5A) == 0 && pread32(g, sys + 8) == 0x5A5A);
+    /* A PTE written through a virtual address lands where the tables say. */
+    pbc_uop pte = {.kind = PBC_UOP_PTE_WRITE, .dst = va + 16, .value = 0x1234, .index = 0x5678,
+                   .flags = PBC_UOP_DST_VIRTUAL};
+    T_CHECK(pbc_gpu_exec_uop(g, &pte) == 0 && pread32(g, 0x2000000 + 16) == 0x1234 &&
+            pread32(g, 0x2000000 + 24) == 0x5678);
+    T_CHECK(g->fault_count == 0);
+    pbc_gpu_reset(g); /* power-on: no address space, an empty TLB */
+    T_CHECK(g->va_root == 0 && g->tlb_count == 0);
+    pbc_gpu_destroy(g);
+}
+
+T_MAIN()
