@@ -11,12 +11,16 @@
 #include "ref_builder.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ref_isa.h"
+
+#define REF_MAX_SEGMENTS 32u
 
 typedef struct ref_adapter {
     pbc_host host;
     uint64_t dummy_page;
+    uint64_t segment_base[REF_MAX_SEGMENTS]; /* by SegmentId */
 } ref_adapter;
 
 typedef struct ref_allocation {
@@ -42,6 +46,9 @@ NTSTATUS ref_create_adapter(const pbc_adapter_info *info, HANDLE *adapter)
         return STATUS_NO_MEMORY;
     a->host = *info->host;
     a->dummy_page = info->dummy_page;
+    for (uint32_t i = 0; i < info->segment_count; i++)
+        if (info->segments[i].SegmentId < REF_MAX_SEGMENTS)
+            a->segment_base[info->segments[i].SegmentId] = info->segments[i].base;
     *adapter = a;
     return STATUS_SUCCESS;
 }
@@ -219,10 +226,77 @@ static NTSTATUS ref_unmap_aperture(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *
     return ref_finish(args, w, i, total);
 }
 
+/* ---- GpuMmu: the model GPU's page tables are in DXGK_PTE format ---- */
+
+/* The hardware entry for VidMm's entry: the same 16 bytes, with the leaf
+ * page size a level-1 entry points at when Use64KBPages says so. */
+static void ref_hw_entry(const DXGK_PTE *in, UINT level, DXGK_UPDATEPAGETABLEFLAGS flags, uint64_t *lo,
+                         uint64_t *hi)
+{
+    DXGK_PTE e = *in;
+    if (level == 1 && flags.Use64KBPages)
+        e.PageTablePageSize = DXGK_PTE_PAGE_TABLE_PAGE_64KB;
+    *lo = e.Flags;
+    *hi = e.PageAddress;
+}
+
+/* Entry i of the update: with Repeat, entry 0 for every index. */
+static const DXGK_PTE *ref_update_entry(const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u, uint32_t i)
+{
+    return &u->pPageTableEntries[u->Flags.Repeat ? 0 : i];
+}
+
+static NTSTATUS ref_update_page_table(const ref_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &args->UpdatePageTable;
+    uint32_t total = u->NumPageTableEntries;
+    uint32_t i = args->MultipassOffset;
+    if (u->UpdateMode == DXGK_PAGETABLEUPDATE_CPU_VIRTUAL) {
+        /* VidMm sets up tables this way with no paging buffer: the update
+         * happens now, through the table's CPU mapping. */
+        uint8_t *table = u->PageTableAddress.CpuVirtual;
+        for (; i < total; i++) {
+            uint64_t lo, hi;
+            ref_hw_entry(ref_update_entry(u, i), u->PageTableLevel, u->Flags, &lo, &hi);
+            memcpy(table + (uint64_t)(u->StartIndex + i) * sizeof(DXGK_PTE), &lo, 8);
+            memcpy(table + (uint64_t)(u->StartIndex + i) * sizeof(DXGK_PTE) + 8, &hi, 8);
+        }
+        args->MultipassOffset = i;
+        return STATUS_SUCCESS;
+    }
+    int virt = u->UpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL;
+    uint64_t table = virt ? u->PageTableAddress.GpuVirtual : u->PageTableAddress.GpuPhysical.SegmentOffset;
+    UINT segment = u->PageTableAddress.GpuPhysical.SegmentId; /* 0: system memory, the offset is the address */
+    if (!virt && segment && segment < REF_MAX_SEGMENTS)
+        table += a->segment_base[segment];
+    for (; i < total && ref_fits(w, REF_LEN_PTE); i++) {
+        uint64_t lo, hi;
+        ref_hw_entry(ref_update_entry(u, i), u->PageTableLevel, u->Flags, &lo, &hi);
+        uint8_t *packet = w->cur;
+        w->cur += ref_encode_pte(w->cur, table + (uint64_t)(u->StartIndex + i) * sizeof(DXGK_PTE), lo, hi);
+        if (virt)
+            ref_set_space(packet, REF_SPACE_DST_VIRTUAL);
+    }
+    return ref_finish(args, w, i, total);
+}
+
+/* Start = End = 0 flushes the whole space; else [Start, End). */
+static NTSTATUS ref_flush_tlb(const ref_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_FLUSHTLB *f = &args->FlushTlb;
+    if (!ref_fits(w, REF_LEN_TLB_FLUSH))
+        return ref_finish(args, w, 0, 1);
+    uint64_t root = f->RootPageTableAddress.SegmentOffset;
+    if (f->RootPageTableAddress.SegmentId && f->RootPageTableAddress.SegmentId < REF_MAX_SEGMENTS)
+        root += a->segment_base[f->RootPageTableAddress.SegmentId];
+    uint64_t size = f->EndVirtualAddress > f->StartVirtualAddress ? f->EndVirtualAddress - f->StartVirtualAddress : 0;
+    w->cur += ref_encode_tlb_flush(w->cur, root, size ? f->StartVirtualAddress : 0, size);
+    return ref_finish(args, w, 1, 1);
+}
+
 NTSTATUS APIENTRY ref_build_paging_buffer(IN_CONST_HANDLE adapter,
                                           IN_PDXGKARG_BUILDPAGINGBUFFER args)
 {
-    (void)adapter;
     ref_writer w = {(uint8_t *)args->pDmaBuffer, (uint8_t *)args->pDmaBuffer + args->DmaSize};
     switch (args->Operation) {
     case DXGK_OPERATION_TRANSFER:
@@ -241,6 +315,10 @@ NTSTATUS APIENTRY ref_build_paging_buffer(IN_CONST_HANDLE adapter,
         return ref_unmap_aperture(args, &w);
     case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER:
         return ref_special_lock_transfer(args, &w);
+    case DXGK_OPERATION_UPDATE_PAGE_TABLE:
+        return ref_update_page_table(adapter, args, &w);
+    case DXGK_OPERATION_FLUSH_TLB:
+        return ref_flush_tlb(adapter, args, &w);
     default:
         /* Not in supported_operations: the harness never asks. */
         return STATUS_SUCCESS;
@@ -266,7 +344,7 @@ NTSTATUS APIENTRY ref_submit_command(IN_CONST_HANDLE adapter, const DXGKARG_SUBM
 }
 
 const pbc_target pbc_target_reference = {
-    REF_TARGET_FIELDS("reference", "the reference builder (differential oracle)", REF_MAX_PACKET_BYTES, 0,
-                      ref_create_adapter, ref_destroy_adapter, ref_create_allocation, ref_build_paging_buffer,
-                      ref_patch, ref_submit_command),
+    REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, "reference", "the reference builder (differential oracle)",
+                          REF_MAX_PACKET_BYTES, 0, ref_create_adapter, ref_destroy_adapter, ref_create_allocation,
+                          ref_destroy_allocation, ref_build_paging_buffer, ref_patch, ref_submit_command),
 };

@@ -28,6 +28,9 @@ extern const pbc_target pbc_target_reference;
      PBC_OP_BIT(DXGK_OPERATION_WRITE_PHYSICAL) | PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT) | \
      PBC_OP_BIT(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) |                                     \
      PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER))
+/* And the GpuMmu operations it supports on top (WDDM 2.x). */
+#define REF_OPERATIONS_GPUMMU \
+    (REF_OPERATIONS | PBC_OP_BIT(DXGK_OPERATION_UPDATE_PAGE_TABLE) | PBC_OP_BIT(DXGK_OPERATION_FLUSH_TLB))
 #define REF_TARGET_FIELDS(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc, build, patch_fn, \
                           submit_fn)                                                                           \
     REF_TARGET_FIELDS_ALLOC(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc,              \
@@ -35,9 +38,14 @@ extern const pbc_target pbc_target_reference;
 /* The same for a builder that also destroys its allocations itself. */
 #define REF_TARGET_FIELDS_ALLOC(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc, destroy_alloc, \
                                 build, patch_fn, submit_fn)                                                       \
+    REF_TARGET_FIELDS_OPS(REF_OPERATIONS, nm, summary_text, min_dma, priv_size, create, destroy, create_alloc,    \
+                          destroy_alloc, build, patch_fn, submit_fn)
+/* The same with the operations it declares (REF_OPERATIONS_GPUMMU). */
+#define REF_TARGET_FIELDS_OPS(ops, nm, summary_text, min_dma, priv_size, create, destroy, create_alloc, destroy_alloc, \
+                              build, patch_fn, submit_fn)                                                        \
     .abi_version = PBC_TARGET_ABI_VERSION, .struct_size = sizeof(pbc_target), .name = nm,                     \
     .summary = summary_text, .isa = &ref_isa, .min_dma_size = min_dma, .private_data_size = priv_size,         \
-    .supported_operations = REF_OPERATIONS, .create_adapter = create, .destroy_adapter = destroy,              \
+    .supported_operations = ops, .create_adapter = create, .destroy_adapter = destroy,              \
     .create_allocation = create_alloc, .destroy_allocation = destroy_alloc,                                    \
     .build_paging_buffer = build, .patch = patch_fn, .submit_command = submit_fn
 

@@ -6,6 +6,12 @@
  * never shifted by TransferOffset. Fill (S25): FillPattern repeated over
  * FillSize bytes. Map (S30): NumberOfPages MDL pages from MdlOffset at
  * OffsetInPages. Unmap (S33): every page to DummyPage, still valid.
+ * UpdatePageTable: entry i (entry 0 for every i with Repeat) becomes
+ * entry StartIndex + i of the table, in the model GPU's format (DXGK_PTE
+ * itself; a level-1 entry with Use64KBPages points at 64 KiB leaves);
+ * the spec is handed tables by their system-memory address (GpuPhysical
+ * with SegmentId 0). FlushTlb: [Start, End) of the space, all when both
+ * are 0.
  */
 #include "spec.h"
 
@@ -109,6 +115,33 @@ int pbc_spec_apply(const DXGKARG_BUILDPAGINGBUFFER *a, pbc_spec_sink sink, void 
         const __typeof__(a->UnmapApertureSegment) *u = &a->UnmapApertureSegment;
         spec_gart(u->SegmentId, u->OffsetInPages, u->NumberOfPages, PBC_GART_VALID, NULL, 0,
                   (uint64_t)u->DummyPage.QuadPart, sink, ctx);
+        return 0;
+    }
+    case DXGK_OPERATION_UPDATE_PAGE_TABLE: {
+        const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+        if (u->UpdateMode != DXGK_PAGETABLEUPDATE_GPU_PHYSICAL || u->PageTableAddress.GpuPhysical.SegmentId)
+            return -1;
+        for (UINT i = 0; i < u->NumPageTableEntries; i++) {
+            DXGK_PTE e = u->pPageTableEntries[u->Flags.Repeat ? 0 : i];
+            if (u->PageTableLevel == 1 && u->Flags.Use64KBPages)
+                e.PageTablePageSize = DXGK_PTE_PAGE_TABLE_PAGE_64KB;
+            pbc_uop p = {.kind = PBC_UOP_PTE_WRITE,
+                         .dst = u->PageTableAddress.GpuPhysical.SegmentOffset +
+                                (uint64_t)(u->StartIndex + i) * sizeof(DXGK_PTE),
+                         .value = e.Flags,
+                         .index = e.PageAddress};
+            sink(ctx, &p);
+        }
+        return 0;
+    }
+    case DXGK_OPERATION_FLUSH_TLB: {
+        const DXGK_BUILDPAGINGBUFFER_FLUSHTLB *f = &a->FlushTlb;
+        if (f->RootPageTableAddress.SegmentId)
+            return -1;
+        uint64_t size = f->EndVirtualAddress > f->StartVirtualAddress ? f->EndVirtualAddress - f->StartVirtualAddress : 0;
+        pbc_uop p = {.kind = PBC_UOP_TLB_FLUSH, .value = f->RootPageTableAddress.SegmentOffset,
+                     .dst = size ? f->StartVirtualAddress : 0, .size = size};
+        sink(ctx, &p);
         return 0;
     }
     default:

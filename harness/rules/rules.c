@@ -62,6 +62,12 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
         "deadlocked lock or wait, no bug check", "-"},
     [PBC_RULE_PHYSICAL] = {"PB-PHYSICAL",
         "ReadPhysical reads, WritePhysical writes, 1-8 bytes starting exactly at PhysicalAddress", "S28, S29"},
+    [PBC_RULE_PTE] = {"PB-PTE",
+        "after UpdatePageTable every page of a GPU virtual range translates as VidMm mapped it: the page, "
+        "read-only or not, zero, or no valid entry (Repeat replicates entry 0; a level-1 entry with "
+        "Use64KBPages points at 64 KiB leaves)", "S52, S53"},
+    [PBC_RULE_TLB] = {"PB-TLB",
+        "after FlushTlb the GPU keeps no translation of the range that the page tables no longer give", "S55"},
 };
 
 const pbc_rule *pbc_rule_get(pbc_rule_id id)
@@ -379,5 +385,31 @@ int pbc_rule_diverge(pbc_findings *f, uint32_t op, const char *report)
 int pbc_rule_nondet(pbc_findings *f, uint32_t op, const char *report)
 {
     pbc_rule_report(f, PBC_RULE_NONDET, op, "%s", report);
+    return 1;
+}
+
+int pbc_rule_pte(pbc_findings *f, uint32_t op, uint64_t va, const char *what, const char *have, const char *need)
+{
+    pbc_rule_report(f, PBC_RULE_PTE, op,
+                    "GPU virtual address 0x%" PRIx64 " (%s): the page tables give %s; VidMm mapped %s", va, what,
+                    have, need);
+    return 1;
+}
+
+int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint64_t cached, uint64_t now, int invalid)
+{
+    char tables[64], kept[64];
+    if (invalid)
+        snprintf(tables, sizeof(tables), "no valid entry");
+    else
+        snprintf(tables, sizeof(tables), "page 0x%" PRIx64, now);
+    if (cached)
+        snprintf(kept, sizeof(kept), "page 0x%" PRIx64, cached);
+    else
+        snprintf(kept, sizeof(kept), "a zero page");
+    pbc_rule_report(f, PBC_RULE_TLB, op,
+                    "GPU virtual address 0x%" PRIx64 ": the TLB still translates it to %s where the page tables "
+                    "now give %s: a FlushTlb VidMm issued for it was not carried out",
+                    va, kept, tables);
     return 1;
 }

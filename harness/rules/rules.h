@@ -36,6 +36,8 @@ typedef enum pbc_rule_id {
     PBC_RULE_PHYSICAL,
     PBC_RULE_IDLE_HAZARD,
     PBC_RULE_KERNEL,
+    PBC_RULE_PTE,
+    PBC_RULE_TLB,
     PBC_RULE_COUNT
 } pbc_rule_id;
 
@@ -195,6 +197,15 @@ int pbc_rule_idle_hazard(pbc_findings *f, uint32_t op, uint32_t call, pbc_call_d
  * queued CPU work, or the run as a whole); `what` is the services' own
  * description (how many, and the first). */
 int pbc_rule_kernel(pbc_findings *f, uint32_t op, const char *where, const char *what);
+
+/* PB-PTE (S53, UpdatePageTable): after the run, the page tables translate
+ * `va` (`what`: the allocation page or range) to `have`, VidMm mapped
+ * `need`. */
+int pbc_rule_pte(pbc_findings *f, uint32_t op, uint64_t va, const char *what, const char *have, const char *need);
+/* PB-TLB (FlushTlb): after the run, the TLB still translates `va` to
+ * `cached` (0: a zero page) where the tables now give `now` (or nothing,
+ * `invalid`). */
+int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint64_t cached, uint64_t now, int invalid);
 
 /* PB-DIVERGE and PB-NONDET are judged by the oracle, which writes the
  * report; these record it. */

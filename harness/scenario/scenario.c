@@ -116,6 +116,9 @@ static const struct {
     [PBC_SOP_DMA] = {"dma", -1},
     [PBC_SOP_DESTROY] = {"destroy", -1},
     [PBC_SOP_CREATE] = {"create", -1},
+    [PBC_SOP_VA_MAP] = {"va-map", DXGK_OPERATION_UPDATE_PAGE_TABLE},
+    [PBC_SOP_VA_ZERO] = {"va-zero", DXGK_OPERATION_UPDATE_PAGE_TABLE},
+    [PBC_SOP_VA_UNMAP] = {"va-unmap", DXGK_OPERATION_UPDATE_PAGE_TABLE},
 };
 
 const char *pbc_sop_name(uint32_t kind) { return kind < PBC_SOP_COUNT ? sop_table[kind].name : "?"; }
@@ -138,6 +141,9 @@ int pbc_sop_supported(const pbc_target *t, uint32_t kind)
     if (kind >= PBC_SOP_COUNT)
         return 0;
     int ddi = sop_table[kind].ddi;
+    if (ddi == DXGK_OPERATION_UPDATE_PAGE_TABLE) /* VidMm flushes what it changed */
+        return (t->supported_operations & PBC_OP_BIT(DXGK_OPERATION_UPDATE_PAGE_TABLE)) &&
+               (t->supported_operations & PBC_OP_BIT(DXGK_OPERATION_FLUSH_TLB));
     return ddi < 0 || (int)((t->supported_operations >> ddi) & 1u);
 }
 
@@ -154,6 +160,8 @@ int pbc_sop_has_alloc(uint32_t kind)
     case PBC_SOP_RENDER_READ:
     case PBC_SOP_DESTROY:
     case PBC_SOP_CREATE:
+    case PBC_SOP_VA_MAP:
+    case PBC_SOP_VA_UNMAP:
         return 1;
     default:
         return 0;
@@ -244,6 +252,7 @@ void pbc_residency_fini(pbc_residency *r)
 {
     free(r->a);
     free(r->valid);
+    free(r->vas);
     memset(r, 0, sizeof(*r));
 }
 
@@ -269,6 +278,8 @@ static const char *res_check_transfer(const pbc_residency *r, const pbc_sop *op)
         return "split must be between 1 and the allocation's page count";
     if (op->kind == PBC_SOP_SPECIAL_LOCK && op->split != 1)
         return "special-lock transfers are not split";
+    if (a->va_mapped && (a->va_flags & PBC_SOP_VA_64K) && (op->at.segment == 0 || op->at.offset % 0x10000))
+        return "allocation is mapped with 64 KiB pages: it can only move to a 64 KiB-aligned segment offset";
     if (op->at.segment == 0) {
         if (a->where == PBC_WHERE_SYSTEM)
             return "allocation is already in system memory";
@@ -335,6 +346,15 @@ static const char *res_check_render(const pbc_residency *r, const pbc_sop *op)
         return "offset/size outside the allocation";
     if (op->kind == PBC_SOP_RENDER_WRITE && (op->offset % 4 || op->size % 4))
         return "render writes need 4-byte aligned offset and size";
+    if (op->flags & PBC_SOP_VIA_VA) {
+        if (!a->va_mapped)
+            return "via=va needs an allocation with a GPU virtual range";
+        uint64_t lo = (uint64_t)a->va_first * 4096, hi = lo + (uint64_t)a->va_count * 4096;
+        if (op->offset < lo || op->offset + op->size > hi)
+            return "range is outside the pages of the GPU virtual range";
+        if (op->kind == PBC_SOP_RENDER_WRITE && (a->va_flags & PBC_SOP_VA_READ_ONLY))
+            return "the GPU virtual range is read-only";
+    }
     if (op->flags & PBC_SOP_VIA_APERTURE) {
         if (!a->mapped)
             return "via=aperture needs a mapped allocation";
@@ -383,7 +403,141 @@ static const char *res_check_lifetime(const pbc_residency *r, const pbc_sop *op)
         return "allocation was destroyed (create it again first)";
     if (op->kind == PBC_SOP_DESTROY && a->mapped)
         return "allocation is mapped in an aperture; unmap it before destroying it";
+    if (op->kind == PBC_SOP_DESTROY && a->va_mapped)
+        return "allocation has a GPU virtual range; va-unmap it before destroying it";
     return NULL;
+}
+
+/* ---- GPU virtual ranges (D3DDDI_MAPGPUVIRTUALADDRESS) ---- */
+
+static uint64_t res_va_align(const pbc_sop *op) { return (op->flags & PBC_SOP_VA_64K) ? 0x10000u : PBC_PAGE_SIZE; }
+
+/* The addresses a range keeps to itself: a range of 64 KiB pages has leaf
+ * tables of its own, so it takes whole 2 MiB regions. */
+#define RES_VA_REGION (1ull << 21)
+static void res_va_extent(uint64_t base, uint64_t pages, uint32_t flags, uint64_t *lo, uint64_t *hi)
+{
+    *lo = base;
+    *hi = base + pages * PBC_PAGE_SIZE;
+    if (flags & PBC_SOP_VA_64K) {
+        *lo &= ~(RES_VA_REGION - 1);
+        *hi = (*hi + RES_VA_REGION - 1) & ~(RES_VA_REGION - 1);
+    }
+}
+
+/* The first range in use that [base, +pages) with `flags` meets, or NULL. */
+static const pbc_res_va *res_va_meets(const pbc_residency *r, uint64_t base, uint64_t pages, uint32_t flags)
+{
+    uint64_t lo, hi;
+    res_va_extent(base, pages, flags, &lo, &hi);
+    for (uint32_t i = 0; i < r->va_count; i++) {
+        const pbc_res_va *u = &r->vas[i];
+        uint64_t ulo, uhi;
+        /* Two ranges of 4 KiB pages may share a region; a 64 KiB one may not. */
+        res_va_extent(u->base, u->pages, (u->flags | flags) & PBC_SOP_VA_64K, &ulo, &uhi);
+        if (lo < uhi && ulo < hi)
+            return u;
+    }
+    return NULL;
+}
+
+static int res_va_free(const pbc_residency *r, uint64_t base, uint64_t pages, uint32_t flags)
+{
+    return res_va_meets(r, base, pages, flags) == NULL;
+}
+
+uint64_t pbc_residency_va_base(const pbc_residency *r, const pbc_sop *op)
+{
+    if (op->va)
+        return op->va;
+    uint64_t align = res_va_align(op), size = (uint64_t)op->count * PBC_PAGE_SIZE;
+    uint64_t lo = op->va_min > PBC_VA_FIRST ? op->va_min : PBC_VA_FIRST;
+    uint64_t hi = op->va_max ? op->va_max : PBC_VA_END;
+    if (hi > PBC_VA_END)
+        hi = PBC_VA_END;
+    uint64_t at = (lo + align - 1) & ~(align - 1);
+    /* First fit: past every range the candidate meets. */
+    for (const pbc_res_va *u; at + size <= hi && (u = res_va_meets(r, at, op->count, op->flags)) != NULL;) {
+        uint64_t ulo, uhi;
+        res_va_extent(u->base, u->pages, (u->flags | op->flags) & PBC_SOP_VA_64K, &ulo, &uhi);
+        at = (uhi + align - 1) & ~(align - 1);
+    }
+    return at + size <= hi ? at : 0;
+}
+
+/* What VidMm refuses in a request (pfnMapGpuVirtualAddressCb fails with
+ * STATUS_INVALID_PARAMETER), each from the structure's page. */
+static const char *res_check_va_request(const pbc_residency *r, const pbc_sop *op)
+{
+    uint64_t align = res_va_align(op), size = (uint64_t)op->count * PBC_PAGE_SIZE;
+    if (op->flags & PBC_SOP_VA_RESERVED)
+        return "VidMm refuses it: Reserved0 and Reserved1 must be zero (S54)";
+    if (op->count == 0 || op->count > PBC_VA_MAX_PAGES)
+        return "VidMm refuses it: SizeInPages must be 1 to 1,048,576 4 KiB pages (S52)";
+    if (op->count % (align / PBC_PAGE_SIZE) || op->first % (align / PBC_PAGE_SIZE))
+        return "a 64 KiB range needs OffsetInPages and SizeInPages in whole 64 KiB pages";
+    if (op->va) {
+        if (op->va % PBC_PAGE_SIZE)
+            return "VidMm refuses it: BaseAddress must be aligned to a CPU page (S49)";
+        if (op->va % align)
+            return "a 64 KiB range needs a 64 KiB-aligned BaseAddress";
+        if (op->va < PBC_VA_FIRST || op->va >= PBC_VA_END || size > PBC_VA_END - op->va)
+            return "VidMm refuses it: BaseAddress+size outside the GPU virtual address space";
+        if (!res_va_free(r, op->va, op->count, op->flags))
+            return "VidMm refuses it: [BaseAddress, BaseAddress+size) is not free (S49)";
+        return NULL;
+    }
+    if (op->va_min % PBC_PAGE_SIZE || op->va_max % PBC_PAGE_SIZE)
+        return "VidMm refuses it: MinimumAddress and MaximumAddress must be 4 KiB aligned (S50)";
+    if (op->va_max && op->va_max <= op->va_min)
+        return "VidMm refuses it: MaximumAddress at or below MinimumAddress (S50)";
+    if (!pbc_residency_va_base(r, op))
+        return "VidMm refuses it: no free range of that size within [MinimumAddress, MaximumAddress] (S50)";
+    return NULL;
+}
+
+static const char *res_check_va_map(const pbc_residency *r, const pbc_sop *op)
+{
+    const pbc_res_alloc *a = &r->a[op->alloc];
+    const pbc_salloc *al = &r->s->allocs[op->alloc];
+    const char *why = res_check_va_request(r, op);
+    if (why)
+        return why;
+    if (op->flags & PBC_SOP_VA_NO_ACCESS)
+        return "VidMm refuses it: an allocation's range cannot be NoAccess; use va-zero (S51)";
+    if (a->va_mapped)
+        return "allocation already has a GPU virtual range (pbcheck keeps one per allocation)";
+    if (op->first >= pbc_alloc_pages(al) || op->count > pbc_alloc_pages(al) - op->first)
+        return "VidMm refuses it: OffsetInPages+SizeInPages beyond the allocation (S52)";
+    if (a->where == PBC_WHERE_NONE)
+        return "allocation is not resident (fill it first)";
+    if ((op->flags & PBC_SOP_VA_64K) && (a->where != PBC_WHERE_SEGMENT || a->at.offset % 0x10000))
+        return "64 KiB pages need an allocation at a 64 KiB-aligned segment offset";
+    return NULL;
+}
+
+static void res_apply_va(pbc_residency *r, const pbc_sop *op, int alloc)
+{
+    pbc_res_va u = {pbc_residency_va_base(r, op), op->count, alloc, op->flags};
+    PBC_PUSH(r->vas, r->va_count, r->va_cap, u);
+    if (alloc < 0)
+        return;
+    pbc_res_alloc *a = &r->a[alloc];
+    a->va_mapped = 1;
+    a->va_flags = op->flags;
+    a->va_base = u.base;
+    a->va_first = op->first;
+    a->va_count = op->count;
+}
+
+static void res_drop_va(pbc_residency *r, int alloc)
+{
+    for (uint32_t i = 0; i < r->va_count; i++)
+        if (r->vas[i].alloc == alloc) {
+            r->vas[i] = r->vas[--r->va_count];
+            break;
+        }
+    r->a[alloc].va_mapped = 0;
 }
 
 const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
@@ -406,6 +560,8 @@ const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
             return "fill sets initial content: the allocation must not be resident";
         return res_check_segment_place(r, op->at, r->s->allocs[op->alloc].size, (int)op->alloc);
     case PBC_SOP_DISCARD:
+        if (r->a[op->alloc].va_mapped)
+            return "allocation has a GPU virtual range; va-unmap it before discarding it";
         return r->a[op->alloc].where == PBC_WHERE_SEGMENT ? NULL
                                                            : "discard needs an allocation in a memory segment";
     case PBC_SOP_READ_PHYSICAL:
@@ -423,6 +579,12 @@ const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
         return res_check_gpu_access(r, op);
     case PBC_SOP_DMA:
         return op->dma_size <= PBC_MAX_DMA_SIZE ? NULL : "paging buffers are limited to 1 MiB";
+    case PBC_SOP_VA_MAP:
+        return res_check_va_map(r, op);
+    case PBC_SOP_VA_ZERO:
+        return res_check_va_request(r, op);
+    case PBC_SOP_VA_UNMAP:
+        return r->a[op->alloc].va_mapped ? NULL : "allocation has no GPU virtual range";
     default:
         return NULL;
     }
@@ -453,6 +615,15 @@ void pbc_residency_apply(pbc_residency *r, const pbc_sop *op)
     }
     case PBC_SOP_UNMAP:
         a->mapped = 0;
+        break;
+    case PBC_SOP_VA_MAP:
+        res_apply_va(r, op, (int)op->alloc);
+        break;
+    case PBC_SOP_VA_ZERO:
+        res_apply_va(r, op, -1);
+        break;
+    case PBC_SOP_VA_UNMAP:
+        res_drop_va(r, (int)op->alloc);
         break;
     case PBC_SOP_DESTROY:
         a->destroyed = 1;

@@ -42,6 +42,11 @@ typedef enum pbc_sop_kind {
     PBC_SOP_DMA,
     PBC_SOP_DESTROY,
     PBC_SOP_CREATE,
+    /* WDDM 2.x GPU virtual addresses (docs/scenario-format.md, "GPU virtual
+     * addresses"): appended, so that binary inputs keep their kinds. */
+    PBC_SOP_VA_MAP,   /* D3DDDI_MAPGPUVIRTUALADDRESS of allocation pages */
+    PBC_SOP_VA_ZERO,  /* the same with Protection.Zero or .NoAccess and no allocation */
+    PBC_SOP_VA_UNMAP, /* the allocation's range back to not valid */
     PBC_SOP_COUNT
 } pbc_sop_kind;
 
@@ -56,6 +61,11 @@ typedef struct pbc_place {
 #define PBC_SOP_COHERENT 0x1u     /* map: CacheCoherent */
 #define PBC_SOP_VIA_APERTURE 0x2u /* render: access through the allocation's mapping */
 #define PBC_SOP_NO_CONTENT 0x4u   /* create: without content (at=none); else at says where */
+#define PBC_SOP_VA_READ_ONLY 0x8u /* va-map: Protection.Write clear */
+#define PBC_SOP_VA_64K 0x10u      /* va-map, va-zero: the range uses 64 KiB pages */
+#define PBC_SOP_VA_NO_ACCESS 0x20u /* va-zero: Protection.NoAccess rather than Zero */
+#define PBC_SOP_VIA_VA 0x40u      /* render: access through the allocation's GPU virtual range */
+#define PBC_SOP_VA_RESERVED 0x80u /* va-map, va-zero: Reserved0/Reserved1 not zero (refused) */
 
 typedef struct pbc_sop {
     uint32_t kind;    /* pbc_sop_kind */
@@ -70,6 +80,11 @@ typedef struct pbc_sop {
     uint32_t count;   /* map: pages */
     uint32_t dma_size;/* dma: paging-buffer size, 0 = the target's minimum */
     uint32_t line;    /* source line, 0 when not parsed from text */
+    /* va-map, va-zero (D3DDDI_MAPGPUVIRTUALADDRESS): first and count are
+     * OffsetInPages and SizeInPages (S52) */
+    uint64_t va;      /* BaseAddress, 0: VidMm chooses (S49, S50) */
+    uint64_t va_min, va_max; /* MinimumAddress, MaximumAddress (0: no limit) */
+    uint64_t driver_protection; /* DriverProtection (S53) */
 } pbc_sop;
 
 #define PBC_ALLOC_NEEDS_IDLE PBC_ALLOCATION_NEEDS_IDLE
@@ -146,7 +161,25 @@ typedef struct pbc_res_alloc {
     uint32_t ap_segment;  /* when mapped */
     uint64_t ap_page;
     uint32_t map_first, map_count;
+    uint32_t va_mapped;   /* a GPU virtual range maps [va_first, va_first + va_count) */
+    uint32_t va_flags;    /* PBC_SOP_VA_* of that mapping */
+    uint64_t va_base;
+    uint32_t va_first, va_count;
 } pbc_res_alloc;
+
+/* A GPU virtual range in use: an allocation's, or a zero or no-access one. */
+typedef struct pbc_res_va {
+    uint64_t base, pages;
+    int alloc;      /* -1: zero or no-access */
+    uint32_t flags; /* PBC_SOP_VA_* */
+} pbc_res_va;
+
+/* The GPU virtual address space VidMm hands out: 512 GiB (gpu/gpu.h),
+ * less the first 64 KiB, which stays unmapped so a null GPU address
+ * faults. */
+#define PBC_VA_FIRST 0x10000ull
+#define PBC_VA_END (1ull << 39)
+#define PBC_VA_MAX_PAGES (1u << 20) /* one request maps at most 4 GiB */
 
 typedef struct pbc_res_range {
     uint32_t segment;
@@ -158,6 +191,8 @@ typedef struct pbc_residency {
     pbc_res_alloc *a;
     pbc_res_range *valid; /* aperture pages with a valid GART entry */
     uint32_t valid_count, valid_cap;
+    pbc_res_va *vas;      /* GPU virtual ranges in use */
+    uint32_t va_count, va_cap;
 } pbc_residency;
 
 /* Returns NULL when the initial placements are legal, else why not. */
@@ -167,6 +202,10 @@ void pbc_residency_fini(pbc_residency *r);
 const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op);
 /* Applies a legal op. */
 void pbc_residency_apply(pbc_residency *r, const pbc_sop *op);
+/* The base a legal va-map or va-zero gets: BaseAddress, or the lowest free
+ * range within [MinimumAddress, MaximumAddress] (S50), aligned to its page
+ * size. */
+uint64_t pbc_residency_va_base(const pbc_residency *r, const pbc_sop *op);
 /* Whether [offset, offset+size) of segment is free of resident allocations
  * other than `except` (-1 for none). */
 int pbc_residency_range_free(const pbc_residency *r, uint32_t segment, uint64_t offset,

@@ -325,6 +325,8 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
     case PBC_SOP_RENDER_READ:
     case PBC_SOP_DESTROY:
     case PBC_SOP_CREATE:
+    case PBC_SOP_VA_MAP:
+    case PBC_SOP_VA_UNMAP:
         if (pbs_alloc_ref(p, &o.alloc))
             return -1;
         al = &s->allocs[o.alloc];
@@ -378,10 +380,10 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
         {
             const char *via;
             const pbs_token *t = pbs_key(p, "via", &via);
-            if (t && strcmp(via, "aperture") != 0)
-                return pbs_fail(p, t->col + 4, "via must be 'aperture'");
+            if (t && strcmp(via, "aperture") != 0 && strcmp(via, "va") != 0)
+                return pbs_fail(p, t->col + 4, "via must be 'aperture' or 'va'");
             if (t)
-                o.flags |= PBC_SOP_VIA_APERTURE;
+                o.flags |= strcmp(via, "va") == 0 ? PBC_SOP_VIA_VA : PBC_SOP_VIA_APERTURE;
         }
         break;
     case PBC_SOP_GPU_READ:
@@ -407,6 +409,33 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
         o.pattern = (uint32_t)v;
         break;
     }
+    case PBC_SOP_VA_MAP:
+    case PBC_SOP_VA_ZERO:
+        if (pbs_num_key(p, "va", 0, 0, 0, UINT64_MAX, &o.va) || pbs_num_key(p, "min", 0, 0, 0, UINT64_MAX, &o.va_min) ||
+            pbs_num_key(p, "max", 0, 0, 0, UINT64_MAX, &o.va_max) ||
+            pbs_num_key(p, "driver-protection", 0, 0, 0, UINT64_MAX, &o.driver_protection))
+            return -1;
+        if (kind == PBC_SOP_VA_MAP) {
+            if (pbs_num_key(p, "first", 0, 0, 0, pbc_alloc_pages(al) - 1, &v))
+                return -1;
+            o.first = (uint32_t)v;
+            if (pbs_num_key(p, "count", 0, pbc_alloc_pages(al) - o.first, 0, UINT32_MAX, &v))
+                return -1;
+            o.count = (uint32_t)v;
+            if (pbs_flag(p, "read-only"))
+                o.flags |= PBC_SOP_VA_READ_ONLY;
+        } else {
+            if (pbs_num_key(p, "count", 1, 0, 0, UINT32_MAX, &v))
+                return -1;
+            o.count = (uint32_t)v;
+            if (pbs_flag(p, "no-access"))
+                o.flags |= PBC_SOP_VA_NO_ACCESS;
+        }
+        if (pbs_flag(p, "64k"))
+            o.flags |= PBC_SOP_VA_64K;
+        if (pbs_flag(p, "reserved"))
+            o.flags |= PBC_SOP_VA_RESERVED;
+        break;
     case PBC_SOP_DMA:
         if (pbs_flag(p, "size=min")) {
             o.dma_size = 0;
@@ -709,7 +738,25 @@ char *pbc_scenario_print(const pbc_scenario *s)
         case PBC_SOP_DISCARD:
         case PBC_SOP_UNMAP:
         case PBC_SOP_DESTROY:
+        case PBC_SOP_VA_UNMAP:
             out_printf(&o, " %s", name);
+            break;
+        case PBC_SOP_VA_MAP:
+        case PBC_SOP_VA_ZERO:
+            if (op->kind == PBC_SOP_VA_MAP)
+                out_printf(&o, " %s first=%u", name, op->first);
+            out_printf(&o, " count=%u", op->count);
+            if (op->va)
+                out_printf(&o, " va=0x%" PRIx64, op->va);
+            if (op->va_min)
+                out_printf(&o, " min=0x%" PRIx64, op->va_min);
+            if (op->va_max)
+                out_printf(&o, " max=0x%" PRIx64, op->va_max);
+            if (op->driver_protection)
+                out_printf(&o, " driver-protection=0x%" PRIx64, op->driver_protection);
+            out_printf(&o, "%s%s%s%s", (op->flags & PBC_SOP_VA_READ_ONLY) ? " read-only" : "",
+                       (op->flags & PBC_SOP_VA_NO_ACCESS) ? " no-access" : "",
+                       (op->flags & PBC_SOP_VA_64K) ? " 64k" : "", (op->flags & PBC_SOP_VA_RESERVED) ? " reserved" : "");
             break;
         case PBC_SOP_CREATE:
             out_printf(&o, " %s", name);
@@ -736,6 +783,8 @@ char *pbc_scenario_print(const pbc_scenario *s)
                 out_printf(&o, " pattern=0x%08x", op->pattern);
             if (op->flags & PBC_SOP_VIA_APERTURE)
                 out_printf(&o, " via=aperture");
+            if (op->flags & PBC_SOP_VIA_VA)
+                out_printf(&o, " via=va");
             break;
         case PBC_SOP_GPU_READ:
         case PBC_SOP_GPU_WRITE:

@@ -278,7 +278,7 @@ static void vm_desc_init(vm_desc *d, const vm *v, const DXGKARG_BUILDPAGINGBUFFE
     d->text[0] = '\0';
 }
 
-static void vm_spec_sink(void *ctx, const pbc_uop *uop)
+void pbc_vidmm_spec_sink(void *ctx, const pbc_uop *uop)
 {
     vm *v = ctx;
     v->gpu->cur.writer = PBC_WRITER_SPEC;
@@ -347,6 +347,8 @@ static uint64_t vm_op_pages(const DXGKARG_BUILDPAGINGBUFFER *a)
         return a->MapApertureSegment.NumberOfPages;
     case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT:
         return a->UnmapApertureSegment.NumberOfPages;
+    case DXGK_OPERATION_UPDATE_PAGE_TABLE:
+        return a->UpdatePageTable.NumPageTableEntries;
     default:
         return 1;
     }
@@ -368,7 +370,7 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
 {
     vm_desc desc;
     if (v->opt.mode == PBC_MODE_SPEC) {
-        pbc_spec_apply(a, vm_spec_sink, v);
+        pbc_spec_apply(a, pbc_vidmm_spec_sink, v);
         return;
     }
     /* VidMm's own copy: the builder may change what it is handed, but every

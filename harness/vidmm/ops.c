@@ -84,6 +84,8 @@ static void vm_transfer(vm *v, const pbc_sop *op)
         pbc_vidmm_trace(v, " sub-transfer %u/%u: bytes [0x%" PRIx64 ", 0x%" PRIx64 ")", k + 1, op->split, first, last);
         pbc_vidmm_paging_op(v, &a, (int)op->alloc, &a.Transfer.Flags.Value, 0x4u /* AllocationIsIdle */);
     }
+    if (!v->stop)
+        pbc_vidmm_va_moved(v, op->alloc, &dst); /* in the same paging buffer, then a flush */
     if (dst.where == PBC_WHERE_SEGMENT) {
         uint64_t base = pbc_vidmm_segment_base(v, dst.at.segment) + dst.at.offset;
         pbc_vidmm_mask_clear(v, base, base + al->size);
@@ -255,8 +257,10 @@ static void vm_gpu_work(vm *v, const pbc_uop *u, int alloc)
         wait = v->global_fence;
     uint32_t seq = pbc_gpu_push_work(v->gpu, u, UINT32_MAX, wait);
     uint64_t n = u->kind == PBC_UOP_READ ? u->width : u->size;
-    vm_note_aperture_use(v, u->dst, n, seq + 1);
-    for (uint32_t i = 0; i < v->s->segment_count; i++) {
+    /* Work through a GPU virtual range names its allocation, which VidMm
+     * neither discards nor destroys while the range exists: the
+     * allocation's own wait covers it. */
+    for (uint32_t i = 0; i < v->s->segment_count && !(u->flags & PBC_UOP_DST_VIRTUAL); i++) {
         const pbc_segment_info *g = &v->s->segments[i];
         if (g->kind == PBC_SEGMENT_MEMORY && u->dst >= g->base && u->dst - g->base < g->size) {
             vm_render_range r = {u->dst, u->dst + n, seq + 1};
@@ -264,6 +268,8 @@ static void vm_gpu_work(vm *v, const pbc_uop *u, int alloc)
             break;
         }
     }
+    if (!(u->flags & PBC_UOP_DST_VIRTUAL))
+        vm_note_aperture_use(v, u->dst, n, seq + 1);
     if (alloc >= 0) {
         v->allocs[alloc].render_until = seq + 1;
         return;
@@ -296,7 +302,16 @@ static void vm_render(vm *v, const pbc_sop *op)
     pbc_vidmm_flush(v); /* the allocation's paging work gets its fence */
     vm_render_ctx rc = {op, (int)op->alloc};
     const pbc_res_alloc *ra = &v->rs.a[op->alloc];
-    if (op->flags & PBC_SOP_VIA_APERTURE) {
+    if (op->flags & PBC_SOP_VIA_VA) {
+        /* One access through the range: the GPU translates it page by page
+         * (after the paging fence of its mapping, S55). */
+        pbc_uop u = {.dst = pbc_vidmm_va_of(v, op->alloc, op->offset), .size = op->size, .value = op->pattern,
+                     .flags = PBC_UOP_DST_VIRTUAL};
+        u.kind = op->kind == PBC_SOP_RENDER_WRITE ? PBC_UOP_FILL : PBC_UOP_READ;
+        if (u.kind == PBC_UOP_READ)
+            u.width = op->size < 8 ? (uint32_t)op->size : 8;
+        vm_gpu_work(v, &u, (int)op->alloc);
+    } else if (op->flags & PBC_SOP_VIA_APERTURE) {
         uint64_t base = pbc_vidmm_segment_base(v, ra->ap_segment) + ra->ap_page * PBC_PAGE_SIZE;
         uint64_t mapped_from = (uint64_t)ra->map_first * PBC_PAGE_SIZE;
         vm_render_piece(v, base + op->offset - mapped_from, op->size, op->offset, &rc);
@@ -387,6 +402,13 @@ void pbc_vidmm_do_op(vm *v, const pbc_sop *op)
         break;
     case PBC_SOP_CREATE:
         vm_create(v, op);
+        break;
+    case PBC_SOP_VA_MAP:
+    case PBC_SOP_VA_ZERO:
+        pbc_vidmm_va_map(v, op);
+        break;
+    case PBC_SOP_VA_UNMAP:
+        pbc_vidmm_va_unmap(v, op);
         break;
     default:
         pbc_harness_bug("operation kind %u reached the VidMm model unvalidated", (unsigned)op->kind);

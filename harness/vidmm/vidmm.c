@@ -204,6 +204,7 @@ static int vm_setup(vm *v)
     for (uint32_t i = 0; i < s->alloc_count; i++)
         if (pbc_vidmm_alloc_create(v, i, &v->rs.a[i], s->allocs[i].seed))
             return -1;
+    pbc_vidmm_va_setup(v);
     return 0;
 }
 
@@ -292,6 +293,7 @@ static void vm_teardown(vm *v)
     free(v->physical);
     free(v->aperture_uses);
     free(v->seg_renders);
+    free(v->pts);
 }
 
 int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
@@ -345,6 +347,8 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
         vm_report_faults(&v);
     if (!v.stop && opt->mode == PBC_MODE_TARGET)
         vm_final_checks(&v);
+    if (!v.stop && opt->mode == PBC_MODE_TARGET)
+        pbc_vidmm_va_check(&v);
     res->exec_hash = gpu->exec_hash;
     if (!v.stop && opt->mode == PBC_MODE_TARGET)
         pbc_vidmm_kernel_check(&v, "the run");

@@ -103,6 +103,14 @@ typedef struct vm_unmapped {
     uint32_t op;
 } vm_unmapped;
 
+/* A page table VidMm made: level 1 (a 1 GiB region) or 0 (a 2 MiB one). */
+typedef struct vm_pt {
+    uint64_t va;    /* the first address it covers */
+    uint32_t level;
+    uint32_t page64; /* a leaf of 64 KiB entries */
+    uint64_t phys;
+} vm_pt;
+
 typedef struct vm vm;
 
 struct vm {
@@ -155,6 +163,9 @@ struct vm {
                                    on its open pages */
     uint64_t priv_written_hash; /* and of its unsubmitted private data */
     uint32_t unmapped_count, unmapped_cap;
+    uint64_t va_root;        /* the root page table (0: the scenario uses no GPU virtual range) */
+    vm_pt *pts;              /* the other tables */
+    uint32_t pt_count, pt_cap;
 };
 
 /* A rule function returns 1 when it recorded a finding: the scenario stops. */
@@ -179,6 +190,19 @@ static inline void pbc_vidmm_mask_clear(vm *v, uint64_t start, uint64_t end)
 static inline uint64_t pbc_vidmm_segment_base(const vm *v, uint32_t id) { return v->s->segments[id - 1].base; }
 
 static inline int pbc_vidmm_is_poison(const uint8_t *p, size_t n) { return pbc_all_bytes(p, n, VM_POISON); }
+
+/* va.c: GPU virtual ranges (WDDM 2.x). */
+void pbc_vidmm_va_setup(vm *v);
+void pbc_vidmm_va_map(vm *v, const pbc_sop *op);   /* va-map, va-zero */
+void pbc_vidmm_va_unmap(vm *v, const pbc_sop *op);
+/* After a transfer of allocation `index` to `to`: its range follows it. */
+void pbc_vidmm_va_moved(vm *v, uint32_t index, const pbc_res_alloc *to);
+/* The GPU virtual address of byte `offset` of a mapped allocation. */
+uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset);
+/* PB-PTE and PB-TLB, once the GPU has run everything. */
+void pbc_vidmm_va_check(vm *v);
+/* call.c: the spec model's micro-ops, executed on the spec world's GPU. */
+void pbc_vidmm_spec_sink(void *ctx, const pbc_uop *uop);
 
 /* content.c */
 void pbc_vidmm_write_content(vm *v, uint64_t addr, uint64_t len, uint32_t seed, uint64_t first_word);

@@ -49,7 +49,11 @@
     PBC_MUTANT(pbc_mutant_discard_mark, "PB-DIVERGE")          \
     PBC_MUTANT(pbc_mutant_same_fill, "PB-DIVERGE")             \
     PBC_MUTANT(pbc_mutant_special_lock_mdl, "PB-DIVERGE")     \
-    PBC_MUTANT(pbc_mutant_idle_sticks, "PB-IDLE-HAZARD")
+    PBC_MUTANT(pbc_mutant_idle_sticks, "PB-IDLE-HAZARD")        \
+    PBC_MUTANT(pbc_mutant_tlb_no_flush, "PB-TLB")              \
+    PBC_MUTANT(pbc_mutant_pte_drops_ro, "PB-PTE")              \
+    PBC_MUTANT(pbc_mutant_repeat_ignored, "PB-PTE")            \
+    PBC_MUTANT(pbc_mutant_64k_as_4k, "PB-GPU-FAULT")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST

@@ -160,6 +160,11 @@ typedef struct _D3DGPU_PHYSICAL_ADDRESS {
     UINT64 SegmentOffset;
 } D3DGPU_PHYSICAL_ADDRESS;
 
+typedef enum _DXGK_PTE_PAGE_SIZE {
+    DXGK_PTE_PAGE_TABLE_PAGE_4KB = 0,
+    DXGK_PTE_PAGE_TABLE_PAGE_64KB = 1
+} DXGK_PTE_PAGE_SIZE;
+
 typedef struct _DXGK_PTE {
     union {
         struct {

@@ -1,0 +1,365 @@
+/*
+ * GPU virtual addresses (WDDM 2.x, GpuMmu): VidMm's page tables and the
+ * DXGKARG_BUILDPAGINGBUFFER operations that keep them (UpdatePageTable,
+ * FlushTlb), for D3DDDI_MAPGPUVIRTUALADDRESS requests (va-map, va-zero),
+ * their release (va-unmap) and the allocations they map moving.
+ *
+ * One address space (the model's process, whose root VidMm points the
+ * GPU at). Tables live in system memory VidMm takes from the pool, and
+ * start as garbage, as memory does: VidMm initializes each with a Repeat
+ * of a not-valid entry (InitialUpdate), the root immediately through its
+ * CPU mapping (CPU_VIRTUAL, pDmaBuffer NULL), the others in paging
+ * buffers by physical address (GPU_PHYSICAL). After changing entries that
+ * were valid, VidMm flushes the TLB for the range.
+ */
+#include "vidmm/vm.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/services.h"
+#include "spec.h"
+
+#define VA_REGION_2M (1ull << 21)
+#define VA_REGION_1G (1ull << 30)
+#define VA_GARBAGE 0xA5C3F00Du /* what a table's memory holds before its initial update */
+#define VM_FAKE_PROCESS ((HANDLE)(uintptr_t)0xB00000)
+
+static const char *const va_mask_reason = "page tables hold the builder's own entries: judged by PB-PTE";
+
+/* A new table of `bytes` (8 KiB, or 512 bytes for 64 KiB leaves, kept on a
+ * page of its own): pages from the pool, garbage until initialized. */
+static uint64_t va_table_memory(vm *v, uint32_t bytes)
+{
+    uint64_t pages = (bytes + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE, pfns[2];
+    if (pbc_gpu_alloc_system_run(v->gpu, 0, pages, pfns) != pages || (pages == 2 && pfns[1] != pfns[0] + 1))
+        pbc_harness_bug("no system pages left for a page table");
+    uint64_t phys = pfns[0] << PBC_PAGE_SHIFT;
+    v->gpu->cur.writer = PBC_WRITER_INIT;
+    pbc_desc d = {PBC_PAGE_PATTERN, VA_GARBAGE, 0};
+    pbc_gpu_write_desc(v->gpu, phys, pages * PBC_PAGE_SIZE, &d);
+    v->gpu->cur.writer = PBC_WRITER_NONE;
+    pbc_vidmm_mask_add(v, phys, phys + pages * PBC_PAGE_SIZE, va_mask_reason);
+    return phys;
+}
+
+static void va_args(DXGKARG_BUILDPAGINGBUFFER *a, UINT level, uint64_t table, UINT start, UINT n,
+                    DXGK_PTE *entries)
+{
+    memset(a, 0, sizeof(*a));
+    a->Operation = DXGK_OPERATION_UPDATE_PAGE_TABLE;
+    DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+    u->PageTableLevel = level;
+    u->PageTableAddress.GpuPhysical.SegmentId = 0; /* system memory: the offset is the address */
+    u->PageTableAddress.GpuPhysical.SegmentOffset = table;
+    u->pPageTableEntries = entries;
+    u->StartIndex = start;
+    u->NumPageTableEntries = n;
+    u->hProcess = VM_FAKE_PROCESS;
+    u->UpdateMode = DXGK_PAGETABLEUPDATE_GPU_PHYSICAL;
+}
+
+/* The root's initial update: immediate, through a CPU mapping of the
+ * table, with no paging buffer (WDDM-FACTS, UpdatePageTable). */
+static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, uint32_t bytes)
+{
+    if (v->opt.mode == PBC_MODE_SPEC) {
+        pbc_spec_apply(a, pbc_vidmm_spec_sink, v);
+        return;
+    }
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = (LONGLONG)table;
+    void *view = MmMapIoSpace(pa, bytes, MmNonCached);
+    if (!view)
+        pbc_harness_bug("no CPU view of a page table");
+    a->UpdatePageTable.UpdateMode = DXGK_PAGETABLEUPDATE_CPU_VIRTUAL;
+    a->UpdatePageTable.PageTableAddress.CpuVirtual = view;
+    a->pDmaBuffer = NULL;
+    a->DmaSize = 0;
+    a->hSystemContext = VM_FAKE_SYSTEM_CONTEXT;
+    v->res->calls++;
+    v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
+    NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
+    MmUnmapIoSpace(view, bytes);
+    if (pbc_vidmm_kernel_check(v, "BuildPagingBuffer"))
+        return;
+    if (st != STATUS_SUCCESS)
+        VM_RULE(v, pbc_rule_status_ddi(&v->res->findings, v->op, "BuildPagingBuffer (an immediate UpdatePageTable)", 0,
+                                       st));
+}
+
+/* Sets every entry of a new table not valid: a Repeat (InitialUpdate). */
+static void va_init_table(vm *v, UINT level, uint64_t table, UINT entries, int alloc, int immediate)
+{
+    DXGK_PTE invalid;
+    memset(&invalid, 0, sizeof(invalid));
+    DXGKARG_BUILDPAGINGBUFFER a;
+    va_args(&a, level, table, 0, entries, &invalid);
+    a.UpdatePageTable.Flags.Repeat = 1;
+    a.UpdatePageTable.Flags.InitialUpdate = 1;
+    if (immediate)
+        va_immediate(v, &a, table, entries * (uint32_t)sizeof(DXGK_PTE));
+    else
+        pbc_vidmm_paging_op(v, &a, alloc, NULL, 0);
+}
+
+static vm_pt *va_find_table(vm *v, uint32_t level, uint64_t va)
+{
+    uint64_t span = level == 1 ? VA_REGION_1G : VA_REGION_2M;
+    for (uint32_t i = 0; i < v->pt_count; i++)
+        if (v->pts[i].level == level && v->pts[i].va == (va & ~(span - 1)))
+            return &v->pts[i];
+    return NULL;
+}
+
+/* Links a table into its parent: one entry (level 1 or 2). */
+static void va_link(vm *v, UINT level, uint64_t parent, UINT index, uint64_t child, int page64, int alloc)
+{
+    DXGK_PTE e;
+    memset(&e, 0, sizeof(e));
+    e.Valid = 1;
+    e.PageTableAddress = child >> PBC_PAGE_SHIFT;
+    if (page64)
+        e.PageTablePageSize = DXGK_PTE_PAGE_TABLE_PAGE_64KB;
+    DXGKARG_BUILDPAGINGBUFFER a;
+    va_args(&a, level, parent, index, 1, &e);
+    a.UpdatePageTable.Flags.Use64KBPages = page64 != 0;
+    pbc_vidmm_paging_op(v, &a, alloc, NULL, 0);
+}
+
+/* The leaf table for va's 2 MiB region, made (and its level-1 table) when
+ * missing. */
+static vm_pt *va_leaf(vm *v, uint64_t va, int page64, int alloc)
+{
+    vm_pt *leaf = va_find_table(v, 0, va);
+    if (leaf)
+        return leaf;
+    vm_pt *dir = va_find_table(v, 1, va);
+    if (!dir) {
+        vm_pt t = {va & ~(VA_REGION_1G - 1), 1, 0, va_table_memory(v, PBC_PT_BYTES)};
+        va_init_table(v, 1, t.phys, PBC_PT_ENTRIES, alloc, 0);
+        va_link(v, 2, v->va_root, (UINT)(va >> 30) & (PBC_PT_ENTRIES - 1), t.phys, 0, alloc);
+        PBC_PUSH(v->pts, v->pt_count, v->pt_cap, t);
+        dir = &v->pts[v->pt_count - 1];
+    }
+    uint64_t dir_phys = dir->phys;
+    UINT entries = page64 ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES;
+    vm_pt t = {va & ~(VA_REGION_2M - 1), 0, page64 != 0, va_table_memory(v, entries * (uint32_t)sizeof(DXGK_PTE))};
+    va_init_table(v, 0, t.phys, entries, alloc, 0);
+    va_link(v, 1, dir_phys, (UINT)(va >> 21) & (PBC_PT_ENTRIES - 1), t.phys, page64, alloc);
+    PBC_PUSH(v->pts, v->pt_count, v->pt_cap, t);
+    return &v->pts[v->pt_count - 1];
+}
+
+void pbc_vidmm_va_setup(vm *v)
+{
+    int uses = 0;
+    for (uint32_t i = 0; i < v->s->op_count; i++)
+        uses |= v->s->ops[i].kind == PBC_SOP_VA_MAP || v->s->ops[i].kind == PBC_SOP_VA_ZERO;
+    if (!uses)
+        return;
+    v->va_root = va_table_memory(v, PBC_PT_BYTES);
+    v->gpu->va_root = v->va_root; /* the process's root, as DxgkDdiSetRootPageTable would say */
+    va_init_table(v, 2, v->va_root, PBC_PT_ENTRIES, -1, 1);
+}
+
+/* The entry VidMm wants for page `page` of allocation `index` placed as
+ * `where` (its MDL `mdl` when in system memory). */
+static DXGK_PTE va_entry(const vm *v, uint32_t index, const pbc_res_alloc *where, const vm_mdl *mdl, uint64_t page,
+                         uint32_t flags)
+{
+    DXGK_PTE e;
+    memset(&e, 0, sizeof(e));
+    e.Valid = 1;
+    e.ReadOnly = (flags & PBC_SOP_VA_READ_ONLY) != 0;
+    if (where->where == PBC_WHERE_SEGMENT) {
+        e.Segment = where->at.segment;
+        e.PageAddress = (where->at.offset >> PBC_PAGE_SHIFT) + page;
+    } else {
+        e.PageAddress = mdl->pfns[v->s->allocs[index].mdl_offset + page];
+    }
+    return e;
+}
+
+/* Writes the leaf entries of [base, base + count pages): the allocation's
+ * pages from `first` on (alloc >= 0), or one repeated entry (alloc < 0,
+ * or `repeat` set). */
+static void va_write_range(vm *v, uint64_t base, uint32_t count, int alloc, uint32_t first, uint32_t flags,
+                           const pbc_res_alloc *where, const vm_mdl *mdl, const DXGK_PTE *repeat, uint64_t prot)
+{
+    int page64 = (flags & PBC_SOP_VA_64K) != 0;
+    uint64_t step = page64 ? 0x10000u : PBC_PAGE_SIZE;
+    uint32_t pages_per_entry = (uint32_t)(step / PBC_PAGE_SIZE);
+    uint64_t end = base + (uint64_t)count * PBC_PAGE_SIZE;
+    for (uint64_t at = base; at < end && !v->stop;) {
+        uint64_t region_end = (at & ~(VA_REGION_2M - 1)) + VA_REGION_2M;
+        if (region_end > end)
+            region_end = end;
+        UINT n = (UINT)((region_end - at) / step);
+        vm_pt *leaf = va_leaf(v, at, page64, alloc);
+        uint64_t leaf_phys = leaf->phys;
+        if (v->stop)
+            return;
+        DXGK_PTE *entries = pbc_xcalloc(repeat ? 1 : n, sizeof(*entries));
+        uint64_t page0 = first + (at - base) / PBC_PAGE_SIZE;
+        if (repeat)
+            entries[0] = *repeat;
+        for (UINT i = 0; !repeat && i < n; i++)
+            entries[i] = va_entry(v, (uint32_t)alloc, where, mdl, page0 + (uint64_t)i * pages_per_entry, flags);
+        DXGKARG_BUILDPAGINGBUFFER a;
+        va_args(&a, 0, leaf_phys, (UINT)((at & (VA_REGION_2M - 1)) / step), n, entries);
+        a.UpdatePageTable.Flags.Repeat = repeat != NULL;
+        a.UpdatePageTable.Flags.Use64KBPages = page64;
+        a.UpdatePageTable.DriverProtection = prot; /* S53 */
+        if (alloc >= 0 && !repeat) {
+            a.UpdatePageTable.hAllocation = v->allocs[alloc].h;
+            a.UpdatePageTable.AllocationOffsetInBytes = page0 * PBC_PAGE_SIZE;
+        }
+        pbc_vidmm_trace(v, " page table: %u entries for [0x%" PRIx64 ", 0x%" PRIx64 ")%s", n, at, region_end,
+                        repeat ? " (repeat)" : "");
+        pbc_vidmm_paging_op(v, &a, alloc, NULL, 0);
+        free(entries);
+        at = region_end;
+    }
+}
+
+static void va_flush(vm *v, uint64_t base, uint64_t size, int alloc)
+{
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_FLUSH_TLB;
+    a.FlushTlb.RootPageTableAddress.SegmentOffset = v->va_root;
+    a.FlushTlb.hProcess = VM_FAKE_PROCESS;
+    a.FlushTlb.StartVirtualAddress = base;
+    a.FlushTlb.EndVirtualAddress = base + size;
+    pbc_vidmm_paging_op(v, &a, alloc, NULL, 0);
+}
+
+void pbc_vidmm_va_map(vm *v, const pbc_sop *op)
+{
+    uint64_t base = pbc_residency_va_base(&v->rs, op);
+    pbc_vidmm_trace(v, " GPU virtual range [0x%" PRIx64 ", 0x%" PRIx64 ")", base,
+                    base + (uint64_t)op->count * PBC_PAGE_SIZE);
+    if (op->kind == PBC_SOP_VA_ZERO) {
+        DXGK_PTE e;
+        memset(&e, 0, sizeof(e));
+        if (!(op->flags & PBC_SOP_VA_NO_ACCESS))
+            e.Valid = e.Zero = 1; /* reads give zeros (DXGK_PTE Zero) */
+        va_write_range(v, base, op->count, -1, 0, op->flags, NULL, NULL, &e, op->driver_protection);
+        return;
+    }
+    /* Fresh entries were not valid, so the TLB holds none of them: no
+     * flush is needed. */
+    va_write_range(v, base, op->count, (int)op->alloc, op->first, op->flags, &v->rs.a[op->alloc],
+                   &v->allocs[op->alloc].mdl, NULL, op->driver_protection);
+}
+
+void pbc_vidmm_va_unmap(vm *v, const pbc_sop *op)
+{
+    const pbc_res_alloc *ra = &v->rs.a[op->alloc];
+    if (v->opt.mode == PBC_MODE_TARGET)
+        pbc_vidmm_wait_idle(v, (int)op->alloc); /* nothing queued uses the range any more */
+    DXGK_PTE invalid;
+    memset(&invalid, 0, sizeof(invalid));
+    va_write_range(v, ra->va_base, ra->va_count, (int)op->alloc, 0, ra->va_flags, NULL, NULL, &invalid, 0);
+    va_flush(v, ra->va_base, (uint64_t)ra->va_count * PBC_PAGE_SIZE, (int)op->alloc);
+}
+
+void pbc_vidmm_va_moved(vm *v, uint32_t index, const pbc_res_alloc *to)
+{
+    const pbc_res_alloc *ra = &v->rs.a[index];
+    if (!ra->va_mapped)
+        return;
+    pbc_vidmm_trace(v, " its GPU virtual range follows it");
+    va_write_range(v, ra->va_base, ra->va_count, (int)index, ra->va_first, ra->va_flags, to, &v->allocs[index].mdl,
+                   NULL, 0);
+    va_flush(v, ra->va_base, (uint64_t)ra->va_count * PBC_PAGE_SIZE, (int)index);
+}
+
+uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset)
+{
+    const pbc_res_alloc *ra = &v->rs.a[index];
+    return ra->va_base + offset - (uint64_t)ra->va_first * PBC_PAGE_SIZE;
+}
+
+/* ---- After the run: what the tables and the TLB say ---- */
+
+static int va_check_page(vm *v, uint64_t va, const char *what, int expect_fault, const pbc_va_xlat *want)
+{
+    pbc_va_xlat got;
+    const char *why = NULL;
+    int rc = pbc_gpu_va_walk(v->gpu, v->va_root, va, &got, &why);
+    char have[160], need[160];
+    if (rc)
+        snprintf(have, sizeof(have), "no translation (%s)", why);
+    else if (got.zero)
+        snprintf(have, sizeof(have), "a zero page");
+    else
+        snprintf(have, sizeof(have), "page 0x%" PRIx64 "%s", got.page, got.read_only ? ", read-only" : "");
+    int ok;
+    if (expect_fault) {
+        ok = rc != 0;
+        snprintf(need, sizeof(need), "no valid entry");
+    } else if (want->zero) {
+        ok = rc == 0 && got.zero;
+        snprintf(need, sizeof(need), "a zero page");
+    } else {
+        ok = rc == 0 && !got.zero && got.page == want->page && got.read_only == want->read_only;
+        snprintf(need, sizeof(need), "page 0x%" PRIx64 "%s", want->page, want->read_only ? ", read-only" : "");
+    }
+    if (ok)
+        return 0;
+    return pbc_rule_pte(&v->res->findings, UINT32_MAX, va, what, have, need);
+}
+
+static uint64_t va_page_address(const vm *v, const DXGK_PTE *e)
+{
+    uint64_t off = e->PageAddress << PBC_PAGE_SHIFT;
+    return e->Segment ? v->s->segments[e->Segment - 1].base + off : off;
+}
+
+void pbc_vidmm_va_check(vm *v)
+{
+    if (!v->va_root)
+        return;
+    /* Every range in use, page by page (a 64 KiB page by its first). */
+    for (uint32_t r = 0; r < v->rs.va_count && !v->stop; r++) {
+        const pbc_res_va *u = &v->rs.vas[r];
+        uint64_t step = (u->flags & PBC_SOP_VA_64K) ? 16 : 1;
+        for (uint64_t p = 0; p < u->pages && !v->stop; p += step) {
+            uint64_t va = u->base + p * PBC_PAGE_SIZE;
+            char what[96];
+            pbc_va_xlat want = {0};
+            int fault = 0;
+            if (u->alloc < 0) {
+                fault = (u->flags & PBC_SOP_VA_NO_ACCESS) != 0;
+                want.zero = !fault;
+                snprintf(what, sizeof(what), "a %s range", fault ? "no-access" : "zero");
+            } else {
+                const pbc_res_alloc *ra = &v->rs.a[u->alloc];
+                DXGK_PTE e = va_entry(v, (uint32_t)u->alloc, ra, &v->allocs[u->alloc].mdl, ra->va_first + p, u->flags);
+                want.page = va_page_address(v, &e);
+                want.read_only = e.ReadOnly;
+                snprintf(what, sizeof(what), "allocation %s page %" PRIu64, v->s->allocs[u->alloc].name,
+                         ra->va_first + p);
+            }
+            VM_RULE(v, va_check_page(v, va, what, fault, &want));
+        }
+    }
+    /* What the TLB still holds must be what the tables say: VidMm flushed
+     * every range whose valid entries it changed. */
+    const pbc_gpu *g = v->gpu;
+    for (uint32_t i = 0; i < g->tlb_cap && g->tlb_count && !v->stop; i++) {
+        const pbc_tlb_entry *t = &g->tlb[i];
+        if (t->root != v->va_root)
+            continue;
+        pbc_va_xlat now;
+        const char *why = NULL;
+        int rc = pbc_gpu_va_walk(g, t->root, t->vpn << PBC_PAGE_SHIFT, &now, &why);
+        if (rc == 0 && now.zero == t->x.zero && (now.zero || (now.page == t->x.page && now.read_only == t->x.read_only)))
+            continue;
+        VM_RULE(v, pbc_rule_tlb(&v->res->findings, UINT32_MAX, t->vpn << PBC_PAGE_SHIFT, t->x.zero ? 0 : t->x.page,
+                                rc ? 0 : now.page, rc != 0));
+    }
+}

@@ -1,0 +1,95 @@
+/*
+ * Planted bugs in the GpuMmu operations (UpdatePageTable, FlushTlb), each
+ * the reference with one mistake a driver writer makes when translating
+ * VidMm's DXGK_PTE entries into its own:
+ *
+ *   mutant-tlb-no-flush     FlushTlb emits nothing: the GPU keeps using
+ *                           translations of pages that moved (PB-TLB).
+ *   mutant-pte-drops-ro     builds its entry without ReadOnly (PB-PTE).
+ *   mutant-repeat-ignored   with Repeat, writes only the first entry: the
+ *                           rest of a new table keeps the garbage memory
+ *                           held, a zero range is left half made (PB-PTE).
+ *   mutant-64k-as-4k        ignores Use64KBPages on a level-1 entry: the
+ *                           leaf it points at is read as 4 KiB entries
+ *                           (PB-PTE; render work through it faults
+ *                           first: PB-GPU-FAULT).
+ */
+#include "mutants.h"
+
+#include <string.h>
+
+#include "ref_builder.h"
+#include "ref_isa.h"
+
+/* The reference on a copy of the arguments whose entries `tweak` may
+ * change (a copy of VidMm's, which the builder may only read). */
+static NTSTATUS mmu_call_modified(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a,
+                                  void (*tweak)(DXGKARG_BUILDPAGINGBUFFER *, DXGK_PTE *))
+{
+    DXGK_PTE entries[512];
+    DXGKARG_BUILDPAGINGBUFFER local = *a;
+    if (a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE) {
+        UINT n = a->UpdatePageTable.Flags.Repeat ? 1 : a->UpdatePageTable.NumPageTableEntries;
+        if (n > 512)
+            n = 512; /* VidMm updates one table at a time */
+        memcpy(entries, a->UpdatePageTable.pPageTableEntries, n * sizeof(DXGK_PTE));
+        local.UpdatePageTable.pPageTableEntries = entries;
+    }
+    tweak(&local, entries);
+    NTSTATUS st = ref_build_paging_buffer(adapter, &local);
+    a->pDmaBuffer = local.pDmaBuffer;
+    a->MultipassOffset = local.MultipassOffset;
+    return st;
+}
+
+static void tweak_no_flush(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    (void)entries;
+    if (a->Operation == DXGK_OPERATION_FLUSH_TLB)
+        a->Operation = DXGK_OPERATION_DISCARD_CONTENT; /* the reference emits nothing for it */
+}
+
+static void tweak_drops_ro(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    if (a->Operation != DXGK_OPERATION_UPDATE_PAGE_TABLE)
+        return;
+    UINT n = a->UpdatePageTable.Flags.Repeat ? 1 : a->UpdatePageTable.NumPageTableEntries;
+    for (UINT i = 0; i < n && i < 512; i++)
+        entries[i].ReadOnly = 0;
+}
+
+static void tweak_repeat_ignored(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    (void)entries;
+    if (a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE && a->UpdatePageTable.Flags.Repeat &&
+        a->UpdatePageTable.UpdateMode != DXGK_PAGETABLEUPDATE_CPU_VIRTUAL) {
+        a->UpdatePageTable.Flags.Repeat = 0;
+        a->UpdatePageTable.NumPageTableEntries = 1; /* "one entry given, one written" */
+    }
+}
+
+static void tweak_64k_as_4k(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    if (a->Operation != DXGK_OPERATION_UPDATE_PAGE_TABLE || a->UpdatePageTable.PageTableLevel != 1)
+        return;
+    a->UpdatePageTable.Flags.Use64KBPages = 0;
+    UINT n = a->UpdatePageTable.Flags.Repeat ? 1 : a->UpdatePageTable.NumPageTableEntries;
+    for (UINT i = 0; i < n && i < 512; i++)
+        entries[i].PageTablePageSize = DXGK_PTE_PAGE_TABLE_PAGE_4KB; /* its own entry, from scratch */
+}
+
+#define MMU_MUTANT(sym, nm, summary_text, tweak)                                                             \
+    static NTSTATUS APIENTRY sym##_build(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)                 \
+    {                                                                                                        \
+        return mmu_call_modified(h, a, tweak);                                                               \
+    }                                                                                                        \
+    const pbc_target sym = {REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, nm, summary_text, REF_MAX_PACKET_BYTES, \
+                                                  0, ref_create_adapter, ref_destroy_adapter,                 \
+                                                  ref_create_allocation, ref_destroy_allocation, sym##_build,  \
+                                                  ref_patch, ref_submit_command)}
+
+MMU_MUTANT(pbc_mutant_tlb_no_flush, "mutant-tlb-no-flush", "FlushTlb emits nothing", tweak_no_flush);
+MMU_MUTANT(pbc_mutant_pte_drops_ro, "mutant-pte-drops-ro", "page-table entries lose ReadOnly", tweak_drops_ro);
+MMU_MUTANT(pbc_mutant_repeat_ignored, "mutant-repeat-ignored", "UpdatePageTable with Repeat writes one entry",
+           tweak_repeat_ignored);
+MMU_MUTANT(pbc_mutant_64k_as_4k, "mutant-64k-as-4k", "level-1 entries ignore Use64KBPages", tweak_64k_as_4k);
