@@ -42,6 +42,7 @@ static void add_fuzz_case(pbc_case_list *cases, const pbc_target *t, uint64_t se
     pbc_scenario_init(&s);
     pbc_segment_info layout[PBC_MAX_SEGMENTS];
     pbc_gen_scenario_in(&s, layout, pbc_exec_target_layout(t, layout), 24, pbc_rng_choose, &rng);
+    pbc_scenario_keep_supported(&s, t); /* certification covers what the target declares */
     pbc_case c;
     snprintf(c.name, sizeof(c.name), "fuzz/seed-%llu/%u", (unsigned long long)seed, index);
     c.text = pbc_scenario_print(&s);

@@ -37,6 +37,7 @@ static int load_input(const char *path, const pbc_target *t, pbc_scenario *s)
         uint32_t line;
         pbc_segment_info layout[PBC_MAX_SEGMENTS];
         pbc_scenario_decode_in(buf, n, layout, pbc_exec_target_layout(t, layout), s);
+        pbc_scenario_keep_supported(s, t); /* as the fuzz targets decode it */
         if (pbc_scenario_check_limits(s, err, sizeof(err), &line)) {
             fprintf(stderr, "%s: binary scenario %s\n", path, err);
             pbc_scenario_fini(s);

@@ -222,6 +222,7 @@ static int tri_load(const pbc_target *t, const char *name, const uint8_t *bytes,
     uint32_t line;
     pbc_segment_info layout[PBC_MAX_SEGMENTS];
     pbc_scenario_decode_in(bytes, n, layout, pbc_exec_target_layout(t, layout), s);
+    pbc_scenario_keep_supported(s, t); /* as the fuzz targets decode it */
     if (pbc_scenario_check_limits(s, why, why_size, &line)) {
         pbc_scenario_fini(s);
         return -1;

@@ -73,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     pbc_scenario s;
     pbc_scenario_decode_in(data, size, layout, layout_count, &s);
+    pbc_scenario_keep_supported(&s, target); /* what VidMm issues to an adapter like this one */
     /* Over the limits or the fuzz budget: decoded, not run (scenario.h). */
     if (!pbc_scenario_fuzz_runs(&s)) {
         pbc_scenario_fini(&s);

@@ -605,7 +605,67 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
     return 0;
 }
 
+/* GPU virtual ranges (WDDM 2.x), for targets that declare UpdatePageTable
+ * and FlushTlb.
+ * follows: ranges follow their allocation between segments and to system
+ * memory, with render work through them before and after each move (a
+ * missing flush sends it to the old pages); a read-only range, a zero
+ * range and a no-access range stay to the end.
+ * 64k-pages: a range of 64 KiB pages (Use64KBPages) moves between
+ * segments.
+ * unmap-reuse: a range is released and its addresses map another
+ * allocation, read-only. */
+static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
+{
+    uint32_t low = b->layout->low, high = b->layout->high;
+    story_header(b, 0);
+    if (variant == 0) {
+        gb(b, "alloc A size=64K at=");
+        story_at(b, low, 0x100000);
+        gb(b, "%s\n", story_idle(d));
+        gb(b, "alloc B size=16K at=system%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "va-map A\nva-map B read-only driver-protection=0x5\n");
+        gb(b, "render-write A offset=0x1000 size=8K pattern=0x11111111 via=va\n");
+        gb(b, "render-read B offset=0 size=4K via=va\n");
+        story_to(b, "transfer A", high, 0x200000, " split=2");
+        gb(b, "render-write A offset=0x2000 size=8K pattern=0x22222222 via=va\n");
+        gb(b, "transfer A to=system split=3\n");
+        gb(b, "render-write A offset=0 size=4K pattern=0x33333333 via=va\n");
+        gb(b, "va-zero count=4 min=0x40000000\nva-zero count=16 no-access 64k\n");
+        return 0;
+    }
+    if (variant == 1) {
+        gb(b, "alloc C size=256K at=");
+        story_at(b, low, 0x400000);
+        gb(b, "%s\n", story_idle(d));
+        gb(b, "alloc D size=8K at=system%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "va-map C 64k\nva-map D\n");
+        gb(b, "render-write C offset=0x10000 size=64K pattern=0x64646464 via=va\n");
+        story_to(b, "transfer C", high, 0x1000000, "");
+        gb(b, "render-write C offset=0x30000 size=4K pattern=0x46464646 via=va\n");
+        gb(b, "render-write D offset=0 size=8K pattern=0x0D0D0D0D via=va\n");
+        return 0;
+    }
+    gb(b, "alloc A size=16K at=");
+    story_at(b, low, 0x100000);
+    gb(b, "%s\n", story_idle(d));
+    gb(b, "alloc B size=16K at=");
+    story_at(b, low, 0x200000);
+    gb(b, "%s\n", story_idle(d));
+    story_dma(b, d);
+    gb(b, "va-map A va=0x800000\n");
+    gb(b, "render-write A offset=0 size=16K pattern=0xAAAAAAAA via=va\n");
+    gb(b, "va-unmap A\nva-map B va=0x800000 read-only\n");
+    gb(b, "render-read B offset=0 size=16K via=va\n");
+    gb(b, "va-map A va=0x1000000\n");
+    gb(b, "render-write A offset=0x2000 size=4K pattern=0xA5A5A5A5 via=va\n");
+    return 0;
+}
+
 static const char *const refill_variants[] = {"same-pattern", "new-pattern"};
+static const char *const gpummu_variants[] = {"follows", "64k-pages", "unmap-reuse"};
 static const char *const special_lock_variants[] = {"to-system", "from-system"};
 static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
 static const char *const engine_variants[] = {"paging-pending", "render-woken"};
@@ -619,6 +679,7 @@ static const story stories[] = {
     {"busy-later-op", NULL, 1, 1, story_busy_later},
     {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
     {"engines", engine_variants, 2, 0, story_engines},
+    {"gpummu", gpummu_variants, 3, 0, story_gpummu},
 };
 
 /* Adds the story when the target supports every operation it issues

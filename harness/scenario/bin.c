@@ -16,11 +16,17 @@
 
 /* Record types: 0 declares an allocation, 1 + k is an operation of kind k.
  * Version 1 knew the kinds up to dma; version 2 adds destroy and create
- * (and physical layouts), and an input that says version 1 keeps the
- * meaning it had. */
+ * (and physical layouts); version 3 the GPU virtual ranges (and render
+ * work through them). An input keeps the meaning its version gave it. */
 #define BIN_RECORD_ALLOC 0u
 #define BIN_RECORD_TYPES_V1 (2u + PBC_SOP_DMA)
+#define BIN_RECORD_TYPES_V2 (2u + PBC_SOP_CREATE)
 #define BIN_RECORD_TYPES (1u + PBC_SOP_COUNT)
+/* va-map and va-zero flags byte. */
+#define BIN_VA_READ_ONLY 0x1u
+#define BIN_VA_64K 0x2u
+#define BIN_VA_NO_ACCESS 0x4u /* va-zero */
+#define BIN_VA_PAGES (PBC_VA_END >> 12)
 #define BIN_MAX_PAGES_MEMORY ((64ull << 30) >> 12)
 #define BIN_MAX_PAGES_APERTURE (PBC_MAX_APERTURE_SIZE >> 12)
 #define BIN_MAX_BASE_PAGES (1ull << 36)
@@ -310,7 +316,43 @@ static void encode_alloc(bin_writer *w, const pbc_scenario *s, const pbc_salloc 
 
 /* Fills o from the record's fields; -1 when the state leaves no way to
  * read them as a legal operation (the bytes are still consumed). */
-static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_sop *o)
+/* Where a range goes: VidMm's choice, BaseAddress, or within bounds. */
+static void decode_va_place(bin_reader *r, pbc_sop *o)
+{
+    switch (rd_u8(r) % 3) {
+    case 1:
+        o->va = rd_below(r, BIN_VA_PAGES) << 12;
+        break;
+    case 2:
+        o->va_min = rd_below(r, BIN_VA_PAGES) << 12;
+        o->va_max = rd_below(r, BIN_VA_PAGES) << 12;
+        break;
+    default:
+        break;
+    }
+}
+
+static void encode_va_place(bin_writer *w, const pbc_sop *o)
+{
+    wr_u8(w, o->va ? 1 : (o->va_min || o->va_max) ? 2 : 0);
+    if (o->va) {
+        wr_var(w, o->va >> 12);
+    } else if (o->va_min || o->va_max) {
+        wr_var(w, o->va_min >> 12);
+        wr_var(w, o->va_max >> 12);
+    }
+}
+
+/* A range of 64 KiB pages counts whole ones. */
+static void decode_va_pages(pbc_sop *o)
+{
+    if (!(o->flags & PBC_SOP_VA_64K))
+        return;
+    o->first &= ~15u;
+    o->count = (o->count + 15) & ~15u;
+}
+
+static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_sop *o, int v3)
 {
     memset(o, 0, sizeof(*o));
     o->kind = kind;
@@ -373,7 +415,28 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
             o->offset = off % asize;
             o->size = 1 + size % (asize - o->offset);
         }
-        o->flags = (rd_u8(r) & 1) ? PBC_SOP_VIA_APERTURE : 0;
+        uint8_t via = rd_u8(r);
+        via = v3 ? via % 3 : via & 1; /* 0 where it lives, 1 its aperture mapping, 2 its GPU virtual range */
+        o->flags = via == 1 ? PBC_SOP_VIA_APERTURE : via == 2 ? PBC_SOP_VIA_VA : 0;
+        break;
+    }
+    case PBC_SOP_VA_MAP: {
+        o->first = (uint32_t)rd_below(r, pages);
+        o->count = 1 + (uint32_t)rd_below(r, pages - o->first);
+        uint8_t f = rd_u8(r);
+        o->flags = ((f & BIN_VA_READ_ONLY) ? PBC_SOP_VA_READ_ONLY : 0) | ((f & BIN_VA_64K) ? PBC_SOP_VA_64K : 0);
+        decode_va_pages(o);
+        decode_va_place(r, o);
+        o->driver_protection = rd_var(r);
+        break;
+    }
+    case PBC_SOP_VA_ZERO: {
+        o->count = 1 + (uint32_t)rd_below(r, PBC_VA_MAX_PAGES);
+        uint8_t f = rd_u8(r);
+        o->flags = ((f & BIN_VA_NO_ACCESS) ? PBC_SOP_VA_NO_ACCESS : 0) | ((f & BIN_VA_64K) ? PBC_SOP_VA_64K : 0);
+        decode_va_pages(o);
+        decode_va_place(r, o);
+        o->driver_protection = rd_var(r);
         break;
     }
     case PBC_SOP_GPU_READ:
@@ -453,12 +516,27 @@ static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o)
         wr_var(w, o->offset / 4);
         wr_var(w, o->size / 4 - 1);
         wr_u32(w, o->pattern);
-        wr_u8(w, (o->flags & PBC_SOP_VIA_APERTURE) != 0);
+        wr_u8(w, (o->flags & PBC_SOP_VIA_APERTURE) ? 1 : (o->flags & PBC_SOP_VIA_VA) ? 2 : 0);
         break;
     case PBC_SOP_RENDER_READ:
         wr_var(w, o->offset);
         wr_var(w, o->size - 1);
-        wr_u8(w, (o->flags & PBC_SOP_VIA_APERTURE) != 0);
+        wr_u8(w, (o->flags & PBC_SOP_VIA_APERTURE) ? 1 : (o->flags & PBC_SOP_VIA_VA) ? 2 : 0);
+        break;
+    case PBC_SOP_VA_MAP:
+        wr_var(w, o->first);
+        wr_var(w, o->count - 1);
+        wr_u8(w, (uint8_t)(((o->flags & PBC_SOP_VA_READ_ONLY) ? BIN_VA_READ_ONLY : 0) |
+                           ((o->flags & PBC_SOP_VA_64K) ? BIN_VA_64K : 0)));
+        encode_va_place(w, o);
+        wr_var(w, o->driver_protection);
+        break;
+    case PBC_SOP_VA_ZERO:
+        wr_var(w, o->count - 1);
+        wr_u8(w, (uint8_t)(((o->flags & PBC_SOP_VA_NO_ACCESS) ? BIN_VA_NO_ACCESS : 0) |
+                           ((o->flags & PBC_SOP_VA_64K) ? BIN_VA_64K : 0)));
+        encode_va_place(w, o);
+        wr_var(w, o->driver_protection);
         break;
     case PBC_SOP_GPU_READ:
     case PBC_SOP_GPU_WRITE:
@@ -506,10 +584,11 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
     bin_reader r = {data, size, 0};
     pbc_scenario_clear(s);
     /* Version 2 adds physical layouts (bits 2-3 of an allocation's flags)
-     * and the destroy and create records; any other version byte reads as
-     * version 1. */
-    int v2 = rd_u8(&r) == PBC_SCENARIO_BIN_VERSION, has_phys = v2;
-    uint32_t types = v2 ? BIN_RECORD_TYPES : BIN_RECORD_TYPES_V1;
+     * and the destroy and create records, version 3 the GPU virtual
+     * ranges; any other version byte reads as version 1. */
+    uint8_t version = rd_u8(&r);
+    int v3 = version == 3, has_phys = version == 2 || v3;
+    uint32_t types = v3 ? BIN_RECORD_TYPES : version == 2 ? BIN_RECORD_TYPES_V2 : BIN_RECORD_TYPES_V1;
     decode_layout(&r, s, n ? layout : NULL, n);
     pbc_residency res;
     int started = 0;
@@ -524,7 +603,7 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
             started = 1;
         }
         pbc_sop o;
-        if (decode_op(&r, s, type - 1, &o) == 0 && !pbc_residency_check(&res, &o)) {
+        if (decode_op(&r, s, type - 1, &o, v3) == 0 && !pbc_residency_check(&res, &o)) {
             *pbc_scenario_add_op(s) = o;
             pbc_residency_apply(&res, &o);
         }
@@ -536,12 +615,21 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
 size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max)
 {
     bin_writer w = {.p = out, .cap = max};
-    int v2 = 0;
+    /* The oldest version that says all it has, so older encodings keep
+     * their bytes. */
+    uint8_t version = 1;
     for (uint32_t i = 0; i < s->alloc_count; i++)
-        v2 |= s->allocs[i].phys != PBC_PHYS_SCATTERED;
-    for (uint32_t i = 0; i < s->op_count; i++)
-        v2 |= s->ops[i].kind > PBC_SOP_DMA; /* destroy, create */
-    wr_u8(&w, v2 ? PBC_SCENARIO_BIN_VERSION : 1); /* version 1 says all it has */
+        if (s->allocs[i].phys != PBC_PHYS_SCATTERED)
+            version = 2;
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        if (s->ops[i].kind > PBC_SOP_DMA && version < 2) /* destroy, create */
+            version = 2;
+        if (s->ops[i].kind > PBC_SOP_CREATE || (s->ops[i].flags & PBC_SOP_VIA_VA &&
+                                                (s->ops[i].kind == PBC_SOP_RENDER_WRITE ||
+                                                 s->ops[i].kind == PBC_SOP_RENDER_READ)))
+            version = 3;
+    }
+    wr_u8(&w, version);
     encode_layout(&w, s);
     for (uint32_t i = 0; i < s->alloc_count; i++)
         encode_alloc(&w, s, &s->allocs[i]);

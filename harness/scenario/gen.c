@@ -203,7 +203,15 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
         o->offset = (uint64_t)c(x, (uint32_t)(al->size / 4)) * 4;
         o->size = al->size - o->offset;
         o->pattern = 0x10101010u * (1 + c(x, 15));
-        if (ra->mapped && c(x, 2)) {
+        if (ra->va_mapped && c(x, 2)) { /* through its GPU virtual range */
+            o->flags = PBC_SOP_VIA_VA;
+            o->offset = (uint64_t)ra->va_first * 4096 + (uint64_t)c(x, ra->va_count) * 4096;
+            o->size = (uint64_t)(ra->va_first + ra->va_count) * 4096 - o->offset;
+            if (o->offset + o->size > al->size)
+                o->size = al->size - o->offset;
+            if (o->kind == PBC_SOP_RENDER_WRITE && (ra->va_flags & PBC_SOP_VA_READ_ONLY))
+                o->kind = PBC_SOP_RENDER_READ;
+        } else if (ra->mapped && c(x, 2)) {
             o->flags = PBC_SOP_VIA_APERTURE;
             o->offset = (uint64_t)ra->map_first * 4096;
             o->size = (uint64_t)ra->map_count * 4096;
@@ -222,6 +230,35 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
             o->at.offset = (v->first + c(x, (uint32_t)v->count)) * 4096;
             o->size = 4 * (1 + c(x, 1024));
         }
+        break;
+    case PBC_SOP_VA_MAP:
+    case PBC_SOP_VA_ZERO:
+        if (o->kind == PBC_SOP_VA_MAP) {
+            o->first = c(x, 4) ? 0 : c(x, pages);
+            o->count = c(x, 2) ? pages - o->first : 1 + c(x, pages - o->first);
+            o->flags = c(x, 4) ? 0 : PBC_SOP_VA_READ_ONLY;
+            /* 64 KiB pages where the allocation allows them. */
+            if (ra->where == PBC_WHERE_SEGMENT && ra->at.offset % 0x10000 == 0 && pages >= 16 && c(x, 3) == 0) {
+                o->flags |= PBC_SOP_VA_64K;
+                o->first &= ~15u;
+                o->count = (pages - o->first) & ~15u;
+            }
+        } else {
+            o->count = 1 + c(x, 64);
+            o->flags = c(x, 3) ? 0 : PBC_SOP_VA_NO_ACCESS;
+        }
+        switch (c(x, 4)) { /* where: VidMm's choice, an address, or bounds */
+        case 1:
+            o->va = (uint64_t)(16 + c(x, 4096)) << 16;
+            break;
+        case 2:
+            o->va_min = (uint64_t)c(x, 1024) << 21;
+            o->va_max = c(x, 2) ? 0 : o->va_min + ((uint64_t)(1 + c(x, 64)) << 21);
+            break;
+        default:
+            break;
+        }
+        o->driver_protection = c(x, 2) ? 0 : 1 + c(x, 255);
         break;
     case PBC_SOP_DMA: {
         static const uint32_t sizes[] = {0, 24, 25, 48, 100, 1000, 4096, 65536};

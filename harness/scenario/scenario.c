@@ -639,6 +639,28 @@ void pbc_residency_apply(pbc_residency *r, const pbc_sop *op)
     }
 }
 
+uint32_t pbc_scenario_keep_supported(pbc_scenario *s, const pbc_target *t)
+{
+    pbc_residency r;
+    if (pbc_residency_init(&r, s)) {
+        pbc_residency_fini(&r);
+        return 0;
+    }
+    uint32_t kept = 0, dropped = 0;
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        const pbc_sop *op = &s->ops[i];
+        if (!pbc_sop_supported(t, op->kind) || pbc_residency_check(&r, op)) {
+            dropped++;
+            continue;
+        }
+        pbc_residency_apply(&r, op);
+        s->ops[kept++] = *op;
+    }
+    s->op_count = kept;
+    pbc_residency_fini(&r);
+    return dropped;
+}
+
 int pbc_scenario_validate(const pbc_scenario *s, char *buf, size_t size)
 {
     const char *why = pbc_gpu_layout_check(s->segments, s->segment_count);

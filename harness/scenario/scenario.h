@@ -215,6 +215,12 @@ int pbc_residency_range_free(const pbc_residency *r, uint32_t segment, uint64_t 
  * it keeps none. */
 int pbc_scenario_paging_window(const pbc_scenario *s, uint32_t segment, uint64_t *start, uint64_t *end);
 
+/* Drops the operations target t does not support, and those that are then
+ * illegal (a va-unmap whose va-map went), so that what is left runs on
+ * it: a random scenario for a WDDM 1.x builder loses its GPU virtual
+ * ranges. Returns how many were dropped. */
+uint32_t pbc_scenario_keep_supported(pbc_scenario *s, const pbc_target *t);
+
 /* Whole-scenario validation: a layout the GPU model cannot build, an
  * illegal initial placement, or the first illegal op, as "layout: why",
  * "initial placement: why" or "operation N (kind): why" in buf. Returns 0
@@ -303,7 +309,7 @@ char *pbc_scenario_print(const pbc_scenario *s);
  * types do not exist. The encoder writes version 1 when a scenario uses
  * neither, so inputs from before version 2 keep their meaning and their
  * encodings. */
-#define PBC_SCENARIO_BIN_VERSION 2u
+#define PBC_SCENARIO_BIN_VERSION 3u
 
 /* Decodes any byte string into a valid scenario (s is initialized here;
  * the caller finalizes it). Never fails and never reads beyond size. */

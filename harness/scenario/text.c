@@ -428,9 +428,9 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
             if (pbs_num_key(p, "count", 1, 0, 0, UINT32_MAX, &v))
                 return -1;
             o.count = (uint32_t)v;
-            if (pbs_flag(p, "no-access"))
-                o.flags |= PBC_SOP_VA_NO_ACCESS;
         }
+        if (pbs_flag(p, "no-access")) /* an allocation's range with it is refused (S51) */
+            o.flags |= PBC_SOP_VA_NO_ACCESS;
         if (pbs_flag(p, "64k"))
             o.flags |= PBC_SOP_VA_64K;
         if (pbs_flag(p, "reserved"))

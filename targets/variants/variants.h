@@ -25,7 +25,8 @@
     PBC_VARIANT(pbc_variant_cpu_when_idle)       \
     PBC_VARIANT(pbc_variant_cpu_kept_view)       \
     PBC_VARIANT(pbc_variant_cpu_asks_idle)       \
-    PBC_VARIANT(pbc_variant_discard_scribble)
+    PBC_VARIANT(pbc_variant_discard_scribble)    \
+    PBC_VARIANT(pbc_variant_flush_all)
 
 #define PBC_VARIANT(sym) extern const pbc_target sym;
 PBC_VARIANT_LIST
