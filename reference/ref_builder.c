@@ -280,6 +280,37 @@ static NTSTATUS ref_update_page_table(const ref_adapter *a, DXGKARG_BUILDPAGINGB
     return ref_finish(args, w, i, total);
 }
 
+/* Both addresses are in the paging process's space and already point at
+ * the bytes to move: AllocationOffsetInBytes is not added to them. */
+static NTSTATUS ref_transfer_virtual(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_TRANSFERVIRTUAL *t = &args->TransferVirtual;
+    uint32_t total = ref_chunks(t->TransferSizeInBytes);
+    uint32_t i = args->MultipassOffset;
+    for (; i < total && ref_fits(w, REF_LEN_COPY); i++) {
+        uint64_t off = (uint64_t)i * REF_CHUNK;
+        uint8_t *packet = w->cur;
+        w->cur += ref_encode_copy(w->cur, t->DestinationVirtualAddress + off, t->SourceVirtualAddress + off,
+                                  ref_chunk_size(t->TransferSizeInBytes, i));
+        ref_set_space(packet, REF_SPACE_DST_VIRTUAL | REF_SPACE_SRC_VIRTUAL);
+    }
+    return ref_finish(args, w, i, total);
+}
+
+static NTSTATUS ref_fill_virtual(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_FILLVIRTUAL *f = &args->FillVirtual;
+    uint32_t total = ref_chunks(f->FillSizeInBytes);
+    uint32_t i = args->MultipassOffset;
+    for (; i < total && ref_fits(w, REF_LEN_FILL); i++) {
+        uint8_t *packet = w->cur;
+        w->cur += ref_encode_fill(w->cur, f->DestinationVirtualAddress + (uint64_t)i * REF_CHUNK,
+                                  ref_chunk_size(f->FillSizeInBytes, i), f->FillPattern);
+        ref_set_space(packet, REF_SPACE_DST_VIRTUAL);
+    }
+    return ref_finish(args, w, i, total);
+}
+
 /* Start = End = 0 flushes the whole space; else [Start, End). */
 static NTSTATUS ref_flush_tlb(const ref_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
 {
@@ -319,6 +350,10 @@ NTSTATUS APIENTRY ref_build_paging_buffer(IN_CONST_HANDLE adapter,
         return ref_update_page_table(adapter, args, &w);
     case DXGK_OPERATION_FLUSH_TLB:
         return ref_flush_tlb(adapter, args, &w);
+    case DXGK_OPERATION_VIRTUAL_TRANSFER:
+        return ref_transfer_virtual(args, &w);
+    case DXGK_OPERATION_VIRTUAL_FILL:
+        return ref_fill_virtual(args, &w);
     default:
         /* Not in supported_operations: the harness never asks. */
         return STATUS_SUCCESS;

@@ -30,7 +30,8 @@ extern const pbc_target pbc_target_reference;
      PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER))
 /* And the GpuMmu operations it supports on top (WDDM 2.x). */
 #define REF_OPERATIONS_GPUMMU \
-    (REF_OPERATIONS | PBC_OP_BIT(DXGK_OPERATION_UPDATE_PAGE_TABLE) | PBC_OP_BIT(DXGK_OPERATION_FLUSH_TLB))
+    (REF_OPERATIONS | PBC_OP_BIT(DXGK_OPERATION_UPDATE_PAGE_TABLE) | PBC_OP_BIT(DXGK_OPERATION_FLUSH_TLB) | \
+     PBC_OP_BIT(DXGK_OPERATION_VIRTUAL_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_VIRTUAL_FILL))
 #define REF_TARGET_FIELDS(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc, build, patch_fn, \
                           submit_fn)                                                                           \
     REF_TARGET_FIELDS_ALLOC(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc,              \

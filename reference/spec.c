@@ -11,7 +11,9 @@
  * itself; a level-1 entry with Use64KBPages points at 64 KiB leaves);
  * the spec is handed tables by their system-memory address (GpuPhysical
  * with SegmentId 0). FlushTlb: [Start, End) of the space, all when both
- * are 0.
+ * are 0. TransferVirtual: TransferSizeInBytes from SourceVirtualAddress to
+ * DestinationVirtualAddress (AllocationOffsetInBytes is not added);
+ * FillVirtual: FillSizeInBytes of FillPattern at DestinationVirtualAddress.
  */
 #include "spec.h"
 
@@ -132,6 +134,20 @@ int pbc_spec_apply(const DXGKARG_BUILDPAGINGBUFFER *a, pbc_spec_sink sink, void 
                          .index = e.PageAddress};
             sink(ctx, &p);
         }
+        return 0;
+    }
+    case DXGK_OPERATION_VIRTUAL_TRANSFER: {
+        const DXGK_BUILDPAGINGBUFFER_TRANSFERVIRTUAL *t = &a->TransferVirtual;
+        pbc_uop u = {.kind = PBC_UOP_COPY, .dst = t->DestinationVirtualAddress, .src = t->SourceVirtualAddress,
+                     .size = t->TransferSizeInBytes, .flags = PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL};
+        sink(ctx, &u);
+        return 0;
+    }
+    case DXGK_OPERATION_VIRTUAL_FILL: {
+        const DXGK_BUILDPAGINGBUFFER_FILLVIRTUAL *f = &a->FillVirtual;
+        pbc_uop u = {.kind = PBC_UOP_FILL, .dst = f->DestinationVirtualAddress, .size = f->FillSizeInBytes,
+                     .value = f->FillPattern, .flags = PBC_UOP_DST_VIRTUAL};
+        sink(ctx, &u);
         return 0;
     }
     case DXGK_OPERATION_FLUSH_TLB: {

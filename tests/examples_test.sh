@@ -14,12 +14,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check.sh"
 scenarios=("$src"/corpus/seeds/*.pbs "$src"/tests/examples/*.pbs)
+# The examples are WDDM 1.x builders: the seeds with GPU virtual addresses
+# are skipped for them, and one other seed needs what they do not declare.
+gpummu_seeds=$(grep -lE '^(va-map|va-zero) |^(transfer|fill) .* virtual' "$src"/corpus/seeds/*.pbs | wc -l)
 
 for ex in example_gpu example_cpu example_worker; do
     lib=$libdir/lib$ex.so
     "$pbcheck" run "${scenarios[@]}" --target "$lib" >"$tmp/out" 2>&1
     check "$ex-run-exit-0" [ $? -eq 0 ]
-    check "$ex-run-all-pass" grep -Eq '^run: [0-9]+ passed, 0 failed, 1 skipped$' "$tmp/out"
+    check "$ex-run-all-pass" grep -Eq "^run: [0-9]+ passed, 0 failed, $((gpummu_seeds + 1)) skipped\$" "$tmp/out"
     check "$ex-skips-only-the-4g-aperture" grep -Eq '^skip  .*/map-beyond-64k-pages.pbs ' "$tmp/out"
     grep '^FAIL ' -A2 "$tmp/out" | head -6
     quick=()

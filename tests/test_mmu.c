@@ -99,6 +99,32 @@ T_TEST(stale_translation_until_flushed)
     pbc_gpu_destroy(g);
 }
 
+/* A flush that drops nothing, or some, leaves every other translation
+ * where lookups find it (the TLB is a hash table it rebuilds). */
+T_TEST(flush_keeps_what_it_does_not_cover)
+{
+    pbc_gpu *g = make();
+    uint64_t va = 0x400000ull;
+    tables_for(g, va, L0);
+    for (uint32_t i = 0; i < 100; i++)
+        put(g, L0, i, PBC_PTE_VALID | seg_flags(1), 0x800000 + i * 4096ull);
+    for (uint32_t i = 0; i < 100; i++)
+        T_CHECK(vwrite(g, va + i * 4096ull, i) == 0);
+    for (uint32_t i = 0; i < 100; i++) /* every page moves; nothing is flushed yet */
+        put(g, L0, i, PBC_PTE_VALID | seg_flags(1), 0xC00000 + i * 4096ull);
+    pbc_uop none = {.kind = PBC_UOP_TLB_FLUSH, .value = ROOT, .dst = 0x40000000ull, .size = 4096};
+    T_CHECK(pbc_gpu_exec_uop(g, &none) == 0);
+    pbc_uop some = {.kind = PBC_UOP_TLB_FLUSH, .value = ROOT, .dst = va, .size = 10 * 4096};
+    T_CHECK(pbc_gpu_exec_uop(g, &some) == 0);
+    for (uint32_t i = 0; i < 100; i++) {
+        T_CHECK(vwrite(g, va + i * 4096ull, 1000 + i) == 0);
+        uint64_t want = (i < 10 ? 0xC00000 : 0x800000) + i * 4096ull;
+        T_CHECK_MSG(pread32(g, want) == 1000 + i, "page %u", i);
+    }
+    T_CHECK(g->tlb_count == 100);
+    pbc_gpu_destroy(g);
+}
+
 T_TEST(invalid_read_only_and_zero_entries)
 {
     pbc_gpu *g = make();

@@ -190,24 +190,21 @@ void pbc_gpu_tlb_flush(pbc_gpu *gpu, uint64_t root, uint64_t start, uint64_t siz
         last = UINT64_MAX;
     /* Keep the survivors, rebuild: a flush is rare next to lookups. */
     uint32_t cap = gpu->tlb_cap, kept = 0;
-    pbc_tlb_entry *old = gpu->tlb;
+    pbc_tlb_entry *survivors = pbc_xcalloc(gpu->tlb_count, sizeof(*survivors));
     for (uint32_t i = 0; i < cap; i++) {
-        const pbc_tlb_entry *e = &old[i];
+        const pbc_tlb_entry *e = &gpu->tlb[i];
         if (!e->root)
             continue;
         int dropped = (root == 0 || e->root == root) && (size == 0 || (e->vpn >= first && e->vpn <= last));
         if (!dropped)
-            old[kept++] = *e;
+            survivors[kept++] = *e;
     }
-    if (kept == gpu->tlb_count)
-        return;
-    pbc_tlb_entry *survivors = kept ? pbc_xcalloc(kept, sizeof(*survivors)) : NULL;
-    if (kept)
-        memcpy(survivors, old, kept * sizeof(*survivors));
-    memset(old, 0, (size_t)cap * sizeof(*old));
-    gpu->tlb_count = 0;
-    for (uint32_t i = 0; i < kept; i++)
-        tlb_put(gpu, &survivors[i]);
+    if (kept != gpu->tlb_count) {
+        memset(gpu->tlb, 0, (size_t)cap * sizeof(*gpu->tlb));
+        gpu->tlb_count = 0;
+        for (uint32_t i = 0; i < kept; i++)
+            tlb_put(gpu, &survivors[i]);
+    }
     free(survivors);
 }
 

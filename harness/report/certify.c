@@ -614,7 +614,9 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
  * 64k-pages: a range of 64 KiB pages (Use64KBPages) moves between
  * segments.
  * unmap-reuse: a range is released and its addresses map another
- * allocation, read-only. */
+ * allocation, read-only.
+ * virtual-transfers: TransferVirtual in its three directions, split, and
+ * FillVirtual, through VidMm's paging windows. */
 static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
 {
     uint32_t low = b->layout->low, high = b->layout->high;
@@ -648,6 +650,19 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         gb(b, "render-write D offset=0 size=8K pattern=0x0D0D0D0D via=va\n");
         return 0;
     }
+    if (variant == 3) {
+        gb(b, "alloc A size=40K mdl-offset=1%s\n", story_idle(d));
+        gb(b, "alloc B size=12K at=none%s\n", story_idle(d));
+        story_dma(b, d);
+        story_to(b, "transfer A", low, 0x100000, " split=3 virtual");
+        gb(b, "va-map A\nrender-write A offset=0x1000 size=8K pattern=0x5A5A5A5A via=va\n");
+        story_to(b, "transfer A", high, 0x300000, " split=2 virtual");
+        story_to(b, "fill B", low, 0x200000, " pattern=0xF111F111 virtual");
+        gb(b, "render-write A offset=0x4000 size=4K pattern=0x6B6B6B6B via=va\n");
+        gb(b, "transfer A to=system split=2 virtual\ntransfer B to=system virtual\n");
+        story_to(b, "transfer B", high, 0x400000, " virtual");
+        return 0;
+    }
     gb(b, "alloc A size=16K at=");
     story_at(b, low, 0x100000);
     gb(b, "%s\n", story_idle(d));
@@ -665,7 +680,7 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
 }
 
 static const char *const refill_variants[] = {"same-pattern", "new-pattern"};
-static const char *const gpummu_variants[] = {"follows", "64k-pages", "unmap-reuse"};
+static const char *const gpummu_variants[] = {"follows", "64k-pages", "unmap-reuse", "virtual-transfers"};
 static const char *const special_lock_variants[] = {"to-system", "from-system"};
 static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
 static const char *const engine_variants[] = {"paging-pending", "render-woken"};
@@ -679,7 +694,7 @@ static const story stories[] = {
     {"busy-later-op", NULL, 1, 1, story_busy_later},
     {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
     {"engines", engine_variants, 2, 0, story_engines},
-    {"gpummu", gpummu_variants, 3, 0, story_gpummu},
+    {"gpummu", gpummu_variants, 4, 0, story_gpummu},
 };
 
 /* Adds the story when the target supports every operation it issues
@@ -692,7 +707,7 @@ static void add_story(pbc_case_list *l, const pbc_target *t, const char *name, c
         return;
     int supported = 1;
     for (uint32_t i = 0; i < s.op_count && supported; i++)
-        supported = pbc_sop_supported(t, s.ops[i].kind);
+        supported = pbc_sop_op_supported(t, &s.ops[i]);
     pbc_scenario_fini(&s);
     if (supported)
         add_case(l, name, text);

@@ -372,13 +372,20 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
     case PBC_SOP_SPECIAL_LOCK: {
         if (kind == PBC_SOP_TRANSFER)
             o->split = 1 + (uint32_t)rd_below(r, pages < PBC_MAX_SPLIT ? pages : PBC_MAX_SPLIT);
-        if (rd_u8(r) & 1)
+        uint8_t to = rd_u8(r);
+        if (to & 1)
             bad |= decode_mem_place(r, s, asize, &o->at);
+        if (v3 && kind == PBC_SOP_TRANSFER && (to & 2))
+            o->flags = PBC_SOP_VIRTUAL;
         break;
     }
     case PBC_SOP_FILL:
         bad |= decode_mem_place(r, s, asize, &o->at);
         o->pattern = rd_u32(r);
+        if (v3 && (rd_u8(r) & 1))
+            o->flags = PBC_SOP_VIRTUAL;
+        if (o->flags & PBC_SOP_VIRTUAL)
+            o->at.offset &= ~(uint64_t)(PBC_PAGE_SIZE - 1);
         break;
     case PBC_SOP_READ_PHYSICAL:
     case PBC_SOP_WRITE_PHYSICAL:
@@ -483,7 +490,7 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
     return bad ? -1 : 0;
 }
 
-static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o)
+static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o, int v3)
 {
     wr_u8(w, (uint8_t)(1 + o->kind));
     if (pbc_sop_has_alloc(o->kind))
@@ -493,13 +500,15 @@ static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o)
     case PBC_SOP_SPECIAL_LOCK:
         if (o->kind == PBC_SOP_TRANSFER)
             wr_var(w, o->split - 1);
-        wr_u8(w, o->at.segment != 0);
+        wr_u8(w, (uint8_t)((o->at.segment != 0) | ((o->flags & PBC_SOP_VIRTUAL) ? 2 : 0)));
         if (o->at.segment)
             encode_mem_place(w, s, o->at);
         break;
     case PBC_SOP_FILL:
         encode_mem_place(w, s, o->at);
         wr_u32(w, o->pattern);
+        if (v3)
+            wr_u8(w, (o->flags & PBC_SOP_VIRTUAL) != 0);
         break;
     case PBC_SOP_READ_PHYSICAL:
     case PBC_SOP_WRITE_PHYSICAL:
@@ -624,9 +633,10 @@ size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max)
     for (uint32_t i = 0; i < s->op_count; i++) {
         if (s->ops[i].kind > PBC_SOP_DMA && version < 2) /* destroy, create */
             version = 2;
-        if (s->ops[i].kind > PBC_SOP_CREATE || (s->ops[i].flags & PBC_SOP_VIA_VA &&
-                                                (s->ops[i].kind == PBC_SOP_RENDER_WRITE ||
-                                                 s->ops[i].kind == PBC_SOP_RENDER_READ)))
+        const pbc_sop *o = &s->ops[i];
+        if (o->kind > PBC_SOP_CREATE ||
+            ((o->flags & PBC_SOP_VIA_VA) && (o->kind == PBC_SOP_RENDER_WRITE || o->kind == PBC_SOP_RENDER_READ)) ||
+            ((o->flags & PBC_SOP_VIRTUAL) && (o->kind == PBC_SOP_TRANSFER || o->kind == PBC_SOP_FILL)))
             version = 3;
     }
     wr_u8(&w, version);
@@ -634,7 +644,7 @@ size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max)
     for (uint32_t i = 0; i < s->alloc_count; i++)
         encode_alloc(&w, s, &s->allocs[i]);
     for (uint32_t i = 0; i < s->op_count; i++)
-        encode_op(&w, s, &s->ops[i]);
+        encode_op(&w, s, &s->ops[i], version == 3);
     return w.n;
 }
 

@@ -150,15 +150,21 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
     case PBC_SOP_SPECIAL_LOCK:
         if (o->kind == PBC_SOP_TRANSFER && pages > 1)
             o->split = 1 + c(x, pages < 6 ? pages : 6);
+        if (o->kind == PBC_SOP_TRANSFER && c(x, 4) == 0)
+            o->flags = PBC_SOP_VIRTUAL; /* TransferVirtual */
         if (ra->where == PBC_WHERE_SEGMENT && c(x, 2))
             break; /* to system */
         o->at = gen_place(s, al->size, c, x);
+        if (o->flags & PBC_SOP_VIRTUAL)
+            o->at.offset &= ~(uint64_t)(PBC_PAGE_SIZE - 1);
         break;
     case PBC_SOP_FILL:
         /* Often where it was last (after a discard): state a builder may
          * keep about the allocation or the range meets a second fill. */
         o->at = ra->at.segment && c(x, 2) ? ra->at : gen_place(s, al->size, c, x);
         o->pattern = c(x, 4) ? 0xA5A5A5A5u : 0x01020304u * (1 + c(x, 200));
+        if (c(x, 4) == 0 && o->at.offset % PBC_PAGE_SIZE == 0)
+            o->flags = PBC_SOP_VIRTUAL; /* FillVirtual */
         break;
     case PBC_SOP_CREATE:
         o->pattern = al->seed + 1 + c(x, 2); /* not what it held before */

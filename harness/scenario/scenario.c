@@ -147,6 +147,17 @@ int pbc_sop_supported(const pbc_target *t, uint32_t kind)
     return ddi < 0 || (int)((t->supported_operations >> ddi) & 1u);
 }
 
+int pbc_sop_op_supported(const pbc_target *t, const pbc_sop *op)
+{
+    if (!pbc_sop_supported(t, op->kind))
+        return 0;
+    if (!(op->flags & PBC_SOP_VIRTUAL) || (op->kind != PBC_SOP_TRANSFER && op->kind != PBC_SOP_FILL))
+        return 1;
+    uint64_t need = PBC_OP_BIT(op->kind == PBC_SOP_TRANSFER ? DXGK_OPERATION_VIRTUAL_TRANSFER : DXGK_OPERATION_VIRTUAL_FILL) |
+                    PBC_OP_BIT(DXGK_OPERATION_UPDATE_PAGE_TABLE) | PBC_OP_BIT(DXGK_OPERATION_FLUSH_TLB);
+    return (t->supported_operations & need) == need;
+}
+
 int pbc_sop_has_alloc(uint32_t kind)
 {
     switch (kind) {
@@ -278,6 +289,12 @@ static const char *res_check_transfer(const pbc_residency *r, const pbc_sop *op)
         return "split must be between 1 and the allocation's page count";
     if (op->kind == PBC_SOP_SPECIAL_LOCK && op->split != 1)
         return "special-lock transfers are not split";
+    if ((op->flags & PBC_SOP_VIRTUAL) && (op->kind != PBC_SOP_TRANSFER || al->size > (16ull << 30)))
+        return "virtual transfers are plain transfers of at most 16 GiB (VidMm's paging window)";
+    if (((op->flags & PBC_SOP_VIRTUAL) || a->va_mapped) && op->at.segment && op->at.offset % PBC_PAGE_SIZE)
+        return "GPU virtual pages need a 4 KiB-aligned segment offset";
+    if ((op->flags & PBC_SOP_VIRTUAL) && a->where == PBC_WHERE_SEGMENT && a->at.offset % PBC_PAGE_SIZE)
+        return "GPU virtual pages need the allocation at a 4 KiB-aligned segment offset";
     if (a->va_mapped && (a->va_flags & PBC_SOP_VA_64K) && (op->at.segment == 0 || op->at.offset % 0x10000))
         return "allocation is mapped with 64 KiB pages: it can only move to a 64 KiB-aligned segment offset";
     if (op->at.segment == 0) {
@@ -513,6 +530,8 @@ static const char *res_check_va_map(const pbc_residency *r, const pbc_sop *op)
         return "allocation is not resident (fill it first)";
     if ((op->flags & PBC_SOP_VA_64K) && (a->where != PBC_WHERE_SEGMENT || a->at.offset % 0x10000))
         return "64 KiB pages need an allocation at a 64 KiB-aligned segment offset";
+    if (a->where == PBC_WHERE_SEGMENT && a->at.offset % PBC_PAGE_SIZE)
+        return "GPU virtual pages need an allocation at a 4 KiB-aligned segment offset";
     return NULL;
 }
 
@@ -558,6 +577,8 @@ const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
     case PBC_SOP_FILL:
         if (r->a[op->alloc].where != PBC_WHERE_NONE)
             return "fill sets initial content: the allocation must not be resident";
+        if ((op->flags & PBC_SOP_VIRTUAL) && op->at.offset % PBC_PAGE_SIZE)
+            return "GPU virtual pages need a 4 KiB-aligned segment offset";
         return res_check_segment_place(r, op->at, r->s->allocs[op->alloc].size, (int)op->alloc);
     case PBC_SOP_DISCARD:
         if (r->a[op->alloc].va_mapped)
@@ -649,7 +670,7 @@ uint32_t pbc_scenario_keep_supported(pbc_scenario *s, const pbc_target *t)
     uint32_t kept = 0, dropped = 0;
     for (uint32_t i = 0; i < s->op_count; i++) {
         const pbc_sop *op = &s->ops[i];
-        if (!pbc_sop_supported(t, op->kind) || pbc_residency_check(&r, op)) {
+        if (!pbc_sop_op_supported(t, op) || pbc_residency_check(&r, op)) {
             dropped++;
             continue;
         }

@@ -66,6 +66,8 @@ typedef struct pbc_place {
 #define PBC_SOP_VA_NO_ACCESS 0x20u /* va-zero: Protection.NoAccess rather than Zero */
 #define PBC_SOP_VIA_VA 0x40u      /* render: access through the allocation's GPU virtual range */
 #define PBC_SOP_VA_RESERVED 0x80u /* va-map, va-zero: Reserved0/Reserved1 not zero (refused) */
+#define PBC_SOP_VIRTUAL 0x100u    /* transfer, fill: TransferVirtual / FillVirtual through VidMm's
+                                     paging windows (GPU virtual addresses) */
 
 typedef struct pbc_sop {
     uint32_t kind;    /* pbc_sop_kind */
@@ -145,6 +147,9 @@ const char *pbc_phys_name(uint32_t layout);
 int pbc_sop_ddi_operation(uint32_t kind);
 /* Whether the target supports what an operation of this kind needs. */
 int pbc_sop_supported(const pbc_target *t, uint32_t kind);
+/* The same for one operation, whose flags may ask for more (a transfer
+ * or fill through GPU virtual addresses). */
+int pbc_sop_op_supported(const pbc_target *t, const pbc_sop *op);
 /* Whether operations of this kind name an allocation. */
 int pbc_sop_has_alloc(uint32_t kind);
 uint32_t pbc_alloc_pages(const pbc_salloc *a);
@@ -178,7 +183,9 @@ typedef struct pbc_res_va {
  * less the first 64 KiB, which stays unmapped so a null GPU address
  * faults. */
 #define PBC_VA_FIRST 0x10000ull
-#define PBC_VA_END (1ull << 39)
+#define PBC_VA_END (1ull << 38) /* the upper half is VidMm's own: its paging windows */
+#define PBC_VA_WINDOW_SRC (1ull << 38)
+#define PBC_VA_WINDOW_DST ((1ull << 38) + (16ull << 30))
 #define PBC_VA_MAX_PAGES (1u << 20) /* one request maps at most 4 GiB */
 
 typedef struct pbc_res_range {

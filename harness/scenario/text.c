@@ -343,12 +343,16 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
     case PBC_SOP_SPECIAL_LOCK:
         if (pbs_place_key(p, "to", 1, 0, &where, &o.at))
             return -1;
+        if (kind == PBC_SOP_TRANSFER && pbs_flag(p, "virtual"))
+            o.flags |= PBC_SOP_VIRTUAL;
         break;
     case PBC_SOP_FILL:
         if (pbs_place_key(p, "to", 0, 0, &where, &o.at) ||
             pbs_num_key(p, "pattern", 1, 0, 0, UINT32_MAX, &v))
             return -1;
         o.pattern = (uint32_t)v;
+        if (pbs_flag(p, "virtual"))
+            o.flags |= PBC_SOP_VIRTUAL;
         break;
     case PBC_SOP_READ_PHYSICAL:
     case PBC_SOP_WRITE_PHYSICAL:
@@ -724,7 +728,7 @@ char *pbc_scenario_print(const pbc_scenario *s)
         case PBC_SOP_TRANSFER:
             out_printf(&o, " %s", name);
             out_place(&o, "to", op->at);
-            out_printf(&o, " split=%u", op->split);
+            out_printf(&o, " split=%u%s", op->split, (op->flags & PBC_SOP_VIRTUAL) ? " virtual" : "");
             break;
         case PBC_SOP_SPECIAL_LOCK:
             out_printf(&o, " %s", name);
@@ -733,7 +737,7 @@ char *pbc_scenario_print(const pbc_scenario *s)
         case PBC_SOP_FILL:
             out_printf(&o, " %s", name);
             out_place(&o, "to", op->at);
-            out_printf(&o, " pattern=0x%08x", op->pattern);
+            out_printf(&o, " pattern=0x%08x%s", op->pattern, (op->flags & PBC_SOP_VIRTUAL) ? " virtual" : "");
             break;
         case PBC_SOP_DISCARD:
         case PBC_SOP_UNMAP:

@@ -349,6 +349,10 @@ static uint64_t vm_op_pages(const DXGKARG_BUILDPAGINGBUFFER *a)
         return a->UnmapApertureSegment.NumberOfPages;
     case DXGK_OPERATION_UPDATE_PAGE_TABLE:
         return a->UpdatePageTable.NumPageTableEntries;
+    case DXGK_OPERATION_VIRTUAL_TRANSFER:
+        return a->TransferVirtual.TransferSizeInBytes / 4096 + 1;
+    case DXGK_OPERATION_VIRTUAL_FILL:
+        return a->FillVirtual.FillSizeInBytes / 4096 + 1;
     default:
         return 1;
     }

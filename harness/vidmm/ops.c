@@ -53,7 +53,9 @@ static void vm_transfer(vm *v, const pbc_sop *op)
     v->partial_alloc = op->alloc;
     v->partial_first = al->mdl_offset;
     uint32_t pages = pbc_alloc_pages(al);
-    for (uint32_t k = 0; k < op->split && !v->stop; k++) {
+    if (op->flags & PBC_SOP_VIRTUAL)
+        pbc_vidmm_transfer_virtual(v, op, &src, &dst);
+    for (uint32_t k = 0; k < op->split && !v->stop && !(op->flags & PBC_SOP_VIRTUAL); k++) {
         /* Sub-transfer boundaries are page aligned, so an MDL side starts
          * on a page (S14); they run in order, never interleaved (S17). */
         uint64_t first = (uint64_t)pages * k / op->split * PBC_PAGE_SIZE;
@@ -111,7 +113,10 @@ static void vm_fill(vm *v, const pbc_sop *op)
     a.Fill.Destination.SegmentId = op->at.segment; /* memory segments only (S26) */
     a.Fill.Destination.SegmentAddress.QuadPart = (LONGLONG)base;
     pbc_vidmm_claim_range(v, op->alloc, base, base + al->size);
-    pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
+    if (op->flags & PBC_SOP_VIRTUAL)
+        pbc_vidmm_fill_virtual(v, op);
+    else
+        pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
     pbc_vidmm_mask_clear(v, base, base + al->size);
 }
 

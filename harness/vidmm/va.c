@@ -130,11 +130,29 @@ static void va_link(vm *v, UINT level, uint64_t parent, UINT index, uint64_t chi
 
 /* The leaf table for va's 2 MiB region, made (and its level-1 table) when
  * missing. */
+static void va_flush(vm *v, uint64_t base, uint64_t size, int alloc);
+
 static vm_pt *va_leaf(vm *v, uint64_t va, int page64, int alloc)
 {
     vm_pt *leaf = va_find_table(v, 0, va);
-    if (leaf)
+    if (leaf && leaf->page64 == (uint32_t)(page64 != 0))
         return leaf;
+    if (leaf) {
+        /* The region's ranges of the other page size are gone (a range of
+         * 64 KiB pages keeps its regions to itself): a new leaf of this
+         * size replaces the old one, and the region is flushed, its
+         * level-1 entry having changed. */
+        uint64_t dir_phys = va_find_table(v, 1, va)->phys;
+        UINT entries = page64 ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES;
+        uint64_t phys = va_table_memory(v, entries * (uint32_t)sizeof(DXGK_PTE));
+        va_init_table(v, 0, phys, entries, alloc, 0);
+        va_link(v, 1, dir_phys, (UINT)(va >> 21) & (PBC_PT_ENTRIES - 1), phys, page64, alloc);
+        leaf = va_find_table(v, 0, va); /* the array may have moved: look again */
+        leaf->phys = phys;
+        leaf->page64 = page64 != 0;
+        va_flush(v, va & ~(VA_REGION_2M - 1), VA_REGION_2M, alloc);
+        return leaf;
+    }
     vm_pt *dir = va_find_table(v, 1, va);
     if (!dir) {
         vm_pt t = {va & ~(VA_REGION_1G - 1), 1, 0, va_table_memory(v, PBC_PT_BYTES)};
@@ -156,7 +174,9 @@ void pbc_vidmm_va_setup(vm *v)
 {
     int uses = 0;
     for (uint32_t i = 0; i < v->s->op_count; i++)
-        uses |= v->s->ops[i].kind == PBC_SOP_VA_MAP || v->s->ops[i].kind == PBC_SOP_VA_ZERO;
+        uses |= v->s->ops[i].kind == PBC_SOP_VA_MAP || v->s->ops[i].kind == PBC_SOP_VA_ZERO ||
+                (v->s->ops[i].flags & PBC_SOP_VIRTUAL &&
+                 (v->s->ops[i].kind == PBC_SOP_TRANSFER || v->s->ops[i].kind == PBC_SOP_FILL));
     if (!uses)
         return;
     v->va_root = va_table_memory(v, PBC_PT_BYTES);
@@ -275,6 +295,81 @@ void pbc_vidmm_va_moved(vm *v, uint32_t index, const pbc_res_alloc *to)
     va_write_range(v, ra->va_base, ra->va_count, (int)index, ra->va_first, ra->va_flags, to, &v->allocs[index].mdl,
                    NULL, 0);
     va_flush(v, ra->va_base, (uint64_t)ra->va_count * PBC_PAGE_SIZE, (int)index);
+}
+
+/* ---- Paging windows: TransferVirtual and FillVirtual ----
+ * VidMm maps the source and the destination of the operation into its own
+ * part of the address space (the paging process's view), always at the
+ * same two addresses, issues the operation, then makes the windows not
+ * valid again and flushes them: the next operation maps other pages at
+ * the same addresses, so a flush that is not carried out sends it to the
+ * previous pages. */
+
+static void va_window_open(vm *v, uint64_t base, uint32_t index, const pbc_res_alloc *where, const vm_mdl *mdl)
+{
+    va_write_range(v, base, pbc_alloc_pages(&v->s->allocs[index]), (int)index, 0, 0, where, mdl, NULL, 0);
+}
+
+static void va_window_close(vm *v, uint64_t base, uint32_t index)
+{
+    uint32_t pages = pbc_alloc_pages(&v->s->allocs[index]);
+    DXGK_PTE invalid;
+    memset(&invalid, 0, sizeof(invalid));
+    va_write_range(v, base, pages, (int)index, 0, 0, NULL, NULL, &invalid, 0);
+    va_flush(v, base, (uint64_t)pages * PBC_PAGE_SIZE, (int)index);
+}
+
+void pbc_vidmm_transfer_virtual(vm *v, const pbc_sop *op, const pbc_res_alloc *src, const pbc_res_alloc *dst)
+{
+    const pbc_salloc *al = &v->s->allocs[op->alloc];
+    vm_alloc *va = &v->allocs[op->alloc];
+    va_window_open(v, PBC_VA_WINDOW_SRC, op->alloc, src, &va->old_mdl);
+    va_window_open(v, PBC_VA_WINDOW_DST, op->alloc, dst, &va->mdl);
+    uint32_t pages = pbc_alloc_pages(al);
+    DXGK_MEMORY_TRANSFER_DIRECTION dir = src->where == PBC_WHERE_SYSTEM   ? DXGK_MEMORY_TRANSFER_SYSTEM_TO_LOCAL
+                                         : dst->where == PBC_WHERE_SYSTEM ? DXGK_MEMORY_TRANSFER_LOCAL_TO_SYSTEM
+                                                                          : DXGK_MEMORY_TRANSFER_LOCAL_TO_LOCAL;
+    for (uint32_t k = 0; k < op->split && !v->stop; k++) {
+        uint64_t first = (uint64_t)pages * k / op->split * PBC_PAGE_SIZE;
+        uint64_t last = k + 1 == op->split ? al->size : (uint64_t)pages * (k + 1) / op->split * PBC_PAGE_SIZE;
+        DXGKARG_BUILDPAGINGBUFFER a;
+        memset(&a, 0, sizeof(a));
+        a.Operation = DXGK_OPERATION_VIRTUAL_TRANSFER;
+        DXGK_BUILDPAGINGBUFFER_TRANSFERVIRTUAL *t = &a.TransferVirtual;
+        t->hAllocation = va->h;
+        t->AllocationOffsetInBytes = first; /* not to be added to the addresses */
+        t->TransferSizeInBytes = last - first;
+        t->SourceVirtualAddress = PBC_VA_WINDOW_SRC + first;
+        t->DestinationVirtualAddress = PBC_VA_WINDOW_DST + first;
+        t->TransferDirection = dir;
+        v->sub = k;
+        v->pass = 0;
+        pbc_vidmm_trace(v, " virtual sub-transfer %u/%u: bytes [0x%" PRIx64 ", 0x%" PRIx64 ")", k + 1, op->split,
+                        first, last);
+        pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
+    }
+    if (v->stop)
+        return;
+    va_window_close(v, PBC_VA_WINDOW_SRC, op->alloc);
+    va_window_close(v, PBC_VA_WINDOW_DST, op->alloc);
+}
+
+void pbc_vidmm_fill_virtual(vm *v, const pbc_sop *op)
+{
+    const pbc_salloc *al = &v->s->allocs[op->alloc];
+    pbc_res_alloc dst = {.where = PBC_WHERE_SEGMENT, .at = op->at};
+    va_window_open(v, PBC_VA_WINDOW_DST, op->alloc, &dst, NULL);
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_VIRTUAL_FILL;
+    a.FillVirtual.hAllocation = v->allocs[op->alloc].h;
+    a.FillVirtual.AllocationOffsetInBytes = 0;
+    a.FillVirtual.FillSizeInBytes = al->size;
+    a.FillVirtual.FillPattern = op->pattern;
+    a.FillVirtual.DestinationVirtualAddress = PBC_VA_WINDOW_DST;
+    pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
+    if (!v->stop)
+        va_window_close(v, PBC_VA_WINDOW_DST, op->alloc);
 }
 
 uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset)

@@ -307,7 +307,7 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
     v.opt = *opt;
     v.res = res;
     for (uint32_t i = 0; i < s->op_count; i++)
-        if (!pbc_sop_supported(t, s->ops[i].kind)) {
+        if (!pbc_sop_op_supported(t, &s->ops[i])) {
             res->unsupported_op = s->ops[i].kind + 1;
             return 2;
         }

@@ -197,6 +197,10 @@ void pbc_vidmm_va_map(vm *v, const pbc_sop *op);   /* va-map, va-zero */
 void pbc_vidmm_va_unmap(vm *v, const pbc_sop *op);
 /* After a transfer of allocation `index` to `to`: its range follows it. */
 void pbc_vidmm_va_moved(vm *v, uint32_t index, const pbc_res_alloc *to);
+/* TransferVirtual from `src` to `dst` (the allocation's old MDL and new
+ * one set up), and FillVirtual, through VidMm's paging windows. */
+void pbc_vidmm_transfer_virtual(vm *v, const pbc_sop *op, const pbc_res_alloc *src, const pbc_res_alloc *dst);
+void pbc_vidmm_fill_virtual(vm *v, const pbc_sop *op);
 /* The GPU virtual address of byte `offset` of a mapped allocation. */
 uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset);
 /* PB-PTE and PB-TLB, once the GPU has run everything. */

@@ -13,6 +13,10 @@
  *                           leaf it points at is read as 4 KiB entries
  *                           (PB-PTE; render work through it faults
  *                           first: PB-GPU-FAULT).
+ *   mutant-va-offset-added  adds AllocationOffsetInBytes to TransferVirtual's
+ *                           addresses: a split transfer's later parts run
+ *                           off the end of VidMm's paging window
+ *                           (PB-GPU-FAULT).
  */
 #include "mutants.h"
 
@@ -93,3 +97,20 @@ MMU_MUTANT(pbc_mutant_pte_drops_ro, "mutant-pte-drops-ro", "page-table entries l
 MMU_MUTANT(pbc_mutant_repeat_ignored, "mutant-repeat-ignored", "UpdatePageTable with Repeat writes one entry",
            tweak_repeat_ignored);
 MMU_MUTANT(pbc_mutant_64k_as_4k, "mutant-64k-as-4k", "level-1 entries ignore Use64KBPages", tweak_64k_as_4k);
+
+/* Bug: adds AllocationOffsetInBytes to the virtual addresses of
+ * TransferVirtual and FillVirtual, which already point at the bytes to
+ * move (the structure's page says not to). */
+static void tweak_va_offset_added(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    (void)entries;
+    if (a->Operation == DXGK_OPERATION_VIRTUAL_TRANSFER) {
+        a->TransferVirtual.SourceVirtualAddress += a->TransferVirtual.AllocationOffsetInBytes;
+        a->TransferVirtual.DestinationVirtualAddress += a->TransferVirtual.AllocationOffsetInBytes;
+    } else if (a->Operation == DXGK_OPERATION_VIRTUAL_FILL) {
+        a->FillVirtual.DestinationVirtualAddress += a->FillVirtual.AllocationOffsetInBytes;
+    }
+}
+
+MMU_MUTANT(pbc_mutant_va_offset_added, "mutant-va-offset-added",
+           "adds AllocationOffsetInBytes to TransferVirtual's addresses", tweak_va_offset_added);

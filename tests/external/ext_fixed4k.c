@@ -40,6 +40,9 @@ __attribute__((visibility("default"))) const pbc_target *pbc_target_get(void)
     table.name = EXT_DECLARE ? "ext-fixed4k" : "ext-fixed4k-undeclared";
     table.summary = "hard-codes 4 KiB paging buffers and its segment ids";
     table.build_paging_buffer = fixed_build;
+    /* A WDDM 1.x driver: its assertion holds for every paging buffer, and
+     * GpuMmu's immediate page-table updates come with none. */
+    table.supported_operations = REF_OPERATIONS;
     table.adapter = EXT_DECLARE ? &declared : NULL;
     return &table;
 }
