@@ -213,6 +213,22 @@ static NTSTATUS ref_map_aperture(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
     return ref_finish(args, w, i, total);
 }
 
+/* Page AdlOffset + i of the ADL: BasePageNumber + that when contiguous,
+ * else the page array's entry. */
+static NTSTATUS ref_map_aperture2(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const __typeof__(args->MapApertureSegment2) *m = &args->MapApertureSegment2;
+    uint32_t flags = PBC_GART_VALID | (m->Flags.CacheCoherent ? PBC_GART_CACHE_COHERENT : 0);
+    uint32_t total = (uint32_t)m->NumberOfPages;
+    uint32_t i = args->MultipassOffset;
+    for (; i < total && ref_fits(w, REF_LEN_GART); i++) {
+        uint64_t n = (uint64_t)m->AdlOffset + i;
+        uint64_t pfn = m->Adl.Flags.Contiguous ? m->Adl.BasePageNumber + n : m->Adl.Pages[n];
+        w->cur += ref_encode_gart(w->cur, m->SegmentId, (uint32_t)(m->OffsetInPages + i), flags, pfn << PAGE_SHIFT);
+    }
+    return ref_finish(args, w, i, total);
+}
+
 /* Unmapped pages point at the dummy page and stay valid (S33). */
 static NTSTATUS ref_unmap_aperture(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
 {
@@ -311,6 +327,19 @@ static NTSTATUS ref_fill_virtual(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
     return ref_finish(args, w, i, total);
 }
 
+/* A write of all 64 bits by the GPU, after everything before it in the
+ * buffer. */
+static NTSTATUS ref_signal_monitored_fence(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    if (!ref_fits(w, REF_LEN_WRITE))
+        return ref_finish(args, w, 0, 1);
+    uint8_t *packet = w->cur;
+    w->cur += ref_encode_write(w->cur, args->SignalMonitoredFence.MonitoredFenceGpuVa, 8,
+                               args->SignalMonitoredFence.MonitoredFenceValue);
+    ref_set_space(packet, REF_SPACE_DST_VIRTUAL);
+    return ref_finish(args, w, 1, 1);
+}
+
 /* Start = End = 0 flushes the whole space; else [Start, End). */
 static NTSTATUS ref_flush_tlb(const ref_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
 {
@@ -344,6 +373,8 @@ NTSTATUS APIENTRY ref_build_paging_buffer(IN_CONST_HANDLE adapter,
         return ref_map_aperture(args, &w);
     case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT:
         return ref_unmap_aperture(args, &w);
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT2:
+        return ref_map_aperture2(args, &w);
     case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER:
         return ref_special_lock_transfer(args, &w);
     case DXGK_OPERATION_UPDATE_PAGE_TABLE:
@@ -354,6 +385,15 @@ NTSTATUS APIENTRY ref_build_paging_buffer(IN_CONST_HANDLE adapter,
         return ref_transfer_virtual(args, &w);
     case DXGK_OPERATION_VIRTUAL_FILL:
         return ref_fill_virtual(args, &w);
+    case DXGK_OPERATION_SIGNAL_MONITORED_FENCE:
+        return ref_signal_monitored_fence(args, &w);
+    case DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY:
+    case DXGK_OPERATION_MAP_MMU:
+    case DXGK_OPERATION_UNMAP_MMU:
+    case DXGK_OPERATION_NOTIFY_RESIDENCY2:
+    case DXGK_OPERATION_NOTIFY_ALLOC:
+        /* The driver's own bookkeeping; the reference keeps none. */
+        return ref_finish(args, &w, 0, 0);
     default:
         /* Not in supported_operations: the harness never asks. */
         return STATUS_SUCCESS;

@@ -31,7 +31,11 @@ extern const pbc_target pbc_target_reference;
 /* And the GpuMmu operations it supports on top (WDDM 2.x). */
 #define REF_OPERATIONS_GPUMMU \
     (REF_OPERATIONS | PBC_OP_BIT(DXGK_OPERATION_UPDATE_PAGE_TABLE) | PBC_OP_BIT(DXGK_OPERATION_FLUSH_TLB) | \
-     PBC_OP_BIT(DXGK_OPERATION_VIRTUAL_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_VIRTUAL_FILL))
+     PBC_OP_BIT(DXGK_OPERATION_VIRTUAL_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_VIRTUAL_FILL) |            \
+     PBC_OP_BIT(DXGK_OPERATION_SIGNAL_MONITORED_FENCE) | PBC_OP_BIT(DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY) |  \
+     PBC_OP_BIT(DXGK_OPERATION_MAP_MMU) | PBC_OP_BIT(DXGK_OPERATION_UNMAP_MMU) |                          \
+     PBC_OP_BIT(DXGK_OPERATION_NOTIFY_RESIDENCY2) | PBC_OP_BIT(DXGK_OPERATION_NOTIFY_ALLOC) |              \
+     PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT2))
 #define REF_TARGET_FIELDS(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc, build, patch_fn, \
                           submit_fn)                                                                           \
     REF_TARGET_FIELDS_ALLOC(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc,              \

@@ -14,6 +14,11 @@
  * are 0. TransferVirtual: TransferSizeInBytes from SourceVirtualAddress to
  * DestinationVirtualAddress (AllocationOffsetInBytes is not added);
  * FillVirtual: FillSizeInBytes of FillPattern at DestinationVirtualAddress.
+ * SignalMonitoredFence: the 64-bit value at MonitoredFenceGpuVa.
+ * MapApertureSegment2: as MapApertureSegment, page AdlOffset + i of the
+ * ADL (BasePageNumber + it when Contiguous, else Pages[it]). The
+ * notifications (NotifyFenceResidency, MapMmu, UnmapMmu, NotifyResidency2,
+ * NotifyAlloc): no effect on memory.
  */
 #include "spec.h"
 
@@ -113,6 +118,18 @@ int pbc_spec_apply(const DXGKARG_BUILDPAGINGBUFFER *a, pbc_spec_sink sink, void 
                   0, sink, ctx);
         return 0;
     }
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT2: {
+        const __typeof__(a->MapApertureSegment2) *m = &a->MapApertureSegment2;
+        uint32_t flags = PBC_GART_VALID | (m->Flags.CacheCoherent ? PBC_GART_CACHE_COHERENT : 0);
+        for (SIZE_T i = 0; i < m->NumberOfPages; i++) {
+            uint64_t n = (uint64_t)m->AdlOffset + i;
+            uint64_t pfn = m->Adl.Flags.Contiguous ? m->Adl.BasePageNumber + n : m->Adl.Pages[n];
+            pbc_uop u = {.kind = PBC_UOP_GART_WRITE, .segment = m->SegmentId, .index = m->OffsetInPages + i,
+                         .flags = flags, .value = pfn << PAGE_SHIFT};
+            sink(ctx, &u);
+        }
+        return 0;
+    }
     case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT: {
         const __typeof__(a->UnmapApertureSegment) *u = &a->UnmapApertureSegment;
         spec_gart(u->SegmentId, u->OffsetInPages, u->NumberOfPages, PBC_GART_VALID, NULL, 0,
@@ -150,6 +167,18 @@ int pbc_spec_apply(const DXGKARG_BUILDPAGINGBUFFER *a, pbc_spec_sink sink, void 
         sink(ctx, &u);
         return 0;
     }
+    case DXGK_OPERATION_SIGNAL_MONITORED_FENCE: {
+        pbc_uop u = {.kind = PBC_UOP_WRITE_IMM, .dst = a->SignalMonitoredFence.MonitoredFenceGpuVa, .width = 8,
+                     .value = a->SignalMonitoredFence.MonitoredFenceValue, .flags = PBC_UOP_DST_VIRTUAL};
+        sink(ctx, &u);
+        return 0;
+    }
+    case DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY:
+    case DXGK_OPERATION_MAP_MMU:
+    case DXGK_OPERATION_UNMAP_MMU:
+    case DXGK_OPERATION_NOTIFY_RESIDENCY2:
+    case DXGK_OPERATION_NOTIFY_ALLOC:
+        return 0; /* no effect on memory */
     case DXGK_OPERATION_FLUSH_TLB: {
         const DXGK_BUILDPAGINGBUFFER_FLUSHTLB *f = &a->FlushTlb;
         if (f->RootPageTableAddress.SegmentId)

@@ -616,7 +616,11 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
  * unmap-reuse: a range is released and its addresses map another
  * allocation, read-only.
  * virtual-transfers: TransferVirtual in its three directions, split, and
- * FillVirtual, through VidMm's paging windows. */
+ * FillVirtual, through VidMm's paging windows.
+ * paging-fence: SignalMonitoredFence after transfers, and the
+ * notifications that must do no harm.
+ * aperture-adl: MapApertureSegment2 with a page-array ADL and a
+ * contiguous one, AdlOffset past foreign pages. */
 static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
 {
     uint32_t low = b->layout->low, high = b->layout->high;
@@ -650,6 +654,34 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         gb(b, "render-write D offset=0 size=8K pattern=0x0D0D0D0D via=va\n");
         return 0;
     }
+    if (variant == 4) { /* the paging fence and the notifications */
+        gb(b, "alloc A size=20K mdl-offset=1%s\n", story_idle(d));
+        gb(b, "alloc B size=8K at=");
+        story_at(b, low, 0x100000);
+        gb(b, "%s\n", story_idle(d));
+        story_dma(b, d);
+        story_to(b, "transfer A", low, 0x200000, " split=2");
+        gb(b, "signal-fence\nnotify fence-residency\nnotify map-mmu\n");
+        gb(b, "transfer B to=system\nsignal-fence\nflush\n");
+        gb(b, "notify unmap-mmu\nnotify residency2\nnotify alloc\n");
+        story_to(b, "transfer B", high, 0x100000, "");
+        gb(b, "signal-fence\n");
+        return 0;
+    }
+    if (variant == 5) { /* MapApertureSegment2: a page-array ADL and a contiguous one */
+        uint32_t ap = b->layout->aperture;
+        if (!ap || seg_size(b->layout, ap) < 256 * 4096)
+            return -1;
+        gb(b, "alloc A size=24K mdl-offset=2%s\n", story_idle(d));
+        gb(b, "alloc C size=32K mdl-offset=1 phys=contiguous%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "map A aperture=%u:100 first=1 count=4 adl\n", ap);
+        gb(b, "render-write A offset=0x1000 size=8K pattern=0xADADADAD via=aperture\n");
+        gb(b, "map C aperture=%u:200 first=2 count=5 coherent adl\n", ap);
+        gb(b, "render-read C offset=0x2000 size=12K via=aperture\nunmap A\n");
+        gb(b, "gpu-write at=%u:0x64000 size=4K pattern=0xD0D0D0D0\n", ap);
+        return 0;
+    }
     if (variant == 3) {
         gb(b, "alloc A size=40K mdl-offset=1%s\n", story_idle(d));
         gb(b, "alloc B size=12K at=none%s\n", story_idle(d));
@@ -680,7 +712,8 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
 }
 
 static const char *const refill_variants[] = {"same-pattern", "new-pattern"};
-static const char *const gpummu_variants[] = {"follows", "64k-pages", "unmap-reuse", "virtual-transfers"};
+static const char *const gpummu_variants[] = {"follows", "64k-pages", "unmap-reuse", "virtual-transfers",
+                                              "paging-fence", "aperture-adl"};
 static const char *const special_lock_variants[] = {"to-system", "from-system"};
 static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
 static const char *const engine_variants[] = {"paging-pending", "render-woken"};
@@ -694,7 +727,7 @@ static const story stories[] = {
     {"busy-later-op", NULL, 1, 1, story_busy_later},
     {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
     {"engines", engine_variants, 2, 0, story_engines},
-    {"gpummu", gpummu_variants, 4, 0, story_gpummu},
+    {"gpummu", gpummu_variants, 6, 0, story_gpummu},
 };
 
 /* Adds the story when the target supports every operation it issues

@@ -65,9 +65,12 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
     [PBC_RULE_PTE] = {"PB-PTE",
         "after UpdatePageTable every page of a GPU virtual range translates as VidMm mapped it: the page, "
         "read-only or not, zero, or no valid entry (Repeat replicates entry 0; a level-1 entry with "
-        "Use64KBPages points at 64 KiB leaves)", "S52, S53"},
+        "Use64KBPages points at 64 KiB leaves)", "S52"},
+    [PBC_RULE_PAGING_FENCE] = {"PB-PAGING-FENCE",
+        "SignalMonitoredFence writes the 64-bit MonitoredFenceValue at the GPU virtual address "
+        "MonitoredFenceGpuVa: after the run the paging fence holds the last value signaled", "-"},
     [PBC_RULE_TLB] = {"PB-TLB",
-        "after FlushTlb the GPU keeps no translation of the range that the page tables no longer give", "S55"},
+        "after FlushTlb the GPU keeps no translation of the range that the page tables no longer give", "-"},
 };
 
 const pbc_rule *pbc_rule_get(pbc_rule_id id)
@@ -411,5 +414,13 @@ int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint64_t cached, uin
                     "GPU virtual address 0x%" PRIx64 ": the TLB still translates it to %s where the page tables "
                     "now give %s: a FlushTlb VidMm issued for it was not carried out",
                     va, kept, tables);
+    return 1;
+}
+
+int pbc_rule_paging_fence(pbc_findings *f, uint32_t op, uint64_t have, uint64_t value)
+{
+    pbc_rule_report(f, PBC_RULE_PAGING_FENCE, op,
+                    "after the run the paging fence holds 0x%" PRIx64 "; the last SignalMonitoredFence asked for "
+                    "0x%" PRIx64, have, value);
     return 1;
 }

@@ -38,6 +38,7 @@ typedef enum pbc_rule_id {
     PBC_RULE_KERNEL,
     PBC_RULE_PTE,
     PBC_RULE_TLB,
+    PBC_RULE_PAGING_FENCE,
     PBC_RULE_COUNT
 } pbc_rule_id;
 
@@ -206,6 +207,10 @@ int pbc_rule_pte(pbc_findings *f, uint32_t op, uint64_t va, const char *what, co
  * `cached` (0: a zero page) where the tables now give `now` (or nothing,
  * `invalid`). */
 int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint64_t cached, uint64_t now, int invalid);
+
+/* PB-PAGING-FENCE (SignalMonitoredFence): after the run, the paging fence
+ * holds `have` where the last signal asked for `value`. */
+int pbc_rule_paging_fence(pbc_findings *f, uint32_t op, uint64_t have, uint64_t value);
 
 /* PB-DIVERGE and PB-NONDET are judged by the oracle, which writes the
  * report; these record it. */

@@ -398,7 +398,8 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
         o->first = (uint32_t)rd_below(r, pages);
         o->count = 1 + (uint32_t)rd_below(r, pages - o->first);
         uint64_t page = rd_var(r);
-        o->flags = (rd_u8(r) & 1) ? PBC_SOP_COHERENT : 0;
+        uint8_t mf = rd_u8(r);
+        o->flags = ((mf & 1) ? PBC_SOP_COHERENT : 0) | ((v3 && (mf & 2)) ? PBC_SOP_ADL : 0);
         if (nap == 0) {
             bad = 1;
             break;
@@ -437,6 +438,9 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
         o->driver_protection = rd_var(r);
         break;
     }
+    case PBC_SOP_NOTIFY:
+        o->pattern = (uint32_t)rd_below(r, PBC_NOTIFY_COUNT);
+        break;
     case PBC_SOP_VA_ZERO: {
         o->count = 1 + (uint32_t)rd_below(r, PBC_VA_MAX_PAGES);
         uint8_t f = rd_u8(r);
@@ -519,7 +523,7 @@ static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o, in
         wr_var(w, o->first);
         wr_var(w, o->count - 1);
         wr_var(w, o->at.offset);
-        wr_u8(w, (o->flags & PBC_SOP_COHERENT) != 0);
+        wr_u8(w, (uint8_t)(((o->flags & PBC_SOP_COHERENT) != 0) | ((o->flags & PBC_SOP_ADL) ? 2 : 0)));
         break;
     case PBC_SOP_RENDER_WRITE:
         wr_var(w, o->offset / 4);
@@ -539,6 +543,9 @@ static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o, in
                            ((o->flags & PBC_SOP_VA_64K) ? BIN_VA_64K : 0)));
         encode_va_place(w, o);
         wr_var(w, o->driver_protection);
+        break;
+    case PBC_SOP_NOTIFY:
+        wr_var(w, o->pattern);
         break;
     case PBC_SOP_VA_ZERO:
         wr_var(w, o->count - 1);
@@ -636,7 +643,8 @@ size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max)
         const pbc_sop *o = &s->ops[i];
         if (o->kind > PBC_SOP_CREATE ||
             ((o->flags & PBC_SOP_VIA_VA) && (o->kind == PBC_SOP_RENDER_WRITE || o->kind == PBC_SOP_RENDER_READ)) ||
-            ((o->flags & PBC_SOP_VIRTUAL) && (o->kind == PBC_SOP_TRANSFER || o->kind == PBC_SOP_FILL)))
+            ((o->flags & PBC_SOP_VIRTUAL) && (o->kind == PBC_SOP_TRANSFER || o->kind == PBC_SOP_FILL)) ||
+            ((o->flags & PBC_SOP_ADL) && o->kind == PBC_SOP_MAP))
             version = 3;
     }
     wr_u8(&w, version);

@@ -202,6 +202,8 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
         o->first = c(x, pages);
         o->count = 1 + c(x, pages - o->first);
         o->flags = c(x, 2) ? PBC_SOP_COHERENT : 0;
+        if (c(x, 4) == 0)
+            o->flags |= PBC_SOP_ADL; /* MapApertureSegment2 */
         break;
     }
     case PBC_SOP_RENDER_WRITE:
@@ -265,6 +267,9 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
             break;
         }
         o->driver_protection = c(x, 2) ? 0 : 1 + c(x, 255);
+        break;
+    case PBC_SOP_NOTIFY:
+        o->pattern = c(x, PBC_NOTIFY_COUNT);
         break;
     case PBC_SOP_DMA: {
         static const uint32_t sizes[] = {0, 24, 25, 48, 100, 1000, 4096, 65536};

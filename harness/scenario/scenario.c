@@ -119,7 +119,23 @@ static const struct {
     [PBC_SOP_VA_MAP] = {"va-map", DXGK_OPERATION_UPDATE_PAGE_TABLE},
     [PBC_SOP_VA_ZERO] = {"va-zero", DXGK_OPERATION_UPDATE_PAGE_TABLE},
     [PBC_SOP_VA_UNMAP] = {"va-unmap", DXGK_OPERATION_UPDATE_PAGE_TABLE},
+    [PBC_SOP_SIGNAL_FENCE] = {"signal-fence", DXGK_OPERATION_SIGNAL_MONITORED_FENCE},
+    [PBC_SOP_NOTIFY] = {"notify", -2}, /* per operation: pbc_sop_op_supported */
 };
+
+static const struct {
+    const char *name;
+    int ddi;
+} notify_table[PBC_NOTIFY_COUNT] = {
+    [PBC_NOTIFY_FENCE_RESIDENCY] = {"fence-residency", DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY},
+    [PBC_NOTIFY_MAP_MMU] = {"map-mmu", DXGK_OPERATION_MAP_MMU},
+    [PBC_NOTIFY_UNMAP_MMU] = {"unmap-mmu", DXGK_OPERATION_UNMAP_MMU},
+    [PBC_NOTIFY_RESIDENCY2] = {"residency2", DXGK_OPERATION_NOTIFY_RESIDENCY2},
+    [PBC_NOTIFY_ALLOC] = {"alloc", DXGK_OPERATION_NOTIFY_ALLOC},
+};
+
+const char *pbc_notify_name(uint32_t kind) { return kind < PBC_NOTIFY_COUNT ? notify_table[kind].name : "?"; }
+int pbc_notify_ddi(uint32_t kind) { return kind < PBC_NOTIFY_COUNT ? notify_table[kind].ddi : -1; }
 
 const char *pbc_sop_name(uint32_t kind) { return kind < PBC_SOP_COUNT ? sop_table[kind].name : "?"; }
 
@@ -134,16 +150,23 @@ const char *pbc_phys_name(uint32_t layout)
     return layout < PBC_PHYS_COUNT ? names[layout] : "?";
 }
 
-int pbc_sop_ddi_operation(uint32_t kind) { return kind < PBC_SOP_COUNT ? sop_table[kind].ddi : -1; }
+int pbc_sop_ddi_operation(uint32_t kind) { return kind < PBC_SOP_COUNT && sop_table[kind].ddi >= 0 ? sop_table[kind].ddi : -1; }
 
 int pbc_sop_supported(const pbc_target *t, uint32_t kind)
 {
     if (kind >= PBC_SOP_COUNT)
         return 0;
     int ddi = sop_table[kind].ddi;
+    uint64_t mmu = PBC_OP_BIT(DXGK_OPERATION_UPDATE_PAGE_TABLE) | PBC_OP_BIT(DXGK_OPERATION_FLUSH_TLB);
     if (ddi == DXGK_OPERATION_UPDATE_PAGE_TABLE) /* VidMm flushes what it changed */
-        return (t->supported_operations & PBC_OP_BIT(DXGK_OPERATION_UPDATE_PAGE_TABLE)) &&
-               (t->supported_operations & PBC_OP_BIT(DXGK_OPERATION_FLUSH_TLB));
+        return (t->supported_operations & mmu) == mmu;
+    if (ddi == DXGK_OPERATION_SIGNAL_MONITORED_FENCE) /* the fence page has a GPU virtual address */
+        return (t->supported_operations & (mmu | PBC_OP_BIT(ddi))) == (mmu | PBC_OP_BIT(ddi));
+    if (ddi == -2) /* notify: some operation of the set */
+        return (t->supported_operations & (PBC_OP_BIT(DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY) |
+                                           PBC_OP_BIT(DXGK_OPERATION_MAP_MMU) | PBC_OP_BIT(DXGK_OPERATION_UNMAP_MMU) |
+                                           PBC_OP_BIT(DXGK_OPERATION_NOTIFY_RESIDENCY2) |
+                                           PBC_OP_BIT(DXGK_OPERATION_NOTIFY_ALLOC))) != 0;
     return ddi < 0 || (int)((t->supported_operations >> ddi) & 1u);
 }
 
@@ -151,6 +174,10 @@ int pbc_sop_op_supported(const pbc_target *t, const pbc_sop *op)
 {
     if (!pbc_sop_supported(t, op->kind))
         return 0;
+    if (op->kind == PBC_SOP_NOTIFY)
+        return pbc_notify_ddi(op->pattern) >= 0 && ((t->supported_operations >> pbc_notify_ddi(op->pattern)) & 1u);
+    if (op->kind == PBC_SOP_MAP && (op->flags & PBC_SOP_ADL))
+        return (int)((t->supported_operations >> DXGK_OPERATION_MAP_APERTURE_SEGMENT2) & 1u);
     if (!(op->flags & PBC_SOP_VIRTUAL) || (op->kind != PBC_SOP_TRANSFER && op->kind != PBC_SOP_FILL))
         return 1;
     uint64_t need = PBC_OP_BIT(op->kind == PBC_SOP_TRANSFER ? DXGK_OPERATION_VIRTUAL_TRANSFER : DXGK_OPERATION_VIRTUAL_FILL) |
@@ -606,6 +633,8 @@ const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
         return res_check_va_request(r, op);
     case PBC_SOP_VA_UNMAP:
         return r->a[op->alloc].va_mapped ? NULL : "allocation has no GPU virtual range";
+    case PBC_SOP_NOTIFY:
+        return op->pattern < PBC_NOTIFY_COUNT ? NULL : "unknown notification";
     default:
         return NULL;
     }

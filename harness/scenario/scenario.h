@@ -47,6 +47,8 @@ typedef enum pbc_sop_kind {
     PBC_SOP_VA_MAP,   /* D3DDDI_MAPGPUVIRTUALADDRESS of allocation pages */
     PBC_SOP_VA_ZERO,  /* the same with Protection.Zero or .NoAccess and no allocation */
     PBC_SOP_VA_UNMAP, /* the allocation's range back to not valid */
+    PBC_SOP_SIGNAL_FENCE, /* SignalMonitoredFence: VidMm's paging fence, its next value */
+    PBC_SOP_NOTIFY,   /* an operation with no effect on memory (`pattern`: which, PBC_NOTIFY_*) */
     PBC_SOP_COUNT
 } pbc_sop_kind;
 
@@ -66,6 +68,7 @@ typedef struct pbc_place {
 #define PBC_SOP_VA_NO_ACCESS 0x20u /* va-zero: Protection.NoAccess rather than Zero */
 #define PBC_SOP_VIA_VA 0x40u      /* render: access through the allocation's GPU virtual range */
 #define PBC_SOP_VA_RESERVED 0x80u /* va-map, va-zero: Reserved0/Reserved1 not zero (refused) */
+#define PBC_SOP_ADL 0x200u        /* map: MapApertureSegment2, pages by an ADL */
 #define PBC_SOP_VIRTUAL 0x100u    /* transfer, fill: TransferVirtual / FillVirtual through VidMm's
                                      paging windows (GPU virtual addresses) */
 
@@ -186,6 +189,23 @@ typedef struct pbc_res_va {
 #define PBC_VA_END (1ull << 38) /* the upper half is VidMm's own: its paging windows */
 #define PBC_VA_WINDOW_SRC (1ull << 38)
 #define PBC_VA_WINDOW_DST ((1ull << 38) + (16ull << 30))
+#define PBC_VA_MONITORED_FENCE ((1ull << 38) + (32ull << 30)) /* VidMm's paging fence page */
+
+/* What `notify` issues: operations whose effect is the driver's own
+ * bookkeeping, never memory the harness observes (their layouts after
+ * NotifyResidency are not public: VidMm passes zeros). */
+typedef enum pbc_notify_kind {
+    PBC_NOTIFY_FENCE_RESIDENCY = 0, /* DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY */
+    PBC_NOTIFY_MAP_MMU,             /* DXGK_OPERATION_MAP_MMU */
+    PBC_NOTIFY_UNMAP_MMU,           /* DXGK_OPERATION_UNMAP_MMU */
+    PBC_NOTIFY_RESIDENCY2,          /* DXGK_OPERATION_NOTIFY_RESIDENCY2 */
+    PBC_NOTIFY_ALLOC,               /* DXGK_OPERATION_NOTIFY_ALLOC */
+    PBC_NOTIFY_COUNT
+} pbc_notify_kind;
+/* Its text word ("fence-residency", ...), "?" when out of range, and the
+ * DXGK_OPERATION it issues. */
+const char *pbc_notify_name(uint32_t kind);
+int pbc_notify_ddi(uint32_t kind);
 #define PBC_VA_MAX_PAGES (1u << 20) /* one request maps at most 4 GiB */
 
 typedef struct pbc_res_range {

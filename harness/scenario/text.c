@@ -370,6 +370,8 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
         o.count = (uint32_t)v;
         if (pbs_flag(p, "coherent"))
             o.flags |= PBC_SOP_COHERENT;
+        if (pbs_flag(p, "adl"))
+            o.flags |= PBC_SOP_ADL;
         break;
     case PBC_SOP_RENDER_WRITE:
     case PBC_SOP_RENDER_READ:
@@ -440,6 +442,18 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
         if (pbs_flag(p, "reserved"))
             o.flags |= PBC_SOP_VA_RESERVED;
         break;
+    case PBC_SOP_NOTIFY: {
+        if (p->ntok < 2)
+            return pbs_fail(p, p->tok[0].col, "notify needs what: fence-residency, map-mmu, unmap-mmu, residency2 or alloc");
+        uint32_t k = 0;
+        while (k < PBC_NOTIFY_COUNT && strcmp(p->tok[1].text, pbc_notify_name(k)) != 0)
+            k++;
+        if (k == PBC_NOTIFY_COUNT)
+            return pbs_fail(p, p->tok[1].col, "notify needs what: fence-residency, map-mmu, unmap-mmu, residency2 or alloc");
+        p->used |= 1u << 1;
+        o.pattern = k;
+        break;
+    }
     case PBC_SOP_DMA:
         if (pbs_flag(p, "size=min")) {
             o.dma_size = 0;
@@ -775,9 +789,9 @@ char *pbc_scenario_print(const pbc_scenario *s)
             out_place(&o, "at", op->at);
             break;
         case PBC_SOP_MAP:
-            out_printf(&o, " %s aperture=%u:%" PRIu64 " first=%u count=%u%s", name, op->at.segment,
+            out_printf(&o, " %s aperture=%u:%" PRIu64 " first=%u count=%u%s%s", name, op->at.segment,
                        op->at.offset, op->first, op->count,
-                       (op->flags & PBC_SOP_COHERENT) ? " coherent" : "");
+                       (op->flags & PBC_SOP_COHERENT) ? " coherent" : "", (op->flags & PBC_SOP_ADL) ? " adl" : "");
             break;
         case PBC_SOP_RENDER_WRITE:
         case PBC_SOP_RENDER_READ:
@@ -796,6 +810,9 @@ char *pbc_scenario_print(const pbc_scenario *s)
             out_printf(&o, " size=%s", fmt_size(b, sizeof(b), op->size));
             if (op->kind == PBC_SOP_GPU_WRITE)
                 out_printf(&o, " pattern=0x%08x", op->pattern);
+            break;
+        case PBC_SOP_NOTIFY:
+            out_printf(&o, " %s", pbc_notify_name(op->pattern));
             break;
         case PBC_SOP_DMA:
             if (op->dma_size)

@@ -347,6 +347,8 @@ static uint64_t vm_op_pages(const DXGKARG_BUILDPAGINGBUFFER *a)
         return a->MapApertureSegment.NumberOfPages;
     case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT:
         return a->UnmapApertureSegment.NumberOfPages;
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT2:
+        return a->MapApertureSegment2.NumberOfPages;
     case DXGK_OPERATION_UPDATE_PAGE_TABLE:
         return a->UpdatePageTable.NumPageTableEntries;
     case DXGK_OPERATION_VIRTUAL_TRANSFER:

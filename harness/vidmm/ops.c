@@ -159,6 +159,43 @@ static void vm_physical(vm *v, const pbc_sop *op)
 
 static void vm_wait_aperture_range(vm *v, UINT segment, uint64_t first, uint64_t count);
 
+/* MapApertureSegment2: the same pages described by an ADL over the
+ * allocation's MDL pages (its foreign pages first, so AdlOffset is
+ * MdlOffset's twin): contiguous when the frames are in a row, else a
+ * page array, VidMm's own copy. */
+static void vm_map_adl(vm *v, const pbc_sop *op, const DXGKARG_BUILDPAGINGBUFFER *m)
+{
+    const vm_mdl *mdl = &v->allocs[op->alloc].mdl;
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_MAP_APERTURE_SEGMENT2;
+    a.MapApertureSegment2.hDevice = m->MapApertureSegment.hDevice;
+    a.MapApertureSegment2.hAllocation = m->MapApertureSegment.hAllocation;
+    a.MapApertureSegment2.SegmentId = m->MapApertureSegment.SegmentId;
+    a.MapApertureSegment2.OffsetInPages = m->MapApertureSegment.OffsetInPages;
+    a.MapApertureSegment2.NumberOfPages = m->MapApertureSegment.NumberOfPages;
+    a.MapApertureSegment2.Flags = m->MapApertureSegment.Flags;
+    a.MapApertureSegment2.AdlOffset = m->MapApertureSegment.MdlOffset;
+    int contiguous = 1;
+    for (uint32_t i = 1; i < mdl->count && contiguous; i++)
+        contiguous = mdl->pfns[i] == mdl->pfns[0] + i;
+    DXGK_PAGE_NUMBER *pages = NULL;
+    a.MapApertureSegment2.Adl.PageCount = mdl->count;
+    a.MapApertureSegment2.Adl.Flags.Contiguous = contiguous;
+    if (contiguous) {
+        a.MapApertureSegment2.Adl.BasePageNumber = (DXGK_PAGE_NUMBER)mdl->pfns[0];
+    } else {
+        pages = pbc_xcalloc(mdl->count, sizeof(*pages));
+        for (uint32_t i = 0; i < mdl->count; i++)
+            pages[i] = (DXGK_PAGE_NUMBER)mdl->pfns[i];
+        a.MapApertureSegment2.Adl.Pages = pages;
+    }
+    pbc_vidmm_trace(v, " ADL: %s, %u pages, AdlOffset %u", contiguous ? "contiguous" : "page array", mdl->count,
+                    (unsigned)a.MapApertureSegment2.AdlOffset);
+    pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
+    free(pages);
+}
+
 static void vm_map(vm *v, const pbc_sop *op)
 {
     const pbc_salloc *al = &v->s->allocs[op->alloc];
@@ -177,7 +214,10 @@ static void vm_map(vm *v, const pbc_sop *op)
         vm_wait_aperture_range(v, op->at.segment, op->at.offset, op->count);
     if (v->opt.experiment & PBC_VIDMM_EXP_MAP_NO_MDL_OFFSET)
         a.MapApertureSegment.MdlOffset = op->first;
-    pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
+    if (op->flags & PBC_SOP_ADL)
+        vm_map_adl(v, op, &a);
+    else
+        pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
     for (uint32_t i = 0; i < v->unmapped_count; i++) { /* remapped pages leave the dummy set */
         const pbc_res_range *u = &v->unmapped[i].range;
         if (u->segment == op->at.segment && u->first < op->at.offset + op->count &&
@@ -414,6 +454,12 @@ void pbc_vidmm_do_op(vm *v, const pbc_sop *op)
         break;
     case PBC_SOP_VA_UNMAP:
         pbc_vidmm_va_unmap(v, op);
+        break;
+    case PBC_SOP_SIGNAL_FENCE:
+        pbc_vidmm_signal_fence(v);
+        break;
+    case PBC_SOP_NOTIFY:
+        pbc_vidmm_notify(v, op);
         break;
     default:
         pbc_harness_bug("operation kind %u reached the VidMm model unvalidated", (unsigned)op->kind);

@@ -170,18 +170,68 @@ static vm_pt *va_leaf(vm *v, uint64_t va, int page64, int alloc)
     return &v->pts[v->pt_count - 1];
 }
 
+static void va_write_range(vm *v, uint64_t base, uint32_t count, int alloc, uint32_t first, uint32_t flags,
+                           const pbc_res_alloc *where, const vm_mdl *mdl, const DXGK_PTE *repeat, uint64_t prot);
+
 void pbc_vidmm_va_setup(vm *v)
 {
     int uses = 0;
     for (uint32_t i = 0; i < v->s->op_count; i++)
         uses |= v->s->ops[i].kind == PBC_SOP_VA_MAP || v->s->ops[i].kind == PBC_SOP_VA_ZERO ||
                 (v->s->ops[i].flags & PBC_SOP_VIRTUAL &&
-                 (v->s->ops[i].kind == PBC_SOP_TRANSFER || v->s->ops[i].kind == PBC_SOP_FILL));
+                 (v->s->ops[i].kind == PBC_SOP_TRANSFER || v->s->ops[i].kind == PBC_SOP_FILL)) ||
+                v->s->ops[i].kind == PBC_SOP_SIGNAL_FENCE;
     if (!uses)
         return;
     v->va_root = va_table_memory(v, PBC_PT_BYTES);
     v->gpu->va_root = v->va_root; /* the process's root, as DxgkDdiSetRootPageTable would say */
     va_init_table(v, 2, v->va_root, PBC_PT_ENTRIES, -1, 1);
+    for (uint32_t i = 0; i < v->s->op_count; i++) {
+        if (v->s->ops[i].kind != PBC_SOP_SIGNAL_FENCE)
+            continue;
+        /* The paging fence: a zeroed system page at VidMm's address. */
+        v->mfence_page = pbc_gpu_alloc_system_page(v->gpu);
+        uint8_t zeros[8] = {0};
+        v->gpu->cur.writer = PBC_WRITER_INIT;
+        pbc_gpu_write(v->gpu, v->mfence_page, zeros, sizeof(zeros));
+        v->gpu->cur.writer = PBC_WRITER_NONE;
+        DXGK_PTE e;
+        memset(&e, 0, sizeof(e));
+        e.Valid = 1;
+        e.PageAddress = v->mfence_page >> PBC_PAGE_SHIFT;
+        va_write_range(v, PBC_VA_MONITORED_FENCE, 1, -1, 0, 0, NULL, NULL, &e, 0);
+        break;
+    }
+}
+
+static uint64_t va_fence_now(vm *v)
+{
+    uint64_t now = 0;
+    pbc_gpu_read(v->gpu, v->mfence_page, &now, sizeof(now));
+    return now;
+}
+
+/* The values have bits above 32 set, so a fence written 32 bits wide
+ * shows. */
+void pbc_vidmm_signal_fence(vm *v)
+{
+    uint64_t value = ++v->mfence_count * 0x100000001ull;
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_SIGNAL_MONITORED_FENCE;
+    a.SignalMonitoredFence.MonitoredFenceGpuVa = PBC_VA_MONITORED_FENCE;
+    a.SignalMonitoredFence.MonitoredFenceValue = value;
+    pbc_vidmm_trace(v, " paging fence value 0x%" PRIx64, value);
+    pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
+    v->mfence_value = value;
+}
+
+void pbc_vidmm_notify(vm *v, const pbc_sop *op)
+{
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = (DXGK_BUILDPAGINGBUFFER_OPERATION)pbc_notify_ddi(op->pattern);
+    pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
 }
 
 /* The entry VidMm wants for page `page` of allocation `index` placed as
@@ -418,6 +468,10 @@ void pbc_vidmm_va_check(vm *v)
 {
     if (!v->va_root)
         return;
+    if (v->mfence_count && va_fence_now(v) != v->mfence_value) {
+        VM_RULE(v, pbc_rule_paging_fence(&v->res->findings, UINT32_MAX, va_fence_now(v), v->mfence_value));
+        return;
+    }
     /* Every range in use, page by page (a 64 KiB page by its first). */
     for (uint32_t r = 0; r < v->rs.va_count && !v->stop; r++) {
         const pbc_res_va *u = &v->rs.vas[r];

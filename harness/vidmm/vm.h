@@ -166,6 +166,9 @@ struct vm {
     uint64_t va_root;        /* the root page table (0: the scenario uses no GPU virtual range) */
     vm_pt *pts;              /* the other tables */
     uint32_t pt_count, pt_cap;
+    uint64_t mfence_page;    /* VidMm's paging monitored fence: its page (0: none) */
+    uint64_t mfence_value;   /* the last value signaled */
+    uint32_t mfence_count;
 };
 
 /* A rule function returns 1 when it recorded a finding: the scenario stops. */
@@ -203,6 +206,10 @@ void pbc_vidmm_transfer_virtual(vm *v, const pbc_sop *op, const pbc_res_alloc *s
 void pbc_vidmm_fill_virtual(vm *v, const pbc_sop *op);
 /* The GPU virtual address of byte `offset` of a mapped allocation. */
 uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset);
+/* SignalMonitoredFence of the paging fence's next value, and the
+ * operations with no effect on memory (notify). */
+void pbc_vidmm_signal_fence(vm *v);
+void pbc_vidmm_notify(vm *v, const pbc_sop *op);
 /* PB-PTE and PB-TLB, once the GPU has run everything. */
 void pbc_vidmm_va_check(vm *v);
 /* call.c: the spec model's micro-ops, executed on the spec world's GPU. */

@@ -17,6 +17,14 @@
  *                           addresses: a split transfer's later parts run
  *                           off the end of VidMm's paging window
  *                           (PB-GPU-FAULT).
+ *   mutant-fence-low32      signals the paging fence with a 32-bit write
+ *                           (PB-PAGING-FENCE: VidMm's values use all 64).
+ *   mutant-fence-physical   writes the paging fence at MonitoredFenceGpuVa
+ *                           taken as a physical address (PB-GPU-FAULT).
+ *   mutant-adl-contiguous   reads a page-array ADL of MapApertureSegment2 as
+ *                           contiguous from its first page: work through
+ *                           the aperture reaches pages nobody holds
+ *                           (PB-GPU-FAULT).
  */
 #include "mutants.h"
 
@@ -114,3 +122,59 @@ static void tweak_va_offset_added(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entrie
 
 MMU_MUTANT(pbc_mutant_va_offset_added, "mutant-va-offset-added",
            "adds AllocationOffsetInBytes to TransferVirtual's addresses", tweak_va_offset_added);
+
+/* Bug: signals the paging fence with a 32-bit write, as a driver whose
+ * fences were 32-bit before WDDM 2.x would. */
+static NTSTATUS APIENTRY fence_low32_build(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation != DXGK_OPERATION_SIGNAL_MONITORED_FENCE)
+        return ref_build_paging_buffer(h, a);
+    uint8_t *cur = a->pDmaBuffer;
+    if (a->DmaSize < REF_LEN_WRITE * 4)
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+    a->pDmaBuffer = cur + ref_encode_write(cur, a->SignalMonitoredFence.MonitoredFenceGpuVa, 4,
+                                           (uint32_t)a->SignalMonitoredFence.MonitoredFenceValue);
+    ref_set_space(cur, REF_SPACE_DST_VIRTUAL);
+    return STATUS_SUCCESS;
+}
+
+const pbc_target pbc_mutant_fence_low32 = {
+    REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, "mutant-fence-low32", "signals the paging fence 32 bits wide",
+                          REF_MAX_PACKET_BYTES, 0, ref_create_adapter, ref_destroy_adapter, ref_create_allocation,
+                          ref_destroy_allocation, fence_low32_build, ref_patch, ref_submit_command),
+};
+
+/* Bug: takes MonitoredFenceGpuVa for a physical address. */
+static NTSTATUS APIENTRY fence_physical_build(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation != DXGK_OPERATION_SIGNAL_MONITORED_FENCE)
+        return ref_build_paging_buffer(h, a);
+    uint8_t *cur = a->pDmaBuffer;
+    if (a->DmaSize < REF_LEN_WRITE * 4)
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+    a->pDmaBuffer = cur + ref_encode_write(cur, a->SignalMonitoredFence.MonitoredFenceGpuVa, 8,
+                                           a->SignalMonitoredFence.MonitoredFenceValue);
+    return STATUS_SUCCESS;
+}
+
+const pbc_target pbc_mutant_fence_physical = {
+    REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, "mutant-fence-physical",
+                          "writes the paging fence at its GPU virtual address taken as physical", REF_MAX_PACKET_BYTES,
+                          0, ref_create_adapter, ref_destroy_adapter, ref_create_allocation, ref_destroy_allocation,
+                          fence_physical_build, ref_patch, ref_submit_command),
+};
+
+/* Bug: takes every ADL for contiguous: a page array's pages are read as
+ * the run that starts at its first page. */
+static void tweak_adl_contiguous(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    (void)entries;
+    if (a->Operation != DXGK_OPERATION_MAP_APERTURE_SEGMENT2 || a->MapApertureSegment2.Adl.Flags.Contiguous)
+        return;
+    DXGK_PAGE_NUMBER first = a->MapApertureSegment2.Adl.Pages[0];
+    a->MapApertureSegment2.Adl.Flags.Contiguous = 1;
+    a->MapApertureSegment2.Adl.BasePageNumber = first;
+}
+
+MMU_MUTANT(pbc_mutant_adl_contiguous, "mutant-adl-contiguous", "reads a page-array ADL as contiguous",
+           tweak_adl_contiguous);
