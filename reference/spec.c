@@ -138,17 +138,19 @@ int pbc_spec_apply(const DXGKARG_BUILDPAGINGBUFFER *a, pbc_spec_sink sink, void 
     }
     case DXGK_OPERATION_UPDATE_PAGE_TABLE: {
         const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
-        if (u->UpdateMode != DXGK_PAGETABLEUPDATE_GPU_PHYSICAL || u->PageTableAddress.GpuPhysical.SegmentId)
+        int virt = u->UpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL;
+        if (!virt && (u->UpdateMode != DXGK_PAGETABLEUPDATE_GPU_PHYSICAL || u->PageTableAddress.GpuPhysical.SegmentId))
             return -1;
+        uint64_t table = virt ? u->PageTableAddress.GpuVirtual : u->PageTableAddress.GpuPhysical.SegmentOffset;
         for (UINT i = 0; i < u->NumPageTableEntries; i++) {
             DXGK_PTE e = u->pPageTableEntries[u->Flags.Repeat ? 0 : i];
             if (u->PageTableLevel == 1 && u->Flags.Use64KBPages)
                 e.PageTablePageSize = DXGK_PTE_PAGE_TABLE_PAGE_64KB;
             pbc_uop p = {.kind = PBC_UOP_PTE_WRITE,
-                         .dst = u->PageTableAddress.GpuPhysical.SegmentOffset +
-                                (uint64_t)(u->StartIndex + i) * sizeof(DXGK_PTE),
+                         .dst = table + (uint64_t)(u->StartIndex + i) * sizeof(DXGK_PTE),
                          .value = e.Flags,
-                         .index = e.PageAddress};
+                         .index = e.PageAddress,
+                         .flags = virt ? PBC_UOP_DST_VIRTUAL : 0};
             sink(ctx, &p);
         }
         return 0;

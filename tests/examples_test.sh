@@ -14,9 +14,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check.sh"
 scenarios=("$src"/corpus/seeds/*.pbs "$src"/tests/examples/*.pbs)
-# The examples are WDDM 1.x builders: the seeds with GPU virtual addresses
+# The examples are WDDM 1.x builders: the seeds with WDDM 2.x operations
 # are skipped for them, and one other seed needs what they do not declare.
-gpummu_seeds=$(grep -lE '^(va-map|va-zero) |^(transfer|fill) .* virtual' "$src"/corpus/seeds/*.pbs | wc -l)
+gpummu_seeds=$(grep -lE '^(va-map|va-zero|notify) |^signal-fence|^(transfer|fill) .* virtual|^map .* adl' \
+    "$src"/corpus/seeds/*.pbs | wc -l)
 
 for ex in example_gpu example_cpu example_worker; do
     lib=$libdir/lib$ex.so

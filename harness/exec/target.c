@@ -45,8 +45,10 @@ const char *pbc_exec_target_check(const pbc_target *t)
     if (t->private_data_size > (1u << 20))
         return "private_data_size is limited to 1 MiB";
     const pbc_adapter_decl *d = t->adapter;
-    if (d && d->struct_size < sizeof(pbc_adapter_decl))
+    if (d && d->struct_size < PBC_ADAPTER_DECL_SIZE_1_1)
         return "the adapter declaration is smaller than its ABI requires";
+    if (d && d->struct_size >= sizeof(pbc_adapter_decl) && d->page_table_update > PBC_PT_UPDATE_GPU_VIRTUAL)
+        return "the adapter declares a page-table update mode this pbcheck does not know";
     if (d && d->paging_buffer_size && (d->paging_buffer_size < t->min_dma_size || d->paging_buffer_size > (1u << 20)))
         return "the declared paging-buffer size must be between min_dma_size and 1 MiB";
     if (d && d->segment_count && (!d->segments || d->segment_count > 8))

@@ -190,6 +190,7 @@ typedef struct pbc_res_va {
 #define PBC_VA_WINDOW_SRC (1ull << 38)
 #define PBC_VA_WINDOW_DST ((1ull << 38) + (16ull << 30))
 #define PBC_VA_MONITORED_FENCE ((1ull << 38) + (32ull << 30)) /* VidMm's paging fence page */
+#define PBC_VA_TABLES ((1ull << 38) + (48ull << 30)) /* VidMm's tables window (GPU_VIRTUAL updates) */
 
 /* What `notify` issues: operations whose effect is the driver's own
  * bookkeeping, never memory the harness observes (their layouts after

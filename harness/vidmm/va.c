@@ -89,86 +89,155 @@ static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, ui
                                        st));
 }
 
-/* Sets every entry of a new table not valid: a Repeat (InitialUpdate). */
-static void va_init_table(vm *v, UINT level, uint64_t table, UINT entries, int alloc, int immediate)
+/* Tables are named by their index in v->pts, VA_ROOT for the root (the
+ * array moves as it grows). */
+#define VA_ROOT (-1)
+
+static uint64_t va_table_phys(const vm *v, int t) { return t == VA_ROOT ? v->va_root : v->pts[t].phys; }
+
+static uint32_t va_table_bytes(const vm *v, int t)
 {
-    DXGK_PTE invalid;
-    memset(&invalid, 0, sizeof(invalid));
-    DXGKARG_BUILDPAGINGBUFFER a;
-    va_args(&a, level, table, 0, entries, &invalid);
-    a.UpdatePageTable.Flags.Repeat = 1;
-    a.UpdatePageTable.Flags.InitialUpdate = 1;
-    if (immediate)
-        va_immediate(v, &a, table, entries * (uint32_t)sizeof(DXGK_PTE));
-    else
-        pbc_vidmm_paging_op(v, &a, alloc, NULL, 0);
+    return t != VA_ROOT && v->pts[t].level == 0 && v->pts[t].page64 ? PBC_PT64_ENTRIES * (uint32_t)sizeof(DXGK_PTE)
+                                                                     : PBC_PT_BYTES;
 }
 
-static vm_pt *va_find_table(vm *v, uint32_t level, uint64_t va)
+/* Hands an update of table `t` to the builder, the way the adapter takes
+ * them: by physical address (GPU_PHYSICAL), or, for an adapter that
+ * updates by GPU virtual address, at the table's address in VidMm's
+ * tables window (GPU_VIRTUAL); the tables that map that window, and the
+ * root, are the paging process's own and are updated at once with the
+ * CPU. */
+static void va_update(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int t, int alloc)
+{
+    if (v->pt_virtual && (t == VA_ROOT || v->pts[t].own)) {
+        va_immediate(v, a, va_table_phys(v, t), va_table_bytes(v, t));
+        return;
+    }
+    if (v->pt_virtual) {
+        memset(&a->UpdatePageTable.PageTableAddress, 0, sizeof(a->UpdatePageTable.PageTableAddress));
+        a->UpdatePageTable.PageTableAddress.GpuVirtual = v->pts[t].wva;
+        a->UpdatePageTable.UpdateMode = DXGK_PAGETABLEUPDATE_GPU_VIRTUAL;
+    }
+    pbc_vidmm_paging_op(v, a, alloc, NULL, 0);
+}
+
+/* Whether VidMm issues updates of table `t`: the tables that map the
+ * tables window exist in every run (so that every world takes the same
+ * system pages), but only an adapter that updates by GPU virtual address
+ * gets their updates. */
+static int va_issued(const vm *v, int t) { return t == VA_ROOT || !v->pts[t].own || v->pt_virtual; }
+
+/* Sets every entry of a new table not valid: a Repeat (InitialUpdate). */
+static void va_init_table(vm *v, int t, int alloc)
+{
+    if (!va_issued(v, t))
+        return;
+    DXGK_PTE invalid;
+    memset(&invalid, 0, sizeof(invalid));
+    UINT level = t == VA_ROOT ? 2 : v->pts[t].level;
+    DXGKARG_BUILDPAGINGBUFFER a;
+    va_args(&a, level, va_table_phys(v, t), 0, va_table_bytes(v, t) / (uint32_t)sizeof(DXGK_PTE), &invalid);
+    a.UpdatePageTable.Flags.Repeat = 1;
+    a.UpdatePageTable.Flags.InitialUpdate = 1;
+    if (t == VA_ROOT)
+        va_immediate(v, &a, v->va_root, PBC_PT_BYTES); /* the paging process's tables are first set up */
+    else
+        va_update(v, &a, t, alloc);
+}
+
+static int va_find_table(const vm *v, uint32_t level, uint64_t va)
 {
     uint64_t span = level == 1 ? VA_REGION_1G : VA_REGION_2M;
     for (uint32_t i = 0; i < v->pt_count; i++)
         if (v->pts[i].level == level && v->pts[i].va == (va & ~(span - 1)))
-            return &v->pts[i];
-    return NULL;
+            return (int)i;
+    return -2;
 }
 
-/* Links a table into its parent: one entry (level 1 or 2). */
-static void va_link(vm *v, UINT level, uint64_t parent, UINT index, uint64_t child, int page64, int alloc)
+/* Links table `child` into `parent`: one entry (of level 1 or 2). */
+static void va_link(vm *v, int parent, uint64_t va, int child, int alloc)
 {
+    if (!va_issued(v, child))
+        return;
+    UINT level = parent == VA_ROOT ? 2 : 1;
+    int page64 = v->pts[child].level == 0 && v->pts[child].page64;
     DXGK_PTE e;
     memset(&e, 0, sizeof(e));
     e.Valid = 1;
-    e.PageTableAddress = child >> PBC_PAGE_SHIFT;
+    e.PageTableAddress = v->pts[child].phys >> PBC_PAGE_SHIFT;
     if (page64)
         e.PageTablePageSize = DXGK_PTE_PAGE_TABLE_PAGE_64KB;
     DXGKARG_BUILDPAGINGBUFFER a;
-    va_args(&a, level, parent, index, 1, &e);
+    va_args(&a, level, va_table_phys(v, parent), (UINT)(va >> (level == 2 ? 30 : 21)) & (PBC_PT_ENTRIES - 1), 1, &e);
     a.UpdatePageTable.Flags.Use64KBPages = page64 != 0;
-    pbc_vidmm_paging_op(v, &a, alloc, NULL, 0);
+    va_update(v, &a, parent, alloc);
+}
+
+static void va_flush(vm *v, uint64_t base, uint64_t size, int alloc);
+static int va_leaf_for(vm *v, uint64_t va, int page64, int alloc, int own);
+
+/* Shows table `t`'s pages at the next addresses of VidMm's tables window,
+ * through the paging process's own tables, which VidMm updates at once
+ * (for an adapter that updates by GPU virtual address). */
+static void va_window_table(vm *v, int t)
+{
+    uint64_t wva = PBC_VA_TABLES + (uint64_t)v->pt_windowed++ * PBC_PT_BYTES;
+    v->pts[t].wva = wva;
+    uint64_t phys = v->pts[t].phys;
+    uint32_t pages = (va_table_bytes(v, t) + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE;
+    int leaf = va_leaf_for(v, wva, 0, -1, 1);
+    for (uint32_t i = 0; i < pages && v->pt_virtual; i++) {
+        DXGK_PTE e;
+        memset(&e, 0, sizeof(e));
+        e.Valid = 1;
+        e.PageAddress = (phys >> PBC_PAGE_SHIFT) + i;
+        DXGKARG_BUILDPAGINGBUFFER a;
+        va_args(&a, 0, v->pts[leaf].phys, (UINT)(((wva >> PBC_PAGE_SHIFT) + i) & (PBC_PT_ENTRIES - 1)), 1, &e);
+        va_update(v, &a, leaf, -1);
+    }
+}
+
+/* A new table covering va's region at `level`, initialized. */
+static int va_new_table(vm *v, uint32_t level, uint64_t va, int page64, int alloc, int own)
+{
+    uint64_t span = level == 1 ? VA_REGION_1G : VA_REGION_2M;
+    uint32_t bytes = level == 0 && page64 ? PBC_PT64_ENTRIES * (uint32_t)sizeof(DXGK_PTE) : PBC_PT_BYTES;
+    vm_pt t = {va & ~(span - 1), level, level == 0 && page64, va_table_memory(v, bytes), 0, (uint32_t)own};
+    PBC_PUSH(v->pts, v->pt_count, v->pt_cap, t);
+    int i = (int)v->pt_count - 1;
+    if (!own)
+        va_window_table(v, i);
+    va_init_table(v, i, alloc);
+    return i;
 }
 
 /* The leaf table for va's 2 MiB region, made (and its level-1 table) when
  * missing. */
-static void va_flush(vm *v, uint64_t base, uint64_t size, int alloc);
-
-static vm_pt *va_leaf(vm *v, uint64_t va, int page64, int alloc)
+static int va_leaf_for(vm *v, uint64_t va, int page64, int alloc, int own)
 {
-    vm_pt *leaf = va_find_table(v, 0, va);
-    if (leaf && leaf->page64 == (uint32_t)(page64 != 0))
+    int leaf = va_find_table(v, 0, va);
+    if (leaf >= 0 && v->pts[leaf].page64 == (uint32_t)(page64 != 0))
         return leaf;
-    if (leaf) {
+    int dir = va_find_table(v, 1, va);
+    if (dir < 0) {
+        dir = va_new_table(v, 1, va, 0, alloc, own);
+        va_link(v, VA_ROOT, va, dir, alloc);
+    }
+    int old = leaf;
+    leaf = va_new_table(v, 0, va, page64, alloc, own);
+    va_link(v, dir, va, leaf, alloc);
+    if (old >= 0) {
         /* The region's ranges of the other page size are gone (a range of
-         * 64 KiB pages keeps its regions to itself): a new leaf of this
-         * size replaces the old one, and the region is flushed, its
-         * level-1 entry having changed. */
-        uint64_t dir_phys = va_find_table(v, 1, va)->phys;
-        UINT entries = page64 ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES;
-        uint64_t phys = va_table_memory(v, entries * (uint32_t)sizeof(DXGK_PTE));
-        va_init_table(v, 0, phys, entries, alloc, 0);
-        va_link(v, 1, dir_phys, (UINT)(va >> 21) & (PBC_PT_ENTRIES - 1), phys, page64, alloc);
-        leaf = va_find_table(v, 0, va); /* the array may have moved: look again */
-        leaf->phys = phys;
-        leaf->page64 = page64 != 0;
+         * 64 KiB pages keeps its regions to itself): the new leaf replaces
+         * the old one, and the region is flushed, its level-1 entry having
+         * changed. */
+        v->pts[old].level = UINT32_MAX; /* no longer found */
         va_flush(v, va & ~(VA_REGION_2M - 1), VA_REGION_2M, alloc);
-        return leaf;
     }
-    vm_pt *dir = va_find_table(v, 1, va);
-    if (!dir) {
-        vm_pt t = {va & ~(VA_REGION_1G - 1), 1, 0, va_table_memory(v, PBC_PT_BYTES)};
-        va_init_table(v, 1, t.phys, PBC_PT_ENTRIES, alloc, 0);
-        va_link(v, 2, v->va_root, (UINT)(va >> 30) & (PBC_PT_ENTRIES - 1), t.phys, 0, alloc);
-        PBC_PUSH(v->pts, v->pt_count, v->pt_cap, t);
-        dir = &v->pts[v->pt_count - 1];
-    }
-    uint64_t dir_phys = dir->phys;
-    UINT entries = page64 ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES;
-    vm_pt t = {va & ~(VA_REGION_2M - 1), 0, page64 != 0, va_table_memory(v, entries * (uint32_t)sizeof(DXGK_PTE))};
-    va_init_table(v, 0, t.phys, entries, alloc, 0);
-    va_link(v, 1, dir_phys, (UINT)(va >> 21) & (PBC_PT_ENTRIES - 1), t.phys, page64, alloc);
-    PBC_PUSH(v->pts, v->pt_count, v->pt_cap, t);
-    return &v->pts[v->pt_count - 1];
+    return leaf;
 }
+
+static int va_leaf(vm *v, uint64_t va, int page64, int alloc) { return va_leaf_for(v, va, page64, alloc, 0); }
 
 static void va_write_range(vm *v, uint64_t base, uint32_t count, int alloc, uint32_t first, uint32_t flags,
                            const pbc_res_alloc *where, const vm_mdl *mdl, const DXGK_PTE *repeat, uint64_t prot);
@@ -183,9 +252,12 @@ void pbc_vidmm_va_setup(vm *v)
                 v->s->ops[i].kind == PBC_SOP_SIGNAL_FENCE;
     if (!uses)
         return;
+    const pbc_adapter_decl *decl = v->t->adapter;
+    v->pt_virtual = v->opt.mode == PBC_MODE_TARGET && decl && decl->struct_size >= sizeof(*decl) &&
+                    decl->page_table_update == PBC_PT_UPDATE_GPU_VIRTUAL;
     v->va_root = va_table_memory(v, PBC_PT_BYTES);
     v->gpu->va_root = v->va_root; /* the process's root, as DxgkDdiSetRootPageTable would say */
-    va_init_table(v, 2, v->va_root, PBC_PT_ENTRIES, -1, 1);
+    va_init_table(v, VA_ROOT, -1);
     for (uint32_t i = 0; i < v->s->op_count; i++) {
         if (v->s->ops[i].kind != PBC_SOP_SIGNAL_FENCE)
             continue;
@@ -267,8 +339,8 @@ static void va_write_range(vm *v, uint64_t base, uint32_t count, int alloc, uint
         if (region_end > end)
             region_end = end;
         UINT n = (UINT)((region_end - at) / step);
-        vm_pt *leaf = va_leaf(v, at, page64, alloc);
-        uint64_t leaf_phys = leaf->phys;
+        int leaf = va_leaf(v, at, page64, alloc);
+        uint64_t leaf_phys = v->pts[leaf].phys;
         if (v->stop)
             return;
         DXGK_PTE *entries = pbc_xcalloc(repeat ? 1 : n, sizeof(*entries));
@@ -288,7 +360,7 @@ static void va_write_range(vm *v, uint64_t base, uint32_t count, int alloc, uint
         }
         pbc_vidmm_trace(v, " page table: %u entries for [0x%" PRIx64 ", 0x%" PRIx64 ")%s", n, at, region_end,
                         repeat ? " (repeat)" : "");
-        pbc_vidmm_paging_op(v, &a, alloc, NULL, 0);
+        va_update(v, &a, leaf, alloc);
         free(entries);
         at = region_end;
     }

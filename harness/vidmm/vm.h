@@ -106,9 +106,11 @@ typedef struct vm_unmapped {
 /* A page table VidMm made: level 1 (a 1 GiB region) or 0 (a 2 MiB one). */
 typedef struct vm_pt {
     uint64_t va;    /* the first address it covers */
-    uint32_t level;
+    uint32_t level; /* UINT32_MAX: replaced, no longer in use */
     uint32_t page64; /* a leaf of 64 KiB entries */
     uint64_t phys;
+    uint64_t wva;   /* where VidMm's tables window shows it (GPU_VIRTUAL adapters), 0: nowhere */
+    uint32_t own;   /* one of the tables that map that window: updated at once with the CPU */
 } vm_pt;
 
 typedef struct vm vm;
@@ -166,6 +168,8 @@ struct vm {
     uint64_t va_root;        /* the root page table (0: the scenario uses no GPU virtual range) */
     vm_pt *pts;              /* the other tables */
     uint32_t pt_count, pt_cap;
+    int pt_virtual;          /* the adapter takes updates by GPU virtual address */
+    uint32_t pt_windowed;    /* tables shown in the tables window so far */
     uint64_t mfence_page;    /* VidMm's paging monitored fence: its page (0: none) */
     uint64_t mfence_value;   /* the last value signaled */
     uint32_t mfence_count;

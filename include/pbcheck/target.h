@@ -29,7 +29,7 @@ extern "C" {
  * (members appended since; a table's struct_size tells which it has, and
  * missing members take their defaults). */
 #define PBC_TARGET_ABI_VERSION 1u
-#define PBC_TARGET_ABI_MINOR 1u
+#define PBC_TARGET_ABI_MINOR 2u
 
 typedef enum pbc_segment_kind {
     PBC_SEGMENT_MEMORY = 1,   /* video memory, addressed at base + offset */
@@ -114,7 +114,21 @@ typedef struct pbc_adapter_decl {
      * this size (the space left varies, as operations are packed); 0 lets
      * the scenario choose. */
     uint32_t paging_buffer_size;
+    /* ---- ABI 1.2: a smaller struct_size (1.1) gets the default ---- */
+    /* How the driver takes page-table updates (its
+     * DXGK_VIRTUALADDRESSCAPS::PageTableUpdateMode): by physical address
+     * (PBC_PT_UPDATE_GPU_PHYSICAL, the default) or by the GPU virtual
+     * address of the table in the paging process's address space
+     * (PBC_PT_UPDATE_GPU_VIRTUAL). The paging process's own tables are
+     * updated at once with the CPU either way (CPU_VIRTUAL, pDmaBuffer
+     * NULL). */
+    uint32_t page_table_update;
 } pbc_adapter_decl;
+
+#define PBC_PT_UPDATE_GPU_PHYSICAL 0u
+#define PBC_PT_UPDATE_GPU_VIRTUAL 1u
+/* Size of the ABI 1.1 adapter declaration, the smallest accepted. */
+#define PBC_ADAPTER_DECL_SIZE_1_1 offsetof(pbc_adapter_decl, page_table_update)
 
 /* What an aperture (GART) entry holds, as the driver keeps it. */
 typedef struct pbc_gart_view {

@@ -25,6 +25,9 @@
  *                           contiguous from its first page: work through
  *                           the aperture reaches pages nobody holds
  *                           (PB-GPU-FAULT).
+ *   mutant-pte-virtual-as-physical  on an adapter that takes updates by
+ *                           GPU virtual address, writes entries at that
+ *                           address taken as physical (PB-GPU-FAULT).
  */
 #include "mutants.h"
 
@@ -178,3 +181,30 @@ static void tweak_adl_contiguous(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries
 
 MMU_MUTANT(pbc_mutant_adl_contiguous, "mutant-adl-contiguous", "reads a page-array ADL as contiguous",
            tweak_adl_contiguous);
+
+/* Bug: on an adapter that takes updates by GPU virtual address, writes
+ * the entries at PageTableAddress.GpuVirtual taken as a physical address. */
+static NTSTATUS APIENTRY pte_virtual_as_physical_build(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    uint8_t *start = a->pDmaBuffer;
+    NTSTATUS st = ref_build_paging_buffer(h, a);
+    if (a->Operation != DXGK_OPERATION_UPDATE_PAGE_TABLE ||
+        a->UpdatePageTable.UpdateMode != DXGK_PAGETABLEUPDATE_GPU_VIRTUAL)
+        return st;
+    for (uint8_t *p = start; p + REF_LEN_PTE * 4 <= (uint8_t *)a->pDmaBuffer; p += REF_LEN_PTE * 4)
+        p[1] &= (uint8_t)~(REF_SPACE_DST_VIRTUAL >> 8); /* the packets' address: physical */
+    return st;
+}
+
+static const pbc_adapter_decl gpu_virtual = {
+    .struct_size = sizeof(pbc_adapter_decl),
+    .page_table_update = PBC_PT_UPDATE_GPU_VIRTUAL,
+};
+
+const pbc_target pbc_mutant_pte_virtual_as_physical = {
+    REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, "mutant-pte-virtual-as-physical",
+                          "takes a page table's GPU virtual address for a physical one", REF_MAX_PACKET_BYTES, 0,
+                          ref_create_adapter, ref_destroy_adapter, ref_create_allocation, ref_destroy_allocation,
+                          pte_virtual_as_physical_build, ref_patch, ref_submit_command),
+    .adapter = &gpu_virtual,
+};
