@@ -327,6 +327,23 @@ static NTSTATUS ref_fill_virtual(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
     return ref_finish(args, w, i, total);
 }
 
+/* One copy per range, both sides by the tables' GPU virtual addresses:
+ * entries of 16 bytes. */
+static NTSTATUS ref_copy_page_table_entries(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_COPYPAGETABLEENTRIES *c = &args->CopyPageTableEntries;
+    uint32_t i = args->MultipassOffset;
+    for (; i < c->NumRanges && ref_fits(w, REF_LEN_COPY); i++) {
+        const DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r = &c->pRanges[i];
+        uint8_t *packet = w->cur;
+        w->cur += ref_encode_copy(w->cur, r->DstPageTableAddress + (uint64_t)r->DstStartPteIndex * sizeof(DXGK_PTE),
+                                  r->SrcPageTableAddress + (uint64_t)r->SrcStartPteIndex * sizeof(DXGK_PTE),
+                                  r->NumPageTableEntries * (uint32_t)sizeof(DXGK_PTE));
+        ref_set_space(packet, REF_SPACE_DST_VIRTUAL | REF_SPACE_SRC_VIRTUAL);
+    }
+    return ref_finish(args, w, i, c->NumRanges);
+}
+
 /* A write of all 64 bits by the GPU, after everything before it in the
  * buffer. */
 static NTSTATUS ref_signal_monitored_fence(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
@@ -387,6 +404,8 @@ NTSTATUS APIENTRY ref_build_paging_buffer(IN_CONST_HANDLE adapter,
         return ref_fill_virtual(args, &w);
     case DXGK_OPERATION_SIGNAL_MONITORED_FENCE:
         return ref_signal_monitored_fence(args, &w);
+    case DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES:
+        return ref_copy_page_table_entries(args, &w);
     case DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY:
     case DXGK_OPERATION_MAP_MMU:
     case DXGK_OPERATION_UNMAP_MMU:

@@ -15,6 +15,9 @@
  * DestinationVirtualAddress (AllocationOffsetInBytes is not added);
  * FillVirtual: FillSizeInBytes of FillPattern at DestinationVirtualAddress.
  * SignalMonitoredFence: the 64-bit value at MonitoredFenceGpuVa.
+ * CopyPageTableEntries: each range's NumPageTableEntries entries of 16
+ * bytes, from its source table's index to its destination's, both tables
+ * by GPU virtual address.
  * MapApertureSegment2: as MapApertureSegment, page AdlOffset + i of the
  * ADL (BasePageNumber + it when Contiguous, else Pages[it]). The
  * notifications (NotifyFenceResidency, MapMmu, UnmapMmu, NotifyResidency2,
@@ -169,6 +172,17 @@ int pbc_spec_apply(const DXGKARG_BUILDPAGINGBUFFER *a, pbc_spec_sink sink, void 
         sink(ctx, &u);
         return 0;
     }
+    case DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES:
+        for (UINT i = 0; i < a->CopyPageTableEntries.NumRanges; i++) {
+            const DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r = &a->CopyPageTableEntries.pRanges[i];
+            pbc_uop u = {.kind = PBC_UOP_COPY,
+                         .dst = r->DstPageTableAddress + (uint64_t)r->DstStartPteIndex * sizeof(DXGK_PTE),
+                         .src = r->SrcPageTableAddress + (uint64_t)r->SrcStartPteIndex * sizeof(DXGK_PTE),
+                         .size = (uint64_t)r->NumPageTableEntries * sizeof(DXGK_PTE),
+                         .flags = PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL};
+            sink(ctx, &u);
+        }
+        return 0;
     case DXGK_OPERATION_SIGNAL_MONITORED_FENCE: {
         pbc_uop u = {.kind = PBC_UOP_WRITE_IMM, .dst = a->SignalMonitoredFence.MonitoredFenceGpuVa, .width = 8,
                      .value = a->SignalMonitoredFence.MonitoredFenceValue, .flags = PBC_UOP_DST_VIRTUAL};

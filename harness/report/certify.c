@@ -620,7 +620,9 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
  * paging-fence: SignalMonitoredFence after transfers, and the
  * notifications that must do no harm.
  * aperture-adl: MapApertureSegment2 with a page-array ADL and a
- * contiguous one, AdlOffset past foreign pages. */
+ * contiguous one, AdlOffset past foreign pages.
+ * move-tables: CopyPageTableEntries moves the leaves of a range over two
+ * regions and of a range of 64 KiB pages. */
 static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
 {
     uint32_t low = b->layout->low, high = b->layout->high;
@@ -682,6 +684,21 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         gb(b, "gpu-write at=%u:0x64000 size=4K pattern=0xD0D0D0D0\n", ap);
         return 0;
     }
+    if (variant == 6) { /* CopyPageTableEntries: the leaves of two ranges move */
+        gb(b, "alloc A size=2M at=");
+        story_at(b, low, 0x200000);
+        gb(b, "%s\n", story_idle(d));
+        gb(b, "alloc C size=128K at=");
+        story_at(b, low, 0x800000);
+        gb(b, "%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "va-map A min=0x1f0000\nva-map C 64k\n");
+        gb(b, "render-write A offset=0x1fe000 size=8K pattern=0x7A7A7A7A via=va\nva-move-tables A\n");
+        gb(b, "render-write A offset=0 size=4K pattern=0x7B7B7B7B via=va\nva-move-tables C\n");
+        gb(b, "render-write C offset=0x10000 size=4K pattern=0x7C7C7C7C via=va\n");
+        story_to(b, "transfer C", high, 0x100000, "");
+        return 0;
+    }
     if (variant == 3) {
         gb(b, "alloc A size=40K mdl-offset=1%s\n", story_idle(d));
         gb(b, "alloc B size=12K at=none%s\n", story_idle(d));
@@ -713,7 +730,7 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
 
 static const char *const refill_variants[] = {"same-pattern", "new-pattern"};
 static const char *const gpummu_variants[] = {"follows", "64k-pages", "unmap-reuse", "virtual-transfers",
-                                              "paging-fence", "aperture-adl"};
+                                              "paging-fence", "aperture-adl", "move-tables"};
 static const char *const special_lock_variants[] = {"to-system", "from-system"};
 static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
 static const char *const engine_variants[] = {"paging-pending", "render-woken"};
@@ -727,7 +744,7 @@ static const story stories[] = {
     {"busy-later-op", NULL, 1, 1, story_busy_later},
     {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
     {"engines", engine_variants, 2, 0, story_engines},
-    {"gpummu", gpummu_variants, 6, 0, story_gpummu},
+    {"gpummu", gpummu_variants, 7, 0, story_gpummu},
 };
 
 /* Adds the story when the target supports every operation it issues

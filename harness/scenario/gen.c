@@ -271,6 +271,8 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
     case PBC_SOP_NOTIFY:
         o->pattern = c(x, PBC_NOTIFY_COUNT);
         break;
+    case PBC_SOP_VA_MOVE_TABLES: /* the allocation is all it names */
+        break;
     case PBC_SOP_DMA: {
         static const uint32_t sizes[] = {0, 24, 25, 48, 100, 1000, 4096, 65536};
         o->dma_size = sizes[c(x, sizeof(sizes) / sizeof(sizes[0]))];

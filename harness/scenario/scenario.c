@@ -121,6 +121,7 @@ static const struct {
     [PBC_SOP_VA_UNMAP] = {"va-unmap", DXGK_OPERATION_UPDATE_PAGE_TABLE},
     [PBC_SOP_SIGNAL_FENCE] = {"signal-fence", DXGK_OPERATION_SIGNAL_MONITORED_FENCE},
     [PBC_SOP_NOTIFY] = {"notify", -2}, /* per operation: pbc_sop_op_supported */
+    [PBC_SOP_VA_MOVE_TABLES] = {"va-move-tables", DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES},
 };
 
 static const struct {
@@ -160,7 +161,8 @@ int pbc_sop_supported(const pbc_target *t, uint32_t kind)
     uint64_t mmu = PBC_OP_BIT(DXGK_OPERATION_UPDATE_PAGE_TABLE) | PBC_OP_BIT(DXGK_OPERATION_FLUSH_TLB);
     if (ddi == DXGK_OPERATION_UPDATE_PAGE_TABLE) /* VidMm flushes what it changed */
         return (t->supported_operations & mmu) == mmu;
-    if (ddi == DXGK_OPERATION_SIGNAL_MONITORED_FENCE) /* the fence page has a GPU virtual address */
+    if (ddi == DXGK_OPERATION_SIGNAL_MONITORED_FENCE || ddi == DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES)
+        /* the fence page, and the tables, have GPU virtual addresses */
         return (t->supported_operations & (mmu | PBC_OP_BIT(ddi))) == (mmu | PBC_OP_BIT(ddi));
     if (ddi == -2) /* notify: some operation of the set */
         return (t->supported_operations & (PBC_OP_BIT(DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY) |
@@ -200,6 +202,7 @@ int pbc_sop_has_alloc(uint32_t kind)
     case PBC_SOP_CREATE:
     case PBC_SOP_VA_MAP:
     case PBC_SOP_VA_UNMAP:
+    case PBC_SOP_VA_MOVE_TABLES:
         return 1;
     default:
         return 0;
@@ -632,6 +635,7 @@ const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
     case PBC_SOP_VA_ZERO:
         return res_check_va_request(r, op);
     case PBC_SOP_VA_UNMAP:
+    case PBC_SOP_VA_MOVE_TABLES:
         return r->a[op->alloc].va_mapped ? NULL : "allocation has no GPU virtual range";
     case PBC_SOP_NOTIFY:
         return op->pattern < PBC_NOTIFY_COUNT ? NULL : "unknown notification";

@@ -49,6 +49,7 @@ typedef enum pbc_sop_kind {
     PBC_SOP_VA_UNMAP, /* the allocation's range back to not valid */
     PBC_SOP_SIGNAL_FENCE, /* SignalMonitoredFence: VidMm's paging fence, its next value */
     PBC_SOP_NOTIFY,   /* an operation with no effect on memory (`pattern`: which, PBC_NOTIFY_*) */
+    PBC_SOP_VA_MOVE_TABLES, /* the leaf tables of the allocation's range move: CopyPageTableEntries */
     PBC_SOP_COUNT
 } pbc_sop_kind;
 

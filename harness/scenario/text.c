@@ -327,6 +327,7 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
     case PBC_SOP_CREATE:
     case PBC_SOP_VA_MAP:
     case PBC_SOP_VA_UNMAP:
+    case PBC_SOP_VA_MOVE_TABLES:
         if (pbs_alloc_ref(p, &o.alloc))
             return -1;
         al = &s->allocs[o.alloc];
@@ -757,6 +758,7 @@ char *pbc_scenario_print(const pbc_scenario *s)
         case PBC_SOP_UNMAP:
         case PBC_SOP_DESTROY:
         case PBC_SOP_VA_UNMAP:
+        case PBC_SOP_VA_MOVE_TABLES:
             out_printf(&o, " %s", name);
             break;
         case PBC_SOP_VA_MAP:

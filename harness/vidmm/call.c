@@ -349,6 +349,8 @@ static uint64_t vm_op_pages(const DXGKARG_BUILDPAGINGBUFFER *a)
         return a->UnmapApertureSegment.NumberOfPages;
     case DXGK_OPERATION_MAP_APERTURE_SEGMENT2:
         return a->MapApertureSegment2.NumberOfPages;
+    case DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES:
+        return a->CopyPageTableEntries.NumRanges;
     case DXGK_OPERATION_UPDATE_PAGE_TABLE:
         return a->UpdatePageTable.NumPageTableEntries;
     case DXGK_OPERATION_VIRTUAL_TRANSFER:

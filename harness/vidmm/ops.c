@@ -461,6 +461,9 @@ void pbc_vidmm_do_op(vm *v, const pbc_sop *op)
     case PBC_SOP_NOTIFY:
         pbc_vidmm_notify(v, op);
         break;
+    case PBC_SOP_VA_MOVE_TABLES:
+        pbc_vidmm_va_move_tables(v, op);
+        break;
     default:
         pbc_harness_bug("operation kind %u reached the VidMm model unvalidated", (unsigned)op->kind);
     }

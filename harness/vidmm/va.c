@@ -21,8 +21,8 @@
 #include "kernel/services.h"
 #include "spec.h"
 
-#define VA_REGION_2M (1ull << 21)
-#define VA_REGION_1G (1ull << 30)
+#define VA_REGION_2M ((uint64_t)1 << 21)
+#define VA_REGION_1G ((uint64_t)1 << 30)
 #define VA_GARBAGE 0xA5C3F00Du /* what a table's memory holds before its initial update */
 #define VM_FAKE_PROCESS ((HANDLE)(uintptr_t)0xB00000)
 
@@ -125,7 +125,7 @@ static void va_update(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int t, int alloc)
  * tables window exist in every run (so that every world takes the same
  * system pages), but only an adapter that updates by GPU virtual address
  * gets their updates. */
-static int va_issued(const vm *v, int t) { return t == VA_ROOT || !v->pts[t].own || v->pt_virtual; }
+static int va_issued(const vm *v, int t) { return t == VA_ROOT || !v->pts[t].own || v->pt_window; }
 
 /* Sets every entry of a new table not valid: a Repeat (InitialUpdate). */
 static void va_init_table(vm *v, int t, int alloc)
@@ -186,7 +186,7 @@ static void va_window_table(vm *v, int t)
     uint64_t phys = v->pts[t].phys;
     uint32_t pages = (va_table_bytes(v, t) + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE;
     int leaf = va_leaf_for(v, wva, 0, -1, 1);
-    for (uint32_t i = 0; i < pages && v->pt_virtual; i++) {
+    for (uint32_t i = 0; i < pages && v->pt_window; i++) {
         DXGK_PTE e;
         memset(&e, 0, sizeof(e));
         e.Valid = 1;
@@ -255,6 +255,12 @@ void pbc_vidmm_va_setup(vm *v)
     const pbc_adapter_decl *decl = v->t->adapter;
     v->pt_virtual = v->opt.mode == PBC_MODE_TARGET && decl && decl->struct_size >= sizeof(*decl) &&
                     decl->page_table_update == PBC_PT_UPDATE_GPU_VIRTUAL;
+    /* The tables window is mapped for an adapter that takes updates there,
+     * and in every world of a scenario that copies entries (their
+     * addresses are GPU virtual). */
+    v->pt_window = v->pt_virtual;
+    for (uint32_t i = 0; i < v->s->op_count; i++)
+        v->pt_window |= v->s->ops[i].kind == PBC_SOP_VA_MOVE_TABLES;
     v->va_root = va_table_memory(v, PBC_PT_BYTES);
     v->gpu->va_root = v->va_root; /* the process's root, as DxgkDdiSetRootPageTable would say */
     va_init_table(v, VA_ROOT, -1);
@@ -492,6 +498,38 @@ void pbc_vidmm_fill_virtual(vm *v, const pbc_sop *op)
     pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
     if (!v->stop)
         va_window_close(v, PBC_VA_WINDOW_DST, op->alloc);
+}
+
+/* The allocation's range gets new leaf tables: VidMm copies each region's
+ * entries from the old leaf to a new one by their GPU virtual addresses
+ * in the tables window (CopyPageTableEntries), points the level-1 entry
+ * at the new leaf, and flushes the region. */
+void pbc_vidmm_va_move_tables(vm *v, const pbc_sop *op)
+{
+    const pbc_res_alloc *ra = &v->rs.a[op->alloc];
+    uint64_t end = ra->va_base + (uint64_t)ra->va_count * PBC_PAGE_SIZE;
+    for (uint64_t at = ra->va_base & ~(VA_REGION_2M - 1); at < end && !v->stop; at += VA_REGION_2M) {
+        int old = va_find_table(v, 0, at), dir = va_find_table(v, 1, at);
+        if (old < 0 || dir < 0)
+            continue;
+        int page64 = (int)v->pts[old].page64;
+        int fresh = va_new_table(v, 0, at, page64, (int)op->alloc, 0);
+        DXGK_BUILDPAGINGBUFFER_COPY_RANGE range;
+        memset(&range, 0, sizeof(range));
+        range.NumPageTableEntries = page64 ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES;
+        range.SrcPageTableAddress = v->pts[old].wva;
+        range.DstPageTableAddress = v->pts[fresh].wva;
+        DXGKARG_BUILDPAGINGBUFFER a;
+        memset(&a, 0, sizeof(a));
+        a.Operation = DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES;
+        a.CopyPageTableEntries.NumRanges = 1;
+        a.CopyPageTableEntries.pRanges = &range;
+        pbc_vidmm_trace(v, " leaf of [0x%" PRIx64 ", 0x%" PRIx64 ") moves", at, at + VA_REGION_2M);
+        pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
+        va_link(v, dir, at, fresh, (int)op->alloc);
+        v->pts[old].level = UINT32_MAX;
+        va_flush(v, at, VA_REGION_2M, (int)op->alloc);
+    }
 }
 
 uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset)

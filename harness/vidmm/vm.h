@@ -169,6 +169,7 @@ struct vm {
     vm_pt *pts;              /* the other tables */
     uint32_t pt_count, pt_cap;
     int pt_virtual;          /* the adapter takes updates by GPU virtual address */
+    int pt_window;           /* VidMm's tables window is mapped (pt_virtual, or entries are copied) */
     uint32_t pt_windowed;    /* tables shown in the tables window so far */
     uint64_t mfence_page;    /* VidMm's paging monitored fence: its page (0: none) */
     uint64_t mfence_value;   /* the last value signaled */
@@ -214,6 +215,8 @@ uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset);
  * operations with no effect on memory (notify). */
 void pbc_vidmm_signal_fence(vm *v);
 void pbc_vidmm_notify(vm *v, const pbc_sop *op);
+/* va-move-tables: CopyPageTableEntries into new leaf tables. */
+void pbc_vidmm_va_move_tables(vm *v, const pbc_sop *op);
 /* PB-PTE and PB-TLB, once the GPU has run everything. */
 void pbc_vidmm_va_check(vm *v);
 /* call.c: the spec model's micro-ops, executed on the spec world's GPU. */

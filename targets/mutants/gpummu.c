@@ -28,6 +28,9 @@
  *   mutant-pte-virtual-as-physical  on an adapter that takes updates by
  *                           GPU virtual address, writes entries at that
  *                           address taken as physical (PB-GPU-FAULT).
+ *   mutant-copy-pte-half    CopyPageTableEntries with 8-byte entries: half
+ *                           of each range arrives: work through the
+ *                           rest faults (PB-GPU-FAULT).
  */
 #include "mutants.h"
 
@@ -208,3 +211,23 @@ const pbc_target pbc_mutant_pte_virtual_as_physical = {
                           pte_virtual_as_physical_build, ref_patch, ref_submit_command),
     .adapter = &gpu_virtual,
 };
+
+/* Bug: copies page-table entries as if they were 8 bytes, a driver's own
+ * entry size, not DXGK_PTE's 16: half of each range arrives. */
+static void tweak_copy_half(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    static DXGK_BUILDPAGINGBUFFER_COPY_RANGE ranges[64];
+    (void)entries;
+    if (a->Operation != DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES)
+        return;
+    UINT n = a->CopyPageTableEntries.NumRanges < 64 ? a->CopyPageTableEntries.NumRanges : 64;
+    for (UINT i = 0; i < n; i++) {
+        ranges[i] = a->CopyPageTableEntries.pRanges[i];
+        ranges[i].NumPageTableEntries /= 2;
+    }
+    a->CopyPageTableEntries.NumRanges = n;
+    a->CopyPageTableEntries.pRanges = ranges;
+}
+
+MMU_MUTANT(pbc_mutant_copy_pte_half, "mutant-copy-pte-half", "copies page-table entries 8 bytes each",
+           tweak_copy_half);

@@ -58,7 +58,8 @@
     PBC_MUTANT(pbc_mutant_fence_low32, "PB-PAGING-FENCE")       \
     PBC_MUTANT(pbc_mutant_fence_physical, "PB-GPU-FAULT")       \
     PBC_MUTANT(pbc_mutant_adl_contiguous, "PB-GPU-FAULT")      \
-    PBC_MUTANT(pbc_mutant_pte_virtual_as_physical, "PB-GPU-FAULT")
+    PBC_MUTANT(pbc_mutant_pte_virtual_as_physical, "PB-GPU-FAULT") \
+    PBC_MUTANT(pbc_mutant_copy_pte_half, "PB-GPU-FAULT")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST
