@@ -374,7 +374,9 @@ static NTSTATUS ref_flush_tlb(const ref_adapter *a, DXGKARG_BUILDPAGINGBUFFER *a
 NTSTATUS APIENTRY ref_build_paging_buffer(IN_CONST_HANDLE adapter,
                                           IN_PDXGKARG_BUILDPAGINGBUFFER args)
 {
-    ref_writer w = {(uint8_t *)args->pDmaBuffer, (uint8_t *)args->pDmaBuffer + args->DmaSize};
+    /* An immediate update comes with no buffer at all (pDmaBuffer NULL). */
+    uint8_t *buffer = args->pDmaBuffer;
+    ref_writer w = {buffer, buffer ? buffer + args->DmaSize : NULL};
     switch (args->Operation) {
     case DXGK_OPERATION_TRANSFER:
         return ref_transfer(args, &w);

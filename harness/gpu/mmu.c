@@ -92,9 +92,11 @@ int pbc_gpu_va_walk(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat 
         }
         if (mmu_entry(gpu, table, index, &flags, &page, why))
             return -1;
-        if (flags & PBC_PTE_ZERO) {
-            /* Valid or not, an access through a Zero entry reads zeros
-             * (DXGK_PTE: "unless the Zero flag is set"). */
+        int maps_page = level == 0 || (flags & PBC_PTE_LARGE_PAGE);
+        if (maps_page && (flags & PBC_PTE_ZERO)) {
+            /* Valid or not, an access through a Zero entry of a page reads
+             * zeros (DXGK_PTE: "unless the Zero flag is set"); a directory
+             * entry has no zero page. */
             x->zero = 1;
             x->flags = flags;
             return 0;

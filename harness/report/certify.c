@@ -617,8 +617,8 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
  * allocation, read-only.
  * virtual-transfers: TransferVirtual in its three directions, split, and
  * FillVirtual, through VidMm's paging windows.
- * paging-fence: SignalMonitoredFence after transfers, and the
- * notifications that must do no harm.
+ * paging-fence: SignalMonitoredFence after transfers.
+ * notify-*: each notification that must do no harm, between transfers.
  * aperture-adl: MapApertureSegment2 with a page-array ADL and a
  * contiguous one, AdlOffset past foreign pages.
  * move-tables: CopyPageTableEntries moves the leaves of a range over two
@@ -656,18 +656,25 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         gb(b, "render-write D offset=0 size=8K pattern=0x0D0D0D0D via=va\n");
         return 0;
     }
-    if (variant == 4) { /* the paging fence and the notifications */
+    if (variant == 4) { /* the paging fence */
         gb(b, "alloc A size=20K mdl-offset=1%s\n", story_idle(d));
         gb(b, "alloc B size=8K at=");
         story_at(b, low, 0x100000);
         gb(b, "%s\n", story_idle(d));
         story_dma(b, d);
         story_to(b, "transfer A", low, 0x200000, " split=2");
-        gb(b, "signal-fence\nnotify fence-residency\nnotify map-mmu\n");
+        gb(b, "signal-fence\n");
         gb(b, "transfer B to=system\nsignal-fence\nflush\n");
-        gb(b, "notify unmap-mmu\nnotify residency2\nnotify alloc\n");
         story_to(b, "transfer B", high, 0x100000, "");
         gb(b, "signal-fence\n");
+        return 0;
+    }
+    if (variant >= 7) { /* each notification alone, between transfers: a target may declare some only */
+        gb(b, "alloc A size=20K mdl-offset=1%s\n", story_idle(d));
+        story_dma(b, d);
+        story_to(b, "transfer A", low, 0x200000, " split=2");
+        gb(b, "notify %s\n", pbc_notify_name(variant - 7));
+        gb(b, "transfer A to=system\n");
         return 0;
     }
     if (variant == 5) { /* MapApertureSegment2: a page-array ADL and a contiguous one */
@@ -730,7 +737,9 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
 
 static const char *const refill_variants[] = {"same-pattern", "new-pattern"};
 static const char *const gpummu_variants[] = {"follows", "64k-pages", "unmap-reuse", "virtual-transfers",
-                                              "paging-fence", "aperture-adl", "move-tables"};
+                                              "paging-fence", "aperture-adl", "move-tables",
+                                              "notify-fence-residency", "notify-map-mmu", "notify-unmap-mmu",
+                                              "notify-residency2", "notify-alloc"};
 static const char *const special_lock_variants[] = {"to-system", "from-system"};
 static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
 static const char *const engine_variants[] = {"paging-pending", "render-woken"};
@@ -744,7 +753,7 @@ static const story stories[] = {
     {"busy-later-op", NULL, 1, 1, story_busy_later},
     {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
     {"engines", engine_variants, 2, 0, story_engines},
-    {"gpummu", gpummu_variants, 7, 0, story_gpummu},
+    {"gpummu", gpummu_variants, 7 + PBC_NOTIFY_COUNT, 0, story_gpummu},
 };
 
 /* Adds the story when the target supports every operation it issues

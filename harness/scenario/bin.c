@@ -338,8 +338,10 @@ static void encode_va_place(bin_writer *w, const pbc_sop *o)
     if (o->va) {
         wr_var(w, o->va >> 12);
     } else if (o->va_min || o->va_max) {
-        wr_var(w, o->va_min >> 12);
-        wr_var(w, o->va_max >> 12);
+        /* Bounds past the space VidMm hands out mean the same as its end,
+         * which the decoder can say. */
+        wr_var(w, (o->va_min < PBC_VA_END ? o->va_min : PBC_VA_END - PBC_PAGE_SIZE) >> 12);
+        wr_var(w, o->va_max && o->va_max < PBC_VA_END ? o->va_max >> 12 : 0);
     }
 }
 
@@ -375,8 +377,10 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
         uint8_t to = rd_u8(r);
         if (to & 1)
             bad |= decode_mem_place(r, s, asize, &o->at);
-        if (v3 && kind == PBC_SOP_TRANSFER && (to & 2))
+        if (v3 && kind == PBC_SOP_TRANSFER && (to & 2)) {
             o->flags = PBC_SOP_VIRTUAL;
+            o->at.offset &= ~(uint64_t)(PBC_PAGE_SIZE - 1); /* GPU virtual pages */
+        }
         break;
     }
     case PBC_SOP_FILL:

@@ -577,6 +577,7 @@ static void res_apply_va(pbc_residency *r, const pbc_sop *op, int alloc)
     a->va_base = u.base;
     a->va_first = op->first;
     a->va_count = op->count;
+    a->va_protection = op->driver_protection;
 }
 
 static void res_drop_va(pbc_residency *r, int alloc)

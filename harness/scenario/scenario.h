@@ -174,6 +174,7 @@ typedef struct pbc_res_alloc {
     uint32_t va_flags;    /* PBC_SOP_VA_* of that mapping */
     uint64_t va_base;
     uint32_t va_first, va_count;
+    uint64_t va_protection; /* its DriverProtection, for every later update (S53) */
 } pbc_res_alloc;
 
 /* A GPU virtual range in use: an allocation's, or a zero or no-access one. */

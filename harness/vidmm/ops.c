@@ -352,10 +352,20 @@ static void vm_render(vm *v, const pbc_sop *op)
          * (after the paging fence of its mapping, S55). */
         pbc_uop u = {.dst = pbc_vidmm_va_of(v, op->alloc, op->offset), .size = op->size, .value = op->pattern,
                      .flags = PBC_UOP_DST_VIRTUAL};
-        u.kind = op->kind == PBC_SOP_RENDER_WRITE ? PBC_UOP_FILL : PBC_UOP_READ;
-        if (u.kind == PBC_UOP_READ)
-            u.width = op->size < 8 ? (uint32_t)op->size : 8;
-        vm_gpu_work(v, &u, (int)op->alloc);
+        if (op->kind == PBC_SOP_RENDER_WRITE) {
+            u.kind = PBC_UOP_FILL;
+            vm_gpu_work(v, &u, (int)op->alloc);
+        }
+        /* A read translates every page it covers: one small read a page. */
+        for (uint64_t at = 0; op->kind == PBC_SOP_RENDER_READ && at < op->size;) {
+            uint64_t va = u.dst + at, left = PBC_PAGE_SIZE - (va & (PBC_PAGE_SIZE - 1));
+            pbc_uop r = {.kind = PBC_UOP_READ, .dst = va, .flags = PBC_UOP_DST_VIRTUAL};
+            r.width = op->size - at < 8 ? (uint32_t)(op->size - at) : 8;
+            if (r.width > left)
+                r.width = (uint32_t)left;
+            vm_gpu_work(v, &r, (int)op->alloc);
+            at += left;
+        }
     } else if (op->flags & PBC_SOP_VIA_APERTURE) {
         uint64_t base = pbc_vidmm_segment_base(v, ra->ap_segment) + ra->ap_page * PBC_PAGE_SIZE;
         uint64_t mapped_from = (uint64_t)ra->map_first * PBC_PAGE_SIZE;

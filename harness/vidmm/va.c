@@ -358,7 +358,6 @@ static void va_write_range(vm *v, uint64_t base, uint32_t count, int alloc, uint
         DXGKARG_BUILDPAGINGBUFFER a;
         va_args(&a, 0, leaf_phys, (UINT)((at & (VA_REGION_2M - 1)) / step), n, entries);
         a.UpdatePageTable.Flags.Repeat = repeat != NULL;
-        a.UpdatePageTable.Flags.Use64KBPages = page64;
         a.UpdatePageTable.DriverProtection = prot; /* S53 */
         if (alloc >= 0 && !repeat) {
             a.UpdatePageTable.hAllocation = v->allocs[alloc].h;
@@ -421,7 +420,7 @@ void pbc_vidmm_va_moved(vm *v, uint32_t index, const pbc_res_alloc *to)
         return;
     pbc_vidmm_trace(v, " its GPU virtual range follows it");
     va_write_range(v, ra->va_base, ra->va_count, (int)index, ra->va_first, ra->va_flags, to, &v->allocs[index].mdl,
-                   NULL, 0);
+                   NULL, ra->va_protection);
     va_flush(v, ra->va_base, (uint64_t)ra->va_count * PBC_PAGE_SIZE, (int)index);
 }
 

@@ -49,7 +49,7 @@ NTSTATUS var_ref_window(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, uint8_t *s
 NTSTATUS var_ref_one_packet(HANDLE adapter, const DXGKARG_BUILDPAGINGBUFFER *a, uint8_t *packet,
                             size_t *len, UINT *mpo)
 {
-    /* Every reference packet is 16 to 24 bytes: two never fit in 24. */
+    /* Every reference packet is 16 to 28 bytes: two never fit in 28. */
     DXGKARG_BUILDPAGINGBUFFER local = *a;
     local.pDmaBuffer = packet;
     local.DmaSize = REF_MAX_PACKET_BYTES;

@@ -68,7 +68,8 @@ NTSTATUS APIENTRY var_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAN
 /* The same with an adapter destructor of its own. */
 #define VAR_TARGET_DESTROY(sym, nm, summary_text, min_dma, priv_size, create, destroy, build, patch_fn, \
                            submit_fn)                                                                 \
-    const pbc_target sym = {REF_TARGET_FIELDS(nm, summary_text, min_dma, priv_size, create, destroy,       \
-                                              ref_create_allocation, build, patch_fn, submit_fn)}
+    const pbc_target sym = {REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, nm, summary_text, min_dma, priv_size,  \
+                                                  create, destroy, ref_create_allocation, ref_destroy_allocation,   \
+                                                  build, patch_fn, submit_fn)}
 
 #endif
