@@ -9,6 +9,7 @@
 #include "scenario/scenario.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu.h" /* PBC_MAX_SEGMENTS */
@@ -612,6 +613,8 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
     decode_layout(&r, s, n ? layout : NULL, n);
     pbc_residency res;
     int started = 0;
+    uint8_t *ranged = NULL; /* for the GPU virtual limit */
+    uint64_t va = 0;
     while (r.at < r.n && s->op_count < PBC_MAX_OPS) {
         uint32_t type = rd_u8(&r) % types;
         if (type == BIN_RECORD_ALLOC) {
@@ -620,16 +623,19 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
         }
         if (!started) {
             pbc_residency_init(&res, s); /* placements were checked as they came */
+            ranged = pbc_xcalloc(s->alloc_count + 1, 1);
             started = 1;
         }
         pbc_sop o;
-        if (decode_op(&r, s, type - 1, &o, v3) == 0 && !pbc_residency_check(&res, &o)) {
+        if (decode_op(&r, s, type - 1, &o, v3) == 0 && !pbc_residency_check(&res, &o) &&
+            pbc_sop_va_fits(s, &o, ranged, &va)) {
             *pbc_scenario_add_op(s) = o;
             pbc_residency_apply(&res, &o);
         }
     }
     if (started)
         pbc_residency_fini(&res);
+    free(ranged);
 }
 
 size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max)

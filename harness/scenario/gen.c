@@ -8,8 +8,10 @@
 #include "scenario/gen.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "gpu/gpu.h" /* PBC_MAX_SEGMENTS */
 
 uint32_t pbc_rng_choose(void *p, uint32_t n)
@@ -322,6 +324,8 @@ void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32
     }
     uint32_t want = 1 + c(x, max_ops);
     int last = -1; /* the allocation of the last operation that named one */
+    uint8_t *ranged = pbc_xcalloc(s->alloc_count + 1, 1); /* for the GPU virtual limit */
+    uint64_t va = 0;
     for (uint32_t tries = 0; s->op_count < want && tries < want * 8; tries++) {
         pbc_sop o;
         /* Half the time on the same allocation as the last operation:
@@ -330,12 +334,13 @@ void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32
             pbc_gen_op_on(s, &r, (uint32_t)last, &o, c, x);
         else
             pbc_gen_op(s, &r, &o, c, x);
-        if (pbc_residency_check(&r, &o))
+        if (pbc_residency_check(&r, &o) || !pbc_sop_va_fits(s, &o, ranged, &va))
             continue;
         *pbc_scenario_add_op(s) = o;
         pbc_residency_apply(&r, &o);
         if (pbc_sop_has_alloc(o.kind))
             last = (int)o.alloc;
     }
+    free(ranged);
     pbc_residency_fini(&r);
 }

@@ -842,30 +842,98 @@ static int limit_message(uint64_t pages, uint64_t system, const char *where, cha
     return -1;
 }
 
+/* Pages of GPU virtual ranges whose entries an operation makes VidMm
+ * write (`ranged`: the allocations that have a range, kept up to date):
+ * a range's own, twice an allocation's for its paging windows, a range
+ * that follows its allocation, a leaf moved whole. */
+uint64_t pbc_sop_va_pages(const pbc_scenario *s, const pbc_sop *op, uint8_t *ranged)
+{
+    uint64_t pages = op->alloc < s->alloc_count ? pbc_alloc_pages(&s->allocs[op->alloc]) : 0;
+    switch (op->kind) {
+    case PBC_SOP_VA_MAP:
+        ranged[op->alloc] = 1;
+        return op->count;
+    case PBC_SOP_VA_ZERO:
+        return op->count;
+    case PBC_SOP_VA_UNMAP:
+        ranged[op->alloc] = 0;
+        return pages;
+    case PBC_SOP_VA_MOVE_TABLES:
+        return pages + 2 * PBC_PT_ENTRIES;
+    case PBC_SOP_TRANSFER:
+    case PBC_SOP_SPECIAL_LOCK:
+    case PBC_SOP_FILL:
+        return ((op->flags & PBC_SOP_VIRTUAL) ? 2 * pages : 0) + (ranged[op->alloc] ? pages : 0);
+    default:
+        return 0;
+    }
+}
+
+int pbc_sop_va_fits(const pbc_scenario *s, const pbc_sop *op, uint8_t *ranged, uint64_t *va)
+{
+    uint8_t was = op->alloc < s->alloc_count ? ranged[op->alloc] : 0;
+    uint64_t cost = pbc_sop_va_pages(s, op, ranged);
+    if (*va + cost <= PBC_MAX_VA_PAGES) {
+        *va += cost;
+        return 1;
+    }
+    if (op->alloc < s->alloc_count)
+        ranged[op->alloc] = was;
+    return 0;
+}
+
+uint64_t pbc_scenario_va_pages(const pbc_scenario *s)
+{
+    uint8_t *ranged = pbc_xcalloc(s->alloc_count + 1, 1);
+    uint64_t va = 0;
+    for (uint32_t i = 0; i < s->op_count; i++)
+        va += pbc_sop_va_pages(s, &s->ops[i], ranged);
+    free(ranged);
+    return va;
+}
+
 int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uint32_t *line)
 {
-    uint64_t pages = 0, system = 0;
+    uint64_t pages = 0, system = 0, va = 0;
+    uint8_t *ranged = pbc_xcalloc(s->alloc_count + 1, 1);
     char where[64];
     *line = 0;
-    for (uint32_t i = 0; i < s->alloc_count; i++) {
+    int rc = 0;
+    for (uint32_t i = 0; i < s->alloc_count && !rc; i++) {
         pages += alloc_footprint(&s->allocs[i]);
         system += alloc_system(&s->allocs[i]);
         if (!within_limits(pages, system)) {
             snprintf(where, sizeof(where), "allocation '%s'", s->allocs[i].name);
             *line = s->allocs[i].line;
-            return limit_message(pages, system, where, buf, size);
+            rc = limit_message(pages, system, where, buf, size);
         }
     }
-    for (uint32_t i = 0; i < s->op_count; i++) {
+    for (uint32_t i = 0; i < s->op_count && !rc; i++) {
         pages += op_footprint(s, &s->ops[i]);
         system += op_system(s, &s->ops[i]);
-        if (!within_limits(pages, system)) {
+        uint64_t before = va;
+        va += pbc_sop_va_pages(s, &s->ops[i], ranged);
+        /* Page tables come from system memory: for each 512 pages of
+         * entries written, at most a leaf (two pages) and its page in the
+         * tables window, and a level-1 table with its own for the first. */
+        if (va > before)
+            system += 3 * ((va + PBC_PT_ENTRIES - 1) / PBC_PT_ENTRIES - (before + PBC_PT_ENTRIES - 1) / PBC_PT_ENTRIES) +
+                      (before == 0 ? 32 : 0);
+        if (va > PBC_MAX_VA_PAGES) {
+            *line = s->ops[i].line;
+            snprintf(buf, size,
+                     "over the GPU virtual limit: by operation %u (%s) the scenario has VidMm write page-table "
+                     "entries for %llu pages, more than the %u a scenario may (docs/scenario-format.md, \"Limits\")",
+                     i + 1, pbc_sop_name(s->ops[i].kind), (unsigned long long)va, PBC_MAX_VA_PAGES);
+            rc = -1;
+        } else if (!within_limits(pages, system)) {
             snprintf(where, sizeof(where), "operation %u (%s)", i + 1, pbc_sop_name(s->ops[i].kind));
             *line = s->ops[i].line;
-            return limit_message(pages, system, where, buf, size);
+            rc = limit_message(pages, system, where, buf, size);
         }
     }
-    return 0;
+    free(ranged);
+    return rc;
 }
 
 _Static_assert(PBC_FUZZ_MAX_FOOTPRINT <= PBC_MAX_SCENARIO_BYTES, "the fuzz budget lies within the limits");
@@ -896,7 +964,8 @@ int pbc_scenario_fuzz_runs(const pbc_scenario *s)
         bytes += s->allocs[i].size;
     return pbc_scenario_check_limits(s, why, sizeof(why), &line) == 0 && bytes <= PBC_FUZZ_MAX_ALLOC_BYTES &&
            pbc_scenario_footprint(s) <= PBC_FUZZ_MAX_FOOTPRINT &&
-           small_buffer_pages(s) <= PBC_FUZZ_MAX_SMALL_BUFFER_PAGES;
+           small_buffer_pages(s) <= PBC_FUZZ_MAX_SMALL_BUFFER_PAGES &&
+           pbc_scenario_va_pages(s) <= PBC_FUZZ_MAX_VA_PAGES;
 }
 
 int pbc_scenario_fuzz_rerun(const uint8_t *data, size_t size)

@@ -281,6 +281,21 @@ uint64_t pbc_scenario_footprint(const pbc_scenario *s);
 #define PBC_TIMEOUT_BYTES (256ull << 20)
 uint32_t pbc_scenario_timeout_units(const pbc_scenario *s);
 
+/* Pages of GPU virtual ranges whose page-table entries VidMm writes over
+ * the scenario (each write counted: a range's, its paging windows', a
+ * range that follows a move, a moved leaf): at most PBC_MAX_VA_PAGES
+ * (1 GiB of address space), as each costs entries written and,
+ * in the smallest paging buffers, calls. */
+#define PBC_MAX_VA_PAGES 262144u
+uint64_t pbc_scenario_va_pages(const pbc_scenario *s);
+/* The same for one operation; `ranged` (one byte an allocation, zeroed at
+ * first) follows which allocations have a range. pbc_sop_va_fits adds it
+ * to *va when the total stays within PBC_MAX_VA_PAGES, and returns 1;
+ * else it changes nothing and returns 0 (the generator and the binary
+ * decoder drop such an operation, as they drop an illegal one). */
+uint64_t pbc_sop_va_pages(const pbc_scenario *s, const pbc_sop *op, uint8_t *ranged);
+int pbc_sop_va_fits(const pbc_scenario *s, const pbc_sop *op, uint8_t *ranged, uint64_t *va);
+
 /* 0 when s is within the limits run, replay, encode and the fuzz targets
  * share; else -1 with why in buf and, in *line, the source line of the
  * allocation or operation that passes them (0 when it has none). */
@@ -300,6 +315,9 @@ int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uin
  * as a slow unit). 64 MiB in the smallest buffers still resumes past 1 MiB
  * and 16 MiB at every page. */
 #define PBC_FUZZ_MAX_SMALL_BUFFER_PAGES 16384u
+/* And at most this many pages of page-table entries written (256 MiB of
+ * GPU virtual address space). */
+#define PBC_FUZZ_MAX_VA_PAGES 65536u
 /* Whether a fuzz target runs s: within the limits and the budget. Inputs
  * it does not run are only decoded (`pbcheck replay` runs them); `pbcheck
  * bench` replays a fuzzer's corpus by the same rule. */

@@ -28,14 +28,40 @@
 
 static const char *const va_mask_reason = "page tables hold the builder's own entries: judged by PB-PTE";
 
+/* Pages for every table the scenario can need, in one run taken before
+ * anything else: system memory the scenario fills cannot leave the
+ * tables without room. A scenario's count of entry pages bounds its
+ * tables (3 pages for each 512 entries: a leaf and its window's share,
+ * and the level-1 tables and the root). */
+void pbc_vidmm_va_reserve(vm *v)
+{
+    uint64_t va = pbc_scenario_va_pages(v->s);
+    int uses = va > 0;
+    for (uint32_t i = 0; i < v->s->op_count; i++)
+        uses |= v->s->ops[i].kind == PBC_SOP_SIGNAL_FENCE;
+    if (!uses)
+        return;
+    uint64_t want = 3 * ((va + PBC_PT_ENTRIES - 1) / PBC_PT_ENTRIES) + 32;
+    uint64_t *pfns = pbc_xcalloc(want, sizeof(*pfns));
+    uint64_t got = pbc_gpu_alloc_system_run(v->gpu, 0, want, pfns);
+    for (uint64_t i = 1; i < got; i++)
+        if (pfns[i] != pfns[0] + i)
+            got = i; /* only the part in a row */
+    v->pt_pool = pfns[0] << PBC_PAGE_SHIFT;
+    v->pt_pool_pages = got;
+    free(pfns);
+}
+
 /* A new table of `bytes` (8 KiB, or 512 bytes for 64 KiB leaves, kept on a
- * page of its own): pages from the pool, garbage until initialized. */
+ * page of its own): pages from the reserved run, garbage until
+ * initialized. */
 static uint64_t va_table_memory(vm *v, uint32_t bytes)
 {
-    uint64_t pages = (bytes + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE, pfns[2];
-    if (pbc_gpu_alloc_system_run(v->gpu, 0, pages, pfns) != pages || (pages == 2 && pfns[1] != pfns[0] + 1))
-        pbc_harness_bug("no system pages left for a page table");
-    uint64_t phys = pfns[0] << PBC_PAGE_SHIFT;
+    uint64_t pages = (bytes + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE;
+    if (v->pt_pool_used + pages > v->pt_pool_pages)
+        pbc_harness_bug("the pages reserved for page tables ran out");
+    uint64_t phys = v->pt_pool + (v->pt_pool_used << PBC_PAGE_SHIFT);
+    v->pt_pool_used += pages;
     v->gpu->cur.writer = PBC_WRITER_INIT;
     pbc_desc d = {PBC_PAGE_PATTERN, VA_GARBAGE, 0};
     pbc_gpu_write_desc(v->gpu, phys, pages * PBC_PAGE_SIZE, &d);
@@ -268,7 +294,8 @@ void pbc_vidmm_va_setup(vm *v)
         if (v->s->ops[i].kind != PBC_SOP_SIGNAL_FENCE)
             continue;
         /* The paging fence: a zeroed system page at VidMm's address. */
-        v->mfence_page = pbc_gpu_alloc_system_page(v->gpu);
+        v->mfence_page = va_table_memory(v, PBC_PAGE_SIZE);
+        pbc_vidmm_mask_clear(v, v->mfence_page, v->mfence_page + PBC_PAGE_SIZE); /* compared: it is the fence */
         uint8_t zeros[8] = {0};
         v->gpu->cur.writer = PBC_WRITER_INIT;
         pbc_gpu_write(v->gpu, v->mfence_page, zeros, sizeof(zeros));

@@ -187,6 +187,7 @@ static int vm_setup(vm *v)
     pbc_vidmm_mask_add(v, v->gpu->dummy_page, v->gpu->dummy_page + PBC_PAGE_SIZE,
                 "the dummy page absorbs accesses through unmapped aperture pages (S33)");
     pbc_vidmm_host_init(v);
+    pbc_vidmm_va_reserve(v);
     if (v->opt.mode == PBC_MODE_TARGET && v->t->gart_view)
         v->gpu->gart_lookup = vm_gart_lookup;
     uint64_t win_start, win_end;

@@ -168,6 +168,8 @@ struct vm {
     uint64_t va_root;        /* the root page table (0: the scenario uses no GPU virtual range) */
     vm_pt *pts;              /* the other tables */
     uint32_t pt_count, pt_cap;
+    uint64_t pt_pool;        /* the run of system pages reserved for page tables */
+    uint64_t pt_pool_pages, pt_pool_used;
     int pt_virtual;          /* the adapter takes updates by GPU virtual address */
     int pt_window;           /* VidMm's tables window is mapped (pt_virtual, or entries are copied) */
     uint32_t pt_windowed;    /* tables shown in the tables window so far */
@@ -200,6 +202,8 @@ static inline uint64_t pbc_vidmm_segment_base(const vm *v, uint32_t id) { return
 static inline int pbc_vidmm_is_poison(const uint8_t *p, size_t n) { return pbc_all_bytes(p, n, VM_POISON); }
 
 /* va.c: GPU virtual ranges (WDDM 2.x). */
+/* Before any allocation takes system pages: pages for the page tables. */
+void pbc_vidmm_va_reserve(vm *v);
 void pbc_vidmm_va_setup(vm *v);
 void pbc_vidmm_va_map(vm *v, const pbc_sop *op);   /* va-map, va-zero */
 void pbc_vidmm_va_unmap(vm *v, const pbc_sop *op);
