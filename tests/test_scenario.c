@@ -36,7 +36,10 @@ T_TEST(va_requests_refused_as_vidmm_refuses)
 {
 #define VA_HEAD "pbs 1\nalloc A size=64K at=1:0x100000\nalloc B size=16K at=1:0x200000\n"
     T_CHECK(strstr(BAD(VA_HEAD "va-map A va=0x10800\nend\n"), "aligned to a CPU page (S49)"));
-    T_CHECK(strstr(BAD(VA_HEAD "va-map A va=0x100000\nva-map B va=0x10c000\nend\n"), "is not free (S49)"));
+    T_CHECK(strstr(BAD(VA_HEAD "va-map A va=0x100000\nva-map B va=0x10c000\nend\n"),
+                   "neither free nor within one range reserved before (S49)"));
+    T_CHECK(strstr(BAD(VA_HEAD "va-zero count=8 va=0x100000\nva-map B va=0x106000\nend\n"),
+                   "neither free nor within one range reserved before (S49)")); /* runs past the reservation */
     T_CHECK(strstr(BAD(VA_HEAD "va-map A min=0x1800\nend\n"), "4 KiB aligned (S50)"));
     T_CHECK(strstr(BAD(VA_HEAD "va-map A min=0x200000 max=0x100000\nend\n"), "at or below MinimumAddress (S50)"));
     T_CHECK(strstr(BAD(VA_HEAD "va-map A min=0x100000 max=0x108000\nend\n"), "no free range of that size"));
@@ -62,6 +65,18 @@ T_TEST(va_requests_refused_as_vidmm_refuses)
                     (unsigned long long)pbc_residency_va_base(&r, &s.ops[i]));
         pbc_residency_apply(&r, &s.ops[i]);
     }
+    pbc_residency_fini(&r);
+    pbc_scenario_fini(&s);
+    /* S49: a BaseAddress inside a range reserved before maps there; what is
+     * left of the reservation on either side stays reserved. */
+    const char *in = VA_HEAD "va-zero count=16 va=0x100000 no-access\nva-map B va=0x104000\n"
+                             "va-map A first=0 count=4 va=0x100000\nend\n";
+    T_CHECK_MSG(pbc_scenario_parse(in, strlen(in), "x.pbs", &s, err, sizeof(err)) == 0, "%s", err);
+    T_CHECK(pbc_residency_init(&r, &s) == NULL);
+    for (uint32_t i = 0; i < s.op_count; i++)
+        pbc_residency_apply(&r, &s.ops[i]);
+    T_CHECK(r.va_count == 3 && r.a[1].va_base == 0x104000 && r.a[0].va_base == 0x100000);
+    T_CHECK(pbc_residency_va_reserved(&r, 0x108000, 8, 0) >= 0 && pbc_residency_va_reserved(&r, 0x104000, 1, 0) < 0);
     pbc_residency_fini(&r);
     pbc_scenario_fini(&s);
 #undef VA_HEAD

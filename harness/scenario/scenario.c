@@ -493,6 +493,17 @@ static int res_va_free(const pbc_residency *r, uint64_t base, uint64_t pages, ui
     return res_va_meets(r, base, pages, flags) == NULL;
 }
 
+int pbc_residency_va_reserved(const pbc_residency *r, uint64_t base, uint64_t pages, uint32_t flags)
+{
+    for (uint32_t i = 0; i < r->va_count; i++) {
+        const pbc_res_va *u = &r->vas[i];
+        if (u->alloc < 0 && base >= u->base && base + pages * PBC_PAGE_SIZE <= u->base + u->pages * PBC_PAGE_SIZE &&
+            (u->flags & PBC_SOP_VA_64K) == (flags & PBC_SOP_VA_64K))
+            return (int)i;
+    }
+    return -1;
+}
+
 uint64_t pbc_residency_va_base(const pbc_residency *r, const pbc_sop *op)
 {
     if (op->va)
@@ -530,8 +541,12 @@ static const char *res_check_va_request(const pbc_residency *r, const pbc_sop *o
             return "a 64 KiB range needs a 64 KiB-aligned BaseAddress";
         if (op->va < PBC_VA_FIRST || op->va >= PBC_VA_END || size > PBC_VA_END - op->va)
             return "VidMm refuses it: BaseAddress+size outside the GPU virtual address space";
-        if (!res_va_free(r, op->va, op->count, op->flags))
-            return "VidMm refuses it: [BaseAddress, BaseAddress+size) is not free (S49)";
+        /* Not free, it must lie in a range reserved before (S49): pbcheck
+         * maps into one va-zero range, of the same page size. */
+        if (!res_va_free(r, op->va, op->count, op->flags) &&
+            pbc_residency_va_reserved(r, op->va, op->count, op->flags) < 0)
+            return "VidMm refuses it: [BaseAddress, BaseAddress+size) is neither free nor within one range reserved "
+                   "before (S49)";
         return NULL;
     }
     if (op->va_min % PBC_PAGE_SIZE || op->va_max % PBC_PAGE_SIZE)
@@ -568,6 +583,21 @@ static const char *res_check_va_map(const pbc_residency *r, const pbc_sop *op)
 static void res_apply_va(pbc_residency *r, const pbc_sop *op, int alloc)
 {
     pbc_res_va u = {pbc_residency_va_base(r, op), op->count, alloc, op->flags};
+    int within = op->va ? pbc_residency_va_reserved(r, op->va, op->count, op->flags) : -1;
+    if (within >= 0 && res_va_meets(r, op->va, op->count, op->flags)) {
+        /* What is left of the reserved range on either side stays reserved. */
+        pbc_res_va old = r->vas[within];
+        r->vas[within] = r->vas[--r->va_count];
+        uint64_t end = u.base + u.pages * PBC_PAGE_SIZE, old_end = old.base + old.pages * PBC_PAGE_SIZE;
+        if (u.base > old.base) {
+            pbc_res_va left = {old.base, (u.base - old.base) / PBC_PAGE_SIZE, -1, old.flags};
+            PBC_PUSH(r->vas, r->va_count, r->va_cap, left);
+        }
+        if (end < old_end) {
+            pbc_res_va right = {end, (old_end - end) / PBC_PAGE_SIZE, -1, old.flags};
+            PBC_PUSH(r->vas, r->va_count, r->va_cap, right);
+        }
+    }
     PBC_PUSH(r->vas, r->va_count, r->va_cap, u);
     if (alloc < 0)
         return;

@@ -236,6 +236,9 @@ void pbc_residency_apply(pbc_residency *r, const pbc_sop *op);
  * range within [MinimumAddress, MaximumAddress] (S50), aligned to its page
  * size. */
 uint64_t pbc_residency_va_base(const pbc_residency *r, const pbc_sop *op);
+/* The index in r->vas of the va-zero range (reserved: zero or no-access)
+ * that holds [base, base + pages) whole, with the same page size, or -1. */
+int pbc_residency_va_reserved(const pbc_residency *r, uint64_t base, uint64_t pages, uint32_t flags);
 /* Whether [offset, offset+size) of segment is free of resident allocations
  * other than `except` (-1 for none). */
 int pbc_residency_range_free(const pbc_residency *r, uint32_t segment, uint64_t offset,

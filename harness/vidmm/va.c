@@ -424,9 +424,14 @@ void pbc_vidmm_va_map(vm *v, const pbc_sop *op)
         return;
     }
     /* Fresh entries were not valid, so the TLB holds none of them: no
-     * flush is needed. */
+     * flush is needed, unless the range was reserved as zero pages (valid
+     * entries, which the GPU may have cached). */
+    int within = op->va ? pbc_residency_va_reserved(&v->rs, op->va, op->count, op->flags) : -1;
+    int was_valid = within >= 0 && !(v->rs.vas[within].flags & PBC_SOP_VA_NO_ACCESS);
     va_write_range(v, base, op->count, (int)op->alloc, op->first, op->flags, &v->rs.a[op->alloc],
                    &v->allocs[op->alloc].mdl, NULL, op->driver_protection);
+    if (was_valid && !v->stop)
+        va_flush(v, base, (uint64_t)op->count * PBC_PAGE_SIZE, (int)op->alloc);
 }
 
 void pbc_vidmm_va_unmap(vm *v, const pbc_sop *op)
