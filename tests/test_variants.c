@@ -410,3 +410,20 @@ T_TEST(aligned_64_aligns_every_packet)
 }
 
 T_MAIN()
+
+/* The GpuMmu variants make their choice on a GPU virtual seed: the work
+ * they hand the GPU differs from the reference's (and every_variant_passes
+ * holds them to the same verdict). */
+T_TEST(gpummu_variants_make_their_choices)
+{
+    const pbc_scenario *s = seed("va-unmap-reuse.pbs");
+    uint64_t bytes;
+    pbc_record ref = run_record("reference", s, 4096, &bytes);
+    T_CHECK(ref.exec_hash != 0);
+    static const char *const names[] = {"variant-flush-all", "variant-pte-gpu-virtual", "variant-mmu-tricks"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        pbc_record v = run_record(names[i], s, 4096, &bytes);
+        T_CHECK_MSG(v.exec_hash != ref.exec_hash, "%s gave the GPU the reference's work", names[i]);
+        T_CHECK_MSG(v.findings.count == 0, "%s: a finding", names[i]);
+    }
+}
