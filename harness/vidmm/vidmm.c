@@ -176,6 +176,20 @@ static void vm_report_faults(vm *v)
     VM_RULE(v, pbc_rule_gpu_fault(&v->res->findings, w ? w->op : UINT32_MAX, g->fault_count, first));
 }
 
+/* Whether there are faults, all of them kept, all in render work. */
+static int vm_faults_are_render_work(const vm *v)
+{
+    const pbc_gpu *g = v->gpu;
+    if (!g->fault_count || g->fault_count > PBC_MAX_FAULTS_KEPT)
+        return 0;
+    for (uint32_t i = 0; i < g->fault_count; i++) {
+        uint32_t sub = g->faults[i].submission;
+        if (!sub || sub > g->queued || g->queue[sub - 1].kind != PBC_QE_WORK)
+            return 0;
+    }
+    return 1;
+}
+
 static int vm_setup(vm *v)
 {
     const pbc_scenario *s = v->s;
@@ -344,7 +358,12 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
         vm_apply_gart_view(&v);
     if (!v.stop && opt->mode == PBC_MODE_TARGET)
         vm_check_unmapped(&v, 1);
-    if (!v.stop) /* a fault stops a submission, so it explains what follows */
+    /* A fault stops a submission, so it explains what follows; but when
+     * every fault is render work's, all paging work ran, and page tables
+     * that translate wrong are the cause (PB-PTE before PB-GPU-FAULT). */
+    if (!v.stop && opt->mode == PBC_MODE_TARGET && vm_faults_are_render_work(&v))
+        pbc_vidmm_va_check(&v);
+    if (!v.stop)
         vm_report_faults(&v);
     if (!v.stop && opt->mode == PBC_MODE_TARGET)
         vm_final_checks(&v);

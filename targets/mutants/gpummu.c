@@ -11,8 +11,9 @@
  *                           held, a zero range is left half made (PB-PTE).
  *   mutant-64k-as-4k        ignores Use64KBPages on a level-1 entry: the
  *                           leaf it points at is read as 4 KiB entries
- *                           (PB-PTE; render work through it faults
- *                           first: PB-GPU-FAULT).
+ *                           (PB-PTE: render work through it faults, and
+ *                           the tables are judged first when only render
+ *                           work faulted).
  *   mutant-va-offset-added  adds AllocationOffsetInBytes to TransferVirtual's
  *                           addresses: a split transfer's later parts run
  *                           off the end of VidMm's paging window
@@ -29,8 +30,9 @@
  *                           GPU virtual address, writes entries at that
  *                           address taken as physical (PB-GPU-FAULT).
  *   mutant-copy-pte-half    CopyPageTableEntries with 8-byte entries: half
- *                           of each range arrives: work through the
- *                           rest faults (PB-GPU-FAULT).
+ *                           of each range arrives (PB-PTE).
+ *   mutant-pte-page-off     a system page's entry names the page after it
+ *                           (PB-PTE).
  */
 #include "mutants.h"
 
@@ -96,15 +98,19 @@ static void tweak_64k_as_4k(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
         entries[i].PageTablePageSize = DXGK_PTE_PAGE_TABLE_PAGE_4KB; /* its own entry, from scratch */
 }
 
+/* A planted bug's table: the reference's GpuMmu operations, its build. */
+#define MMU_MUTANT_BUILD(sym, nm, summary_text, build)                                                       \
+    const pbc_target sym = {REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, nm, summary_text, REF_MAX_PACKET_BYTES, \
+                                                  0, ref_create_adapter, ref_destroy_adapter,                 \
+                                                  ref_create_allocation, ref_destroy_allocation, build,        \
+                                                  ref_patch, ref_submit_command)}
+/* One whose bug is a change to the arguments (`tweak`). */
 #define MMU_MUTANT(sym, nm, summary_text, tweak)                                                             \
     static NTSTATUS APIENTRY sym##_build(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)                 \
     {                                                                                                        \
         return mmu_call_modified(h, a, tweak);                                                               \
     }                                                                                                        \
-    const pbc_target sym = {REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, nm, summary_text, REF_MAX_PACKET_BYTES, \
-                                                  0, ref_create_adapter, ref_destroy_adapter,                 \
-                                                  ref_create_allocation, ref_destroy_allocation, sym##_build,  \
-                                                  ref_patch, ref_submit_command)}
+    MMU_MUTANT_BUILD(sym, nm, summary_text, sym##_build)
 
 MMU_MUTANT(pbc_mutant_tlb_no_flush, "mutant-tlb-no-flush", "FlushTlb emits nothing", tweak_no_flush);
 MMU_MUTANT(pbc_mutant_pte_drops_ro, "mutant-pte-drops-ro", "page-table entries lose ReadOnly", tweak_drops_ro);
@@ -129,46 +135,39 @@ static void tweak_va_offset_added(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entrie
 MMU_MUTANT(pbc_mutant_va_offset_added, "mutant-va-offset-added",
            "adds AllocationOffsetInBytes to TransferVirtual's addresses", tweak_va_offset_added);
 
+/* The paging fence written by one WRITE packet of `width` bytes, its
+ * address virtual or not: the two fence bugs below. */
+static NTSTATUS fence_write(HANDLE h, DXGKARG_BUILDPAGINGBUFFER *a, uint32_t width, uint32_t space)
+{
+    if (a->Operation != DXGK_OPERATION_SIGNAL_MONITORED_FENCE)
+        return ref_build_paging_buffer(h, a);
+    uint8_t *cur = a->pDmaBuffer;
+    if (a->DmaSize < REF_LEN_WRITE * 4)
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+    uint64_t value = a->SignalMonitoredFence.MonitoredFenceValue;
+    a->pDmaBuffer = cur + ref_encode_write(cur, a->SignalMonitoredFence.MonitoredFenceGpuVa, width,
+                                           width < 8 ? value & ((1ull << (8 * width)) - 1) : value);
+    ref_set_space(cur, space);
+    return STATUS_SUCCESS;
+}
+
 /* Bug: signals the paging fence with a 32-bit write, as a driver whose
  * fences were 32-bit before WDDM 2.x would. */
 static NTSTATUS APIENTRY fence_low32_build(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
 {
-    if (a->Operation != DXGK_OPERATION_SIGNAL_MONITORED_FENCE)
-        return ref_build_paging_buffer(h, a);
-    uint8_t *cur = a->pDmaBuffer;
-    if (a->DmaSize < REF_LEN_WRITE * 4)
-        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
-    a->pDmaBuffer = cur + ref_encode_write(cur, a->SignalMonitoredFence.MonitoredFenceGpuVa, 4,
-                                           (uint32_t)a->SignalMonitoredFence.MonitoredFenceValue);
-    ref_set_space(cur, REF_SPACE_DST_VIRTUAL);
-    return STATUS_SUCCESS;
+    return fence_write(h, a, 4, REF_SPACE_DST_VIRTUAL);
 }
-
-const pbc_target pbc_mutant_fence_low32 = {
-    REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, "mutant-fence-low32", "signals the paging fence 32 bits wide",
-                          REF_MAX_PACKET_BYTES, 0, ref_create_adapter, ref_destroy_adapter, ref_create_allocation,
-                          ref_destroy_allocation, fence_low32_build, ref_patch, ref_submit_command),
-};
 
 /* Bug: takes MonitoredFenceGpuVa for a physical address. */
 static NTSTATUS APIENTRY fence_physical_build(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)
 {
-    if (a->Operation != DXGK_OPERATION_SIGNAL_MONITORED_FENCE)
-        return ref_build_paging_buffer(h, a);
-    uint8_t *cur = a->pDmaBuffer;
-    if (a->DmaSize < REF_LEN_WRITE * 4)
-        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
-    a->pDmaBuffer = cur + ref_encode_write(cur, a->SignalMonitoredFence.MonitoredFenceGpuVa, 8,
-                                           a->SignalMonitoredFence.MonitoredFenceValue);
-    return STATUS_SUCCESS;
+    return fence_write(h, a, 8, 0);
 }
 
-const pbc_target pbc_mutant_fence_physical = {
-    REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, "mutant-fence-physical",
-                          "writes the paging fence at its GPU virtual address taken as physical", REF_MAX_PACKET_BYTES,
-                          0, ref_create_adapter, ref_destroy_adapter, ref_create_allocation, ref_destroy_allocation,
-                          fence_physical_build, ref_patch, ref_submit_command),
-};
+MMU_MUTANT_BUILD(pbc_mutant_fence_low32, "mutant-fence-low32", "signals the paging fence 32 bits wide",
+                 fence_low32_build);
+MMU_MUTANT_BUILD(pbc_mutant_fence_physical, "mutant-fence-physical",
+                 "writes the paging fence at its GPU virtual address taken as physical", fence_physical_build);
 
 /* Bug: takes every ADL for contiguous: a page array's pages are read as
  * the run that starts at its first page. */
@@ -231,3 +230,18 @@ static void tweak_copy_half(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
 
 MMU_MUTANT(pbc_mutant_copy_pte_half, "mutant-copy-pte-half", "copies page-table entries 8 bytes each",
            tweak_copy_half);
+
+/* Bug: a system page's entry gets the page number of the page after it,
+ * as a driver that counts a PFN array from 1 would write it. */
+static void tweak_page_off(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    if (a->Operation != DXGK_OPERATION_UPDATE_PAGE_TABLE || a->UpdatePageTable.PageTableLevel != 0)
+        return;
+    UINT n = a->UpdatePageTable.Flags.Repeat ? 1 : a->UpdatePageTable.NumPageTableEntries;
+    for (UINT i = 0; i < n && i < 512; i++)
+        if (entries[i].Valid && !entries[i].Zero && entries[i].Segment == 0)
+            entries[i].PageAddress += 1;
+}
+
+MMU_MUTANT(pbc_mutant_pte_page_off, "mutant-pte-page-off", "system pages' entries point one page on",
+           tweak_page_off);

@@ -53,13 +53,14 @@
     PBC_MUTANT(pbc_mutant_tlb_no_flush, "PB-TLB")              \
     PBC_MUTANT(pbc_mutant_pte_drops_ro, "PB-PTE")              \
     PBC_MUTANT(pbc_mutant_repeat_ignored, "PB-PTE")            \
-    PBC_MUTANT(pbc_mutant_64k_as_4k, "PB-GPU-FAULT")           \
+    PBC_MUTANT(pbc_mutant_64k_as_4k, "PB-PTE")           \
     PBC_MUTANT(pbc_mutant_va_offset_added, "PB-GPU-FAULT")      \
     PBC_MUTANT(pbc_mutant_fence_low32, "PB-PAGING-FENCE")       \
     PBC_MUTANT(pbc_mutant_fence_physical, "PB-GPU-FAULT")       \
     PBC_MUTANT(pbc_mutant_adl_contiguous, "PB-GPU-FAULT")      \
     PBC_MUTANT(pbc_mutant_pte_virtual_as_physical, "PB-GPU-FAULT") \
-    PBC_MUTANT(pbc_mutant_copy_pte_half, "PB-GPU-FAULT")
+    PBC_MUTANT(pbc_mutant_copy_pte_half, "PB-PTE")       \
+    PBC_MUTANT(pbc_mutant_pte_page_off, "PB-PTE")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST
