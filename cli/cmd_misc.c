@@ -39,10 +39,14 @@ static void list_targets(void)
 static void list_operations(void)
 {
     const pbc_target *ref = pbc_target_find("reference");
-    for (uint32_t k = 0; k < PBC_SOP_COUNT; k++)
-        printf("%-24s %s\n", pbc_sop_name(k),
-               pbc_sop_ddi_operation(k) >= 0 ? (pbc_sop_supported(ref, k) ? "DDI operation" : "DDI operation (unsupported)")
-                                  : "VidMm/GPU action");
+    for (uint32_t k = 0; k < PBC_SOP_COUNT; k++) {
+        const char *what = pbc_sop_ddi_operation(k) >= 0 ? (pbc_sop_supported(ref, k) ? "DDI operation"
+                                                                                       : "DDI operation (unsupported)")
+                                                         : "VidMm/GPU action";
+        if (k == PBC_SOP_NOTIFY)
+            what = "DDI operations (NotifyFenceResidency, MapMmu, UnmapMmu, NotifyResidency2, NotifyAlloc)";
+        printf("%-24s %s\n", pbc_sop_name(k), what);
+    }
 }
 
 /* The rule table of rules/rules.h: id, SPEC-TRACE ids, statement. */

@@ -73,3 +73,10 @@ NTSTATUS APIENTRY var_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAN
 {
     return ref_submit_command(var_ref(adapter), c);
 }
+
+NTSTATUS var_build_buffered(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, DXGKDDI_BUILDPAGINGBUFFER *build)
+{
+    if (!a->pDmaBuffer)
+        return ref_build_paging_buffer(var_ref(adapter), a);
+    return build(adapter, a);
+}

@@ -61,6 +61,11 @@ NTSTATUS APIENTRY var_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFF
 NTSTATUS APIENTRY var_patch(IN_CONST_HANDLE adapter, const DXGKARG_PATCH *p);
 NTSTATUS APIENTRY var_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAND *c);
 
+/* Calls `build`, but for an immediate update (UpdatePageTable with no
+ * paging buffer, pDmaBuffer NULL), which is the reference's: a variant's
+ * choice is about its buffers. */
+NTSTATUS var_build_buffered(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, DXGKDDI_BUILDPAGINGBUFFER *build);
+
 /* A variant's table: the reference's, but for the named hooks and sizes. */
 #define VAR_TARGET(sym, nm, summary_text, min_dma, priv_size, create, build, patch_fn, submit_fn)        \
     VAR_TARGET_DESTROY(sym, nm, summary_text, min_dma, priv_size, create, var_adapter_destroy, build, \
@@ -68,8 +73,12 @@ NTSTATUS APIENTRY var_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAN
 /* The same with an adapter destructor of its own. */
 #define VAR_TARGET_DESTROY(sym, nm, summary_text, min_dma, priv_size, create, destroy, build, patch_fn, \
                            submit_fn)                                                                 \
+    static NTSTATUS APIENTRY sym##_entry(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)       \
+    {                                                                                                 \
+        return var_build_buffered(adapter, a, build);                                                  \
+    }                                                                                                 \
     const pbc_target sym = {REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, nm, summary_text, min_dma, priv_size,  \
                                                   create, destroy, ref_create_allocation, ref_destroy_allocation,   \
-                                                  build, patch_fn, submit_fn)}
+                                                  sym##_entry, patch_fn, submit_fn)}
 
 #endif
