@@ -49,6 +49,16 @@ T_TEST(va_requests_refused_as_vidmm_refuses)
     T_CHECK(strstr(BAD(VA_HEAD "va-map A reserved\nend\n"), "Reserved0 and Reserved1 must be zero (S54)"));
     T_CHECK(strstr(BAD(VA_HEAD "va-map A 64k first=1 count=15\nend\n"), "whole 64 KiB pages"));
     T_CHECK(strstr(BAD(VA_HEAD "va-unmap A\nend\n"), "has no GPU virtual range"));
+    /* A 64 KiB page starts on a 64 KiB physical boundary: a segment base
+     * aligned to 4 KiB only counts (found by fuzzing an external build of
+     * the reference, whose own run then faulted). */
+    T_CHECK(strstr(BAD("pbs 1\nsegment 1 memory base=0x1000 size=64M\nalloc C size=64K at=1:0x10000\n"
+                       "va-map C 64k\nend\n"),
+                   "64 KiB-aligned address in a segment"));
+    T_CHECK(strstr(BAD("pbs 1\nsegment 1 memory base=0x0 size=64M\nsegment 2 memory base=0x1000000000 size=4G\n"
+                       "segment 3 memory base=0x2000001000 size=64M\nalloc C size=64K at=1:0x10000\n"
+                       "va-map C 64k\ntransfer C to=3:0x10000\nend\n"),
+                   "64 KiB-aligned address in a segment"));
     T_CHECK(strstr(BAD(VA_HEAD "va-map A read-only\nrender-write A offset=0 size=4K pattern=1 via=va\nend\n"),
                    "read-only"));
     /* S50: the lowest free range at or above MinimumAddress, below MaximumAddress. */

@@ -248,7 +248,8 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
             o->count = c(x, 2) ? pages - o->first : 1 + c(x, pages - o->first);
             o->flags = c(x, 4) ? 0 : PBC_SOP_VA_READ_ONLY;
             /* 64 KiB pages where the allocation allows them. */
-            if (ra->where == PBC_WHERE_SEGMENT && ra->at.offset % 0x10000 == 0 && pages >= 16 && c(x, 3) == 0) {
+            if (ra->where == PBC_WHERE_SEGMENT && ra->at.segment <= s->segment_count &&
+                (s->segments[ra->at.segment - 1].base + ra->at.offset) % 0x10000 == 0 && pages >= 16 && c(x, 3) == 0) {
                 o->flags |= PBC_SOP_VA_64K;
                 o->first &= ~15u;
                 o->count = (pages - o->first) & ~15u;

@@ -307,6 +307,14 @@ static int res_aperture_valid(const pbc_residency *r, uint32_t segment, uint64_t
     return 0;
 }
 
+/* A 64 KiB page must start on a 64 KiB physical boundary: the segment's
+ * base, which layouts align to 4 KiB only, counts. */
+static int res_64k_place(const pbc_residency *r, pbc_place at)
+{
+    const pbc_segment_info *seg = res_segment(r, at.segment);
+    return seg && (seg->base + at.offset) % 0x10000 == 0;
+}
+
 static const char *res_check_transfer(const pbc_residency *r, const pbc_sop *op)
 {
     const pbc_res_alloc *a = &r->a[op->alloc];
@@ -325,8 +333,8 @@ static const char *res_check_transfer(const pbc_residency *r, const pbc_sop *op)
         return "GPU virtual pages need a 4 KiB-aligned segment offset";
     if ((op->flags & PBC_SOP_VIRTUAL) && a->where == PBC_WHERE_SEGMENT && a->at.offset % PBC_PAGE_SIZE)
         return "GPU virtual pages need the allocation at a 4 KiB-aligned segment offset";
-    if (a->va_mapped && (a->va_flags & PBC_SOP_VA_64K) && (op->at.segment == 0 || op->at.offset % 0x10000))
-        return "allocation is mapped with 64 KiB pages: it can only move to a 64 KiB-aligned segment offset";
+    if (a->va_mapped && (a->va_flags & PBC_SOP_VA_64K) && (op->at.segment == 0 || !res_64k_place(r, op->at)))
+        return "allocation is mapped with 64 KiB pages: it can only move to a 64 KiB-aligned address in a segment";
     if (op->at.segment == 0) {
         if (a->where == PBC_WHERE_SYSTEM)
             return "allocation is already in system memory";
@@ -573,8 +581,8 @@ static const char *res_check_va_map(const pbc_residency *r, const pbc_sop *op)
         return "VidMm refuses it: OffsetInPages+SizeInPages beyond the allocation (S52)";
     if (a->where == PBC_WHERE_NONE)
         return "allocation is not resident (fill it first)";
-    if ((op->flags & PBC_SOP_VA_64K) && (a->where != PBC_WHERE_SEGMENT || a->at.offset % 0x10000))
-        return "64 KiB pages need an allocation at a 64 KiB-aligned segment offset";
+    if ((op->flags & PBC_SOP_VA_64K) && (a->where != PBC_WHERE_SEGMENT || !res_64k_place(r, a->at)))
+        return "64 KiB pages need an allocation at a 64 KiB-aligned address in a segment";
     if (a->where == PBC_WHERE_SEGMENT && a->at.offset % PBC_PAGE_SIZE)
         return "GPU virtual pages need an allocation at a 4 KiB-aligned segment offset";
     return NULL;
