@@ -241,6 +241,55 @@ static void vm_describe_args(const vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, ch
                  a->MapApertureSegment.Flags.Value);
     }
         break;
+    case DXGK_OPERATION_UPDATE_PAGE_TABLE: {
+        const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+        char where[48];
+        if (u->UpdateMode == DXGK_PAGETABLEUPDATE_CPU_VIRTUAL)
+            snprintf(where, sizeof(where), "CpuVirtual"); /* a host pointer: never printed */
+        else if (u->UpdateMode == DXGK_PAGETABLEUPDATE_GPU_VIRTUAL)
+            snprintf(where, sizeof(where), "GpuVirtual=0x%" PRIx64, (uint64_t)u->PageTableAddress.GpuVirtual);
+        else
+            snprintf(where, sizeof(where), "GpuPhysical=seg%u:0x%" PRIx64, u->PageTableAddress.GpuPhysical.SegmentId,
+                     (uint64_t)u->PageTableAddress.GpuPhysical.SegmentOffset);
+        snprintf(out, n, "UpdatePageTable PageTableLevel=%u %s StartIndex=%u NumPageTableEntries=%u%s%s%s",
+                 u->PageTableLevel, where, u->StartIndex, u->NumPageTableEntries, u->Flags.Repeat ? " Repeat" : "",
+                 u->Flags.InitialUpdate ? " InitialUpdate" : "", u->Flags.Use64KBPages ? " Use64KBPages" : "");
+        break;
+    }
+    case DXGK_OPERATION_FLUSH_TLB:
+        snprintf(out, n, "FlushTlb Root=0x%" PRIx64 " [0x%" PRIx64 ", 0x%" PRIx64 ")",
+                 (uint64_t)a->FlushTlb.RootPageTableAddress.SegmentOffset, (uint64_t)a->FlushTlb.StartVirtualAddress,
+                 (uint64_t)a->FlushTlb.EndVirtualAddress);
+        break;
+    case DXGK_OPERATION_VIRTUAL_TRANSFER:
+        snprintf(out, n, "TransferVirtual AllocationOffsetInBytes=0x%" PRIx64 " TransferSizeInBytes=0x%" PRIx64
+                 " Source=0x%" PRIx64 " Destination=0x%" PRIx64 " TransferDirection=%u",
+                 (uint64_t)a->TransferVirtual.AllocationOffsetInBytes, (uint64_t)a->TransferVirtual.TransferSizeInBytes,
+                 (uint64_t)a->TransferVirtual.SourceVirtualAddress,
+                 (uint64_t)a->TransferVirtual.DestinationVirtualAddress, (unsigned)a->TransferVirtual.TransferDirection);
+        break;
+    case DXGK_OPERATION_VIRTUAL_FILL:
+        snprintf(out, n, "FillVirtual FillSizeInBytes=0x%" PRIx64 " FillPattern=0x%08x Destination=0x%" PRIx64,
+                 (uint64_t)a->FillVirtual.FillSizeInBytes, a->FillVirtual.FillPattern,
+                 (uint64_t)a->FillVirtual.DestinationVirtualAddress);
+        break;
+    case DXGK_OPERATION_SIGNAL_MONITORED_FENCE:
+        snprintf(out, n, "SignalMonitoredFence MonitoredFenceGpuVa=0x%" PRIx64 " MonitoredFenceValue=0x%" PRIx64,
+                 (uint64_t)a->SignalMonitoredFence.MonitoredFenceGpuVa,
+                 (uint64_t)a->SignalMonitoredFence.MonitoredFenceValue);
+        break;
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT2:
+        snprintf(out, n, "MapApertureSegment2 SegmentId=%u OffsetInPages=%" PRIu64 " NumberOfPages=%" PRIu64
+                 " Adl=%s(%u pages) AdlOffset=%u Flags=0x%x",
+                 a->MapApertureSegment2.SegmentId, (uint64_t)a->MapApertureSegment2.OffsetInPages,
+                 (uint64_t)a->MapApertureSegment2.NumberOfPages,
+                 a->MapApertureSegment2.Adl.Flags.Contiguous ? "contiguous" : "page-array",
+                 a->MapApertureSegment2.Adl.PageCount, (unsigned)a->MapApertureSegment2.AdlOffset,
+                 a->MapApertureSegment2.Flags.Value);
+        break;
+    case DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES:
+        snprintf(out, n, "CopyPageTableEntries NumRanges=%u", a->CopyPageTableEntries.NumRanges);
+        break;
     case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT:
         snprintf(out, n, "UnmapApertureSegment SegmentId=%u OffsetInPages=%" PRIu64
                  " NumberOfPages=%" PRIu64 " DummyPage=0x%" PRIx64,
