@@ -230,8 +230,8 @@ static const struct ref_packet_desc ref_packets[256] = {
     [REF_OP_TLB_FLUSH] = {"tlb-flush", REF_LEN_TLB_FLUSH, 1, unpack_tlb_flush, 0},
 };
 
-static pbc_decode_status ref_decode(const uint8_t *bytes, size_t avail, pbc_uop *uop,
-                                    size_t *length, const char **why)
+pbc_decode_status ref_isa_decode(const uint8_t *bytes, size_t avail, pbc_uop *uop,
+                                 size_t *length, const char **why)
 {
     memset(uop, 0, sizeof(*uop));
     *length = 0;
@@ -272,12 +272,12 @@ static pbc_decode_status ref_decode(const uint8_t *bytes, size_t avail, pbc_uop 
     return PBC_DECODE_OK;
 }
 
-static size_t ref_disasm(const uint8_t *bytes, size_t avail, char *line, size_t line_size)
+size_t ref_isa_disasm(const uint8_t *bytes, size_t avail, char *line, size_t line_size)
 {
     pbc_uop u;
     size_t len;
     const char *why = NULL;
-    if (ref_decode(bytes, avail, &u, &len, &why) != PBC_DECODE_OK) {
+    if (ref_isa_decode(bytes, avail, &u, &len, &why) != PBC_DECODE_OK) {
         snprintf(line, line_size, "(bad) %s", why);
         return 0;
     }
@@ -332,6 +332,6 @@ const pbc_isa ref_isa = {
     .abi_version = PBC_ISA_ABI_VERSION,
     .struct_size = sizeof(pbc_isa),
     .name = "reference",
-    .decode = ref_decode,
-    .disasm = ref_disasm,
+    .decode = ref_isa_decode,
+    .disasm = ref_isa_disasm,
 };

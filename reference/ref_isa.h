@@ -68,6 +68,11 @@ size_t ref_encode_tlb_flush(uint8_t *out, uint64_t root, uint64_t start, uint64_
 void ref_set_space(uint8_t *packet, uint32_t space);
 
 extern const pbc_isa ref_isa;
+/* Its hooks, for an ISA that extends the reference's (an own page-table
+ * entry format, say). */
+pbc_decode_status ref_isa_decode(const uint8_t *bytes, size_t avail, pbc_uop *uop, size_t *length,
+                                 const char **why);
+size_t ref_isa_disasm(const uint8_t *bytes, size_t avail, char *line, size_t line_size);
 
 #ifdef __cplusplus
 }

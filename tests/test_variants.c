@@ -3,6 +3,7 @@
  * choice it claims, seen in the run record or by calling it directly. */
 #include "registry.h"
 #include "exec/runner.h"
+#include "ref_isa.h"
 #include "seeds.h"
 #include "t.h"
 
@@ -426,4 +427,74 @@ T_TEST(gpummu_variants_make_their_choices)
         T_CHECK_MSG(v.exec_hash != ref.exec_hash, "%s gave the GPU the reference's work", names[i]);
         T_CHECK_MSG(v.findings.count == 0, "%s: a finding", names[i]);
     }
+}
+
+/* variant-native-pte keeps its tables in its GPU's own 8-byte format: it
+ * passes because the MMU reads entries through its ISA's decoder, and the
+ * same builder judged as if its entries were DXGK_PTE fails. */
+T_TEST(native_pte_is_read_through_its_decoder)
+{
+    const pbc_target *native = pbc_target_find("variant-native-pte");
+    T_CHECK(native != NULL && pbc_isa_pte_size(native->isa) == 8 && pbc_isa_pte_decode(native->isa));
+    if (!native)
+        return;
+    pbc_target as_dxgk = *native;
+    as_dxgk.isa = &ref_isa; /* the reference's ISA: entries are read as DXGK_PTE */
+    static const char *const names[] = {"va-64k-pages.pbs", "va-unmap-reuse.pbs", "va-map-into-reserved.pbs",
+                                        "va-move-tables.pbs", "va-transfer-fill-virtual.pbs"};
+    pbc_runner r;
+    pbc_runner_init(&r);
+    int misread = 0;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        const pbc_scenario *s = seed(names[i]);
+        if (!s)
+            continue;
+        pbc_run_options o = {.dma_override = 4096};
+        pbc_outcome out;
+        pbc_runner_run(&r, s, native, &o, &out);
+        T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s: %s %s %s", names[i], pbc_verdict_name(out.verdict),
+                    out.rule, out.message);
+        pbc_runner_run(&r, s, &as_dxgk, &o, &out);
+        misread += out.verdict == PBC_VERDICT_FAIL;
+    }
+    T_CHECK_MSG(misread == (int)(sizeof(names) / sizeof(names[0])), "%d of %zu seeds failed with the entries misread",
+                misread, sizeof(names) / sizeof(names[0]));
+    pbc_runner_fini(&r);
+}
+
+/* An adapter whose MMU lacks zero pages, read-only pages or 64 KiB leaves
+ * (DXGK_GPUMMUCAPS) is never asked for them: those operations are skipped
+ * as unsupported, never failed, and the rest still runs. */
+T_TEST(gpummu_lacks_skip_what_the_mmu_cannot_do)
+{
+    static const pbc_adapter_decl lacking = {
+        .struct_size = sizeof(pbc_adapter_decl),
+        .gpummu_lacks = PBC_GPUMMU_NO_ZERO | PBC_GPUMMU_NO_READ_ONLY | PBC_GPUMMU_NO_64K,
+    };
+    pbc_target t = *pbc_target_find("reference");
+    t.adapter = &lacking;
+    pbc_sop zero = {.kind = PBC_SOP_VA_ZERO}, no_access = {.kind = PBC_SOP_VA_ZERO, .flags = PBC_SOP_VA_NO_ACCESS};
+    pbc_sop ro = {.kind = PBC_SOP_VA_MAP, .flags = PBC_SOP_VA_READ_ONLY}, big = {.kind = PBC_SOP_VA_MAP, .flags = PBC_SOP_VA_64K};
+    pbc_sop plain = {.kind = PBC_SOP_VA_MAP};
+    T_CHECK(!pbc_sop_op_supported(&t, &zero) && !pbc_sop_op_supported(&t, &ro) && !pbc_sop_op_supported(&t, &big));
+    T_CHECK(pbc_sop_op_supported(&t, &no_access) && pbc_sop_op_supported(&t, &plain));
+    const pbc_target *full = pbc_target_find("reference");
+    T_CHECK(pbc_sop_op_supported(full, &zero) && pbc_sop_op_supported(full, &ro) && pbc_sop_op_supported(full, &big));
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {0};
+    pbc_outcome out;
+    pbc_runner_run(&r, seed("va-64k-pages.pbs"), &t, &o, &out);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_SKIP, "64 KiB seed on an MMU without 64 KiB leaves: %s",
+                pbc_verdict_name(out.verdict));
+    pbc_scenario s;
+    char err[256];
+    const char *text = "pbs 1\nalloc A size=64K at=1:0x0\nalloc B size=16K at=1:0x20000\n"
+                       "va-map A read-only\nva-zero count=4\nva-map B\nend\n";
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "lacks", &s, err, sizeof(err)) == 0, "%s", err);
+    T_CHECK(pbc_scenario_keep_supported(&s, &t) == 2 && s.op_count == 1 && s.ops[0].kind == PBC_SOP_VA_MAP);
+    pbc_runner_run(&r, &s, &t, &o, &out);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s", pbc_verdict_name(out.verdict), out.message);
+    pbc_scenario_fini(&s);
+    pbc_runner_fini(&r);
 }

@@ -2,7 +2,7 @@
 # Every legal variant builder is certified CONFORMANT (CTest label
 # "conformance"): the quick suite (every story, every operation at the
 # address and size classes most likely to break) with 5 seconds of random
-# scenarios (seed 1). The full suite for all 19 variants under the
+# scenarios (seed 1). The full suite for every variant under the
 # sanitizers alone took most of CI's time; `pbcheck certify --target V`
 # runs it. Two variants run at a time: this is the longest test.
 # Usage: variants_test.sh PBCHECK

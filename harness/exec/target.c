@@ -37,9 +37,13 @@ const char *pbc_exec_target_check(const pbc_target *t)
     if (!t->name || !t->isa || !t->create_adapter || !t->destroy_adapter || !t->create_allocation ||
         !t->destroy_allocation || !t->build_paging_buffer || !t->patch || !t->submit_command)
         return "target table is missing a hook";
-    if (t->isa->abi_version != PBC_ISA_ABI_VERSION || t->isa->struct_size < sizeof(pbc_isa) ||
+    if (t->isa->abi_version != PBC_ISA_ABI_VERSION || t->isa->struct_size < PBC_ISA_SIZE_BASE ||
         !t->isa->decode || !t->isa->disasm)
         return "target's ISA decoder table is unusable";
+    if (pbc_isa_pte_size(t->isa) != 8 && pbc_isa_pte_size(t->isa) != 16)
+        return "the ISA's page-table entries must be 8 or 16 bytes";
+    if (pbc_isa_pte_size(t->isa) != 16 && !pbc_isa_pte_decode(t->isa))
+        return "an ISA with entries that are not DXGK_PTE must decode them (pte_decode)";
     if (t->min_dma_size < 4 || t->min_dma_size > (1u << 20))
         return "min_dma_size must be between 4 bytes and 1 MiB";
     if (t->private_data_size > (1u << 20))
@@ -47,8 +51,10 @@ const char *pbc_exec_target_check(const pbc_target *t)
     const pbc_adapter_decl *d = t->adapter;
     if (d && d->struct_size < PBC_ADAPTER_DECL_SIZE_1_1)
         return "the adapter declaration is smaller than its ABI requires";
-    if (d && d->struct_size >= sizeof(pbc_adapter_decl) && d->page_table_update > PBC_PT_UPDATE_GPU_VIRTUAL)
+    if (d && PBC_ADAPTER_DECL_HAS(d->struct_size, page_table_update) && d->page_table_update > PBC_PT_UPDATE_GPU_VIRTUAL)
         return "the adapter declares a page-table update mode this pbcheck does not know";
+    if (d && PBC_ADAPTER_DECL_HAS(d->struct_size, gpummu_lacks) && (d->gpummu_lacks & ~PBC_GPUMMU_KNOWN))
+        return "the adapter declares MMU limits (gpummu_lacks) this pbcheck does not know";
     if (d && d->paging_buffer_size && (d->paging_buffer_size < t->min_dma_size || d->paging_buffer_size > (1u << 20)))
         return "the declared paging-buffer size must be between min_dma_size and 1 MiB";
     if (d && d->segment_count && (!d->segments || d->segment_count > 8))

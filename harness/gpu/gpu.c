@@ -637,7 +637,7 @@ int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *u)
             entry[i] = (uint8_t)(u->value >> (8 * i));
             entry[8 + i] = (uint8_t)(u->index >> (8 * i));
         }
-        return pbc_gpu_write(gpu, u->dst, entry, sizeof(entry));
+        return pbc_gpu_write(gpu, u->dst, entry, pbc_gpu_pte_size(gpu));
     }
     case PBC_UOP_TLB_FLUSH:
         pbc_gpu_tlb_flush(gpu, u->value, u->dst, u->size);

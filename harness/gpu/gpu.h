@@ -72,7 +72,8 @@ typedef enum pbc_fault_kind {
 /* ---- GPU virtual memory (mmu.c) ----
  * The model GPU's MMU walks page tables that live in modeled memory, in
  * the DXGK_PTE format itself (16 bytes: flags quadword, then page
- * number): PBC_VA_LEVELS levels of 512 entries (8 KiB tables), level 2
+ * number) or in the GPU's own format, which its ISA decodes (pbc_isa's
+ * pte_size and pte_decode): PBC_VA_LEVELS levels of 512 entries, level 2
  * the root, level 0 the leaf, 512 GiB of address space. A level-1 entry
  * with PageTablePageSize 1 points at a leaf table of 32 entries of 64 KiB
  * pages; one with LargePage maps 2 MiB itself. An entry's address is an
@@ -323,6 +324,10 @@ void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto);
 void pbc_gpu_drain(pbc_gpu *gpu);
 
 void pbc_gpu_fault(pbc_gpu *gpu, pbc_fault_kind kind, uint64_t addr, const char *why);
+
+/* Bytes of one page-table entry as this GPU reads it (its ISA's
+ * pte_size; 16, DXGK_PTE, without an ISA). */
+static inline uint32_t pbc_gpu_pte_size(const pbc_gpu *gpu) { return gpu->isa ? pbc_isa_pte_size(gpu->isa) : PBC_PTE_SIZE; }
 
 /* mmu.c. Walks the page tables of address space `root` for va, as the
  * MMU would, without the TLB and without recording a fault: 0 and *x, or

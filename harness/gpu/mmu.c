@@ -1,5 +1,6 @@
 /*
- * The model GPU's MMU: page tables in modeled memory (DXGK_PTE format),
+ * The model GPU's MMU: page tables in modeled memory (DXGK_PTE format, or
+ * the GPU's own, which its ISA decodes),
  * a walker, and a TLB that keeps what it translated until a flush says
  * otherwise. Geometry and entry format: gpu.h, "GPU virtual memory".
  *
@@ -53,17 +54,29 @@ static int mmu_resolve(const pbc_gpu *gpu, uint64_t flags, uint64_t page, uint64
     return 0;
 }
 
-/* Entry `index` of the table at physical address `table`. */
-static int mmu_entry(const pbc_gpu *gpu, uint64_t table, uint32_t index, uint64_t *flags, uint64_t *page,
-                     const char **why)
+/* Entry `index` of the table of `level` at physical address `table`, in
+ * DXGK_PTE's terms: as stored, or as the ISA decodes the GPU's own
+ * format. */
+static int mmu_entry(const pbc_gpu *gpu, uint64_t table, uint32_t index, uint32_t level, uint64_t *flags,
+                     uint64_t *page, const char **why)
 {
-    uint64_t at = table + (uint64_t)index * PBC_PTE_SIZE;
-    if (!pbc_gpu_identity_range(gpu, at, PBC_PTE_SIZE)) {
+    uint32_t size = pbc_gpu_pte_size(gpu);
+    uint64_t at = table + (uint64_t)index * size;
+    if (!pbc_gpu_identity_range(gpu, at, size)) {
         *why = "page table outside memory";
         return -1;
     }
-    uint8_t e[PBC_PTE_SIZE];
-    pbc_mem_read(&gpu->mem, at, e, sizeof(e));
+    uint8_t e[PBC_PTE_SIZE] = {0};
+    pbc_mem_read(&gpu->mem, at, e, size);
+    pbc_pte_decode_fn *decode = gpu->isa ? pbc_isa_pte_decode(gpu->isa) : NULL;
+    if (decode) {
+        *flags = *page = 0;
+        if (decode(e, level, flags, page)) {
+            *why = "page-table entry the GPU's format rejects";
+            return -1;
+        }
+        return 0;
+    }
     *flags = rd64le(e);
     *page = rd64le(e + 8);
     return 0;
@@ -90,7 +103,7 @@ int pbc_gpu_va_walk(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat 
             index = (uint32_t)(va >> 16) & (PBC_PT64_ENTRIES - 1);
             span = 1ull << 16;
         }
-        if (mmu_entry(gpu, table, index, &flags, &page, why))
+        if (mmu_entry(gpu, table, index, (uint32_t)level, &flags, &page, why))
             return -1;
         int maps_page = level == 0 || (flags & PBC_PTE_LARGE_PAGE);
         if (maps_page && (flags & PBC_PTE_ZERO)) {
@@ -107,12 +120,10 @@ int pbc_gpu_va_walk(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat 
         }
         uint64_t target;
         if (level > 0 && !(flags & PBC_PTE_LARGE_PAGE)) {
-            uint64_t next_size = level == 1 && (flags >> PBC_PTE_PT_PAGE_SIZE_SHIFT & PBC_PTE_PT_PAGE_SIZE_MASK) == 1
-                                     ? PBC_PT64_ENTRIES * PBC_PTE_SIZE
-                                     : PBC_PT_BYTES;
+            entries_64k = level == 1 && (flags >> PBC_PTE_PT_PAGE_SIZE_SHIFT & PBC_PTE_PT_PAGE_SIZE_MASK) == 1;
+            uint64_t next_size = (uint64_t)(entries_64k ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES) * pbc_gpu_pte_size(gpu);
             if (mmu_resolve(gpu, flags, page, next_size, &target, why))
                 return -1;
-            entries_64k = level == 1 && next_size != PBC_PT_BYTES;
             table = target;
             continue;
         }
@@ -332,7 +343,7 @@ int pbc_gpu_exec_virtual(pbc_gpu *gpu, const pbc_uop *u)
             bytes[i] = (uint8_t)(u->value >> (8 * i));
             bytes[8 + i] = (uint8_t)(u->index >> (8 * i));
         }
-        return mmu_bytes(gpu, u, PBC_PTE_SIZE, bytes);
+        return mmu_bytes(gpu, u, pbc_gpu_pte_size(gpu), bytes);
     default:
         break;
     }

@@ -172,10 +172,28 @@ int pbc_sop_supported(const pbc_target *t, uint32_t kind)
     return ddi < 0 || (int)((t->supported_operations >> ddi) & 1u);
 }
 
+/* What the target's MMU lacks (its adapter declaration, ABI 1.3). */
+static uint32_t sop_gpummu_lacks(const pbc_target *t)
+{
+    const pbc_adapter_decl *d = t->struct_size >= offsetof(pbc_target, adapter) + sizeof(t->adapter) ? t->adapter
+                                                                                                      : NULL;
+    return d && PBC_ADAPTER_DECL_HAS(d->struct_size, gpummu_lacks) ? d->gpummu_lacks : 0;
+}
+
 int pbc_sop_op_supported(const pbc_target *t, const pbc_sop *op)
 {
     if (!pbc_sop_supported(t, op->kind))
         return 0;
+    if (op->kind == PBC_SOP_VA_MAP || op->kind == PBC_SOP_VA_ZERO) {
+        /* VidMm asks no MMU for what it lacks (DXGK_GPUMMUCAPS). */
+        uint32_t lacks = sop_gpummu_lacks(t);
+        if ((op->flags & PBC_SOP_VA_64K) && (lacks & PBC_GPUMMU_NO_64K))
+            return 0;
+        if (op->kind == PBC_SOP_VA_ZERO && !(op->flags & PBC_SOP_VA_NO_ACCESS) && (lacks & PBC_GPUMMU_NO_ZERO))
+            return 0;
+        if (op->kind == PBC_SOP_VA_MAP && (op->flags & PBC_SOP_VA_READ_ONLY) && (lacks & PBC_GPUMMU_NO_READ_ONLY))
+            return 0;
+    }
     if (op->kind == PBC_SOP_NOTIFY)
         return pbc_notify_ddi(op->pattern) >= 0 && ((t->supported_operations >> pbc_notify_ddi(op->pattern)) & 1u);
     if (op->kind == PBC_SOP_MAP && (op->flags & PBC_SOP_ADL))

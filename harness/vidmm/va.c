@@ -52,9 +52,9 @@ void pbc_vidmm_va_reserve(vm *v)
     free(pfns);
 }
 
-/* A new table of `bytes` (8 KiB, or 512 bytes for 64 KiB leaves, kept on a
- * page of its own): pages from the reserved run, garbage until
- * initialized. */
+/* Memory for a new table of `bytes` (8 KiB, or 512 bytes for 64 KiB
+ * leaves, kept on a page of its own): pages from the reserved run,
+ * garbage until initialized. */
 static uint64_t va_table_memory(vm *v, uint32_t bytes)
 {
     uint64_t pages = (bytes + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE;
@@ -121,11 +121,13 @@ static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, ui
 
 static uint64_t va_table_phys(const vm *v, int t) { return t == VA_ROOT ? v->va_root : v->pts[t].phys; }
 
-static uint32_t va_table_bytes(const vm *v, int t)
+/* A table's entries, and its bytes in the GPU's entry format. */
+static uint32_t va_table_entries(const vm *v, int t)
 {
-    return t != VA_ROOT && v->pts[t].level == 0 && v->pts[t].page64 ? PBC_PT64_ENTRIES * (uint32_t)sizeof(DXGK_PTE)
-                                                                     : PBC_PT_BYTES;
+    return t != VA_ROOT && v->pts[t].level == 0 && v->pts[t].page64 ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES;
 }
+
+static uint32_t va_table_bytes(const vm *v, int t) { return va_table_entries(v, t) * pbc_gpu_pte_size(v->gpu); }
 
 /* Hands an update of table `t` to the builder, the way the adapter takes
  * them: by physical address (GPU_PHYSICAL), or, for an adapter that
@@ -162,11 +164,11 @@ static void va_init_table(vm *v, int t, int alloc)
     memset(&invalid, 0, sizeof(invalid));
     UINT level = t == VA_ROOT ? 2 : v->pts[t].level;
     DXGKARG_BUILDPAGINGBUFFER a;
-    va_args(&a, level, va_table_phys(v, t), 0, va_table_bytes(v, t) / (uint32_t)sizeof(DXGK_PTE), &invalid);
+    va_args(&a, level, va_table_phys(v, t), 0, va_table_entries(v, t), &invalid);
     a.UpdatePageTable.Flags.Repeat = 1;
     a.UpdatePageTable.Flags.InitialUpdate = 1;
     if (t == VA_ROOT)
-        va_immediate(v, &a, v->va_root, PBC_PT_BYTES); /* the paging process's tables are first set up */
+        va_immediate(v, &a, v->va_root, va_table_bytes(v, VA_ROOT)); /* the paging process's tables are first set up */
     else
         va_update(v, &a, t, alloc);
 }
@@ -227,7 +229,9 @@ static void va_window_table(vm *v, int t)
 static int va_new_table(vm *v, uint32_t level, uint64_t va, int page64, int alloc, int own)
 {
     uint64_t span = level == 1 ? VA_REGION_1G : VA_REGION_2M;
-    uint32_t bytes = level == 0 && page64 ? PBC_PT64_ENTRIES * (uint32_t)sizeof(DXGK_PTE) : PBC_PT_BYTES;
+    /* The footprint is DXGK_PTE's whatever the GPU's entries: every world
+     * then has its tables, and what follows them, at the same addresses. */
+    uint32_t bytes = (level == 0 && page64 ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES) * PBC_PTE_SIZE;
     vm_pt t = {va & ~(span - 1), level, level == 0 && page64, va_table_memory(v, bytes), 0, (uint32_t)own};
     PBC_PUSH(v->pts, v->pt_count, v->pt_cap, t);
     int i = (int)v->pt_count - 1;
@@ -279,7 +283,7 @@ void pbc_vidmm_va_setup(vm *v)
     if (!uses)
         return;
     const pbc_adapter_decl *decl = v->t->adapter;
-    v->pt_virtual = v->opt.mode == PBC_MODE_TARGET && decl && decl->struct_size >= sizeof(*decl) &&
+    v->pt_virtual = v->opt.mode == PBC_MODE_TARGET && decl && PBC_ADAPTER_DECL_HAS(decl->struct_size, page_table_update) &&
                     decl->page_table_update == PBC_PT_UPDATE_GPU_VIRTUAL;
     /* The tables window is mapped for an adapter that takes updates there,
      * and in every world of a scenario that copies entries (their
@@ -287,7 +291,7 @@ void pbc_vidmm_va_setup(vm *v)
     v->pt_window = v->pt_virtual;
     for (uint32_t i = 0; i < v->s->op_count; i++)
         v->pt_window |= v->s->ops[i].kind == PBC_SOP_VA_MOVE_TABLES;
-    v->va_root = va_table_memory(v, PBC_PT_BYTES);
+    v->va_root = va_table_memory(v, PBC_PT_BYTES); /* DXGK_PTE's footprint, as va_new_table's */
     v->gpu->va_root = v->va_root; /* the process's root, as DxgkDdiSetRootPageTable would say */
     va_init_table(v, VA_ROOT, -1);
     for (uint32_t i = 0; i < v->s->op_count; i++) {

@@ -26,8 +26,9 @@ typedef enum pbc_uop_kind {
     PBC_UOP_READ,       /* width (1..8) bytes at dst; the value is discarded */
     PBC_UOP_GART_WRITE, /* aperture segment's entry index := {valid, value, flags} */
     PBC_UOP_FENCE,      /* fence value completes */
-    PBC_UOP_PTE_WRITE,  /* one 16-byte page-table entry at dst: value (the DXGK_PTE flags
-                           quadword), then index (its page number) */
+    PBC_UOP_PTE_WRITE,  /* one page-table entry at dst, pte_size bytes of value then index,
+                           little-endian: for DXGK_PTE (16 bytes) the flags quadword, then
+                           the page number; for an 8-byte entry, value alone */
     PBC_UOP_TLB_FLUSH,  /* cached translations of address space `value` (its root table's
                            physical address; 0: every space) for [dst, dst+size) are
                            dropped (size 0: the whole space) */
@@ -65,6 +66,9 @@ typedef enum pbc_decode_status {
     PBC_DECODE_FAULT = 1
 } pbc_decode_status;
 
+/* Decodes one page-table entry in the GPU's own format (pbc_isa.pte_decode). */
+typedef int pbc_pte_decode_fn(const uint8_t *entry, uint32_t level, uint64_t *flags, uint64_t *page);
+
 typedef struct pbc_isa {
     uint32_t abi_version; /* PBC_ISA_ABI_VERSION */
     uint32_t struct_size; /* sizeof(pbc_isa) */
@@ -80,7 +84,38 @@ typedef struct pbc_isa {
      * into line[0, line_size). Returns the packet size, or 0 when the packet
      * cannot be decoded (line then says why). */
     size_t (*disasm)(const uint8_t *bytes, size_t avail, char *line, size_t line_size);
+    /* ---- appended (a smaller struct_size gets the defaults) ----
+     * The GPU's own page-table entry format. The MMU reads an entry's
+     * pte_size bytes from its table (entry i of a table at table +
+     * i * pte_size) and hands them to pte_decode, which says what they
+     * mean in DXGK_PTE's terms. The geometry stays the model's: three
+     * levels of 512 entries, 32-entry leaves of 64 KiB pages
+     * (docs/writing-a-target.md, "Page tables"). */
+    uint32_t pte_size; /* 8 or 16; 0: 16, DXGK_PTE as it is */
+    /* Decodes the entry at entry[0, pte_size) of a table of `level` (2
+     * the root, 0 a leaf) into *flags, the DXGK_PTE flag quadword (Valid,
+     * Zero, CacheCoherent, ReadOnly, NoExecute, Segment, LargePage,
+     * PageTablePageSize: PBC_PTE_* in docs/reference-isa.md), and *page,
+     * the page number (PageAddress or PageTableAddress). Returns 0, or -1
+     * for an entry the hardware would reject (the access faults). NULL
+     * (default): entries are DXGK_PTE. */
+    pbc_pte_decode_fn *pte_decode;
 } pbc_isa;
+
+/* Size of the pbc_isa without the page-table entry format. */
+#define PBC_ISA_SIZE_BASE offsetof(pbc_isa, pte_size)
+
+/* The entry size and decoder of an ISA, defaults included. */
+static inline uint32_t pbc_isa_pte_size(const pbc_isa *isa)
+{
+    uint32_t n = isa->struct_size >= offsetof(pbc_isa, pte_size) + sizeof(uint32_t) ? isa->pte_size : 0;
+    return n ? n : 16u;
+}
+
+static inline pbc_pte_decode_fn *pbc_isa_pte_decode(const pbc_isa *isa)
+{
+    return isa->struct_size >= offsetof(pbc_isa, pte_decode) + sizeof(isa->pte_decode) ? isa->pte_decode : NULL;
+}
 
 #ifdef __cplusplus
 }

@@ -29,7 +29,7 @@ extern "C" {
  * (members appended since; a table's struct_size tells which it has, and
  * missing members take their defaults). */
 #define PBC_TARGET_ABI_VERSION 1u
-#define PBC_TARGET_ABI_MINOR 2u
+#define PBC_TARGET_ABI_MINOR 3u
 
 typedef enum pbc_segment_kind {
     PBC_SEGMENT_MEMORY = 1,   /* video memory, addressed at base + offset */
@@ -123,12 +123,25 @@ typedef struct pbc_adapter_decl {
      * updated at once with the CPU either way (CPU_VIRTUAL, pDmaBuffer
      * NULL). */
     uint32_t page_table_update;
+    /* ---- ABI 1.3: a smaller struct_size gets the default (0) ---- */
+    /* What the GPU's MMU lacks, from its DXGK_GPUMMUCAPS: PBC_GPUMMU_NO_*.
+     * VidMm issues nothing that needs what is missing: a scenario's
+     * operation that would is skipped as unsupported, never failed. */
+    uint32_t gpummu_lacks;
 } pbc_adapter_decl;
 
 #define PBC_PT_UPDATE_GPU_PHYSICAL 0u
 #define PBC_PT_UPDATE_GPU_VIRTUAL 1u
+/* gpummu_lacks bits. */
+#define PBC_GPUMMU_NO_ZERO 0x1u      /* ZeroInPteSupported 0: no zero ranges (va-zero zero) */
+#define PBC_GPUMMU_NO_READ_ONLY 0x2u /* ReadOnlyMemorySupported 0: no read-only ranges */
+#define PBC_GPUMMU_NO_64K 0x4u       /* no leaf tables of 64 KiB pages: no 64 KiB ranges */
+#define PBC_GPUMMU_KNOWN (PBC_GPUMMU_NO_ZERO | PBC_GPUMMU_NO_READ_ONLY | PBC_GPUMMU_NO_64K)
 /* Size of the ABI 1.1 adapter declaration, the smallest accepted. */
 #define PBC_ADAPTER_DECL_SIZE_1_1 offsetof(pbc_adapter_decl, page_table_update)
+/* Whether a declaration of struct_size `size` has member m. */
+#define PBC_ADAPTER_DECL_HAS(size, m) \
+    ((size) >= offsetof(pbc_adapter_decl, m) + sizeof(((pbc_adapter_decl *)0)->m))
 
 /* What an aperture (GART) entry holds, as the driver keeps it. */
 typedef struct pbc_gart_view {
