@@ -1,4 +1,5 @@
-/* The GPU's MMU: page tables in modeled memory (DXGK_PTE format), three
+/* The GPU's MMU: page tables in modeled memory (DXGK_PTE format, or the
+ * GPU's own through its ISA's decoder), three
  * levels, 64 KiB leaves and large pages, zero, read-only and invalid
  * entries, and a TLB that keeps stale translations until a flush. */
 #include <string.h>
@@ -203,6 +204,56 @@ T_TEST(pieces_cross_pages_and_keep_the_fill_phase)
     T_CHECK(g->fault_count == 0);
     pbc_gpu_reset(g); /* power-on: no address space, an empty TLB */
     T_CHECK(g->va_root == 0 && g->tlb_count == 0);
+    pbc_gpu_destroy(g);
+}
+
+/* A GPU with its own 8-byte entries (bit 0 valid, bit 1 read-only, page
+ * number from bit 12): the PTE micro-op writes 8 bytes, and the walk
+ * reads entries through the ISA's decoder, 8 bytes apart. */
+static int tiny_decode(const uint8_t *entry, uint32_t level, uint64_t *flags, uint64_t *page)
+{
+    uint64_t n;
+    memcpy(&n, entry, sizeof(n));
+    (void)level;
+    if (n & 0x4)
+        return -1; /* a bit this GPU rejects */
+    *flags = (n & 1 ? PBC_PTE_VALID : 0) | (n & 2 ? PBC_PTE_READ_ONLY : 0) | seg_flags(1);
+    *page = n >> 12;
+    return 0;
+}
+
+T_TEST(own_entry_format_is_read_through_the_decoder)
+{
+    pbc_isa tiny = ref_isa;
+    tiny.pte_size = 8;
+    tiny.pte_decode = tiny_decode;
+    pbc_segment_info segs[] = {{1, PBC_SEGMENT_MEMORY, 0, 64u << 20}};
+    const char *why = NULL;
+    pbc_gpu *g = pbc_gpu_create(segs, 1, &tiny, &why);
+    T_CHECK_MSG(g != NULL, "%s", why ? why : "");
+    if (!g)
+        return;
+    g->va_root = ROOT;
+    uint64_t va = 0x40000000ull + 5 * 4096;
+    pbc_uop poison = {.kind = PBC_UOP_FILL, .dst = ROOT, .size = 3 * 8192, .value = 0xFFFFFFFF};
+    T_CHECK(pbc_gpu_exec_uop(g, &poison) == 0);
+    pbc_uop u = {.kind = PBC_UOP_PTE_WRITE, .dst = ROOT + idx(va, 2) * 8, .value = L1 | 1};
+    T_CHECK(pbc_gpu_exec_uop(g, &u) == 0);
+    T_CHECK(pread32(g, ROOT + idx(va, 2) * 8 + 8) == 0xFFFFFFFF); /* 8 bytes written, not 16 */
+    u.dst = L1 + idx(va, 1) * 8, u.value = L0 | 1;
+    T_CHECK(pbc_gpu_exec_uop(g, &u) == 0);
+    u.dst = L0 + idx(va, 0) * 8, u.value = 0x300000 | 1;
+    T_CHECK(pbc_gpu_exec_uop(g, &u) == 0);
+    T_CHECK(vwrite(g, va + 8, 0xC0FFEE) == 0);
+    T_CHECK(pread32(g, 0x300008) == 0xC0FFEE);
+    pbc_va_xlat x;
+    T_CHECK(pbc_gpu_va_walk(g, ROOT, va, &x, &why) == 0 && x.page == 0x300000 && !x.read_only);
+    u.dst = L0 + idx(va + 4096, 0) * 8, u.value = 0x301000 | 3; /* read-only */
+    T_CHECK(pbc_gpu_exec_uop(g, &u) == 0);
+    T_CHECK(vwrite(g, va + 4096, 1) != 0 && g->faults[g->fault_count - 1].kind == PBC_FAULT_VA_READ_ONLY);
+    u.dst = L0 + idx(va + 8192, 0) * 8, u.value = 0x302000 | 5; /* rejected */
+    T_CHECK(pbc_gpu_exec_uop(g, &u) == 0);
+    T_CHECK(pbc_gpu_va_walk(g, ROOT, va + 8192, &x, &why) != 0 && strstr(why, "rejects"));
     pbc_gpu_destroy(g);
 }
 

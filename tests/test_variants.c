@@ -3,6 +3,7 @@
  * choice it claims, seen in the run record or by calling it directly. */
 #include "registry.h"
 #include "exec/runner.h"
+#include "exec/target.h"
 #include "ref_isa.h"
 #include "seeds.h"
 #include "t.h"
@@ -498,3 +499,34 @@ T_TEST(gpummu_lacks_skip_what_the_mmu_cannot_do)
     pbc_scenario_fini(&s);
     pbc_runner_fini(&r);
 }
+
+static int nat_like_decode(const uint8_t *entry, uint32_t level, uint64_t *flags, uint64_t *page)
+{
+    (void)entry, (void)level;
+    *flags = *page = 0;
+    return 0;
+}
+
+/* An ISA table from before the entry format (a smaller struct_size) means
+ * DXGK_PTE, whatever lies past its end; a target check refuses sizes other
+ * than 8 and 16, and an own size without a decoder. */
+T_TEST(entry_format_defaults_and_checks)
+{
+    pbc_isa old = ref_isa;
+    old.struct_size = PBC_ISA_SIZE_BASE;
+    old.pte_size = 8; /* past the table's end: not read */
+    old.pte_decode = nat_like_decode;
+    T_CHECK(pbc_isa_pte_size(&old) == 16 && pbc_isa_pte_decode(&old) == NULL);
+    pbc_target t = *pbc_target_find("reference");
+    t.isa = &old;
+    T_CHECK(pbc_exec_target_check(&t) == NULL);
+    pbc_isa bad = ref_isa;
+    bad.pte_size = 12;
+    t.isa = &bad;
+    T_CHECK(pbc_exec_target_check(&t) != NULL);
+    bad.pte_size = 8;
+    T_CHECK(pbc_exec_target_check(&t) != NULL); /* no decoder */
+    bad.pte_decode = nat_like_decode;
+    T_CHECK(pbc_exec_target_check(&t) == NULL);
+}
+
