@@ -188,6 +188,7 @@ void pbc_gpu_reset(pbc_gpu *gpu)
     gpu->fence_count = 0;
     gpu->dummy_accesses = 0;
     gpu->va_root = 0;
+    gpu->value_addr = gpu->value_last = 0;
     pbc_gpu_tlb_reset(gpu);
     memset(&gpu->cur, 0, sizeof(gpu->cur));
     gpu->dummy_page = pbc_gpu_alloc_system_page(gpu);
@@ -743,7 +744,20 @@ static void gpu_exec_dma(pbc_gpu *gpu, const pbc_qentry *e)
             return;
         gpu->cur.packet_index++;
         off += plen;
+        if (gpu->value_addr)
+            pbc_gpu_value_poll(gpu, gpu->running, (uint32_t)(e->start + off));
     }
+}
+
+void pbc_gpu_value_poll(pbc_gpu *gpu, uint32_t seq, uint32_t next_offset)
+{
+    uint64_t now = 0;
+    pbc_mem_read(&gpu->mem, gpu->value_addr, &now, sizeof(now));
+    if (now == gpu->value_last)
+        return;
+    gpu->value_last = now;
+    if (gpu->on_value)
+        gpu->on_value(gpu->observer_ctx, now, seq, next_offset);
 }
 
 static void gpu_advance(pbc_gpu *gpu, pbc_engine engine)
@@ -780,6 +794,8 @@ static void gpu_step(pbc_gpu *gpu, uint32_t seq)
     case PBC_QE_CPU:
         gpu->cur.writer = PBC_WRITER_CPU;
         e->cpu_fn(e->cpu_arg);
+        if (gpu->value_addr)
+            pbc_gpu_value_poll(gpu, seq, UINT32_MAX);
         break;
     default:
         gpu->cur.writer = PBC_WRITER_RENDER;

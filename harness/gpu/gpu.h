@@ -180,6 +180,11 @@ typedef void (*pbc_fetch_observer)(void *ctx, const pbc_qentry *entry, const uin
 typedef int (*pbc_gart_lookup)(void *ctx, UINT segment, uint64_t index, pbc_gart_entry *e);
 /* Called for every fence the GPU completes. */
 typedef void (*pbc_fence_observer)(void *ctx, uint32_t fence, uint32_t seq);
+/* The watched value (pbc_gpu.value_addr) changed: it now holds `value`.
+ * seq is the queue entry running (UINT32_MAX: a CPU write outside the
+ * GPU, seen by pbc_gpu_value_poll's caller) and next_offset the buffer
+ * offset of the entry's next packet (UINT32_MAX: the whole entry ran). */
+typedef void (*pbc_value_observer)(void *ctx, uint64_t value, uint32_t seq, uint32_t next_offset);
 
 struct pbc_gpu {
     pbc_gpu_segment seg[PBC_MAX_SEGMENTS];
@@ -233,6 +238,9 @@ struct pbc_gpu {
     pbc_fence_observer on_fence;
     pbc_fetch_observer on_fetch;
     pbc_gart_lookup gart_lookup; /* a driver-kept GART, when set */
+    pbc_value_observer on_value;
+    uint64_t value_addr; /* a 64-bit value read after every packet and every CPU work entry (0: none) */
+    uint64_t value_last; /* what it held at the last look */
     void *observer_ctx; /* for on_fence, on_fetch and gart_lookup */
 };
 
@@ -317,6 +325,9 @@ int pbc_gpu_engine_done(pbc_gpu *gpu, pbc_engine engine, uint32_t until);
  * fence that no paging entry completes, as when a builder never writes
  * it) is given up, as a GPU scheduler's timeout would: PB-FENCE says why. */
 void pbc_gpu_run_engine(pbc_gpu *gpu, pbc_engine engine, uint32_t until);
+/* Looks at the watched value (value_addr) and tells on_value when it
+ * changed: seq and next_offset as pbc_value_observer says. */
+void pbc_gpu_value_poll(pbc_gpu *gpu, uint32_t seq, uint32_t next_offset);
 /* Runs every entry before sequence number `upto`, on both engines. */
 void pbc_gpu_run(pbc_gpu *gpu, uint32_t upto);
 /* Runs everything: the paging engine in order, render work that waited

@@ -730,6 +730,23 @@ VOID MmUnmapIoSpace(PVOID BaseAddress, SIZE_T NumberOfBytes)
         shim_release((uint32_t)i);
 }
 
+/* The physical address behind a CPU view's byte: a page of an
+ * MmMapIoSpace or MDL view (0 for any other address, as Windows gives for
+ * one with no physical page). */
+PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
+{
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = 0;
+    int i = shim_find(BaseAddress);
+    if (i < 0)
+        return pa;
+    const shim_mapping *m = &shim.map[i];
+    size_t off = (size_t)((const uint8_t *)BaseAddress - m->host);
+    uint64_t page = m->pages ? m->pages[off >> PAGE_SHIFT] : m->first + (off >> PAGE_SHIFT);
+    pa.QuadPart = (LONGLONG)(page << PAGE_SHIFT | (off & (PAGE_SIZE - 1)));
+    return pa;
+}
+
 static int shim_is_register(volatile ULONG *r)
 {
     return shim.gpu && (const volatile uint8_t *)r >= (const uint8_t *)shim.gpu->mmio &&

@@ -68,7 +68,8 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
         "Use64KBPages points at 64 KiB leaves)", "S52"},
     [PBC_RULE_PAGING_FENCE] = {"PB-PAGING-FENCE",
         "SignalMonitoredFence writes the 64-bit MonitoredFenceValue at the GPU virtual address "
-        "MonitoredFenceGpuVa: after the run the paging fence holds the last value signaled", "-"},
+        "MonitoredFenceGpuVa, once the work VidMm issued before it has run: after the run the paging fence "
+        "holds the last value signaled", "-"},
     [PBC_RULE_TLB] = {"PB-TLB",
         "after FlushTlb the GPU keeps no translation of the range that the page tables no longer give", "-"},
 };
@@ -414,6 +415,16 @@ int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint64_t cached, uin
                     "GPU virtual address 0x%" PRIx64 ": the TLB still translates it to %s where the page tables "
                     "now give %s: a FlushTlb VidMm issued for it was not carried out",
                     va, kept, tables);
+    return 1;
+}
+
+int pbc_rule_paging_fence_early(pbc_findings *f, uint32_t op, uint64_t value, const char *by, uint32_t work_op,
+                                uint32_t buffer, uint32_t start, uint32_t end)
+{
+    pbc_rule_report(f, PBC_RULE_PAGING_FENCE, op,
+                    "the paging fence reached 0x%" PRIx64 " (%s) while work issued before that SignalMonitoredFence "
+                    "had not run: bytes [0x%x, 0x%x) of paging buffer %u, built for operation %u", value, by, start,
+                    end, buffer, work_op + 1);
     return 1;
 }
 

@@ -210,6 +210,11 @@ int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint64_t cached, uin
 
 /* PB-PAGING-FENCE (SignalMonitoredFence): after the run, the paging fence
  * holds `have` where the last signal asked for `value`. */
+/* The paging fence reached `value` (written `by` the GPU or a CPU) while
+ * the bytes [start, end) of paging buffer `buffer`, built for operation
+ * work_op before the signal, had not run. */
+int pbc_rule_paging_fence_early(pbc_findings *f, uint32_t op, uint64_t value, const char *by, uint32_t work_op,
+                                uint32_t buffer, uint32_t start, uint32_t end);
 int pbc_rule_paging_fence(pbc_findings *f, uint32_t op, uint64_t have, uint64_t value);
 
 /* PB-DIVERGE and PB-NONDET are judged by the oracle, which writes the

@@ -461,6 +461,7 @@ static void vm_patch(vm *v, pbc_submission *s, const vm_buffer *b)
     vm_sealed_accept(v, INT64_MIN, INT64_MAX);
     vm_open_outside(v, s->start, s->end, 0);
     NTSTATUS st = pbc_shim_call_patch(v->t, v->adapter, &p);
+    pbc_vidmm_fence_poll(v);
     if (pbc_vidmm_kernel_check(v, "Patch"))
         return;
     pbc_findings *f = &v->res->findings;
@@ -503,6 +504,7 @@ static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
     s->covered = s->start;
     v->gpu->paging_wait = vm_paging_wait(v);
     NTSTATUS st = pbc_shim_call_submit(v->t, v->adapter, &c);
+    pbc_vidmm_fence_poll(v);
     v->gpu->paging_wait = UINT32_MAX;
     v->in_submit = 0;
     if (pbc_vidmm_kernel_check(v, "SubmitCommand"))

@@ -488,6 +488,7 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         pbc_shim_take_accesses(&earlier); /* only this call's accesses count */
         v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
+        pbc_vidmm_fence_poll(v);
         const char *assert_msg;
         if (pbc_shim_take_asserts(&assert_msg)) {
             VM_RULE(v, pbc_rule_assert(&v->res->findings, v->op, v->res->calls, &desc.base, assert_msg));

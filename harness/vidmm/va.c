@@ -108,6 +108,7 @@ static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, ui
     v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
     NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
     MmUnmapIoSpace(view, bytes);
+    pbc_vidmm_fence_poll(v);
     if (pbc_vidmm_kernel_check(v, "BuildPagingBuffer"))
         return;
     if (st != STATUS_SUCCESS)
@@ -272,6 +273,87 @@ static int va_leaf(vm *v, uint64_t va, int page64, int alloc) { return va_leaf_f
 static void va_write_range(vm *v, uint64_t base, uint32_t count, int alloc, uint32_t first, uint32_t flags,
                            const pbc_res_alloc *where, const vm_mdl *mdl, const DXGK_PTE *repeat, uint64_t prot);
 
+#define VA_FENCE_STEP 0x100000001ull /* signal k writes k * VA_FENCE_STEP */
+
+/* Whether the work of bytes [w->start, w->end) of a paging buffer has
+ * yet to run when the queue stands at entry `now` (UINT32_MAX: no entry
+ * running), whose packets before buffer offset next_offset have run:
+ * - a piece holding some of the bytes has not run, or not all of them
+ *   were rung (or handed to CPU work) yet;
+ * - CPU work queued at the SubmitCommand of a submission holding some of
+ *   them has not run, unless that submission is the one reaching the
+ *   fence now (its CPU work may do anything, in any order: given the
+ *   benefit of the doubt). */
+static int va_work_pending(const vm *v, const pbc_write_rec *w, uint32_t now, uint32_t next_offset)
+{
+    const pbc_gpu *g = v->gpu;
+    uint32_t now_sub = now < g->queued ? g->queue[now].tag : UINT32_MAX;
+    uint64_t rung = 0;
+    int cpu_work = 0;
+    for (uint32_t q = 0; q < g->queued; q++) {
+        const pbc_qentry *e = &g->queue[q];
+        if ((e->kind != PBC_QE_DMA && e->kind != PBC_QE_CPU) || e->tag >= v->res->sub_count)
+            continue;
+        const pbc_submission *sub = &v->res->subs[e->tag];
+        if (sub->buffer != w->buffer)
+            continue;
+        if (e->kind == PBC_QE_CPU) {
+            if (sub->end <= w->start || sub->start >= w->end)
+                continue;
+            cpu_work = 1;
+            if (!e->done && q != now && e->tag != now_sub)
+                return 1;
+            continue;
+        }
+        /* A piece may be rung at any address of its bytes (its phys need
+         * not be the buffer's start): offsets into the buffer. */
+        int64_t at = pbc_gpu_pool_offset(g, e->phys);
+        int64_t base = at >= 0 ? at - (int64_t)sub->pool_offset : (int64_t)(e->phys - sub->phys);
+        int64_t start = base + e->start, end = base + e->end;
+        int64_t lo = start > (int64_t)w->start ? start : (int64_t)w->start;
+        int64_t hi = end < (int64_t)w->end ? end : (int64_t)w->end;
+        if (lo >= hi)
+            continue;
+        rung += (uint64_t)(hi - lo);
+        int ran = e->done || (q == now && (next_offset == UINT32_MAX || hi <= base + (int64_t)next_offset));
+        if (!ran)
+            return 1;
+    }
+    return !cpu_work && rung < (uint64_t)(w->end - w->start);
+}
+
+/* The paging fence changed. When it reaches a value VidMm signaled, the
+ * work VidMm issued before that SignalMonitoredFence must have run: a
+ * monitored fence says the paging work before it is done, and VidMm and
+ * the GPU act on it at once. */
+static void va_on_fence_value(void *ctx, uint64_t value, uint32_t seq, uint32_t next_offset)
+{
+    vm *v = ctx;
+    if (!value || value % VA_FENCE_STEP || value / VA_FENCE_STEP > v->mfence_count ||
+        value / VA_FENCE_STEP <= v->mfence_judged || v->stop)
+        return;
+    uint32_t k = (uint32_t)(value / VA_FENCE_STEP);
+    v->mfence_judged = k;
+    uint32_t signal_op = v->mfence_ops[k - 1];
+    const char *by = seq == UINT32_MAX ? "a CPU write during a DDI call"
+                     : v->gpu->queue[seq].kind == PBC_QE_CPU ? "CPU work queued at SubmitCommand"
+                                                            : "a packet";
+    for (uint32_t i = 0; i < v->res->write_count; i++) {
+        const pbc_write_rec *w = &v->res->writes[i];
+        if (w->op == UINT32_MAX || w->op >= signal_op || !va_work_pending(v, w, seq, next_offset))
+            continue;
+        VM_RULE(v, pbc_rule_paging_fence_early(&v->res->findings, v->op, value, by, w->op, w->buffer, w->start,
+                                               w->end));
+        return;
+    }
+}
+
+void pbc_vidmm_fence_poll(vm *v)
+{
+    if (v->gpu->value_addr)
+        pbc_gpu_value_poll(v->gpu, UINT32_MAX, 0);
+}
+
 void pbc_vidmm_va_setup(vm *v)
 {
     int uses = 0;
@@ -309,6 +391,9 @@ void pbc_vidmm_va_setup(vm *v)
         e.Valid = 1;
         e.PageAddress = v->mfence_page >> PBC_PAGE_SHIFT;
         va_write_range(v, PBC_VA_MONITORED_FENCE, 1, -1, 0, 0, NULL, NULL, &e, 0);
+        v->gpu->value_addr = v->mfence_page; /* judged whenever it changes */
+        v->gpu->value_last = 0;
+        v->gpu->on_value = va_on_fence_value;
         break;
     }
 }
@@ -324,7 +409,8 @@ static uint64_t va_fence_now(vm *v)
  * shows. */
 void pbc_vidmm_signal_fence(vm *v)
 {
-    uint64_t value = ++v->mfence_count * 0x100000001ull;
+    PBC_PUSH(v->mfence_ops, v->mfence_count, v->mfence_ops_cap, v->op);
+    uint64_t value = v->mfence_count * VA_FENCE_STEP;
     DXGKARG_BUILDPAGINGBUFFER a;
     memset(&a, 0, sizeof(a));
     a.Operation = DXGK_OPERATION_SIGNAL_MONITORED_FENCE;

@@ -292,6 +292,8 @@ static void vm_teardown(vm *v)
     v->gpu->on_fence = NULL;
     v->gpu->on_fetch = NULL;
     v->gpu->gart_lookup = NULL;
+    v->gpu->on_value = NULL;
+    v->gpu->value_addr = 0;
     v->gpu->observer_ctx = NULL;
     pbc_residency_fini(&v->rs);
     free(v->allocs);
@@ -309,6 +311,7 @@ static void vm_teardown(vm *v)
     free(v->aperture_uses);
     free(v->seg_renders);
     free(v->pts);
+    free(v->mfence_ops);
 }
 
 int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,

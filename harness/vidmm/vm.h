@@ -176,6 +176,9 @@ struct vm {
     uint64_t mfence_page;    /* VidMm's paging monitored fence: its page (0: none) */
     uint64_t mfence_value;   /* the last value signaled */
     uint32_t mfence_count;
+    uint32_t *mfence_ops;    /* the scenario operation of each signal, in order */
+    uint32_t mfence_ops_cap;
+    uint32_t mfence_judged;  /* signals whose value was reached and judged (PB-PAGING-FENCE) */
 };
 
 /* A rule function returns 1 when it recorded a finding: the scenario stops. */
@@ -218,6 +221,8 @@ uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset);
 /* SignalMonitoredFence of the paging fence's next value, and the
  * operations with no effect on memory (notify). */
 void pbc_vidmm_signal_fence(vm *v);
+/* A DDI call returned: a CPU write may have reached the paging fence. */
+void pbc_vidmm_fence_poll(vm *v);
 void pbc_vidmm_notify(vm *v, const pbc_sop *op);
 /* va-move-tables: CopyPageTableEntries into new leaf tables. */
 void pbc_vidmm_va_move_tables(vm *v, const pbc_sop *op);

@@ -60,7 +60,8 @@
     PBC_MUTANT(pbc_mutant_adl_contiguous, "PB-GPU-FAULT")      \
     PBC_MUTANT(pbc_mutant_pte_virtual_as_physical, "PB-GPU-FAULT") \
     PBC_MUTANT(pbc_mutant_copy_pte_half, "PB-PTE")       \
-    PBC_MUTANT(pbc_mutant_pte_page_off, "PB-PTE")
+    PBC_MUTANT(pbc_mutant_pte_page_off, "PB-PTE")             \
+    PBC_MUTANT(pbc_mutant_fence_at_build, "PB-PAGING-FENCE")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST

@@ -222,6 +222,9 @@ VOID MmUnmapLockedPages(PVOID BaseAddress, PMDL Mdl);
 PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes,
                    MEMORY_CACHING_TYPE CacheType);
 VOID MmUnmapIoSpace(PVOID BaseAddress, SIZE_T NumberOfBytes);
+/* The physical address behind a byte of a CPU view (MmMapIoSpace, an MDL
+ * mapping); 0 for any other address. */
+PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress);
 /* Register access goes to the adapter's modeled MMIO register file when
  * Register lies in it. */
 ULONG READ_REGISTER_ULONG(volatile ULONG *Register);
