@@ -275,6 +275,48 @@ static void va_write_range(vm *v, uint64_t base, uint32_t count, int alloc, uint
 
 #define VA_FENCE_STEP 0x100000001ull /* signal k writes k * VA_FENCE_STEP */
 
+/* The queue, indexed for va_work_pending: each buffer's submissions and
+ * each submission's queue entries (DMA pieces and CPU work), as chains. */
+typedef struct va_queue_index {
+    uint32_t *buf_first, *sub_next; /* by buffer id, by submission */
+    uint32_t *sub_first, *q_next;   /* by submission, by queue entry */
+} va_queue_index;
+
+static void va_index_queue(const vm *v, va_queue_index *x)
+{
+    const pbc_gpu *g = v->gpu;
+    const pbc_record *r = v->res;
+    x->buf_first = pbc_xmalloc(((size_t)r->buffers + 1) * sizeof(uint32_t));
+    x->sub_next = pbc_xmalloc(((size_t)r->sub_count + 1) * sizeof(uint32_t));
+    x->sub_first = pbc_xmalloc(((size_t)r->sub_count + 1) * sizeof(uint32_t));
+    x->q_next = pbc_xmalloc(((size_t)g->queued + 1) * sizeof(uint32_t));
+    memset(x->buf_first, 0xFF, ((size_t)r->buffers + 1) * sizeof(uint32_t));
+    memset(x->sub_first, 0xFF, ((size_t)r->sub_count + 1) * sizeof(uint32_t));
+    for (uint32_t i = r->sub_count; i-- > 0;) {
+        x->sub_next[i] = UINT32_MAX;
+        if (r->subs[i].buffer <= r->buffers) {
+            x->sub_next[i] = x->buf_first[r->subs[i].buffer];
+            x->buf_first[r->subs[i].buffer] = i;
+        }
+    }
+    for (uint32_t q = g->queued; q-- > 0;) {
+        const pbc_qentry *e = &g->queue[q];
+        x->q_next[q] = UINT32_MAX;
+        if ((e->kind == PBC_QE_DMA || e->kind == PBC_QE_CPU) && e->tag < r->sub_count) {
+            x->q_next[q] = x->sub_first[e->tag];
+            x->sub_first[e->tag] = q;
+        }
+    }
+}
+
+static void va_index_free(va_queue_index *x)
+{
+    free(x->buf_first);
+    free(x->sub_next);
+    free(x->sub_first);
+    free(x->q_next);
+}
+
 /* Whether the work of bytes [w->start, w->end) of a paging buffer has
  * yet to run when the queue stands at entry `now` (UINT32_MAX: no entry
  * running), whose packets before buffer offset next_offset have run:
@@ -284,40 +326,40 @@ static void va_write_range(vm *v, uint64_t base, uint32_t count, int alloc, uint
  *   them has not run, unless that submission is the one reaching the
  *   fence now (its CPU work may do anything, in any order: given the
  *   benefit of the doubt). */
-static int va_work_pending(const vm *v, const pbc_write_rec *w, uint32_t now, uint32_t next_offset)
+static int va_work_pending(const vm *v, const va_queue_index *x, const pbc_write_rec *w, uint32_t now,
+                           uint32_t next_offset)
 {
     const pbc_gpu *g = v->gpu;
     uint32_t now_sub = now < g->queued ? g->queue[now].tag : UINT32_MAX;
     uint64_t rung = 0;
     int cpu_work = 0;
-    for (uint32_t q = 0; q < g->queued; q++) {
-        const pbc_qentry *e = &g->queue[q];
-        if ((e->kind != PBC_QE_DMA && e->kind != PBC_QE_CPU) || e->tag >= v->res->sub_count)
+    for (uint32_t si = w->buffer <= v->res->buffers ? x->buf_first[w->buffer] : UINT32_MAX; si != UINT32_MAX;
+         si = x->sub_next[si]) {
+        const pbc_submission *sub = &v->res->subs[si];
+        if (sub->end <= w->start || sub->start >= w->end)
             continue;
-        const pbc_submission *sub = &v->res->subs[e->tag];
-        if (sub->buffer != w->buffer)
-            continue;
-        if (e->kind == PBC_QE_CPU) {
-            if (sub->end <= w->start || sub->start >= w->end)
+        for (uint32_t q = x->sub_first[si]; q != UINT32_MAX; q = x->q_next[q]) {
+            const pbc_qentry *e = &g->queue[q];
+            if (e->kind == PBC_QE_CPU) {
+                cpu_work = 1;
+                if (!e->done && q != now && e->tag != now_sub)
+                    return 1;
                 continue;
-            cpu_work = 1;
-            if (!e->done && q != now && e->tag != now_sub)
+            }
+            /* A piece may be rung at any address of its bytes (its phys
+             * need not be the buffer's start): offsets into the buffer. */
+            int64_t at = pbc_gpu_pool_offset(g, e->phys);
+            int64_t base = at >= 0 ? at - (int64_t)sub->pool_offset : (int64_t)(e->phys - sub->phys);
+            int64_t start = base + e->start, end = base + e->end;
+            int64_t lo = start > (int64_t)w->start ? start : (int64_t)w->start;
+            int64_t hi = end < (int64_t)w->end ? end : (int64_t)w->end;
+            if (lo >= hi)
+                continue;
+            rung += (uint64_t)(hi - lo);
+            int ran = e->done || (q == now && (next_offset == UINT32_MAX || hi <= base + (int64_t)next_offset));
+            if (!ran)
                 return 1;
-            continue;
         }
-        /* A piece may be rung at any address of its bytes (its phys need
-         * not be the buffer's start): offsets into the buffer. */
-        int64_t at = pbc_gpu_pool_offset(g, e->phys);
-        int64_t base = at >= 0 ? at - (int64_t)sub->pool_offset : (int64_t)(e->phys - sub->phys);
-        int64_t start = base + e->start, end = base + e->end;
-        int64_t lo = start > (int64_t)w->start ? start : (int64_t)w->start;
-        int64_t hi = end < (int64_t)w->end ? end : (int64_t)w->end;
-        if (lo >= hi)
-            continue;
-        rung += (uint64_t)(hi - lo);
-        int ran = e->done || (q == now && (next_offset == UINT32_MAX || hi <= base + (int64_t)next_offset));
-        if (!ran)
-            return 1;
     }
     return !cpu_work && rung < (uint64_t)(w->end - w->start);
 }
@@ -338,14 +380,18 @@ static void va_on_fence_value(void *ctx, uint64_t value, uint32_t seq, uint32_t 
     const char *by = seq == UINT32_MAX ? "a CPU write during a DDI call"
                      : v->gpu->queue[seq].kind == PBC_QE_CPU ? "CPU work queued at SubmitCommand"
                                                             : "a packet";
-    for (uint32_t i = 0; i < v->res->write_count; i++) {
+    va_queue_index x;
+    va_index_queue(v, &x);
+    /* Latest first: work still to run is most likely the newest. */
+    for (uint32_t i = v->res->write_count; i-- > 0;) {
         const pbc_write_rec *w = &v->res->writes[i];
-        if (w->op == UINT32_MAX || w->op >= signal_op || !va_work_pending(v, w, seq, next_offset))
+        if (w->op == UINT32_MAX || w->op >= signal_op || !va_work_pending(v, &x, w, seq, next_offset))
             continue;
         VM_RULE(v, pbc_rule_paging_fence_early(&v->res->findings, v->op, value, by, w->op, w->buffer, w->start,
                                                w->end));
-        return;
+        break;
     }
+    va_index_free(&x);
 }
 
 void pbc_vidmm_fence_poll(vm *v)
