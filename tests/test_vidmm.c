@@ -777,4 +777,53 @@ T_TEST(phys_layouts_place_frames)
     pbc_scenario_fini(&s);
 }
 
+/* S51, S53: the page-table updates of a range carry what its request
+ * said: an allocation's range names the allocation and passes its
+ * DriverProtection, also when the allocation moves and VidMm writes the
+ * range again; a zero range (Protection.Zero, no allocation) has a NULL
+ * hAllocation. */
+typedef struct pte_seen {
+    uint32_t level, repeat, valid, zero;
+    UINT64 protection;
+    HANDLE allocation;
+} pte_seen;
+
+static pte_seen ptes[256];
+static int nptes;
+
+static NTSTATUS APIENTRY pte_spy_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
+    if (a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE && a->MultipassOffset == 0 && nptes < 256 &&
+        u->NumPageTableEntries)
+        ptes[nptes++] = (pte_seen){u->PageTableLevel, u->Flags.Repeat, u->pPageTableEntries[0].Valid,
+                                   u->pPageTableEntries[0].Zero, u->DriverProtection, u->hAllocation};
+    return ref_build_paging_buffer(adapter, a);
+}
+
+T_TEST(range_updates_carry_allocation_and_driver_protection)
+{
+    nptes = 0;
+    pbc_outcome out = run_spy_with("pbs 1\nalloc A size=16K at=1:0x0\nva-map A driver-protection=0x77\n"
+                                   "va-zero count=4\ntransfer A to=1:0x100000\ntransfer A to=system\nend\n",
+                                   REF_OPERATIONS_GPUMMU, pte_spy_build);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s", pbc_verdict_name(out.verdict), out.message);
+    int mapped = 0, zero = 0;
+    for (int i = 0; i < nptes; i++) {
+        const pte_seen *p = &ptes[i];
+        if (p->level != 0 || !p->valid)
+            continue; /* directories, and the not-valid entries of new tables and released ranges */
+        if (p->zero) {
+            zero++;
+            T_CHECK_MSG(p->allocation == NULL, "a zero range's update names an allocation (S51)");
+        } else if (p->allocation) {
+            mapped++;
+            T_CHECK_MSG(p->protection == 0x77, "update %d of the range: DriverProtection 0x%llx (S53)", i,
+                        (unsigned long long)p->protection);
+        }
+    }
+    /* Mapped, moved within its segment, then to system memory. */
+    T_CHECK_MSG(mapped == 3 && zero == 1, "%d updates of the allocation's range, %d of the zero range", mapped, zero);
+}
+
 T_MAIN()
