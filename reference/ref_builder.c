@@ -444,3 +444,8 @@ const pbc_target pbc_target_reference = {
                           REF_MAX_PACKET_BYTES, 0, ref_create_adapter, ref_destroy_adapter, ref_create_allocation,
                           ref_destroy_allocation, ref_build_paging_buffer, ref_patch, ref_submit_command),
 };
+
+const pbc_adapter_decl ref_decl_gpu_virtual = {
+    .struct_size = sizeof(pbc_adapter_decl),
+    .page_table_update = PBC_PT_UPDATE_GPU_VIRTUAL,
+};

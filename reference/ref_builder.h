@@ -54,6 +54,10 @@ extern const pbc_target pbc_target_reference;
     .create_allocation = create_alloc, .destroy_allocation = destroy_alloc,                                    \
     .build_paging_buffer = build, .patch = patch_fn, .submit_command = submit_fn
 
+/* An adapter declaration whose PageTableUpdateMode is GPU_VIRTUAL, for
+ * builders layered on the reference that take updates that way. */
+extern const pbc_adapter_decl ref_decl_gpu_virtual;
+
 NTSTATUS ref_create_adapter(const pbc_adapter_info *info, HANDLE *adapter);
 void ref_destroy_adapter(HANDLE adapter);
 NTSTATUS ref_create_allocation(HANDLE adapter, const pbc_allocation_info *info,

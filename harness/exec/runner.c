@@ -94,9 +94,12 @@ int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t
     pbc_verdict_worlds w = {s, &r->target, differential ? &r->reference : NULL, &r->spec, 0, 0, 0};
     w.target_rc = world_run(&r->target, s, t, PBC_MODE_TARGET, o, o->trace);
     if (w.target_rc == 2) {
-        if (r->target.res.unsupported_op)
-            return pbc_verdict_skip(out, "target '%s' does not support %s", t->name,
-                                    pbc_sop_name(r->target.res.unsupported_op - 1));
+        if (r->target.res.unsupported_op) {
+            char need[160];
+            const pbc_sop *op = &s->ops[r->target.res.unsupported_op - 1];
+            return pbc_verdict_skip(out, "target '%s' does not support line %u: %s", t->name, op->line,
+                                    pbc_sop_unsupported_why(t, op, need, sizeof(need)));
+        }
         return pbc_verdict_skip(out, "target '%s' refused to create its adapter or an allocation", t->name);
     }
     if (o->digest)

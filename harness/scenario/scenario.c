@@ -205,6 +205,30 @@ int pbc_sop_op_supported(const pbc_target *t, const pbc_sop *op)
     return (t->supported_operations & need) == need;
 }
 
+const char *pbc_sop_unsupported_why(const pbc_target *t, const pbc_sop *op, char *buf, size_t n)
+{
+    const char *name = pbc_sop_name(op->kind);
+    uint32_t lacks = sop_gpummu_lacks(t);
+    if (!pbc_sop_supported(t, op->kind))
+        snprintf(buf, n, "%s (the DXGK operations it needs are not declared)", name);
+    else if (op->kind == PBC_SOP_NOTIFY)
+        snprintf(buf, n, "notify %s (its DXGK operation is not declared)", pbc_notify_name(op->pattern));
+    else if (op->kind == PBC_SOP_MAP && (op->flags & PBC_SOP_ADL))
+        snprintf(buf, n, "map ... adl (MapApertureSegment2 is not declared)");
+    else if ((op->flags & PBC_SOP_VA_64K) && (lacks & PBC_GPUMMU_NO_64K))
+        snprintf(buf, n, "%s ... 64k (the adapter's MMU has no 64 KiB leaves)", name);
+    else if (op->kind == PBC_SOP_VA_ZERO && (lacks & PBC_GPUMMU_NO_ZERO))
+        snprintf(buf, n, "va-zero (the adapter's MMU has no zero pages)");
+    else if (op->kind == PBC_SOP_VA_MAP && (lacks & PBC_GPUMMU_NO_READ_ONLY))
+        snprintf(buf, n, "va-map ... read-only (the adapter's MMU has no read-only pages)");
+    else if (op->flags & PBC_SOP_VIRTUAL)
+        snprintf(buf, n, "%s ... virtual (%s, UpdatePageTable and FlushTlb must be declared)", name,
+                 op->kind == PBC_SOP_TRANSFER ? "TransferVirtual" : "FillVirtual");
+    else
+        snprintf(buf, n, "%s", name);
+    return buf;
+}
+
 int pbc_sop_has_alloc(uint32_t kind)
 {
     switch (kind) {
@@ -556,8 +580,10 @@ static const char *res_check_va_request(const pbc_residency *r, const pbc_sop *o
     uint64_t align = res_va_align(op), size = (uint64_t)op->count * PBC_PAGE_SIZE;
     if (op->flags & PBC_SOP_VA_RESERVED)
         return "VidMm refuses it: Reserved0 and Reserved1 must be zero (S54)";
-    if (op->count == 0 || op->count > PBC_VA_MAX_PAGES)
-        return "VidMm refuses it: SizeInPages must be 1 to 1,048,576 4 KiB pages (S52)";
+    if (op->count == 0)
+        return "VidMm refuses it: SizeInPages must not be 0 (S52)";
+    if (op->count > PBC_MAX_VA_PAGES)
+        return "the model maps at most 262,144 pages of GPU virtual ranges in a scenario";
     if (op->count % (align / PBC_PAGE_SIZE) || op->first % (align / PBC_PAGE_SIZE))
         return "a 64 KiB range needs OffsetInPages and SizeInPages in whole 64 KiB pages";
     if (op->va) {

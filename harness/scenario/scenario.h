@@ -154,6 +154,9 @@ int pbc_sop_supported(const pbc_target *t, uint32_t kind);
 /* The same for one operation, whose flags may ask for more (a transfer
  * or fill through GPU virtual addresses). */
 int pbc_sop_op_supported(const pbc_target *t, const pbc_sop *op);
+/* What an operation pbc_sop_op_supported refuses needs that t lacks, in
+ * words, written into buf[0, n). */
+const char *pbc_sop_unsupported_why(const pbc_target *t, const pbc_sop *op, char *buf, size_t n);
 /* Whether operations of this kind name an allocation. */
 int pbc_sop_has_alloc(uint32_t kind);
 uint32_t pbc_alloc_pages(const pbc_salloc *a);
@@ -209,7 +212,7 @@ typedef enum pbc_notify_kind {
  * DXGK_OPERATION it issues. */
 const char *pbc_notify_name(uint32_t kind);
 int pbc_notify_ddi(uint32_t kind);
-#define PBC_VA_MAX_PAGES (1u << 20) /* one request maps at most 4 GiB */
+#define PBC_VA_MAX_PAGES (1u << 20) /* the binary format's va-zero counts: 1 + count % 2^20 */
 
 typedef struct pbc_res_range {
     uint32_t segment;

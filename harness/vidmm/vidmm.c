@@ -326,7 +326,7 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
     v.res = res;
     for (uint32_t i = 0; i < s->op_count; i++)
         if (!pbc_sop_op_supported(t, &s->ops[i])) {
-            res->unsupported_op = s->ops[i].kind + 1;
+            res->unsupported_op = i + 1;
             return 2;
         }
     pbc_shim_bind(gpu);
@@ -364,13 +364,14 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
     /* A fault stops a submission, so it explains what follows; but when
      * every fault is render work's, all paging work ran, and page tables
      * that translate wrong are the cause (PB-PTE before PB-GPU-FAULT). */
-    if (!v.stop && opt->mode == PBC_MODE_TARGET && vm_faults_are_render_work(&v))
+    int tables_judged = !v.stop && opt->mode == PBC_MODE_TARGET && vm_faults_are_render_work(&v);
+    if (tables_judged)
         pbc_vidmm_va_check(&v);
     if (!v.stop)
         vm_report_faults(&v);
     if (!v.stop && opt->mode == PBC_MODE_TARGET)
         vm_final_checks(&v);
-    if (!v.stop && opt->mode == PBC_MODE_TARGET)
+    if (!v.stop && opt->mode == PBC_MODE_TARGET && !tables_judged)
         pbc_vidmm_va_check(&v);
     res->exec_hash = gpu->exec_hash;
     if (!v.stop && opt->mode == PBC_MODE_TARGET)

@@ -198,17 +198,12 @@ static NTSTATUS APIENTRY pte_virtual_as_physical_build(IN_CONST_HANDLE h, IN_PDX
     return st;
 }
 
-static const pbc_adapter_decl gpu_virtual = {
-    .struct_size = sizeof(pbc_adapter_decl),
-    .page_table_update = PBC_PT_UPDATE_GPU_VIRTUAL,
-};
-
 const pbc_target pbc_mutant_pte_virtual_as_physical = {
     REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, "mutant-pte-virtual-as-physical",
                           "takes a page table's GPU virtual address for a physical one", REF_MAX_PACKET_BYTES, 0,
                           ref_create_adapter, ref_destroy_adapter, ref_create_allocation, ref_destroy_allocation,
                           pte_virtual_as_physical_build, ref_patch, ref_submit_command),
-    .adapter = &gpu_virtual,
+    .adapter = &ref_decl_gpu_virtual,
 };
 
 /* Bug: copies page-table entries as if they were 8 bytes, a driver's own

@@ -9,15 +9,10 @@
  */
 #include "var_common.h"
 
-static const pbc_adapter_decl gpu_virtual = {
-    .struct_size = sizeof(pbc_adapter_decl),
-    .page_table_update = PBC_PT_UPDATE_GPU_VIRTUAL,
-};
-
 const pbc_target pbc_variant_pte_gpu_virtual = {
     REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, "variant-pte-gpu-virtual",
                           "takes page-table updates by GPU virtual address (GPU_VIRTUAL)", REF_MAX_PACKET_BYTES, 0,
                           var_create_adapter, var_adapter_destroy, ref_create_allocation, ref_destroy_allocation,
                           var_build, var_patch, var_submit),
-    .adapter = &gpu_virtual,
+    .adapter = &ref_decl_gpu_virtual,
 };
