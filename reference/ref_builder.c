@@ -357,6 +357,44 @@ static NTSTATUS ref_signal_monitored_fence(DXGKARG_BUILDPAGINGBUFFER *args, ref_
     return ref_finish(args, w, 1, 1);
 }
 
+/* The reference's context image is zeros, written by the GPU: FILL
+ * packets over the allocation's size (the driver knows it by hAllocation;
+ * the operation does not say it), at SegmentAddress on, or page by page
+ * of the MDL, which starts at the allocation's first page. */
+static NTSTATUS ref_init_context_resource(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const __typeof__(args->InitContextResource.Destination) *d = &args->InitContextResource.Destination;
+    uint64_t size = ref_allocation_size(args->InitContextResource.hAllocation);
+    uint32_t total = ref_chunks(size);
+    uint32_t i = args->MultipassOffset;
+    for (; i < total && ref_fits(w, REF_LEN_FILL); i++) {
+        uint64_t dst = d->SegmentId ? (uint64_t)d->SegmentAddress.QuadPart + (uint64_t)i * REF_CHUNK
+                                    : (uint64_t)MmGetMdlPfnArray(d->pMdl)[i] << PAGE_SHIFT;
+        w->cur += ref_encode_fill(w->cur, dst, ref_chunk_size(size, i), 0);
+    }
+    return ref_finish(args, w, i, total);
+}
+
+/* The reference's update: the user-mode driver's private data becomes the
+ * head of the context image, a dword at a time through the context's GPU
+ * virtual range (as much of it as the range holds). */
+static NTSTATUS ref_update_context_allocation(DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
+{
+    const DXGK_BUILDPAGINGBUFFER_UPDATECONTEXTALLOCATION *u = &args->UpdateContextAllocation;
+    uint64_t bytes = u->DriverPrivateDataSize < u->ContextAllocationSize ? u->DriverPrivateDataSize
+                                                                         : u->ContextAllocationSize;
+    uint32_t total = (uint32_t)(bytes / 4);
+    uint32_t i = args->MultipassOffset;
+    for (; i < total && ref_fits(w, REF_LEN_WRITE); i++) {
+        uint32_t word;
+        memcpy(&word, (const uint8_t *)u->pDriverPrivateData + (size_t)i * 4, 4);
+        uint8_t *packet = w->cur;
+        w->cur += ref_encode_write(w->cur, u->ContextAllocation + (uint64_t)i * 4, 4, word);
+        ref_set_space(packet, REF_SPACE_DST_VIRTUAL);
+    }
+    return ref_finish(args, w, i, total);
+}
+
 /* Start = End = 0 flushes the whole space; else [Start, End). */
 static NTSTATUS ref_flush_tlb(const ref_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args, ref_writer *w)
 {
@@ -408,11 +446,16 @@ NTSTATUS APIENTRY ref_build_paging_buffer(IN_CONST_HANDLE adapter,
         return ref_signal_monitored_fence(args, &w);
     case DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES:
         return ref_copy_page_table_entries(args, &w);
+    case DXGK_OPERATION_INIT_CONTEXT_RESOURCE:
+        return ref_init_context_resource(args, &w);
+    case DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION:
+        return ref_update_context_allocation(args, &w);
     case DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY:
     case DXGK_OPERATION_MAP_MMU:
     case DXGK_OPERATION_UNMAP_MMU:
     case DXGK_OPERATION_NOTIFY_RESIDENCY2:
     case DXGK_OPERATION_NOTIFY_ALLOC:
+    case DXGK_OPERATION_NOTIFY_RESIDENCY:
         /* The driver's own bookkeeping; the reference keeps none. */
         return ref_finish(args, &w, 0, 0);
     default:

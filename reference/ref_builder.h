@@ -35,7 +35,9 @@ extern const pbc_target pbc_target_reference;
      PBC_OP_BIT(DXGK_OPERATION_SIGNAL_MONITORED_FENCE) | PBC_OP_BIT(DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY) |  \
      PBC_OP_BIT(DXGK_OPERATION_MAP_MMU) | PBC_OP_BIT(DXGK_OPERATION_UNMAP_MMU) |                          \
      PBC_OP_BIT(DXGK_OPERATION_NOTIFY_RESIDENCY2) | PBC_OP_BIT(DXGK_OPERATION_NOTIFY_ALLOC) |              \
-     PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT2) | PBC_OP_BIT(DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES))
+     PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT2) | PBC_OP_BIT(DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES) | \
+     PBC_OP_BIT(DXGK_OPERATION_INIT_CONTEXT_RESOURCE) | PBC_OP_BIT(DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION) | \
+     PBC_OP_BIT(DXGK_OPERATION_NOTIFY_RESIDENCY))
 #define REF_TARGET_FIELDS(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc, build, patch_fn, \
                           submit_fn)                                                                           \
     REF_TARGET_FIELDS_ALLOC(nm, summary_text, min_dma, priv_size, create, destroy, create_alloc,              \

@@ -21,7 +21,11 @@
  * MapApertureSegment2: as MapApertureSegment, page AdlOffset + i of the
  * ADL (BasePageNumber + it when Contiguous, else Pages[it]). The
  * notifications (NotifyFenceResidency, MapMmu, UnmapMmu, NotifyResidency2,
- * NotifyAlloc): no effect on memory.
+ * NotifyAlloc) and NotifyResidency: no effect on memory.
+ * InitContextResource and UpdateContextAllocation: the content they give
+ * a context allocation is the driver's, which the DDI leaves open; the
+ * spec model writes none, and VidMm masks those bytes wherever the
+ * allocation goes, so that no world's choice is compared.
  */
 #include "spec.h"
 
@@ -194,7 +198,11 @@ int pbc_spec_apply(const DXGKARG_BUILDPAGINGBUFFER *a, pbc_spec_sink sink, void 
     case DXGK_OPERATION_UNMAP_MMU:
     case DXGK_OPERATION_NOTIFY_RESIDENCY2:
     case DXGK_OPERATION_NOTIFY_ALLOC:
+    case DXGK_OPERATION_NOTIFY_RESIDENCY:
         return 0; /* no effect on memory */
+    case DXGK_OPERATION_INIT_CONTEXT_RESOURCE:
+    case DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION:
+        return 0; /* the driver's content: masked, not compared */
     case DXGK_OPERATION_FLUSH_TLB: {
         const DXGK_BUILDPAGINGBUFFER_FLUSHTLB *f = &a->FlushTlb;
         if (f->RootPageTableAddress.SegmentId)

@@ -622,7 +622,16 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
  * aperture-adl: MapApertureSegment2 with a page-array ADL and a
  * contiguous one, AdlOffset past foreign pages.
  * move-tables: CopyPageTableEntries moves the leaves of a range over two
- * regions and of a range of 64 KiB pages. */
+ * regions and of a range of 64 KiB pages.
+ * init-context: InitContextResource of a context allocation in a segment
+ * page it shares with another allocation, and of one in system memory;
+ * both then move.
+ * update-context: UpdateContextAllocation through a context's range
+ * before and after the context moves, render work through it between.
+ * notify-residency: NotifyResidency after each move, resident and
+ * evicted.
+ * aperture-cpu-visible: MapApertureSegment2 of a CPU-visible allocation
+ * (CpuVisibleAddress until the unmap) and of one that is not. */
 static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
 {
     uint32_t low = b->layout->low, high = b->layout->high;
@@ -667,6 +676,55 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         gb(b, "transfer B to=system\nsignal-fence\nflush\n");
         story_to(b, "transfer B", high, 0x100000, "");
         gb(b, "signal-fence\n");
+        return 0;
+    }
+    if (variant == 7 + PBC_NOTIFY_COUNT) { /* InitContextResource in a segment and in system memory */
+        gb(b, "alloc C size=10K at=");
+        story_at(b, low, 0x100000);
+        gb(b, "%s\nalloc B size=8K at=", story_idle(d));
+        story_at(b, low, 0x102800);
+        gb(b, "%s\nalloc S size=20K mdl-offset=1%s\n", story_idle(d), story_idle(d));
+        story_dma(b, d);
+        gb(b, "render-write C offset=0 size=10K pattern=0xC0C0C0C0\ninit-context C\ninit-context S\n");
+        story_to(b, "transfer C", high, 0x200000, " split=2");
+        story_to(b, "transfer S", low, 0x300000, "");
+        gb(b, "render-write B offset=0 size=8K pattern=0xB0B0B0B0\ntransfer S to=system\n");
+        return 0;
+    }
+    if (variant == 8 + PBC_NOTIFY_COUNT) { /* UpdateContextAllocation through the context's range */
+        gb(b, "alloc C size=16K at=");
+        story_at(b, low, 0x100000);
+        gb(b, "%s\nalloc D size=8K at=system%s\n", story_idle(d), story_idle(d));
+        story_dma(b, d);
+        gb(b, "init-context C\nva-map C\nva-map D first=1\nupdate-context C\nupdate-context D\n");
+        gb(b, "render-write C offset=0x2000 size=4K pattern=0xCCCCCCCC via=va\n");
+        story_to(b, "transfer C", high, 0x400000, "");
+        gb(b, "update-context C\n");
+        story_to(b, "transfer D", low, 0x300000, "");
+        gb(b, "update-context D\ntransfer D to=system\n");
+        return 0;
+    }
+    if (variant == 9 + PBC_NOTIFY_COUNT) { /* NotifyResidency, resident and evicted */
+        gb(b, "alloc A size=20K mdl-offset=1%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "notify-residency A\n");
+        story_to(b, "transfer A", low, 0x200000, " split=2");
+        gb(b, "notify-residency A\n");
+        story_to(b, "transfer A", high, 0x100000, "");
+        gb(b, "notify-residency A\ntransfer A to=system\nnotify-residency A\n");
+        return 0;
+    }
+    if (variant == 10 + PBC_NOTIFY_COUNT) { /* CpuVisibleAddress for a CPU-visible allocation, NULL otherwise */
+        uint32_t ap = b->layout->aperture;
+        if (!ap || seg_size(b->layout, ap) < 256 * 4096)
+            return -1;
+        gb(b, "alloc V size=24K mdl-offset=2 cpu-visible%s\n", story_idle(d));
+        gb(b, "alloc N size=16K mdl-offset=1%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "map V aperture=%u:100 first=1 count=4 adl\nmap N aperture=%u:200 count=4 adl\n", ap, ap);
+        gb(b, "render-write V offset=0x1000 size=8K pattern=0x5A5A5A5A via=aperture\nunmap V\n");
+        gb(b, "map V aperture=%u:150 coherent adl\nrender-read N offset=0 size=16K via=aperture\n", ap);
+        gb(b, "unmap N\nunmap V\n");
         return 0;
     }
     if (variant >= 7) { /* each notification alone, between transfers: a target may declare some only */
@@ -739,7 +797,8 @@ static const char *const refill_variants[] = {"same-pattern", "new-pattern"};
 static const char *const gpummu_variants[] = {"follows", "64k-pages", "unmap-reuse", "virtual-transfers",
                                               "paging-fence", "aperture-adl", "move-tables",
                                               "notify-fence-residency", "notify-map-mmu", "notify-unmap-mmu",
-                                              "notify-residency2", "notify-alloc"};
+                                              "notify-residency2", "notify-alloc", "init-context", "update-context",
+                                              "notify-residency", "aperture-cpu-visible"};
 static const char *const special_lock_variants[] = {"to-system", "from-system"};
 static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
 static const char *const engine_variants[] = {"paging-pending", "render-woken"};
@@ -753,7 +812,7 @@ static const story stories[] = {
     {"busy-later-op", NULL, 1, 1, story_busy_later},
     {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
     {"engines", engine_variants, 2, 0, story_engines},
-    {"gpummu", gpummu_variants, 7 + PBC_NOTIFY_COUNT, 0, story_gpummu},
+    {"gpummu", gpummu_variants, 11 + PBC_NOTIFY_COUNT, 0, story_gpummu},
 };
 
 /* Adds the story when the target supports every operation it issues

@@ -18,10 +18,13 @@
 /* Record types: 0 declares an allocation, 1 + k is an operation of kind k.
  * Version 1 knew the kinds up to dma; version 2 adds destroy and create
  * (and physical layouts); version 3 the GPU virtual ranges (and render
- * work through them). An input keeps the meaning its version gave it. */
+ * work through them) up to va-move-tables; version 4 the context
+ * operations and notify-residency (and CPU-visible allocations). An input
+ * keeps the meaning its version gave it. */
 #define BIN_RECORD_ALLOC 0u
 #define BIN_RECORD_TYPES_V1 (2u + PBC_SOP_DMA)
 #define BIN_RECORD_TYPES_V2 (2u + PBC_SOP_CREATE)
+#define BIN_RECORD_TYPES_V3 (2u + PBC_SOP_VA_MOVE_TABLES)
 #define BIN_RECORD_TYPES (1u + PBC_SOP_COUNT)
 /* va-map and va-zero flags byte. */
 #define BIN_VA_READ_ONLY 0x1u
@@ -267,12 +270,14 @@ static int allocs_overlap(const pbc_scenario *s, const pbc_salloc *a)
     return 0;
 }
 
-/* The flags byte of an allocation record: needs-idle and primary, and
- * from version 2 on its physical layout above them. */
+/* The flags byte of an allocation record: needs-idle and primary, from
+ * version 2 on its physical layout above them, from version 4 on
+ * cpu-visible above that. */
 #define BIN_FLAGS_MASK (PBC_ALLOC_NEEDS_IDLE | PBC_ALLOC_PRIMARY)
 #define BIN_PHYS_SHIFT 2u
+#define BIN_CPU_VISIBLE 0x10u
 
-static void decode_alloc(bin_reader *r, pbc_scenario *s, int accept, int has_phys)
+static void decode_alloc(bin_reader *r, pbc_scenario *s, int accept, int has_phys, int v4)
 {
     /* One declared after the first operation, or past the limit, is read
      * and dropped: nothing to check it against (a fuzzer's input can hold
@@ -291,7 +296,9 @@ static void decode_alloc(bin_reader *r, pbc_scenario *s, int accept, int has_phy
     uint8_t flags = rd_u8(r);
     a.flags = flags & BIN_FLAGS_MASK;
     if (has_phys)
-        a.phys = (flags >> BIN_PHYS_SHIFT) % PBC_PHYS_COUNT;
+        a.phys = ((flags >> BIN_PHYS_SHIFT) & 3u) % PBC_PHYS_COUNT;
+    if (v4 && (flags & BIN_CPU_VISIBLE))
+        a.flags |= PBC_ALLOC_CPU_VISIBLE;
     a.seed = (uint32_t)rd_var(r);
     if (keep)
         *pbc_scenario_add_alloc(s) = a;
@@ -309,7 +316,8 @@ static void encode_alloc(bin_writer *w, const pbc_scenario *s, const pbc_salloc 
     if (a->where == PBC_WHERE_SEGMENT)
         encode_mem_place(w, s, a->at);
     wr_u8(w, (uint8_t)a->mdl_offset);
-    wr_u8(w, (uint8_t)(a->flags | a->phys << BIN_PHYS_SHIFT));
+    wr_u8(w, (uint8_t)((a->flags & BIN_FLAGS_MASK) | a->phys << BIN_PHYS_SHIFT |
+                       ((a->flags & PBC_ALLOC_CPU_VISIBLE) ? BIN_CPU_VISIBLE : 0)));
     wr_var(w, a->seed);
 }
 
@@ -608,8 +616,9 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
      * and the destroy and create records, version 3 the GPU virtual
      * ranges; any other version byte reads as version 1. */
     uint8_t version = rd_u8(&r);
-    int v3 = version == 3, has_phys = version == 2 || v3;
-    uint32_t types = v3 ? BIN_RECORD_TYPES : version == 2 ? BIN_RECORD_TYPES_V2 : BIN_RECORD_TYPES_V1;
+    int v4 = version == 4, v3 = version == 3 || v4, has_phys = version == 2 || v3;
+    uint32_t types = v4 ? BIN_RECORD_TYPES : v3 ? BIN_RECORD_TYPES_V3 : version == 2 ? BIN_RECORD_TYPES_V2
+                                                                                      : BIN_RECORD_TYPES_V1;
     decode_layout(&r, s, n ? layout : NULL, n);
     pbc_residency res;
     int started = 0;
@@ -618,7 +627,7 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
     while (r.at < r.n && s->op_count < PBC_MAX_OPS) {
         uint32_t type = rd_u8(&r) % types;
         if (type == BIN_RECORD_ALLOC) {
-            decode_alloc(&r, s, !started, has_phys);
+            decode_alloc(&r, s, !started, has_phys, v4);
             continue;
         }
         if (!started) {
@@ -655,14 +664,19 @@ size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max)
             ((o->flags & PBC_SOP_VIA_VA) && (o->kind == PBC_SOP_RENDER_WRITE || o->kind == PBC_SOP_RENDER_READ)) ||
             ((o->flags & PBC_SOP_VIRTUAL) && (o->kind == PBC_SOP_TRANSFER || o->kind == PBC_SOP_FILL)) ||
             ((o->flags & PBC_SOP_ADL) && o->kind == PBC_SOP_MAP))
-            version = 3;
+            version = version < 3 ? 3 : version;
+        if (o->kind > PBC_SOP_VA_MOVE_TABLES)
+            version = 4;
     }
+    for (uint32_t i = 0; i < s->alloc_count; i++)
+        if (s->allocs[i].flags & PBC_ALLOC_CPU_VISIBLE)
+            version = 4;
     wr_u8(&w, version);
     encode_layout(&w, s);
     for (uint32_t i = 0; i < s->alloc_count; i++)
         encode_alloc(&w, s, &s->allocs[i]);
     for (uint32_t i = 0; i < s->op_count; i++)
-        encode_op(&w, s, &s->ops[i], version == 3);
+        encode_op(&w, s, &s->ops[i], version >= 3);
     return w.n;
 }
 

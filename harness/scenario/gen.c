@@ -126,6 +126,8 @@ void pbc_gen_alloc(pbc_scenario *s, pbc_choose_fn c, void *x)
     if (a->where == PBC_WHERE_SEGMENT && a->at.segment == 0) /* no segment holds it */
         a->where = PBC_WHERE_SYSTEM;
     a->phys = c(x, 2) ? PBC_PHYS_SCATTERED : 1 + c(x, PBC_PHYS_COUNT - 1);
+    if (c(x, 4) == 0)
+        a->flags |= PBC_ALLOC_CPU_VISIBLE; /* MapApertureSegment2 hands it a CpuVisibleAddress */
 }
 
 static void gen_allocs(pbc_scenario *s, pbc_choose_fn c, void *x)
@@ -284,7 +286,10 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
     case PBC_SOP_NOTIFY:
         o->pattern = c(x, PBC_NOTIFY_COUNT);
         break;
-    case PBC_SOP_VA_MOVE_TABLES: /* the allocation is all it names */
+    case PBC_SOP_VA_MOVE_TABLES: /* the allocation is all they name */
+    case PBC_SOP_INIT_CONTEXT:
+    case PBC_SOP_UPDATE_CONTEXT: /* the tracker keeps it to allocations with a writable range */
+    case PBC_SOP_NOTIFY_RESIDENCY:
         break;
     case PBC_SOP_DMA: {
         static const uint32_t sizes[] = {0, 24, 25, 48, 100, 1000, 4096, 65536};

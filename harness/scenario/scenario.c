@@ -122,6 +122,9 @@ static const struct {
     [PBC_SOP_SIGNAL_FENCE] = {"signal-fence", DXGK_OPERATION_SIGNAL_MONITORED_FENCE},
     [PBC_SOP_NOTIFY] = {"notify", -2}, /* per operation: pbc_sop_op_supported */
     [PBC_SOP_VA_MOVE_TABLES] = {"va-move-tables", DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES},
+    [PBC_SOP_INIT_CONTEXT] = {"init-context", DXGK_OPERATION_INIT_CONTEXT_RESOURCE},
+    [PBC_SOP_UPDATE_CONTEXT] = {"update-context", DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION},
+    [PBC_SOP_NOTIFY_RESIDENCY] = {"notify-residency", DXGK_OPERATION_NOTIFY_RESIDENCY},
 };
 
 static const struct {
@@ -161,8 +164,10 @@ int pbc_sop_supported(const pbc_target *t, uint32_t kind)
     uint64_t mmu = PBC_OP_BIT(DXGK_OPERATION_UPDATE_PAGE_TABLE) | PBC_OP_BIT(DXGK_OPERATION_FLUSH_TLB);
     if (ddi == DXGK_OPERATION_UPDATE_PAGE_TABLE) /* VidMm flushes what it changed */
         return (t->supported_operations & mmu) == mmu;
-    if (ddi == DXGK_OPERATION_SIGNAL_MONITORED_FENCE || ddi == DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES)
-        /* the fence page, and the tables, have GPU virtual addresses */
+    if (ddi == DXGK_OPERATION_SIGNAL_MONITORED_FENCE || ddi == DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES ||
+        ddi == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION)
+        /* the fence page, the tables and the context's range have GPU
+         * virtual addresses */
         return (t->supported_operations & (mmu | PBC_OP_BIT(ddi))) == (mmu | PBC_OP_BIT(ddi));
     if (ddi == -2) /* notify: some operation of the set */
         return (t->supported_operations & (PBC_OP_BIT(DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY) |
@@ -245,6 +250,9 @@ int pbc_sop_has_alloc(uint32_t kind)
     case PBC_SOP_VA_MAP:
     case PBC_SOP_VA_UNMAP:
     case PBC_SOP_VA_MOVE_TABLES:
+    case PBC_SOP_INIT_CONTEXT:
+    case PBC_SOP_UPDATE_CONTEXT:
+    case PBC_SOP_NOTIFY_RESIDENCY:
         return 1;
     default:
         return 0;
@@ -722,6 +730,19 @@ const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
         return r->a[op->alloc].va_mapped ? NULL : "allocation has no GPU virtual range";
     case PBC_SOP_NOTIFY:
         return op->pattern < PBC_NOTIFY_COUNT ? NULL : "unknown notification";
+    case PBC_SOP_INIT_CONTEXT:
+        if (r->s->allocs[op->alloc].size > PBC_MAX_CONTEXT_SIZE)
+            return "context allocations are at most 1 MiB";
+        return r->a[op->alloc].where != PBC_WHERE_NONE ? NULL
+                                                       : "init-context needs a resident allocation (fill it first)";
+    case PBC_SOP_UPDATE_CONTEXT:
+        if (r->s->allocs[op->alloc].size > PBC_MAX_CONTEXT_SIZE)
+            return "context allocations are at most 1 MiB";
+        /* The driver updates the context through its range: a writable one. */
+        if (!r->a[op->alloc].va_mapped)
+            return "update-context needs an allocation with a GPU virtual range (va-map it first)";
+        return (r->a[op->alloc].va_flags & PBC_SOP_VA_READ_ONLY) ? "update-context needs a writable GPU virtual range"
+                                                                 : NULL;
     default:
         return NULL;
     }

@@ -23,6 +23,10 @@
 #define PBC_MAX_SPLIT 64u
 #define PBC_MAX_MDL_OFFSET 64u
 #define PBC_DEFAULT_DMA_SIZE 4096u /* until the first dma operation */
+/* init-context and update-context take allocations of at most this size
+ * (a context image is small; its bytes, masked wherever it goes, cost the
+ * oracle a mask a page in scattered system memory). */
+#define PBC_MAX_CONTEXT_SIZE (1ull << 20)
 
 typedef enum pbc_sop_kind {
     PBC_SOP_TRANSFER = 0,
@@ -50,6 +54,10 @@ typedef enum pbc_sop_kind {
     PBC_SOP_SIGNAL_FENCE, /* SignalMonitoredFence: VidMm's paging fence, its next value */
     PBC_SOP_NOTIFY,   /* an operation with no effect on memory (`pattern`: which, PBC_NOTIFY_*) */
     PBC_SOP_VA_MOVE_TABLES, /* the leaf tables of the allocation's range move: CopyPageTableEntries */
+    /* Binary version 4 (context allocations and residency notifications). */
+    PBC_SOP_INIT_CONTEXT,   /* InitContextResource: the allocation's content becomes the driver's */
+    PBC_SOP_UPDATE_CONTEXT, /* UpdateContextAllocation of the allocation's GPU virtual range */
+    PBC_SOP_NOTIFY_RESIDENCY, /* NotifyResidency: where the allocation is now, or evicted */
     PBC_SOP_COUNT
 } pbc_sop_kind;
 
@@ -95,6 +103,7 @@ typedef struct pbc_sop {
 
 #define PBC_ALLOC_NEEDS_IDLE PBC_ALLOCATION_NEEDS_IDLE
 #define PBC_ALLOC_PRIMARY PBC_ALLOCATION_PRIMARY
+#define PBC_ALLOC_CPU_VISIBLE PBC_ALLOCATION_CPU_VISIBLE
 
 /* How the system pages of an allocation's MDLs lie physically (its
  * foreign pages included); each MDL it gets is laid out afresh, from its
@@ -362,8 +371,12 @@ char *pbc_scenario_print(const pbc_scenario *s);
  * byte reads as version 1, where those bits mean nothing and those record
  * types do not exist. The encoder writes version 1 when a scenario uses
  * neither, so inputs from before version 2 keep their meaning and their
- * encodings. */
-#define PBC_SCENARIO_BIN_VERSION 3u
+ * encodings. Version 3 adds the GPU virtual ranges and the WDDM 2.x
+ * operations up to va-move-tables; version 4 init-context,
+ * update-context, notify-residency and CPU-visible allocations (bit 4 of
+ * their flags byte). Each version reads its record types modulo its own
+ * count, so an input of an earlier version keeps its meaning. */
+#define PBC_SCENARIO_BIN_VERSION 4u
 
 /* Decodes any byte string into a valid scenario (s is initialized here;
  * the caller finalizes it). Never fails and never reads beyond size. */

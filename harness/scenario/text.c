@@ -300,6 +300,8 @@ static int pbs_alloc(pbs_parser *p)
         a.flags |= PBC_ALLOC_NEEDS_IDLE;
     if (pbs_flag(p, "primary"))
         a.flags |= PBC_ALLOC_PRIMARY;
+    if (pbs_flag(p, "cpu-visible"))
+        a.flags |= PBC_ALLOC_CPU_VISIBLE;
     a.line = p->line;
     *pbc_scenario_add_alloc(s) = a;
     return 0;
@@ -328,6 +330,9 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
     case PBC_SOP_VA_MAP:
     case PBC_SOP_VA_UNMAP:
     case PBC_SOP_VA_MOVE_TABLES:
+    case PBC_SOP_INIT_CONTEXT:
+    case PBC_SOP_UPDATE_CONTEXT:
+    case PBC_SOP_NOTIFY_RESIDENCY:
         if (pbs_alloc_ref(p, &o.alloc))
             return -1;
         al = &s->allocs[o.alloc];
@@ -732,8 +737,9 @@ char *pbc_scenario_print(const pbc_scenario *s)
         out_printf(&o, " mdl-offset=%u seed=%u", al->mdl_offset, al->seed);
         if (al->phys != PBC_PHYS_SCATTERED) /* the default: scenarios from before it print as they did */
             out_printf(&o, " phys=%s", pbc_phys_name(al->phys));
-        out_printf(&o, "%s%s\n", (al->flags & PBC_ALLOC_NEEDS_IDLE) ? " needs-idle" : "",
-                   (al->flags & PBC_ALLOC_PRIMARY) ? " primary" : "");
+        out_printf(&o, "%s%s%s\n", (al->flags & PBC_ALLOC_NEEDS_IDLE) ? " needs-idle" : "",
+                   (al->flags & PBC_ALLOC_PRIMARY) ? " primary" : "",
+                   (al->flags & PBC_ALLOC_CPU_VISIBLE) ? " cpu-visible" : "");
     }
     for (uint32_t i = 0; i < s->op_count; i++) {
         const pbc_sop *op = &s->ops[i];
@@ -759,6 +765,9 @@ char *pbc_scenario_print(const pbc_scenario *s)
         case PBC_SOP_DESTROY:
         case PBC_SOP_VA_UNMAP:
         case PBC_SOP_VA_MOVE_TABLES:
+        case PBC_SOP_INIT_CONTEXT:
+        case PBC_SOP_UPDATE_CONTEXT:
+        case PBC_SOP_NOTIFY_RESIDENCY:
             out_printf(&o, " %s", name);
             break;
         case PBC_SOP_VA_MAP:

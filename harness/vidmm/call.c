@@ -43,7 +43,7 @@ static void vm_mdl_name(const vm *v, const MDL *m, char *out, size_t n)
             snprintf(out, n, "mdl:%s", v->s->allocs[i].name);
             return;
         }
-    if (m && m == v->partial_mdl.mdl) {
+    if (m && (m == v->partial_mdl.mdl || m == v->ctx_view.mdl)) {
         snprintf(out, n, "mdl:%s+%u", v->s->allocs[v->partial_alloc].name, v->partial_first);
         return;
     }
@@ -86,9 +86,10 @@ static int vm_page_is_own(const vm_own_ranges *own, uint64_t page)
  * with the operation's own allocation). */
 static int vm_access_touches(const vm *v, const pbc_shim_access *r, uint32_t i, const vm_own_ranges *own)
 {
-    if (r->mdl)
+    if (r->mdl) /* VidMm's own views (CpuVisibleAddress, VirtualAddress) included */
         return r->mdl == v->allocs[i].mdl.mdl || r->mdl == v->allocs[i].old_mdl.mdl ||
-               (r->mdl == v->partial_mdl.mdl && v->partial_alloc == i);
+               r->mdl == v->allocs[i].view_mdl.mdl ||
+               ((r->mdl == v->partial_mdl.mdl || r->mdl == v->ctx_view.mdl) && v->partial_alloc == i);
     const pbc_res_alloc *ra = &v->rs.a[i];
     if (ra->where != PBC_WHERE_SEGMENT)
         return 0;
@@ -180,6 +181,8 @@ static const MDL *vm_changed_mdl(const vm *v, const DXGKARG_BUILDPAGINGBUFFER *c
             m[1] = canon->Transfer.Destination.pMdl;
     } else if (canon->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT) {
         m[0] = canon->MapApertureSegment.pMdl;
+    } else if (canon->Operation == DXGK_OPERATION_INIT_CONTEXT_RESOURCE && !canon->InitContextResource.Destination.SegmentId) {
+        m[0] = canon->InitContextResource.Destination.pMdl;
     }
     for (int i = 0; i < 2; i++) {
         const vm_mdl *r = vm_mdl_of(v, m[i]);
@@ -286,6 +289,28 @@ static void vm_describe_args(const vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, ch
                  a->MapApertureSegment2.Adl.Flags.Contiguous ? "contiguous" : "page-array",
                  a->MapApertureSegment2.Adl.PageCount, (unsigned)a->MapApertureSegment2.AdlOffset,
                  a->MapApertureSegment2.Flags.Value);
+        /* A host pointer: said to be there, never printed. */
+        snprintf(out + strlen(out), n - strlen(out), " CpuVisibleAddress=%s",
+                 a->MapApertureSegment2.CpuVisibleAddress ? "a view" : "NULL");
+        break;
+    case DXGK_OPERATION_INIT_CONTEXT_RESOURCE: {
+        const __typeof__(a->InitContextResource.Destination) *d = &a->InitContextResource.Destination;
+        char dst[64];
+        vm_side_name(v, d->SegmentId, d->SegmentAddress.QuadPart, d->pMdl, dst, sizeof(dst));
+        snprintf(out, n, "InitContextResource Destination=%s VirtualAddress=%s GpuVirtualAddress=0x%" PRIx64, dst,
+                 d->VirtualAddress ? "a view" : "NULL", (uint64_t)d->GpuVirtualAddress);
+        break;
+    }
+    case DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION:
+        snprintf(out, n, "UpdateContextAllocation ContextAllocation=0x%" PRIx64 " ContextAllocationSize=0x%" PRIx64
+                 " DriverPrivateDataSize=%u", (uint64_t)a->UpdateContextAllocation.ContextAllocation,
+                 (uint64_t)a->UpdateContextAllocation.ContextAllocationSize,
+                 a->UpdateContextAllocation.DriverPrivateDataSize);
+        break;
+    case DXGK_OPERATION_NOTIFY_RESIDENCY:
+        snprintf(out, n, "NotifyResidency PhysicalAddress=seg%u:0x%" PRIx64 " Resident=%u",
+                 a->NotifyResidency.PhysicalAddress.SegmentId, (uint64_t)a->NotifyResidency.PhysicalAddress.SegmentOffset,
+                 (unsigned)a->NotifyResidency.Resident);
         break;
     case DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES:
         snprintf(out, n, "CopyPageTableEntries NumRanges=%u", a->CopyPageTableEntries.NumRanges);
@@ -406,6 +431,8 @@ static uint64_t vm_op_pages(const DXGKARG_BUILDPAGINGBUFFER *a)
         return a->TransferVirtual.TransferSizeInBytes / 4096 + 1;
     case DXGK_OPERATION_VIRTUAL_FILL:
         return a->FillVirtual.FillSizeInBytes / 4096 + 1;
+    case DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION:
+        return a->UpdateContextAllocation.ContextAllocationSize / 4096 + 1;
     default:
         return 1;
     }

@@ -26,6 +26,71 @@ static void vm_set_side(vm *v, uint32_t index, const pbc_res_alloc *where, UINT 
     }
 }
 
+/* A CPU view of the allocation's own pages (a partial MDL from its first
+ * page, kept in *out), mapped as the kernel maps one for VidMm; NULL in
+ * spec mode, where no builder is handed it, and when the shim cannot map
+ * one (as the kernel's mapping can fail). */
+static void *vm_cpu_view(vm *v, uint32_t index, vm_mdl *out)
+{
+    const pbc_salloc *al = &v->s->allocs[index];
+    if (v->opt.mode != PBC_MODE_TARGET || !v->allocs[index].mdl.mdl)
+        return NULL;
+    pbc_vidmm_mdl_partial(index, &v->allocs[index].mdl, al->mdl_offset, pbc_alloc_pages(al), out);
+    pbc_shim_enter();
+    void *view = MmGetSystemAddressForMdlSafe(out->mdl, NormalPagePriority);
+    pbc_shim_leave();
+    return view;
+}
+
+/* The view goes (what the CPU wrote through it reaches the model first);
+ * its MDL lives on until the run ends, like every MDL VidMm handed out. */
+static void vm_cpu_view_release(vm *v, vm_mdl *m, void **view)
+{
+    if (*view) {
+        pbc_shim_enter();
+        MmUnmapLockedPages(*view, m->mdl);
+        pbc_shim_leave();
+    }
+    *view = NULL;
+    pbc_vidmm_mdl_retire(v, m);
+}
+
+/* Masks physically contiguous pieces of an allocation's bytes as one range
+ * each: a context allocation in scattered system pages still costs one
+ * mask a page. */
+typedef struct vm_mask_ctx {
+    uint64_t lo, hi;
+    const char *reason;
+} vm_mask_ctx;
+
+static void vm_mask_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *ctx)
+{
+    vm_mask_ctx *m = ctx;
+    (void)at;
+    if (m->hi > m->lo && m->hi == addr) {
+        m->hi += n;
+        return;
+    }
+    if (m->hi > m->lo)
+        pbc_vidmm_mask_add(v, m->lo, m->hi, m->reason);
+    m->lo = addr;
+    m->hi = addr + n;
+}
+
+/* The allocation's driver-defined bytes, where `where` says it lives, are
+ * not compared: the driver's content for them is its own business. */
+static void vm_mask_driver_bytes(vm *v, uint32_t index, const pbc_res_alloc *where)
+{
+    const vm_alloc *va = &v->allocs[index];
+    if (va->driver_hi <= va->driver_lo || where->where == PBC_WHERE_NONE)
+        return;
+    vm_mask_ctx m = {0, 0, "a context allocation's content is the driver's (InitContextResource, "
+                           "UpdateContextAllocation)"};
+    pbc_vidmm_alloc_pieces_at(v, index, where, va->driver_lo, va->driver_hi - va->driver_lo, vm_mask_piece, &m);
+    if (m.hi > m.lo)
+        pbc_vidmm_mask_add(v, m.lo, m.hi, m.reason);
+}
+
 static void vm_transfer(vm *v, const pbc_sop *op)
 {
     const pbc_salloc *al = &v->s->allocs[op->alloc];
@@ -92,6 +157,7 @@ static void vm_transfer(vm *v, const pbc_sop *op)
         uint64_t base = pbc_vidmm_segment_base(v, dst.at.segment) + dst.at.offset;
         pbc_vidmm_mask_clear(v, base, base + al->size);
     }
+    vm_mask_driver_bytes(v, op->alloc, &dst); /* a context's bytes stay the driver's where they go */
     /* The source's MDL and the partial one leave the allocation, but live
      * until the run ends: a builder may read them when its buffers execute
      * (a worker copying with the CPU). The pages keep their content (the
@@ -118,6 +184,7 @@ static void vm_fill(vm *v, const pbc_sop *op)
     else
         pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
     pbc_vidmm_mask_clear(v, base, base + al->size);
+    v->allocs[op->alloc].driver_lo = v->allocs[op->alloc].driver_hi = 0; /* Fill sets it all (S25) */
 }
 
 static void vm_discard(vm *v, const pbc_sop *op)
@@ -190,8 +257,15 @@ static void vm_map_adl(vm *v, const pbc_sop *op, const DXGKARG_BUILDPAGINGBUFFER
             pages[i] = (DXGK_PAGE_NUMBER)mdl->pfns[i];
         a.MapApertureSegment2.Adl.Pages = pages;
     }
-    pbc_vidmm_trace(v, " ADL: %s, %u pages, AdlOffset %u", contiguous ? "contiguous" : "page array", mdl->count,
-                    (unsigned)a.MapApertureSegment2.AdlOffset);
+    /* A CPU-visible allocation gets a CPU mapping of its pages, valid
+     * until the matching UnmapApertureSegment (S35); others get NULL. */
+    vm_alloc *va = &v->allocs[op->alloc];
+    if (v->s->allocs[op->alloc].flags & PBC_ALLOC_CPU_VISIBLE)
+        va->view = vm_cpu_view(v, op->alloc, &va->view_mdl);
+    a.MapApertureSegment2.CpuVisibleAddress = va->view;
+    pbc_vidmm_trace(v, " ADL: %s, %u pages, AdlOffset %u; CpuVisibleAddress %s", contiguous ? "contiguous" : "page array",
+                    mdl->count, (unsigned)a.MapApertureSegment2.AdlOffset,
+                    va->view ? "a view of the allocation's pages" : "NULL");
     pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
     free(pages);
 }
@@ -248,6 +322,7 @@ static void vm_unmap(vm *v, const pbc_sop *op)
     if (v->opt.mode == PBC_MODE_TARGET)
         pbc_vidmm_wait_idle(v, (int)op->alloc);
     pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
+    vm_cpu_view_release(v, &v->allocs[op->alloc].view_mdl, &v->allocs[op->alloc].view);
     vm_unmapped u = {{ra->ap_segment, ra->ap_page, ra->map_count}, v->op};
     PBC_PUSH(v->unmapped, v->unmapped_count, v->unmapped_cap, u);
 }
@@ -399,6 +474,7 @@ static void vm_create(vm *v, const pbc_sop *op)
         pbc_vidmm_flush(v);
         pbc_gpu_drain(v->gpu);
     }
+    v->allocs[op->alloc].driver_lo = v->allocs[op->alloc].driver_hi = 0; /* new content */
     if (pbc_vidmm_alloc_create(v, op->alloc, &born, op->pattern)) {
         v->refused = v->stop = 1;
         return;
@@ -409,6 +485,99 @@ static void vm_create(vm *v, const pbc_sop *op)
         uint64_t base = pbc_vidmm_segment_base(v, op->at.segment) + op->at.offset;
         pbc_vidmm_mask_clear(v, base, base + v->s->allocs[op->alloc].size);
     }
+}
+
+/* InitContextResource: the allocation (a context allocation, as
+ * DxgkCbCreateContextAllocation makes) is initialized where it is, which
+ * the driver does as it likes: from now on its bytes are the driver's.
+ * VidMm hands it once the GPU is done with the allocation. In system
+ * memory the destination is a partial MDL from its first page (there is
+ * no MdlOffset) with a CPU view of it as VirtualAddress; in a segment,
+ * SegmentAddress (segment base + offset) and no VirtualAddress. */
+static void vm_init_context(vm *v, const pbc_sop *op)
+{
+    const pbc_salloc *al = &v->s->allocs[op->alloc];
+    const pbc_res_alloc *ra = &v->rs.a[op->alloc];
+    vm_alloc *va = &v->allocs[op->alloc];
+    if (v->opt.mode == PBC_MODE_TARGET)
+        pbc_vidmm_wait_idle(v, (int)op->alloc);
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_INIT_CONTEXT_RESOURCE;
+    a.InitContextResource.hAllocation = va->h;
+    void *view = NULL;
+    if (ra->where == PBC_WHERE_SEGMENT) {
+        a.InitContextResource.Destination.SegmentId = ra->at.segment;
+        a.InitContextResource.Destination.SegmentAddress.QuadPart =
+            (LONGLONG)(pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset);
+    } else {
+        pbc_vidmm_mdl_partial(op->alloc, &va->mdl, al->mdl_offset, pbc_alloc_pages(al), &v->partial_mdl);
+        v->partial_alloc = op->alloc;
+        v->partial_first = al->mdl_offset;
+        a.InitContextResource.Destination.pMdl = v->partial_mdl.mdl;
+        view = vm_cpu_view(v, op->alloc, &v->ctx_view);
+        a.InitContextResource.Destination.VirtualAddress = view;
+    }
+    if (ra->va_mapped)
+        a.InitContextResource.Destination.GpuVirtualAddress = ra->va_base;
+    va->driver_lo = 0;
+    va->driver_hi = al->size;
+    vm_mask_driver_bytes(v, op->alloc, ra);
+    pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
+    vm_cpu_view_release(v, &v->ctx_view, &view);
+    pbc_vidmm_mdl_retire(v, &v->partial_mdl);
+}
+
+/* UpdateContextAllocation: the context's range by its GPU virtual address
+ * and the allocation bytes it maps (ContextAllocationSize), and a few
+ * bytes of private data from the user-mode driver. What the driver does
+ * with them is its own: those bytes become the driver's. */
+static void vm_update_context(vm *v, const pbc_sop *op)
+{
+    const pbc_salloc *al = &v->s->allocs[op->alloc];
+    const pbc_res_alloc *ra = &v->rs.a[op->alloc];
+    vm_alloc *va = &v->allocs[op->alloc];
+    uint64_t lo = (uint64_t)ra->va_first * PBC_PAGE_SIZE, hi = lo + (uint64_t)ra->va_count * PBC_PAGE_SIZE;
+    if (hi > al->size)
+        hi = al->size;
+    for (uint32_t i = 0; i < sizeof(v->ctx_private); i += 4) { /* the same in every world and run */
+        uint32_t w = pbc_content_word(al->seed ^ 0xC0FFEEu, (uint64_t)v->op * 4 + i / 4);
+        memcpy(v->ctx_private + i, &w, 4);
+    }
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION;
+    a.UpdateContextAllocation.ContextAllocation = ra->va_base;
+    a.UpdateContextAllocation.ContextAllocationSize = hi - lo;
+    a.UpdateContextAllocation.pDriverPrivateData = v->ctx_private;
+    a.UpdateContextAllocation.DriverPrivateDataSize = sizeof(v->ctx_private);
+    if (va->driver_hi <= va->driver_lo) {
+        va->driver_lo = lo;
+        va->driver_hi = hi;
+    } else { /* one range holds both */
+        va->driver_lo = lo < va->driver_lo ? lo : va->driver_lo;
+        va->driver_hi = hi > va->driver_hi ? hi : va->driver_hi;
+    }
+    vm_mask_driver_bytes(v, op->alloc, ra);
+    pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
+}
+
+/* NotifyResidency: where the allocation now is (a segment and its offset
+ * there, Resident), or {0, 0} and not Resident when it was evicted (to
+ * system memory, or discarded). */
+static void vm_notify_residency(vm *v, const pbc_sop *op)
+{
+    const pbc_res_alloc *ra = &v->rs.a[op->alloc];
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_NOTIFY_RESIDENCY;
+    a.NotifyResidency.hAllocation = v->allocs[op->alloc].h;
+    if (ra->where == PBC_WHERE_SEGMENT) {
+        a.NotifyResidency.PhysicalAddress.SegmentId = ra->at.segment;
+        a.NotifyResidency.PhysicalAddress.SegmentOffset = ra->at.offset;
+        a.NotifyResidency.Resident = 1;
+    }
+    pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
 }
 
 void pbc_vidmm_do_op(vm *v, const pbc_sop *op)
@@ -473,6 +642,15 @@ void pbc_vidmm_do_op(vm *v, const pbc_sop *op)
         break;
     case PBC_SOP_VA_MOVE_TABLES:
         pbc_vidmm_va_move_tables(v, op);
+        break;
+    case PBC_SOP_INIT_CONTEXT:
+        vm_init_context(v, op);
+        break;
+    case PBC_SOP_UPDATE_CONTEXT:
+        vm_update_context(v, op);
+        break;
+    case PBC_SOP_NOTIFY_RESIDENCY:
+        vm_notify_residency(v, op);
         break;
     default:
         pbc_harness_bug("operation kind %u reached the VidMm model unvalidated", (unsigned)op->kind);

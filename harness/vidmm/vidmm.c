@@ -265,6 +265,7 @@ void pbc_vidmm_alloc_destroy(vm *v, uint32_t index)
     }
     va->h = NULL;
     va->paging_until = va->render_until = va->paging_fence = va->range_wait = 0;
+    va->driver_lo = va->driver_hi = 0;
     pbc_vidmm_mdl_retire(v, &va->mdl);
 }
 
@@ -288,7 +289,9 @@ static void vm_teardown(vm *v)
     for (uint32_t i = 0; i < v->s->alloc_count; i++) {
         pbc_vidmm_mdl_free(&v->allocs[i].mdl);
         pbc_vidmm_mdl_free(&v->allocs[i].old_mdl);
+        pbc_vidmm_mdl_free(&v->allocs[i].view_mdl); /* its view went with the others */
     }
+    pbc_vidmm_mdl_free(&v->ctx_view);
     v->gpu->on_fence = NULL;
     v->gpu->on_fetch = NULL;
     v->gpu->gart_lookup = NULL;

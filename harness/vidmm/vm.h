@@ -70,6 +70,12 @@ typedef struct vm_alloc {
                               queued on the segment range it moves into by its previous occupants */
     int in_pending;      /* used by the unsubmitted part of the current buffer */
     uint32_t mdls;       /* MDLs made for it so far: each one's pages are laid out afresh */
+    vm_mdl view_mdl;     /* MapApertureSegment2 of a CPU-visible allocation: the partial MDL of the
+                            CPU view VidMm handed as CpuVisibleAddress, until the unmap */
+    void *view;          /* that view, NULL when none */
+    uint64_t driver_lo, driver_hi; /* its bytes [lo, hi) hold what the driver put there
+                                      (InitContextResource, UpdateContextAllocation): masked
+                                      wherever it goes, until a fill or a creation */
 } vm_alloc;
 
 /* A ReadPhysical or WritePhysical VidMm issued. */
@@ -173,6 +179,9 @@ struct vm {
     int pt_virtual;          /* the adapter takes updates by GPU virtual address */
     int pt_window;           /* VidMm's tables window is mapped (pt_virtual, or entries are copied) */
     uint32_t pt_windowed;    /* tables shown in the tables window so far */
+    vm_mdl ctx_view;         /* during InitContextResource of a system allocation: the partial MDL
+                                of the CPU view handed as Destination.VirtualAddress */
+    uint8_t ctx_private[16]; /* UpdateContextAllocation's pDriverPrivateData */
     uint64_t mfence_page;    /* VidMm's paging monitored fence: its page (0: none) */
     uint64_t mfence_value;   /* the last value signaled */
     uint32_t mfence_count;

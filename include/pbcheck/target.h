@@ -85,6 +85,7 @@ typedef struct pbc_adapter_info {
 /* Allocation properties the scenario gives a target. */
 #define PBC_ALLOCATION_NEEDS_IDLE 0x1u /* builder wants AllocationIsIdle to touch it */
 #define PBC_ALLOCATION_PRIMARY 0x2u    /* the primary surface (hDevice is NULL) */
+#define PBC_ALLOCATION_CPU_VISIBLE 0x4u /* CPU-visible: MapApertureSegment2 hands a CpuVisibleAddress */
 
 typedef struct pbc_allocation_info {
     uint32_t struct_size; /* sizeof(pbc_allocation_info) */
