@@ -12,7 +12,7 @@
 typedef struct spy_call {
     DXGKARG_BUILDPAGINGBUFFER in, out;
     NTSTATUS status;
-    uint32_t mdl_pages, mdl_flags; /* the transfer's MDL side, as seen during the call */
+    uint32_t mdl_pages, mdl_flags; /* the transfer's MDL side (InitContextResource's MDL), as seen during the call */
 } spy_call;
 
 static spy_call calls[MAX_CALLS];
@@ -36,6 +36,8 @@ static NTSTATUS APIENTRY spy_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAG
         m = a->Transfer.Source.SegmentId == 0        ? a->Transfer.Source.pMdl
             : a->Transfer.Destination.SegmentId == 0 ? a->Transfer.Destination.pMdl
                                                      : NULL; /* segment to segment: no MDL */
+    if (a->Operation == DXGK_OPERATION_INIT_CONTEXT_RESOURCE && a->InitContextResource.Destination.SegmentId == 0)
+        m = a->InitContextResource.Destination.pMdl;
     c->mdl_pages = m ? m->ByteCount / 4096 : 0;
     c->mdl_flags = m ? (uint32_t)m->MdlFlags : 0;
     c->status = ref_build_paging_buffer(adapter, a);
@@ -824,6 +826,152 @@ T_TEST(range_updates_carry_allocation_and_driver_protection)
     }
     /* Mapped, moved within its segment, then to system memory. */
     T_CHECK_MSG(mapped == 3 && zero == 1, "%d updates of the allocation's range, %d of the zero range", mapped, zero);
+}
+
+/* S35: MapApertureSegment2 hands CpuVisibleAddress only for a CPU-visible
+ * allocation: a CPU mapping of its pages from its first, whose bytes are
+ * its content (read during the call, as a builder would). */
+static int cpu_view_calls;
+static int cpu_view_null[4];
+static uint8_t cpu_view_bytes[4][PBC_PAGE_SIZE];
+
+static NTSTATUS APIENTRY cpu_view_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT2 && a->MultipassOffset == 0 && cpu_view_calls < 4) {
+        const uint8_t *view = a->MapApertureSegment2.CpuVisibleAddress;
+        cpu_view_null[cpu_view_calls] = view == NULL;
+        if (view)
+            memcpy(cpu_view_bytes[cpu_view_calls], view, PBC_PAGE_SIZE);
+        cpu_view_calls++;
+    }
+    return ref_build_paging_buffer(adapter, a);
+}
+
+T_TEST(cpu_visible_address)
+{
+    cpu_view_calls = 0;
+    pbc_outcome out = run_with_build("pbs 1\n"
+                                     "alloc N size=8K mdl-offset=1 seed=8\n"
+                                     "alloc V size=12K mdl-offset=2 seed=7 cpu-visible\n"
+                                     "map N aperture=3:0 adl\n"
+                                     "map V aperture=3:10 first=1 count=2 adl\n"
+                                     "unmap V\nunmap N\n"
+                                     "end\n",
+                                     cpu_view_build);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s", out.message);
+    T_CHECK_MSG(cpu_view_calls == 2, "%d MapApertureSegment2 calls", cpu_view_calls);
+    T_CHECK_MSG(cpu_view_null[0], "a CPU-visible address for an allocation that is not CPU-visible");
+    T_CHECK_MSG(!cpu_view_null[1], "no CPU-visible address for a CPU-visible allocation");
+    uint8_t want[PBC_PAGE_SIZE];
+    pbc_content_words(7, 0, want, PBC_PAGE_SIZE / 4); /* V's first page: its first words of content */
+    T_CHECK_MSG(!cpu_view_null[1] && memcmp(cpu_view_bytes[1], want, sizeof(want)) == 0,
+                "CpuVisibleAddress does not show the allocation's first page");
+}
+
+/* InitContextResource and UpdateContextAllocation: what the driver writes
+ * into the context allocation is its own (another context image passes),
+ * but a byte beyond it is not (B shares C's last page). The builders
+ * below change the reference's packets after it wrote them. */
+typedef enum ctx_change { CTX_OTHER_IMAGE, CTX_INIT_PAST, CTX_UPDATE_PAST, CTX_NOTIFY_FAILS } ctx_change;
+static ctx_change ctx_mode;
+
+static NTSTATUS APIENTRY ctx_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    uint8_t *from = a->pDmaBuffer;
+    DXGK_BUILDPAGINGBUFFER_OPERATION op = a->Operation;
+    uint64_t ctx_size = a->UpdateContextAllocation.ContextAllocationSize;
+    NTSTATUS st = ref_build_paging_buffer(adapter, a);
+    if (op == DXGK_OPERATION_NOTIFY_RESIDENCY && ctx_mode == CTX_NOTIFY_FAILS)
+        return STATUS_UNSUCCESSFUL;
+    for (uint8_t *p = from; p && p < (uint8_t *)a->pDmaBuffer; p += (p[2] | p[3] << 8) * 4) {
+        if (op == DXGK_OPERATION_INIT_CONTEXT_RESOURCE && p[0] == REF_OP_FILL) {
+            uint32_t size;
+            memcpy(&size, p + 12, 4);
+            if (ctx_mode == CTX_OTHER_IMAGE)
+                memset(p + 16, 0xC7, 4);
+            else if (ctx_mode == CTX_INIT_PAST && size < REF_CHUNK)
+                size += 4; /* the last chunk: four bytes past the allocation */
+            memcpy(p + 12, &size, 4);
+        }
+        if (op == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION && p[0] == REF_OP_WRITE && ctx_mode == CTX_UPDATE_PAST) {
+            uint64_t dst;
+            memcpy(&dst, p + 4, 8);
+            dst += ctx_size; /* just past the context's bytes */
+            memcpy(p + 4, &dst, 8);
+        }
+    }
+    return st;
+}
+
+static pbc_outcome run_ctx(ctx_change mode)
+{
+    ctx_mode = mode;
+    return run_with_build("pbs 1\n"
+                          "alloc C size=10K at=1:0x100000 seed=21\n"
+                          "alloc B size=8K at=1:0x102800 seed=22\n"
+                          "alloc S size=20K mdl-offset=1 seed=23\n"
+                          "init-context C\ninit-context S\nva-map C\nupdate-context C\n"
+                          "notify-residency C\ntransfer C to=2:0x200000\ntransfer S to=1:0x300000\n"
+                          "notify-residency S\nend\n",
+                          ctx_build);
+}
+
+T_TEST(context_bytes_are_the_drivers)
+{
+    pbc_outcome out = run_ctx(CTX_OTHER_IMAGE);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "another context image: %s", out.message);
+    out = run_ctx(CTX_INIT_PAST);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-DIVERGE"), "init past the context: %s %s",
+                pbc_verdict_name(out.verdict), out.message);
+    out = run_ctx(CTX_UPDATE_PAST);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-DIVERGE"), "update past the context: %s %s",
+                pbc_verdict_name(out.verdict), out.message);
+    out = run_ctx(CTX_NOTIFY_FAILS);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-STATUS"), "NotifyResidency fails: %s %s",
+                pbc_verdict_name(out.verdict), out.message);
+}
+
+/* The operations' arguments: where the context is, its range and size,
+ * and where NotifyResidency says an allocation is. */
+T_TEST(context_and_residency_arguments)
+{
+    pbc_outcome out = run_spy("pbs 1\n"
+                              "alloc C size=10K at=1:0x100000\n"
+                              "alloc S size=8K mdl-offset=2\n"
+                              "va-map C first=1\ninit-context C\ninit-context S\nupdate-context C\n"
+                              "notify-residency C\nnotify-residency S\nend\n",
+                              pbc_target_reference.supported_operations);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s", out.message);
+    int seen = 0;
+    for (int i = 0; i < ncalls; i++) {
+        const DXGKARG_BUILDPAGINGBUFFER *a = &calls[i].in;
+        if (a->Operation == DXGK_OPERATION_INIT_CONTEXT_RESOURCE && a->InitContextResource.Destination.SegmentId) {
+            T_CHECK(a->InitContextResource.Destination.SegmentAddress.QuadPart == 0x100000);
+            T_CHECK(a->InitContextResource.Destination.VirtualAddress == NULL);
+            T_CHECK(a->InitContextResource.Destination.GpuVirtualAddress != 0);
+            seen |= 1;
+        } else if (a->Operation == DXGK_OPERATION_INIT_CONTEXT_RESOURCE) {
+            /* A partial MDL of its two pages, from its first (past the foreign ones). */
+            T_CHECK(calls[i].mdl_pages == 2 && (calls[i].mdl_flags & MDL_PARTIAL));
+            T_CHECK(a->InitContextResource.Destination.VirtualAddress != NULL);
+            T_CHECK(a->InitContextResource.Destination.GpuVirtualAddress == 0);
+            seen |= 2;
+        } else if (a->Operation == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION) {
+            /* pages 1 and 2 of C: 6 KiB of its bytes */
+            T_CHECK(a->UpdateContextAllocation.ContextAllocationSize == 6144);
+            T_CHECK(a->UpdateContextAllocation.ContextAllocation != 0);
+            T_CHECK(a->UpdateContextAllocation.pDriverPrivateData && a->UpdateContextAllocation.DriverPrivateDataSize);
+            seen |= 4;
+        } else if (a->Operation == DXGK_OPERATION_NOTIFY_RESIDENCY) {
+            const DXGK_BUILDPAGINGBUFFER_NOTIFYRESIDENCY *n = &a->NotifyResidency;
+            if (n->Resident)
+                T_CHECK(n->PhysicalAddress.SegmentId == 1 && n->PhysicalAddress.SegmentOffset == 0x100000);
+            else
+                T_CHECK(n->PhysicalAddress.SegmentId == 0 && n->PhysicalAddress.SegmentOffset == 0);
+            seen |= n->Resident ? 8 : 16;
+        }
+    }
+    T_CHECK_MSG(seen == 31, "operations seen: 0x%x", seen);
 }
 
 T_MAIN()
