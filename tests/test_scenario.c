@@ -466,6 +466,61 @@ T_TEST(destroy_and_create)
 /* Version 2 added destroy and create as record types 16 and 17; an input
  * that says version 1 decodes as it always did (types modulo 16: here an
  * allocation record and then its fields). */
+/* Version 4 adds init-context, update-context, notify-residency and
+ * cpu-visible allocations; the encoder writes it only for a scenario that
+ * uses them, and a version-3 input keeps its meaning: its record types
+ * are read modulo its own count. */
+T_TEST(binary_version_4_context_operations)
+{
+    const char *text = "pbs 1\nalloc C size=12K at=1:0x100000 cpu-visible\nalloc S size=8K\n"
+                       "init-context C\nva-map C\nupdate-context C\nnotify-residency S\nend\n";
+    pbc_scenario a, b;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "v4", &a, err, sizeof(err)) == 0, "%s", err);
+    T_CHECK(a.allocs[0].flags == PBC_ALLOC_CPU_VISIBLE && a.ops[0].kind == PBC_SOP_INIT_CONTEXT &&
+            a.ops[2].kind == PBC_SOP_UPDATE_CONTEXT && a.ops[3].kind == PBC_SOP_NOTIFY_RESIDENCY);
+    char *printed = pbc_scenario_print(&a);
+    T_CHECK_MSG(strstr(printed, " cpu-visible\n") && strstr(printed, "\ninit-context C\n") &&
+                strstr(printed, "\nupdate-context C\n") && strstr(printed, "\nnotify-residency S\n"), "%s", printed);
+    free(printed);
+    uint8_t *bytes;
+    size_t n = pbc_scenario_encode(&a, &bytes);
+    T_CHECK(n > 0 && bytes[0] == 4);
+    pbc_scenario_decode(bytes, n, &b);
+    T_CHECK(pbc_scenario_equal(&a, &b));
+    free(bytes);
+    pbc_scenario_fini(&b);
+    a.allocs[0].flags = 0; /* the flag alone asks for version 4 too */
+    a.op_count = 0;
+    n = pbc_scenario_encode(&a, &bytes);
+    T_CHECK(n > 0 && bytes[0] == 1);
+    free(bytes);
+    pbc_scenario_fini(&a);
+    /* Record type 24 + 1 + flush: version 3 reads it (% 24) as a flush,
+     * version 4 (% 27) as a render-read of A; the flags byte's bit 4 is
+     * cpu-visible in version 4 only. */
+    uint8_t in[] = {3, 0, BIN_ALLOC, 0, 10, 1, 0, 0x10, 0, 24 + 1 + PBC_SOP_FLUSH};
+    pbc_scenario_decode(in, sizeof(in), &b);
+    T_CHECK(b.alloc_count == 1 && b.allocs[0].flags == 0 && b.op_count == 1 && b.ops[0].kind == PBC_SOP_FLUSH);
+    pbc_scenario_fini(&b);
+    in[0] = 4;
+    pbc_scenario_decode(in, sizeof(in), &b);
+    T_CHECK(b.alloc_count == 1 && b.allocs[0].flags == PBC_ALLOC_CPU_VISIBLE && b.op_count == 1 &&
+            b.ops[0].kind == PBC_SOP_RENDER_READ);
+    pbc_scenario_fini(&b);
+}
+
+/* What VidMm issues the context operations for: a resident allocation
+ * of at most 1 MiB; update-context through a writable range. */
+T_TEST(context_operations_refused_as_vidmm_refuses)
+{
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K at=none\ninit-context A\nend\n"), "needs a resident allocation"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=2M\ninit-context A\nend\n"), "at most 1 MiB"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K\nupdate-context A\nend\n"), "needs an allocation with a GPU virtual range"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K\nva-map A read-only\nupdate-context A\nend\n"), "writable"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K\ndestroy A\nnotify-residency A\nend\n"), "was destroyed"));
+}
+
 T_TEST(binary_version_1_keeps_its_meaning)
 {
     uint8_t in[] = {2, 0, BIN_ALLOC, 0, 10, 1, 0, 0, 0, 1 + PBC_SOP_DESTROY, 0, 1 + PBC_SOP_CREATE, 0, 1, 5};
