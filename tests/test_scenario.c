@@ -536,6 +536,33 @@ T_TEST(binary_version_1_keeps_its_meaning)
     pbc_scenario_fini(&s);
 }
 
+/* The generator (and so the fuzz mutator) issues the context operations
+ * and notify-residency, update-context only on a writable range (the
+ * tracker's rule), and makes some allocations CPU-visible. */
+T_TEST(generator_issues_context_operations)
+{
+    pbc_rng rng = {19};
+    uint32_t init = 0, update = 0, residency = 0, visible = 0;
+    for (int iter = 0; iter < 1000; iter++) {
+        pbc_scenario g;
+        pbc_scenario_init(&g);
+        pbc_gen_scenario(&g, 24, pbc_rng_choose, &rng);
+        char why[256] = "";
+        T_CHECK_MSG(pbc_scenario_validate(&g, why, sizeof(why)) == 0, "scenario %d: %s", iter, why);
+        for (uint32_t i = 0; i < g.op_count; i++) {
+            init += g.ops[i].kind == PBC_SOP_INIT_CONTEXT;
+            update += g.ops[i].kind == PBC_SOP_UPDATE_CONTEXT;
+            residency += g.ops[i].kind == PBC_SOP_NOTIFY_RESIDENCY;
+        }
+        for (uint32_t i = 0; i < g.alloc_count; i++)
+            visible += (g.allocs[i].flags & PBC_ALLOC_CPU_VISIBLE) != 0;
+        pbc_scenario_fini(&g);
+    }
+    T_CHECK_MSG(init > 100 && update > 10 && residency > 100 && visible > 100,
+                "%u init-context, %u update-context, %u notify-residency, %u cpu-visible", init, update, residency,
+                visible);
+}
+
 /* The generator chains operations on one allocation (stories for state a
  * builder keeps), and destroys and creates allocations. */
 T_TEST(generator_chains_and_recreates)
