@@ -1,6 +1,9 @@
 /* Every legal variant builder passes the seed corpus with zero findings at
  * three paging-buffer sizes, twice each (PB-NONDET), and really makes the
  * choice it claims, seen in the run record or by calling it directly. */
+#include <inttypes.h>
+
+#include "ref_builder.h"
 #include "registry.h"
 #include "exec/runner.h"
 #include "exec/target.h"
@@ -19,6 +22,23 @@ static const pbc_scenario *seed(const char *name)
 }
 
 static const uint32_t dma_sizes[] = {0, 100, 4096};
+
+/* The reference declares every DXGK operation 0-22, and so does every
+ * legal variant (they share its GpuMmu operations): certify and the seeds
+ * then run all of them on each, none skipped. */
+T_TEST(every_operation_declared)
+{
+    uint64_t all = PBC_OP_BIT(DXGK_OPERATION_NOTIFY_ALLOC + 1) - 1;
+    T_CHECK_MSG(DXGK_OPERATION_NOTIFY_ALLOC == 22, "NotifyAlloc is %d", (int)DXGK_OPERATION_NOTIFY_ALLOC);
+    T_CHECK_MSG(pbc_target_reference.supported_operations == all, "the reference declares 0x%" PRIx64,
+                (uint64_t)pbc_target_reference.supported_operations);
+    uint32_t n;
+    const pbc_target_entry *e = pbc_target_list(&n);
+    for (uint32_t i = 0; i < n; i++)
+        if (e[i].kind == PBC_TARGET_KIND_VARIANT)
+            T_CHECK_MSG((e[i].target->supported_operations & all) == all, "%s declares 0x%" PRIx64,
+                        e[i].target->name, (uint64_t)e[i].target->supported_operations);
+}
 
 T_TEST(every_variant_passes_corpus)
 {
