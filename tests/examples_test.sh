@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 scenarios=("$src"/corpus/seeds/*.pbs "$src"/tests/examples/*.pbs)
 # The examples are WDDM 1.x builders: the seeds with WDDM 2.x operations
 # are skipped for them, and one other seed needs what they do not declare.
-gpummu_seeds=$(grep -lE '^(va-map|va-zero|notify) |^signal-fence|^(transfer|fill) .* virtual|^map .* adl' \
+gpummu_seeds=$(grep -lE '^(va-map|va-zero|notify|notify-residency|init-context|update-context) |^signal-fence|^(transfer|fill) .* virtual|^map .* adl' \
     "$src"/corpus/seeds/*.pbs | wc -l)
 
 for ex in example_gpu example_cpu example_worker; do
