@@ -36,15 +36,48 @@ static void list_targets(void)
     }
 }
 
+/* DXGKARG_BUILDPAGINGBUFFER's union member for each DXGK_OPERATION. */
+static const char *const ddi_members[] = {
+    "Transfer", "Fill", "DiscardContent", "ReadPhysical", "WritePhysical", "MapApertureSegment",
+    "UnmapApertureSegment", "SpecialLockTransfer", "TransferVirtual", "FillVirtual", "InitContextResource",
+    "UpdatePageTable", "FlushTlb", "UpdateContextAllocation", "CopyPageTableEntries", "NotifyResidency",
+    "SignalMonitoredFence", "MapApertureSegment2", "NotifyFenceResidency", "MapMmu", "UnmapMmu",
+    "NotifyResidency2", "NotifyAllocation"};
+
+/* What else an operation issues, with the words that choose it. */
+static const char *list_also(uint32_t kind)
+{
+    switch (kind) {
+    case PBC_SOP_TRANSFER:
+        return "; TransferVirtual with 'virtual'";
+    case PBC_SOP_FILL:
+        return "; FillVirtual with 'virtual'";
+    case PBC_SOP_MAP:
+        return "; MapApertureSegment2 with 'adl'";
+    case PBC_SOP_VA_MAP:
+    case PBC_SOP_VA_ZERO:
+        return " and FlushTlb, for a D3DDDI_MAPGPUVIRTUALADDRESS request";
+    case PBC_SOP_VA_UNMAP:
+        return " and FlushTlb, releasing the range";
+    default:
+        return "";
+    }
+}
+
 static void list_operations(void)
 {
     const pbc_target *ref = pbc_target_find("reference");
     for (uint32_t k = 0; k < PBC_SOP_COUNT; k++) {
-        const char *what = pbc_sop_ddi_operation(k) >= 0 ? (pbc_sop_supported(ref, k) ? "DDI operation"
-                                                                                       : "DDI operation (unsupported)")
-                                                         : "VidMm/GPU action";
+        int ddi = pbc_sop_ddi_operation(k);
+        char what[160];
         if (k == PBC_SOP_NOTIFY)
-            what = "DDI operations (NotifyFenceResidency, MapMmu, UnmapMmu, NotifyResidency2, NotifyAlloc)";
+            snprintf(what, sizeof(what),
+                     "DDI operations: NotifyFenceResidency, MapMmu, UnmapMmu, NotifyResidency2, NotifyAllocation");
+        else if (ddi >= 0 && (size_t)ddi < PBC_ARRAY_LEN(ddi_members))
+            snprintf(what, sizeof(what), "DDI operation: %s%s%s", ddi_members[ddi], list_also(k),
+                     pbc_sop_supported(ref, k) ? "" : " (unsupported)");
+        else
+            snprintf(what, sizeof(what), "VidMm/GPU action");
         printf("%-24s %s\n", pbc_sop_name(k), what);
     }
 }
