@@ -451,17 +451,37 @@ T_TEST(gpummu_variants_make_their_choices)
     }
 }
 
-/* variant-native-pte keeps its tables in its GPU's own 8-byte format: it
- * passes because the MMU reads entries through its ISA's decoder, and the
- * same builder judged as if its entries were DXGK_PTE fails. */
+/* The highest PageTableLevel VidMm handed the builder. */
+static UINT top_level_seen;
+static DXGKDDI_BUILDPAGINGBUFFER *native_build;
+
+static NTSTATUS APIENTRY level_spy_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE && a->UpdatePageTable.PageTableLevel > top_level_seen)
+        top_level_seen = a->UpdatePageTable.PageTableLevel;
+    return native_build(adapter, a);
+}
+
+/* variant-native-pte keeps its tables in its GPU's own 8-byte format, four
+ * levels deep: it passes because the MMU reads entries through its ISA's
+ * decoder and VidMm builds the four levels its ISA declares (with three
+ * declared, three); judged as if its entries were DXGK_PTE, it fails. */
 T_TEST(native_pte_is_read_through_its_decoder)
 {
     const pbc_target *native = pbc_target_find("variant-native-pte");
-    T_CHECK(native != NULL && pbc_isa_pte_size(native->isa) == 8 && pbc_isa_pte_decode(native->isa));
+    T_CHECK(native != NULL && pbc_isa_pte_size(native->isa) == 8 && pbc_isa_pte_decode(native->isa) &&
+            pbc_isa_pt_levels(native->isa) == 4);
     if (!native)
         return;
-    pbc_target as_dxgk = *native;
+    pbc_target as_dxgk = *native, as_three = *native;
     as_dxgk.isa = &ref_isa; /* the reference's ISA: entries are read as DXGK_PTE */
+    pbc_isa three = *native->isa;
+    three.pt_levels = 3;
+    as_three.isa = &three;
+    as_three.build_paging_buffer = level_spy_build;
+    pbc_target as_four = as_three;
+    as_four.isa = native->isa;
+    native_build = native->build_paging_buffer;
     static const char *const names[] = {"va-64k-pages.pbs", "va-unmap-reuse.pbs", "va-map-into-reserved.pbs",
                                         "va-move-tables.pbs", "va-transfer-fill-virtual.pbs"};
     pbc_runner r;
@@ -478,6 +498,14 @@ T_TEST(native_pte_is_read_through_its_decoder)
                     out.rule, out.message);
         pbc_runner_run(&r, s, &as_dxgk, &o, &out);
         misread += out.verdict == PBC_VERDICT_FAIL;
+        /* Its code follows the levels VidMm hands: three work as well. */
+        top_level_seen = 0;
+        pbc_runner_run(&r, s, &as_three, &o, &out);
+        T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS && top_level_seen == 2, "%s with three levels: %s (root level %u)",
+                    names[i], pbc_verdict_name(out.verdict), top_level_seen);
+        top_level_seen = 0;
+        pbc_runner_run(&r, s, &as_four, &o, &out);
+        T_CHECK_MSG(top_level_seen == 3, "%s: VidMm's root level %u on a GPU of four levels", names[i], top_level_seen);
     }
     T_CHECK_MSG(misread == (int)(sizeof(names) / sizeof(names[0])), "%d of %zu seeds failed with the entries misread",
                 misread, sizeof(names) / sizeof(names[0]));
@@ -549,5 +577,10 @@ T_TEST(entry_format_defaults_and_checks)
     T_CHECK(pbc_exec_target_check(&t) != NULL); /* no decoder */
     bad.pte_decode = nat_like_decode;
     T_CHECK(pbc_exec_target_check(&t) == NULL);
+    bad.pt_levels = 5;
+    T_CHECK(pbc_exec_target_check(&t) != NULL);
+    bad.pt_levels = 4;
+    T_CHECK(pbc_exec_target_check(&t) == NULL);
+    T_CHECK(pbc_isa_pt_levels(&old) == 3);
 }
 

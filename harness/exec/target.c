@@ -44,6 +44,8 @@ const char *pbc_exec_target_check(const pbc_target *t)
         return "the ISA's page-table entries must be 8 or 16 bytes";
     if (pbc_isa_pte_size(t->isa) != 16 && !pbc_isa_pte_decode(t->isa))
         return "an ISA with entries that are not DXGK_PTE must decode them (pte_decode)";
+    if (pbc_isa_pt_levels(t->isa) != 3 && pbc_isa_pt_levels(t->isa) != 4)
+        return "the ISA's page tables must have 3 or 4 levels";
     if (t->min_dma_size < 4 || t->min_dma_size > (1u << 20))
         return "min_dma_size must be between 4 bytes and 1 MiB";
     if (t->private_data_size > (1u << 20))

@@ -73,8 +73,9 @@ typedef enum pbc_fault_kind {
  * The model GPU's MMU walks page tables that live in modeled memory, in
  * the DXGK_PTE format itself (16 bytes: flags quadword, then page
  * number) or in the GPU's own format, which its ISA decodes (pbc_isa's
- * pte_size and pte_decode): PBC_VA_LEVELS levels of 512 entries, level 2
- * the root, level 0 the leaf, 512 GiB of address space. A level-1 entry
+ * pte_size and pte_decode): PBC_VA_LEVELS (3) levels of 512 entries, or
+ * as many as the ISA's pt_levels says (4: 256 TiB), the highest level the
+ * root, level 0 the leaf; 3 levels give 512 GiB of address space. A level-1 entry
  * with PageTablePageSize 1 points at a leaf table of 32 entries of 64 KiB
  * pages; one with LargePage maps 2 MiB itself. An entry's address is an
  * offset into its Segment (0: system memory, where the offset is the
@@ -339,6 +340,8 @@ void pbc_gpu_fault(pbc_gpu *gpu, pbc_fault_kind kind, uint64_t addr, const char 
 /* Bytes of one page-table entry as this GPU reads it (its ISA's
  * pte_size; 16, DXGK_PTE, without an ISA). */
 static inline uint32_t pbc_gpu_pte_size(const pbc_gpu *gpu) { return gpu->isa ? pbc_isa_pte_size(gpu->isa) : PBC_PTE_SIZE; }
+/* Its levels of page tables (3 without an ISA). */
+static inline uint32_t pbc_gpu_va_levels(const pbc_gpu *gpu) { return gpu->isa ? pbc_isa_pt_levels(gpu->isa) : PBC_VA_LEVELS; }
 
 /* mmu.c. Walks the page tables of address space `root` for va, as the
  * MMU would, without the TLB and without recording a fault: 0 and *x, or

@@ -89,13 +89,14 @@ int pbc_gpu_va_walk(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat 
         *why = "GPU virtual access with no address space";
         return -1;
     }
-    if (va >> PBC_VA_BITS) {
+    uint32_t levels = pbc_gpu_va_levels(gpu);
+    if (va >> (PBC_PAGE_SHIFT + levels * PBC_VA_INDEX_BITS)) {
         *why = "GPU virtual address beyond the address space";
         return -1;
     }
     uint64_t table = root, flags = 0, page = 0;
     uint32_t entries_64k = 0;
-    for (int level = (int)PBC_VA_LEVELS - 1; level >= 0; level--) {
+    for (int level = (int)levels - 1; level >= 0; level--) {
         uint32_t shift = PBC_PAGE_SHIFT + (uint32_t)level * PBC_VA_INDEX_BITS;
         uint32_t index = (uint32_t)(va >> shift) & (PBC_PT_ENTRIES - 1);
         uint64_t span = 1ull << shift; /* what one entry of this level covers */

@@ -22,7 +22,6 @@
 #include "spec.h"
 
 #define VA_REGION_2M ((uint64_t)1 << 21)
-#define VA_REGION_1G ((uint64_t)1 << 30)
 #define VA_GARBAGE 0xA5C3F00Du /* what a table's memory holds before its initial update */
 #define VM_FAKE_PROCESS ((HANDLE)(uintptr_t)0xB00000)
 
@@ -119,8 +118,16 @@ static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, ui
 /* Tables are named by their index in v->pts, VA_ROOT for the root (the
  * array moves as it grows). */
 #define VA_ROOT (-1)
+/* vm_pt.own: 1 for a table that maps VidMm's tables window, VA_OWN_TOP for
+ * the level-2 directory of a GPU with four levels: both the paging
+ * process's own, updated at once with the CPU on an adapter that takes
+ * updates by GPU virtual address. */
+#define VA_OWN_TOP 2u
 
 static uint64_t va_table_phys(const vm *v, int t) { return t == VA_ROOT ? v->va_root : v->pts[t].phys; }
+
+/* The root's level: the GPU's levels, less one. */
+static UINT va_top(const vm *v) { return pbc_gpu_va_levels(v->gpu) - 1; }
 
 /* A table's entries, and its bytes in the GPU's entry format. */
 static uint32_t va_table_entries(const vm *v, int t)
@@ -154,7 +161,10 @@ static void va_update(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int t, int alloc)
  * tables window exist in every run (so that every world takes the same
  * system pages), but only an adapter that updates by GPU virtual address
  * gets their updates. */
-static int va_issued(const vm *v, int t) { return t == VA_ROOT || !v->pts[t].own || v->pt_window; }
+static int va_issued(const vm *v, int t)
+{
+    return t == VA_ROOT || !v->pts[t].own || v->pt_window || v->pts[t].own == VA_OWN_TOP;
+}
 
 /* Sets every entry of a new table not valid: a Repeat (InitialUpdate). */
 static void va_init_table(vm *v, int t, int alloc)
@@ -163,7 +173,7 @@ static void va_init_table(vm *v, int t, int alloc)
         return;
     DXGK_PTE invalid;
     memset(&invalid, 0, sizeof(invalid));
-    UINT level = t == VA_ROOT ? 2 : v->pts[t].level;
+    UINT level = t == VA_ROOT ? va_top(v) : v->pts[t].level;
     DXGKARG_BUILDPAGINGBUFFER a;
     va_args(&a, level, va_table_phys(v, t), 0, va_table_entries(v, t), &invalid);
     a.UpdatePageTable.Flags.Repeat = 1;
@@ -174,21 +184,24 @@ static void va_init_table(vm *v, int t, int alloc)
         va_update(v, &a, t, alloc);
 }
 
+/* What one table of `level` covers: 2 MiB for a leaf, 1 GiB, 512 GiB. */
+static uint64_t va_table_span(uint32_t level) { return 1ull << (PBC_PAGE_SHIFT + PBC_VA_INDEX_BITS * (level + 1)); }
+
 static int va_find_table(const vm *v, uint32_t level, uint64_t va)
 {
-    uint64_t span = level == 1 ? VA_REGION_1G : VA_REGION_2M;
+    uint64_t span = va_table_span(level);
     for (uint32_t i = 0; i < v->pt_count; i++)
         if (v->pts[i].level == level && v->pts[i].va == (va & ~(span - 1)))
             return (int)i;
     return -2;
 }
 
-/* Links table `child` into `parent`: one entry (of level 1 or 2). */
+/* Links table `child` into `parent`: one entry of the parent's level. */
 static void va_link(vm *v, int parent, uint64_t va, int child, int alloc)
 {
     if (!va_issued(v, child))
         return;
-    UINT level = parent == VA_ROOT ? 2 : 1;
+    UINT level = parent == VA_ROOT ? va_top(v) : v->pts[parent].level;
     int page64 = v->pts[child].level == 0 && v->pts[child].page64;
     DXGK_PTE e;
     memset(&e, 0, sizeof(e));
@@ -197,7 +210,8 @@ static void va_link(vm *v, int parent, uint64_t va, int child, int alloc)
     if (page64)
         e.PageTablePageSize = DXGK_PTE_PAGE_TABLE_PAGE_64KB;
     DXGKARG_BUILDPAGINGBUFFER a;
-    va_args(&a, level, va_table_phys(v, parent), (UINT)(va >> (level == 2 ? 30 : 21)) & (PBC_PT_ENTRIES - 1), 1, &e);
+    va_args(&a, level, va_table_phys(v, parent), (UINT)(va >> (PBC_PAGE_SHIFT + PBC_VA_INDEX_BITS * level)) & (PBC_PT_ENTRIES - 1),
+            1, &e);
     a.UpdatePageTable.Flags.Use64KBPages = page64 != 0;
     va_update(v, &a, parent, alloc);
 }
@@ -226,14 +240,12 @@ static void va_window_table(vm *v, int t)
     }
 }
 
-/* A new table covering va's region at `level`, initialized. */
-static int va_new_table(vm *v, uint32_t level, uint64_t va, int page64, int alloc, int own)
+/* A table covering va's region at `level`, in memory at phys,
+ * initialized. */
+static int va_add_table(vm *v, uint32_t level, uint64_t va, int page64, int alloc, int own, uint64_t phys)
 {
-    uint64_t span = level == 1 ? VA_REGION_1G : VA_REGION_2M;
-    /* The footprint is DXGK_PTE's whatever the GPU's entries: every world
-     * then has its tables, and what follows them, at the same addresses. */
-    uint32_t bytes = (level == 0 && page64 ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES) * PBC_PTE_SIZE;
-    vm_pt t = {va & ~(span - 1), level, level == 0 && page64, va_table_memory(v, bytes), 0, (uint32_t)own};
+    uint64_t span = va_table_span(level);
+    vm_pt t = {va & ~(span - 1), level, level == 0 && page64, phys, 0, (uint32_t)own};
     PBC_PUSH(v->pts, v->pt_count, v->pt_cap, t);
     int i = (int)v->pt_count - 1;
     if (!own)
@@ -242,18 +254,38 @@ static int va_new_table(vm *v, uint32_t level, uint64_t va, int page64, int allo
     return i;
 }
 
-/* The leaf table for va's 2 MiB region, made (and its level-1 table) when
- * missing. */
+/* A new table covering va's region at `level`, initialized. The footprint
+ * is DXGK_PTE's whatever the GPU's entries: every world then has its
+ * tables, and what follows them, at the same addresses. */
+static int va_new_table(vm *v, uint32_t level, uint64_t va, int page64, int alloc, int own)
+{
+    uint32_t bytes = (level == 0 && page64 ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES) * PBC_PTE_SIZE;
+    return va_add_table(v, level, va, page64, alloc, own, va_table_memory(v, bytes));
+}
+
+/* The directory of `level` (1 and up; the root's level is the root)
+ * for va's region, made (and the ones above it) when missing. */
+static int va_dir_for(vm *v, uint32_t level, uint64_t va, int alloc, int own)
+{
+    if (level >= va_top(v))
+        return VA_ROOT;
+    int dir = va_find_table(v, level, va);
+    if (dir >= 0)
+        return dir;
+    int parent = va_dir_for(v, level + 1, va, alloc, own);
+    dir = va_new_table(v, level, va, 0, alloc, own);
+    va_link(v, parent, va, dir, alloc);
+    return dir;
+}
+
+/* The leaf table for va's 2 MiB region, made (and the directories above
+ * it) when missing. */
 static int va_leaf_for(vm *v, uint64_t va, int page64, int alloc, int own)
 {
     int leaf = va_find_table(v, 0, va);
     if (leaf >= 0 && v->pts[leaf].page64 == (uint32_t)(page64 != 0))
         return leaf;
-    int dir = va_find_table(v, 1, va);
-    if (dir < 0) {
-        dir = va_new_table(v, 1, va, 0, alloc, own);
-        va_link(v, VA_ROOT, va, dir, alloc);
-    }
+    int dir = va_dir_for(v, 1, va, alloc, own);
     int old = leaf;
     leaf = va_new_table(v, 0, va, page64, alloc, own);
     va_link(v, dir, va, leaf, alloc);
@@ -420,8 +452,16 @@ void pbc_vidmm_va_setup(vm *v)
     for (uint32_t i = 0; i < v->s->op_count; i++)
         v->pt_window |= v->s->ops[i].kind == PBC_SOP_VA_MOVE_TABLES;
     v->va_root = va_table_memory(v, PBC_PT_BYTES); /* DXGK_PTE's footprint, as va_new_table's */
+    /* Every address VidMm hands out lies in the first 512 GiB: on a GPU
+     * with four levels, one level-2 directory under the root covers them
+     * all. It is the paging process's own, made now in memory every world
+     * sets aside here, so that worlds of three and of four levels keep
+     * their tables at the same addresses. */
+    uint64_t top_dir = va_table_memory(v, PBC_PT_BYTES);
     v->gpu->va_root = v->va_root; /* the process's root, as DxgkDdiSetRootPageTable would say */
     va_init_table(v, VA_ROOT, -1);
+    if (va_top(v) == 3)
+        va_link(v, VA_ROOT, 0, va_add_table(v, 2, 0, 0, -1, VA_OWN_TOP, top_dir), -1);
     for (uint32_t i = 0; i < v->s->op_count; i++) {
         if (v->s->ops[i].kind != PBC_SOP_SIGNAL_FENCE)
             continue;

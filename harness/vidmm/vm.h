@@ -116,7 +116,7 @@ typedef struct vm_pt {
     uint32_t page64; /* a leaf of 64 KiB entries */
     uint64_t phys;
     uint64_t wva;   /* where VidMm's tables window shows it (GPU_VIRTUAL adapters), 0: nowhere */
-    uint32_t own;   /* one of the tables that map that window: updated at once with the CPU */
+    uint32_t own;   /* the paging process's own (va.c, VA_OWN_TOP): updated at once with the CPU */
 } vm_pt;
 
 typedef struct vm vm;

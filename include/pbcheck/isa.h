@@ -88,8 +88,8 @@ typedef struct pbc_isa {
      * The GPU's own page-table entry format. The MMU reads an entry's
      * pte_size bytes from its table (entry i of a table at table +
      * i * pte_size) and hands them to pte_decode, which says what they
-     * mean in DXGK_PTE's terms. The geometry stays the model's: three
-     * levels of 512 entries, 32-entry leaves of 64 KiB pages
+     * mean in DXGK_PTE's terms. Tables have 512 entries (a leaf of
+     * 64 KiB pages 32) at every level; pt_levels says how many levels
      * (docs/writing-a-target.md, "Page tables"). */
     uint32_t pte_size; /* 8 or 16; 0: 16, DXGK_PTE as it is */
     /* Decodes the entry at entry[0, pte_size) of a table of `level` (2
@@ -100,16 +100,26 @@ typedef struct pbc_isa {
      * for an entry the hardware would reject (the access faults). NULL
      * (default): entries are DXGK_PTE. */
     pbc_pte_decode_fn *pte_decode;
+    /* Levels of page tables (DXGK_GPUMMUCAPS::PageTableLevelCount): 3
+     * (39-bit GPU virtual addresses) or 4 (48-bit); 0: 3. Level 0 is the
+     * leaf, level pt_levels - 1 the root. */
+    uint32_t pt_levels;
 } pbc_isa;
 
 /* Size of the pbc_isa without the page-table entry format. */
 #define PBC_ISA_SIZE_BASE offsetof(pbc_isa, pte_size)
 
-/* The entry size and decoder of an ISA, defaults included. */
+/* The entry size, levels and decoder of an ISA, defaults included. */
 static inline uint32_t pbc_isa_pte_size(const pbc_isa *isa)
 {
     uint32_t n = isa->struct_size >= offsetof(pbc_isa, pte_size) + sizeof(uint32_t) ? isa->pte_size : 0;
     return n ? n : 16u;
+}
+
+static inline uint32_t pbc_isa_pt_levels(const pbc_isa *isa)
+{
+    uint32_t n = isa->struct_size >= offsetof(pbc_isa, pt_levels) + sizeof(uint32_t) ? isa->pt_levels : 0;
+    return n ? n : 3u;
 }
 
 static inline pbc_pte_decode_fn *pbc_isa_pte_decode(const pbc_isa *isa)

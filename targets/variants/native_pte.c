@@ -11,8 +11,9 @@
  *   64 KiB pages, 11 no-execute, 12-51 page number, 52-63 the driver's
  *   (DriverProtection's low bits ride there).
  *
- * Its ISA is the reference's with pte_size 8 and a decoder for that
- * entry. Every update (the immediate ones too) and CopyPageTableEntries
+ * Its MMU has four levels of tables (48-bit addresses), where the
+ * reference's has three. Its ISA is the reference's with pte_size 8, a
+ * decoder for that entry, and pt_levels 4. Every update (the immediate ones too) and CopyPageTableEntries
  * are its own; the rest is the reference's. PB-PTE must judge what the
  * entries mean to this GPU, not whether they are DXGK_PTE.
  */
@@ -80,6 +81,7 @@ static const pbc_isa native_isa = {
     .disasm = ref_isa_disasm,
     .pte_size = NAT_PTE_SIZE,
     .pte_decode = nat_decode,
+    .pt_levels = 4, /* 48-bit GPU virtual addresses: the root is level 3 */
 };
 
 static const DXGK_PTE *nat_entry(const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u, uint32_t i)
@@ -149,7 +151,7 @@ const pbc_target pbc_variant_native_pte = {
     .abi_version = PBC_TARGET_ABI_VERSION,
     .struct_size = sizeof(pbc_target),
     .name = "variant-native-pte",
-    .summary = "page-table entries in the GPU's own 8-byte format, which its ISA decodes",
+    .summary = "page-table entries in the GPU's own 8-byte format, four levels of tables, which its ISA decodes",
     .isa = &native_isa,
     .min_dma_size = REF_MAX_PACKET_BYTES,
     .supported_operations = REF_OPERATIONS_GPUMMU,
