@@ -41,7 +41,7 @@ static const char *const ddi_members[] = {
     "Transfer", "Fill", "DiscardContent", "ReadPhysical", "WritePhysical", "MapApertureSegment",
     "UnmapApertureSegment", "SpecialLockTransfer", "TransferVirtual", "FillVirtual", "InitContextResource",
     "UpdatePageTable", "FlushTlb", "UpdateContextAllocation", "CopyPageTableEntries", "NotifyResidency",
-    "SignalMonitoredFence", "MapApertureSegment2", "NotifyFenceResidency", "MapMmu", "UnmapMmu",
+    "SignalMonitoredFence", "MapApertureSegment2", "NotifyFenceResidency", "MmapMmu", "UnmapMmu",
     "NotifyResidency2", "NotifyAllocation"};
 
 /* What else an operation issues, with the words that choose it. */
@@ -55,8 +55,9 @@ static const char *list_also(uint32_t kind)
     case PBC_SOP_MAP:
         return "; MapApertureSegment2 with 'adl'";
     case PBC_SOP_VA_MAP:
+        return ", for a D3DDDI_MAPGPUVIRTUALADDRESS request (and FlushTlb when it maps over reserved zero pages)";
     case PBC_SOP_VA_ZERO:
-        return " and FlushTlb, for a D3DDDI_MAPGPUVIRTUALADDRESS request";
+        return ", for a D3DDDI_MAPGPUVIRTUALADDRESS request with no allocation";
     case PBC_SOP_VA_UNMAP:
         return " and FlushTlb, releasing the range";
     default:
@@ -72,7 +73,7 @@ static void list_operations(void)
         char what[160];
         if (k == PBC_SOP_NOTIFY)
             snprintf(what, sizeof(what),
-                     "DDI operations: NotifyFenceResidency, MapMmu, UnmapMmu, NotifyResidency2, NotifyAllocation");
+                     "DDI operations: NotifyFenceResidency, MmapMmu, UnmapMmu, NotifyResidency2, NotifyAllocation");
         else if (ddi >= 0 && (size_t)ddi < PBC_ARRAY_LEN(ddi_members))
             snprintf(what, sizeof(what), "DDI operation: %s%s%s", ddi_members[ddi], list_also(k),
                      pbc_sop_supported(ref, k) ? "" : " (unsupported)");

@@ -492,3 +492,17 @@ const pbc_adapter_decl ref_decl_gpu_virtual = {
     .struct_size = sizeof(pbc_adapter_decl),
     .page_table_update = PBC_PT_UPDATE_GPU_VIRTUAL,
 };
+
+/* The reference's DxgkCbUpdateContextAllocation data, in its own format:
+ * a tag, then the context's size and the size again inverted (its
+ * UpdateContextAllocation writes them at the head of the context). */
+uint32_t ref_context_update_data(HANDLE adapter, HANDLE allocation, void *buf, uint32_t capacity)
+{
+    (void)adapter;
+    uint64_t size = ref_allocation_size(allocation);
+    uint32_t words[4] = {0x55585443u /* "CTXU" */, (uint32_t)size, (uint32_t)(size >> 32), ~(uint32_t)size};
+    if (capacity < sizeof(words))
+        return 0;
+    memcpy(buf, words, sizeof(words));
+    return sizeof(words);
+}

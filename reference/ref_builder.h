@@ -54,13 +54,15 @@ extern const pbc_target pbc_target_reference;
     .summary = summary_text, .isa = &ref_isa, .min_dma_size = min_dma, .private_data_size = priv_size,         \
     .supported_operations = ops, .create_adapter = create, .destroy_adapter = destroy,              \
     .create_allocation = create_alloc, .destroy_allocation = destroy_alloc,                                    \
-    .build_paging_buffer = build, .patch = patch_fn, .submit_command = submit_fn
+    .build_paging_buffer = build, .patch = patch_fn, .submit_command = submit_fn,                            \
+    .context_update_data = ref_context_update_data
 
 /* An adapter declaration whose PageTableUpdateMode is GPU_VIRTUAL, for
  * builders layered on the reference that take updates that way. */
 extern const pbc_adapter_decl ref_decl_gpu_virtual;
 
 NTSTATUS ref_create_adapter(const pbc_adapter_info *info, HANDLE *adapter);
+uint32_t ref_context_update_data(HANDLE adapter, HANDLE allocation, void *buf, uint32_t capacity);
 void ref_destroy_adapter(HANDLE adapter);
 NTSTATUS ref_create_allocation(HANDLE adapter, const pbc_allocation_info *info,
                                HANDLE *allocation);

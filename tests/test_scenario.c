@@ -511,13 +511,19 @@ T_TEST(binary_version_4_context_operations)
 }
 
 /* What VidMm issues the context operations for: a resident allocation
- * of at most 1 MiB; update-context through a writable range. */
+ * of at most 1 MiB, starting on a page in a segment (VidMm maps the whole
+ * context into its paging window); no range of the scenario's needed. */
 T_TEST(context_operations_refused_as_vidmm_refuses)
 {
     T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K at=none\ninit-context A\nend\n"), "needs a resident allocation"));
     T_CHECK(strstr(BAD("pbs 1\nalloc A size=2M\ninit-context A\nend\n"), "at most 1 MiB"));
-    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K\nupdate-context A\nend\n"), "needs an allocation with a GPU virtual range"));
-    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K\nva-map A read-only\nupdate-context A\nend\n"), "writable"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K at=none\nupdate-context A\nend\n"), "needs a resident allocation"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K at=1:0x800\nupdate-context A\nend\n"), "starts on a page"));
+    pbc_scenario ok;
+    char err[256];
+    const char *text = "pbs 1\nalloc A size=8K\nalloc B size=8K at=1:0x100000\nupdate-context A\nupdate-context B\nend\n";
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "ok", &ok, err, sizeof(err)) == 0, "%s", err);
+    pbc_scenario_fini(&ok);
     T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K\ndestroy A\nnotify-residency A\nend\n"), "was destroyed"));
 }
 

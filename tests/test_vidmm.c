@@ -13,6 +13,7 @@ typedef struct spy_call {
     DXGKARG_BUILDPAGINGBUFFER in, out;
     NTSTATUS status;
     uint32_t mdl_pages, mdl_flags; /* the transfer's MDL side (InitContextResource's MDL), as seen during the call */
+    uint32_t ctx_data[2];          /* UpdateContextAllocation's first data words */
 } spy_call;
 
 static spy_call calls[MAX_CALLS];
@@ -39,6 +40,8 @@ static NTSTATUS APIENTRY spy_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAG
     if (a->Operation == DXGK_OPERATION_INIT_CONTEXT_RESOURCE && a->InitContextResource.Destination.SegmentId == 0)
         m = a->InitContextResource.Destination.pMdl;
     c->mdl_pages = m ? m->ByteCount / 4096 : 0;
+    if (a->Operation == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION && a->UpdateContextAllocation.DriverPrivateDataSize >= 8)
+        memcpy(c->ctx_data, a->UpdateContextAllocation.pDriverPrivateData, 8); /* alive only during the call */
     c->mdl_flags = m ? (uint32_t)m->MdlFlags : 0;
     c->status = ref_build_paging_buffer(adapter, a);
     c->out = *a;
@@ -948,19 +951,21 @@ T_TEST(context_and_residency_arguments)
         if (a->Operation == DXGK_OPERATION_INIT_CONTEXT_RESOURCE && a->InitContextResource.Destination.SegmentId) {
             T_CHECK(a->InitContextResource.Destination.SegmentAddress.QuadPart == 0x100000);
             T_CHECK(a->InitContextResource.Destination.VirtualAddress == NULL);
-            T_CHECK(a->InitContextResource.Destination.GpuVirtualAddress != 0);
+            /* VidMm's window over the whole context, not the scenario's range of it */
+            T_CHECK(a->InitContextResource.Destination.GpuVirtualAddress == PBC_VA_WINDOW_DST);
             seen |= 1;
         } else if (a->Operation == DXGK_OPERATION_INIT_CONTEXT_RESOURCE) {
             /* A partial MDL of its two pages, from its first (past the foreign ones). */
             T_CHECK(calls[i].mdl_pages == 2 && (calls[i].mdl_flags & MDL_PARTIAL));
             T_CHECK(a->InitContextResource.Destination.VirtualAddress != NULL);
-            T_CHECK(a->InitContextResource.Destination.GpuVirtualAddress == 0);
+            T_CHECK(a->InitContextResource.Destination.GpuVirtualAddress == PBC_VA_WINDOW_DST);
             seen |= 2;
         } else if (a->Operation == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION) {
-            /* pages 1 and 2 of C: 6 KiB of its bytes */
-            T_CHECK(a->UpdateContextAllocation.ContextAllocationSize == 6144);
-            T_CHECK(a->UpdateContextAllocation.ContextAllocation != 0);
-            T_CHECK(a->UpdateContextAllocation.pDriverPrivateData && a->UpdateContextAllocation.DriverPrivateDataSize);
+            /* the whole of C in VidMm's window, and the driver's own data for it */
+            T_CHECK(a->UpdateContextAllocation.ContextAllocationSize == 10240);
+            T_CHECK(a->UpdateContextAllocation.ContextAllocation == PBC_VA_WINDOW_DST);
+            T_CHECK(a->UpdateContextAllocation.DriverPrivateDataSize == 16 && calls[i].ctx_data[0] == 0x55585443u &&
+                    calls[i].ctx_data[1] == 10240);
             seen |= 4;
         } else if (a->Operation == DXGK_OPERATION_NOTIFY_RESIDENCY) {
             const DXGK_BUILDPAGINGBUFFER_NOTIFYRESIDENCY *n = &a->NotifyResidency;
@@ -972,6 +977,47 @@ T_TEST(context_and_residency_arguments)
         }
     }
     T_CHECK_MSG(seen == 31, "operations seen: 0x%x", seen);
+}
+
+/* UpdateContextAllocation carries the driver's own data, which only the
+ * target can give (context_update_data): a target without it is not
+ * asked. InitContextResource's VirtualAddress stays valid for the
+ * context's lifetime: a later call may read through it. */
+static volatile uint8_t *kept_context_view;
+static int context_view_reads;
+
+static NTSTATUS APIENTRY keep_view_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_INIT_CONTEXT_RESOURCE && a->InitContextResource.Destination.VirtualAddress)
+        kept_context_view = a->InitContextResource.Destination.VirtualAddress;
+    if (a->Operation == DXGK_OPERATION_NOTIFY_RESIDENCY && kept_context_view) {
+        (void)kept_context_view[0]; /* a fault here is a crash: the view must still be mapped */
+        context_view_reads++;
+    }
+    return ref_build_paging_buffer(adapter, a);
+}
+
+T_TEST(context_data_is_the_targets_and_its_view_lives_on)
+{
+    const char *text = "pbs 1\nalloc C size=8K\ninit-context C\nupdate-context C\nidle\nnotify-residency C\nend\n";
+    kept_context_view = NULL;
+    context_view_reads = 0;
+    pbc_outcome out = run_spy_with(text, REF_OPERATIONS_GPUMMU, keep_view_build);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS && context_view_reads == 1, "%s %s (%d reads)",
+                pbc_verdict_name(out.verdict), out.message, context_view_reads);
+    pbc_scenario s;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "no-data", &s, err, sizeof(err)) == 0, "%s", err);
+    spy_init(REF_OPERATIONS_GPUMMU);
+    spy.context_update_data = NULL;
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {0};
+    pbc_runner_run(&r, &s, &spy, &o, &out);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_SKIP && strstr(out.message, "context_update_data"), "%s %s",
+                pbc_verdict_name(out.verdict), out.message);
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
 }
 
 T_MAIN()

@@ -730,13 +730,18 @@ VOID MmUnmapIoSpace(PVOID BaseAddress, SIZE_T NumberOfBytes)
         shim_release((uint32_t)i);
 }
 
-/* The physical address behind a CPU view's byte: a page of an
- * MmMapIoSpace or MDL view (0 for any other address, as Windows gives for
- * one with no physical page). */
+/* The physical address behind a byte the builder sees: of a paging
+ * buffer (the pool, in system memory), or of an MmMapIoSpace or MDL view;
+ * 0 for any other address (the harness's own memory). */
 PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
 {
     PHYSICAL_ADDRESS pa;
     pa.QuadPart = 0;
+    const uint8_t *p = BaseAddress;
+    if (shim.gpu && shim.gpu->dma_pool && p >= shim.gpu->dma_pool && p < shim.gpu->dma_pool + PBC_DMA_POOL_SIZE) {
+        pa.QuadPart = (LONGLONG)(PBC_DMA_POOL_BASE + (uint64_t)(p - shim.gpu->dma_pool));
+        return pa;
+    }
     int i = shim_find(BaseAddress);
     if (i < 0)
         return pa;

@@ -120,15 +120,10 @@ static void apply(oracle *o, uint32_t index, const pbc_sop *op)
     case PBC_SOP_MAP:
         st->coherent = (op->flags & PBC_SOP_COHERENT) != 0;
         break;
-    case PBC_SOP_INIT_CONTEXT: /* the driver's context image */
+    case PBC_SOP_INIT_CONTEXT:   /* the driver's context image */
+    case PBC_SOP_UPDATE_CONTEXT: /* the driver's update, anywhere in the context */
         push(st, (layer){LAYER_UNDEFINED, 0, 0, size, 0, index});
         break;
-    case PBC_SOP_UPDATE_CONTEXT: { /* the driver's update, anywhere in the range */
-        const pbc_res_alloc *a = &o->r.a[op->alloc];
-        uint64_t lo = (uint64_t)a->va_first * PBC_PAGE_SIZE, hi = lo + (uint64_t)a->va_count * PBC_PAGE_SIZE;
-        push(st, (layer){LAYER_UNDEFINED, 0, lo, hi < size ? hi : size, 0, index});
-        break;
-    }
     case PBC_SOP_DESTROY: /* a new history starts with the next creation */
         st->count = 0;
         st->coherent = 0;

@@ -626,8 +626,9 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
  * init-context: InitContextResource of a context allocation in a segment
  * page it shares with another allocation, and of one in system memory;
  * both then move.
- * update-context: UpdateContextAllocation through a context's range
- * before and after the context moves, render work through it between.
+ * update-context: UpdateContextAllocation of a context in a segment and
+ * of one in system memory, before and after each moves, render work
+ * through a range of one between.
  * notify-residency: NotifyResidency after each move, resident and
  * evicted.
  * aperture-cpu-visible: MapApertureSegment2 of a CPU-visible allocation

@@ -288,7 +288,7 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
         break;
     case PBC_SOP_VA_MOVE_TABLES: /* the allocation is all they name */
     case PBC_SOP_INIT_CONTEXT:
-    case PBC_SOP_UPDATE_CONTEXT: /* the tracker keeps it to allocations with a writable range */
+    case PBC_SOP_UPDATE_CONTEXT:
     case PBC_SOP_NOTIFY_RESIDENCY:
         break;
     case PBC_SOP_DMA: {

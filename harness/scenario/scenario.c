@@ -189,6 +189,9 @@ int pbc_sop_op_supported(const pbc_target *t, const pbc_sop *op)
 {
     if (!pbc_sop_supported(t, op->kind))
         return 0;
+    if (op->kind == PBC_SOP_UPDATE_CONTEXT) /* the driver's data for it */
+        return t->struct_size >= offsetof(pbc_target, context_update_data) + sizeof(t->context_update_data) &&
+               t->context_update_data;
     if (op->kind == PBC_SOP_VA_MAP || op->kind == PBC_SOP_VA_ZERO) {
         /* VidMm asks no MMU for what it lacks (DXGK_GPUMMUCAPS). */
         uint32_t lacks = sop_gpummu_lacks(t);
@@ -216,15 +219,17 @@ const char *pbc_sop_unsupported_why(const pbc_target *t, const pbc_sop *op, char
     uint32_t lacks = sop_gpummu_lacks(t);
     if (!pbc_sop_supported(t, op->kind))
         snprintf(buf, n, "%s (the DXGK operations it needs are not declared)", name);
+    else if (op->kind == PBC_SOP_UPDATE_CONTEXT)
+        snprintf(buf, n, "update-context (the target gives no context_update_data for DxgkCbUpdateContextAllocation)");
     else if (op->kind == PBC_SOP_NOTIFY)
         snprintf(buf, n, "notify %s (its DXGK operation is not declared)", pbc_notify_name(op->pattern));
     else if (op->kind == PBC_SOP_MAP && (op->flags & PBC_SOP_ADL))
         snprintf(buf, n, "map ... adl (MapApertureSegment2 is not declared)");
     else if ((op->flags & PBC_SOP_VA_64K) && (lacks & PBC_GPUMMU_NO_64K))
         snprintf(buf, n, "%s ... 64k (the adapter's MMU has no 64 KiB leaves)", name);
-    else if (op->kind == PBC_SOP_VA_ZERO && (lacks & PBC_GPUMMU_NO_ZERO))
+    else if (op->kind == PBC_SOP_VA_ZERO && !(op->flags & PBC_SOP_VA_NO_ACCESS) && (lacks & PBC_GPUMMU_NO_ZERO))
         snprintf(buf, n, "va-zero (the adapter's MMU has no zero pages)");
-    else if (op->kind == PBC_SOP_VA_MAP && (lacks & PBC_GPUMMU_NO_READ_ONLY))
+    else if (op->kind == PBC_SOP_VA_MAP && (op->flags & PBC_SOP_VA_READ_ONLY) && (lacks & PBC_GPUMMU_NO_READ_ONLY))
         snprintf(buf, n, "va-map ... read-only (the adapter's MMU has no read-only pages)");
     else if (op->flags & PBC_SOP_VIRTUAL)
         snprintf(buf, n, "%s ... virtual (%s, UpdatePageTable and FlushTlb must be declared)", name,
@@ -731,18 +736,15 @@ const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
     case PBC_SOP_NOTIFY:
         return op->pattern < PBC_NOTIFY_COUNT ? NULL : "unknown notification";
     case PBC_SOP_INIT_CONTEXT:
-        if (r->s->allocs[op->alloc].size > PBC_MAX_CONTEXT_SIZE)
-            return "context allocations are at most 1 MiB";
-        return r->a[op->alloc].where != PBC_WHERE_NONE ? NULL
-                                                       : "init-context needs a resident allocation (fill it first)";
     case PBC_SOP_UPDATE_CONTEXT:
         if (r->s->allocs[op->alloc].size > PBC_MAX_CONTEXT_SIZE)
             return "context allocations are at most 1 MiB";
-        /* The driver updates the context through its range: a writable one. */
-        if (!r->a[op->alloc].va_mapped)
-            return "update-context needs an allocation with a GPU virtual range (va-map it first)";
-        return (r->a[op->alloc].va_flags & PBC_SOP_VA_READ_ONLY) ? "update-context needs a writable GPU virtual range"
-                                                                 : NULL;
+        if (r->a[op->alloc].where == PBC_WHERE_NONE)
+            return "a context operation needs a resident allocation (fill it first)";
+        /* VidMm maps the whole context into its paging window, page by page. */
+        if (r->a[op->alloc].where == PBC_WHERE_SEGMENT && r->a[op->alloc].at.offset % PBC_PAGE_SIZE)
+            return "a context allocation in a segment starts on a page";
+        return NULL;
     default:
         return NULL;
     }
@@ -967,6 +969,9 @@ uint64_t pbc_sop_va_pages(const pbc_scenario *s, const pbc_sop *op, uint8_t *ran
     case PBC_SOP_SPECIAL_LOCK:
     case PBC_SOP_FILL:
         return ((op->flags & PBC_SOP_VIRTUAL) ? 2 * pages : 0) + (ranged[op->alloc] ? pages : 0);
+    case PBC_SOP_INIT_CONTEXT:
+    case PBC_SOP_UPDATE_CONTEXT:
+        return 2 * pages; /* VidMm's window over the whole context, opened and closed */
     default:
         return 0;
     }

@@ -43,7 +43,12 @@ static void vm_mdl_name(const vm *v, const MDL *m, char *out, size_t n)
             snprintf(out, n, "mdl:%s", v->s->allocs[i].name);
             return;
         }
-    if (m && (m == v->partial_mdl.mdl || m == v->ctx_view.mdl)) {
+    for (uint32_t i = 0; i < v->s->alloc_count; i++)
+        if (m && m == v->allocs[i].ctx_mdl.mdl) {
+            snprintf(out, n, "mdl:%s (its context view)", v->s->allocs[i].name);
+            return;
+        }
+    if (m && m == v->partial_mdl.mdl) {
         snprintf(out, n, "mdl:%s+%u", v->s->allocs[v->partial_alloc].name, v->partial_first);
         return;
     }
@@ -88,8 +93,8 @@ static int vm_access_touches(const vm *v, const pbc_shim_access *r, uint32_t i, 
 {
     if (r->mdl) /* VidMm's own views (CpuVisibleAddress, VirtualAddress) included */
         return r->mdl == v->allocs[i].mdl.mdl || r->mdl == v->allocs[i].old_mdl.mdl ||
-               r->mdl == v->allocs[i].view_mdl.mdl ||
-               ((r->mdl == v->partial_mdl.mdl || r->mdl == v->ctx_view.mdl) && v->partial_alloc == i);
+               r->mdl == v->allocs[i].view_mdl.mdl || r->mdl == v->allocs[i].ctx_mdl.mdl ||
+               (r->mdl == v->partial_mdl.mdl && v->partial_alloc == i);
     const pbc_res_alloc *ra = &v->rs.a[i];
     if (ra->where != PBC_WHERE_SEGMENT)
         return 0;

@@ -492,8 +492,11 @@ static void vm_create(vm *v, const pbc_sop *op)
  * the driver does as it likes: from now on its bytes are the driver's.
  * VidMm hands it once the GPU is done with the allocation. In system
  * memory the destination is a partial MDL from its first page (there is
- * no MdlOffset) with a CPU view of it as VirtualAddress; in a segment,
- * SegmentAddress (segment base + offset) and no VirtualAddress. */
+ * no MdlOffset) with a CPU view of it as VirtualAddress, valid for the
+ * context's lifetime (until it is destroyed); in a segment,
+ * SegmentAddress (segment base + offset) and no VirtualAddress. Where the
+ * scenario uses GPU virtual addresses, VidMm maps the whole context into
+ * its paging window for the operation: GpuVirtualAddress. */
 static void vm_init_context(vm *v, const pbc_sop *op)
 {
     const pbc_salloc *al = &v->s->allocs[op->alloc];
@@ -505,7 +508,6 @@ static void vm_init_context(vm *v, const pbc_sop *op)
     memset(&a, 0, sizeof(a));
     a.Operation = DXGK_OPERATION_INIT_CONTEXT_RESOURCE;
     a.InitContextResource.hAllocation = va->h;
-    void *view = NULL;
     if (ra->where == PBC_WHERE_SEGMENT) {
         a.InitContextResource.Destination.SegmentId = ra->at.segment;
         a.InitContextResource.Destination.SegmentAddress.QuadPart =
@@ -515,51 +517,58 @@ static void vm_init_context(vm *v, const pbc_sop *op)
         v->partial_alloc = op->alloc;
         v->partial_first = al->mdl_offset;
         a.InitContextResource.Destination.pMdl = v->partial_mdl.mdl;
-        view = vm_cpu_view(v, op->alloc, &v->ctx_view);
-        a.InitContextResource.Destination.VirtualAddress = view;
+        vm_cpu_view_release(v, &va->ctx_mdl, &va->ctx_va); /* a context initialized again */
+        va->ctx_va = vm_cpu_view(v, op->alloc, &va->ctx_mdl);
+        a.InitContextResource.Destination.VirtualAddress = va->ctx_va;
     }
-    if (ra->va_mapped)
-        a.InitContextResource.Destination.GpuVirtualAddress = ra->va_base;
+    a.InitContextResource.Destination.GpuVirtualAddress = pbc_vidmm_va_window_open(v, op->alloc);
     va->driver_lo = 0;
     va->driver_hi = al->size;
     vm_mask_driver_bytes(v, op->alloc, ra);
     pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
-    vm_cpu_view_release(v, &v->ctx_view, &view);
+    pbc_vidmm_va_window_close(v, op->alloc);
     pbc_vidmm_mdl_retire(v, &v->partial_mdl);
 }
 
-/* UpdateContextAllocation: the context's range by its GPU virtual address
- * and the allocation bytes it maps (ContextAllocationSize), and a few
- * bytes of private data from the user-mode driver. What the driver does
- * with them is its own: those bytes become the driver's. */
+/* UpdateContextAllocation: VidMm maps the whole context into its paging
+ * window (ContextAllocation, ContextAllocationSize) and passes the data
+ * the driver gave DxgkCbUpdateContextAllocation (the target's
+ * context_update_data), which only the driver understands: the
+ * context's bytes become the driver's. The data is a buffer of its own,
+ * as long as the driver said. */
 static void vm_update_context(vm *v, const pbc_sop *op)
 {
     const pbc_salloc *al = &v->s->allocs[op->alloc];
     const pbc_res_alloc *ra = &v->rs.a[op->alloc];
     vm_alloc *va = &v->allocs[op->alloc];
-    uint64_t lo = (uint64_t)ra->va_first * PBC_PAGE_SIZE, hi = lo + (uint64_t)ra->va_count * PBC_PAGE_SIZE;
-    if (hi > al->size)
-        hi = al->size;
-    for (uint32_t i = 0; i < sizeof(v->ctx_private); i += 4) { /* the same in every world and run */
-        uint32_t w = pbc_content_word(al->seed ^ 0xC0FFEEu, (uint64_t)v->op * 4 + i / 4);
-        memcpy(v->ctx_private + i, &w, 4);
+    uint8_t scratch[VM_CONTEXT_DATA_MAX];
+    uint32_t bytes = 0;
+    if (v->opt.mode == PBC_MODE_SPEC) {
+        bytes = 0; /* the spec model writes nothing for it */
+    } else {
+        pbc_shim_enter();
+        bytes = v->t->context_update_data(v->adapter, va->h, scratch, sizeof(scratch));
+        pbc_shim_leave();
+        if (pbc_vidmm_kernel_check(v, "context_update_data"))
+            return;
+        if (bytes > sizeof(scratch))
+            bytes = sizeof(scratch);
     }
+    uint8_t *data = pbc_xmalloc(bytes ? bytes : 1);
+    memcpy(data, scratch, bytes);
     DXGKARG_BUILDPAGINGBUFFER a;
     memset(&a, 0, sizeof(a));
     a.Operation = DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION;
-    a.UpdateContextAllocation.ContextAllocation = ra->va_base;
-    a.UpdateContextAllocation.ContextAllocationSize = hi - lo;
-    a.UpdateContextAllocation.pDriverPrivateData = v->ctx_private;
-    a.UpdateContextAllocation.DriverPrivateDataSize = sizeof(v->ctx_private);
-    if (va->driver_hi <= va->driver_lo) {
-        va->driver_lo = lo;
-        va->driver_hi = hi;
-    } else { /* one range holds both */
-        va->driver_lo = lo < va->driver_lo ? lo : va->driver_lo;
-        va->driver_hi = hi > va->driver_hi ? hi : va->driver_hi;
-    }
+    a.UpdateContextAllocation.ContextAllocation = pbc_vidmm_va_window_open(v, op->alloc);
+    a.UpdateContextAllocation.ContextAllocationSize = al->size;
+    a.UpdateContextAllocation.pDriverPrivateData = data;
+    a.UpdateContextAllocation.DriverPrivateDataSize = bytes;
+    va->driver_lo = 0;
+    va->driver_hi = al->size;
     vm_mask_driver_bytes(v, op->alloc, ra);
     pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
+    pbc_vidmm_va_window_close(v, op->alloc);
+    free(data);
 }
 
 /* NotifyResidency: where the allocation now is (a segment and its offset

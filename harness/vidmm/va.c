@@ -307,99 +307,89 @@ static void va_write_range(vm *v, uint64_t base, uint32_t count, int alloc, uint
 
 #define VA_FENCE_STEP 0x100000001ull /* signal k writes k * VA_FENCE_STEP */
 
-/* The queue, indexed for va_work_pending: each buffer's submissions and
- * each submission's queue entries (DMA pieces and CPU work), as chains. */
-typedef struct va_queue_index {
-    uint32_t *buf_first, *sub_next; /* by buffer id, by submission */
-    uint32_t *sub_first, *q_next;   /* by submission, by queue entry */
-} va_queue_index;
-
-static void va_index_queue(const vm *v, va_queue_index *x)
+/* Brings the chains of each paging buffer's submissions up to date
+ * (they only grow: kept across the run). */
+static void va_index_subs(vm *v)
 {
-    const pbc_gpu *g = v->gpu;
     const pbc_record *r = v->res;
-    x->buf_first = pbc_xmalloc(((size_t)r->buffers + 1) * sizeof(uint32_t));
-    x->sub_next = pbc_xmalloc(((size_t)r->sub_count + 1) * sizeof(uint32_t));
-    x->sub_first = pbc_xmalloc(((size_t)r->sub_count + 1) * sizeof(uint32_t));
-    x->q_next = pbc_xmalloc(((size_t)g->queued + 1) * sizeof(uint32_t));
-    memset(x->buf_first, 0xFF, ((size_t)r->buffers + 1) * sizeof(uint32_t));
-    memset(x->sub_first, 0xFF, ((size_t)r->sub_count + 1) * sizeof(uint32_t));
-    for (uint32_t i = r->sub_count; i-- > 0;) {
-        x->sub_next[i] = UINT32_MAX;
-        if (r->subs[i].buffer <= r->buffers) {
-            x->sub_next[i] = x->buf_first[r->subs[i].buffer];
-            x->buf_first[r->subs[i].buffer] = i;
-        }
+    if (r->buffers + 1 > v->fence_buf_cap) {
+        uint32_t old = v->fence_buf_cap;
+        pbc_grow((void **)&v->fence_buf_first, &v->fence_buf_cap, r->buffers + 1, sizeof(uint32_t));
+        memset(v->fence_buf_first + old, 0xFF, (size_t)(v->fence_buf_cap - old) * sizeof(uint32_t));
     }
-    for (uint32_t q = g->queued; q-- > 0;) {
-        const pbc_qentry *e = &g->queue[q];
-        x->q_next[q] = UINT32_MAX;
-        if ((e->kind == PBC_QE_DMA || e->kind == PBC_QE_CPU) && e->tag < r->sub_count) {
-            x->q_next[q] = x->sub_first[e->tag];
-            x->sub_first[e->tag] = q;
-        }
+    pbc_grow((void **)&v->fence_sub_next, &v->fence_sub_cap, r->sub_count + 1, sizeof(uint32_t));
+    for (; v->fence_subs_indexed < r->sub_count; v->fence_subs_indexed++) {
+        uint32_t i = v->fence_subs_indexed, b = r->subs[i].buffer;
+        v->fence_sub_next[i] = b <= r->buffers ? v->fence_buf_first[b] : UINT32_MAX;
+        if (b <= r->buffers)
+            v->fence_buf_first[b] = i;
     }
-}
-
-static void va_index_free(va_queue_index *x)
-{
-    free(x->buf_first);
-    free(x->sub_next);
-    free(x->sub_first);
-    free(x->q_next);
 }
 
 /* Whether the work of bytes [w->start, w->end) of a paging buffer has
  * yet to run when the queue stands at entry `now` (UINT32_MAX: no entry
  * running), whose packets before buffer offset next_offset have run:
- * - a piece holding some of the bytes has not run, or not all of them
- *   were rung (or handed to CPU work) yet;
+ * - not all of them were rung (or handed to CPU work) yet;
+ * - a piece holding some of them has not run (pending[0, npending): the
+ *   paging engine's entries not run yet);
  * - CPU work queued at the SubmitCommand of a submission holding some of
- *   them has not run, unless that submission is the one reaching the
- *   fence now (its CPU work may do anything, in any order: given the
- *   benefit of the doubt). */
-static int va_work_pending(const vm *v, const va_queue_index *x, const pbc_write_rec *w, uint32_t now,
-                           uint32_t next_offset)
+ *   them has not run, unless the fence is reached by CPU work of that
+ *   same submission (what its work does, and in which order, is the
+ *   driver's: the benefit of the doubt). */
+static int va_work_pending(const vm *v, const uint32_t *pending, uint32_t npending, const pbc_write_rec *w,
+                           uint32_t now, uint32_t next_offset)
 {
     const pbc_gpu *g = v->gpu;
-    uint32_t now_sub = now < g->queued ? g->queue[now].tag : UINT32_MAX;
+    const pbc_record *r = v->res;
     uint64_t rung = 0;
-    int cpu_work = 0;
-    for (uint32_t si = w->buffer <= v->res->buffers ? x->buf_first[w->buffer] : UINT32_MAX; si != UINT32_MAX;
-         si = x->sub_next[si]) {
-        const pbc_submission *sub = &v->res->subs[si];
-        if (sub->end <= w->start || sub->start >= w->end)
-            continue;
-        for (uint32_t q = x->sub_first[si]; q != UINT32_MAX; q = x->q_next[q]) {
-            const pbc_qentry *e = &g->queue[q];
-            if (e->kind == PBC_QE_CPU) {
-                cpu_work = 1;
-                if (!e->done && q != now && e->tag != now_sub)
-                    return 1;
-                continue;
-            }
-            /* A piece may be rung at any address of its bytes (its phys
-             * need not be the buffer's start): offsets into the buffer. */
-            int64_t at = pbc_gpu_pool_offset(g, e->phys);
-            int64_t base = at >= 0 ? at - (int64_t)sub->pool_offset : (int64_t)(e->phys - sub->phys);
-            int64_t start = base + e->start, end = base + e->end;
-            int64_t lo = start > (int64_t)w->start ? start : (int64_t)w->start;
-            int64_t hi = end < (int64_t)w->end ? end : (int64_t)w->end;
-            if (lo >= hi)
-                continue;
-            rung += (uint64_t)(hi - lo);
-            int ran = e->done || (q == now && (next_offset == UINT32_MAX || hi <= base + (int64_t)next_offset));
-            if (!ran)
-                return 1;
-        }
+    for (uint32_t si = w->buffer <= r->buffers ? v->fence_buf_first[w->buffer] : UINT32_MAX; si != UINT32_MAX;
+         si = v->fence_sub_next[si]) {
+        const pbc_submission *sub = &r->subs[si];
+        uint32_t reach = sub->covered < sub->end ? sub->covered : sub->end;
+        uint32_t lo = sub->start > w->start ? sub->start : w->start, hi = reach < w->end ? reach : w->end;
+        if (sub->rung && hi > lo)
+            rung += hi - lo;
     }
-    return !cpu_work && rung < (uint64_t)(w->end - w->start);
+    if (rung < (uint64_t)(w->end - w->start))
+        return 1;
+    int now_cpu = now < g->queued && g->queue[now].kind == PBC_QE_CPU;
+    for (uint32_t k = 0; k < npending; k++) {
+        uint32_t q = pending[k];
+        const pbc_qentry *e = &g->queue[q];
+        const pbc_submission *sub = &r->subs[e->tag];
+        if (sub->buffer != w->buffer || sub->end <= w->start || sub->start >= w->end || q == now)
+            continue;
+        if (e->kind == PBC_QE_CPU) {
+            if (now_cpu && e->tag == g->queue[now].tag)
+                continue;
+            return 1;
+        }
+        /* A piece may be rung at any address of its bytes (its phys need
+         * not be the buffer's start): offsets into the buffer. */
+        int64_t at = pbc_gpu_pool_offset(g, e->phys);
+        int64_t base = at >= 0 ? at - (int64_t)sub->pool_offset : (int64_t)(e->phys - sub->phys);
+        if (base + (int64_t)e->start < (int64_t)w->end && (int64_t)w->start < base + (int64_t)e->end)
+            return 1;
+    }
+    /* The piece running now: its packets from next_offset on have not. */
+    if (now < g->queued && g->queue[now].kind == PBC_QE_DMA && next_offset != UINT32_MAX &&
+        g->queue[now].tag < r->sub_count) {
+        const pbc_qentry *e = &g->queue[now];
+        const pbc_submission *sub = &r->subs[e->tag];
+        int64_t at = pbc_gpu_pool_offset(g, e->phys);
+        int64_t base = at >= 0 ? at - (int64_t)sub->pool_offset : (int64_t)(e->phys - sub->phys);
+        int64_t rest = base + (int64_t)next_offset, end = base + (int64_t)e->end;
+        if (sub->buffer == w->buffer && rest < (int64_t)w->end && (int64_t)w->start < end)
+            return 1;
+    }
+    return 0;
 }
 
 /* The paging fence changed. When it reaches a value VidMm signaled, the
  * work VidMm issued before that SignalMonitoredFence must have run: a
  * monitored fence says the paging work before it is done, and VidMm and
- * the GPU act on it at once. */
+ * the GPU act on it at once. Work found done stays done: each judgment
+ * starts where the last one, clean, left off. */
 static void va_on_fence_value(void *ctx, uint64_t value, uint32_t seq, uint32_t next_offset)
 {
     vm *v = ctx;
@@ -409,21 +399,31 @@ static void va_on_fence_value(void *ctx, uint64_t value, uint32_t seq, uint32_t 
     uint32_t k = (uint32_t)(value / VA_FENCE_STEP);
     v->mfence_judged = k;
     uint32_t signal_op = v->mfence_ops[k - 1];
+    const pbc_gpu *g = v->gpu;
     const char *by = seq == UINT32_MAX ? "a CPU write during a DDI call"
-                     : v->gpu->queue[seq].kind == PBC_QE_CPU ? "CPU work queued at SubmitCommand"
-                                                            : "a packet";
-    va_queue_index x;
-    va_index_queue(v, &x);
-    /* Latest first: work still to run is most likely the newest. */
-    for (uint32_t i = v->res->write_count; i-- > 0;) {
+                     : g->queue[seq].kind == PBC_QE_CPU ? "CPU work queued at SubmitCommand"
+                                                       : "a packet";
+    va_index_subs(v);
+    uint32_t npending = 0;
+    uint32_t *pending = pbc_xmalloc(((size_t)(g->queued - g->head[PBC_ENGINE_PAGING]) + 1) * sizeof(uint32_t));
+    for (uint32_t q = g->head[PBC_ENGINE_PAGING]; q < g->queued; q++)
+        if (!g->queue[q].done && (g->queue[q].kind == PBC_QE_DMA || g->queue[q].kind == PBC_QE_CPU) &&
+            g->queue[q].tag < v->res->sub_count)
+            pending[npending++] = q;
+    int early = 0;
+    for (uint32_t i = v->mfence_cursor; i < v->res->write_count && !early; i++) {
         const pbc_write_rec *w = &v->res->writes[i];
-        if (w->op == UINT32_MAX || w->op >= signal_op || !va_work_pending(v, &x, w, seq, next_offset))
+        if (w->op == UINT32_MAX || w->op >= signal_op || !va_work_pending(v, pending, npending, w, seq, next_offset))
             continue;
+        early = 1;
         VM_RULE(v, pbc_rule_paging_fence_early(&v->res->findings, v->op, value, by, w->op, w->buffer, w->start,
                                                w->end));
-        break;
     }
-    va_index_free(&x);
+    free(pending);
+    /* Clean: every write before the signal has run, and stays run. */
+    while (!early && v->mfence_cursor < v->res->write_count &&
+           (v->res->writes[v->mfence_cursor].op < signal_op || v->res->writes[v->mfence_cursor].op == UINT32_MAX))
+        v->mfence_cursor++;
 }
 
 void pbc_vidmm_fence_poll(vm *v)
@@ -439,7 +439,7 @@ void pbc_vidmm_va_setup(vm *v)
         uses |= v->s->ops[i].kind == PBC_SOP_VA_MAP || v->s->ops[i].kind == PBC_SOP_VA_ZERO ||
                 (v->s->ops[i].flags & PBC_SOP_VIRTUAL &&
                  (v->s->ops[i].kind == PBC_SOP_TRANSFER || v->s->ops[i].kind == PBC_SOP_FILL)) ||
-                v->s->ops[i].kind == PBC_SOP_SIGNAL_FENCE;
+                v->s->ops[i].kind == PBC_SOP_SIGNAL_FENCE || v->s->ops[i].kind == PBC_SOP_UPDATE_CONTEXT;
     if (!uses)
         return;
     const pbc_adapter_decl *decl = v->t->adapter;
@@ -687,6 +687,20 @@ void pbc_vidmm_transfer_virtual(vm *v, const pbc_sop *op, const pbc_res_alloc *s
         return;
     va_window_close(v, PBC_VA_WINDOW_SRC, op->alloc);
     va_window_close(v, PBC_VA_WINDOW_DST, op->alloc);
+}
+
+uint64_t pbc_vidmm_va_window_open(vm *v, uint32_t index)
+{
+    if (!v->va_root)
+        return 0;
+    va_window_open(v, PBC_VA_WINDOW_DST, index, &v->rs.a[index], &v->allocs[index].mdl);
+    return PBC_VA_WINDOW_DST;
+}
+
+void pbc_vidmm_va_window_close(vm *v, uint32_t index)
+{
+    if (v->va_root && !v->stop)
+        va_window_close(v, PBC_VA_WINDOW_DST, index);
 }
 
 void pbc_vidmm_fill_virtual(vm *v, const pbc_sop *op)

@@ -263,6 +263,13 @@ void pbc_vidmm_alloc_destroy(vm *v, uint32_t index)
         pbc_shim_leave();
         pbc_vidmm_kernel_check(v, "DestroyAllocation");
     }
+    if (va->ctx_va) { /* the context's CPU view lives as long as the context */
+        pbc_shim_enter();
+        MmUnmapLockedPages(va->ctx_va, va->ctx_mdl.mdl);
+        pbc_shim_leave();
+        va->ctx_va = NULL;
+    }
+    pbc_vidmm_mdl_retire(v, &va->ctx_mdl);
     va->h = NULL;
     va->paging_until = va->render_until = va->paging_fence = va->range_wait = 0;
     va->driver_lo = va->driver_hi = 0;
@@ -290,8 +297,8 @@ static void vm_teardown(vm *v)
         pbc_vidmm_mdl_free(&v->allocs[i].mdl);
         pbc_vidmm_mdl_free(&v->allocs[i].old_mdl);
         pbc_vidmm_mdl_free(&v->allocs[i].view_mdl); /* its view went with the others */
+        pbc_vidmm_mdl_free(&v->allocs[i].ctx_mdl);
     }
-    pbc_vidmm_mdl_free(&v->ctx_view);
     v->gpu->on_fence = NULL;
     v->gpu->on_fetch = NULL;
     v->gpu->gart_lookup = NULL;
@@ -315,6 +322,8 @@ static void vm_teardown(vm *v)
     free(v->seg_renders);
     free(v->pts);
     free(v->mfence_ops);
+    free(v->fence_buf_first);
+    free(v->fence_sub_next);
 }
 
 int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,

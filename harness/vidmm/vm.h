@@ -59,6 +59,9 @@ typedef struct vm_mdl {
     size_t mapped;   /* bytes mapped for an MDL beyond a page, whose later pages are guarded; 0: calloc'd */
 } vm_mdl;
 
+/* The most data a driver hands with DxgkCbUpdateContextAllocation. */
+#define VM_CONTEXT_DATA_MAX 256u
+
 typedef struct vm_alloc {
     HANDLE h;
     vm_mdl mdl;          /* its system pages, when in system memory */
@@ -76,6 +79,9 @@ typedef struct vm_alloc {
     uint64_t driver_lo, driver_hi; /* its bytes [lo, hi) hold what the driver put there
                                       (InitContextResource, UpdateContextAllocation): masked
                                       wherever it goes, until a fill or a creation */
+    vm_mdl ctx_mdl;      /* InitContextResource in system memory: the partial MDL of the CPU view
+                            handed as Destination.VirtualAddress, kept for the context's lifetime */
+    void *ctx_va;        /* that view, NULL when none */
 } vm_alloc;
 
 /* A ReadPhysical or WritePhysical VidMm issued. */
@@ -179,15 +185,15 @@ struct vm {
     int pt_virtual;          /* the adapter takes updates by GPU virtual address */
     int pt_window;           /* VidMm's tables window is mapped (pt_virtual, or entries are copied) */
     uint32_t pt_windowed;    /* tables shown in the tables window so far */
-    vm_mdl ctx_view;         /* during InitContextResource of a system allocation: the partial MDL
-                                of the CPU view handed as Destination.VirtualAddress */
-    uint8_t ctx_private[16]; /* UpdateContextAllocation's pDriverPrivateData */
     uint64_t mfence_page;    /* VidMm's paging monitored fence: its page (0: none) */
     uint64_t mfence_value;   /* the last value signaled */
     uint32_t mfence_count;
     uint32_t *mfence_ops;    /* the scenario operation of each signal, in order */
     uint32_t mfence_ops_cap;
     uint32_t mfence_judged;  /* signals whose value was reached and judged (PB-PAGING-FENCE) */
+    uint32_t mfence_cursor;  /* writes before it were judged run */
+    uint32_t *fence_buf_first, *fence_sub_next; /* each paging buffer's submissions, as chains */
+    uint32_t fence_buf_cap, fence_sub_cap, fence_subs_indexed;
 };
 
 /* A rule function returns 1 when it recorded a finding: the scenario stops. */
@@ -230,6 +236,11 @@ uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset);
 /* SignalMonitoredFence of the paging fence's next value, and the
  * operations with no effect on memory (notify). */
 void pbc_vidmm_signal_fence(vm *v);
+/* VidMm's paging window over the whole of allocation `index`, where it is
+ * now (context operations): its GPU virtual address, 0 when the scenario
+ * uses no GPU virtual addresses; closed (not valid, flushed) after. */
+uint64_t pbc_vidmm_va_window_open(vm *v, uint32_t index);
+void pbc_vidmm_va_window_close(vm *v, uint32_t index);
 /* A DDI call returned: a CPU write may have reached the paging fence. */
 void pbc_vidmm_fence_poll(vm *v);
 void pbc_vidmm_notify(vm *v, const pbc_sop *op);

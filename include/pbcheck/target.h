@@ -126,8 +126,10 @@ typedef struct pbc_adapter_decl {
     uint32_t page_table_update;
     /* ---- ABI 1.3: a smaller struct_size gets the default (0) ---- */
     /* What the GPU's MMU lacks, from its DXGK_GPUMMUCAPS: PBC_GPUMMU_NO_*.
-     * VidMm issues nothing that needs what is missing: a scenario's
-     * operation that would is skipped as unsupported, never failed. */
+     * VidMm issues nothing that needs what is missing: such an operation
+     * is unsupported, never failed (certify, the fuzz targets, replay and
+     * triage drop it from their scenarios; `pbcheck run` skips a scenario
+     * that has one). */
     uint32_t gpummu_lacks;
 } pbc_adapter_decl;
 
@@ -199,6 +201,16 @@ typedef struct pbc_target {
      * -1 when it cannot tell. NULL (default): the model's GART, which GART
      * micro-ops write. */
     int (*gart_view)(HANDLE adapter, UINT segment_id, uint64_t index, pbc_gart_view *out);
+
+    /* ---- ABI 1.3 ---- */
+    /* The private data the driver hands with DxgkCbUpdateContextAllocation
+     * for context allocation `allocation`, in its own format: writes at
+     * most `capacity` bytes into buf and returns how many. VidMm passes
+     * them back as UpdateContextAllocation's pDriverPrivateData. Called
+     * with the kernel services bound. NULL (default): VidMm issues no
+     * UpdateContextAllocation to this target (update-context is
+     * unsupported). */
+    uint32_t (*context_update_data)(HANDLE adapter, HANDLE allocation, void *buf, uint32_t capacity);
 } pbc_target;
 
 /* Size of the ABI 1.0 table, the smallest the harness accepts. */

@@ -162,4 +162,5 @@ const pbc_target pbc_variant_native_pte = {
     .build_paging_buffer = nat_build,
     .patch = var_patch,
     .submit_command = var_submit,
+    .context_update_data = ref_context_update_data,
 };

@@ -222,8 +222,8 @@ VOID MmUnmapLockedPages(PVOID BaseAddress, PMDL Mdl);
 PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes,
                    MEMORY_CACHING_TYPE CacheType);
 VOID MmUnmapIoSpace(PVOID BaseAddress, SIZE_T NumberOfBytes);
-/* The physical address behind a byte of a CPU view (MmMapIoSpace, an MDL
- * mapping); 0 for any other address. */
+/* The physical address behind a byte of a paging buffer or of a CPU view
+ * (MmMapIoSpace, an MDL mapping); 0 for any other address. */
 PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress);
 /* Register access goes to the adapter's modeled MMIO register file when
  * Register lies in it. */
