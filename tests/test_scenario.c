@@ -519,6 +519,7 @@ T_TEST(context_operations_refused_as_vidmm_refuses)
     T_CHECK(strstr(BAD("pbs 1\nalloc A size=2M\ninit-context A\nend\n"), "at most 1 MiB"));
     T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K at=none\nupdate-context A\nend\n"), "needs a resident allocation"));
     T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K at=1:0x800\nupdate-context A\nend\n"), "starts on a page"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=10K at=1:0x1000\ninit-context A\nend\n"), "whole pages"));
     pbc_scenario ok;
     char err[256];
     const char *text = "pbs 1\nalloc A size=8K\nalloc B size=8K at=1:0x100000\nupdate-context A\nupdate-context B\nend\n";

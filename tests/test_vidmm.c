@@ -873,7 +873,7 @@ T_TEST(cpu_visible_address)
 
 /* InitContextResource and UpdateContextAllocation: what the driver writes
  * into the context allocation is its own (another context image passes),
- * but a byte beyond it is not (B shares C's last page). The builders
+ * but a byte beyond it is not (B follows C). The builders
  * below change the reference's packets after it wrote them. */
 typedef enum ctx_change { CTX_OTHER_IMAGE, CTX_INIT_PAST, CTX_UPDATE_PAST, CTX_NOTIFY_FAILS } ctx_change;
 static ctx_change ctx_mode;
@@ -890,9 +890,13 @@ static NTSTATUS APIENTRY ctx_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAG
         if (op == DXGK_OPERATION_INIT_CONTEXT_RESOURCE && p[0] == REF_OP_FILL) {
             uint32_t size;
             memcpy(&size, p + 12, 4);
+            uint64_t dst;
+            memcpy(&dst, p + 4, 8);
+            uint64_t end = (uint64_t)a->InitContextResource.Destination.SegmentAddress.QuadPart +
+                           ref_allocation_size(a->InitContextResource.hAllocation);
             if (ctx_mode == CTX_OTHER_IMAGE)
                 memset(p + 16, 0xC7, 4);
-            else if (ctx_mode == CTX_INIT_PAST && size < REF_CHUNK)
+            else if (ctx_mode == CTX_INIT_PAST && a->InitContextResource.Destination.SegmentId && dst + size == end)
                 size += 4; /* the last chunk: four bytes past the allocation */
             memcpy(p + 12, &size, 4);
         }
@@ -910,8 +914,8 @@ static pbc_outcome run_ctx(ctx_change mode)
 {
     ctx_mode = mode;
     return run_with_build("pbs 1\n"
-                          "alloc C size=10K at=1:0x100000 seed=21\n"
-                          "alloc B size=8K at=1:0x102800 seed=22\n"
+                          "alloc C size=12K at=1:0x100000 seed=21\n"
+                          "alloc B size=8K at=1:0x103000 seed=22\n"
                           "alloc S size=20K mdl-offset=1 seed=23\n"
                           "init-context C\ninit-context S\nva-map C\nupdate-context C\n"
                           "notify-residency C\ntransfer C to=2:0x200000\ntransfer S to=1:0x300000\n"
@@ -926,8 +930,9 @@ T_TEST(context_bytes_are_the_drivers)
     out = run_ctx(CTX_INIT_PAST);
     T_CHECK_MSG(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-DIVERGE"), "init past the context: %s %s",
                 pbc_verdict_name(out.verdict), out.message);
+    /* VidMm's window holds the context and nothing more: past it, a fault. */
     out = run_ctx(CTX_UPDATE_PAST);
-    T_CHECK_MSG(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-DIVERGE"), "update past the context: %s %s",
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-GPU-FAULT"), "update past the context: %s %s",
                 pbc_verdict_name(out.verdict), out.message);
     out = run_ctx(CTX_NOTIFY_FAILS);
     T_CHECK_MSG(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-STATUS"), "NotifyResidency fails: %s %s",
@@ -939,10 +944,11 @@ T_TEST(context_bytes_are_the_drivers)
 T_TEST(context_and_residency_arguments)
 {
     pbc_outcome out = run_spy("pbs 1\n"
-                              "alloc C size=10K at=1:0x100000\n"
+                              "alloc C size=12K at=1:0x100000\n"
                               "alloc S size=8K mdl-offset=2\n"
+                              "alloc V size=8K at=system\n"
                               "va-map C first=1\ninit-context C\ninit-context S\nupdate-context C\n"
-                              "notify-residency C\nnotify-residency S\nend\n",
+                              "notify-residency C\nnotify-residency S\nmap V aperture=3:8\nnotify-residency V\nend\n",
                               pbc_target_reference.supported_operations);
     T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s", out.message);
     int seen = 0;
@@ -962,21 +968,24 @@ T_TEST(context_and_residency_arguments)
             seen |= 2;
         } else if (a->Operation == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION) {
             /* the whole of C in VidMm's window, and the driver's own data for it */
-            T_CHECK(a->UpdateContextAllocation.ContextAllocationSize == 10240);
+            T_CHECK(a->UpdateContextAllocation.ContextAllocationSize == 12288);
             T_CHECK(a->UpdateContextAllocation.ContextAllocation == PBC_VA_WINDOW_DST);
             T_CHECK(a->UpdateContextAllocation.DriverPrivateDataSize == 16 && calls[i].ctx_data[0] == 0x55585443u &&
-                    calls[i].ctx_data[1] == 10240);
+                    calls[i].ctx_data[1] == 12288);
             seen |= 4;
         } else if (a->Operation == DXGK_OPERATION_NOTIFY_RESIDENCY) {
             const DXGK_BUILDPAGINGBUFFER_NOTIFYRESIDENCY *n = &a->NotifyResidency;
-            if (n->Resident)
+            if (n->Resident && n->PhysicalAddress.SegmentId == 3) { /* V, through the aperture */
+                T_CHECK(n->PhysicalAddress.SegmentOffset == 8 * 4096);
+                seen |= 32;
+            } else if (n->Resident)
                 T_CHECK(n->PhysicalAddress.SegmentId == 1 && n->PhysicalAddress.SegmentOffset == 0x100000);
             else
                 T_CHECK(n->PhysicalAddress.SegmentId == 0 && n->PhysicalAddress.SegmentOffset == 0);
             seen |= n->Resident ? 8 : 16;
         }
     }
-    T_CHECK_MSG(seen == 31, "operations seen: 0x%x", seen);
+    T_CHECK_MSG(seen == 63, "operations seen: 0x%x", seen);
 }
 
 /* UpdateContextAllocation carries the driver's own data, which only the

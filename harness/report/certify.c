@@ -623,9 +623,9 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
  * contiguous one, AdlOffset past foreign pages.
  * move-tables: CopyPageTableEntries moves the leaves of a range over two
  * regions and of a range of 64 KiB pages.
- * init-context: InitContextResource of a context allocation in a segment
- * page it shares with another allocation, and of one in system memory;
- * both then move.
+ * init-context: InitContextResource of a context allocation in a segment,
+ * with another allocation in the page after it, and of one in system
+ * memory; both then move.
  * update-context: UpdateContextAllocation of a context in a segment and
  * of one in system memory, before and after each moves, render work
  * through a range of one between.
@@ -680,13 +680,13 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         return 0;
     }
     if (variant == 7 + PBC_NOTIFY_COUNT) { /* InitContextResource in a segment and in system memory */
-        gb(b, "alloc C size=10K at=");
+        gb(b, "alloc C size=12K at=");
         story_at(b, low, 0x100000);
         gb(b, "%s\nalloc B size=8K at=", story_idle(d));
-        story_at(b, low, 0x102800);
+        story_at(b, low, 0x103000);
         gb(b, "%s\nalloc S size=20K mdl-offset=1%s\n", story_idle(d), story_idle(d));
         story_dma(b, d);
-        gb(b, "render-write C offset=0 size=10K pattern=0xC0C0C0C0\ninit-context C\ninit-context S\n");
+        gb(b, "render-write C offset=0 size=12K pattern=0xC0C0C0C0\ninit-context C\ninit-context S\n");
         story_to(b, "transfer C", high, 0x200000, " split=2");
         story_to(b, "transfer S", low, 0x300000, "");
         gb(b, "render-write B offset=0 size=8K pattern=0xB0B0B0B0\ntransfer S to=system\n");

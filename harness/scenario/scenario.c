@@ -741,9 +741,12 @@ const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
             return "context allocations are at most 1 MiB";
         if (r->a[op->alloc].where == PBC_WHERE_NONE)
             return "a context operation needs a resident allocation (fill it first)";
-        /* VidMm maps the whole context into its paging window, page by page. */
-        if (r->a[op->alloc].where == PBC_WHERE_SEGMENT && r->a[op->alloc].at.offset % PBC_PAGE_SIZE)
-            return "a context allocation in a segment starts on a page";
+        /* VidMm maps the whole context into its paging window, page by
+         * page, and gives a context its pages to itself (a driver may
+         * initialize a page whole). */
+        if (r->a[op->alloc].where == PBC_WHERE_SEGMENT &&
+            (r->a[op->alloc].at.offset % PBC_PAGE_SIZE || r->s->allocs[op->alloc].size % PBC_PAGE_SIZE))
+            return "a context allocation in a segment starts on a page and is whole pages";
         return NULL;
     default:
         return NULL;

@@ -571,9 +571,11 @@ static void vm_update_context(vm *v, const pbc_sop *op)
     free(data);
 }
 
-/* NotifyResidency: where the allocation now is (a segment and its offset
- * there, Resident), or {0, 0} and not Resident when it was evicted (to
- * system memory, or discarded). */
+/* NotifyResidency: where the allocation now is (a memory segment and its
+ * offset there, or, for one in system memory mapped into an aperture
+ * segment, that segment and the offset of its first mapped page:
+ * Resident), or {0, 0} and not Resident when it was evicted (to system
+ * memory the GPU reaches through no aperture, or discarded). */
 static void vm_notify_residency(vm *v, const pbc_sop *op)
 {
     const pbc_res_alloc *ra = &v->rs.a[op->alloc];
@@ -584,6 +586,10 @@ static void vm_notify_residency(vm *v, const pbc_sop *op)
     if (ra->where == PBC_WHERE_SEGMENT) {
         a.NotifyResidency.PhysicalAddress.SegmentId = ra->at.segment;
         a.NotifyResidency.PhysicalAddress.SegmentOffset = ra->at.offset;
+        a.NotifyResidency.Resident = 1;
+    } else if (ra->where == PBC_WHERE_SYSTEM && ra->mapped) {
+        a.NotifyResidency.PhysicalAddress.SegmentId = ra->ap_segment;
+        a.NotifyResidency.PhysicalAddress.SegmentOffset = (uint64_t)ra->ap_page * PBC_PAGE_SIZE;
         a.NotifyResidency.Resident = 1;
     }
     pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
