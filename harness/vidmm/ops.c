@@ -44,7 +44,7 @@ static void *vm_cpu_view(vm *v, uint32_t index, vm_mdl *out)
 
 /* The view goes (what the CPU wrote through it reaches the model first);
  * its MDL lives on until the run ends, like every MDL VidMm handed out. */
-static void vm_cpu_view_release(vm *v, vm_mdl *m, void **view)
+void pbc_vidmm_cpu_view_release(vm *v, vm_mdl *m, void **view)
 {
     if (*view) {
         pbc_shim_enter();
@@ -322,7 +322,7 @@ static void vm_unmap(vm *v, const pbc_sop *op)
     if (v->opt.mode == PBC_MODE_TARGET)
         pbc_vidmm_wait_idle(v, (int)op->alloc);
     pbc_vidmm_paging_op(v, &a, -1, NULL, 0);
-    vm_cpu_view_release(v, &v->allocs[op->alloc].view_mdl, &v->allocs[op->alloc].view);
+    pbc_vidmm_cpu_view_release(v, &v->allocs[op->alloc].view_mdl, &v->allocs[op->alloc].view);
     vm_unmapped u = {{ra->ap_segment, ra->ap_page, ra->map_count}, v->op};
     PBC_PUSH(v->unmapped, v->unmapped_count, v->unmapped_cap, u);
 }
@@ -517,7 +517,7 @@ static void vm_init_context(vm *v, const pbc_sop *op)
         v->partial_alloc = op->alloc;
         v->partial_first = al->mdl_offset;
         a.InitContextResource.Destination.pMdl = v->partial_mdl.mdl;
-        vm_cpu_view_release(v, &va->ctx_mdl, &va->ctx_va); /* a context initialized again */
+        pbc_vidmm_cpu_view_release(v, &va->ctx_mdl, &va->ctx_va); /* a context initialized again */
         va->ctx_va = vm_cpu_view(v, op->alloc, &va->ctx_mdl);
         a.InitContextResource.Destination.VirtualAddress = va->ctx_va;
     }

@@ -326,6 +326,14 @@ static void va_index_subs(vm *v)
     }
 }
 
+/* Where a piece's offsets start in its buffer: a piece may be rung at any
+ * address of the buffer's bytes (its phys need not be the buffer's start). */
+static int64_t va_piece_base(const pbc_gpu *g, const pbc_qentry *e, const pbc_submission *sub)
+{
+    int64_t at = pbc_gpu_pool_offset(g, e->phys);
+    return at >= 0 ? at - (int64_t)sub->pool_offset : (int64_t)(e->phys - sub->phys);
+}
+
 /* Whether the work of bytes [w->start, w->end) of a paging buffer has
  * yet to run when the queue stands at entry `now` (UINT32_MAX: no entry
  * running), whose packets before buffer offset next_offset have run:
@@ -364,10 +372,7 @@ static int va_work_pending(const vm *v, const uint32_t *pending, uint32_t npendi
                 continue;
             return 1;
         }
-        /* A piece may be rung at any address of its bytes (its phys need
-         * not be the buffer's start): offsets into the buffer. */
-        int64_t at = pbc_gpu_pool_offset(g, e->phys);
-        int64_t base = at >= 0 ? at - (int64_t)sub->pool_offset : (int64_t)(e->phys - sub->phys);
+        int64_t base = va_piece_base(g, e, sub);
         if (base + (int64_t)e->start < (int64_t)w->end && (int64_t)w->start < base + (int64_t)e->end)
             return 1;
     }
@@ -376,8 +381,7 @@ static int va_work_pending(const vm *v, const uint32_t *pending, uint32_t npendi
         g->queue[now].tag < r->sub_count) {
         const pbc_qentry *e = &g->queue[now];
         const pbc_submission *sub = &r->subs[e->tag];
-        int64_t at = pbc_gpu_pool_offset(g, e->phys);
-        int64_t base = at >= 0 ? at - (int64_t)sub->pool_offset : (int64_t)(e->phys - sub->phys);
+        int64_t base = va_piece_base(g, e, sub);
         int64_t rest = base + (int64_t)next_offset, end = base + (int64_t)e->end;
         if (sub->buffer == w->buffer && rest < (int64_t)w->end && (int64_t)w->start < end)
             return 1;

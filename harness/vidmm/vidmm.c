@@ -263,13 +263,7 @@ void pbc_vidmm_alloc_destroy(vm *v, uint32_t index)
         pbc_shim_leave();
         pbc_vidmm_kernel_check(v, "DestroyAllocation");
     }
-    if (va->ctx_va) { /* the context's CPU view lives as long as the context */
-        pbc_shim_enter();
-        MmUnmapLockedPages(va->ctx_va, va->ctx_mdl.mdl);
-        pbc_shim_leave();
-        va->ctx_va = NULL;
-    }
-    pbc_vidmm_mdl_retire(v, &va->ctx_mdl);
+    pbc_vidmm_cpu_view_release(v, &va->ctx_mdl, &va->ctx_va); /* the context's view lives as long as it */
     va->h = NULL;
     va->paging_until = va->render_until = va->paging_fence = va->range_wait = 0;
     va->driver_lo = va->driver_hi = 0;

@@ -236,6 +236,9 @@ uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset);
 /* SignalMonitoredFence of the paging fence's next value, and the
  * operations with no effect on memory (notify). */
 void pbc_vidmm_signal_fence(vm *v);
+/* Unmaps a CPU view VidMm handed a builder (CpuVisibleAddress, a
+ * context's VirtualAddress), if any, and retires its MDL. */
+void pbc_vidmm_cpu_view_release(vm *v, vm_mdl *m, void **view);
 /* VidMm's paging window over the whole of allocation `index`, where it is
  * now (context operations): its GPU virtual address, 0 when the scenario
  * uses no GPU virtual addresses; closed (not valid, flushed) after. */
