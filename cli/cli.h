@@ -13,6 +13,7 @@
 #include <pbcheck/target.h>
 
 #include "exec/runner.h"
+#include "exec/target.h"
 #include "report/writers.h"
 
 #define PBC_EXIT_PASS 0
@@ -61,12 +62,18 @@ int pbc_cli_bad_value(const char *verb, const char *option, const char *needs, c
  * saying how long the value may be and returns PBC_EXIT_USAGE, so that no
  * path is ever cut short in a fixed-size buffer. */
 int pbc_cli_path_fits(const char *verb, const char *option, const char *path, size_t room);
-/* Looks a builder up by the name given to VERB's --target; prints the
- * error and returns NULL if there is none or it is unusable. */
+
 /* The name or path the last pbc_cli_target call was given: what replay
  * commands say. */
 const char *pbc_cli_target_arg(void);
-const pbc_target *pbc_cli_target(const char *verb, const char *name);
+/* Looks a builder up by the name given to VERB's --target: a library is
+ * probed in a worker process (exec/target.h) under the verb's limits.
+ * Prints why and returns NULL if there is none or it is unusable
+ * (*exit_code PBC_EXIT_USAGE), or if the library crashed, exited or hung
+ * while loading (PBC_EXIT_FAIL: with keep, what happened goes there,
+ * unprinted; else it is printed with the library's output). */
+const pbc_target *pbc_cli_target(const char *verb, const char *name, double seconds, uint64_t memory,
+                                 pbc_exec_load *keep, int *exit_code);
 /* Parses a decimal number (never octal or hex: "010" is ten) with an
  * optional K, M or G suffix (powers of 1024), checking for overflow;
  * 0 and *out when it is between min and max, else -1. */

@@ -5,6 +5,7 @@
  * case, in a fresh run folder (report/rundir.h). Cases run in worker
  * processes (exec/isolate.h).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "progress.h"
 #include "exec/isolate.h"
 #include "exec/target.h"
+#include "kernel/services.h"
 #include "report/certify.h"
 #include "report/provenance.h"
 #include "report/rundir.h"
@@ -152,6 +154,31 @@ static pbc_iso_class certify_ask(pbc_iso *iso, certify_worker *w, uint32_t kind,
     return cls;
 }
 
+/* The builder's DbgPrint lines in a worker's output (they reach it as
+ * they are printed: isolate.h), without their prefix; owned, or NULL. */
+static char *dbgprint_lines(const char *output)
+{
+    static const char prefix[] = PBC_KERNEL_ECHO_PREFIX;
+    size_t n = 0, cap = 0;
+    char *out = NULL;
+    for (const char *line = output; line && *line;) {
+        size_t len = strcspn(line, "\n");
+        if (len >= sizeof(prefix) - 1 && !strncmp(line, prefix, sizeof(prefix) - 1)) {
+            size_t keep = len - (sizeof(prefix) - 1);
+            if (n + keep + 2 > cap) {
+                cap = (n + keep + 2) * 2;
+                out = pbc_xrealloc(out, cap);
+            }
+            memcpy(out + n, line + sizeof(prefix) - 1, keep);
+            n += keep;
+            out[n++] = '\n';
+            out[n] = 0;
+        }
+        line += len + (line[len] == '\n');
+    }
+    return out;
+}
+
 /* Judges one case and, when it fails, writes its reproducer (minimized,
  * unless the builder crashed, hung or ran out of memory: then the case as
  * it ran, which replays the same way under `pbcheck run`); the
@@ -189,6 +216,7 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
         res->rule[0] = 0;
         res->isolation = pbc_iso_class_name(r.cls);
         res->message = pbc_xprintf("%s: %s", res->isolation, r.detail);
+        res->debug_output = dbgprint_lines(r.output);
         res->output = r.output;
         r.output = NULL;
     }
@@ -223,28 +251,39 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
     return 0;
 }
 
-/* SIGINT and SIGTERM stop certification: the case under way is
- * abandoned (its worker killed), the reports are written for the cases
- * that ran, marked interrupted, and certify exits 128 + the signal. */
+/* SIGINT and SIGTERM from the user stop certification: the case under
+ * way is abandoned (its worker killed), the reports are written for the
+ * cases that ran, marked interrupted, and certify exits 128 + the signal.
+ * The same signals sent by a builder fail its case instead (isolate.h). */
 static pbc_iso *certify_iso;
 
 static void certify_on_signal(int sig)
 {
+    if (sig != SIGINT && sig != SIGTERM) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     certify_stop = sig;
     pid_t pid = pbc_iso_worker(certify_iso);
     if (pid > 0)
         kill(pid, SIGKILL);
 }
 
-static void certify_catch_signals(pbc_iso *iso)
+/* The one case of a run whose library would not load: the builder's
+ * failure, with its class and output. */
+static void add_load_case(pbc_case_list *cases, pbc_case_result *res, const pbc_exec_load *load)
 {
-    certify_iso = iso;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = certify_on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    pbc_case c;
+    snprintf(c.name, sizeof(c.name), "load");
+    c.text = pbc_xstrdup("# the library is loaded: its constructors and pbc_target_get run\n");
+    PBC_PUSH(cases->items, cases->count, cases->cap, c);
+    memset(res, 0, sizeof(*res));
+    res->verdict = PBC_VERDICT_FAIL;
+    res->isolation = pbc_iso_class_name(load->cls);
+    res->message = pbc_xprintf("%s: the builder could not be loaded: %s", res->isolation, load->detail);
+    res->debug_output = dbgprint_lines(load->output);
+    res->output = load->output ? pbc_xstrdup(load->output) : NULL;
 }
 
 int pbc_cmd_certify(int argc, char **argv)
@@ -279,9 +318,13 @@ int pbc_cmd_certify(int argc, char **argv)
         .synopsis = "--target NAME [OPTIONS]",
         .about = certify_about,
         .example = "pbcheck certify --target mutant-trunc32 --time 60 --seed 5 --out reports/trunc32",
-        .footer = "exit: 0 conformant, 1 not conformant (a failure not waived, a harness bug or an\n"
-                  "expired waiver), 2 usage error, a bad waivers file or a report that cannot be written,\n"
-                  "130/143 interrupted by SIGINT/SIGTERM (the reports say so)",
+        .footer = "exit: 0 conformant: at least one case judged, every planned case accounted for, no\n"
+                  "        failure; 1 not conformant (a failure not waived, a harness bug, an expired\n"
+                  "        waiver, a library that would not load) or incomplete (nothing judged);\n"
+                  "      2 usage error, a bad waivers file, or a report or journal that cannot be\n"
+                  "        written (no verdict is printed then); 130/143 interrupted by SIGINT/SIGTERM\n"
+                  "        (the reports say so). Builders run in confined worker processes (their\n"
+                  "        signals to pbcheck fail their case; what they start dies with it).",
         .opts = opts,
     };
     int rc = pbc_cli_parse_options_only(&spec, argc, argv);
@@ -295,46 +338,72 @@ int pbc_cmd_certify(int argc, char **argv)
     /* A mistake in the file is FILE:LINE:COL: what, as for scenarios. */
     if (waivers_path && (rc = pbc_waivers_load(waivers_path, started, &waivers, err, sizeof(err))))
         return rc == -1 ? (fprintf(stderr, "%s\n", err), PBC_EXIT_USAGE) : pbc_usage_error("certify: %s", err);
-    const pbc_target *t = pbc_cli_target("certify", target);
-    pbc_report report = {.target = t ? t->name : NULL, .waivers = waivers_path ? &waivers : NULL};
+    pbc_exec_load load = {0};
+    int bad_target = PBC_EXIT_USAGE;
+    const pbc_target *t = pbc_cli_target("certify", target, case_timeout, memory_limit, &load, &bad_target);
+    if (!t && !load.failed) {
+        pbc_waivers_fini(&waivers);
+        return bad_target;
+    }
+    if (t && no_fork)
+        pbc_exec_targets_load_here(); /* asked for: the builder runs in this process, no certificate */
+    /* A library that would not load is still a report: named by its file. */
+    const char *base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+    const char *shown_name = t ? t->name : base;
+    pbc_report report = {.target = shown_name, .waivers = waivers_path ? &waivers : NULL};
     pbc_rundir run = {0};
-    char *default_out = t && !out_dir ? pbc_xprintf("reports/%s", t->name) : NULL;
-    rc = !t ? PBC_EXIT_USAGE : PBC_CLI_GO;
-    if (rc == PBC_CLI_GO && pbc_rundir_create(&run, out_dir ? out_dir : default_out, run_id, started, err, sizeof(err)))
+    char *default_out = !out_dir ? pbc_xprintf("reports/%s", shown_name) : NULL;
+    rc = PBC_CLI_GO;
+    if (pbc_rundir_create(&run, out_dir ? out_dir : default_out, run_id, started, err, sizeof(err)))
         rc = pbc_usage_error("certify: %s", err);
     const char *library = pbc_exec_target_is_path(target) ? target : NULL;
     if (rc == PBC_CLI_GO && pbc_provenance_collect(&report.provenance, library, started, err, sizeof(err)))
         rc = pbc_usage_error("certify: %s", err);
     free(default_out);
     if (rc != PBC_CLI_GO) {
+        pbc_exec_load_fini(&load);
         pbc_rundir_fini(&run);
         pbc_waivers_fini(&waivers);
         return rc;
     }
     const char *dir = run.path;
+    report.provenance.isolation = no_fork ? "none (--no-fork): the builder ran in pbcheck's own process; "
+                                            "not a certificate"
+                                          : pbc_iso_confinement();
 
-    pbc_case_list cases;
-    pbc_certify_cases(t, (quick ? PBC_CERTIFY_QUICK : 0) | (large ? PBC_CERTIFY_LARGE : 0), &cases);
-    uint32_t suite_count = cases.count, res_cap = cases.count, rep_cap = cases.count;
+    pbc_case_list cases = {0};
+    if (t)
+        pbc_certify_cases(t, (quick ? PBC_CERTIFY_QUICK : 0) | (large ? PBC_CERTIFY_LARGE : 0), &cases);
+    uint32_t suite_count = cases.count ? cases.count : 1, res_cap = suite_count, rep_cap = suite_count;
     pbc_case_result *res = pbc_xcalloc(res_cap, sizeof(*res));
     pbc_report_case *rep = pbc_xcalloc(rep_cap, sizeof(*rep));
+    if (!t)
+        add_load_case(&cases, res, &load);
+    pbc_exec_load_fini(&load);
     certify_worker worker = {.t = t};
     pbc_runner_init(&worker.runner);
     /* Cases run in worker processes, a few hundred per worker: a crash,
      * exit, hang or runaway allocation costs one case (isolate.h). */
     worker.limits = (pbc_iso_limits){case_timeout, memory_limit, 256, PBC_ISO_CAPTURE_ALL};
-    pbc_iso *iso = no_fork ? NULL : pbc_iso_create(&worker.limits, certify_job, &worker);
+    pbc_iso *iso = no_fork || !t ? NULL : pbc_iso_create(&worker.limits, certify_job, &worker);
     struct timespec t0;
     double suite_seconds = 0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int journal = pbc_report_journal_open(dir, err, sizeof(err)), journal_failed = journal < 0;
-    if (journal_failed)
+    /* A report that cannot be written stops the run at once: no verdict
+     * is printed that the files do not hold. */
+    int write_error = 0;
+    uint64_t journal_size = 0;
+    int journal = pbc_report_journal_open(dir, err, sizeof(err));
+    if (journal < 0) {
         fprintf(stderr, "pbcheck: certify: %s\n", err);
+        write_error = 1;
+    }
     pbc_progress progress;
     pbc_progress_begin(&progress, "certify");
-    certify_catch_signals(iso);
+    certify_iso = iso;
+    pbc_iso_catch_signals(certify_on_signal);
     uint32_t i, failed = 0;
-    for (i = 0;; i++) {
+    for (i = 0; t && !write_error; i++) {
         if (certify_stop)
             break;
         if (i == suite_count) {
@@ -354,19 +423,19 @@ int pbc_cmd_certify(int argc, char **argv)
             break; /* stopped in the middle of this case: it did not run */
         failed += res[i].verdict == PBC_VERDICT_FAIL; /* for progress; the reports tally at the end */
         rep[i].finished_at = elapsed_since(&t0);
-        if (!journal_failed) {
-            pbc_report_case j = rep[i];
-            j.name = cases.items[i].name;
-            j.verdict = res[i].verdict;
-            j.rule = res[i].rule;
-            j.message = res[i].message;
-            j.isolation = res[i].isolation;
-            j.isolation_detail = res[i].output;
-            j.debug_output = res[i].debug_output;
-            if (pbc_report_journal_case(journal, dir, &j, err, sizeof(err))) {
+        pbc_report_case j = rep[i];
+        j.name = cases.items[i].name;
+        j.verdict = res[i].verdict;
+        j.rule = res[i].rule;
+        j.message = res[i].message;
+        j.isolation = res[i].isolation;
+        j.isolation_detail = res[i].output;
+        j.debug_output = res[i].debug_output;
+        if (res[i].write_failed || pbc_report_journal_case(journal, dir, &j, &journal_size, err, sizeof(err))) {
+            if (!res[i].write_failed)
                 fprintf(stderr, "pbcheck: certify: %s\n", err);
-                journal_failed = 1;
-            }
+            write_error = 1;
+            break;
         }
         if (i < suite_count)
             pbc_progress_tick(&progress, i + 1, suite_count, failed, -1, cases.items[i].name);
@@ -391,6 +460,7 @@ int pbc_cmd_certify(int argc, char **argv)
     report.interrupted = certify_stop != 0;
     report.cases = rep;
     report.case_count = cases.count;
+    report.unaccounted = !certify_stop && cases.count < suite_count ? suite_count - cases.count : 0;
     report.random_cases = cases.count > suite_count ? cases.count - suite_count : 0;
     pbc_report_tally(&report, rep);
     uint32_t option_count;
@@ -403,39 +473,43 @@ int pbc_cmd_certify(int argc, char **argv)
     report.provenance.argv = command;
     report.provenance.options = options;
     report.provenance.option_count = option_count;
-    pbc_provenance_suite(&report.provenance, &cases, suite_count);
+    pbc_provenance_suite(&report.provenance, &cases, t ? suite_count : 0);
     snprintf(report.provenance.run_id, sizeof(report.provenance.run_id), "%s", run.run_id);
     pbc_report_verdict verdict = pbc_report_get_verdict(&report);
 
-    printf("%-18s %s\n", "rule", "failing cases");
-    for (uint32_t r = 0; r < PBC_RULE_COUNT; r++)
-        printf("%-18s %u\n", pbc_rule_get((pbc_rule_id)r)->id, report.rule_hits[r]);
-    printf("certify %s: %u cases in %.1f s: %u passed, %u failed, %u skipped, %u harness bugs\n", t->name,
-           cases.count, report.seconds, report.passed, report.failed, report.skipped, report.harness_bugs);
-    if (report.waivers)
-        printf("waived: %u failing cases, by %u waivers (%u expired)\n", report.waived, waivers.count,
-               waivers.expired);
-    for (i = 0; i < waivers.count; i++)
-        if (waivers.items[i].expired)
-            fprintf(stderr, "pbcheck: certify: waiver %s expired on %s (%s %s): %s\n", waivers.items[i].where,
-                    waivers.items[i].expires, waivers.items[i].pattern, waivers.items[i].rule,
-                    waivers.items[i].reason);
-    char *shown_dir = pbc_report_shell_quote(dir);
-    if (certify_stop)
-        printf("verdict: INTERRUPTED by %s after %u cases (partial reports in %s/)\n",
-               certify_stop == SIGINT ? "SIGINT" : "SIGTERM", cases.count, shown_dir);
-    else
-        printf("verdict: %s (reports in %s/)\n", pbc_report_verdict_text(verdict), shown_dir);
-    free(shown_dir);
-    int written = pbc_report_write_all(&report, dir, err, sizeof(err));
-    if (written)
+    if (!write_error && pbc_report_write_all(&report, dir, err, sizeof(err))) {
         fprintf(stderr, "pbcheck: certify: %s\n", err);
-    for (i = 0; i < cases.count; i++)
-        written |= res[i].write_failed;
-    written |= journal_failed;
-    if (journal >= 0)
-        close(journal);
-    if (!written) {
+        write_error = 1;
+    }
+    if (journal >= 0 && close(journal) && !write_error) {
+        fprintf(stderr, "pbcheck: certify: cannot write %s/journal.jsonl: %s\n", dir, strerror(errno));
+        write_error = 1;
+    }
+    if (!write_error) { /* every file holds what this says */
+        printf("%-18s %s\n", "rule", "failing cases");
+        for (uint32_t r = 0; r < PBC_RULE_COUNT; r++)
+            printf("%-18s %u\n", pbc_rule_get((pbc_rule_id)r)->id, report.rule_hits[r]);
+        printf("certify %s: %u cases in %.1f s: %u passed, %u failed, %u skipped, %u harness bugs\n", shown_name,
+               cases.count, report.seconds, report.passed, report.failed, report.skipped, report.harness_bugs);
+        if (!t)
+            printf("%s\n", res[0].message);
+        if (report.waivers)
+            printf("waived: %u failing cases, by %u waivers (%u expired)\n", report.waived, waivers.count,
+                   waivers.expired);
+        for (i = 0; i < waivers.count; i++)
+            if (waivers.items[i].expired)
+                fprintf(stderr, "pbcheck: certify: waiver %s expired on %s (%s %s): %s\n", waivers.items[i].where,
+                        waivers.items[i].expires, waivers.items[i].pattern, waivers.items[i].rule,
+                        waivers.items[i].reason);
+        char *shown_dir = pbc_report_shell_quote(dir);
+        if (certify_stop)
+            printf("verdict: INTERRUPTED by %s after %u cases (partial reports in %s/)\n",
+                   certify_stop == SIGINT ? "SIGINT" : "SIGTERM", cases.count, shown_dir);
+        else if (verdict == PBC_REPORT_INCOMPLETE)
+            printf("verdict: INCOMPLETE: %s (reports in %s/)\n", pbc_report_incomplete_reason(&report), shown_dir);
+        else
+            printf("verdict: %s (reports in %s/)\n", pbc_report_verdict_text(verdict), shown_dir);
+        free(shown_dir);
         char *index = pbc_xprintf("%s/index.html", dir);
         char *shown = pbc_report_shell_quote(index);
         printf("report: %s\n", shown);
@@ -460,7 +534,7 @@ int pbc_cmd_certify(int argc, char **argv)
     pbc_iso_destroy(iso);
     pbc_runner_fini(&worker.runner);
     pbc_case_list_fini(&cases);
-    if (written)
+    if (write_error)
         return PBC_EXIT_USAGE;
     if (certify_stop)
         return 128 + certify_stop;

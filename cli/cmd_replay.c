@@ -82,11 +82,14 @@ int pbc_cmd_replay(int argc, char **argv)
     int rc = pbc_cli_parse(&spec, argc, argv, &args);
     if (rc != PBC_CLI_GO)
         return rc;
-    const pbc_target *t = pbc_cli_target("replay", target);
+    int bad = PBC_EXIT_USAGE;
+    const pbc_target *t = pbc_cli_target("replay", target, timeout, memory, NULL, &bad);
     if (!t || !args.count) {
         pbc_cli_args_fini(&args);
-        return t ? pbc_usage_error("replay: no input given (try 'pbcheck replay --help')") : PBC_EXIT_USAGE;
+        return t ? pbc_usage_error("replay: no input given (try 'pbcheck replay --help')") : bad;
     }
+    if (no_fork)
+        pbc_exec_targets_load_here(); /* asked for: the builder runs in this process */
     pbc_runner runner;
     pbc_runner_init(&runner);
     if (!no_fork)

@@ -11,6 +11,7 @@
 #include "progress.h"
 #include "exec/isolate.h"
 #include "exec/runner.h"
+#include "exec/target.h"
 #include "report/text.h"
 
 static const char run_about[] =
@@ -73,17 +74,20 @@ static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
         return rc;
     a->trace = trace;
     a->dma_size = (uint32_t)dma_size;
-    a->no_fork = no_fork || !is_run; /* disasm prints from the run itself */
+    a->no_fork = no_fork;
     a->timeout = timeout;
     a->memory = memory;
-    if (!(a->target = pbc_cli_target(verb, target)))
-        rc = PBC_EXIT_USAGE;
+    int bad = PBC_EXIT_USAGE;
+    if (!(a->target = pbc_cli_target(verb, target, timeout, memory, NULL, &bad)))
+        rc = bad;
     else if (a->files.count == 0)
         rc = pbc_usage_error("%s: no scenario given (try 'pbcheck %s --help')", verb, verb);
     else if (!is_run && a->files.count != 1)
         rc = pbc_usage_error("disasm: takes exactly one scenario, got %d", a->files.count);
     if (rc != PBC_CLI_GO)
         pbc_cli_args_fini(&a->files);
+    else if (a->no_fork)
+        pbc_exec_targets_load_here(); /* asked for: the builder runs in this process */
     return rc;
 }
 
@@ -189,6 +193,7 @@ void pbc_cli_isolate(pbc_runner *runner, const pbc_target *t, pbc_cli_loader loa
     pbc_iso_limits lim = {seconds, memory, 64, PBC_ISO_CAPTURE_STDERR};
     judge_iso = pbc_iso_create(&lim, judge_job, &judge_w);
     pbc_iso_set_waiting(judge_iso, judge_waiting, NULL);
+    pbc_iso_catch_signals(NULL); /* a builder's signal fails its scenario; the user's ends the run */
 }
 
 void pbc_cli_isolate_end(void)
@@ -310,6 +315,48 @@ static void disasm_packet(void *ctx, const pbc_qentry *e, uint32_t offset, const
     printf("  +0x%05x  %s\n", offset, line);
 }
 
+/* The disassembly itself: in a worker unless --no-fork, printing to the
+ * caller's stdout. 0 ran to the end, 1 stopped by a finding, 2 a layout
+ * the model cannot build (printed), 3 skipped. */
+static int disasm_here(const run_args *a, const pbc_scenario *s, const char *name)
+{
+    const char *why;
+    pbc_gpu *gpu = pbc_gpu_create(s->segments, s->segment_count, a->target->isa, &why);
+    if (!gpu) {
+        fprintf(stderr, "%s: %s\n", name, why);
+        return 2;
+    }
+    disasm_ctx d = {gpu, 0};
+    gpu->on_packet = disasm_packet;
+    gpu->packet_ctx = &d;
+    pbc_record res;
+    pbc_record_init(&res);
+    pbc_vidmm_options o = {PBC_MODE_TARGET, a->dma_size, 0, NULL};
+    int rc = pbc_vidmm_run(gpu, s, a->target, &o, &res);
+    if (res.findings.count)
+        printf("stopped: %s: %s\n", pbc_rule_get(res.findings.items[0].rule)->id, res.findings.items[0].detail);
+    pbc_record_fini(&res);
+    pbc_gpu_destroy(gpu);
+    return rc == 0 ? 0 : rc == 2 ? 3 : 1;
+}
+
+typedef struct disasm_job_ctx {
+    const run_args *a;
+    const pbc_scenario *s;
+} disasm_job_ctx;
+
+static uint8_t *disasm_job(void *ctx, const uint8_t *job, size_t len, size_t *answer_len)
+{
+    const disasm_job_ctx *d = ctx;
+    pbc_iso_reader in = {job, len, 0};
+    char *name = pbc_iso_get_str(&in);
+    pbc_iso_buf out = {0};
+    pbc_iso_put_u32(&out, (uint32_t)disasm_here(d->a, d->s, name));
+    free(name);
+    *answer_len = out.n;
+    return out.p;
+}
+
 int pbc_cmd_disasm(int argc, char **argv)
 {
     run_args a;
@@ -318,31 +365,37 @@ int pbc_cmd_disasm(int argc, char **argv)
         return rc;
     pbc_scenario s;
     char err[PBC_CLI_ERR_SIZE];
-    if (pbc_scenario_load(a.files.pos[0], &s, err, sizeof(err))) {
+    const char *name = a.files.pos[0];
+    if (pbc_scenario_load(name, &s, err, sizeof(err))) {
         fprintf(stderr, "%s\n", err);
         pbc_cli_args_fini(&a.files);
         return PBC_EXIT_USAGE;
     }
-    const char *why;
-    pbc_gpu *gpu = pbc_gpu_create(s.segments, s.segment_count, a.target->isa, &why);
-    if (!gpu) {
-        fprintf(stderr, "%s: %s\n", a.files.pos[0], why);
-        pbc_scenario_fini(&s);
-        pbc_cli_args_fini(&a.files);
-        return PBC_EXIT_USAGE;
+    int done;
+    if (a.no_fork) {
+        done = disasm_here(&a, &s, name);
+    } else {
+        disasm_job_ctx ctx = {&a, &s};
+        pbc_iso_limits lim = {a.timeout, a.memory, 1, PBC_ISO_CAPTURE_STDERR};
+        pbc_iso *iso = pbc_iso_create(&lim, disasm_job, &ctx);
+        pbc_iso_buf job = {0};
+        pbc_iso_put_str(&job, name);
+        pbc_iso_result r;
+        if (pbc_iso_run_scaled(iso, job.p, job.n, pbc_scenario_timeout_units(&s), &r) == PBC_ISO_OK) {
+            pbc_iso_reader in = {r.answer, r.answer_len, 0};
+            done = (int)pbc_iso_get_u32(&in);
+        } else {
+            printf("FAIL  %s  %s\n  %s: %s\n", name, pbc_iso_class_name(r.cls), pbc_iso_class_name(r.cls), r.detail);
+            if (r.output && r.output[0])
+                printf("  its output (stderr):\n%s%s", r.output, r.output[strlen(r.output) - 1] == '\n' ? "" : "\n");
+            done = 1;
+        }
+        pbc_iso_result_fini(&r);
+        free(job.p);
+        pbc_iso_destroy(iso);
     }
-    disasm_ctx d = {gpu, 0};
-    gpu->on_packet = disasm_packet;
-    gpu->packet_ctx = &d;
-    pbc_record res;
-    pbc_record_init(&res);
-    pbc_vidmm_options o = {PBC_MODE_TARGET, a.dma_size, 0, NULL};
-    rc = pbc_vidmm_run(gpu, &s, a.target, &o, &res);
-    if (res.findings.count)
-        printf("stopped: %s: %s\n", pbc_rule_get(res.findings.items[0].rule)->id, res.findings.items[0].detail);
-    pbc_record_fini(&res);
-    pbc_gpu_destroy(gpu);
     pbc_scenario_fini(&s);
     pbc_cli_args_fini(&a.files);
-    return rc == 0 ? PBC_EXIT_PASS : rc == 2 ? PBC_EXIT_SKIP : PBC_EXIT_FAIL;
+    static const int exit_codes[] = {PBC_EXIT_PASS, PBC_EXIT_FAIL, PBC_EXIT_USAGE, PBC_EXIT_SKIP};
+    return exit_codes[done & 3];
 }

@@ -651,11 +651,14 @@ int pbc_cmd_triage(int argc, char **argv)
         return pbc_usage_error("triage: needs INPUT... and --target (try 'pbcheck triage --help')");
     }
     tri_ctx c = {.target_arg = target};
-    c.t = pbc_cli_target("triage", target);
+    int unusable = PBC_EXIT_USAGE;
+    c.t = pbc_cli_target("triage", target, timeout, memory, NULL, &unusable);
     if (!c.t) {
         pbc_cli_args_fini(&args);
-        return PBC_EXIT_USAGE;
+        return unusable;
     }
+    if (no_fork)
+        pbc_exec_targets_load_here(); /* asked for: the builder runs in this process */
     if (join && !slice) { /* a previous triage that cannot be read is said before the work, not after */
         pbc_triage_run probe = {0};
         if (pbc_triage_join(&probe, join, err, sizeof(err))) {

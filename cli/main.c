@@ -81,17 +81,34 @@ static const char *target_arg = "reference";
 
 const char *pbc_cli_target_arg(void) { return target_arg; }
 
-const pbc_target *pbc_cli_target(const char *verb, const char *name)
+const pbc_target *pbc_cli_target(const char *verb, const char *name, double seconds, uint64_t memory,
+                                 pbc_exec_load *keep, int *exit_code)
 {
     target_arg = name;
+    *exit_code = PBC_EXIT_USAGE;
     if (!pbc_exec_target_is_path(name) && !pbc_target_find(name)) {
         pbc_cli_bad_value(verb, "target", "a builder from 'pbcheck list targets' or a path to a builder library", name);
         return NULL;
     }
     char why[PBC_CLI_ERR_SIZE];
-    const pbc_target *t = pbc_exec_target_open(name, why, sizeof(why));
-    if (!t)
+    pbc_iso_limits lim = {seconds, memory, 1, PBC_ISO_CAPTURE_ALL};
+    pbc_exec_load load;
+    const pbc_target *t = pbc_exec_target_open(name, &lim, &load, why, sizeof(why));
+    if (!t && load.failed && keep) { /* the caller reports it */
+        *exit_code = PBC_EXIT_FAIL;
+        *keep = load;
+        return NULL;
+    }
+    if (!t && load.failed) { /* the builder's failure, not the user's: 1, with what it printed */
+        *exit_code = PBC_EXIT_FAIL;
+        fprintf(stderr, "pbcheck: %s: %s\n", verb, why);
+        if (load.output && load.output[0])
+            fprintf(stderr, "  its output:\n%s%s", load.output,
+                    load.output[strlen(load.output) - 1] == '\n' ? "" : "\n");
+    } else if (!t) {
         pbc_usage_error("%s: %s", verb, why);
+    }
+    pbc_exec_load_fini(&load);
     return t;
 }
 

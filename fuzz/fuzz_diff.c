@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static uint32_t layout_count;
     if (!target) {
         char why[512];
-        target = pbc_exec_target_open(target_name(), why, sizeof(why));
+        target = pbc_exec_target_open_here(target_name(), why, sizeof(why));
         if (!target) {
             fprintf(stderr, "pbcheck: %s%s\n", why,
                     PBC_FUZZ_TARGET[0] ? "" : " (set PBCHECK_TARGET to the builder library's path)");

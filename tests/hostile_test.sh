@@ -19,6 +19,17 @@ expect_class() { # the class (or rule) a kind's Fill cases must fail with
     abort) echo 'crash' ;;
     sigkill) echo 'crash: SIGKILL' ;;
     exit) echo 'exit: .*exit status 0' ;;
+    parentkill | parentstop | parentterm | groupint)
+        if [ "${PBC_ISO_NO_SECCOMP:-0}" = 1 ]; then # the fallback: the signal lands, and is blamed
+            echo 'crash: (the builder sent SIG(TERM|INT|KILL|STOP) to pbcheck|SIGINT|SIGSYS)'
+        else
+            echo 'crash: SIGSYS .*the sandbox forbids'
+        fi ;;
+    escape) echo 'escape: the builder left [0-9]+ process(es)? running after its case \(killed: pid ' ;;
+    lastwords) echo 'crash' ;;
+    ctorexit) echo 'exit: the builder could not be loaded: .*exit status 0' ;;
+    ctorsegv | getsegv) echo 'crash: the builder could not be loaded: SIGSEGV' ;;
+    ctorloop) echo 'timeout: the builder could not be loaded: no answer within 3 s' ;;
     loop) echo 'timeout' ;;
     insufficient) echo 'PB-NO-PROGRESS' ;;
     malloc) echo '(crash|oom)' ;;
@@ -27,12 +38,26 @@ expect_class() { # the class (or rule) a kind's Fill cases must fail with
 for pair in "$@"; do
     kind=${pair%%=*} lib=${pair#*=}
     out=$tmp/$kind
+    started=$(date +%s)
     timeout 600 "$pbcheck" certify --quick --target "$lib" --case-timeout 3 --memory-limit 1G --out "$out" \
         >"$tmp/$kind.log" 2>&1
     rc=$?
     check "$kind-completes-not-conformant" [ $rc -eq 1 ]
     check "$kind-verdict-printed" grep -q 'verdict: NOT CONFORMANT' "$tmp/$kind.log"
-    check "$kind-good-cases-pass" grep -Eq ': [1-9][0-9]* passed, [1-9][0-9]* failed' "$tmp/$kind.log"
+    # Nothing the builder started outlives certify.
+    check "$kind-nothing-left-running" sh -c '! pgrep -x pbc-escapee >/dev/null'
+    case $kind in
+    ctor* | getsegv) # never loaded: one failing case, 'load', within the case limit
+        check "$kind-within-limits" [ $(($(date +%s) - started)) -lt 60 ]
+        check "$kind-one-load-case" grep -Eq ': 0 passed, 1 failed' "$tmp/$kind.log"
+        check "$kind-says-not-loaded" grep -Eq '^[a-z]+: the builder could not be loaded: ' "$tmp/$kind.log"
+        timeout 60 "$pbcheck" run "$src/corpus/seeds/fill-basic.pbs" --target "$lib" --case-timeout 3 \
+            >"$tmp/$kind.run" 2>&1
+        check "$kind-run-fails-not-usage" [ $? -eq 1 ]
+        check "$kind-run-says-why" grep -Eq "could not be loaded: $(expect_class "$kind" | sed 's/: the builder could not be loaded: /: /')" "$tmp/$kind.run"
+        ;;
+    *) check "$kind-good-cases-pass" grep -Eq ': [1-9][0-9]* passed, [1-9][0-9]* failed' "$tmp/$kind.log" ;;
+    esac
     dir=$out
     [ -e "$out/latest/report.json" ] && dir=$out/latest
     check "$kind-report-json" python3 -m json.tool "$dir/report.json" >/dev/null
@@ -50,8 +75,20 @@ print("\n".join(first[:3]))
 sys.exit(0 if ok else 1)
 PY
     check "$kind-classified-as-$want" [ $? -eq 0 ] || cat "$tmp/$kind.classes"
+    if [ "$kind" = lastwords ]; then # the DbgPrint before the crash is in the crashing case's report
+        check lastwords-dbgprint-in-report python3 - "$dir/report.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = [r for r in d["results"] if r.get("isolation") == "crash"]
+sys.exit(0 if bad and all("last words before the crash, fill of 42 bytes" in (r.get("debug_output") or "")
+                          for r in bad) else 1)
+PY
+        check lastwords-dbgprint-in-junit grep -q 'last words before the crash' "$dir/junit.xml"
+        check lastwords-dbgprint-in-html grep -q 'last words before the crash' "$dir/index.html"
+    fi
     repro=$(ls "$dir"/repro/*.pbs 2>/dev/null | head -1)
-    check "$kind-has-reproducer" [ -n "$repro" ]
+    case $kind in ctor* | getsegv) repro= ;; esac # nothing to replay but the loading
+    [ -n "$repro" ] || case $kind in ctor* | getsegv) ;; *) check "$kind-has-reproducer" false ;; esac
     if [ -n "$repro" ]; then
         timeout 120 "$pbcheck" run "$repro" --target "$lib" --case-timeout 3 --memory-limit 1G >"$tmp/$kind.replay" 2>&1
         check "$kind-replay-fails" [ $? -eq 1 ]

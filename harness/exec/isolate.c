@@ -7,8 +7,14 @@
 
 #include <errno.h>
 #include <execinfo.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <poll.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +22,13 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/util.h"
+#include "kernel/services.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ISO_ASAN 1
@@ -51,11 +59,22 @@ struct pbc_iso {
     uint32_t jobs;              /* jobs the current worker has run */
     void (*waiting)(void *ctx, double seconds);
     void *waiting_ctx;
+    volatile sig_atomic_t blamed_signal; /* a signal pbcheck got from the worker or its descendants */
+    volatile pid_t blamed_pid;
 };
+
+/* Bit of the worker's answer flags: it still had live children after the job. */
+#define ISO_LIVE_CHILDREN 1u
+
+/* Every live worker of this process, for the sweep of orphans (they are
+ * not orphans) and for telling a worker's signal from the user's. */
+#define ISO_MAX_LIVE 64
+static volatile pid_t live_workers[ISO_MAX_LIVE];
+static int iso_instances; /* pbcheck is a subreaper while any exists */
 
 const char *pbc_iso_class_name(pbc_iso_class c)
 {
-    static const char *const names[] = {"ok", "crash", "exit", "timeout", "oom", "harness-bug"};
+    static const char *const names[] = {"ok", "crash", "exit", "timeout", "oom", "harness-bug", "escape"};
     return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
 }
 
@@ -144,9 +163,114 @@ char *pbc_iso_get_str(pbc_iso_reader *r)
     return (char *)pbc_iso_get_bytes(r, &n);
 }
 
-/* ---- the worker ------------------------------------------------------- */
+/* ---- confinement -------------------------------------------------------
+ *
+ * A builder must not reach the process that keeps the verdict
+ * (docs/architecture.md, "Trust boundary"). Each worker, before it loads
+ * any builder code:
+ *  - runs under a seccomp filter that lets it signal only itself: kill,
+ *    tkill, tgkill and the sigqueue calls aimed at another process, and
+ *    every pidfd signal, ptrace and cross-process memory call, end the
+ *    worker at once with SIGSYS (the kernel's doing: no handler of the
+ *    builder's can stop it). Its descendants inherit the filter.
+ *  - leads a process group of its own, so kill(0, ...) and a terminal's
+ *    Ctrl-C do not cross between it and pbcheck.
+ *  - is a subreaper: whatever its builder starts and detaches (setsid,
+ *    double fork) stays its descendant, and the caller kills those after
+ *    every job. pbcheck itself is a subreaper while workers exist, so the
+ *    descendants of a worker that died are its to kill.
+ * Without seccomp filters (an old or restricted kernel, or
+ * PBC_ISO_NO_SECCOMP=1 for tests) the rest still holds and a signal that
+ * reaches pbcheck from a worker is blamed on the builder
+ * (pbc_iso_blame_signal); SIGKILL and SIGSTOP then cannot be stopped.
+ */
+
+#if defined(__x86_64__)
+#define ISO_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define ISO_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+int pbc_iso_seccomp_available(void)
+{
+    const char *off = getenv("PBC_ISO_NO_SECCOMP");
+    if (off && *off && strcmp(off, "0"))
+        return 0;
+#ifdef ISO_AUDIT_ARCH
+    /* With filters built in, a NULL program is refused as a bad address
+     * before anything else is checked; without them the mode is unknown. */
+    errno = 0;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) == -1 && errno == EFAULT;
+#else
+    return 0;
+#endif
+}
+
+const char *pbc_iso_confinement(void)
+{
+    return pbc_iso_seccomp_available()
+               ? "seccomp: a worker may signal only itself; own process group; subreaper"
+               : "process group and subreaper only (no seccomp filters): signals from a builder are blamed "
+                 "on it, but SIGKILL or SIGSTOP sent to pbcheck cannot be stopped";
+}
+
+
+static int worker_confine(pid_t self)
+{
+#ifdef ISO_AUDIT_ARCH
+    if (!pbc_iso_seccomp_available())
+        return -1;
+    enum { ARG0 = offsetof(struct seccomp_data, args) };
+    /* The calls that aim a signal at a pid (first argument), then those
+     * that are never a worker's business. */
+    static const int aimed[] = {SYS_kill, SYS_tkill, SYS_tgkill, SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo};
+    static const int never[] = {
+#ifdef SYS_pidfd_send_signal
+        SYS_pidfd_send_signal,
+#endif
+#ifdef SYS_pidfd_getfd
+        SYS_pidfd_getfd,
+#endif
+        SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev};
+    struct sock_filter prog[64];
+    unsigned n = 0;
+    enum { N_AIMED = sizeof(aimed) / sizeof(aimed[0]), N_NEVER = sizeof(never) / sizeof(never[0]) };
+    prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+    prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ISO_AUDIT_ARCH, 1, 0);
+    prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+    prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+    /* Layout after this point: N_AIMED jumps to CHECK, N_NEVER jumps to
+     * KILL, ALLOW, CHECK: load arg0, compare with self, ALLOW or KILL. */
+    unsigned first = n;
+    unsigned allow = first + N_AIMED + N_NEVER, check = allow + 1, kill_at = check + 3;
+    for (unsigned i = 0; i < N_AIMED; i++, n++)
+        prog[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)aimed[i],
+                                               (uint8_t)(check - n - 1), 0);
+    for (unsigned i = 0; i < N_NEVER; i++, n++)
+        prog[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)never[i],
+                                               (uint8_t)(kill_at - n - 1), 0);
+    prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW); /* allow */
+    prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0);   /* check: the low half */
+    prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)self, 0, 1);
+    prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS); /* kill_at */
+    if (n != kill_at + 1)
+        pbc_harness_bug("the worker's seccomp program is laid out wrong");
+    struct sock_fprog fprog = {(unsigned short)n, prog};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0))
+        return -1;
+    return 0;
+#else
+    (void)self;
+    return -1;
+#endif
+}
 
 static char iso_altstack[64 << 10];
+
+static void (*worker_init)(void);
+
+void pbc_iso_set_worker_init(void (*fn)(void)) { worker_init = fn; }
 
 /* A fatal signal in the worker: the backtrace goes to stderr (the capture
  * file), then the signal ends the worker as it would have. */
@@ -168,9 +292,13 @@ static void worker_setup(const pbc_iso_limits *lim, pid_t parent)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(0);
-    signal(SIGINT, SIG_IGN); /* Ctrl-C is the caller's to handle: it stops us */
+    setpgid(0, 0);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    signal(SIGINT, SIG_DFL); /* its own group: the terminal's Ctrl-C reaches pbcheck, which stops us */
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
     if (lim->job_seconds > 0 && lim->batch) {
         rlim_t cpu = (rlim_t)(lim->job_seconds * lim->batch) + 10;
         struct rlimit rl = {cpu, cpu + 5};
@@ -194,14 +322,34 @@ static void worker_setup(const pbc_iso_limits *lim, pid_t parent)
         }
         backtrace((void *[1]){0}, 1); /* loads libgcc now, not in a handler */
     }
+    worker_confine(getpid());
+    if (lim->capture)
+        pbc_kernel_log_echo(STDERR_FILENO); /* a builder's last words outlive it */
+    /* Only now, confined and limited: the builder's constructors run here. */
+    if (worker_init)
+        worker_init();
 }
+
+/* Reaps the children that ended; whether any still runs. */
+static uint32_t worker_children(void)
+{
+    for (;;) {
+        pid_t r = waitpid(-1, NULL, WNOHANG);
+        if (r <= 0)
+            return r == 0 ? ISO_LIVE_CHILDREN : 0;
+    }
+}
+
+/* ---- the worker ------------------------------------------------------- */
 
 static void worker_main(pbc_iso *iso, int in, int out, pid_t parent)
 {
     worker_setup(&iso->lim, parent);
     for (;;) {
         uint32_t len;
-        if (read_all(in, &len, sizeof(len)))
+        int gone = read_all(in, &len, sizeof(len));
+        worker_children(); /* what the caller killed after the last job is reaped, not left to init */
+        if (gone)
             _exit(0); /* the caller is done with us */
         uint8_t *job = pbc_xmalloc(len ? len : 1);
         if (read_all(in, job, len))
@@ -211,13 +359,40 @@ static void worker_main(pbc_iso *iso, int in, int out, pid_t parent)
         free(job);
         fflush(stdout);
         fflush(stderr);
-        if (send_frame(out, answer, answer_len))
+        uint32_t flags = worker_children(), total = (uint32_t)answer_len + 4;
+        if (write_all(out, &total, 4) || write_all(out, &flags, 4) || write_all(out, answer, answer_len))
             _exit(0);
         free(answer);
     }
 }
 
 /* ---- the caller ------------------------------------------------------- */
+
+static pbc_iso *iso_current; /* the one whose job runs: a blamed signal is its builder's */
+
+static void live_add(pid_t pid)
+{
+    for (int i = 0; i < ISO_MAX_LIVE; i++)
+        if (live_workers[i] == 0) {
+            live_workers[i] = pid;
+            return;
+        }
+}
+
+static void live_remove(pid_t pid)
+{
+    for (int i = 0; i < ISO_MAX_LIVE; i++)
+        if (live_workers[i] == pid)
+            live_workers[i] = 0;
+}
+
+static int live_is(pid_t pid)
+{
+    for (int i = 0; i < ISO_MAX_LIVE; i++)
+        if (pid > 0 && live_workers[i] == pid)
+            return 1;
+    return 0;
+}
 
 pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *ctx)
 {
@@ -227,6 +402,8 @@ pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *c
     iso->ctx = ctx;
     iso->to_worker = iso->from_worker = iso->output = -1;
     signal(SIGPIPE, SIG_IGN); /* a dead worker's pipe is an answer, not our death */
+    if (iso_instances++ == 0)
+        prctl(PR_SET_CHILD_SUBREAPER, 1); /* a dead worker's descendants come to us, to be killed */
     return iso;
 }
 
@@ -236,6 +413,183 @@ void pbc_iso_set_waiting(pbc_iso *iso, void (*fn)(void *ctx, double seconds), vo
 {
     iso->waiting = fn;
     iso->waiting_ctx = ctx;
+}
+
+/* The parent of pid and its state letter, from /proc/PID/stat, with only
+ * async-signal-safe calls (a signal handler uses it); -1 when gone. */
+static pid_t proc_parent(pid_t pid, char *state)
+{
+    char path[48], buf[512];
+    int k = 0;
+    /* "/proc/" + pid + "/stat", without snprintf */
+    const char *head = "/proc/";
+    for (const char *c = head; *c; c++)
+        path[k++] = *c;
+    char digits[16];
+    int d = 0;
+    for (unsigned v = (unsigned)pid; v || !d; v /= 10)
+        digits[d++] = (char)('0' + v % 10);
+    while (d)
+        path[k++] = digits[--d];
+    for (const char *c = "/stat"; *c; c++)
+        path[k++] = *c;
+    path[k] = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = 0;
+    char *close_paren = NULL; /* the command may hold ") ": the last one ends it */
+    for (char *c = buf; *c; c++)
+        if (*c == ')')
+            close_paren = c;
+    if (!close_paren || close_paren[1] != ' ' || !close_paren[2])
+        return -1;
+    if (state)
+        *state = close_paren[2];
+    pid_t ppid = 0;
+    for (const char *c = close_paren + 4; *c >= '0' && *c <= '9'; c++)
+        ppid = ppid * 10 + (*c - '0');
+    return ppid;
+}
+
+/* Whether pid is a worker, or descends from one, or is an orphan of a
+ * dead worker that pbcheck (the subreaper) adopted. */
+static int from_builder(pid_t pid)
+{
+    pid_t self = getpid();
+    for (int depth = 0; pid > 1 && depth < 64; depth++) {
+        if (live_is(pid))
+            return 1;
+        pid_t parent = proc_parent(pid, NULL);
+        if (parent == self)
+            return iso_instances > 0; /* only workers and their orphans are our children while we isolate */
+        pid = parent;
+    }
+    return 0;
+}
+
+int pbc_iso_blame_signal(int sig, pid_t from)
+{
+    if (!from_builder(from))
+        return 0;
+    pbc_iso *iso = iso_current;
+    if (iso && !iso->blamed_signal) {
+        iso->blamed_pid = from;
+        iso->blamed_signal = sig;
+    }
+    if (iso && iso->pid > 0)
+        kill(iso->pid, SIGKILL); /* its case ends now, blamed */
+    return 1;
+}
+
+static void (*user_signal)(int sig);
+
+static void on_signal(int sig, siginfo_t *info, void *uc)
+{
+    (void)uc;
+    /* si_code <= 0: kill, tgkill or sigqueue from a process; a terminal's
+     * or the kernel's signals are the user's. */
+    if (info && info->si_code <= 0 && pbc_iso_blame_signal(sig, info->si_pid))
+        return;
+    if (user_signal) {
+        user_signal(sig);
+        return;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void pbc_iso_catch_signals(void (*on_user)(int sig))
+{
+    user_signal = on_user;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = on_signal;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* The live processes listed as children of parent (every thread's), not
+ * counting workers: killed, described into what; their number. */
+static uint32_t kill_children_of(pid_t parent, char *what, size_t what_size, size_t *at)
+{
+    char dir[64];
+    snprintf(dir, sizeof(dir), "/proc/%d/task", (int)parent);
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    uint32_t killed = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[128];
+        snprintf(path, sizeof(path), "%s/%s/children", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        long pid;
+        while (fscanf(f, "%ld", &pid) == 1) {
+            char state = 0;
+            if (live_is((pid_t)pid) || proc_parent((pid_t)pid, &state) < 0)
+                continue;
+            if (state == 'Z') { /* ended: only its parent's to reap */
+                if (parent == getpid())
+                    waitpid((pid_t)pid, NULL, WNOHANG);
+                continue;
+            }
+            char comm[64] = "?", cpath[64];
+            snprintf(cpath, sizeof(cpath), "/proc/%ld/comm", pid);
+            FILE *c = fopen(cpath, "r");
+            if (c) {
+                if (!fgets(comm, sizeof(comm), c))
+                    snprintf(comm, sizeof(comm), "?");
+                comm[strcspn(comm, "\n")] = 0;
+                fclose(c);
+            }
+            kill((pid_t)pid, SIGKILL);
+            if (parent == getpid())
+                waitpid((pid_t)pid, NULL, 0);
+            killed++;
+            if (*at < what_size)
+                *at += (size_t)snprintf(what + *at, what_size - *at, "%spid %ld '%s'", *at ? ", " : "", pid, comm);
+        }
+        fclose(f);
+    }
+    closedir(d);
+    return killed;
+}
+
+/* Kills every process a job left behind below parent (the worker, or
+ * pbcheck for a dead worker's orphans), round after round as killing one
+ * hands its own children to parent; describes them into what. Returns
+ * how many. */
+static uint32_t sweep(pid_t parent, char *what, size_t what_size)
+{
+    uint32_t total = 0, quiet = 0;
+    size_t at = 0;
+    what[0] = 0;
+    /* Nothing found at first: nothing there (a dead worker's children are
+     * ours before its death is reported). After a kill, a few quiet rounds:
+     * the killed hand their children over as they die. */
+    for (int round = 0; round < 200 && quiet < 3; round++) {
+        uint32_t k = kill_children_of(parent, what, what_size, &at);
+        total += k;
+        if (!total)
+            break;
+        quiet = k ? 0 : quiet + 1;
+        struct timespec pause = {0, 2 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    return total;
 }
 
 /* Ends the worker: closes its pipes (it exits when it reads EOF), kills
@@ -255,6 +609,7 @@ static int worker_stop(pbc_iso *iso, int kill_it)
             kill(pid, SIGKILL);
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
+        live_remove(pid);
     }
     return status;
 }
@@ -306,6 +661,7 @@ static int worker_start(pbc_iso *iso)
     close(down[0]);
     close(up[1]);
     iso->pid = pid;
+    live_add(pid);
     sigprocmask(SIG_SETMASK, &saved, NULL);
     iso->to_worker = down[1];
     iso->from_worker = up[0];
@@ -408,6 +764,11 @@ static const char *signal_name(int sig)
     case SIGTERM: return "SIGTERM";
     case SIGXCPU: return "SIGXCPU";
     case SIGTRAP: return "SIGTRAP";
+    case SIGSYS: return "SIGSYS";
+    case SIGINT: return "SIGINT";
+    case SIGSTOP: return "SIGSTOP";
+    case SIGHUP: return "SIGHUP";
+    case SIGQUIT: return "SIGQUIT";
     default: return "a signal";
     }
 }
@@ -540,14 +901,42 @@ pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, u
         }
     }
     iso->jobs++;
+    iso_current = iso;
+    iso->blamed_signal = 0;
     double deadline = seconds > 0 ? now_seconds() + seconds : 0;
     uint64_t rss = 0;
     int got = receive_frame(iso, &r->answer, &r->answer_len, deadline, &rss);
-    if (got == 0)
-        return r->cls = PBC_ISO_OK;
+    char left[sizeof(r->detail) / 2];
+    if (got == 0 && r->answer_len >= 4 && !iso->blamed_signal) {
+        uint32_t flags;
+        memcpy(&flags, r->answer, 4);
+        memmove(r->answer, r->answer + 4, r->answer_len - 4);
+        r->answer_len -= 4;
+        uint32_t n = flags & ISO_LIVE_CHILDREN ? sweep(iso->pid, left, sizeof(left)) : 0;
+        if (!n)
+            return r->cls = PBC_ISO_OK;
+        free(r->answer);
+        r->answer = NULL;
+        r->answer_len = 0;
+        r->output = read_output(iso->output, from);
+        snprintf(r->detail, sizeof(r->detail), "the builder left %u process%s running after its case (killed: %s)",
+                 n, n == 1 ? "" : "es", left);
+        return r->cls = PBC_ISO_ESCAPE;
+    }
+    if (got == 0) { /* an answer with no room for flags, or after a signal the builder sent us */
+        got = r->answer_len < 4 ? -4 : -1;
+        free(r->answer);
+        r->answer = NULL;
+        r->answer_len = 0;
+    }
     int status = worker_stop(iso, 1);
+    uint32_t orphans = sweep(getpid(), left, sizeof(left)); /* the dead worker's descendants are ours now */
     r->output = symbolize_output(read_output(iso->output, from));
-    if (got == -4) {
+    if (iso->blamed_signal) {
+        r->cls = PBC_ISO_CRASH;
+        snprintf(r->detail, sizeof(r->detail), "the builder sent %s to pbcheck's process (from pid %d); its case "
+                 "was stopped", signal_name(iso->blamed_signal), (int)iso->blamed_pid);
+    } else if (got == -4) {
         r->cls = PBC_ISO_CRASH;
         snprintf(r->detail, sizeof(r->detail), "the worker's answer is garbled (its memory was overwritten)");
     } else if (got == -2) {
@@ -567,6 +956,14 @@ pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, u
                detail_from_output(r->output, "ERROR: AddressSanitizer: requested allocation size", r->detail,
                                   sizeof(r->detail))) {
         r->cls = PBC_ISO_OOM;
+    } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
+        r->cls = PBC_ISO_CRASH;
+        snprintf(r->detail, sizeof(r->detail), "SIGSYS (signal %d): the builder made a call the sandbox forbids: "
+                 "a signal to another process (kill, tgkill, sigqueue), ptrace or another process's memory",
+                 SIGSYS);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == PBC_ISO_INIT_EXIT &&
+               detail_from_output(r->output, "pbcheck: worker: ", r->detail, sizeof(r->detail))) {
+        r->cls = PBC_ISO_EXIT; /* the library would not load again in a fresh worker */
     } else if (WIFSIGNALED(status)) {
         r->cls = PBC_ISO_CRASH;
         /* The builder's own frame nearest the fault, when the backtrace has one. */
@@ -583,6 +980,11 @@ pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, u
         r->cls = PBC_ISO_EXIT;
         snprintf(r->detail, sizeof(r->detail), "the builder ended the process: exit status %d",
                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    if (orphans) {
+        size_t at = strlen(r->detail);
+        snprintf(r->detail + at, sizeof(r->detail) - at, "; it left %u process%s running (killed: %s)", orphans,
+                 orphans == 1 ? "" : "es", left);
     }
     return r->cls;
 }
@@ -601,5 +1003,9 @@ void pbc_iso_destroy(pbc_iso *iso)
     worker_stop(iso, 0);
     if (iso->output >= 0)
         close(iso->output);
+    if (iso_current == iso)
+        iso_current = NULL;
     free(iso);
+    if (--iso_instances == 0)
+        prctl(PR_SET_CHILD_SUBREAPER, 0);
 }

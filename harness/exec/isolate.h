@@ -12,6 +12,13 @@
  * replaced by a fresh one for the next job. Workers are also replaced
  * after `batch` jobs, so state one case leaves behind cannot pile up.
  *
+ * Workers are confined (isolate.c, "confinement"): they cannot signal,
+ * stop or trace pbcheck, and nothing they start outlives their job: a job
+ * that leaves a process running fails as PBC_ISO_ESCAPE. A library target
+ * is loaded in each worker as it starts (exec/target.h), never in the
+ * caller. With capture on, the builder's DbgPrint lines reach the capture
+ * file as they are printed, so a job that dies keeps its last words.
+ *
  * Limits in the worker: RLIMIT_CPU (the batch's time budget) and, except
  * under AddressSanitizer (whose shadow memory it would refuse),
  * RLIMIT_DATA on private memory, so an unbounded malloc fails cleanly.
@@ -30,11 +37,13 @@ typedef enum pbc_iso_class {
     PBC_ISO_EXIT,    /* the worker called exit (the builder did) */
     PBC_ISO_TIMEOUT, /* no answer within the time limit */
     PBC_ISO_OOM,     /* over the memory limit */
-    PBC_ISO_HARNESS  /* pbcheck stopped on a broken invariant of its own
+    PBC_ISO_HARNESS, /* pbcheck stopped on a broken invariant of its own
                         (PBC_HARNESS_BUG_MARK): not the builder's doing */
+    PBC_ISO_ESCAPE   /* the job answered, but left processes running
+                        (killed; the answer is dropped) */
 } pbc_iso_class;
 
-/* "ok", "crash", "exit", "timeout", "oom", "harness-bug". */
+/* "ok", "crash", "exit", "timeout", "oom", "harness-bug", "escape". */
 const char *pbc_iso_class_name(pbc_iso_class c);
 
 #define PBC_ISO_CAPTURE_ALL 1
@@ -82,6 +91,30 @@ void pbc_iso_destroy(pbc_iso *iso);
 void pbc_iso_set_waiting(pbc_iso *iso, void (*fn)(void *ctx, double seconds), void *ctx);
 /* The worker's pid, 0 when none runs (for signal handlers that must stop it). */
 pid_t pbc_iso_worker(const pbc_iso *iso);
+
+/* fn runs in every worker as it starts, confined and limited, before its
+ * first job (exec/target.h loads library targets there). A worker it
+ * cannot serve ends with PBC_ISO_INIT_EXIT after a "pbcheck: worker: "
+ * line on stderr, which becomes the job's detail (class exit). */
+void pbc_iso_set_worker_init(void (*fn)(void));
+#define PBC_ISO_INIT_EXIT 125
+
+/* For a SA_SIGINFO handler of the caller's: whether signal sig, sent by
+ * process `from` (si_pid), came from a worker or anything it started.
+ * If so, the job under way is stopped and fails as the builder's doing
+ * ("the builder sent SIGTERM to pbcheck's process"), and the caller must
+ * not take the signal as its user's. Async-signal-safe. */
+int pbc_iso_blame_signal(int sig, pid_t from);
+/* Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT that absorb a
+ * signal a builder sent (pbc_iso_blame_signal) and hand the user's to
+ * on_user(sig), from the handler; NULL: the signal's default action. */
+void pbc_iso_catch_signals(void (*on_user)(int sig));
+
+/* Whether workers run under the seccomp filter (else the fallback in
+ * isolate.c's "confinement"); and the confinement in one line, for
+ * reports. */
+int pbc_iso_seccomp_available(void);
+const char *pbc_iso_confinement(void);
 
 /* Bytes in and out of jobs: length-prefixed fields appended to a growing
  * buffer, and read back in order. */

@@ -1,18 +1,26 @@
 /*
- * Target lookup and the ABI handshake: a table is called only after its
- * version, size, hooks and declared sizes have been checked, so a bad
- * table is one clear message, never a crash inside the harness. Targets
- * are built in (by name) or shared libraries (by path) exporting
- * pbc_target_get; a library's table from an older minor version is copied
- * into a full-size table with defaults for the members it lacks. Libraries
- * stay loaded for the life of the process.
+ * Target lookup and the ABI handshake. Built-in targets are pbcheck's own
+ * code and are found by name. A library target is a vendor's code, and
+ * pbcheck's own process never loads it (docs/architecture.md, "Trust
+ * boundary"): a worker process loads it, checks its table and sends back a
+ * description (every member the harness plans with: name, sizes, supported
+ * operations, the adapter declaration, the ISA's entry format), and the
+ * caller keeps that description as the target. Its hooks are traps: a call
+ * in the caller's process is a harness bug. Each worker, as it starts,
+ * loads the library again and puts the real table in the description's
+ * place (pbc_exec_targets_load_here), so that a job sees one table whatever
+ * process it runs in. A table from an older minor version is copied into a
+ * full-size table with defaults for the members it lacks.
  */
+#define _GNU_SOURCE
 #include "exec/target.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
 #include "gpu/gpu.h"
@@ -20,13 +28,21 @@
 
 uint32_t pbc_host_abi_version(void) { return PBC_TARGET_ABI_VERSION << 16 | PBC_TARGET_ABI_MINOR; }
 
-typedef struct loaded_target {
+/* A library target as the caller keeps it: what the probe described, and,
+ * in a process that loaded the library, the library's own table. */
+typedef struct library_target {
     char *path;
-    pbc_target table; /* full size: what the library gave, defaults after */
-} loaded_target;
+    pbc_target table; /* full size; the description's members, or the library's once loaded here */
+    pbc_isa isa;
+    pbc_adapter_decl adapter;
+    pbc_segment_decl segments[8];
+    uint8_t *described; /* the probe's bytes, to check that a later load says the same */
+    size_t described_len;
+    int loaded_here;
+} library_target;
 
-static loaded_target **loaded; /* each on its own: tables handed out never move */
-static uint32_t loaded_count, loaded_cap;
+static library_target **libraries; /* each on its own: tables handed out never move */
+static uint32_t library_count, library_cap;
 
 const char *pbc_exec_target_check(const pbc_target *t)
 {
@@ -75,48 +91,273 @@ const char *pbc_exec_target_check(const pbc_target *t)
 
 int pbc_exec_target_is_path(const char *name) { return strchr(name, '/') || strstr(name, ".so"); }
 
-/* Loads (once) the library at path; NULL with why on failure. */
-static const pbc_target *target_load(const char *path, char *why, size_t why_size)
+/* ---- loading a library in this process -------------------------------- */
+
+/* dlopen, pbc_target_get, the version and the table checked: the table
+ * copied to full size into *out. 0, or -1 with why. */
+static int library_load(const char *path, pbc_target *out, char *why, size_t why_size)
 {
-    for (uint32_t i = 0; i < loaded_count; i++)
-        if (!strcmp(loaded[i]->path, path))
-            return &loaded[i]->table;
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         snprintf(why, why_size, "cannot load target '%s': %s", path, dlerror());
-        return NULL;
+        return -1;
     }
     pbc_target_get_fn get = (pbc_target_get_fn)(uintptr_t)dlsym(lib, "pbc_target_get");
     const pbc_target *t = get ? get() : NULL;
     if (!t) {
         snprintf(why, why_size, "target '%s' exports no pbc_target_get (or it returned NULL)", path);
-        dlclose(lib);
-        return NULL;
+        return -1;
     }
     if (t->abi_version != PBC_TARGET_ABI_VERSION || t->struct_size < PBC_TARGET_SIZE_1_0) {
         snprintf(why, why_size, "target '%s' has ABI %u (table of %u bytes); this pbcheck speaks ABI %u.%u "
                  "(at least %zu bytes)", path, t->abi_version, t->struct_size, PBC_TARGET_ABI_VERSION,
                  PBC_TARGET_ABI_MINOR, (size_t)PBC_TARGET_SIZE_1_0);
-        dlclose(lib);
-        return NULL;
+        return -1;
     }
-    loaded_target *l = pbc_xcalloc(1, sizeof(*l)); /* zero: the defaults of members an older table lacks */
-    l->path = pbc_xstrdup(path);
-    memcpy(&l->table, t, t->struct_size < sizeof(l->table) ? t->struct_size : sizeof(l->table));
-    l->table.struct_size = sizeof(l->table);
-    PBC_PUSH(loaded, loaded_count, loaded_cap, l);
-    return &l->table;
+    memset(out, 0, sizeof(*out)); /* zero: the defaults of members an older table lacks */
+    memcpy(out, t, t->struct_size < sizeof(*out) ? t->struct_size : sizeof(*out));
+    out->struct_size = sizeof(*out);
+    const char *bad = pbc_exec_target_check(out);
+    if (bad) {
+        snprintf(why, why_size, "target '%s' is unusable: %s", path, bad);
+        return -1;
+    }
+    return 0; /* the library stays loaded for the life of the process */
 }
 
-const pbc_target *pbc_exec_target_open(const char *name, char *why, size_t why_size)
+/* ---- the description ---------------------------------------------------- */
+
+static void put_u64(pbc_iso_buf *b, uint64_t v)
 {
-    const pbc_target *t;
-    if (pbc_exec_target_is_path(name)) {
-        if (!(t = target_load(name, why, why_size)))
-            return NULL;
-    } else {
-        t = pbc_target_find(name);
+    pbc_iso_put_u32(b, (uint32_t)v);
+    pbc_iso_put_u32(b, (uint32_t)(v >> 32));
+}
+
+static uint64_t get_u64(pbc_iso_reader *r)
+{
+    uint64_t lo = pbc_iso_get_u32(r);
+    return lo | (uint64_t)pbc_iso_get_u32(r) << 32;
+}
+
+/* Every member of a checked table that the harness reads without calling
+ * the target; a hook only as whether it is there. */
+static void describe(const pbc_target *t, pbc_iso_buf *b)
+{
+    pbc_iso_put_str(b, t->name);
+    pbc_iso_put_str(b, t->summary);
+    pbc_iso_put_u32(b, t->min_dma_size);
+    pbc_iso_put_u32(b, t->private_data_size);
+    put_u64(b, t->supported_operations);
+    pbc_iso_put_u32(b, (t->gart_view != NULL) | (t->context_update_data != NULL) << 1);
+    const pbc_isa *isa = t->isa;
+    pbc_iso_put_str(b, isa->name);
+    pbc_iso_put_u32(b, isa->struct_size);
+    pbc_iso_put_u32(b, pbc_isa_pte_size(isa));
+    pbc_iso_put_u32(b, pbc_isa_pt_levels(isa));
+    pbc_iso_put_u32(b, pbc_isa_pte_decode(isa) != NULL);
+    const pbc_adapter_decl *d = t->adapter;
+    pbc_iso_put_u32(b, d != NULL);
+    if (!d)
+        return;
+    pbc_iso_put_u32(b, d->segment_count);
+    pbc_iso_put_u32(b, d->paging_buffer_size);
+    pbc_iso_put_u32(b, PBC_ADAPTER_DECL_HAS(d->struct_size, page_table_update) ? d->page_table_update : 0);
+    pbc_iso_put_u32(b, PBC_ADAPTER_DECL_HAS(d->struct_size, gpummu_lacks) ? d->gpummu_lacks : 0);
+    for (uint32_t i = 0; i < d->segment_count; i++) {
+        const pbc_segment_decl *s = &d->segments[i];
+        pbc_iso_put_u32(b, s->SegmentId);
+        pbc_iso_put_u32(b, s->kind);
+        put_u64(b, s->base);
+        put_u64(b, s->size);
+        pbc_iso_put_u32(b, s->cpu_visible);
+        pbc_iso_put_u32(b, s->cache_coherent);
     }
+}
+
+/* The traps a description's hooks point at: pbcheck's own process never
+ * runs a library's code, so reaching one is pbcheck's bug. */
+_Noreturn static void trap(const char *hook)
+{
+    pbc_harness_bug("a library target's %s was called in pbcheck's own process (it runs only in workers)", hook);
+}
+static NTSTATUS trap_create_adapter(const pbc_adapter_info *i, HANDLE *a) { (void)i, (void)a; trap("create_adapter"); }
+static void trap_destroy_adapter(HANDLE a) { (void)a; trap("destroy_adapter"); }
+static NTSTATUS trap_create_allocation(HANDLE a, const pbc_allocation_info *i, HANDLE *h)
+{
+    (void)a, (void)i, (void)h;
+    trap("create_allocation");
+}
+static void trap_destroy_allocation(HANDLE a, HANDLE h) { (void)a, (void)h; trap("destroy_allocation"); }
+static NTSTATUS APIENTRY trap_build(IN_CONST_HANDLE a, IN_PDXGKARG_BUILDPAGINGBUFFER b)
+{
+    (void)a, (void)b;
+    trap("BuildPagingBuffer");
+}
+static NTSTATUS APIENTRY trap_patch(IN_CONST_HANDLE a, IN_CONST_PDXGKARG_PATCH p) { (void)a, (void)p; trap("Patch"); }
+static NTSTATUS APIENTRY trap_submit(IN_CONST_HANDLE a, IN_CONST_PDXGKARG_SUBMITCOMMAND s)
+{
+    (void)a, (void)s;
+    trap("SubmitCommand");
+}
+static int trap_gart_view(HANDLE a, UINT s, uint64_t i, pbc_gart_view *o) { (void)a, (void)s, (void)i, (void)o; trap("gart_view"); }
+static uint32_t trap_context_data(HANDLE a, HANDLE h, void *b, uint32_t c)
+{
+    (void)a, (void)h, (void)b, (void)c;
+    trap("context_update_data");
+}
+static pbc_decode_status trap_decode(const uint8_t *b, size_t n, pbc_uop *u, size_t *l, const char **w)
+{
+    (void)b, (void)n, (void)u, (void)l, (void)w;
+    trap("ISA decoder");
+}
+static size_t trap_disasm(const uint8_t *b, size_t n, char *l, size_t s) { (void)b, (void)n, (void)l, (void)s; trap("disassembler"); }
+static int trap_pte_decode(const uint8_t *e, uint32_t l, uint64_t *f, uint64_t *p) { (void)e, (void)l, (void)f, (void)p; trap("pte_decode"); }
+
+/* The description read back into l; 0, or -1 when the bytes are short. */
+static int undescribe(library_target *l, const uint8_t *bytes, size_t len)
+{
+    pbc_iso_reader r = {bytes, len, 0};
+    pbc_target *t = &l->table;
+    memset(t, 0, sizeof(*t));
+    t->abi_version = PBC_TARGET_ABI_VERSION;
+    t->struct_size = sizeof(*t);
+    t->name = pbc_iso_get_str(&r);
+    t->summary = pbc_iso_get_str(&r);
+    t->min_dma_size = pbc_iso_get_u32(&r);
+    t->private_data_size = pbc_iso_get_u32(&r);
+    t->supported_operations = get_u64(&r);
+    uint32_t hooks = pbc_iso_get_u32(&r);
+    t->create_adapter = trap_create_adapter;
+    t->destroy_adapter = trap_destroy_adapter;
+    t->create_allocation = trap_create_allocation;
+    t->destroy_allocation = trap_destroy_allocation;
+    t->build_paging_buffer = trap_build;
+    t->patch = trap_patch;
+    t->submit_command = trap_submit;
+    t->gart_view = hooks & 1 ? trap_gart_view : NULL;
+    t->context_update_data = hooks & 2 ? trap_context_data : NULL;
+    memset(&l->isa, 0, sizeof(l->isa));
+    l->isa.abi_version = PBC_ISA_ABI_VERSION;
+    l->isa.name = pbc_iso_get_str(&r);
+    l->isa.struct_size = pbc_iso_get_u32(&r);
+    l->isa.struct_size = sizeof(l->isa); /* the defaults below are already applied */
+    l->isa.pte_size = pbc_iso_get_u32(&r);
+    l->isa.pt_levels = pbc_iso_get_u32(&r);
+    l->isa.pte_decode = pbc_iso_get_u32(&r) ? trap_pte_decode : NULL;
+    l->isa.decode = trap_decode;
+    l->isa.disasm = trap_disasm;
+    t->isa = &l->isa;
+    if (pbc_iso_get_u32(&r)) {
+        pbc_adapter_decl *d = &l->adapter;
+        d->struct_size = sizeof(*d);
+        d->segment_count = pbc_iso_get_u32(&r);
+        d->paging_buffer_size = pbc_iso_get_u32(&r);
+        d->page_table_update = pbc_iso_get_u32(&r);
+        d->gpummu_lacks = pbc_iso_get_u32(&r);
+        if (d->segment_count > 8)
+            return -1;
+        for (uint32_t i = 0; i < d->segment_count; i++) {
+            pbc_segment_decl *s = &l->segments[i];
+            s->SegmentId = pbc_iso_get_u32(&r);
+            s->kind = pbc_iso_get_u32(&r);
+            s->base = get_u64(&r);
+            s->size = get_u64(&r);
+            s->cpu_visible = pbc_iso_get_u32(&r);
+            s->cache_coherent = pbc_iso_get_u32(&r);
+        }
+        d->segments = l->segments;
+        t->adapter = d;
+    }
+    return r.at == r.n && t->name && l->isa.name ? 0 : -1;
+}
+
+/* ---- the probe ------------------------------------------------------------ */
+
+enum { PROBE_TARGET = 1, PROBE_NOT_TARGET = 2 };
+
+/* In the probing worker: load, check, describe. */
+static uint8_t *probe_job(void *ctx, const uint8_t *job, size_t len, size_t *answer_len)
+{
+    (void)ctx;
+    pbc_iso_reader in = {job, len, 0};
+    char *path = pbc_iso_get_str(&in);
+    pbc_iso_buf out = {0};
+    pbc_target t;
+    char why[PATH_MAX + 1024];
+    if (library_load(path, &t, why, sizeof(why)) == 0) {
+        pbc_iso_put_u32(&out, PROBE_TARGET);
+        describe(&t, &out);
+    } else {
+        pbc_iso_put_u32(&out, PROBE_NOT_TARGET);
+        pbc_iso_put_str(&out, why);
+    }
+    free(path);
+    *answer_len = out.n;
+    return out.p;
+}
+
+static library_target *library_find(const char *path)
+{
+    for (uint32_t i = 0; i < library_count; i++)
+        if (!strcmp(libraries[i]->path, path))
+            return libraries[i];
+    return NULL;
+}
+
+static const pbc_target *library_probe(const char *path, const pbc_iso_limits *limits, pbc_exec_load *load,
+                                       char *why, size_t why_size)
+{
+    library_target *known = library_find(path);
+    if (known)
+        return &known->table;
+    pbc_iso_limits lim = *limits;
+    lim.batch = 1;
+    lim.capture = PBC_ISO_CAPTURE_ALL;
+    pbc_iso *iso = pbc_iso_create(&lim, probe_job, NULL);
+    pbc_iso_buf job = {0};
+    pbc_iso_put_str(&job, path);
+    pbc_iso_result r;
+    pbc_iso_run(iso, job.p, job.n, &r);
+    free(job.p);
+    pbc_iso_destroy(iso);
+    const pbc_target *t = NULL;
+    if (r.cls != PBC_ISO_OK) {
+        load->failed = 1;
+        load->cls = r.cls;
+        snprintf(load->detail, sizeof(load->detail), "%s", r.detail);
+        load->output = r.output;
+        r.output = NULL;
+        snprintf(why, why_size, "target '%s' could not be loaded: %s: %s", path, pbc_iso_class_name(r.cls), r.detail);
+    } else {
+        pbc_iso_reader in = {r.answer, r.answer_len, 0};
+        if (pbc_iso_get_u32(&in) == PROBE_TARGET) {
+            library_target *l = pbc_xcalloc(1, sizeof(*l));
+            l->path = pbc_xstrdup(path);
+            l->described_len = r.answer_len - in.at;
+            l->described = pbc_xmalloc(l->described_len + 1);
+            memcpy(l->described, r.answer + in.at, l->described_len);
+            if (undescribe(l, l->described, l->described_len))
+                pbc_harness_bug("a target description does not read back");
+            PBC_PUSH(libraries, library_count, library_cap, l);
+            pbc_iso_set_worker_init(pbc_exec_targets_load_here); /* workers load it, not us */
+            t = &l->table;
+        } else {
+            char *text = pbc_iso_get_str(&in);
+            snprintf(why, why_size, "%s", text ? text : "not a pbcheck target");
+            free(text);
+        }
+    }
+    pbc_iso_result_fini(&r);
+    return t;
+}
+
+const pbc_target *pbc_exec_target_open(const char *name, const pbc_iso_limits *limits, pbc_exec_load *load,
+                                       char *why, size_t why_size)
+{
+    memset(load, 0, sizeof(*load));
+    if (pbc_exec_target_is_path(name))
+        return library_probe(name, limits, load, why, why_size);
+    const pbc_target *t = pbc_target_find(name);
     if (!t) {
         snprintf(why, why_size, "unknown target '%s' (see 'pbcheck list targets')", name);
         return NULL;
@@ -127,6 +368,67 @@ const pbc_target *pbc_exec_target_open(const char *name, char *why, size_t why_s
         return NULL;
     }
     return t;
+}
+
+void pbc_exec_load_fini(pbc_exec_load *load)
+{
+    free(load->output);
+    load->output = NULL;
+}
+
+void pbc_exec_targets_load_here(void)
+{
+    for (uint32_t i = 0; i < library_count; i++) {
+        library_target *l = libraries[i];
+        if (l->loaded_here)
+            continue;
+        pbc_target t;
+        char why[PATH_MAX + 1024];
+        if (library_load(l->path, &t, why, sizeof(why))) {
+            fprintf(stderr, "pbcheck: worker: %s\n", why);
+            fflush(stderr);
+            _exit(PBC_ISO_INIT_EXIT);
+        }
+        pbc_iso_buf again = {0};
+        describe(&t, &again);
+        if (again.n != l->described_len || memcmp(again.p, l->described, again.n)) {
+            fprintf(stderr, "pbcheck: worker: target '%s' describes itself differently from when it was first "
+                    "loaded (its pbc_target_get is not deterministic)\n", l->path);
+            fflush(stderr);
+            _exit(PBC_ISO_INIT_EXIT);
+        }
+        free(again.p);
+        l->table = t;
+        l->loaded_here = 1;
+    }
+}
+
+const pbc_target *pbc_exec_target_open_here(const char *name, char *why, size_t why_size)
+{
+    if (!pbc_exec_target_is_path(name)) {
+        pbc_exec_load load;
+        return pbc_exec_target_open(name, NULL, &load, why, why_size);
+    }
+    library_target *l = library_find(name);
+    if (!l) {
+        l = pbc_xcalloc(1, sizeof(*l));
+        if (library_load(name, &l->table, why, why_size)) {
+            free(l);
+            return NULL;
+        }
+        l->path = pbc_xstrdup(name);
+        l->loaded_here = 1;
+        PBC_PUSH(libraries, library_count, library_cap, l);
+    }
+    return &l->table;
+}
+
+int pbc_exec_target_loaded_here(const pbc_target *t)
+{
+    for (uint32_t i = 0; i < library_count; i++)
+        if (t == &libraries[i]->table)
+            return libraries[i]->loaded_here;
+    return 1; /* built in */
 }
 
 uint32_t pbc_exec_target_layout(const pbc_target *t, pbc_segment_info out[PBC_MAX_SEGMENTS])

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pbcheck/wdk/wdm.h>
 
@@ -305,11 +306,36 @@ static void ks_format(char *out, size_t cap, const char *f, va_list *ap)
     }
 }
 
+static int ks_echo_fd = -1; /* per process: the worker's capture file */
+
+void pbc_kernel_log_echo(int fd) { ks_echo_fd = fd; }
+
+/* One message to the echo file, a prefix on each of its lines, in one
+ * write: what is written survives the process. */
+static void ks_echo(const char *msg, size_t n)
+{
+    static const char prefix[] = PBC_KERNEL_ECHO_PREFIX;
+    char out[KS_MSG_MAX * 2 + 64];
+    size_t at = 0;
+    for (size_t i = 0; i < n && at + sizeof(prefix) + 2 < sizeof(out);) {
+        memcpy(out + at, prefix, sizeof(prefix) - 1);
+        at += sizeof(prefix) - 1;
+        while (i < n && msg[i] != '\n' && at + 2 < sizeof(out))
+            out[at++] = msg[i++];
+        out[at++] = '\n';
+        i += i < n && msg[i] == '\n';
+    }
+    ssize_t ignored = write(ks_echo_fd, out, at);
+    (void)ignored;
+}
+
 static void ks_log_message(const char *fmt, va_list *ap)
 {
     char msg[KS_MSG_MAX];
     ks_format(msg, sizeof(msg), fmt ? fmt : "(null)", ap);
     size_t n = strlen(msg);
+    if (ks_echo_fd >= 0 && n)
+        ks_echo(msg, n);
     if (ks.log_len + n + 1 > sizeof(ks.log)) {
         ks.log_dropped++;
         return;

@@ -29,6 +29,12 @@ void pbc_kernel_reset(void);
 const char *pbc_kernel_log(size_t *len);
 /* Messages dropped because the log was full. */
 uint32_t pbc_kernel_log_dropped(void);
+/* From now on, in this process, every DbgPrint message is also written to
+ * fd at once, as "DbgPrint: MESSAGE" lines (-1: not), so that a worker
+ * that dies right after printing has already said it (exec/isolate.h). */
+void pbc_kernel_log_echo(int fd);
+/* The prefix of those lines. */
+#define PBC_KERNEL_ECHO_PREFIX "DbgPrint: "
 
 /* Each take returns how many findings of its kind the run has recorded
  * since the last take (0: none), writes a description of the first into

@@ -379,6 +379,11 @@ static void emit_notes(FILE *f, const pbc_report *r)
     if (r->interrupted)
         fputs("  <p class=\"note\" id=\"interrupted\">Interrupted (SIGINT or SIGTERM): only the cases below ran; "
               "no verdict on the rest.</p>\n", f);
+    else if (pbc_report_incomplete_reason(r)) {
+        fputs("  <p class=\"note\" id=\"incomplete\">Incomplete: ", f);
+        h(f, pbc_report_incomplete_reason(r));
+        fputs(".</p>\n", f);
+    }
     for (uint32_t i = 0; r->waivers && i < r->waivers->count; i++) {
         const pbc_waiver *w = &r->waivers->items[i];
         if (!w->expired)

@@ -34,16 +34,29 @@
 
 pbc_report_verdict pbc_report_get_verdict(const pbc_report *r)
 {
-    if (r->interrupted)
+    if (r->interrupted || pbc_report_incomplete_reason(r))
         return PBC_REPORT_INCOMPLETE;
     int expired = r->waivers && r->waivers->expired;
     return r->failed == 0 && r->harness_bugs == 0 && !expired ? PBC_REPORT_CONFORMANT : PBC_REPORT_NOT_CONFORMANT;
 }
 
+const char *pbc_report_incomplete_reason(const pbc_report *r)
+{
+    if (r->interrupted)
+        return "interrupted";
+    if (r->failed || r->harness_bugs || r->waived)
+        return NULL; /* something was judged, and failed */
+    if (r->passed == 0)
+        return "no case was judged";
+    if (r->unaccounted)
+        return "not every planned case has a verdict";
+    return NULL;
+}
+
 const char *pbc_report_verdict_text(pbc_report_verdict v)
 {
     return v == PBC_REPORT_CONFORMANT ? "CONFORMANT" : v == PBC_REPORT_NOT_CONFORMANT ? "NOT CONFORMANT"
-                                                                                     : "INCOMPLETE (interrupted)";
+                                                                                     : "INCOMPLETE";
 }
 
 /* report.json's word for the run's verdict. */
@@ -156,6 +169,7 @@ static json_t *json_provenance(const pbc_report_provenance *p)
     bad |= json_object_set_new(cpu, "count", json_integer(p->cpu_count));
     bad |= json_object_set(o, "cpu", cpu);
     bad |= json_object_set_new(o, "run_id", json_known(p->run_id));
+    bad |= json_object_set_new(o, "isolation", json_known(p->isolation));
     json_decref(options);
     json_decref(argv);
     json_decref(binary);
@@ -231,8 +245,11 @@ int pbc_report_journal_open(const char *dir, char *err, size_t err_size)
     return fd;
 }
 
-int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, char *err, size_t err_size)
+int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, uint64_t *size, char *err,
+                            size_t err_size)
 {
+    if (*size >= PBC_REPORT_JOURNAL_MAX)
+        return 0; /* full: the reports at the end hold every case */
     json_t *o = json_case(c);
     char *line = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
     json_decref(o);
@@ -240,11 +257,19 @@ int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, c
     size_t n = line ? strlen(line) : 0;
     if (line)
         line[n] = '\n'; /* json_dumps' terminator becomes the line's end */
-    if (!line || write(fd, line, n + 1) != (ssize_t)(n + 1)) {
+    static const char full[] = "{\"journal_full\":true}\n";
+    const char *what = line;
+    size_t len = n + 1;
+    if (line && *size + len + sizeof(full) > PBC_REPORT_JOURNAL_MAX) {
+        what = full; /* the last line says why no more follow */
+        len = sizeof(full) - 1;
+    }
+    if (!line || write(fd, what, len) != (ssize_t)len) {
         char *path = pbc_xprintf("%s/journal.jsonl", dir);
-        rc = format_failed(err, err_size, path, line ? strerror(errno) : "out of memory");
+        rc = format_failed(err, err_size, path, line ? (errno ? strerror(errno) : "short write") : "out of memory");
         free(path);
     }
+    *size = what == full ? PBC_REPORT_JOURNAL_MAX : *size + len;
     free(line);
     return rc;
 }
@@ -257,6 +282,8 @@ int pbc_report_write_json(const pbc_report *r, const char *path, char *err, size
     bad |= json_object_set_new(root, "target", json_text(r->target));
     bad |= json_object_set_new(root, "verdict", json_string(run_verdict_word(r)));
     bad |= json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
+    if (pbc_report_incomplete_reason(r))
+        bad |= json_object_set_new(root, "incomplete_reason", json_string(pbc_report_incomplete_reason(r)));
     bad |= json_object_set_new(root, "cases", json_integer(r->case_count));
     bad |= json_object_set_new(root, "passed", json_integer(r->passed));
     bad |= json_object_set_new(root, "failed", json_integer(r->failed));
@@ -382,6 +409,8 @@ static int junit_properties(xmlTextWriterPtr w, const pbc_report *r)
     int bad = xmlTextWriterStartElement(w, BAD_CAST "properties") < 0;
     bad |= xml_property(w, "verdict", pbc_report_verdict_text(pbc_report_get_verdict(r)));
     bad |= xml_property(w, "interrupted", r->interrupted ? "true" : "false");
+    bad |= xml_property(w, "incomplete_reason", pbc_report_incomplete_reason(r));
+    bad |= xml_property(w, "isolation", p->isolation);
     bad |= xml_property(w, "pbcheck_version", p->version);
     bad |= xml_property(w, "git_revision", p->git_revision);
     bad |= xml_property(w, "target_binary", p->target_binary);
@@ -492,6 +521,7 @@ static void md_provenance(FILE *f, const pbc_report *r)
     md_fact(f, "CPU", cpu);
     free(cpu);
     md_fact(f, "run", p->run_id);
+    md_fact(f, "isolation", p->isolation);
 }
 
 int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, size_t err_size)
@@ -510,6 +540,8 @@ int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, s
     free(target);
     if (r->interrupted)
         fprintf(f, "\nThe run was interrupted (SIGINT or SIGTERM): only the cases below ran.\n");
+    else if (pbc_report_incomplete_reason(r))
+        fprintf(f, "\nIncomplete: %s.\n", pbc_report_incomplete_reason(r));
     fprintf(f, "\n| rule | failing cases |\n|---|---|\n");
     for (uint32_t i = 0; i < PBC_RULE_COUNT; i++)
         fprintf(f, "| %s | %u |\n", pbc_rule_get((pbc_rule_id)i)->id, r->rule_hits[i]);

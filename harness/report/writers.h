@@ -71,6 +71,8 @@ typedef struct pbc_report_provenance {
     char cpu_model[256];
     uint32_t cpu_count;       /* online logical CPUs */
     char run_id[64];          /* the run folder's name */
+    const char *isolation;    /* how builders were kept from pbcheck (isolate.h's confinement), or
+                                 "none (--no-fork)": the builder ran in pbcheck's process */
 } pbc_report_provenance;
 
 typedef struct pbc_report {
@@ -82,6 +84,9 @@ typedef struct pbc_report {
     uint32_t case_count;
     /* SIGINT or SIGTERM stopped the run: its verdict is INCOMPLETE. */
     int interrupted;
+    /* Planned cases with no verdict of their own: the verdict is
+     * INCOMPLETE (a run that judged nothing is never CONFORMANT either). */
+    uint32_t unaccounted;
     uint32_t waived;       /* failing cases a waiver covers; not in failed */
     uint32_t isolated;     /* cases with an isolation class */
     uint32_t random_cases; /* the last random_cases cases are --time's random scenarios */
@@ -92,12 +97,16 @@ typedef struct pbc_report {
 typedef enum pbc_report_verdict {
     PBC_REPORT_CONFORMANT,
     PBC_REPORT_NOT_CONFORMANT, /* a failure not waived, a harness bug or an expired waiver */
-    PBC_REPORT_INCOMPLETE,     /* interrupted */
+    PBC_REPORT_INCOMPLETE,     /* interrupted, nothing judged, or a planned case unaccounted for */
 } pbc_report_verdict;
 
 pbc_report_verdict pbc_report_get_verdict(const pbc_report *r);
-/* "CONFORMANT", "NOT CONFORMANT", "INCOMPLETE (interrupted)". */
+/* "CONFORMANT", "NOT CONFORMANT", "INCOMPLETE". */
 const char *pbc_report_verdict_text(pbc_report_verdict v);
+/* Why the run is INCOMPLETE ("interrupted", "no case was judged", "not
+ * every planned case has a verdict"), or NULL when it is not. A run with
+ * a failure is NOT CONFORMANT whatever else it lacks. */
+const char *pbc_report_incomplete_reason(const pbc_report *r);
 
 /* Matches each failing case against the waivers (r->waivers), marking
  * covered ones and counting matches, then recounts passed, failed,
@@ -116,9 +125,13 @@ int pbc_report_write_html(const pbc_report *r, const char *path, char *err, size
  * report.json's results) appended as soon as the case is judged, so a run
  * killed outright (SIGKILL, a power cut) still says what it found. open
  * returns the descriptor, or -1 with "cannot write PATH: why" in err;
- * case returns 0, or -1 likewise. */
+ * case returns 0, or -1 likewise. *size is what the journal holds so far
+ * (0 when opened): it stays below PBC_REPORT_JOURNAL_MAX, its last line
+ * {"journal_full":true} once the next case would not fit. */
+#define PBC_REPORT_JOURNAL_MAX (64ull << 20)
 int pbc_report_journal_open(const char *dir, char *err, size_t err_size);
-int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, char *err, size_t err_size);
+int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, uint64_t *size, char *err,
+                            size_t err_size);
 
 /* DIR/report.json, DIR/junit.xml, DIR/summary.md and DIR/index.html;
  * stops at the first failure. */

@@ -5,11 +5,23 @@
  *   1 segfault   2 abort        3 exit(0)         4 endless loop
  *   5 endless INSUFFICIENT_DMA_BUFFER             6 100 GiB malloc, touched
  *   7 stack overflow            8 raise(SIGKILL)  9 wild write into harness memory
+ * and, aimed at pbcheck itself rather than at the case:
+ *  10 SIGKILL to its parent    11 SIGSTOP to its parent
+ *  12 SIGTERM to its parent    13 SIGINT to its process group
+ *  14 a setsid grandchild left running (named pbc-escapee)
+ *  15 DbgPrint, then a segfault
+ * and while it is loaded (no case ever runs):
+ *  16 constructor exit(0)      17 constructor segfault
+ *  18 constructor endless loop 19 pbc_target_get segfault
  * tests/hostile_test.sh checks that certify survives each, classifies the
  * bad cases, passes the good ones and writes valid reports.
  */
+#define _GNU_SOURCE
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,10 +79,51 @@ static void misbehave(void)
             p[(intptr_t)i - (32 << 20)] = 0xA5;
         break;
     }
+    case 10:
+        kill(getppid(), SIGKILL);
+        break;
+    case 11:
+        kill(getppid(), SIGSTOP);
+        break;
+    case 12:
+        kill(getppid(), SIGTERM);
+        break;
+    case 13:
+        kill(0, SIGINT);
+        break;
+    case 14:
+        if (fork() == 0) { /* detaches as a daemon does: a new session, a second fork, the first gone */
+            setsid();
+            if (fork() == 0) {
+                prctl(PR_SET_NAME, "pbc-escapee");
+                sleep(20);
+                FILE *f = fopen("/tmp/pbc-escapee-was-here", "w");
+                if (f)
+                    fclose(f);
+            }
+            _exit(0);
+        }
+        break;
+    case 15:
+        DbgPrint("hostile: last words before the crash, fill of %d bytes\n", 42);
+        *(volatile uint32_t *)(uintptr_t)sink = 1;
+        break;
     default:
         break;
     }
 }
+
+#if HOSTILE_KIND >= 16 && HOSTILE_KIND <= 18
+__attribute__((constructor)) static void hostile_load(void)
+{
+    if (HOSTILE_KIND == 16)
+        exit(0);
+    if (HOSTILE_KIND == 17)
+        *(volatile uint32_t *)(uintptr_t)sink = 1;
+    for (;;)
+        sink++;
+}
+#endif
 
 static NTSTATUS APIENTRY hostile_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
 {
@@ -86,6 +139,8 @@ static pbc_target table;
 
 __attribute__((visibility("default"))) const pbc_target *pbc_target_get(void)
 {
+    if (HOSTILE_KIND == 19)
+        *(volatile uint32_t *)(uintptr_t)sink = 1;
     table = pbc_target_reference;
     table.name = "hostile";
     table.summary = "the reference, misbehaving on every Fill";
