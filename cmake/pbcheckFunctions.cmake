@@ -38,6 +38,16 @@
 # given later to the NAME target (target_compile_options, ...) and C++
 # sources do not reach it.
 #
+# Link-time truth: after libNAME.so is linked, every symbol it needs must be
+# defined by itself, by the libraries it links, or by pbcheck's exported
+# kernel services (harness/kernel/exports.list, as the installed pbcheck
+# executable exports them). Otherwise the build fails naming the missing
+# symbols, and libNAME.so is removed: a kernel call the glue forgot to stub
+# (KeFooBar, DxgkInitialize, ...) fails here rather than when pbcheck loads
+# the library. The check links a throwaway program against libNAME.so and
+# a stub of the exported services with --no-allow-shlib-undefined, in
+# BINARY_DIR/NAME_link_check/.
+#
 # CASE_INSENSITIVE_INCLUDES: Windows file systems ignore case, so driver
 # sources often say #include "VC4Ddi.h" for Vc4Ddi.h, or <Dispmprt.h>.
 # With this option the sources and the headers in INCLUDE_DIRS are scanned
@@ -46,6 +56,65 @@
 # different case gets a forwarding header of that spelling in
 # BINARY_DIR/NAME_case_includes/, searched after INCLUDE_DIRS.
 include_guard(GLOBAL)
+
+# Script mode: the link check itself, run after each link of a target
+# (cmake -DPBCHECK_LINK_CHECK=ON -DLIBRARY=... -P pbcheckFunctions.cmake).
+if(CMAKE_SCRIPT_MODE_FILE AND PBCHECK_LINK_CHECK)
+  if(NOT NM OR NOT EXISTS "${EXECUTABLE}")
+    message(WARNING "pbcheck: no nm or no pbcheck executable: the link check of ${LIBRARY} is skipped")
+    return()
+  endif()
+  file(MAKE_DIRECTORY "${WORK_DIR}")
+  set(stub "${WORK_DIR}/libpbcheck_kernel_services.so")
+  if(NOT EXISTS "${stub}" OR "${EXECUTABLE}" IS_NEWER_THAN "${stub}")
+    execute_process(COMMAND "${NM}" -D --defined-only "${EXECUTABLE}" OUTPUT_VARIABLE syms RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "pbcheck: '${NM} -D ${EXECUTABLE}' failed: cannot list the kernel services")
+    endif()
+    string(REGEX MATCHALL "[0-9a-fA-F]+ [A-Z] [A-Za-z][A-Za-z0-9_]*" lines "${syms}")
+    set(text "/* The symbols ${EXECUTABLE} exports to targets. */\n")
+    foreach(line ${lines})
+      string(REGEX REPLACE "^[0-9a-fA-F]+ [A-Z] " "" sym "${line}")
+      string(APPEND text "void ${sym}(void) {}\n")
+    endforeach()
+    file(WRITE "${WORK_DIR}/services_stub.c" "${text}")
+    execute_process(COMMAND "${CC}" -x c -shared -fPIC -w "${WORK_DIR}/services_stub.c" -o "${stub}"
+                    RESULT_VARIABLE rc ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "pbcheck: cannot build the kernel-services stub for the link check:\n${err}")
+    endif()
+  endif()
+  file(WRITE "${WORK_DIR}/main.c" "int main(void) { return 0; }\n")
+  get_filename_component(libdir "${LIBRARY}" DIRECTORY)
+  execute_process(COMMAND "${CC}" -x c "${WORK_DIR}/main.c" -x none -o "${WORK_DIR}/check" -Wl,--no-as-needed
+                          "${LIBRARY}" "${stub}" -Wl,--no-allow-shlib-undefined "-Wl,-rpath-link,${libdir}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    set(missing)
+    string(REGEX MATCHALL "undefined reference to `[^']+'" refs "${err}")
+    foreach(ref ${refs})
+      string(REGEX REPLACE "undefined reference to `([^']+)'" "\\1" sym "${ref}")
+      list(APPEND missing "${sym}")
+    endforeach()
+    string(REGEX MATCHALL "(undefined symbol|--no-allow-shlib-undefined): [^\n]+" refs "${err}")
+    foreach(ref ${refs})
+      string(REGEX REPLACE "^[^:]+: " "" sym "${ref}")
+      list(APPEND missing "${sym}")
+    endforeach()
+    list(REMOVE_DUPLICATES missing)
+    file(REMOVE "${LIBRARY}")
+    if(missing)
+      list(JOIN missing ", " names)
+      message(FATAL_ERROR "pbcheck_add_target: ${LIBRARY} needs symbols that neither it nor pbcheck's kernel "
+                          "services define: ${names}\nDefine them in the target's glue (a stub for what lies "
+                          "outside the paging path), or leave out the source that calls them. "
+                          "docs/writing-a-target.md lists the services pbcheck serves.")
+    endif()
+    message(FATAL_ERROR "pbcheck_add_target: the link check of ${LIBRARY} failed:\n${err}")
+  endif()
+  return()
+endif()
+set(_PBCHECK_FUNCTIONS_FILE "${CMAKE_CURRENT_LIST_FILE}")
 
 # _pbcheck_case_includes(NAME OUT_VAR SOURCES file... DIRS dir...): sets
 # OUT_VAR to the folder of generated forwarding headers.
@@ -170,6 +239,18 @@ function(pbcheck_add_target name)
   target_compile_definitions(${name} PRIVATE ${arg_COMPILE_DEFINITIONS})
   set_target_properties(${name} PROPERTIES PREFIX "lib" C_VISIBILITY_PRESET hidden
                         CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  # The link check (see the top of this file). The compiler drives the
+  # link: C's if the project has one, else C++'s.
+  set(check_cc "${CMAKE_C_COMPILER}")
+  if(NOT check_cc)
+    set(check_cc "${CMAKE_CXX_COMPILER}")
+  endif()
+  add_custom_command(TARGET ${name} POST_BUILD
+    COMMAND "${CMAKE_COMMAND}" -DPBCHECK_LINK_CHECK=ON "-DLIBRARY=$<TARGET_FILE:${name}>"
+            "-DEXECUTABLE=${pbcheck_EXECUTABLE}" "-DCC=${check_cc}" "-DNM=${CMAKE_NM}"
+            "-DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/${name}_link_check" -P "${_PBCHECK_FUNCTIONS_FILE}"
+    COMMENT "Checking that lib${name}.so needs only what pbcheck's kernel services define" VERBATIM)
+
   if(arg_CASE_INSENSITIVE_INCLUDES)
     # pbcheck's WDK headers too: sources say Dispmprt.h or NTDDK.h.
     _pbcheck_case_includes(${name} case_dir SOURCES ${sources}

@@ -69,4 +69,18 @@ for ex in example_gpu example_cpu example_worker; do
     check "$ex-conformant" grep -q "verdict: CONFORMANT" "$tmp/$ex.log"
 done
 
+# Link-time truth: a library that needs a symbol neither it nor pbcheck's
+# kernel services define fails to build, naming it, and leaves no library;
+# the same glue without that call builds.
+cmake -S "$src/tests/package/missing_symbol" -B "$tmp/missing" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+    -DCMAKE_C_COMPILER="$cc" >"$tmp/missing-configure.log" 2>&1
+check missing-configure [ $? -eq 0 ] || cat "$tmp/missing-configure.log"
+cmake --build "$tmp/missing" --target glue_ok >"$tmp/glue-ok.log" 2>&1
+check link-check-passes-served-calls [ $? -eq 0 ] || tail -20 "$tmp/glue-ok.log"
+check link-check-keeps-good-library [ -f "$tmp/missing/libglue_ok.so" ]
+cmake --build "$tmp/missing" --target glue_missing >"$tmp/glue-missing.log" 2>&1
+check link-check-fails-missing-symbol [ $? -ne 0 ]
+check link-check-names-symbol grep -q "define: KeFooBar" "$tmp/glue-missing.log" || tail -20 "$tmp/glue-missing.log"
+check link-check-removes-library [ ! -f "$tmp/missing/libglue_missing.so" ]
+
 finish

@@ -597,12 +597,6 @@ PBC_WDK_OFF(DXGKARG_SUBMITCOMMAND, NodeOrdinal, 88);
 PBC_WDK_SIZE(DXGKARG_SUBMITCOMMAND, 96);
 
 
-/* ---- Argument pointer typedefs as the DDI prototypes spell them ---- */
-typedef const VOID *IN_CONST_PVOID;
-typedef ULONG *OUT_PULONG;
-typedef const DXGKARG_PATCH *IN_CONST_PDXGKARG_PATCH;
-typedef const DXGKARG_SUBMITCOMMAND *IN_CONST_PDXGKARG_SUBMITCOMMAND;
-typedef const DXGKARG_BUILDPAGINGBUFFER *IN_CONST_PDXGKARG_BUILDPAGINGBUFFER;
 
 /* ---- DxgkDdiQueryAdapterInfo ---- */
 typedef enum _DXGK_QUERYADAPTERINFOTYPE {
@@ -956,6 +950,954 @@ typedef struct _DXGKARG_PRESENT {
 } DXGKARG_PRESENT;
 typedef DXGKARG_PRESENT *INOUT_PDXGKARG_PRESENT;
 
+/* ---- The other DDIs a display miniport implements ----
+ * Argument structures with every field in Windows' order (x86-64 layouts,
+ * checked at the end of this file), so a driver's whole DDI source
+ * compiles. pbcheck calls none of these DDIs; a target stubs what lies
+ * outside the paging path (docs/writing-a-target.md). */
+
+/* Interrupts (DxgkCbNotifyInterrupt). */
+typedef enum _DXGK_INTERRUPT_TYPE {
+    DXGK_INTERRUPT_DMA_COMPLETED = 1,
+    DXGK_INTERRUPT_DMA_PREEMPTED = 2,
+    DXGK_INTERRUPT_CRTC_VSYNC = 3,
+    DXGK_INTERRUPT_DMA_FAULTED = 4,
+    DXGK_INTERRUPT_DISPLAYONLY_VSYNC = 5,
+    DXGK_INTERRUPT_DISPLAYONLY_PRESENT_PROGRESS = 6,
+    DXGK_INTERRUPT_CRTC_VSYNC_WITH_MULTIPLANE_OVERLAY = 7,
+    DXGK_INTERRUPT_MICACAST_CHUNK_PROCESSING_COMPLETE = 8,
+    DXGK_INTERRUPT_DMA_PAGE_FAULTED = 9,
+    DXGK_INTERRUPT_CRTC_VSYNC_WITH_MULTIPLANE_OVERLAY2 = 10,
+    DXGK_INTERRUPT_MONITORED_FENCE_SIGNALED = 11,
+    DXGK_INTERRUPT_HWQUEUE_PAGE_FAULTED = 12,
+    DXGK_INTERRUPT_HWCONTEXTLIST_SWITCH_COMPLETED = 13,
+    DXGK_INTERRUPT_PERIODIC_MONITORED_FENCE_SIGNALED = 14,
+    DXGK_INTERRUPT_SCHEDULING_LOG_INTERRUPT = 15,
+    DXGK_INTERRUPT_GPU_ENGINE_TIMEOUT = 16,
+    DXGK_INTERRUPT_SUSPEND_CONTEXT_COMPLETED = 17,
+    DXGK_INTERRUPT_CRTC_VSYNC_WITH_MULTIPLANE_OVERLAY3 = 18,
+    DXGK_INTERRUPT_NATIVE_FENCE_SIGNALED = 19,
+    DXGK_INTERRUPT_GPU_ENGINE_STATE_CHANGE = 20
+} DXGK_INTERRUPT_TYPE;
+
+typedef enum _DXGK_RENDER_PIPELINE_STAGE {
+    DXGK_RENDER_PIPELINE_STAGE_UNKNOWN = 0,
+    DXGK_RENDER_PIPELINE_STAGE_INPUT_ASSEMBLER = 1,
+    DXGK_RENDER_PIPELINE_STAGE_VERTEX_SHADER = 2,
+    DXGK_RENDER_PIPELINE_STAGE_GEOMETRY_SHADER = 3,
+    DXGK_RENDER_PIPELINE_STAGE_STREAM_OUTPUT = 4,
+    DXGK_RENDER_PIPELINE_STAGE_RASTERIZER = 5,
+    DXGK_RENDER_PIPELINE_STAGE_PIXEL_SHADER = 6,
+    DXGK_RENDER_PIPELINE_STAGE_OUTPUT_MERGER = 7
+} DXGK_RENDER_PIPELINE_STAGE;
+
+typedef enum _DXGK_PAGE_FAULT_FLAGS {
+    DXGK_PAGE_FAULT_WRITE = 0x1,
+    DXGK_PAGE_FAULT_FENCE_INVALID = 0x2,
+    DXGK_PAGE_FAULT_ADAPTER_RESET_REQUIRED = 0x4,
+    DXGK_PAGE_FAULT_ENGINE_RESET_REQUIRED = 0x8,
+    DXGK_PAGE_FAULT_FATAL_HARDWARE_ERROR = 0x10,
+    DXGK_PAGE_FAULT_IOMMU = 0x20,
+    DXGK_PAGE_FAULT_HW_CONTEXT_VALID = 0x40,
+    DXGK_PAGE_FAULT_PROCESS_HANDLE_VALID = 0x80
+} DXGK_PAGE_FAULT_FLAGS;
+
+typedef enum _DXGK_GENERAL_ERROR_CODE {
+    DXGK_GENERAL_ERROR_PAGE_FAULT = 0,
+    DXGK_GENERAL_ERROR_INVALID_INSTRUCTION = 1
+} DXGK_GENERAL_ERROR_CODE;
+
+typedef struct _DXGK_FAULT_ERROR_CODE {
+    union {
+        struct {
+            UINT IsDeviceSpecificCode : 1;
+            UINT GeneralErrorCode : 31; /* a DXGK_GENERAL_ERROR_CODE */
+        };
+        struct {
+            UINT IsDeviceSpecificCodeReserved : 1;
+            UINT DeviceSpecificCode : 31;
+        };
+    };
+} DXGK_FAULT_ERROR_CODE;
+
+typedef struct _DXGK_MULTIPLANE_OVERLAY_VSYNC_INFO DXGK_MULTIPLANE_OVERLAY_VSYNC_INFO;
+typedef struct _DXGK_MULTIPLANE_OVERLAY_VSYNC_INFO2 DXGK_MULTIPLANE_OVERLAY_VSYNC_INFO2;
+
+typedef enum _D3DKMDT_PRESENT_DISPLAY_ONLY_PROGRESS_ID {
+    D3DKMDT_PDOPROGRESS_FAILED = 0,
+    D3DKMDT_PDOPROGRESS_FULLY_COMPLETED = 1
+} D3DKMDT_PRESENT_DISPLAY_ONLY_PROGRESS_ID;
+
+typedef struct _DXGKARGCB_PRESENT_DISPLAYONLY_PROGRESS {
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    D3DKMDT_PRESENT_DISPLAY_ONLY_PROGRESS_ID ProgressId;
+} DXGKARGCB_PRESENT_DISPLAYONLY_PROGRESS;
+
+typedef enum _DXGK_MIRACAST_CHUNK_TYPE {
+    DXGK_MIRACAST_CHUNK_TYPE_UNKNOWN = 0,
+    DXGK_MIRACAST_CHUNK_TYPE_COLOR_CONVERT_COMPLETE = 1,
+    DXGK_MIRACAST_CHUNK_TYPE_ENCODE_COMPLETE = 2,
+    DXGK_MIRACAST_CHUNK_TYPE_FRAME_START = 3,
+    DXGK_MIRACAST_CHUNK_TYPE_FRAME_DROPPED = 4,
+    DXGK_MIRACAST_CHUNK_TYPE_ENCODE_DRIVER_DEFINED_1 = 0x80000000,
+    DXGK_MIRACAST_CHUNK_TYPE_ENCODE_DRIVER_DEFINED_2 = 0x80000001
+} DXGK_MIRACAST_CHUNK_TYPE;
+
+typedef struct _DXGK_MIRACAST_CHUNK_ID {
+    union {
+        struct {
+            UINT64 FrameNumber : 32;
+            UINT64 PartNumber : 32;
+        };
+        UINT64 Value;
+    };
+} DXGK_MIRACAST_CHUNK_ID;
+
+typedef struct _DXGK_MIRACAST_CHUNK_INFO {
+    DXGK_MIRACAST_CHUNK_TYPE ChunkType;
+    DXGK_MIRACAST_CHUNK_ID ChunkId;
+    UINT ProcessingTime;
+    UINT EncodeRate;
+} DXGK_MIRACAST_CHUNK_INFO;
+
+typedef struct _DXGKCB_NOTIFY_INTERRUPT_DATA_FLAGS {
+    union {
+        struct {
+            UINT ValidPhysicalAdapterMask : 1;
+            UINT HsyncFlipCompletion : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGKCB_NOTIFY_INTERRUPT_DATA_FLAGS;
+
+typedef struct _DXGKARGCB_NOTIFY_INTERRUPT_DATA {
+    DXGK_INTERRUPT_TYPE InterruptType;
+    union {
+        struct {
+            UINT SubmissionFenceId;
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+        } DmaCompleted;
+        struct {
+            UINT PreemptionFenceId;
+            UINT LastCompletedFenceId;
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+        } DmaPreempted;
+        struct {
+            UINT FaultedFenceId;
+            NTSTATUS Status;
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+        } DmaFaulted;
+        struct {
+            D3DDDI_VIDEO_PRESENT_TARGET_ID VidPnTargetId;
+            PHYSICAL_ADDRESS PhysicalAddress;
+            UINT PhysicalAdapterMask;
+        } CrtcVsync;
+        struct {
+            D3DDDI_VIDEO_PRESENT_TARGET_ID VidPnTargetId;
+        } DisplayOnlyVsync;
+        struct {
+            D3DDDI_VIDEO_PRESENT_TARGET_ID VidPnTargetId;
+            UINT PhysicalAdapterMask;
+            UINT MultiPlaneOverlayVsyncInfoCount;
+            DXGK_MULTIPLANE_OVERLAY_VSYNC_INFO *pMultiPlaneOverlayVsyncInfo;
+        } CrtcVsyncWithMultiPlaneOverlay;
+        DXGKARGCB_PRESENT_DISPLAYONLY_PROGRESS DisplayOnlyPresentProgress;
+        struct {
+            D3DDDI_VIDEO_PRESENT_TARGET_ID VidPnTargetId;
+            DXGK_MIRACAST_CHUNK_INFO ChunkInfo;
+            PVOID pPrivateDriverData;
+            UINT PrivateDataDriverSize;
+            NTSTATUS Status;
+        } MiracastEncodeChunkCompleted;
+        struct {
+            UINT FaultedFenceId;
+            UINT64 FaultedPrimitiveAPISequenceNumber;
+            DXGK_RENDER_PIPELINE_STAGE FaultedPipelineStage;
+            UINT FaultedBindTableEntry;
+            DXGK_PAGE_FAULT_FLAGS PageFaultFlags;
+            D3DGPU_VIRTUAL_ADDRESS FaultedVirtualAddress;
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+            UINT PageTableLevel;
+            DXGK_FAULT_ERROR_CODE FaultErrorCode;
+            HANDLE FaultedProcessHandle;
+        } DmaPageFaulted;
+        struct {
+            D3DDDI_VIDEO_PRESENT_TARGET_ID VidPnTargetId;
+            UINT PhysicalAdapterMask;
+            UINT MultiPlaneOverlayVsyncInfoCount;
+            DXGK_MULTIPLANE_OVERLAY_VSYNC_INFO2 *pMultiPlaneOverlayVsyncInfo;
+            ULONGLONG GpuFrequency;
+            ULONGLONG GpuClockCounter;
+        } CrtcVsyncWithMultiPlaneOverlay2;
+        struct {
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+        } MonitoredFenceSignaled;
+        struct {
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+            UINT64 ContextSwitchFence;
+        } HwContextListSwitchCompleted;
+        struct {
+            UINT64 FaultedFenceId;
+            D3DGPU_VIRTUAL_ADDRESS FaultedVirtualAddress;
+            UINT64 FaultedPrimitiveAPISequenceNumber;
+            union {
+                HANDLE FaultedHwQueue;
+                HANDLE FaultedHwContext;
+                HANDLE FaultedProcessHandle;
+            };
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+            DXGK_RENDER_PIPELINE_STAGE FaultedPipelineStage;
+            UINT FaultedBindTableEntry;
+            DXGK_PAGE_FAULT_FLAGS PageFaultFlags;
+            UINT PageTableLevel;
+            DXGK_FAULT_ERROR_CODE FaultErrorCode;
+        } HwQueuePageFaulted;
+        struct {
+            D3DDDI_VIDEO_PRESENT_TARGET_ID VidPnTargetId;
+            UINT NotificationID;
+        } PeriodicMonitoredFenceSignaled;
+        struct {
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+        } SchedulingLogInterrupt;
+        struct {
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+        } GpuEngineTimeout;
+        struct {
+            HANDLE hContext;
+            UINT64 ContextSuspendFence;
+        } SuspendContextCompleted;
+        struct {
+            UINT Reserved[16];
+        } Reserved;
+    };
+    DXGKCB_NOTIFY_INTERRUPT_DATA_FLAGS Flags;
+} DXGKARGCB_NOTIFY_INTERRUPT_DATA;
+typedef const DXGKARGCB_NOTIFY_INTERRUPT_DATA *IN_CONST_PDXGKARGCB_NOTIFY_INTERRUPT_DATA;
+
+/* Allocations (DxgkDdiCreateAllocation, OpenAllocation, DescribeAllocation,
+ * DestroyAllocation, CloseAllocation, GetStandardAllocationDriverData). */
+typedef struct _DXGK_SEGMENTBANKPREFERENCE {
+    union {
+        struct {
+            UINT Bank0 : 7;
+            UINT Direction0 : 1;
+            UINT Bank1 : 7;
+            UINT Direction1 : 1;
+            UINT Bank2 : 7;
+            UINT Direction2 : 1;
+            UINT Bank3 : 7;
+            UINT Direction3 : 1;
+        };
+        UINT Value;
+    };
+} DXGK_SEGMENTBANKPREFERENCE;
+
+typedef struct _DXGK_SEGMENTPREFERENCE {
+    union {
+        struct {
+            UINT SegmentId0 : 5;
+            UINT Direction0 : 1;
+            UINT SegmentId1 : 5;
+            UINT Direction1 : 1;
+            UINT SegmentId2 : 5;
+            UINT Direction2 : 1;
+            UINT SegmentId3 : 5;
+            UINT Direction3 : 1;
+            UINT SegmentId4 : 5;
+            UINT Direction4 : 1;
+            UINT Reserved : 2;
+        };
+        UINT Value;
+    };
+} DXGK_SEGMENTPREFERENCE;
+
+typedef struct _DXGK_ALLOCATIONINFOFLAGS {
+    union {
+        struct {
+            UINT CpuVisible : 1;
+            UINT PermanentSysMem : 1;
+            UINT Cached : 1;
+            UINT Protected : 1;
+            UINT ExistingSysMem : 1;
+            UINT ExistingKernelSysMem : 1;
+            UINT FromEndOfSegment : 1;
+            UINT Swizzled : 1;
+            UINT Overlay : 1;
+            UINT Capture : 1;
+            UINT UseAlternateVA : 1;
+            UINT SynchronousPaging : 1;
+            UINT LinkMirrored : 1;
+            UINT LinkInstanced : 1;
+            UINT HistoryBuffer : 1;
+            UINT AccessedPhysically : 1;
+            UINT ExplicitResidencyNotification : 1;
+            UINT HardwareProtected : 1;
+            UINT CpuVisibleOnDemand : 1;
+            UINT Reserved : 4;
+            UINT DXGK_ALLOC_RESERVED16 : 1;
+            UINT DXGK_ALLOC_RESERVED15 : 1;
+            UINT DXGK_ALLOC_RESERVED14 : 1;
+            UINT DXGK_ALLOC_RESERVED13 : 1;
+            UINT DXGK_ALLOC_RESERVED12 : 1;
+            UINT DXGK_ALLOC_RESERVED11 : 1;
+            UINT DXGK_ALLOC_RESERVED10 : 1;
+            UINT DXGK_ALLOC_RESERVED9 : 1;
+            UINT DXGK_ALLOC_RESERVED4 : 1;
+            UINT DXGK_ALLOC_RESERVED3 : 1;
+            UINT DXGK_ALLOC_RESERVED2 : 1;
+            UINT DXGK_ALLOC_RESERVED1 : 1;
+            UINT DXGK_ALLOC_RESERVED0 : 1;
+        };
+        UINT Value;
+    };
+} DXGK_ALLOCATIONINFOFLAGS;
+
+typedef struct _DXGK_ALLOCATIONINFOFLAGS_WDDM2_0 {
+    union {
+        struct {
+            UINT CpuVisible : 1;
+            UINT PermanentSysMem : 1;
+            UINT Cached : 1;
+            UINT Protected : 1;
+            UINT ExistingSysMem : 1;
+            UINT ExistingKernelSysMem : 1;
+            UINT FromEndOfSegment : 1;
+            UINT DisableLargePageMapping : 1;
+            UINT Overlay : 1;
+            UINT Capture : 1;
+            UINT CreateInVpr : 1;
+            UINT Reserved00 : 1;
+            UINT DXGK_ALLOC_RESERVED17 : 1;
+            UINT Reserved02 : 1;
+            UINT MapApertureCpuVisible : 1;
+            UINT Reserved03 : 1;
+            UINT HistoryBuffer : 1;
+            UINT AccessedPhysically : 1;
+            UINT ExplicitResidencyNotification : 1;
+            UINT HardwareProtected : 1;
+            UINT CpuVisibleOnDemand : 1;
+            UINT DXGK_ALLOC_RESERVED16 : 1;
+            UINT DXGK_ALLOC_RESERVED15 : 1;
+            UINT DXGK_ALLOC_RESERVED14 : 1;
+            UINT DXGK_ALLOC_RESERVED13 : 1;
+            UINT DXGK_ALLOC_RESERVED12 : 1;
+            UINT DXGK_ALLOC_RESERVED11 : 1;
+            UINT DXGK_ALLOC_RESERVED10 : 1;
+            UINT DXGK_ALLOC_RESERVED9 : 1;
+            UINT DXGK_ALLOC_RESERVED4 : 1;
+            UINT DXGK_ALLOC_RESERVED3 : 1;
+            UINT DXGK_ALLOC_RESERVED2 : 1;
+            UINT DXGK_ALLOC_RESERVED1 : 1;
+            UINT DXGK_ALLOC_RESERVED0 : 1;
+        };
+        UINT Value;
+    };
+} DXGK_ALLOCATIONINFOFLAGS_WDDM2_0;
+
+/* Reserved for the system; drivers leave it zero. */
+typedef struct _DXGK_ALLOCATIONINFOFLAGS2 {
+    UINT Value;
+} DXGK_ALLOCATIONINFOFLAGS2;
+
+typedef struct _DXGK_ALLOCATIONUSAGEINFO1 {
+    union {
+        struct {
+            UINT PrivateFormat : 1;
+            UINT Swizzled : 1;
+            UINT MipMap : 1;
+            UINT Cube : 1;
+            UINT Volume : 1;
+            UINT Vertex : 1;
+            UINT Index : 1;
+            UINT Reserved : 25;
+        };
+        UINT Value;
+    } Flags;
+    union {
+        D3DDDIFORMAT Format;
+        UINT PrivateFormat;
+    };
+    UINT SwizzledFormat;
+    UINT ByteOffset;
+    UINT Width;
+    UINT Height;
+    UINT Pitch;
+    UINT Depth;
+    UINT SlicePitch;
+} DXGK_ALLOCATIONUSAGEINFO1;
+
+typedef struct _DXGK_ALLOCATIONUSAGEHINT {
+    UINT Version;
+    DXGK_ALLOCATIONUSAGEINFO1 v1;
+} DXGK_ALLOCATIONUSAGEHINT;
+
+typedef struct _DXGK_ALLOCATIONINFO {
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    union {
+        UINT Alignment;
+        struct {
+            UINT16 MinimumPageSize;
+            UINT16 RecommendedPageSize;
+        };
+    };
+    SIZE_T Size;
+    SIZE_T PitchAlignedSize;
+    DXGK_SEGMENTBANKPREFERENCE HintedBank;
+    DXGK_SEGMENTPREFERENCE PreferredSegment;
+    union {
+        UINT SupportedReadSegmentSet;
+        UINT MmuSet;
+    };
+    UINT SupportedWriteSegmentSet;
+    UINT EvictionSegmentSet;
+    union {
+        UINT MaximumRenamingListLength;
+        UINT PhysicalAdapterIndex;
+    };
+    HANDLE hAllocation;
+    union {
+        DXGK_ALLOCATIONINFOFLAGS Flags;
+        DXGK_ALLOCATIONINFOFLAGS_WDDM2_0 FlagsWddm2;
+    };
+    DXGK_ALLOCATIONUSAGEHINT *pAllocationUsageHint;
+    UINT AllocationPriority;
+    DXGK_ALLOCATIONINFOFLAGS2 Flags2;
+} DXGK_ALLOCATIONINFO;
+
+typedef struct _DXGK_CREATEALLOCATIONFLAGS {
+    union {
+        struct {
+            UINT Resource : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_CREATEALLOCATIONFLAGS;
+
+typedef struct _DXGKARG_CREATEALLOCATION {
+    const VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    UINT NumAllocations;
+    DXGK_ALLOCATIONINFO *pAllocationInfo;
+    HANDLE hResource;
+    DXGK_CREATEALLOCATIONFLAGS Flags;
+} DXGKARG_CREATEALLOCATION;
+
+typedef struct _DXGK_DESTROYALLOCATIONFLAGS {
+    union {
+        struct {
+            UINT DestroyResource : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_DESTROYALLOCATIONFLAGS;
+
+typedef struct _DXGKARG_DESTROYALLOCATION {
+    UINT NumAllocations;
+    const HANDLE *pAllocationList;
+    HANDLE hResource;
+    DXGK_DESTROYALLOCATIONFLAGS Flags;
+} DXGKARG_DESTROYALLOCATION;
+
+/* Reserved (Windows 8 and later). */
+typedef struct _DXGK_DESCRIBEALLOCATIONFLAGS {
+    UINT Value;
+} DXGK_DESCRIBEALLOCATIONFLAGS;
+
+typedef struct _DXGKARG_DESCRIBEALLOCATION {
+    HANDLE hAllocation;
+    UINT Width;
+    UINT Height;
+    D3DDDIFORMAT Format;
+    D3DDDI_MULTISAMPLINGMETHOD MultisampleMethod;
+    D3DDDI_RATIONAL RefreshRate;
+    UINT PrivateDriverFormatAttribute;
+    DXGK_DESCRIBEALLOCATIONFLAGS Flags;
+    D3DDDI_ROTATION Rotation;
+} DXGKARG_DESCRIBEALLOCATION;
+
+typedef struct _DXGK_OPENALLOCATIONFLAGS {
+    union {
+        struct {
+            UINT Create : 1;
+            UINT ReadOnly : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_OPENALLOCATIONFLAGS;
+
+typedef struct _DXGK_OPENALLOCATIONINFO {
+    D3DKMT_HANDLE hAllocation;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    HANDLE hDeviceSpecificAllocation;
+} DXGK_OPENALLOCATIONINFO;
+
+typedef struct _DXGKARG_OPENALLOCATION {
+    UINT NumAllocations;
+    DXGK_OPENALLOCATIONINFO *pOpenAllocation;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverSize;
+    DXGK_OPENALLOCATIONFLAGS Flags;
+    UINT SubresourceIndex;
+    SIZE_T SubresourceOffset;
+    UINT Pitch;
+} DXGKARG_OPENALLOCATION;
+
+typedef struct _DXGKARG_CLOSEALLOCATION {
+    UINT NumAllocations;
+    const HANDLE *pOpenHandleList;
+} DXGKARG_CLOSEALLOCATION;
+
+typedef enum _D3DKMDT_STANDARDALLOCATION_TYPE {
+    D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE = 1,
+    D3DKMDT_STANDARDALLOCATION_SHADOWSURFACE = 2,
+    D3DKMDT_STANDARDALLOCATION_STAGINGSURFACE = 3,
+    D3DKMDT_STANDARDALLOCATION_GDISURFACE = 4
+} D3DKMDT_STANDARDALLOCATION_TYPE;
+
+typedef struct _D3DKMDT_SHAREDPRIMARYSURFACEDATA {
+    UINT Width;
+    UINT Height;
+    D3DDDIFORMAT Format;
+    D3DDDI_RATIONAL RefreshRate;
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+} D3DKMDT_SHAREDPRIMARYSURFACEDATA;
+
+typedef struct _D3DKMDT_SHADOWSURFACEDATA {
+    UINT Width;
+    UINT Height;
+    D3DDDIFORMAT Format;
+    UINT Pitch;
+} D3DKMDT_SHADOWSURFACEDATA;
+
+typedef struct _D3DKMDT_STAGINGSURFACEDATA {
+    UINT Width;
+    UINT Height;
+    UINT Pitch;
+} D3DKMDT_STAGINGSURFACEDATA;
+
+typedef enum _D3DKMDT_GDISURFACETYPE {
+    D3DKMDT_GDISURFACE_INVALID = 0,
+    D3DKMDT_GDISURFACE_TEXTURE = 1,
+    D3DKMDT_GDISURFACE_STAGING_CPUVISIBLE = 2,
+    D3DKMDT_GDISURFACE_STAGING = 3,
+    D3DKMDT_GDISURFACE_LOOKUPTABLE = 4,
+    D3DKMDT_GDISURFACE_EXISTINGSYSMEM = 5,
+    D3DKMDT_GDISURFACE_TEXTURE_CPUVISIBLE = 6,
+    D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER = 7,
+    D3DKMDT_GDISURFACE_TEXTURE_CPUVISIBLE_CROSSADAPTER = 8
+} D3DKMDT_GDISURFACETYPE;
+
+typedef struct _D3DKMDT_GDISURFACEDATA {
+    UINT Width;
+    UINT Height;
+    D3DDDIFORMAT Format;
+    D3DKMDT_GDISURFACETYPE Type;
+    UINT Flags;
+    UINT Pitch;
+} D3DKMDT_GDISURFACEDATA;
+
+typedef struct _DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA {
+    D3DKMDT_STANDARDALLOCATION_TYPE StandardAllocationType;
+    union {
+        D3DKMDT_SHAREDPRIMARYSURFACEDATA *pCreateSharedPrimarySurfaceData;
+        D3DKMDT_SHADOWSURFACEDATA *pCreateShadowSurfaceData;
+        D3DKMDT_STAGINGSURFACEDATA *pCreateStagingSurfaceData;
+        D3DKMDT_GDISURFACEDATA *pCreateGdiSurfaceData;
+    };
+    VOID *pAllocationPrivateDriverData;
+    UINT AllocationPrivateDriverDataSize;
+    VOID *pResourcePrivateDriverData;
+    UINT ResourcePrivateDriverDataSize;
+} DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA;
+
+/* Devices and contexts. */
+typedef struct _DXGK_CREATEDEVICEFLAGS {
+    union {
+        struct {
+            UINT SystemDevice : 1;
+            UINT GdiDevice : 1;
+            UINT Reserved : 29;
+            UINT DXGK_DEVICE_RESERVED0 : 1;
+        };
+        UINT Value;
+    };
+} DXGK_CREATEDEVICEFLAGS;
+
+typedef struct _DXGK_DEVICEINFOFLAGS {
+    union {
+        struct {
+            UINT GuaranteedDmaBufferContract : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_DEVICEINFOFLAGS;
+
+typedef struct _DXGK_DEVICEINFO {
+    UINT DmaBufferSize;
+    UINT DmaBufferSegmentSet;
+    UINT DmaBufferPrivateDataSize;
+    UINT AllocationListSize;
+    UINT PatchLocationListSize;
+    DXGK_DEVICEINFOFLAGS Flags;
+} DXGK_DEVICEINFO;
+
+typedef struct _DXGKARG_CREATEDEVICE {
+    HANDLE hDevice;
+    union {
+        DXGK_CREATEDEVICEFLAGS Flags;
+        DXGK_DEVICEINFO *pInfo;
+    };
+    ULONG Pasid;
+    HANDLE hKmdProcess;
+} DXGKARG_CREATEDEVICE;
+
+typedef struct _DXGK_CREATECONTEXTFLAGS {
+    union {
+        struct {
+            UINT SystemContext : 1;
+            UINT GdiContext : 1;
+            UINT VirtualAddressing : 1;
+            UINT SystemProtectedContext : 1;
+            UINT HwQueueSupported : 1;
+            UINT TestContext : 1;
+            UINT Reserved : 26;
+        };
+        UINT Value;
+    };
+} DXGK_CREATECONTEXTFLAGS;
+
+typedef struct _DXGK_CONTEXTINFO {
+    UINT DmaBufferSize;
+    UINT DmaBufferSegmentSet;
+    UINT DmaBufferPrivateDataSize;
+    UINT AllocationListSize;
+    UINT PatchLocationListSize;
+    UINT Reserved;
+} DXGK_CONTEXTINFO;
+
+typedef struct _DXGKARG_CREATECONTEXT {
+    HANDLE hContext;
+    UINT NodeOrdinal;
+    UINT EngineAffinity;
+    DXGK_CREATECONTEXTFLAGS Flags;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    DXGK_CONTEXTINFO ContextInfo;
+} DXGKARG_CREATECONTEXT;
+
+/* Scheduling, TDR and escapes. */
+typedef struct _DXGKARG_QUERYCURRENTFENCE {
+    UINT CurrentFence;
+    UINT NodeOrdinal;
+    UINT EngineOrdinal;
+} DXGKARG_QUERYCURRENTFENCE;
+
+typedef struct _DXGKARG_PREEMPTCOMMAND {
+    UINT PreemptionFenceId;
+    UINT NodeOrdinal;
+    UINT EngineOrdinal;
+} DXGKARG_PREEMPTCOMMAND;
+
+typedef struct _DXGK_ESCAPEFLAGS {
+    union {
+        struct {
+            UINT HardwareAccess : 1;
+            UINT DeviceStatusQuery : 1;
+            UINT ChangeFrameLatency : 1;
+            UINT NoAdapterSynchronization : 1;
+            UINT Reserved : 1;
+            UINT VirtualMachineData : 1;
+            UINT DriverKnownEscape : 1;
+            UINT DriverCommonEscape : 1;
+            UINT Reserved2 : 24;
+        };
+        UINT Value;
+    };
+} DXGK_ESCAPEFLAGS;
+
+typedef struct _DXGKARG_ESCAPE {
+    HANDLE hDevice;
+    DXGK_ESCAPEFLAGS Flags;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    HANDLE hContext;
+} DXGKARG_ESCAPE;
+
+typedef struct _DXGKARG_COLLECTDBGINFO {
+    ULONG Reason;
+    VOID *pBuffer;
+    SIZE_T BufferSize;
+    VOID *pExtension;
+} DXGKARG_COLLECTDBGINFO;
+
+typedef struct _DXGKARG_ACQUIRESWIZZLINGRANGE {
+    HANDLE hAllocation;
+    UINT PrivateDriverData;
+    UINT RangeId;
+    UINT SegmentId;
+    SIZE_T RangeSize;
+    PHYSICAL_ADDRESS CPUTranslatedAddress;
+} DXGKARG_ACQUIRESWIZZLINGRANGE;
+
+typedef struct _DXGKARG_RELEASESWIZZLINGRANGE {
+    HANDLE hAllocation;
+    UINT PrivateDriverData;
+    UINT RangeId;
+} DXGKARG_RELEASESWIZZLINGRANGE;
+
+/* Pointer and palette. */
+typedef struct _DXGK_SETPOINTERPOSITIONFLAGS {
+    union {
+        struct {
+            UINT Visible : 1;
+            UINT Procedural : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_SETPOINTERPOSITIONFLAGS;
+
+typedef struct _DXGKARG_SETPOINTERPOSITION {
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    INT X;
+    INT Y;
+    DXGK_SETPOINTERPOSITIONFLAGS Flags;
+} DXGKARG_SETPOINTERPOSITION;
+
+typedef struct _DXGKARG_SETPOINTERSHAPE {
+    DXGK_POINTERFLAGS Flags;
+    UINT Width;
+    UINT Height;
+    UINT Pitch;
+    const VOID *pPixels;
+    UINT XHot;
+    UINT YHot;
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+} DXGKARG_SETPOINTERSHAPE;
+
+typedef struct _D3DKMDT_PALETTEDATA {
+    UCHAR Blue;
+    UCHAR Green;
+    UCHAR Red;
+    UCHAR Reserved;
+} D3DKMDT_PALETTEDATA;
+
+typedef struct _DXGKARG_SETPALETTE {
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    UINT FirstEntry;
+    UINT NumEntries;
+    D3DKMDT_PALETTEDATA *pLookupTable;
+} DXGKARG_SETPALETTE;
+
+/* VidPN. The VidPN objects themselves (topology, mode sets, the
+ * DXGK_VIDPN_INTERFACE function table) are handles and incomplete types:
+ * mode management lies outside the paging path. */
+typedef struct _D3DKMDT_HVIDPN *D3DKMDT_HVIDPN;
+typedef struct _D3DKMDT_HVIDPNTOPOLOGY *D3DKMDT_HVIDPNTOPOLOGY;
+typedef struct _D3DKMDT_HVIDPNSOURCEMODESET *D3DKMDT_HVIDPNSOURCEMODESET;
+typedef struct _D3DKMDT_HVIDPNTARGETMODESET *D3DKMDT_HVIDPNTARGETMODESET;
+typedef struct _D3DKMDT_HMONITORSOURCEMODESET *D3DKMDT_HMONITORSOURCEMODESET;
+typedef struct _D3DKMDT_HMONITORFREQUENCYRANGESET *D3DKMDT_HMONITORFREQUENCYRANGESET;
+typedef struct _D3DKMDT_HMONITORDESCRIPTORSET *D3DKMDT_HMONITORDESCRIPTORSET;
+typedef struct _DXGK_VIDPN_INTERFACE DXGK_VIDPN_INTERFACE;
+typedef struct _DXGK_MONITORSOURCEMODESET_INTERFACE DXGK_MONITORSOURCEMODESET_INTERFACE;
+typedef struct _D3DKMDT_VIDPN_PRESENT_PATH D3DKMDT_VIDPN_PRESENT_PATH;
+
+typedef enum _D3DKMDT_ENUMCOFUNCMODALITY_PIVOT_TYPE {
+    D3DKMDT_EPT_UNINITIALIZED = 0,
+    D3DKMDT_EPT_VIDPNSOURCE = 1,
+    D3DKMDT_EPT_VIDPNTARGET = 2,
+    D3DKMDT_EPT_SCALING = 3,
+    D3DKMDT_EPT_ROTATION = 4,
+    D3DKMDT_EPT_NOPIVOT = 5
+} D3DKMDT_ENUMCOFUNCMODALITY_PIVOT_TYPE;
+
+typedef enum _D3DKMDT_MONITOR_CONNECTIVITY_CHECKS {
+    D3DKMDT_MCC_UNINITIALIZED = 0,
+    D3DKMDT_MCC_IGNORE = 1,
+    D3DKMDT_MCC_ENFORCE = 2
+} D3DKMDT_MONITOR_CONNECTIVITY_CHECKS;
+
+typedef struct _DXGK_ENUM_PIVOT {
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    D3DDDI_VIDEO_PRESENT_TARGET_ID VidPnTargetId;
+} DXGK_ENUM_PIVOT;
+
+typedef struct _DXGKARG_ISSUPPORTEDVIDPN {
+    D3DKMDT_HVIDPN hDesiredVidPn;
+    BOOLEAN IsVidPnSupported;
+} DXGKARG_ISSUPPORTEDVIDPN;
+
+typedef struct _DXGKARG_RECOMMENDFUNCTIONALVIDPN {
+    UINT PrivateDriverDataSize;
+    const VOID *pPrivateDriverData;
+    D3DKMDT_HVIDPN hRecommendedFunctionalVidPn;
+} DXGKARG_RECOMMENDFUNCTIONALVIDPN;
+
+typedef struct _DXGKARG_ENUMVIDPNCOFUNCMODALITY {
+    D3DKMDT_HVIDPN hConstrainingVidPn;
+    D3DKMDT_ENUMCOFUNCMODALITY_PIVOT_TYPE EnumPivotType;
+    DXGK_ENUM_PIVOT EnumPivot;
+} DXGKARG_ENUMVIDPNCOFUNCMODALITY;
+
+typedef struct _DXGKARG_COMMITVIDPN_FLAGS {
+    union {
+        struct {
+            UINT PathPowerTransition : 1;
+            UINT PathPoweredOff : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGKARG_COMMITVIDPN_FLAGS;
+
+typedef struct _DXGKARG_COMMITVIDPN {
+    D3DKMDT_HVIDPN hFunctionalVidPn;
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID AffectedVidPnSourceId;
+    D3DKMDT_MONITOR_CONNECTIVITY_CHECKS MonitorConnectivityChecks;
+    HANDLE hPrimaryAllocation;
+    DXGKARG_COMMITVIDPN_FLAGS Flags;
+} DXGKARG_COMMITVIDPN;
+
+typedef struct _DXGK_SETVIDPNSOURCEADDRESS_FLAGS {
+    union {
+        struct {
+            UINT ModeChange : 1;
+            UINT FlipImmediate : 1;
+            UINT FlipOnNextVSync : 1;
+            UINT FlipStereo : 1;
+            UINT FlipStereoTemporaryMono : 1;
+            UINT FlipStereoPreferRight : 1;
+            UINT SharedPrimaryTransition : 1;
+            UINT IndependentFlipExclusive : 1;
+            UINT MoveFlip : 1;
+            UINT Reserved : 23;
+        };
+        UINT Value;
+    };
+} DXGK_SETVIDPNSOURCEADDRESS_FLAGS;
+
+/* Through Duration (Windows 8.1); the WDDM 2.x members that follow it
+ * (PrimaryData, DriverPrivateDataSize, pDriverPrivateData) are not
+ * declared. */
+typedef struct _DXGKARG_SETVIDPNSOURCEADDRESS {
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    UINT PrimarySegment;
+    PHYSICAL_ADDRESS PrimaryAddress;
+    HANDLE hAllocation;
+    UINT ContextCount;
+    HANDLE Context[1 + D3DDDI_MAX_BROADCAST_CONTEXT];
+    DXGK_SETVIDPNSOURCEADDRESS_FLAGS Flags;
+    UINT Duration;
+} DXGKARG_SETVIDPNSOURCEADDRESS;
+
+typedef struct _DXGKARG_SETVIDPNSOURCEVISIBILITY {
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    BOOLEAN Visible;
+} DXGKARG_SETVIDPNSOURCEVISIBILITY;
+
+typedef struct _DXGKARG_UPDATEACTIVEVIDPNPRESENTPATH DXGKARG_UPDATEACTIVEVIDPNPRESENTPATH;
+typedef struct _DXGKARG_RECOMMENDVIDPNTOPOLOGY DXGKARG_RECOMMENDVIDPNTOPOLOGY;
+
+typedef struct _DXGKARG_RECOMMENDMONITORMODES {
+    D3DDDI_VIDEO_PRESENT_TARGET_ID VideoPresentTargetId;
+    D3DKMDT_HMONITORSOURCEMODESET hMonitorSourceModeSet;
+    const DXGK_MONITORSOURCEMODESET_INTERFACE *pMonitorSourceModeSetInterface;
+} DXGKARG_RECOMMENDMONITORMODES;
+
+typedef struct _DXGKARG_GETSCANLINE {
+    D3DDDI_VIDEO_PRESENT_TARGET_ID VidPnTargetId;
+    BOOLEAN InVerticalBlank;
+    UINT ScanLine;
+} DXGKARG_GETSCANLINE;
+
+typedef struct _DXGKARG_STOPCAPTURE {
+    HANDLE hAllocation;
+} DXGKARG_STOPCAPTURE;
+
+/* DDIs declared by name only: argument structures pbcheck does not lay out. */
+typedef struct _DXGKARG_CREATEOVERLAY DXGKARG_CREATEOVERLAY;
+typedef struct _DXGKARG_UPDATEOVERLAY DXGKARG_UPDATEOVERLAY;
+typedef struct _DXGKARG_FLIPOVERLAY DXGKARG_FLIPOVERLAY;
+typedef struct _DXGKARG_SETDISPLAYPRIVATEDRIVERFORMAT DXGKARG_SETDISPLAYPRIVATEDRIVERFORMAT;
+typedef struct _DXGKARG_QUERYVIDPNHWCAPABILITY DXGKARG_QUERYVIDPNHWCAPABILITY;
+typedef struct _DXGKARG_QUERYDEPENDENTENGINEGROUP DXGKARG_QUERYDEPENDENTENGINEGROUP;
+typedef struct _DXGKARG_QUERYENGINESTATUS DXGKARG_QUERYENGINESTATUS;
+typedef struct _DXGKARG_RESETENGINE DXGKARG_RESETENGINE;
+typedef struct _DXGKARG_CANCELCOMMAND DXGKARG_CANCELCOMMAND;
+typedef struct _DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY;
+
+/* ---- Argument types as the DDI prototypes spell them ---- */
+typedef const VOID *IN_CONST_PVOID;
+typedef VOID *IN_PVOID;
+typedef ULONG *OUT_PULONG;
+typedef ULONG IN_ULONG;
+typedef UINT IN_UINT;
+typedef BOOLEAN IN_BOOLEAN;
+typedef const BOOLEAN IN_CONST_BOOLEAN;
+typedef const DXGK_INTERRUPT_TYPE IN_CONST_DXGK_INTERRUPT_TYPE;
+typedef const D3DDDI_VIDEO_PRESENT_SOURCE_ID IN_CONST_D3DDDI_VIDEO_PRESENT_SOURCE_ID;
+typedef const D3DDDI_VIDEO_PRESENT_TARGET_ID IN_CONST_D3DDDI_VIDEO_PRESENT_TARGET_ID;
+typedef const D3DKMDT_HVIDPN IN_CONST_D3DKMDT_HVIDPN;
+typedef const DXGKARG_PATCH *IN_CONST_PDXGKARG_PATCH;
+typedef const DXGKARG_SUBMITCOMMAND *IN_CONST_PDXGKARG_SUBMITCOMMAND;
+typedef const DXGKARG_BUILDPAGINGBUFFER *IN_CONST_PDXGKARG_BUILDPAGINGBUFFER;
+typedef DXGKARG_CREATEALLOCATION *INOUT_PDXGKARG_CREATEALLOCATION;
+typedef const DXGKARG_DESTROYALLOCATION *IN_CONST_PDXGKARG_DESTROYALLOCATION;
+typedef DXGKARG_DESCRIBEALLOCATION *INOUT_PDXGKARG_DESCRIBEALLOCATION;
+typedef DXGKARG_OPENALLOCATION *INOUT_PDXGKARG_OPENALLOCATION;
+typedef const DXGKARG_OPENALLOCATION *IN_CONST_PDXGKARG_OPENALLOCATION;
+typedef const DXGKARG_CLOSEALLOCATION *IN_CONST_PDXGKARG_CLOSEALLOCATION;
+typedef DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA *INOUT_PDXGKARG_GETSTANDARDALLOCATIONDRIVERDATA;
+typedef DXGKARG_ACQUIRESWIZZLINGRANGE *INOUT_PDXGKARG_ACQUIRESWIZZLINGRANGE;
+typedef const DXGKARG_RELEASESWIZZLINGRANGE *IN_CONST_PDXGKARG_RELEASESWIZZLINGRANGE;
+typedef DXGKARG_CREATEDEVICE *INOUT_PDXGKARG_CREATEDEVICE;
+typedef DXGKARG_CREATECONTEXT *INOUT_PDXGKARG_CREATECONTEXT;
+typedef const DXGKARG_PREEMPTCOMMAND *IN_CONST_PDXGKARG_PREEMPTCOMMAND;
+typedef const DXGKARG_SETPALETTE *IN_CONST_PDXGKARG_SETPALETTE;
+typedef const DXGKARG_SETPOINTERPOSITION *IN_CONST_PDXGKARG_SETPOINTERPOSITION;
+typedef const DXGKARG_SETPOINTERSHAPE *IN_CONST_PDXGKARG_SETPOINTERSHAPE;
+typedef const DXGKARG_ESCAPE *IN_CONST_PDXGKARG_ESCAPE;
+typedef const DXGKARG_COLLECTDBGINFO *IN_CONST_PDXGKARG_COLLECTDBGINFO;
+typedef DXGKARG_QUERYCURRENTFENCE *INOUT_PDXGKARG_QUERYCURRENTFENCE;
+typedef DXGKARG_ISSUPPORTEDVIDPN *INOUT_PDXGKARG_ISSUPPORTEDVIDPN;
+typedef const DXGKARG_RECOMMENDFUNCTIONALVIDPN *IN_CONST_PDXGKARG_RECOMMENDFUNCTIONALVIDPN;
+typedef const DXGKARG_ENUMVIDPNCOFUNCMODALITY *IN_CONST_PDXGKARG_ENUMVIDPNCOFUNCMODALITY;
+typedef const DXGKARG_SETVIDPNSOURCEADDRESS *IN_CONST_PDXGKARG_SETVIDPNSOURCEADDRESS;
+typedef const DXGKARG_SETVIDPNSOURCEVISIBILITY *IN_CONST_PDXGKARG_SETVIDPNSOURCEVISIBILITY;
+typedef const DXGKARG_COMMITVIDPN *IN_CONST_PDXGKARG_COMMITVIDPN;
+typedef const DXGKARG_UPDATEACTIVEVIDPNPRESENTPATH *IN_CONST_PDXGKARG_UPDATEACTIVEVIDPNPRESENTPATH;
+typedef const DXGKARG_RECOMMENDMONITORMODES *IN_CONST_PDXGKARG_RECOMMENDMONITORMODES;
+typedef const DXGKARG_RECOMMENDVIDPNTOPOLOGY *IN_CONST_PDXGKARG_RECOMMENDVIDPNTOPOLOGY;
+typedef DXGKARG_GETSCANLINE *INOUT_PDXGKARG_GETSCANLINE;
+typedef const DXGKARG_STOPCAPTURE *IN_CONST_PDXGKARG_STOPCAPTURE;
+typedef DXGKARG_CREATEOVERLAY *INOUT_PDXGKARG_CREATEOVERLAY;
+typedef const DXGKARG_UPDATEOVERLAY *IN_CONST_PDXGKARG_UPDATEOVERLAY;
+typedef const DXGKARG_FLIPOVERLAY *IN_CONST_PDXGKARG_FLIPOVERLAY;
+typedef DXGKARG_SETDISPLAYPRIVATEDRIVERFORMAT *INOUT_PDXGKARG_SETDISPLAYPRIVATEDRIVERFORMAT;
+typedef DXGKARG_QUERYVIDPNHWCAPABILITY *INOUT_PDXGKARG_QUERYVIDPNHWCAPABILITY;
+typedef DXGKARG_QUERYDEPENDENTENGINEGROUP *INOUT_DXGKARG_QUERYDEPENDENTENGINEGROUP;
+typedef DXGKARG_QUERYENGINESTATUS *INOUT_PDXGKARG_QUERYENGINESTATUS;
+typedef DXGKARG_RESETENGINE *INOUT_PDXGKARG_RESETENGINE;
+typedef const DXGKARG_CANCELCOMMAND *IN_CONST_PDXGKARG_CANCELCOMMAND;
+typedef DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY *IN_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY;
+
 typedef NTSTATUS APIENTRY DXGKDDI_QUERYADAPTERINFO(IN_CONST_HANDLE hAdapter,
                                                    IN_CONST_PDXGKARG_QUERYADAPTERINFO pQueryAdapterInfo);
 typedef NTSTATUS APIENTRY DXGKDDI_RENDER(IN_CONST_HANDLE hContext, INOUT_PDXGKARG_RENDER pRender);
@@ -966,6 +1908,170 @@ typedef DXGKDDI_PRESENT *PDXGKDDI_PRESENT;
 typedef DXGKDDI_PATCH *PDXGKDDI_PATCH;
 typedef DXGKDDI_SUBMITCOMMAND *PDXGKDDI_SUBMITCOMMAND;
 typedef DXGKDDI_BUILDPAGINGBUFFER *PDXGKDDI_BUILDPAGINGBUFFER;
+
+/* ---- DDI function types (each also as a PDXGKDDI_ pointer type) ---- */
+typedef NTSTATUS APIENTRY DXGKDDI_CREATEDEVICE(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CREATEDEVICE pCreateDevice);
+typedef NTSTATUS APIENTRY DXGKDDI_CREATEALLOCATION(IN_CONST_HANDLE hAdapter,
+                                                   INOUT_PDXGKARG_CREATEALLOCATION pCreateAllocation);
+typedef NTSTATUS APIENTRY DXGKDDI_DESTROYALLOCATION(IN_CONST_HANDLE hAdapter,
+                                                    IN_CONST_PDXGKARG_DESTROYALLOCATION pDestroyAllocation);
+typedef NTSTATUS APIENTRY DXGKDDI_DESCRIBEALLOCATION(IN_CONST_HANDLE hAdapter,
+                                                     INOUT_PDXGKARG_DESCRIBEALLOCATION pDescribeAllocation);
+typedef NTSTATUS APIENTRY DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA(
+    IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_GETSTANDARDALLOCATIONDRIVERDATA pGetStandardAllocationDriverData);
+typedef NTSTATUS APIENTRY DXGKDDI_ACQUIRESWIZZLINGRANGE(IN_CONST_HANDLE hAdapter,
+                                                        INOUT_PDXGKARG_ACQUIRESWIZZLINGRANGE pAcquireSwizzlingRange);
+typedef NTSTATUS APIENTRY DXGKDDI_RELEASESWIZZLINGRANGE(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_RELEASESWIZZLINGRANGE pReleaseSwizzlingRange);
+typedef NTSTATUS APIENTRY DXGKDDI_PREEMPTCOMMAND(IN_CONST_HANDLE hAdapter,
+                                                 IN_CONST_PDXGKARG_PREEMPTCOMMAND pPreemptCommand);
+typedef NTSTATUS APIENTRY DXGKDDI_SETPALETTE(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETPALETTE pSetPalette);
+typedef NTSTATUS APIENTRY DXGKDDI_SETPOINTERPOSITION(IN_CONST_HANDLE hAdapter,
+                                                     IN_CONST_PDXGKARG_SETPOINTERPOSITION pSetPointerPosition);
+typedef NTSTATUS APIENTRY DXGKDDI_SETPOINTERSHAPE(IN_CONST_HANDLE hAdapter,
+                                                  IN_CONST_PDXGKARG_SETPOINTERSHAPE pSetPointerShape);
+typedef NTSTATUS APIENTRY DXGKDDI_RESETFROMTIMEOUT(IN_CONST_HANDLE hAdapter);
+typedef NTSTATUS APIENTRY DXGKDDI_RESTARTFROMTIMEOUT(IN_CONST_HANDLE hAdapter);
+typedef NTSTATUS APIENTRY DXGKDDI_ESCAPE(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_ESCAPE pEscape);
+typedef NTSTATUS APIENTRY DXGKDDI_COLLECTDBGINFO(IN_CONST_HANDLE hAdapter,
+                                                 IN_CONST_PDXGKARG_COLLECTDBGINFO pCollectDbgInfo);
+typedef NTSTATUS APIENTRY DXGKDDI_QUERYCURRENTFENCE(IN_CONST_HANDLE hAdapter,
+                                                    INOUT_PDXGKARG_QUERYCURRENTFENCE pCurrentFence);
+typedef NTSTATUS APIENTRY DXGKDDI_ISSUPPORTEDVIDPN(IN_CONST_HANDLE hAdapter,
+                                                   INOUT_PDXGKARG_ISSUPPORTEDVIDPN pIsSupportedVidPn);
+typedef NTSTATUS APIENTRY DXGKDDI_RECOMMENDFUNCTIONALVIDPN(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_RECOMMENDFUNCTIONALVIDPN pRecommendFunctionalVidPn);
+typedef NTSTATUS APIENTRY DXGKDDI_ENUMVIDPNCOFUNCMODALITY(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_ENUMVIDPNCOFUNCMODALITY pEnumCofuncModality);
+typedef NTSTATUS APIENTRY DXGKDDI_SETVIDPNSOURCEADDRESS(IN_CONST_HANDLE hAdapter,
+                                                        IN_CONST_PDXGKARG_SETVIDPNSOURCEADDRESS pSetVidPnSourceAddress);
+typedef NTSTATUS APIENTRY DXGKDDI_SETVIDPNSOURCEVISIBILITY(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETVIDPNSOURCEVISIBILITY pSetVidPnSourceVisibility);
+typedef NTSTATUS APIENTRY DXGKDDI_COMMITVIDPN(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_COMMITVIDPN pCommitVidPn);
+typedef NTSTATUS APIENTRY DXGKDDI_UPDATEACTIVEVIDPNPRESENTPATH(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_UPDATEACTIVEVIDPNPRESENTPATH pUpdateActiveVidPnPresentPath);
+typedef NTSTATUS APIENTRY DXGKDDI_RECOMMENDMONITORMODES(IN_CONST_HANDLE hAdapter,
+                                                       IN_CONST_PDXGKARG_RECOMMENDMONITORMODES pRecommendMonitorModes);
+typedef NTSTATUS APIENTRY DXGKDDI_RECOMMENDVIDPNTOPOLOGY(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_RECOMMENDVIDPNTOPOLOGY pRecommendVidPnTopology);
+typedef NTSTATUS APIENTRY DXGKDDI_GETSCANLINE(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_GETSCANLINE pGetScanLine);
+typedef NTSTATUS APIENTRY DXGKDDI_STOPCAPTURE(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_STOPCAPTURE pStopCapture);
+typedef NTSTATUS APIENTRY DXGKDDI_CONTROLINTERRUPT(IN_CONST_HANDLE hAdapter,
+                                                   IN_CONST_DXGK_INTERRUPT_TYPE InterruptType,
+                                                   IN_BOOLEAN EnableInterrupt);
+typedef NTSTATUS APIENTRY DXGKDDI_CREATEOVERLAY(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CREATEOVERLAY pCreateOverlay);
+typedef NTSTATUS APIENTRY DXGKDDI_DESTROYDEVICE(IN_CONST_HANDLE hDevice);
+typedef NTSTATUS APIENTRY DXGKDDI_OPENALLOCATIONINFO(IN_CONST_HANDLE hDevice,
+                                                     IN_CONST_PDXGKARG_OPENALLOCATION pOpenAllocation);
+typedef NTSTATUS APIENTRY DXGKDDI_CLOSEALLOCATION(IN_CONST_HANDLE hDevice,
+                                                  IN_CONST_PDXGKARG_CLOSEALLOCATION pCloseAllocation);
+typedef NTSTATUS APIENTRY DXGKDDI_UPDATEOVERLAY(IN_CONST_HANDLE hOverlay, IN_CONST_PDXGKARG_UPDATEOVERLAY pUpdateOverlay);
+typedef NTSTATUS APIENTRY DXGKDDI_FLIPOVERLAY(IN_CONST_HANDLE hOverlay, IN_CONST_PDXGKARG_FLIPOVERLAY pFlipOverlay);
+typedef NTSTATUS APIENTRY DXGKDDI_DESTROYOVERLAY(IN_CONST_HANDLE hOverlay);
+typedef NTSTATUS APIENTRY DXGKDDI_CREATECONTEXT(IN_CONST_HANDLE hDevice, INOUT_PDXGKARG_CREATECONTEXT pCreateContext);
+typedef NTSTATUS APIENTRY DXGKDDI_DESTROYCONTEXT(IN_CONST_HANDLE hContext);
+typedef NTSTATUS APIENTRY DXGKDDI_SETDISPLAYPRIVATEDRIVERFORMAT(
+    IN_CONST_HANDLE hDevice, INOUT_PDXGKARG_SETDISPLAYPRIVATEDRIVERFORMAT pSetDisplayPrivateDriverFormat);
+typedef NTSTATUS APIENTRY DXGKDDI_RENDERKM(IN_CONST_HANDLE hContext, INOUT_PDXGKARG_RENDER pRenderKmd);
+typedef NTSTATUS APIENTRY DXGKDDI_QUERYVIDPNHWCAPABILITY(IN_CONST_HANDLE hAdapter,
+                                                         INOUT_PDXGKARG_QUERYVIDPNHWCAPABILITY pVidPnHWCaps);
+typedef NTSTATUS APIENTRY DXGKDDISETPOWERCOMPONENTFSTATE(IN_CONST_HANDLE DriverContext, UINT ComponentIndex,
+                                                         UINT FState);
+typedef NTSTATUS APIENTRY DXGKDDI_QUERYDEPENDENTENGINEGROUP(
+    IN_CONST_HANDLE hAdapter, INOUT_DXGKARG_QUERYDEPENDENTENGINEGROUP pQueryDependentEngineGroup);
+typedef NTSTATUS APIENTRY DXGKDDI_QUERYENGINESTATUS(IN_CONST_HANDLE hAdapter,
+                                                    INOUT_PDXGKARG_QUERYENGINESTATUS pQueryEngineStatus);
+typedef NTSTATUS APIENTRY DXGKDDI_RESETENGINE(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_RESETENGINE pResetEngine);
+typedef NTSTATUS APIENTRY DXGKDDI_CANCELCOMMAND(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_CANCELCOMMAND pCancelCommand);
+typedef NTSTATUS APIENTRY DXGKDDIPOWERRUNTIMECONTROLREQUEST(IN_CONST_HANDLE DriverContext, LPCGUID PowerControlCode,
+                                                            PVOID InBuffer, SIZE_T InBufferSize, PVOID OutBuffer,
+                                                            SIZE_T OutBufferSize, PSIZE_T BytesReturned);
+typedef NTSTATUS APIENTRY DXGKDDI_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY(
+    IN_CONST_HANDLE hAdapter, IN_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY pSetVidPnSourceAddress);
+typedef VOID APIENTRY DXGKCB_NOTIFY_INTERRUPT(IN_CONST_HANDLE hAdapter,
+                                              IN_CONST_PDXGKARGCB_NOTIFY_INTERRUPT_DATA pNotifyInterruptData);
+typedef VOID APIENTRY DXGKCB_NOTIFY_DPC(IN_CONST_HANDLE hAdapter);
+
+typedef DXGKDDI_CREATEDEVICE *PDXGKDDI_CREATEDEVICE;
+typedef DXGKDDI_CREATEALLOCATION *PDXGKDDI_CREATEALLOCATION;
+typedef DXGKDDI_DESTROYALLOCATION *PDXGKDDI_DESTROYALLOCATION;
+typedef DXGKDDI_DESCRIBEALLOCATION *PDXGKDDI_DESCRIBEALLOCATION;
+typedef DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA *PDXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA;
+typedef DXGKDDI_ACQUIRESWIZZLINGRANGE *PDXGKDDI_ACQUIRESWIZZLINGRANGE;
+typedef DXGKDDI_RELEASESWIZZLINGRANGE *PDXGKDDI_RELEASESWIZZLINGRANGE;
+typedef DXGKDDI_PREEMPTCOMMAND *PDXGKDDI_PREEMPTCOMMAND;
+typedef DXGKDDI_SETPALETTE *PDXGKDDI_SETPALETTE;
+typedef DXGKDDI_SETPOINTERPOSITION *PDXGKDDI_SETPOINTERPOSITION;
+typedef DXGKDDI_SETPOINTERSHAPE *PDXGKDDI_SETPOINTERSHAPE;
+typedef DXGKDDI_RESETFROMTIMEOUT *PDXGKDDI_RESETFROMTIMEOUT;
+typedef DXGKDDI_RESTARTFROMTIMEOUT *PDXGKDDI_RESTARTFROMTIMEOUT;
+typedef DXGKDDI_ESCAPE *PDXGKDDI_ESCAPE;
+typedef DXGKDDI_COLLECTDBGINFO *PDXGKDDI_COLLECTDBGINFO;
+typedef DXGKDDI_QUERYCURRENTFENCE *PDXGKDDI_QUERYCURRENTFENCE;
+typedef DXGKDDI_ISSUPPORTEDVIDPN *PDXGKDDI_ISSUPPORTEDVIDPN;
+typedef DXGKDDI_RECOMMENDFUNCTIONALVIDPN *PDXGKDDI_RECOMMENDFUNCTIONALVIDPN;
+typedef DXGKDDI_ENUMVIDPNCOFUNCMODALITY *PDXGKDDI_ENUMVIDPNCOFUNCMODALITY;
+typedef DXGKDDI_SETVIDPNSOURCEADDRESS *PDXGKDDI_SETVIDPNSOURCEADDRESS;
+typedef DXGKDDI_SETVIDPNSOURCEVISIBILITY *PDXGKDDI_SETVIDPNSOURCEVISIBILITY;
+typedef DXGKDDI_COMMITVIDPN *PDXGKDDI_COMMITVIDPN;
+typedef DXGKDDI_UPDATEACTIVEVIDPNPRESENTPATH *PDXGKDDI_UPDATEACTIVEVIDPNPRESENTPATH;
+typedef DXGKDDI_RECOMMENDMONITORMODES *PDXGKDDI_RECOMMENDMONITORMODES;
+typedef DXGKDDI_RECOMMENDVIDPNTOPOLOGY *PDXGKDDI_RECOMMENDVIDPNTOPOLOGY;
+typedef DXGKDDI_GETSCANLINE *PDXGKDDI_GETSCANLINE;
+typedef DXGKDDI_STOPCAPTURE *PDXGKDDI_STOPCAPTURE;
+typedef DXGKDDI_CONTROLINTERRUPT *PDXGKDDI_CONTROLINTERRUPT;
+typedef DXGKDDI_CREATEOVERLAY *PDXGKDDI_CREATEOVERLAY;
+typedef DXGKDDI_DESTROYDEVICE *PDXGKDDI_DESTROYDEVICE;
+typedef DXGKDDI_OPENALLOCATIONINFO *PDXGKDDI_OPENALLOCATIONINFO;
+typedef DXGKDDI_CLOSEALLOCATION *PDXGKDDI_CLOSEALLOCATION;
+typedef DXGKDDI_UPDATEOVERLAY *PDXGKDDI_UPDATEOVERLAY;
+typedef DXGKDDI_FLIPOVERLAY *PDXGKDDI_FLIPOVERLAY;
+typedef DXGKDDI_DESTROYOVERLAY *PDXGKDDI_DESTROYOVERLAY;
+typedef DXGKDDI_CREATECONTEXT *PDXGKDDI_CREATECONTEXT;
+typedef DXGKDDI_DESTROYCONTEXT *PDXGKDDI_DESTROYCONTEXT;
+typedef DXGKDDI_SETDISPLAYPRIVATEDRIVERFORMAT *PDXGKDDI_SETDISPLAYPRIVATEDRIVERFORMAT;
+typedef DXGKDDI_RENDERKM *PDXGKDDI_RENDERKM;
+typedef DXGKDDI_QUERYVIDPNHWCAPABILITY *PDXGKDDI_QUERYVIDPNHWCAPABILITY;
+typedef DXGKDDISETPOWERCOMPONENTFSTATE *PDXGKDDISETPOWERCOMPONENTFSTATE;
+typedef DXGKDDI_QUERYDEPENDENTENGINEGROUP *PDXGKDDI_QUERYDEPENDENTENGINEGROUP;
+typedef DXGKDDI_QUERYENGINESTATUS *PDXGKDDI_QUERYENGINESTATUS;
+typedef DXGKDDI_RESETENGINE *PDXGKDDI_RESETENGINE;
+typedef DXGKDDI_CANCELCOMMAND *PDXGKDDI_CANCELCOMMAND;
+typedef DXGKDDIPOWERRUNTIMECONTROLREQUEST *PDXGKDDIPOWERRUNTIMECONTROLREQUEST;
+typedef DXGKDDI_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY *PDXGKDDI_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY;
+typedef DXGKCB_NOTIFY_INTERRUPT *PDXGKCB_NOTIFY_INTERRUPT;
+typedef DXGKCB_NOTIFY_DPC *PDXGKCB_NOTIFY_DPC;
+
+PBC_WDK_SIZE(DXGKARGCB_NOTIFY_INTERRUPT_DATA, 80);
+PBC_WDK_OFF(DXGKARGCB_NOTIFY_INTERRUPT_DATA, DmaCompleted, 8);
+PBC_WDK_OFF(DXGKARGCB_NOTIFY_INTERRUPT_DATA, DmaPageFaulted.FaultedProcessHandle, 64);
+PBC_WDK_OFF(DXGKARGCB_NOTIFY_INTERRUPT_DATA, Flags, 72);
+PBC_WDK_SIZE(DXGK_ALLOCATIONINFO, 88);
+PBC_WDK_OFF(DXGK_ALLOCATIONINFO, Size, 16);
+PBC_WDK_OFF(DXGK_ALLOCATIONINFO, HintedBank, 32);
+PBC_WDK_OFF(DXGK_ALLOCATIONINFO, hAllocation, 56);
+PBC_WDK_OFF(DXGK_ALLOCATIONINFO, Flags, 64);
+PBC_WDK_OFF(DXGK_ALLOCATIONINFO, pAllocationUsageHint, 72);
+PBC_WDK_OFF(DXGK_ALLOCATIONINFO, Flags2, 84);
+PBC_WDK_SIZE(DXGK_ALLOCATIONUSAGEHINT, 40);
+PBC_WDK_SIZE(DXGKARG_CREATEALLOCATION, 40);
+PBC_WDK_OFF(DXGKARG_CREATEALLOCATION, pAllocationInfo, 16);
+PBC_WDK_SIZE(DXGKARG_DESTROYALLOCATION, 32);
+PBC_WDK_SIZE(DXGKARG_DESCRIBEALLOCATION, 48);
+PBC_WDK_OFF(DXGKARG_DESCRIBEALLOCATION, RefreshRate, 28);
+PBC_WDK_SIZE(DXGK_OPENALLOCATIONINFO, 32);
+PBC_WDK_SIZE(DXGKARG_OPENALLOCATION, 56);
+PBC_WDK_OFF(DXGKARG_OPENALLOCATION, SubresourceOffset, 40);
+PBC_WDK_SIZE(DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA, 48);
+PBC_WDK_SIZE(DXGKARG_CREATEDEVICE, 32);
+PBC_WDK_OFF(DXGKARG_CREATEDEVICE, Pasid, 16);
+PBC_WDK_SIZE(DXGKARG_CREATECONTEXT, 64);
+PBC_WDK_OFF(DXGKARG_CREATECONTEXT, ContextInfo, 36);
+PBC_WDK_SIZE(DXGKARG_ESCAPE, 40);
+PBC_WDK_OFF(DXGKARG_SETVIDPNSOURCEADDRESS, Context, 32);
+PBC_WDK_OFF(DXGKARG_SETVIDPNSOURCEADDRESS, Flags, 552);
+PBC_WDK_SIZE(DXGKARG_COMMITVIDPN, 32);
+PBC_WDK_SIZE(DXGKARG_SETPOINTERSHAPE, 40);
 
 PBC_WDK_SIZE(DXGK_SEGMENTDESCRIPTOR, 56);
 PBC_WDK_OFF(DXGK_SEGMENTDESCRIPTOR, pBankRangeTable, 32);

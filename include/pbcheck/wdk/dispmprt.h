@@ -29,6 +29,7 @@ extern "C" {
 #define DXGKDDI_INTERFACE_VERSION_VISTA 0x1052
 #define DXGKDDI_INTERFACE_VERSION_WIN7 0x2005
 #define DXGKDDI_INTERFACE_VERSION_WIN8 0x300E
+#define DXGKDDI_INTERFACE_VERSION_WDDM1_3 0x4002
 #define DXGKDDI_INTERFACE_VERSION_WDDM2_0 0x5023
 #ifndef DXGKDDI_INTERFACE_VERSION
 #define DXGKDDI_INTERFACE_VERSION DXGKDDI_INTERFACE_VERSION_WIN8
@@ -62,12 +63,285 @@ typedef struct _DXGK_DEVICE_INFO {
     DOCKING_STATE DockingState;
 } DXGK_DEVICE_INFO, *PDXGK_DEVICE_INFO;
 
+/* ---- Child devices, ACPI, interfaces and I/O requests ---- */
+typedef enum _DXGK_CHILD_DEVICE_TYPE {
+    TypeUninitialized = 0,
+    TypeVideoOutput = 1,
+    TypeOther = 2,
+    TypeIntegratedDisplay = 3
+} DXGK_CHILD_DEVICE_TYPE, *PDXGK_CHILD_DEVICE_TYPE;
+
+typedef enum _DXGK_CHILD_DEVICE_HPD_AWARENESS {
+    HpdAwarenessUninitialized = 0,
+    HpdAwarenessAlwaysConnected = 1,
+    HpdAwarenessNone = 2,
+    HpdAwarenessPolled = 3,
+    HpdAwarenessInterruptible = 4
+} DXGK_CHILD_DEVICE_HPD_AWARENESS, *PDXGK_CHILD_DEVICE_HPD_AWARENESS;
+
+typedef enum _D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY {
+    D3DKMDT_VOT_UNINITIALIZED = -2,
+    D3DKMDT_VOT_OTHER = -1,
+    D3DKMDT_VOT_HD15 = 0,
+    D3DKMDT_VOT_SVIDEO = 1,
+    D3DKMDT_VOT_COMPOSITE_VIDEO = 2,
+    D3DKMDT_VOT_COMPONENT_VIDEO = 3,
+    D3DKMDT_VOT_DVI = 4,
+    D3DKMDT_VOT_HDMI = 5,
+    D3DKMDT_VOT_LVDS = 6,
+    D3DKMDT_VOT_D_JPN = 8,
+    D3DKMDT_VOT_SDI = 9,
+    D3DKMDT_VOT_DISPLAYPORT_EXTERNAL = 10,
+    D3DKMDT_VOT_DISPLAYPORT_EMBEDDED = 11,
+    D3DKMDT_VOT_UDI_EXTERNAL = 12,
+    D3DKMDT_VOT_UDI_EMBEDDED = 13,
+    D3DKMDT_VOT_SDTVDONGLE = 14,
+    D3DKMDT_VOT_MIRACAST = 15,
+    D3DKMDT_VOT_INDIRECT_WIRED = 16,
+    D3DKMDT_VOT_INTERNAL = (int)0x80000000,
+    D3DKMDT_VOT_SVIDEO_4PIN = D3DKMDT_VOT_SVIDEO,
+    D3DKMDT_VOT_SVIDEO_7PIN = D3DKMDT_VOT_SVIDEO,
+    D3DKMDT_VOT_RF = D3DKMDT_VOT_COMPOSITE_VIDEO,
+    D3DKMDT_VOT_RCA_3COMPONENT = D3DKMDT_VOT_COMPONENT_VIDEO,
+    D3DKMDT_VOT_BNC = D3DKMDT_VOT_COMPONENT_VIDEO
+} D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY;
+
+typedef enum _D3DKMDT_MONITOR_ORIENTATION_AWARENESS {
+    D3DKMDT_MOA_UNINITIALIZED = 0,
+    D3DKMDT_MOA_NONE = 1,
+    D3DKMDT_MOA_POLLED = 2,
+    D3DKMDT_MOA_INTERRUPTIBLE = 3
+} D3DKMDT_MONITOR_ORIENTATION_AWARENESS;
+
+typedef struct _DXGK_VIDEO_OUTPUT_CAPABILITIES {
+    D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY InterfaceTechnology;
+    D3DKMDT_MONITOR_ORIENTATION_AWARENESS MonitorOrientationAwareness;
+    BOOLEAN SupportsSdtvModes;
+} DXGK_VIDEO_OUTPUT_CAPABILITIES, *PDXGK_VIDEO_OUTPUT_CAPABILITIES;
+
+typedef struct _DXGK_INTEGRATED_DISPLAY_CHILD {
+    D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY InterfaceTechnology;
+    USHORT DescriptorLength;
+} DXGK_INTEGRATED_DISPLAY_CHILD, *PDXGK_INTEGRATED_DISPLAY_CHILD;
+
+typedef struct _DXGK_OTHER_DEVICE_CAPABILITIES {
+    UINT MustBeZero;
+} DXGK_OTHER_DEVICE_CAPABILITIES;
+
+typedef struct _DXGK_CHILD_CAPABILITIES {
+    union {
+        DXGK_VIDEO_OUTPUT_CAPABILITIES VideoOutput;
+        DXGK_OTHER_DEVICE_CAPABILITIES Other;
+        DXGK_INTEGRATED_DISPLAY_CHILD IntegratedDisplayChild;
+    } Type;
+    DXGK_CHILD_DEVICE_HPD_AWARENESS HpdAwareness;
+} DXGK_CHILD_CAPABILITIES, *PDXGK_CHILD_CAPABILITIES;
+
+typedef struct _DXGK_CHILD_DESCRIPTOR {
+    DXGK_CHILD_DEVICE_TYPE ChildDeviceType;
+    DXGK_CHILD_CAPABILITIES ChildCapabilities;
+    ULONG AcpiUid;
+    ULONG ChildUid;
+} DXGK_CHILD_DESCRIPTOR, *PDXGK_CHILD_DESCRIPTOR;
+
+typedef enum _DXGK_CHILD_STATUS_TYPE {
+    StatusUninitialized = 0,
+    StatusConnection = 1,
+    StatusRotation = 2,
+    StatusMiracastConnection = 3
+} DXGK_CHILD_STATUS_TYPE, *PDXGK_CHILD_STATUS_TYPE;
+
+typedef struct _DXGK_CHILD_STATUS {
+    DXGK_CHILD_STATUS_TYPE Type;
+    ULONG ChildUid;
+    union {
+        struct {
+            BOOLEAN Connected;
+        } HotPlug;
+        struct {
+            UCHAR Angle;
+        } Rotation;
+        struct {
+            BOOLEAN Connected;
+            D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY MiracastMonitorType;
+        } Miracast;
+    };
+} DXGK_CHILD_STATUS, *PDXGK_CHILD_STATUS;
+
+typedef struct _DXGK_DEVICE_DESCRIPTOR {
+    ULONG DescriptorOffset;
+    ULONG DescriptorLength;
+    PVOID DescriptorBuffer;
+} DXGK_DEVICE_DESCRIPTOR, *PDXGK_DEVICE_DESCRIPTOR;
+
+/* ACPI method evaluation (DxgkCbEvalAcpiMethod), acpiioct.h's layouts. */
+#define ACPI_EVAL_INPUT_BUFFER_COMPLEX_SIGNATURE 0x43426541u  /* 'AeBC' */
+#define ACPI_EVAL_OUTPUT_BUFFER_SIGNATURE 0x426f6541u         /* 'AeoB' */
+#define ACPI_METHOD_ARGUMENT_INTEGER 0x0
+#define ACPI_METHOD_ARGUMENT_STRING 0x1
+#define ACPI_METHOD_ARGUMENT_BUFFER 0x2
+#define ACPI_METHOD_ARGUMENT_PACKAGE 0x3
+#define ACPI_METHOD_ARGUMENT_PACKAGE_EX 0x4
+
+typedef struct _ACPI_METHOD_ARGUMENT {
+    USHORT Type;
+    USHORT DataLength;
+    union {
+        ULONG Argument;
+        UCHAR Data[1];
+    };
+} ACPI_METHOD_ARGUMENT, *PACPI_METHOD_ARGUMENT;
+
+typedef struct _ACPI_EVAL_INPUT_BUFFER_COMPLEX {
+    ULONG Signature;
+    union {
+        UCHAR MethodName[4];
+        ULONG MethodNameAsUlong;
+    };
+    ULONG Size;
+    ULONG ArgumentCount;
+    ACPI_METHOD_ARGUMENT Argument[1];
+} ACPI_EVAL_INPUT_BUFFER_COMPLEX, *PACPI_EVAL_INPUT_BUFFER_COMPLEX;
+
+typedef struct _ACPI_EVAL_OUTPUT_BUFFER {
+    ULONG Signature;
+    ULONG Length;
+    ULONG Count;
+    ACPI_METHOD_ARGUMENT Argument[1];
+} ACPI_EVAL_OUTPUT_BUFFER, *PACPI_EVAL_OUTPUT_BUFFER;
+
+/* DxgkDdiNotifyAcpiEvent */
+typedef enum _DXGK_EVENT_TYPE {
+    DxgkUndefinedEvent = 0,
+    DxgkAcpiEvent = 1,
+    DxgkPowerStateEvent = 2,
+    DxgkDockingEvent = 3,
+    DxgkChainedAcpiEvent = 4
+} DXGK_EVENT_TYPE, *PDXGK_EVENT_TYPE;
+
+#define DXGK_ACPI_BIOS_SIZE_ALIGN 0x40
+#define DXGK_ACPI_CHANGE_DISPLAY_MODE 0x00000001
+#define DXGK_ACPI_POLL_DISPLAY_CHILDREN 0x00000002
+#define DXGK_ACPI_CHANGE_DISPLAY_TOPOLOGY 0x00000004
+#define DXGK_ACPI_ITEM_ACTIVE 0x1
+#define ACPI_NOTIFY_CYCLE_DISPLAY_HOTKEY 0x80
+#define ACPI_NOTIFY_NEXT_DISPLAY_HOTKEY 0x83
+#define ACPI_NOTIFY_PREV_DISPLAY_HOTKEY 0x84
+#define ACPI_NOTIFY_CYCLE_BRIGHTNESS_HOTKEY 0x85
+#define ACPI_NOTIFY_INC_BRIGHTNESS_HOTKEY 0x86
+#define ACPI_NOTIFY_DEC_BRIGHTNESS_HOTKEY 0x87
+#define ACPI_NOTIFY_ZERO_BRIGHTNESS_HOTKEY 0x88
+#define ACPI_NOTIFY_DISPLAY_OFF_HOTKEY 0x89
+
+/* DxgkDdiQueryInterface */
+typedef VOID (*PINTERFACE_REFERENCE)(PVOID Context);
+typedef VOID (*PINTERFACE_DEREFERENCE)(PVOID Context);
+
+typedef struct _INTERFACE {
+    USHORT Size;
+    USHORT Version;
+    PVOID Context;
+    PINTERFACE_REFERENCE InterfaceReference;
+    PINTERFACE_DEREFERENCE InterfaceDereference;
+} INTERFACE, *PINTERFACE;
+
+typedef struct _QUERY_INTERFACE {
+    const GUID *InterfaceType;
+    USHORT Size;
+    USHORT Version;
+    PINTERFACE Interface;
+    PVOID InterfaceSpecificData;
+} QUERY_INTERFACE, *PQUERY_INTERFACE;
+
+/* DxgkDdiDispatchIoRequest */
+typedef struct _STATUS_BLOCK {
+    union {
+        NTSTATUS Status;
+        PVOID Pointer;
+    };
+    ULONG_PTR Information;
+} STATUS_BLOCK, *PSTATUS_BLOCK;
+
+typedef struct _VIDEO_REQUEST_PACKET {
+    ULONG IoControlCode;
+    PSTATUS_BLOCK StatusBlock;
+    PVOID InputBuffer;
+    ULONG InputBufferLength;
+    PVOID OutputBuffer;
+    ULONG OutputBufferLength;
+} VIDEO_REQUEST_PACKET, *PVIDEO_REQUEST_PACKET;
+
+/* Post-display ownership (Windows 8). */
+typedef struct _DXGK_DISPLAY_INFORMATION {
+    UINT Width;
+    UINT Height;
+    UINT Pitch;
+    D3DDDIFORMAT ColorFormat;
+    PHYSICAL_ADDRESS PhysicAddress;
+    D3DDDI_VIDEO_PRESENT_TARGET_ID TargetId;
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID AcpiId;
+} DXGK_DISPLAY_INFORMATION, *PDXGK_DISPLAY_INFORMATION;
+
+typedef enum _DXGK_SURPRISE_REMOVAL_TYPE {
+    DxgkRemovalHibernation = 0,
+    DxgkRemovalSafe = 1,
+    DxgkRemovalSurprise = 2
+} DXGK_SURPRISE_REMOVAL_TYPE;
+
+typedef struct _DXGKARG_SYSTEM_DISPLAY_ENABLE_FLAGS {
+    union {
+        struct {
+            UINT Reset : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGKARG_SYSTEM_DISPLAY_ENABLE_FLAGS, *PDXGKARG_SYSTEM_DISPLAY_ENABLE_FLAGS;
+
+typedef struct _DXGK_CHILD_CONTAINER_ID {
+    GUID ContainerId;
+    struct {
+        UINT PortId;
+        USHORT ManufacturerName;
+        USHORT ProductCode;
+    } EldInfo;
+} DXGK_CHILD_CONTAINER_ID, *PDXGK_CHILD_CONTAINER_ID;
+
 /* ---- Callbacks into DXGKRNL (DXGKRNL_INTERFACE) ---- */
-typedef struct _ACPI_EVAL_INPUT_BUFFER_COMPLEX *PACPI_EVAL_INPUT_BUFFER_COMPLEX;
-typedef struct _ACPI_EVAL_OUTPUT_BUFFER *PACPI_EVAL_OUTPUT_BUFFER;
-typedef struct _DXGK_CHILD_STATUS *PDXGK_CHILD_STATUS;
-typedef struct _DXGKARGCB_NOTIFY_INTERRUPT_DATA DXGKARGCB_NOTIFY_INTERRUPT_DATA;
-typedef const DXGKARGCB_NOTIFY_INTERRUPT_DATA *IN_CONST_PDXGKARGCB_NOTIFY_INTERRUPT_DATA;
+typedef DXGK_CHILD_STATUS *INOUT_PDXGK_CHILD_STATUS;
+typedef DXGK_CHILD_DESCRIPTOR *INOUT_PDXGK_CHILD_DESCRIPTOR;
+typedef DXGK_DEVICE_DESCRIPTOR *INOUT_PDXGK_DEVICE_DESCRIPTOR;
+typedef PDEVICE_OBJECT IN_CONST_PDEVICE_OBJECT;
+typedef PVOID *OUT_PPVOID;
+typedef UCHAR IN_UCHAR;
+typedef DEVICE_POWER_STATE IN_DEVICE_POWER_STATE;
+typedef POWER_ACTION IN_POWER_ACTION;
+typedef PVIDEO_REQUEST_PACKET INOUT_PVIDEO_REQUEST_PACKET;
+typedef PQUERY_INTERFACE IN_PQUERY_INTERFACE;
+typedef PULONG OUT_PULONG_ACPI_FLAGS;
+typedef const PDXGK_CHILD_STATUS IN_CONST_PDXGK_CHILD_STATUS;
+
+typedef enum _DXGK_VIDPN_INTERFACE_VERSION {
+    DXGK_VIDPN_INTERFACE_VERSION_UNINITIALIZED = 0,
+    DXGK_VIDPN_INTERFACE_VERSION_V1 = 1,
+    DXGK_VIDPN_INTERFACE_VERSION_V2 = 2,
+    DXGK_VIDPN_INTERFACE_VERSION_V3 = 3,
+    DXGK_VIDPN_INTERFACE_VERSION_V4 = 4
+} DXGK_VIDPN_INTERFACE_VERSION;
+
+typedef enum _DXGK_MONITOR_INTERFACE_VERSION {
+    DXGK_MONITOR_INTERFACE_VERSION_UNINITIALIZED = 0,
+    DXGK_MONITOR_INTERFACE_VERSION_V1 = 1,
+    DXGK_MONITOR_INTERFACE_VERSION_V2 = 2
+} DXGK_MONITOR_INTERFACE_VERSION;
+
+typedef struct _DXGK_MONITOR_INTERFACE DXGK_MONITOR_INTERFACE;
+typedef struct _DXGKARGCB_GETCAPTUREADDRESS DXGKARGCB_GETCAPTUREADDRESS;
+typedef struct _DXGKARGCB_CREATECONTEXTALLOCATION DXGKARGCB_CREATECONTEXTALLOCATION;
+typedef BOOLEAN KSYNCHRONIZE_ROUTINE(PVOID SynchronizeContext);
+typedef KSYNCHRONIZE_ROUTINE *PKSYNCHRONIZE_ROUTINE;
+typedef NTSTATUS DXGKDDI_PROTECTED_CALLBACK(const PVOID ProtectedCallbackContext, NTSTATUS ProtectionStatus);
+typedef DXGKDDI_PROTECTED_CALLBACK *PDXGKDDI_PROTECTED_CALLBACK;
 
 typedef NTSTATUS APIENTRY DXGKCB_EVAL_ACPI_METHOD(HANDLE DeviceHandle, ULONG DeviceUid,
                                                   PACPI_EVAL_INPUT_BUFFER_COMPLEX AcpiInputBuffer,
@@ -80,11 +354,9 @@ typedef NTSTATUS APIENTRY DXGKCB_MAP_MEMORY(HANDLE DeviceHandle, PHYSICAL_ADDRES
                                             ULONG Length, BOOLEAN InIoSpace, BOOLEAN MapToUserMode,
                                             MEMORY_CACHING_TYPE CacheType, PVOID *VirtualAddress);
 typedef BOOLEAN APIENTRY DXGKCB_QUEUE_DPC(HANDLE DeviceHandle);
-typedef NTSTATUS APIENTRY DXGKCB_QUERY_SERVICES(HANDLE DeviceHandle, ULONG ServicesType, PVOID Interface);
+typedef NTSTATUS APIENTRY DXGKCB_QUERY_SERVICES(HANDLE DeviceHandle, ULONG ServicesType, PINTERFACE Interface);
 typedef NTSTATUS APIENTRY DXGKCB_READ_DEVICE_SPACE(HANDLE DeviceHandle, ULONG DataType, PVOID Buffer,
                                                    ULONG Offset, ULONG Length, PULONG BytesRead);
-typedef BOOLEAN KSYNCHRONIZE_ROUTINE(PVOID SynchronizeContext);
-typedef KSYNCHRONIZE_ROUTINE *PKSYNCHRONIZE_ROUTINE;
 typedef NTSTATUS APIENTRY DXGKCB_SYNCHRONIZE_EXECUTION(HANDLE DeviceHandle,
                                                        PKSYNCHRONIZE_ROUTINE SynchronizeRoutine,
                                                        PVOID Context, ULONG MessageNumber,
@@ -97,10 +369,35 @@ typedef NTSTATUS APIENTRY DXGKCB_IS_DEVICE_PRESENT(HANDLE DeviceHandle, PVOID De
 typedef PVOID APIENTRY DXGKCB_GETHANDLEDATA(const VOID *pData);
 typedef HANDLE APIENTRY DXGKCB_GETHANDLEPARENT(HANDLE hAllocation);
 typedef HANDLE APIENTRY DXGKCB_ENUMHANDLECHILDREN(const VOID *pData);
-typedef VOID APIENTRY DXGKCB_NOTIFY_INTERRUPT(HANDLE hAdapter,
-                                              IN_CONST_PDXGKARGCB_NOTIFY_INTERRUPT_DATA pData);
-typedef VOID APIENTRY DXGKCB_NOTIFY_DPC(HANDLE hAdapter);
+typedef NTSTATUS APIENTRY DXGKCB_QUERYVIDPNINTERFACE(IN_CONST_D3DKMDT_HVIDPN hVidPn,
+                                                     DXGK_VIDPN_INTERFACE_VERSION VidPnInterfaceVersion,
+                                                     const DXGK_VIDPN_INTERFACE **ppVidPnInterface);
+typedef NTSTATUS APIENTRY DXGKCB_QUERYMONITORINTERFACE(IN_CONST_HANDLE hAdapter,
+                                                       DXGK_MONITOR_INTERFACE_VERSION MonitorInterfaceVersion,
+                                                       const DXGK_MONITOR_INTERFACE **ppMonitorInterface);
+typedef NTSTATUS APIENTRY DXGKCB_GETCAPTUREADDRESS(DXGKARGCB_GETCAPTUREADDRESS *pGetCaptureAddress);
+typedef VOID APIENTRY DXGKCB_LOG_ETW_EVENT(LPCGUID EventGuid, UCHAR Type, USHORT EventBufferSize,
+                                           PVOID EventBuffer);
+typedef NTSTATUS APIENTRY DXGKCB_EXCLUDE_ADAPTER_ACCESS(HANDLE DeviceHandle, ULONG Attributes,
+                                                        PDXGKDDI_PROTECTED_CALLBACK DxgkProtectedCallback,
+                                                        PVOID ProtectedCallbackContext);
+typedef NTSTATUS APIENTRY DXGKCB_CREATECONTEXTALLOCATION(DXGKARGCB_CREATECONTEXTALLOCATION *pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_DESTROYCONTEXTALLOCATION(IN_CONST_HANDLE hAdapter, IN_CONST_HANDLE hAllocation);
+typedef NTSTATUS APIENTRY DXGKCB_SETPOWERCOMPONENTACTIVE(IN_CONST_HANDLE hAdapter, UINT ComponentIndex);
+typedef NTSTATUS APIENTRY DXGKCB_SETPOWERCOMPONENTIDLE(IN_CONST_HANDLE hAdapter, UINT ComponentIndex);
+typedef NTSTATUS APIENTRY DXGKCB_ACQUIRE_POST_DISPLAY_OWNERSHIP(HANDLE DeviceHandle,
+                                                                PDXGK_DISPLAY_INFORMATION DisplayInfo);
+typedef NTSTATUS APIENTRY DXGKCB_POWERRUNTIMECONTROLREQUEST(IN_CONST_HANDLE hAdapter, LPCGUID PowerControlCode,
+                                                            PVOID InBuffer, SIZE_T InBufferSize,
+                                                            PVOID OutBuffer, SIZE_T OutBufferSize,
+                                                            PSIZE_T BytesReturned);
+typedef VOID APIENTRY DXGKCB_SETPOWERCOMPONENTLATENCY(IN_CONST_HANDLE hAdapter, UINT ComponentIndex,
+                                                      ULONGLONG Latency);
+typedef VOID APIENTRY DXGKCB_SETPOWERCOMPONENTRESIDENCY(IN_CONST_HANDLE hAdapter, UINT ComponentIndex,
+                                                        ULONGLONG Residency);
+typedef VOID APIENTRY DXGKCB_COMPLETEFSTATETRANSITION(IN_CONST_HANDLE hAdapter, UINT ComponentIndex);
 
+/* Windows' table, in Windows' order, through its Windows 8 members. */
 typedef struct _DXGKRNL_INTERFACE {
     ULONG Size;
     ULONG Version;
@@ -121,93 +418,68 @@ typedef struct _DXGKRNL_INTERFACE {
     DXGKCB_ENUMHANDLECHILDREN *DxgkCbEnumHandleChildren;
     DXGKCB_NOTIFY_INTERRUPT *DxgkCbNotifyInterrupt;
     DXGKCB_NOTIFY_DPC *DxgkCbNotifyDpc;
+    DXGKCB_QUERYVIDPNINTERFACE *DxgkCbQueryVidPnInterface;
+    DXGKCB_QUERYMONITORINTERFACE *DxgkCbQueryMonitorInterface;
+    DXGKCB_GETCAPTUREADDRESS *DxgkCbGetCaptureAddress;
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WIN7
+    DXGKCB_LOG_ETW_EVENT *DxgkCbLogEtwEvent;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WIN8
+    DXGKCB_EXCLUDE_ADAPTER_ACCESS *DxgkCbExcludeAdapterAccess;
+    DXGKCB_CREATECONTEXTALLOCATION *DxgkCbCreateContextAllocation;
+    DXGKCB_DESTROYCONTEXTALLOCATION *DxgkCbDestroyContextAllocation;
+    DXGKCB_SETPOWERCOMPONENTACTIVE *DxgkCbSetPowerComponentActive;
+    DXGKCB_SETPOWERCOMPONENTIDLE *DxgkCbSetPowerComponentIdle;
+    DXGKCB_ACQUIRE_POST_DISPLAY_OWNERSHIP *DxgkCbAcquirePostDisplayOwnership;
+    DXGKCB_POWERRUNTIMECONTROLREQUEST *DxgkCbPowerRuntimeControlRequest;
+    DXGKCB_SETPOWERCOMPONENTLATENCY *DxgkCbSetPowerComponentLatency;
+    DXGKCB_SETPOWERCOMPONENTRESIDENCY *DxgkCbSetPowerComponentResidency;
+    DXGKCB_COMPLETEFSTATETRANSITION *DxgkCbCompleteFStateTransition;
+#endif
 } DXGKRNL_INTERFACE, *PDXGKRNL_INTERFACE;
 typedef const DXGKRNL_INTERFACE *IN_PDXGKRNL_INTERFACE;
 
 /* ---- The driver's DDI table (DRIVER_INITIALIZATION_DATA) ---- */
-typedef struct _DXGK_CHILD_DESCRIPTOR DXGK_CHILD_DESCRIPTOR, *PDXGK_CHILD_DESCRIPTOR;
-typedef struct _DXGK_CHILD_STATUS DXGK_CHILD_STATUS;
-typedef struct _DXGK_DEVICE_DESCRIPTOR DXGK_DEVICE_DESCRIPTOR, *PDXGK_DEVICE_DESCRIPTOR;
-typedef struct _VIDEO_REQUEST_PACKET VIDEO_REQUEST_PACKET, *PVIDEO_REQUEST_PACKET;
-typedef struct _QUERY_INTERFACE QUERY_INTERFACE, *PQUERY_INTERFACE;
-typedef struct _DXGKARG_CREATEDEVICE DXGKARG_CREATEDEVICE;
-typedef struct _DXGKARG_CREATEALLOCATION DXGKARG_CREATEALLOCATION;
-typedef struct _DXGKARG_DESTROYALLOCATION DXGKARG_DESTROYALLOCATION;
-typedef struct _DXGKARG_DESCRIBEALLOCATION DXGKARG_DESCRIBEALLOCATION;
-typedef struct _DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA;
-typedef struct _DXGKARG_ACQUIRESWIZZLINGRANGE DXGKARG_ACQUIRESWIZZLINGRANGE;
-typedef struct _DXGKARG_RELEASESWIZZLINGRANGE DXGKARG_RELEASESWIZZLINGRANGE;
-typedef struct _DXGKARG_PREEMPTCOMMAND DXGKARG_PREEMPTCOMMAND;
-typedef struct _DXGKARG_SETPALETTE DXGKARG_SETPALETTE;
-typedef struct _DXGKARG_SETPOINTERPOSITION DXGKARG_SETPOINTERPOSITION;
-typedef struct _DXGKARG_SETPOINTERSHAPE DXGKARG_SETPOINTERSHAPE;
-typedef struct _DXGKARG_ESCAPE DXGKARG_ESCAPE;
-typedef struct _DXGKARG_COLLECTDBGINFO DXGKARG_COLLECTDBGINFO;
-typedef struct _DXGKARG_QUERYCURRENTFENCE DXGKARG_QUERYCURRENTFENCE;
-typedef struct _DXGKARG_CREATECONTEXT DXGKARG_CREATECONTEXT;
-
-typedef ULONG DEVICE_POWER_STATE;
-typedef ULONG POWER_ACTION;
-
-typedef NTSTATUS DXGKDDI_ADD_DEVICE(const PDEVICE_OBJECT PhysicalDeviceObject, PVOID *MiniportDeviceContext);
+typedef NTSTATUS DXGKDDI_ADD_DEVICE(IN_CONST_PDEVICE_OBJECT PhysicalDeviceObject, OUT_PPVOID MiniportDeviceContext);
 typedef NTSTATUS DXGKDDI_START_DEVICE(IN_CONST_PVOID MiniportDeviceContext, IN_PDXGK_START_INFO DxgkStartInfo,
                                       IN_PDXGKRNL_INTERFACE DxgkInterface, OUT_PULONG NumberOfVideoPresentSources,
                                       OUT_PULONG NumberOfChildren);
 typedef NTSTATUS DXGKDDI_STOP_DEVICE(IN_CONST_PVOID MiniportDeviceContext);
 typedef NTSTATUS DXGKDDI_REMOVE_DEVICE(IN_CONST_PVOID MiniportDeviceContext);
-typedef NTSTATUS DXGKDDI_DISPATCH_IO_REQUEST(IN_CONST_PVOID MiniportDeviceContext, ULONG VidPnSourceId,
-                                             PVIDEO_REQUEST_PACKET VideoRequestPacket);
-typedef BOOLEAN DXGKDDI_INTERRUPT_ROUTINE(IN_CONST_PVOID MiniportDeviceContext, ULONG MessageNumber);
+typedef NTSTATUS DXGKDDI_DISPATCH_IO_REQUEST(IN_CONST_PVOID MiniportDeviceContext, IN_ULONG VidPnSourceId,
+                                             INOUT_PVIDEO_REQUEST_PACKET VideoRequestPacket);
+typedef BOOLEAN DXGKDDI_INTERRUPT_ROUTINE(IN_CONST_PVOID MiniportDeviceContext, IN_ULONG MessageNumber);
 typedef VOID DXGKDDI_DPC_ROUTINE(IN_CONST_PVOID MiniportDeviceContext);
 typedef NTSTATUS DXGKDDI_QUERY_CHILD_RELATIONS(IN_CONST_PVOID MiniportDeviceContext,
-                                               PDXGK_CHILD_DESCRIPTOR ChildRelations,
-                                               ULONG ChildRelationsSize);
+                                               INOUT_PDXGK_CHILD_DESCRIPTOR ChildRelations,
+                                               IN_ULONG ChildRelationsSize);
 typedef NTSTATUS DXGKDDI_QUERY_CHILD_STATUS(IN_CONST_PVOID MiniportDeviceContext,
-                                            DXGK_CHILD_STATUS *ChildStatus, BOOLEAN NonDestructiveOnly);
-typedef NTSTATUS DXGKDDI_QUERY_DEVICE_DESCRIPTOR(IN_CONST_PVOID MiniportDeviceContext, ULONG ChildUid,
-                                                 PDXGK_DEVICE_DESCRIPTOR DeviceDescriptor);
-typedef NTSTATUS DXGKDDI_SET_POWER_STATE(IN_CONST_PVOID MiniportDeviceContext, ULONG DeviceUid,
-                                         DEVICE_POWER_STATE DevicePowerState, POWER_ACTION ActionType);
-typedef NTSTATUS DXGKDDI_NOTIFY_ACPI_EVENT(IN_CONST_PVOID MiniportDeviceContext, ULONG EventType,
-                                           ULONG Event, PVOID Argument, PULONG AcpiFlags);
+                                            INOUT_PDXGK_CHILD_STATUS ChildStatus, IN_BOOLEAN NonDestructiveOnly);
+typedef NTSTATUS DXGKDDI_QUERY_DEVICE_DESCRIPTOR(IN_CONST_PVOID MiniportDeviceContext, IN_ULONG ChildUid,
+                                                 INOUT_PDXGK_DEVICE_DESCRIPTOR DeviceDescriptor);
+typedef NTSTATUS DXGKDDI_SET_POWER_STATE(IN_CONST_PVOID MiniportDeviceContext, IN_ULONG DeviceUid,
+                                         IN_DEVICE_POWER_STATE DevicePowerState, IN_POWER_ACTION ActionType);
+typedef NTSTATUS DXGKDDI_NOTIFY_ACPI_EVENT(IN_CONST_PVOID MiniportDeviceContext, IN_ULONG EventType,
+                                           IN_ULONG Event, IN_PVOID Argument, OUT_PULONG AcpiFlags);
 typedef VOID DXGKDDI_RESET_DEVICE(IN_CONST_PVOID MiniportDeviceContext);
 typedef VOID DXGKDDI_UNLOAD(VOID);
-typedef NTSTATUS DXGKDDI_QUERY_INTERFACE(IN_CONST_PVOID MiniportDeviceContext, PQUERY_INTERFACE QueryInterface);
-typedef VOID DXGKDDI_CONTROL_ETW_LOGGING(BOOLEAN Enable, ULONG Flags, UCHAR Level);
-typedef NTSTATUS APIENTRY DXGKDDI_CREATEDEVICE(IN_CONST_HANDLE hAdapter, DXGKARG_CREATEDEVICE *pCreateDevice);
-typedef NTSTATUS APIENTRY DXGKDDI_CREATEALLOCATION(IN_CONST_HANDLE hAdapter,
-                                                   DXGKARG_CREATEALLOCATION *pCreateAllocation);
-typedef NTSTATUS APIENTRY DXGKDDI_DESTROYALLOCATION(IN_CONST_HANDLE hAdapter,
-                                                    const DXGKARG_DESTROYALLOCATION *pDestroyAllocation);
-typedef NTSTATUS APIENTRY DXGKDDI_DESCRIBEALLOCATION(IN_CONST_HANDLE hAdapter,
-                                                     DXGKARG_DESCRIBEALLOCATION *pDescribeAllocation);
-typedef NTSTATUS APIENTRY DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA(
-    IN_CONST_HANDLE hAdapter, DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA *pGetStandardAllocationDriverData);
-typedef NTSTATUS APIENTRY DXGKDDI_ACQUIRESWIZZLINGRANGE(IN_CONST_HANDLE hAdapter,
-                                                        DXGKARG_ACQUIRESWIZZLINGRANGE *pAcquireSwizzlingRange);
-typedef NTSTATUS APIENTRY DXGKDDI_RELEASESWIZZLINGRANGE(
-    IN_CONST_HANDLE hAdapter, const DXGKARG_RELEASESWIZZLINGRANGE *pReleaseSwizzlingRange);
-typedef NTSTATUS APIENTRY DXGKDDI_PREEMPTCOMMAND(IN_CONST_HANDLE hAdapter,
-                                                 const DXGKARG_PREEMPTCOMMAND *pPreemptCommand);
-typedef NTSTATUS APIENTRY DXGKDDI_SETPALETTE(IN_CONST_HANDLE hAdapter, const DXGKARG_SETPALETTE *pSetPalette);
-typedef NTSTATUS APIENTRY DXGKDDI_SETPOINTERPOSITION(IN_CONST_HANDLE hAdapter,
-                                                     const DXGKARG_SETPOINTERPOSITION *pSetPointerPosition);
-typedef NTSTATUS APIENTRY DXGKDDI_SETPOINTERSHAPE(IN_CONST_HANDLE hAdapter,
-                                                  const DXGKARG_SETPOINTERSHAPE *pSetPointerShape);
-typedef NTSTATUS APIENTRY DXGKDDI_RESETFROMTIMEOUT(IN_CONST_HANDLE hAdapter);
-typedef NTSTATUS APIENTRY DXGKDDI_RESTARTFROMTIMEOUT(IN_CONST_HANDLE hAdapter);
-typedef NTSTATUS APIENTRY DXGKDDI_ESCAPE(IN_CONST_HANDLE hAdapter, const DXGKARG_ESCAPE *pEscape);
-typedef NTSTATUS APIENTRY DXGKDDI_COLLECTDBGINFO(IN_CONST_HANDLE hAdapter,
-                                                 const DXGKARG_COLLECTDBGINFO *pCollectDbgInfo);
-typedef NTSTATUS APIENTRY DXGKDDI_QUERYCURRENTFENCE(IN_CONST_HANDLE hAdapter,
-                                                    DXGKARG_QUERYCURRENTFENCE *pCurrentFence);
-typedef NTSTATUS APIENTRY DXGKDDI_DESTROYDEVICE(IN_CONST_HANDLE hDevice);
-typedef NTSTATUS APIENTRY DXGKDDI_CREATECONTEXT(IN_CONST_HANDLE hDevice, DXGKARG_CREATECONTEXT *pCreateContext);
-typedef NTSTATUS APIENTRY DXGKDDI_DESTROYCONTEXT(IN_CONST_HANDLE hContext);
-
-/* A member whose DDI pbcheck does not declare: a driver sets it by casting
- * its function, or leaves it NULL. */
-typedef VOID *PBC_WDK_UNMODELED_DDI;
+typedef NTSTATUS DXGKDDI_QUERY_INTERFACE(IN_CONST_PVOID MiniportDeviceContext, IN_PQUERY_INTERFACE QueryInterface);
+typedef VOID DXGKDDI_CONTROL_ETW_LOGGING(IN_BOOLEAN Enable, IN_ULONG Flags, IN_UCHAR Level);
+typedef NTSTATUS APIENTRY DXGKDDI_LINK_DEVICE(IN_CONST_PDEVICE_OBJECT PhysicalDeviceObject,
+                                              IN_CONST_PVOID MiniportDeviceContext, PVOID LinkedDevice);
+typedef NTSTATUS DXGKDDI_STOP_DEVICE_AND_RELEASE_POST_DISPLAY_OWNERSHIP(IN_CONST_PVOID MiniportDeviceContext,
+                                                                        D3DDDI_VIDEO_PRESENT_TARGET_ID TargetId,
+                                                                        PDXGK_DISPLAY_INFORMATION DisplayInfo);
+typedef NTSTATUS DXGKDDI_SYSTEM_DISPLAY_ENABLE(IN_CONST_PVOID MiniportDeviceContext,
+                                               D3DDDI_VIDEO_PRESENT_TARGET_ID TargetId,
+                                               PDXGKARG_SYSTEM_DISPLAY_ENABLE_FLAGS Flags, UINT *Width,
+                                               UINT *Height, D3DDDIFORMAT *ColorFormat);
+typedef VOID DXGKDDI_SYSTEM_DISPLAY_WRITE(IN_CONST_PVOID MiniportDeviceContext, PVOID Source, UINT SourceWidth,
+                                          UINT SourceHeight, UINT SourceStride, UINT PositionX, UINT PositionY);
+typedef NTSTATUS DXGKDDI_GET_CHILD_CONTAINER_ID(IN_CONST_PVOID MiniportDeviceContext, ULONG ChildUid,
+                                                PDXGK_CHILD_CONTAINER_ID ContainerId);
+typedef NTSTATUS DXGKDDI_NOTIFY_SURPRISE_REMOVAL(IN_CONST_PVOID MiniportDeviceContext,
+                                                 DXGK_SURPRISE_REMOVAL_TYPE RemovalType);
 
 typedef struct _DRIVER_INITIALIZATION_DATA {
     ULONG Version;
@@ -247,40 +519,82 @@ typedef struct _DRIVER_INITIALIZATION_DATA {
     DXGKDDI_ESCAPE *DxgkDdiEscape;
     DXGKDDI_COLLECTDBGINFO *DxgkDdiCollectDbgInfo;
     DXGKDDI_QUERYCURRENTFENCE *DxgkDdiQueryCurrentFence;
-    PBC_WDK_UNMODELED_DDI DxgkDdiIsSupportedVidPn;
-    PBC_WDK_UNMODELED_DDI DxgkDdiRecommendFunctionalVidPn;
-    PBC_WDK_UNMODELED_DDI DxgkDdiEnumVidPnCofuncModality;
-    PBC_WDK_UNMODELED_DDI DxgkDdiSetVidPnSourceAddress;
-    PBC_WDK_UNMODELED_DDI DxgkDdiSetVidPnSourceVisibility;
-    PBC_WDK_UNMODELED_DDI DxgkDdiCommitVidPn;
-    PBC_WDK_UNMODELED_DDI DxgkDdiUpdateActiveVidPnPresentPath;
-    PBC_WDK_UNMODELED_DDI DxgkDdiRecommendMonitorModes;
-    PBC_WDK_UNMODELED_DDI DxgkDdiRecommendVidPnTopology;
-    PBC_WDK_UNMODELED_DDI DxgkDdiGetScanLine;
-    PBC_WDK_UNMODELED_DDI DxgkDdiStopCapture;
-    PBC_WDK_UNMODELED_DDI DxgkDdiControlInterrupt;
-    PBC_WDK_UNMODELED_DDI DxgkDdiCreateOverlay;
+    DXGKDDI_ISSUPPORTEDVIDPN *DxgkDdiIsSupportedVidPn;
+    DXGKDDI_RECOMMENDFUNCTIONALVIDPN *DxgkDdiRecommendFunctionalVidPn;
+    DXGKDDI_ENUMVIDPNCOFUNCMODALITY *DxgkDdiEnumVidPnCofuncModality;
+    DXGKDDI_SETVIDPNSOURCEADDRESS *DxgkDdiSetVidPnSourceAddress;
+    DXGKDDI_SETVIDPNSOURCEVISIBILITY *DxgkDdiSetVidPnSourceVisibility;
+    DXGKDDI_COMMITVIDPN *DxgkDdiCommitVidPn;
+    DXGKDDI_UPDATEACTIVEVIDPNPRESENTPATH *DxgkDdiUpdateActiveVidPnPresentPath;
+    DXGKDDI_RECOMMENDMONITORMODES *DxgkDdiRecommendMonitorModes;
+    DXGKDDI_RECOMMENDVIDPNTOPOLOGY *DxgkDdiRecommendVidPnTopology;
+    DXGKDDI_GETSCANLINE *DxgkDdiGetScanLine;
+    DXGKDDI_STOPCAPTURE *DxgkDdiStopCapture;
+    DXGKDDI_CONTROLINTERRUPT *DxgkDdiControlInterrupt;
+    DXGKDDI_CREATEOVERLAY *DxgkDdiCreateOverlay;
     DXGKDDI_DESTROYDEVICE *DxgkDdiDestroyDevice;
-    PBC_WDK_UNMODELED_DDI DxgkDdiOpenAllocation;
-    PBC_WDK_UNMODELED_DDI DxgkDdiCloseAllocation;
+    DXGKDDI_OPENALLOCATIONINFO *DxgkDdiOpenAllocation;
+    DXGKDDI_CLOSEALLOCATION *DxgkDdiCloseAllocation;
     DXGKDDI_RENDER *DxgkDdiRender;
     DXGKDDI_PRESENT *DxgkDdiPresent;
-    PBC_WDK_UNMODELED_DDI DxgkDdiUpdateOverlay;
-    PBC_WDK_UNMODELED_DDI DxgkDdiFlipOverlay;
-    PBC_WDK_UNMODELED_DDI DxgkDdiDestroyOverlay;
+    DXGKDDI_UPDATEOVERLAY *DxgkDdiUpdateOverlay;
+    DXGKDDI_FLIPOVERLAY *DxgkDdiFlipOverlay;
+    DXGKDDI_DESTROYOVERLAY *DxgkDdiDestroyOverlay;
     DXGKDDI_CREATECONTEXT *DxgkDdiCreateContext;
     DXGKDDI_DESTROYCONTEXT *DxgkDdiDestroyContext;
-    PBC_WDK_UNMODELED_DDI DxgkDdiLinkDevice;
-    PBC_WDK_UNMODELED_DDI DxgkDdiSetDisplayPrivateDriverFormat;
+    DXGKDDI_LINK_DEVICE *DxgkDdiLinkDevice;
+    DXGKDDI_SETDISPLAYPRIVATEDRIVERFORMAT *DxgkDdiSetDisplayPrivateDriverFormat;
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WIN7
+    PVOID DxgkDdiDescribePageTable; /* reserved: zero */
+    PVOID DxgkDdiUpdatePageTable;
+    PVOID DxgkDdiUpdatePageDirectory;
+    PVOID DxgkDdiMovePageDirectory;
+    PVOID DxgkDdiSubmitRender;
+    PVOID DxgkDdiCreateAllocation2;
+    DXGKDDI_RENDERKM *DxgkDdiRenderKm;
+    VOID *Reserved;
+    DXGKDDI_QUERYVIDPNHWCAPABILITY *DxgkDdiQueryVidPnHWCapability;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WIN8
+    DXGKDDISETPOWERCOMPONENTFSTATE *DxgkDdiSetPowerComponentFState;
+    DXGKDDI_QUERYDEPENDENTENGINEGROUP *DxgkDdiQueryDependentEngineGroup;
+    DXGKDDI_QUERYENGINESTATUS *DxgkDdiQueryEngineStatus;
+    DXGKDDI_RESETENGINE *DxgkDdiResetEngine;
+    DXGKDDI_STOP_DEVICE_AND_RELEASE_POST_DISPLAY_OWNERSHIP *DxgkDdiStopDeviceAndReleasePostDisplayOwnership;
+    DXGKDDI_SYSTEM_DISPLAY_ENABLE *DxgkDdiSystemDisplayEnable;
+    DXGKDDI_SYSTEM_DISPLAY_WRITE *DxgkDdiSystemDisplayWrite;
+    DXGKDDI_CANCELCOMMAND *DxgkDdiCancelCommand;
+    DXGKDDI_GET_CHILD_CONTAINER_ID *DxgkDdiGetChildContainerId;
+    DXGKDDIPOWERRUNTIMECONTROLREQUEST *DxgkDdiPowerRuntimeControlRequest;
+    DXGKDDI_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY *DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay;
+    DXGKDDI_NOTIFY_SURPRISE_REMOVAL *DxgkDdiNotifySurpriseRemoval;
+#endif
 } DRIVER_INITIALIZATION_DATA, *PDRIVER_INITIALIZATION_DATA;
 
 typedef DXGKDDI_ADD_DEVICE *PDXGKDDI_ADD_DEVICE;
 typedef DXGKDDI_START_DEVICE *PDXGKDDI_START_DEVICE;
 typedef DXGKDDI_STOP_DEVICE *PDXGKDDI_STOP_DEVICE;
 typedef DXGKDDI_REMOVE_DEVICE *PDXGKDDI_REMOVE_DEVICE;
+typedef DXGKDDI_DISPATCH_IO_REQUEST *PDXGKDDI_DISPATCH_IO_REQUEST;
+typedef DXGKDDI_QUERY_CHILD_RELATIONS *PDXGKDDI_QUERY_CHILD_RELATIONS;
+typedef DXGKDDI_QUERY_CHILD_STATUS *PDXGKDDI_QUERY_CHILD_STATUS;
 typedef DXGKDDI_INTERRUPT_ROUTINE *PDXGKDDI_INTERRUPT_ROUTINE;
 typedef DXGKDDI_DPC_ROUTINE *PDXGKDDI_DPC_ROUTINE;
+typedef DXGKDDI_QUERY_DEVICE_DESCRIPTOR *PDXGKDDI_QUERY_DEVICE_DESCRIPTOR;
+typedef DXGKDDI_SET_POWER_STATE *PDXGKDDI_SET_POWER_STATE;
+typedef DXGKDDI_NOTIFY_ACPI_EVENT *PDXGKDDI_NOTIFY_ACPI_EVENT;
+typedef DXGKDDI_RESET_DEVICE *PDXGKDDI_RESET_DEVICE;
 typedef DXGKDDI_UNLOAD *PDXGKDDI_UNLOAD;
+typedef DXGKDDI_QUERY_INTERFACE *PDXGKDDI_QUERY_INTERFACE;
+typedef DXGKDDI_CONTROL_ETW_LOGGING *PDXGKDDI_CONTROL_ETW_LOGGING;
+typedef DXGKDDI_LINK_DEVICE *PDXGKDDI_LINK_DEVICE;
+
+/* DriverEntry hands its table to DXGKRNL with DxgkInitialize. Declared so
+ * that a DriverEntry compiles; pbcheck's kernel services do not define it
+ * (a target never runs DriverEntry), so pbcheck_add_target's link check
+ * names it unless the target's glue defines it or leaves DriverEntry out. */
+NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath,
+                        PDRIVER_INITIALIZATION_DATA DriverInitializationData);
 
 PBC_WDK_SIZE(DXGK_START_INFO, 28);
 PBC_WDK_OFF(DXGK_DEVICE_INFO, DeviceRegistryPath, 16);
@@ -291,8 +605,14 @@ PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbNotifyInterrupt, 128);
 PBC_WDK_OFF(DRIVER_INITIALIZATION_DATA, DxgkDdiPatch, 200);
 PBC_WDK_OFF(DRIVER_INITIALIZATION_DATA, DxgkDdiBuildPagingBuffer, 224);
 
-/* DxgkInitialize, the call a miniport's DriverEntry ends with, belongs to
- * the harness's driver loader and is not declared here yet. */
+PBC_WDK_SIZE(DXGK_CHILD_DESCRIPTOR, 28);
+PBC_WDK_SIZE(DXGK_CHILD_STATUS, 16);
+PBC_WDK_SIZE(DXGK_DEVICE_DESCRIPTOR, 16);
+PBC_WDK_SIZE(QUERY_INTERFACE, 32);
+PBC_WDK_SIZE(VIDEO_REQUEST_PACKET, 48);
+PBC_WDK_SIZE(ACPI_EVAL_INPUT_BUFFER_COMPLEX, 24);
+PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbQueryVidPnInterface, 144);
+PBC_WDK_OFF(DRIVER_INITIALIZATION_DATA, DxgkDdiSetDisplayPrivateDriverFormat, 488);
 
 #ifdef __cplusplus
 }

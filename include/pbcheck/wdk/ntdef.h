@@ -5,6 +5,16 @@
  * ULONG_PTR, SIZE_T and pointers are 64-bit, WCHAR is 16-bit.
  *
  * Defines _NTDEF_ as Windows does, so driver headers that test it compile.
+ *
+ * Driver-defined base types. A driver that defines DWORD or BOOL itself
+ * (typically `typedef unsigned long DWORD;`, which on Windows repeats the
+ * SDK's definition) compiles with PBC_WDK_DRIVER_BASE_TYPES defined: these
+ * headers then leave DWORD, PDWORD, LPDWORD, BOOL, PBOOL and LPBOOL to the
+ * driver, and no declaration here spells those names, so every Windows
+ * structure keeps its layout. A driver's `unsigned long` is 64-bit on
+ * Linux: docs/writing-a-target.md says when that matters. BASETYPES is
+ * defined as Windows defines it, so driver typedefs guarded by
+ * `#ifndef BASETYPES` (ULONG, USHORT, UCHAR, PSZ) are skipped.
  */
 #ifndef PBCHECK_WDK_NTDEF_H
 #define PBCHECK_WDK_NTDEF_H
@@ -44,6 +54,12 @@ extern "C" {
 #endif
 #ifndef NTAPI
 #define NTAPI
+#endif
+#ifndef CALLBACK
+#define CALLBACK
+#endif
+#ifndef WINAPIV
+#define WINAPIV
 #endif
 #ifndef APIENTRY
 #define APIENTRY
@@ -125,19 +141,22 @@ typedef uint16_t WORD, *PWORD;
 typedef int16_t SHORT, *PSHORT, CSHORT;
 typedef uint32_t ULONG, *PULONG, CLONG;
 typedef int32_t LONG, *PLONG;
-typedef uint32_t DWORD, *PDWORD;
+#ifndef PBC_WDK_DRIVER_BASE_TYPES
+typedef uint32_t DWORD, *PDWORD, *LPDWORD;
+#endif
 typedef uint32_t UINT, *PUINT;
 typedef int32_t INT, *PINT;
-typedef int8_t INT8;
-typedef uint8_t UINT8;
-typedef int16_t INT16;
-typedef uint16_t UINT16;
-typedef int32_t INT32, LONG32;
-typedef uint32_t UINT32, ULONG32, DWORD32;
+typedef int8_t INT8, *PINT8;
+typedef uint8_t UINT8, *PUINT8;
+typedef int16_t INT16, *PINT16;
+typedef uint16_t UINT16, *PUINT16;
+typedef int32_t INT32, LONG32, *PINT32, *PLONG32;
+typedef uint32_t UINT32, ULONG32, DWORD32, *PUINT32, *PULONG32, *PDWORD32;
+typedef int8_t *PCHAR8;
 typedef int64_t INT64, LONG64, LONGLONG;
 typedef uint64_t UINT64, ULONG64, ULONGLONG, DWORD64;
-typedef uint64_t *PULONG64, *PULONGLONG;
-typedef int64_t *PLONG64, *PLONGLONG;
+typedef uint64_t *PULONG64, *PULONGLONG, *PUINT64, *PDWORD64;
+typedef int64_t *PLONG64, *PLONGLONG, *PINT64;
 typedef uint64_t ULONG_PTR, *PULONG_PTR, DWORD_PTR;
 typedef int64_t LONG_PTR, *PLONG_PTR;
 typedef uint64_t UINT_PTR;
@@ -147,10 +166,20 @@ typedef int64_t SSIZE_T;
 typedef float FLOAT;
 typedef double DOUBLE;
 typedef uint8_t BOOLEAN, *PBOOLEAN;
-typedef int BOOL;
+#ifndef PBC_WDK_DRIVER_BASE_TYPES
+typedef int BOOL, *PBOOL, *LPBOOL;
+#endif
+typedef char *PSZ;
+typedef const char *PCSZ;
 typedef void *HANDLE, **PHANDLE;
 typedef LONG NTSTATUS, *PNTSTATUS;
-typedef ULONG LOGICAL;
+typedef ULONG LOGICAL, *PLOGICAL;
+typedef ULONG_PTR KAFFINITY, *PKAFFINITY;
+
+/* Windows defines BASETYPES with ULONG, USHORT, UCHAR and PSZ. */
+#ifndef BASETYPES
+#define BASETYPES
+#endif
 /* Windows' wchar_t is 16-bit; Linux's is 32-bit, so WCHAR is never wchar_t
  * here: u"..." literals (char16_t) fit it, L"..." literals do not. */
 #ifdef __cplusplus
@@ -167,7 +196,14 @@ typedef const WCHAR *PCWCH, *PCWSTR, *LPCWSTR;
 #ifndef FALSE
 #define FALSE 0
 #endif
-#ifndef NULL
+/* NULL is a null pointer constant as Windows' headers define it: 0 in C++
+ * (so `virtual ... = NULL;` is a pure-specifier, as MSVC accepts), and
+ * ((void *)0) in C. A C library header included later defines NULL again
+ * as __null; pbcheck's stddef.h (next to this file) puts 0 back. */
+#ifdef __cplusplus
+#undef NULL
+#define NULL 0
+#elif !defined(NULL)
 #define NULL ((void *)0)
 #endif
 

@@ -404,4 +404,58 @@
 #define __drv_valueIs(x)
 #endif
 
+
+/* ---- The display DDI's own forms (d3dkmddi.h, dispmprt.h) ---- */
+#ifndef _Function_class_DXGK_
+#define _Function_class_DXGK_(x)
+#endif
+#ifndef _IRQL_requires_DXGK_
+#define _IRQL_requires_DXGK_(x)
+#endif
+#ifndef _IRQL_requires_max_DXGK_
+#define _IRQL_requires_max_DXGK_(x)
+#endif
+#ifndef _IRQL_requires_min_DXGK_
+#define _IRQL_requires_min_DXGK_(x)
+#endif
+#ifndef _Check_return_DXGK_
+#define _Check_return_DXGK_
+#endif
+#ifndef _Must_inspect_result_DXGK_
+#define _Must_inspect_result_DXGK_
+#endif
+#ifndef _In_reads_bytes_DXGK_
+#define _In_reads_bytes_DXGK_(n)
+#endif
+#ifndef _Out_writes_bytes_DXGK_
+#define _Out_writes_bytes_DXGK_(n)
+#endif
+#ifndef _Field_size_bytes_DXGK_
+#define _Field_size_bytes_DXGK_(n)
+#endif
+#ifndef _Inout_updates_bytes_DXGK_
+#define _Inout_updates_bytes_DXGK_(n)
+#endif
+#ifndef _In_DXGK_
+#define _In_DXGK_
+#endif
+#ifndef _Out_DXGK_
+#define _Out_DXGK_
+#endif
+#ifndef _Inout_DXGK_
+#define _Inout_DXGK_
+#endif
+#ifndef __drv_functionClass_DXGK
+#define __drv_functionClass_DXGK(x)
+#endif
+#ifndef _Struct_size_bytes_
+#define _Struct_size_bytes_(n)
+#endif
+#ifndef _Field_size_part_
+#define _Field_size_part_(n, m)
+#endif
+#ifndef _In_range_DXGK_
+#define _In_range_DXGK_(lo, hi)
+#endif
+
 #endif
