@@ -1048,7 +1048,8 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "      fuzz' runs it: libFuzzer with one process, with --jobs 2 (-fork=2)\n"
                  "      and with -jobs=2 -workers=2; AFL++ with -M and -S (execs/s and\n"
                  "      stability);\n"
-                 "  (h) the cost of one mutation, structure-aware against libFuzzer's own.\n"
+                 "  (h) the cost of one mutation, structure-aware against libFuzzer's own;\n"
+                 "  (i) certify's cases per second in confined workers and with --no-fork.\n"
                  "The fuzz preset's binaries (cmake --preset fuzz) serve (a'), (c)-(e), (g)\n"
                  "and (h), the afl preset's (g). A quick run: --skip-find --skip-long\n"
                  "--skip-fuzz --time 2. Run it from a release build for (a) and (a') to\n"
@@ -1133,6 +1134,61 @@ static void triage_speed(FILE *o, const char *corpus)
     json_decref(root);
     if (root)
         remove_scratch(dir);
+}
+
+/* One `certify --target reference` (isolated, or --no-fork):
+ * its cases and the seconds its cases took (the line it prints), 0 when
+ * it did not run. */
+static uint32_t certify_once(int no_fork, double *seconds)
+{
+    char dir[] = "/tmp/pbcheck-bench-certify.XXXXXX", self[] = PBC_SELF_EXE, out[PATH_MAX + 8],
+         log[PATH_MAX + 8];
+    if (!mkdtemp(dir))
+        return 0;
+    snprintf(out, sizeof(out), "%s/out", dir);
+    snprintf(log, sizeof(log), "%s/log", dir);
+    char *const argv[] = {self, "certify", "--target", "reference", "--out", out, no_fork ? "--no-fork" : NULL, NULL};
+    int rc = run_child(argv, log, NULL, NULL, 600);
+    unsigned cases = 0;
+    *seconds = 0;
+    FILE *f = rc == 0 ? fopen(log, "r") : NULL;
+    char line[512];
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "certify reference: %u cases in %lf s", &cases, seconds) == 2)
+            break;
+    if (f)
+        fclose(f);
+    remove_scratch(dir);
+    return *seconds > 0 ? cases : 0;
+}
+
+/* (i): what confining each case in a worker costs, against --no-fork. */
+static void certify_isolation_cost(FILE *o)
+{
+    double iso_s = 0, here_s = 0, s;
+    uint32_t iso_n = 0, here_n = 0, n;
+    for (int round = 0; round < 4; round++) { /* isolated, here, here, isolated: drift cancels */
+        int here = round == 1 || round == 2;
+        if (!(n = certify_once(here, &s)))
+            break;
+        *(here ? &here_n : &iso_n) += n;
+        *(here ? &here_s : &iso_s) += s;
+    }
+    fprintf(o, "### (i) certify: cost of isolating cases\n\n");
+    fprintf(o, "`certify --target reference` (the whole suite) in confined worker processes (a fork every 256 cases, the "
+               "seccomp filter, the escape check after every case; docs/architecture.md, \"Trust boundary\") and "
+               "with `--no-fork` (every case in pbcheck's own process), twice each in the order isolated, here, "
+               "here, isolated; cases over the seconds the cases took (the certify line), reports excluded.\n\n");
+    fprintf(o, "| mode | cases/s | per case |\n|---|---|---|\n");
+    if (!iso_n || !here_n) {
+        fprintf(o, "| - | failed | - |\n\n");
+        return;
+    }
+    double iso_rate = iso_n / iso_s, here_rate = here_n / here_s;
+    fprintf(o, "| isolated | %.0f | %.1f us |\n| --no-fork | %.0f | %.1f us |\n\n", iso_rate, 1e6 / iso_rate,
+            here_rate, 1e6 / here_rate);
+    fprintf(o, "Isolation costs %.1f us a case (%.0f%%).\n\n", 1e6 / iso_rate - 1e6 / here_rate,
+            100.0 * (here_rate / iso_rate - 1.0));
 }
 
 int pbc_cmd_bench(int argc, char **argv)
@@ -1253,6 +1309,8 @@ int pbc_cmd_bench(int argc, char **argv)
         fprintf(stderr, "bench: (t) triage of 1,000 inputs...\n");
         triage_speed(o, corpus);
     }
+    fprintf(stderr, "bench: (i) certify with and without isolation...\n");
+    certify_isolation_cost(o);
     if (!a.skip_fuzz)
         fuzzing_speed(o, bin, afl_bin, a.fuzz_time_s);
     fclose(o);

@@ -6,11 +6,19 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <pbcheck/wdk/wdm.h>
 
 #include "base/util.h"
 #include "exec/isolate.h"
+#include "kernel/services.h"
 #include "t.h"
+
+/* The pid of the escapee a job leaves behind, through a shared page. */
+static volatile pid_t *escapee;
 
 static uint8_t *job(void *ctx, const uint8_t *in, size_t len, size_t *answer_len)
 {
@@ -37,6 +45,33 @@ static uint8_t *job(void *ctx, const uint8_t *in, size_t len, size_t *answer_len
     case 'p':
         fprintf(stderr, "a line of output\n");
         raise(SIGABRT);
+        break;
+    case 'k': /* at pbcheck itself */
+        kill(getppid(), SIGTERM);
+        break;
+    case 'g':
+        kill(0, SIGINT);
+        break;
+    case 'd': { /* detached as a daemon is: a new session, a second fork, the first gone */
+        pid_t first = fork();
+        if (first == 0) {
+            setsid();
+            pid_t second = fork();
+            if (second == 0) {
+                *escapee = getpid();
+                for (;;)
+                    pause();
+            }
+            _exit(0);
+        }
+        waitpid(first, NULL, 0);
+        while (!*escapee)
+            usleep(1000);
+        break;
+    }
+    case 'w': /* last words */
+        DbgPrint("the last words: %d\n", 7);
+        raise(SIGSEGV);
         break;
     default:
         break;
@@ -108,6 +143,58 @@ T_TEST(workers_are_replaced_after_a_batch)
         pbc_iso_result_fini(&r);
     }
     T_CHECK(pid[0] == pid[1] && pid[1] != pid[2] && pid[2] == pid[3]);
+    pbc_iso_destroy(iso);
+}
+
+T_TEST(a_worker_cannot_signal_its_caller)
+{
+    if (!pbc_iso_seccomp_available()) {
+        fprintf(stderr, "  (no seccomp filters here: the fallback blames signals instead; see hostile_test.sh)\n");
+        return;
+    }
+    pbc_iso_limits lim = {5.0, 0, 100, PBC_ISO_CAPTURE_ALL};
+    pbc_iso *iso = pbc_iso_create(&lim, job, NULL);
+    pbc_iso_result r;
+    const char *aimed[] = {"k", "g"};
+    for (size_t i = 0; i < 2; i++) {
+        T_CHECK(run(iso, aimed[i], &r) == PBC_ISO_CRASH); /* and this test process is still here */
+        T_CHECK(strstr(r.detail, "SIGSYS") && strstr(r.detail, "forbids"));
+        pbc_iso_result_fini(&r);
+    }
+    T_CHECK(run(iso, "eafter", &r) == PBC_ISO_OK); /* a worker may still signal itself: raise works */
+    pbc_iso_result_fini(&r);
+    T_CHECK(run(iso, "s", &r) == PBC_ISO_CRASH && strstr(r.detail, "SEGV"));
+    pbc_iso_result_fini(&r);
+    pbc_iso_destroy(iso);
+}
+
+T_TEST(nothing_a_job_starts_outlives_it)
+{
+    escapee = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    T_CHECK(escapee != MAP_FAILED);
+    pbc_iso_limits lim = {5.0, 0, 100, PBC_ISO_CAPTURE_ALL};
+    pbc_iso *iso = pbc_iso_create(&lim, job, NULL);
+    pbc_iso_result r;
+    *escapee = 0;
+    T_CHECK(run(iso, "d", &r) == PBC_ISO_ESCAPE);
+    T_CHECK(strstr(r.detail, "left 1 process running after its case (killed: pid ") != NULL);
+    pid_t pid = *escapee;
+    pbc_iso_result_fini(&r);
+    T_CHECK(run(iso, "eafter", &r) == PBC_ISO_OK); /* the same worker goes on */
+    pbc_iso_result_fini(&r);
+    T_CHECK(pid > 0 && kill(pid, 0) == -1); /* gone, and reaped by the worker before its next job */
+    pbc_iso_destroy(iso);
+    munmap((void *)escapee, 4096);
+}
+
+T_TEST(last_words_survive_a_crash)
+{
+    pbc_iso_limits lim = {5.0, 0, 100, PBC_ISO_CAPTURE_ALL};
+    pbc_iso *iso = pbc_iso_create(&lim, job, NULL);
+    pbc_iso_result r;
+    T_CHECK(run(iso, "w", &r) == PBC_ISO_CRASH);
+    T_CHECK(r.output && strstr(r.output, PBC_KERNEL_ECHO_PREFIX "the last words: 7\n"));
+    pbc_iso_result_fini(&r);
     pbc_iso_destroy(iso);
 }
 

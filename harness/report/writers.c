@@ -264,9 +264,18 @@ int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, u
         what = full; /* the last line says why no more follow */
         len = sizeof(full) - 1;
     }
-    if (!line || write(fd, what, len) != (ssize_t)len) {
+    size_t done = 0;
+    while (line && done < len) { /* a short write is retried: the next says why it fell short (ENOSPC) */
+        ssize_t k = write(fd, what + done, len - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        done += (size_t)k;
+    }
+    if (!line || done < len) {
         char *path = pbc_xprintf("%s/journal.jsonl", dir);
-        rc = format_failed(err, err_size, path, line ? (errno ? strerror(errno) : "short write") : "out of memory");
+        rc = format_failed(err, err_size, path, line ? strerror(errno) : "out of memory");
         free(path);
     }
     *size = what == full ? PBC_REPORT_JOURNAL_MAX : *size + len;

@@ -13,6 +13,8 @@
  * and while it is loaded (no case ever runs):
  *  16 constructor exit(0)      17 constructor segfault
  *  18 constructor endless loop 19 pbc_target_get segfault
+ * and one that behaves but declares no operation, so nothing is judged:
+ *  20 supported_operations 0
  * tests/hostile_test.sh checks that certify survives each, classifies the
  * bad cases, passes the good ones and writes valid reports.
  */
@@ -145,5 +147,7 @@ __attribute__((visibility("default"))) const pbc_target *pbc_target_get(void)
     table.name = "hostile";
     table.summary = "the reference, misbehaving on every Fill";
     table.build_paging_buffer = hostile_build;
+    if (HOSTILE_KIND == 20)
+        table.supported_operations = 0;
     return &table;
 }
