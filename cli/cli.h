@@ -51,6 +51,11 @@ int pbc_cmd_bench(int argc, char **argv);
 const char *pbc_cli_version(void);
 const char *pbc_cli_git_revision(void);
 
+/* The candidate nearest to word (edit distance, a swap counting one),
+ * when it is near enough to be what was meant (at most a third of word's
+ * length, plus one); else NULL. For "did you mean" in usage errors. */
+const char *pbc_cli_suggest(const char *word, const char *const *candidates, size_t count);
+
 /* Prints "pbcheck: <msg>" on stderr and returns PBC_EXIT_USAGE. */
 int pbc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The one wording for an option value that is missing or wrong:

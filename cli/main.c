@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "cli.h"
 #include "exec/target.h"
 #include "registry.h"
@@ -41,7 +42,8 @@ static const char usage[] =
     "  list [targets|operations|rules]\n"
     "                     what pbcheck knows, without running anything\n"
     "\n"
-    "Run 'pbcheck VERB --help' for a verb's options; 'pbcheck --version' for\n"
+    "Run 'pbcheck VERB --help' (or 'pbcheck help VERB') for a verb's options;\n"
+    "'pbcheck --version' for "
     "the version and git revision of this build.\n"
     "exit codes: 0 pass, 1 conformance failure, 2 usage or input error, 77 skipped\n";
 
@@ -120,27 +122,38 @@ int main(int argc, char **argv)
     if (argc < 2)
         return fputs(usage, stderr), PBC_EXIT_USAGE;
     const char *verb = argv[1];
+    static const struct {
+        const char *name;
+        int (*fn)(int argc, char **argv);
+    } verbs[] = {{"run", pbc_cmd_run},       {"disasm", pbc_cmd_disasm}, {"certify", pbc_cmd_certify},
+                 {"replay", pbc_cmd_replay}, {"triage", pbc_cmd_triage}, {"encode", pbc_cmd_encode},
+                 {"fuzz", pbc_cmd_fuzz},     {"bench", pbc_cmd_bench},   {"list", pbc_cmd_list}};
+    const char *names[PBC_ARRAY_LEN(verbs)];
+    for (size_t i = 0; i < PBC_ARRAY_LEN(verbs); i++)
+        names[i] = verbs[i].name;
+    /* "help VERB" is "VERB --help". */
+    if (!strcmp(verb, "help") && argc >= 3) {
+        for (size_t i = 0; i < PBC_ARRAY_LEN(verbs); i++)
+            if (!strcmp(argv[2], verbs[i].name))
+                return verbs[i].fn(2, (char *[]){argv[2], "--help", NULL});
+        const char *near = pbc_cli_suggest(argv[2], names, PBC_ARRAY_LEN(names));
+        return near ? pbc_usage_error("help: no verb '%s'; did you mean '%s'?", argv[2], near)
+                    : pbc_usage_error("help: no verb '%s' (try 'pbcheck --help')", argv[2]);
+    }
     if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help"))
         return fputs(usage, stdout), PBC_EXIT_PASS;
     if (!strcmp(verb, "--version"))
         return printf("pbcheck %s (git %s)\n", pbc_cli_version(), pbc_cli_git_revision()), PBC_EXIT_PASS;
-    if (!strcmp(verb, "run"))
-        return pbc_cmd_run(argc - 1, argv + 1);
-    if (!strcmp(verb, "disasm"))
-        return pbc_cmd_disasm(argc - 1, argv + 1);
-    if (!strcmp(verb, "certify"))
-        return pbc_cmd_certify(argc - 1, argv + 1);
-    if (!strcmp(verb, "replay"))
-        return pbc_cmd_replay(argc - 1, argv + 1);
-    if (!strcmp(verb, "triage"))
-        return pbc_cmd_triage(argc - 1, argv + 1);
-    if (!strcmp(verb, "encode"))
-        return pbc_cmd_encode(argc - 1, argv + 1);
-    if (!strcmp(verb, "fuzz"))
-        return pbc_cmd_fuzz(argc - 1, argv + 1);
-    if (!strcmp(verb, "bench"))
-        return pbc_cmd_bench(argc - 1, argv + 1);
-    if (!strcmp(verb, "list"))
-        return pbc_cmd_list(argc - 1, argv + 1);
-    return pbc_usage_error("unknown verb '%s' (try 'pbcheck --help')", verb);
+    for (size_t i = 0; i < PBC_ARRAY_LEN(verbs); i++)
+        if (!strcmp(verb, verbs[i].name))
+            return verbs[i].fn(argc - 1, argv + 1);
+    if (verb[0] == '-') { /* an option where a verb goes: pbcheck's own are --help and --version */
+        static const char *const own[] = {"help", "version"};
+        const char *near = pbc_cli_suggest(verb + strspn(verb, "-"), own, 2);
+        return near ? pbc_usage_error("unknown option '%s'; did you mean '--%s'? (try 'pbcheck --help')", verb, near)
+                    : pbc_usage_error("unknown option '%s': pbcheck takes a verb first (try 'pbcheck --help')", verb);
+    }
+    const char *near = pbc_cli_suggest(verb, names, PBC_ARRAY_LEN(names));
+    return near ? pbc_usage_error("unknown verb '%s'; did you mean '%s'? (try 'pbcheck --help')", verb, near)
+                : pbc_usage_error("unknown verb '%s' (try 'pbcheck --help')", verb);
 }

@@ -13,6 +13,45 @@
 #include "base/util.h"
 #include "cli.h"
 
+/* Optimal string alignment distance (a swap of two neighbours counts
+ * one), over the first 63 bytes of each. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+    enum { MAX = 64 };
+    size_t n = strnlen(a, MAX - 1), m = strnlen(b, MAX - 1);
+    unsigned d[MAX][MAX];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            unsigned cost = a[i - 1] != b[j - 1], best = d[i - 1][j - 1] + cost;
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+const char *pbc_cli_suggest(const char *word, const char *const *candidates, size_t count)
+{
+    const char *best = NULL;
+    unsigned best_d = ~0u, limit = (unsigned)(strlen(word) / 3 + 1);
+    for (size_t i = 0; i < count; i++) {
+        unsigned d = edit_distance(word, candidates[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = candidates[i];
+        }
+    }
+    return best_d <= limit ? best : NULL;
+}
+
 int pbc_cli_bad_value(const char *verb, const char *option, const char *needs, const char *value)
 {
     if (value)
@@ -177,9 +216,22 @@ int pbc_cli_parse(const pbc_verb_spec *v, int argc, char **argv, pbc_cli_args *o
             rc = pbc_usage_error("%s: --%s takes no value, got '%s'", v->name, v->opts[optopt - OPT_BASE].name,
                                  argv[optind - 1]);
         } else {
-            rc = pbc_usage_error("%s: unknown option '%s' (try 'pbcheck %s --help')", v->name,
-                                 optopt > 0 && optopt < OPT_BASE ? (char[]){'-', (char)optopt, 0} : argv[optind - 1],
-                                 v->name);
+            const char *given = optopt > 0 && optopt < OPT_BASE ? (char[]){'-', (char)optopt, 0} : argv[optind - 1];
+            const char *names[64];
+            size_t k = 0;
+            for (size_t i = 0; i < n && k < 63; i++)
+                if (!v->opts[i].hidden)
+                    names[k++] = v->opts[i].name;
+            names[k++] = "help";
+            char word[64];
+            snprintf(word, sizeof(word), "%.*s", (int)strcspn(given + strspn(given, "-"), "="),
+                     given + strspn(given, "-"));
+            const char *near = pbc_cli_suggest(word, names, k);
+            if (near)
+                rc = pbc_usage_error("%s: unknown option '%s'; did you mean '--%s'? (try 'pbcheck %s --help')",
+                                     v->name, given, near, v->name);
+            else
+                rc = pbc_usage_error("%s: unknown option '%s' (try 'pbcheck %s --help')", v->name, given, v->name);
         }
     }
     /* After "--", everything is positional. */

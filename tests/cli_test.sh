@@ -138,6 +138,25 @@ check no-hex [ $? -eq 2 ]
 "$pbcheck" --version >"$tmp/out"
 check version-exit [ $? -eq 0 ]
 check version-line grep -Eq '^pbcheck [0-9]+\.[0-9]+\.[0-9]+ \(git [^ )]+\)$' "$tmp/out"
+# A near miss is named: verbs, options, pbcheck's own options; 'help VERB' is 'VERB --help'.
+"$pbcheck" certfy >"$tmp/out" 2>"$tmp/err"
+check typo-verb-exit-2 [ $? -eq 2 ]
+check typo-verb-suggests grep -qx "pbcheck: unknown verb 'certfy'; did you mean 'certify'? (try 'pbcheck --help')" "$tmp/err"
+"$pbcheck" --verison >"$tmp/out" 2>"$tmp/err"
+check typo-own-option-exit-2 [ $? -eq 2 ]
+check typo-own-option-suggests grep -q "unknown option '--verison'; did you mean '--version'?" "$tmp/err"
+"$pbcheck" certify --target reference --tiem 3 >"$tmp/out" 2>"$tmp/err"
+check typo-option-exit-2 [ $? -eq 2 ]
+check typo-option-suggests grep -q "^pbcheck: certify: unknown option '--tiem'; did you mean '--time'?" "$tmp/err"
+"$pbcheck" run "$seed" --zzzzzz >"$tmp/out" 2>"$tmp/err"
+check far-option-no-guess grep -qx "pbcheck: run: unknown option '--zzzzzz' (try 'pbcheck run --help')" "$tmp/err"
+"$pbcheck" help certify >"$tmp/out" 2>&1
+check help-verb-exit-0 [ $? -eq 0 ]
+"$pbcheck" certify --help >"$tmp/help"
+check help-verb-is-verb-help cmp -s "$tmp/out" "$tmp/help"
+"$pbcheck" help cerify >"$tmp/out" 2>"$tmp/err"
+check help-typo-exit-2 [ $? -eq 2 ]
+check help-typo-suggests grep -q "did you mean 'certify'" "$tmp/err"
 "$pbcheck" list rules >"$tmp/out"
 # Every rule pbcheck knows is documented in docs/rules.md, and no other.
 awk '{print $1}' "$tmp/out" | grep '^PB-' | sort >"$tmp/listed"
