@@ -104,6 +104,31 @@ PY
         check "$kind-replay-same-class" grep -Eq "$want" "$tmp/$kind.replay"
     fi
 done
+# The same confinement as an ordinary user (no privilege at all): run as
+# nobody when this test runs as root and nobody can reach the binaries.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+    for pair in "$@"; do
+        kind=${pair%%=*} lib=${pair#*=}
+        case $kind in parentkill | escape) ;; *) continue ;; esac
+        as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+        if ! as_nobody test -x "$pbcheck" -a -r "$lib"; then
+            echo "skipped: as an ordinary user: nobody cannot reach $pbcheck or $lib"
+            continue
+        fi
+        mkdir -p "$tmp/nobody-$kind"
+        chmod 777 "$tmp" "$tmp/nobody-$kind"
+        as_nobody "$pbcheck" certify --quick --target "$lib" --case-timeout 3 --out "$tmp/nobody-$kind/out" \
+            >"$tmp/nobody-$kind.log" 2>&1
+        check "nobody-$kind-not-conformant" [ $? -eq 1 ]
+        check "nobody-$kind-classified" python3 - "$tmp/nobody-$kind/out/latest/report.json" "$(expect_class "$kind")" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+bad = [r for r in d["results"] if r["verdict"] != "pass"]
+sys.exit(0 if bad and all(re.match(sys.argv[2], r["message"]) for r in bad) else 1)
+PY
+        check "nobody-$kind-nothing-left-running" sh -c '! pgrep -x pbc-escapee >/dev/null'
+    done
+fi
 # A scenario that takes long says so while it runs.
 for pair in "$@"; do
     [ "${pair%%=*}" = loop ] || continue

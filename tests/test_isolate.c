@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +52,9 @@ static uint8_t *job(void *ctx, const uint8_t *in, size_t len, size_t *answer_len
         break;
     case 'g':
         kill(0, SIGINT);
+        break;
+    case 't': /* stops its caller as a debugger would */
+        ptrace(PTRACE_ATTACH, getppid(), NULL, NULL);
         break;
     case 'd': { /* detached as a daemon is: a new session, a second fork, the first gone */
         pid_t first = fork();
@@ -155,8 +159,8 @@ T_TEST(a_worker_cannot_signal_its_caller)
     pbc_iso_limits lim = {5.0, 0, 100, PBC_ISO_CAPTURE_ALL};
     pbc_iso *iso = pbc_iso_create(&lim, job, NULL);
     pbc_iso_result r;
-    const char *aimed[] = {"k", "g"};
-    for (size_t i = 0; i < 2; i++) {
+    const char *aimed[] = {"k", "g", "t"};
+    for (size_t i = 0; i < 3; i++) {
         T_CHECK(run(iso, aimed[i], &r) == PBC_ISO_CRASH); /* and this test process is still here */
         T_CHECK(strstr(r.detail, "SIGSYS") && strstr(r.detail, "forbids"));
         pbc_iso_result_fini(&r);

@@ -168,10 +168,10 @@ char *pbc_iso_get_str(pbc_iso_reader *r)
  * A builder must not reach the process that keeps the verdict
  * (docs/architecture.md, "Trust boundary"). Each worker, before it loads
  * any builder code:
- *  - runs under a seccomp filter that lets it signal only itself: kill,
- *    tkill, tgkill and the sigqueue calls aimed at another process, and
- *    every pidfd signal, ptrace and cross-process memory call, end the
- *    worker at once with SIGSYS (the kernel's doing: no handler of the
+ *  - runs under a seccomp filter that lets it signal and trace only
+ *    itself: kill, tkill, tgkill, the sigqueue calls and ptrace aimed at
+ *    another process, and every pidfd signal and cross-process memory
+ *    call, end the worker at once with SIGSYS (the kernel's doing: no handler of the
  *    builder's can stop it). Its descendants inherit the filter.
  *  - leads a process group of its own, so kill(0, ...) and a terminal's
  *    Ctrl-C do not cross between it and pbcheck.
@@ -231,7 +231,7 @@ static int worker_confine(pid_t self)
 #ifdef SYS_pidfd_getfd
         SYS_pidfd_getfd,
 #endif
-        SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev};
+        SYS_process_vm_readv, SYS_process_vm_writev};
     struct sock_filter prog[64];
     unsigned n = 0;
     enum { N_AIMED = sizeof(aimed) / sizeof(aimed[0]), N_NEVER = sizeof(never) / sizeof(never[0]) };
@@ -256,6 +256,22 @@ static int worker_confine(pid_t self)
     prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS); /* kill_at */
     if (n != kill_at + 1)
         pbc_harness_bug("the worker's seccomp program is laid out wrong");
+    /* ptrace only of the worker itself (its pid, the second argument):
+     * LeakSanitizer stops the world that way when a sanitized worker
+     * exits. Inserted after the arch check and the number load. */
+    struct sock_filter trace[] = {
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ptrace, 0, 4), /* not ptrace: on, with nr still loaded */
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0 + 8),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)self, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+    };
+    enum { N_TRACE = sizeof(trace) / sizeof(trace[0]) };
+    if (n + N_TRACE > sizeof(prog) / sizeof(prog[0]))
+        pbc_harness_bug("the worker's seccomp program is too long");
+    memmove(prog + first + N_TRACE, prog + first, (n - first) * sizeof(prog[0]));
+    memcpy(prog + first, trace, sizeof(trace));
+    n += N_TRACE;
     struct sock_fprog fprog = {(unsigned short)n, prog};
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0))
         return -1;
