@@ -378,6 +378,7 @@ int pbc_cmd_disasm(int argc, char **argv)
         disasm_job_ctx ctx = {&a, &s};
         pbc_iso_limits lim = {a.timeout, a.memory, 1, PBC_ISO_CAPTURE_STDERR};
         pbc_iso *iso = pbc_iso_create(&lim, disasm_job, &ctx);
+        pbc_iso_catch_signals(NULL);
         pbc_iso_buf job = {0};
         pbc_iso_put_str(&job, name);
         pbc_iso_result r;

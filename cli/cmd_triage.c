@@ -686,6 +686,8 @@ int pbc_cmd_triage(int argc, char **argv)
      * state from one replay must not decide the next (batch 1). */
     c.limits = (pbc_iso_limits){timeout, memory, 1, PBC_ISO_CAPTURE_ALL};
     c.iso = no_fork ? NULL : pbc_iso_create(&c.limits, tri_job, &c);
+    if (c.iso)
+        pbc_iso_catch_signals(NULL); /* a builder's signal fails its input; the user's ends the run */
     if (slice) { /* one of the processes of --jobs: its share, into a file */
         rc = tri_slice(&c, &run, slice, slice_out);
         pbc_iso_destroy(c.iso);
