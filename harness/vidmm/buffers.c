@@ -117,7 +117,7 @@ void pbc_vidmm_acquire_buffer(vm *v)
         if (pbc_gpu_dma_alloc(v->gpu, size, &b->host, &b->phys))
             pbc_harness_bug("a %u-byte paging buffer does not fit the empty pool", size);
     }
-    b->pool_offset = (uint32_t)(b->phys - PBC_DMA_POOL_BASE);
+    b->pool_offset = (uint32_t)(b->phys - v->gpu->pool_base);
     b->segment = v->s->paging_segment;
     if (b->segment) /* S40: a buffer in a segment is addressed as segment base + offset */
         b->phys = v->gpu->pool_alias + b->pool_offset;
