@@ -20,10 +20,15 @@ binary() { # binary FILE HEX-BYTES...
     for b in "$@"; do printf "\\x$b" >>"$f"; done
 }
 
-# 1. A segment over the system window is an input error at its line, not a skip.
-printf 'pbs 1\n# the system window is [2 GiB, 16 GiB)\nsegment 1 memory base=0x80000000 size=64M\nalloc A size=4K\nend\n' \
+# 1. A layout the model cannot build (segments over each other) is an
+# input error at its line, not a skip; a segment anywhere else is taken.
+printf 'pbs 1\n# two segments over each other\nsegment 1 memory base=0x80000000 size=64M\nsegment 2 aperture base=0x82000000 size=64M\nalloc A size=4K\nend\n' \
     >"$tmp/window.pbs"
-want="$tmp/window.pbs:3:1: segment overlaps the system-memory window [2 GiB, 16 GiB)"
+want="$tmp/window.pbs:4:1: segments overlap"
+printf 'pbs 1\nsegment 1 memory base=0x80000000 size=64M\nsegment 2 aperture base=0xC0000000 size=64M\nalloc A size=8K\nalloc B size=4K\ntransfer A to=1:0x1000\nmap B aperture=2:1\nend\n' \
+    >"$tmp/in-old-window.pbs"
+"$pbcheck" run "$tmp/in-old-window.pbs" >"$tmp/out" 2>"$tmp/err"
+check segments-in-2g-16g-run [ $? -eq 0 ]
 "$pbcheck" run "$tmp/window.pbs" >"$tmp/out" 2>"$tmp/err"
 check window-run-exit-2 [ $? -eq 2 ]
 check window-run-line grep -qxF "$want" "$tmp/err"

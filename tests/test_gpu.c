@@ -40,6 +40,40 @@ T_TEST(system_pages_scattered_above_4g)
     pbc_gpu_destroy(g);
 }
 
+/* Segments anywhere in [2 GiB, 16 GiB) are the driver's choice: the
+ * system window and the paging-buffer pool move past them, by whole
+ * 16 GiB, and the GPU reaches segments, system pages and pool alike. */
+T_TEST(system_window_moves_past_segments)
+{
+    pbc_segment_info segs[] = {{1, PBC_SEGMENT_MEMORY, 0, 256u << 20},
+                               {2, PBC_SEGMENT_APERTURE, 0xC0000000ull, 256u << 20},
+                               {3, PBC_SEGMENT_MEMORY, 0x480000000ull, 1u << 30}};
+    T_CHECK(pbc_gpu_layout_shift(segs, 2) == PBC_RESERVED_STEP);
+    T_CHECK(pbc_gpu_layout_shift(segs, 3) == 2 * PBC_RESERVED_STEP); /* 18 GiB is taken too */
+    const char *why = NULL;
+    pbc_gpu *g = pbc_gpu_create(segs, 3, &ref_isa, &why);
+    T_CHECK_MSG(g != NULL, "%s", why ? why : "");
+    uint64_t lo = PBC_SYS_WINDOW_BASE + 2 * PBC_RESERVED_STEP, hi = PBC_SYS_WINDOW_END + 2 * PBC_RESERVED_STEP;
+    for (int i = 0; i < 64; i++) {
+        uint64_t p = pbc_gpu_alloc_system_page(g);
+        T_CHECK(p >= lo && p < hi);
+        uint32_t v = 0x1234u + (uint32_t)i, back = 0;
+        T_CHECK(pbc_gpu_write(g, p + 8, &v, 4) == 0 && pbc_gpu_read(g, p + 8, &back, 4) == 0 && back == v);
+    }
+    uint32_t v = 0xABCD;
+    T_CHECK(pbc_gpu_write(g, 0x480000000ull + 0x1000, &v, 4) == 0); /* a segment where pages would have been */
+    uint8_t *host;
+    uint64_t phys;
+    T_CHECK(pbc_gpu_dma_alloc(g, 4096, &host, &phys) == 0);
+    T_CHECK(phys >= PBC_DMA_POOL_BASE + 2 * PBC_RESERVED_STEP && pbc_gpu_pool_offset(g, phys) >= 0);
+    T_CHECK(g->fault_count == 0);
+    /* Back to a layout clear of the window: pages where they always were. */
+    T_CHECK(pbc_gpu_relayout(g, segs, 1) == NULL);
+    uint64_t p = pbc_gpu_alloc_system_page(g);
+    T_CHECK(p >= PBC_SYS_WINDOW_BASE && p < PBC_SYS_WINDOW_END);
+    pbc_gpu_destroy(g);
+}
+
 /* The frame the scattered order gives page `index` of the pool. */
 static uint64_t scattered_frame(uint32_t index)
 {
@@ -110,8 +144,8 @@ T_TEST(bad_layouts_rejected)
     const char *why = NULL;
     pbc_segment_info overlap[] = {{1, PBC_SEGMENT_MEMORY, 0, 1u << 20}, {2, PBC_SEGMENT_MEMORY, 0x80000, 1u << 20}};
     T_CHECK(!pbc_gpu_create(overlap, 2, &ref_isa, &why) && strstr(why, "overlap"));
-    pbc_segment_info sysclash[] = {{1, PBC_SEGMENT_MEMORY, 0x100000000ull, 1u << 20}};
-    T_CHECK(!pbc_gpu_create(sysclash, 1, &ref_isa, &why) && strstr(why, "system"));
+    pbc_segment_info wraps[] = {{1, PBC_SEGMENT_MEMORY, 0xFFFFFFFFFFF00000ull, 2u << 20}};
+    T_CHECK(!pbc_gpu_create(wraps, 1, &ref_isa, &why) && strstr(why, "wraps"));
     pbc_segment_info unaligned[] = {{1, PBC_SEGMENT_MEMORY, 0x10, 1u << 20}};
     T_CHECK(!pbc_gpu_create(unaligned, 1, &ref_isa, &why));
 }
@@ -433,8 +467,8 @@ T_TEST(relayout_keeps_nothing_of_the_old_world)
     T_CHECK(pbc_gpu_relayout(g, bigger, 2) == NULL);
     T_CHECK(g->segment_count == 2 && g->seg[1].gart_pages == (64u << 20) / 4096);
     T_CHECK(g->mem.count == 0 && g->seg[1].gart[2].flags == 0);
-    pbc_segment_info bad[] = {{1, PBC_SEGMENT_MEMORY, 0x100000000ull, 1u << 20}};
-    T_CHECK(pbc_gpu_relayout(g, bad, 1) != NULL && g->segment_count == 2);
+    pbc_segment_info bad[] = {{1, PBC_SEGMENT_MEMORY, 0, 1u << 20}, {2, PBC_SEGMENT_MEMORY, 0x80000, 1u << 20}};
+    T_CHECK(pbc_gpu_relayout(g, bad, 2) != NULL && g->segment_count == 2);
     pbc_gpu_destroy(g);
 }
 

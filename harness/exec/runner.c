@@ -29,6 +29,7 @@ void pbc_runner_fini(pbc_runner *r)
     world_fini(&r->reference);
     world_fini(&r->spec);
     world_fini(&r->again);
+    pbc_scenario_fini(&r->fitted);
 }
 
 /* A world ready to run s: its GPU kept from the last run (reset, or laid
@@ -58,29 +59,24 @@ static int world_run(pbc_world *w, const pbc_scenario *s, const pbc_target *t, u
 
 /* A target that declares its segments gets them, whatever the scenario
  * says: a real VidMm issues only what fits the adapter the driver
- * reported. Returns NULL when the scenario fits, else why not. */
-static const char *fit_adapter(const pbc_scenario *s, const pbc_target *t, pbc_scenario *on, char *why, size_t n)
+ * reported, so the scenario is laid onto them (scenario/fit.c). Returns
+ * the scenario to run, or NULL with why not. */
+static const pbc_scenario *fit_adapter(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, char *why,
+                                       size_t n)
 {
-    *on = *s;
-    uint32_t count = pbc_exec_target_layout(t, on->segments);
-    if (!count)
-        return NULL;
-    on->segment_count = count;
-    if (pbc_scenario_validate(on, why, n))
-        return why;
-    return NULL;
+    int fit = pbc_scenario_fit(s, t->adapter, &r->fitted, why, n);
+    return fit < 0 ? NULL : fit ? s : &r->fitted;
 }
 
 int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t,
                    const pbc_run_options *o, pbc_outcome *out)
 {
     pbc_verdict_begin(out);
-    pbc_scenario fitted;
     char unfit[256];
-    if (fit_adapter(given, t, &fitted, unfit, sizeof(unfit)))
+    const pbc_scenario *s = fit_adapter(r, given, t, unfit, sizeof(unfit));
+    if (!s)
         return pbc_verdict_skip(out, "the scenario does not fit the adapter target '%s' declares: %s", t->name,
                                 unfit);
-    const pbc_scenario *s = &fitted;
     const pbc_target *ref = &pbc_target_reference;
     int differential = t != ref;
     const char *why = world_prepare(&r->target, s, t->isa);

@@ -15,6 +15,7 @@
 typedef struct pbc_runner {
     pbc_world target, reference, spec;
     pbc_world again; /* the target's second run, for PB-NONDET */
+    pbc_scenario fitted; /* the scenario laid onto a declared adapter */
 } pbc_runner;
 
 typedef struct pbc_run_options {

@@ -36,9 +36,9 @@
 #define SYS_INV_STEP(x) ((x) * (2 - SYS_MULT * (x)))
 #define SYS_MULT_INV SYS_INV_STEP(SYS_INV_STEP(SYS_INV_STEP(SYS_INV_STEP(SYS_INV_STEP(SYS_MULT)))))
 
-static uint64_t sys_pfn(uint32_t index) { return PBC_SYS_BASE_PFN + ((index * SYS_MULT) & SYS_MASK); }
+static uint64_t sys_pfn(const pbc_gpu *gpu, uint32_t index) { return gpu->sys_base + ((index * SYS_MULT) & SYS_MASK); }
 
-/* Frame `off` of the window (counted from PBC_SYS_BASE_PFN) was handed out in a run. */
+/* Frame `off` of the window (counted from its first frame) was handed out in a run. */
 static int sys_in_run(const pbc_gpu *gpu, uint64_t off)
 {
     return gpu->sys_taken && ((gpu->sys_taken[off / 64] >> (off % 64)) & 1);
@@ -53,9 +53,9 @@ static int sys_off_held(const pbc_gpu *gpu, uint64_t off)
 
 static int sys_pfn_allocated(const pbc_gpu *gpu, uint64_t pfn)
 {
-    if (pfn < PBC_SYS_BASE_PFN || pfn >= PBC_SYS_BASE_PFN + PBC_SYS_WINDOW_PAGES)
+    if (pfn < gpu->sys_base || pfn - gpu->sys_base >= PBC_SYS_WINDOW_PAGES)
         return 0;
-    return sys_off_held(gpu, pfn - PBC_SYS_BASE_PFN);
+    return sys_off_held(gpu, pfn - gpu->sys_base);
 }
 
 const char *pbc_gpu_fault_name(uint32_t kind)
@@ -120,6 +120,10 @@ const char *pbc_gpu_relayout(pbc_gpu *gpu, const pbc_segment_info *segments, uin
     if (why)
         return why;
     pbc_gpu_reset(gpu); /* clears the GART entries the old layout touched */
+    uint64_t shift = pbc_gpu_layout_shift(segments, count);
+    gpu->sys_base = PBC_SYS_BASE_PFN + (shift >> PBC_PAGE_SHIFT);
+    gpu->pool_base = PBC_DMA_POOL_BASE + shift;
+    gpu->mmio_base = PBC_MMIO_BASE + shift;
     for (uint32_t i = 0; i < count; i++) {
         pbc_gpu_segment *s = &gpu->seg[i];
         s->info = segments[i];
@@ -202,19 +206,19 @@ const pbc_gpu_segment *pbc_gpu_segment_by_id(const pbc_gpu *gpu, UINT id)
 uint64_t pbc_gpu_alloc_system_page(pbc_gpu *gpu)
 {
     while (gpu->sys_pages_used < PBC_SYS_WINDOW_PAGES &&
-           sys_in_run(gpu, sys_pfn(gpu->sys_pages_used) - PBC_SYS_BASE_PFN))
+           sys_in_run(gpu, sys_pfn(gpu, gpu->sys_pages_used) - gpu->sys_base))
         gpu->sys_pages_used++; /* a run holds that frame already */
     if (gpu->sys_pages_used >= PBC_SYS_WINDOW_PAGES)
         return 0;
-    return sys_pfn(gpu->sys_pages_used++) << PBC_PAGE_SHIFT;
+    return sys_pfn(gpu, gpu->sys_pages_used++) << PBC_PAGE_SHIFT;
 }
 
 int pbc_gpu_system_free(const pbc_gpu *gpu, uint64_t pfn, uint64_t n)
 {
-    if (pfn < PBC_SYS_BASE_PFN || pfn - PBC_SYS_BASE_PFN > PBC_SYS_WINDOW_PAGES ||
-        n > PBC_SYS_WINDOW_PAGES - (pfn - PBC_SYS_BASE_PFN))
+    if (pfn < gpu->sys_base || pfn - gpu->sys_base > PBC_SYS_WINDOW_PAGES ||
+        n > PBC_SYS_WINDOW_PAGES - (pfn - gpu->sys_base))
         return 0;
-    for (uint64_t off = pfn - PBC_SYS_BASE_PFN, end = off + n; off < end; off++)
+    for (uint64_t off = pfn - gpu->sys_base, end = off + n; off < end; off++)
         if (sys_off_held(gpu, off))
             return 0;
     return 1;
@@ -229,7 +233,7 @@ static void sys_take(pbc_gpu *gpu, uint64_t first, uint64_t count, uint64_t *out
     for (uint64_t i = 0; i < count; i++) {
         uint64_t off = first + i;
         gpu->sys_taken[off / 64] |= 1ull << (off % 64);
-        out[i] = PBC_SYS_BASE_PFN + off;
+        out[i] = gpu->sys_base + off;
     }
     pbc_sys_run r = {(uint32_t)first, (uint32_t)count};
     PBC_PUSH(gpu->sys_runs, gpu->sys_run_count, gpu->sys_run_cap, r);
@@ -237,8 +241,8 @@ static void sys_take(pbc_gpu *gpu, uint64_t first, uint64_t count, uint64_t *out
 
 uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64_t *pfns)
 {
-    uint64_t from = pfn >= PBC_SYS_BASE_PFN && pfn - PBC_SYS_BASE_PFN < PBC_SYS_WINDOW_PAGES
-                        ? pfn - PBC_SYS_BASE_PFN : 0;
+    uint64_t from = pfn >= gpu->sys_base && pfn - gpu->sys_base < PBC_SYS_WINDOW_PAGES
+                        ? pfn - gpu->sys_base : 0;
     uint64_t reach = n < PBC_SYS_WINDOW_PAGES ? n * SYS_RUN_REACH + SYS_RUN_REACH_MIN : PBC_SYS_WINDOW_PAGES;
     uint64_t start = 0, len = 0, done = 0;
     if (reach > PBC_SYS_WINDOW_PAGES)
@@ -280,7 +284,7 @@ int pbc_gpu_dma_alloc(pbc_gpu *gpu, uint32_t size, uint8_t **host, uint64_t *phy
     if (start + span + PBC_PAGE_SIZE > PBC_DMA_POOL_SIZE)
         return -1;
     *host = gpu->dma_pool + start;
-    *phys = PBC_DMA_POOL_BASE + start;
+    *phys = gpu->pool_base + start;
     gpu->dma_used = (uint32_t)(start + span); /* its guard after is the next one's before */
     return 0;
 }
@@ -367,8 +371,8 @@ int64_t pbc_gpu_pool_offset(const pbc_gpu *gpu, uint64_t addr)
 {
     if (gpu->pool_alias && addr >= gpu->pool_alias && addr - gpu->pool_alias < PBC_DMA_POOL_SIZE)
         return (int64_t)(addr - gpu->pool_alias); /* the same buffers, seen through a segment */
-    if (addr >= PBC_DMA_POOL_BASE && addr - PBC_DMA_POOL_BASE < PBC_DMA_POOL_SIZE)
-        return (int64_t)(addr - PBC_DMA_POOL_BASE);
+    if (addr >= gpu->pool_base && addr - gpu->pool_base < PBC_DMA_POOL_SIZE)
+        return (int64_t)(addr - gpu->pool_base);
     return -1;
 }
 
@@ -702,11 +706,12 @@ static const uint8_t *gpu_fetch(pbc_gpu *gpu, const pbc_qentry *e)
     uint64_t len = e->end - e->start;
     uint64_t at = e->phys + e->start;
     if (e->segment_id == 0) {
-        if (at < PBC_DMA_POOL_BASE || at + len > PBC_DMA_POOL_BASE + PBC_DMA_POOL_SIZE) {
+        if (at < gpu->pool_base || at - gpu->pool_base > PBC_DMA_POOL_SIZE ||
+            len > PBC_DMA_POOL_SIZE - (at - gpu->pool_base)) {
             pbc_gpu_fault(gpu, PBC_FAULT_FETCH, at, "submitted range outside the paging-buffer pool");
             return NULL;
         }
-        return gpu->dma_pool + (at - PBC_DMA_POOL_BASE);
+        return gpu->dma_pool + (at - gpu->pool_base);
     }
     pbc_grow((void **)&gpu->fetch, &gpu->fetch_cap, (uint32_t)len, 1);
     if (pbc_gpu_read(gpu, at, gpu->fetch, len))

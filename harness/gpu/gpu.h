@@ -7,7 +7,11 @@
  *   system pages      page frames in [2 GiB, 10 GiB): scattered one by one,
  *                     or handed out in runs of frames in a row
  *   paging-buffer pool [12 GiB, 12 GiB + pool size), contiguous
- * Segments may not overlap each other, the system window or the pool.
+ *   register file     at 14 GiB
+ * Segments may lie anywhere but over each other: the system window and
+ * the pool, [2 GiB, 16 GiB) together, move up by 16 GiB at a time until
+ * no segment overlaps them (pbc_gpu_layout_shift), so a layout that keeps
+ * clear of [2 GiB, 16 GiB) sees them where they always were.
  *
  * Work reaches the GPU through two engines that share one queue of
  * entries in push order: the paging engine (paging DMA ranges, fences, the
@@ -38,7 +42,10 @@
 #define PBC_SYS_WINDOW_END (PBC_SYS_WINDOW_BASE + ((uint64_t)PBC_SYS_WINDOW_PAGES << PBC_PAGE_SHIFT))
 #define PBC_DMA_POOL_BASE 0x300000000ull
 #define PBC_DMA_POOL_SIZE (8u << 20)
+#define PBC_MMIO_BASE 0x380000000ull /* 14 GiB: the register file, for MmMapIoSpace */
 #define PBC_RESERVED_END 0x400000000ull /* 16 GiB: end of system window and pool */
+/* The step by which system window and pool move past segments. */
+#define PBC_RESERVED_STEP 0x400000000ull
 #define PBC_MAX_APERTURE_SIZE (4ull << 30) /* 1,048,576 GART entries, allocated lazily */
 #define PBC_MMIO_REGS 256u
 #define PBC_MAX_FAULTS_KEPT 64u
@@ -197,6 +204,9 @@ struct pbc_gpu {
     pbc_sys_run *sys_runs;   /* those runs since reset, to clear their bits */
     uint32_t sys_run_count, sys_run_cap;
     uint64_t dummy_page;
+    uint64_t sys_base;  /* first frame of the system window in this layout */
+    uint64_t pool_base; /* GPU physical address of the paging-buffer pool in this layout */
+    uint64_t mmio_base; /* physical address of the register file in this layout */
     uint8_t *dma_pool;
     uint32_t dma_used;
     uint64_t pool_alias; /* where the pool also appears in a memory segment (S40), 0 = nowhere */
@@ -246,9 +256,13 @@ struct pbc_gpu {
 };
 
 /* Why the segment layout does not fit the address map (ids 1..n in order,
- * 4 KiB-aligned, no overlap with each other or the reserved window), or
- * NULL when it fits. */
+ * 4 KiB-aligned, no overlap with each other), or NULL when it fits. */
 const char *pbc_gpu_layout_check(const pbc_segment_info *segments, uint32_t count);
+/* How far up the system window and the pool move for this layout: the
+ * first multiple of PBC_RESERVED_STEP that keeps [2 GiB, 16 GiB) moved by
+ * it clear of every segment (0 for a layout that keeps clear of it
+ * already); UINT64_MAX when none does. */
+uint64_t pbc_gpu_layout_shift(const pbc_segment_info *segments, uint32_t count);
 /* Returns NULL and sets *why when the layout is unusable. */
 pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const pbc_isa *isa,
                         const char **why);

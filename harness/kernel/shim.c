@@ -707,8 +707,9 @@ PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes, MEMOR
     uint64_t pa = (uint64_t)PhysicalAddress.QuadPart;
     if (!shim.gpu || NumberOfBytes == 0)
         return NULL;
-    if (pa >= PBC_MMIO_PHYSICAL && pa + NumberOfBytes <= PBC_MMIO_PHYSICAL + sizeof(shim.gpu->mmio))
-        return (uint8_t *)shim.gpu->mmio + (pa - PBC_MMIO_PHYSICAL);
+    uint64_t regs = shim.gpu->mmio_base;
+    if (pa >= regs && pa - regs < sizeof(shim.gpu->mmio) && NumberOfBytes <= sizeof(shim.gpu->mmio) - (pa - regs))
+        return (uint8_t *)shim.gpu->mmio + (pa - regs);
     if (!pbc_gpu_identity_range(shim.gpu, pa, NumberOfBytes))
         return NULL;
     for (uint32_t i = 0; i < shim.gpu->segment_count; i++) { /* no CPU view of a segment declared invisible */
@@ -739,7 +740,7 @@ PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
     pa.QuadPart = 0;
     const uint8_t *p = BaseAddress;
     if (shim.gpu && shim.gpu->dma_pool && p >= shim.gpu->dma_pool && p < shim.gpu->dma_pool + PBC_DMA_POOL_SIZE) {
-        pa.QuadPart = (LONGLONG)(PBC_DMA_POOL_BASE + (uint64_t)(p - shim.gpu->dma_pool));
+        pa.QuadPart = (LONGLONG)(shim.gpu->pool_base + (uint64_t)(p - shim.gpu->dma_pool));
         return pa;
     }
     int i = shim_find(BaseAddress);

@@ -13,9 +13,6 @@
 
 #include "gpu/gpu.h"
 
-/* The adapter's register file appears at this physical address. */
-#define PBC_MMIO_PHYSICAL 0x380000000ull
-
 void pbc_shim_bind(pbc_gpu *gpu);
 /* Segments (bit n: SegmentId n) the driver declared not CPU-visible:
  * MmMapIoSpace refuses them, as the BAR does not reach them. */

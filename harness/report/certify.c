@@ -75,6 +75,10 @@ typedef struct gen_layout {
     uint32_t count;
     int declared;
     uint32_t low, high, aperture; /* segment ids; 0 = none such */
+    /* Apertures by coherence: a declared cache-coherent one and one that
+     * is not (both the one aperture of an undeclared layout). `aperture`
+     * is the second when there is one. */
+    uint32_t coherent_ap, plain_ap;
 } gen_layout;
 
 static void layout_init(const pbc_target *t, gen_layout *out)
@@ -108,7 +112,36 @@ static void layout_init(const pbc_target *t, gen_layout *out)
     }
     if (!layout.high)
         layout.high = layout.low;
+    layout.coherent_ap = layout.plain_ap = layout.aperture;
+    if (layout.declared) {
+        layout.coherent_ap = layout.plain_ap = 0;
+        for (uint32_t i = 0; i < d->segment_count; i++) {
+            const pbc_segment_decl *g = &d->segments[i];
+            if (g->kind != PBC_SEGMENT_APERTURE)
+                continue;
+            if (g->cache_coherent && !layout.coherent_ap)
+                layout.coherent_ap = g->SegmentId;
+            if (!g->cache_coherent && !layout.plain_ap)
+                layout.plain_ap = g->SegmentId;
+        }
+        layout.aperture = layout.plain_ap ? layout.plain_ap : layout.coherent_ap;
+    }
     *out = layout;
+}
+
+/* The aperture a map goes to: one that asks for CacheCoherent goes to a
+ * cache-coherent aperture, any other to one that is not, where the adapter
+ * declares both (so both kinds are covered). An adapter that declares no
+ * cache-coherent aperture is never asked for coherence (VidMm sets the
+ * flag only for such a segment): map_coherent says whether to ask. */
+static uint32_t map_aperture(const gen_layout *l, int coherent)
+{
+    return coherent && l->coherent_ap ? l->coherent_ap : l->aperture;
+}
+
+static const char *map_coherent(const gen_layout *l, int coherent)
+{
+    return coherent && l->coherent_ap ? " coherent" : "";
 }
 
 static uint64_t seg_size(const gen_layout *l, uint32_t id) { return id ? l->seg[id - 1].size : 0; }
@@ -212,20 +245,21 @@ static int gen_text(int op, const gen_dims *d, gen_buf *b)
     case G_MAP_UNMAP:
     case G_MAP_STAYS:
     {
-        if (!b->layout->aperture)
+        uint32_t ap = map_aperture(b->layout, d->busy);
+        if (!ap)
             return -1;
-        uint64_t pages = seg_size(b->layout, b->layout->aperture) / 4096;
+        uint64_t pages = seg_size(b->layout, ap) / 4096;
         if (pages < 4)
             return -1;
         uint64_t at = d->addr >= 2 ? pages - 4 : (uint64_t)d->addr * 1000 + 3;
         if (at + 4 > pages)
             at = (pages - 4) / 2;
-        gb(b, "map A aperture=%u:%llu first=1 count=4%s\n", b->layout->aperture, (unsigned long long)at,
-           d->busy ? " coherent" : "");
-        gb(b, "gpu-read at=%u:0x%llx size=16K\n", b->layout->aperture, (unsigned long long)at * 4096);
+        gb(b, "map A aperture=%u:%llu first=1 count=4%s\n", ap, (unsigned long long)at,
+           map_coherent(b->layout, d->busy));
+        gb(b, "gpu-read at=%u:0x%llx size=16K\n", ap, (unsigned long long)at * 4096);
         if (op == G_MAP_UNMAP) {
             gb(b, "unmap A\n");
-            gb(b, "gpu-read at=%u:0x%llx size=16K\n", b->layout->aperture, (unsigned long long)at * 4096);
+            gb(b, "gpu-read at=%u:0x%llx size=16K\n", ap, (unsigned long long)at * 4096);
         }
     }
         break;
@@ -405,12 +439,12 @@ static int story_three_segments(gen_buf *b, const story_dims *d, uint32_t varian
  * another allocation's pages -> access each time. */
 static int story_remap(gen_buf *b, const story_dims *d, uint32_t variant)
 {
-    uint32_t ap = b->layout->aperture, low = b->layout->low;
+    uint32_t ap = map_aperture(b->layout, d->busy), low = b->layout->low;
     (void)variant;
     if (!ap || seg_size(b->layout, ap) < 8 * 4096)
         return -1;
     uint64_t at = 3 * 4096ull;
-    const char *coherent = d->busy ? " coherent" : "";
+    const char *coherent = map_coherent(b->layout, d->busy);
     story_header(b, 0);
     gb(b, "alloc A size=24K mdl-offset=1%s\n", story_idle(d));
     gb(b, "alloc B size=16K\n");
@@ -724,7 +758,11 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         story_dma(b, d);
         gb(b, "map V aperture=%u:100 first=1 count=4 adl\nmap N aperture=%u:200 count=4 adl\n", ap, ap);
         gb(b, "render-write V offset=0x1000 size=8K pattern=0x5A5A5A5A via=aperture\nunmap V\n");
-        gb(b, "map V aperture=%u:150 coherent adl\nrender-read N offset=0 size=16K via=aperture\n", ap);
+        uint32_t cap = map_aperture(b->layout, 1);
+        if (seg_size(b->layout, cap) < 256 * 4096)
+            return -1;
+        gb(b, "map V aperture=%u:150%s adl\nrender-read N offset=0 size=16K via=aperture\n", cap,
+           map_coherent(b->layout, 1));
         gb(b, "unmap N\nunmap V\n");
         return 0;
     }
@@ -745,7 +783,10 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         story_dma(b, d);
         gb(b, "map A aperture=%u:100 first=1 count=4 adl\n", ap);
         gb(b, "render-write A offset=0x1000 size=8K pattern=0xADADADAD via=aperture\n");
-        gb(b, "map C aperture=%u:200 first=2 count=5 coherent adl\n", ap);
+        uint32_t cap = map_aperture(b->layout, 1);
+        if (seg_size(b->layout, cap) < 256 * 4096)
+            return -1;
+        gb(b, "map C aperture=%u:200 first=2 count=5%s adl\n", cap, map_coherent(b->layout, 1));
         gb(b, "render-read C offset=0x2000 size=12K via=aperture\nunmap A\n");
         gb(b, "gpu-write at=%u:0x64000 size=4K pattern=0xD0D0D0D0\n", ap);
         return 0;

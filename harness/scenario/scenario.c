@@ -177,11 +177,16 @@ int pbc_sop_supported(const pbc_target *t, uint32_t kind)
     return ddi < 0 || (int)((t->supported_operations >> ddi) & 1u);
 }
 
+/* The target's adapter declaration (ABI 1.1), NULL when it has none. */
+static const pbc_adapter_decl *sop_decl(const pbc_target *t)
+{
+    return t->struct_size >= offsetof(pbc_target, adapter) + sizeof(t->adapter) ? t->adapter : NULL;
+}
+
 /* What the target's MMU lacks (its adapter declaration, ABI 1.3). */
 static uint32_t sop_gpummu_lacks(const pbc_target *t)
 {
-    const pbc_adapter_decl *d = t->struct_size >= offsetof(pbc_target, adapter) + sizeof(t->adapter) ? t->adapter
-                                                                                                      : NULL;
+    const pbc_adapter_decl *d = sop_decl(t);
     return d && PBC_ADAPTER_DECL_HAS(d->struct_size, gpummu_lacks) ? d->gpummu_lacks : 0;
 }
 
@@ -810,6 +815,7 @@ uint32_t pbc_scenario_keep_supported(pbc_scenario *s, const pbc_target *t)
         return 0;
     }
     uint32_t kept = 0, dropped = 0;
+    pbc_scenario_fit_coherence(s, sop_decl(t)); /* made within the declared adapter: its segments' ids */
     for (uint32_t i = 0; i < s->op_count; i++) {
         const pbc_sop *op = &s->ops[i];
         if (!pbc_sop_op_supported(t, op) || pbc_residency_check(&r, op)) {

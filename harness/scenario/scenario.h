@@ -166,6 +166,18 @@ int pbc_sop_op_supported(const pbc_target *t, const pbc_sop *op);
 /* What an operation pbc_sop_op_supported refuses needs that t lacks, in
  * words, written into buf[0, n). */
 const char *pbc_sop_unsupported_why(const pbc_target *t, const pbc_sop *op, char *buf, size_t n);
+/* Lays s onto the segments adapter declaration d declares (harness/
+ * scenario/fit.c): each of s's segments onto a declared one of its kind,
+ * by its id when the scenario fits that way, else by role, the ranges it
+ * uses packed where its offsets do not fit; a map asking for CacheCoherent
+ * keeps it only on a cache-coherent aperture. Returns 1 when s fits as it
+ * is (d declares no segments, or s is made within them: out untouched), 0
+ * with the laid-out scenario in out (an initialized scenario, cleared
+ * first), or -1 with why it cannot be (written into why). */
+int pbc_scenario_fit(const pbc_scenario *s, const pbc_adapter_decl *d, pbc_scenario *out, char *why, size_t n);
+/* Clears CacheCoherent on every map of s into an aperture that d declares
+ * not cache-coherent; returns how many. */
+uint32_t pbc_scenario_fit_coherence(pbc_scenario *s, const pbc_adapter_decl *d);
 /* Whether operations of this kind name an allocation. */
 int pbc_sop_has_alloc(uint32_t kind);
 uint32_t pbc_alloc_pages(const pbc_salloc *a);
@@ -263,7 +275,9 @@ int pbc_scenario_paging_window(const pbc_scenario *s, uint32_t segment, uint64_t
 /* Drops the operations target t does not support, and those that are then
  * illegal (a va-unmap whose va-map went), so that what is left runs on
  * it: a random scenario for a WDDM 1.x builder loses its GPU virtual
- * ranges. Returns how many were dropped. */
+ * ranges. A map into an aperture the target declares not cache-coherent
+ * loses CacheCoherent (s is made within the declared segments). Returns
+ * how many were dropped. */
 uint32_t pbc_scenario_keep_supported(pbc_scenario *s, const pbc_target *t);
 
 /* Whole-scenario validation: a layout the GPU model cannot build, an

@@ -117,7 +117,7 @@ void pbc_vidmm_acquire_buffer(vm *v)
         if (pbc_gpu_dma_alloc(v->gpu, size, &b->host, &b->phys))
             pbc_harness_bug("a %u-byte paging buffer does not fit the empty pool", size);
     }
-    b->pool_offset = (uint32_t)(b->phys - PBC_DMA_POOL_BASE);
+    b->pool_offset = (uint32_t)(b->phys - v->gpu->pool_base);
     b->segment = v->s->paging_segment;
     if (b->segment) /* S40: a buffer in a segment is addressed as segment base + offset */
         b->phys = v->gpu->pool_alias + b->pool_offset;
@@ -499,10 +499,16 @@ static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
     DXGKARG_SUBMITCOMMAND c;
     memset(&c, 0, sizeof(c));
     VM_SUBMISSION_ARGS(c, s, b);
+    /* The GPU scheduler resolves a paging buffer's dependencies before it
+     * hands the buffer to the driver (docs/rules.md, "When SubmitCommand
+     * comes"): the render work it waits for has run when SubmitCommand is
+     * called, so a driver may start whatever it has been handed. */
+    uint32_t wait = vm_paging_wait(v);
+    pbc_gpu_run_engine(v->gpu, PBC_ENGINE_RENDER, wait == UINT32_MAX ? v->gpu->queued : wait);
     v->in_submit = 1;
     v->cur_sub = s->fence - 1;
     s->covered = s->start;
-    v->gpu->paging_wait = vm_paging_wait(v);
+    v->gpu->paging_wait = wait;
     NTSTATUS st = pbc_shim_call_submit(v->t, v->adapter, &c);
     pbc_vidmm_fence_poll(v);
     v->gpu->paging_wait = UINT32_MAX;

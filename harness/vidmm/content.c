@@ -83,8 +83,9 @@ static void vm_mdl_build(vm_mdl *m, PVOID va, USHORT flags)
 /* Runs of the runs layout: mostly short, one in four up to VM_RUN_LONG. */
 #define VM_RUN_SHORT 8u
 #define VM_RUN_LONG 64u
-/* The 4 GiB lines inside the system window [2 GiB, 10 GiB), as frames. */
-static const uint64_t vm_lines_4g[] = {(4ull << 30) >> PBC_PAGE_SHIFT, (8ull << 30) >> PBC_PAGE_SHIFT};
+/* The 4 GiB lines inside the system window [2 GiB, 10 GiB), as frames
+ * from its first (it moves by whole 16 GiB, so they stay 4 GiB lines). */
+static const uint64_t vm_lines_4g[] = {(2ull << 30) >> PBC_PAGE_SHIFT, (6ull << 30) >> PBC_PAGE_SHIFT};
 
 /* splitmix64: the layout's choices. */
 static uint64_t vm_phys_rand(uint64_t *state)
@@ -95,9 +96,9 @@ static uint64_t vm_phys_rand(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static uint64_t vm_phys_somewhere(uint64_t *state)
+static uint64_t vm_phys_somewhere(const vm *v, uint64_t *state)
 {
-    return PBC_SYS_BASE_PFN + vm_phys_rand(state) % PBC_SYS_WINDOW_PAGES;
+    return v->gpu->sys_base + vm_phys_rand(state) % PBC_SYS_WINDOW_PAGES;
 }
 
 /* n frames in a row from near frame pfn into out; where the pool is too
@@ -116,8 +117,8 @@ static int vm_take_straddle(vm *v, const pbc_salloc *al, uint64_t *state, uint64
     uint32_t own = count - al->mdl_offset;
     uint64_t below = own < 2 ? al->mdl_offset : al->mdl_offset + 1 + vm_phys_rand(state) % (own - 1);
     for (size_t i = 0; i < PBC_ARRAY_LEN(vm_lines_4g); i++)
-        if (pbc_gpu_system_free(v->gpu, vm_lines_4g[i] - below, count)) {
-            vm_take_run(v, vm_lines_4g[i] - below, out, count);
+        if (pbc_gpu_system_free(v->gpu, v->gpu->sys_base + vm_lines_4g[i] - below, count)) {
+            vm_take_run(v, v->gpu->sys_base + vm_lines_4g[i] - below, out, count);
             return 1;
         }
     return 0;
@@ -134,7 +135,7 @@ static void vm_mdl_frames(vm *v, uint32_t index, uint64_t *pfns, uint32_t count)
             uint64_t most = vm_phys_rand(&state) % 4 ? VM_RUN_SHORT : VM_RUN_LONG;
             uint64_t len = 1 + vm_phys_rand(&state) % most;
             len = len < count - i ? len : count - i;
-            vm_take_run(v, vm_phys_somewhere(&state), pfns + i, len);
+            vm_take_run(v, vm_phys_somewhere(v, &state), pfns + i, len);
             i += (uint32_t)len;
         }
         break;
@@ -144,7 +145,7 @@ static void vm_mdl_frames(vm *v, uint32_t index, uint64_t *pfns, uint32_t count)
         /* both lines taken (by earlier MDLs) or no room: contiguous elsewhere */
         /* fall through */
     case PBC_PHYS_CONTIGUOUS:
-        vm_take_run(v, vm_phys_somewhere(&state), pfns, count);
+        vm_take_run(v, vm_phys_somewhere(v, &state), pfns, count);
         break;
     default:
         for (uint32_t i = 0; i < count; i++)

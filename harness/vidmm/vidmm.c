@@ -209,7 +209,7 @@ static int vm_setup(vm *v)
         pbc_gpu_alias_pool(v->gpu, s->segments[s->paging_segment - 1].base + win_start);
     if (v->opt.mode == PBC_MODE_TARGET) {
         pbc_adapter_info info = {sizeof(info), s->segment_count, s->segments, v->gpu->dummy_page,
-                                 &v->host, PBC_MMIO_PHYSICAL, sizeof(v->gpu->mmio)};
+                                 &v->host, v->gpu->mmio_base, sizeof(v->gpu->mmio)};
         pbc_shim_enter();
         NTSTATUS st = v->t->create_adapter(&info, &v->adapter);
         pbc_shim_leave();

@@ -26,6 +26,13 @@
  *    walks it in system memory); ExWkGartView reads it.
  *  - ReadPhysical and WritePhysical are done by the worker too, through
  *    MmMapIoSpace.
+ *  - Built with EXWK_DRAIN (variant-drain-worker, targets/variants/
+ *    drain_worker.c), SubmitCommand appends the submission's records to
+ *    the adapter's queue and wakes the worker once; a wake-up runs every
+ *    record queued so far, its own submission's and any handed over
+ *    since, as a worker thread that empties its queue does. Legal because
+ *    Windows calls SubmitCommand for a paging buffer only once the work
+ *    it must follow is done (docs/rules.md, "When SubmitCommand comes").
  *
  * Planted bugs (one -D each):
  *  EXWK_BUG_IGNORE_TRANSFER_OFFSET  the worker maps segment sides at
@@ -86,8 +93,17 @@ typedef struct _EXWK_SEGMENT_VIEW {
     PUCHAR Cpu;
 } EXWK_SEGMENT_VIEW;
 
+#ifdef EXWK_DRAIN
+/* Records handed to the worker and not yet run, oldest first. */
+#define EXWK_PENDING 65536u
+#endif
+
 typedef struct _EXWK_ADAPTER {
     pbc_host Host;
+#ifdef EXWK_DRAIN
+    ULONG PendingHead, PendingCount;
+    const struct _EXWK_PRIVATE_ENTRY *Pending[EXWK_PENDING];
+#endif
     ULONG SegmentViewCount;
     EXWK_SEGMENT_VIEW SegmentView[EXWK_MAX_SEGMENTS];
     ULONG ApertureCount;
@@ -394,6 +410,20 @@ static void ExWkWorker(void *Context)
     ExWkExecute(entry->Adapter, &args);
 }
 
+#ifdef EXWK_DRAIN
+/* Runs on the GPU queue: every record handed over so far. */
+static void ExWkDrain(void *Context)
+{
+    EXWK_ADAPTER *adapter = Context;
+    while (adapter->PendingCount) {
+        const EXWK_PRIVATE_ENTRY *entry = adapter->Pending[adapter->PendingHead];
+        adapter->PendingHead = (adapter->PendingHead + 1) % EXWK_PENDING;
+        adapter->PendingCount--;
+        ExWkWorker((void *)entry);
+    }
+}
+#endif
+
 /* Records hold no addresses the GPU uses: nothing to patch. */
 static NTSTATUS APIENTRY ExWkPatch(IN_CONST_HANDLE hAdapter, const DXGKARG_PATCH *Args)
 {
@@ -411,9 +441,21 @@ static NTSTATUS APIENTRY ExWkSubmitCommand(IN_CONST_HANDLE hAdapter, const DXGKA
     if (!priv || first >= last) /* no record (only discards): hand the bytes to the GPU as they are */
         host->ring_submit(host->ctx, Args->DmaBufferSegmentId, (uint64_t)Args->DmaBufferPhysicalAddress.QuadPart,
                           Args->DmaBufferSubmissionStartOffset, Args->DmaBufferSubmissionEndOffset);
+#ifdef EXWK_DRAIN
+    else {
+        EXWK_ADAPTER *adapter = (EXWK_ADAPTER *)hAdapter;
+        for (UINT at = first; at + sizeof(EXWK_PRIVATE_ENTRY) <= last; at += sizeof(EXWK_PRIVATE_ENTRY)) {
+            NT_ASSERT(adapter->PendingCount < EXWK_PENDING);
+            adapter->Pending[(adapter->PendingHead + adapter->PendingCount++) % EXWK_PENDING] =
+                (const EXWK_PRIVATE_ENTRY *)(priv + at);
+        }
+        host->queue_cpu_work(host->ctx, ExWkDrain, adapter); /* wakes the worker */
+    }
+#else
     else
         for (UINT at = first; at + sizeof(EXWK_PRIVATE_ENTRY) <= last; at += sizeof(EXWK_PRIVATE_ENTRY))
             host->queue_cpu_work(host->ctx, ExWkWorker, priv + at);
+#endif
     host->ring_fence(host->ctx, Args->SubmissionFenceId);
     return STATUS_SUCCESS;
 }
@@ -425,10 +467,17 @@ static const pbc_adapter_decl ExWkAdapterDecl = {
     .paging_buffer_size = EXWK_PAGING_BUFFER_SIZE,
 };
 
+#ifdef EXWK_VARIANT_SYMBOL /* linked into pbcheck as a legal variant */
+const pbc_target EXWK_VARIANT_SYMBOL = {
+#else
 static const pbc_target ExWkTarget = {
+#endif
     .abi_version = PBC_TARGET_ABI_VERSION,
     .struct_size = sizeof(pbc_target),
-#if defined(EXWK_BUG_IGNORE_TRANSFER_OFFSET)
+#if defined(EXWK_DRAIN)
+    .name = "variant-drain-worker",
+    .summary = "ExWorker whose worker, once woken, runs every record handed over so far",
+#elif defined(EXWK_BUG_IGNORE_TRANSFER_OFFSET)
     .name = "example-worker-bug-transfer-offset",
     .summary = "ExWorker with a planted bug: the worker ignores TransferOffset (PB-DIVERGE)",
 #elif defined(EXWK_BUG_SMALL_PAGE_TABLE)
@@ -459,4 +508,6 @@ static const pbc_target ExWkTarget = {
     .gart_view = ExWkGartView,
 };
 
+#ifndef EXWK_VARIANT_SYMBOL
 __attribute__((visibility("default"))) const pbc_target *pbc_target_get(void) { return &ExWkTarget; }
+#endif
