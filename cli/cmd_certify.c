@@ -338,6 +338,12 @@ int pbc_cmd_certify(int argc, char **argv)
     /* A mistake in the file is FILE:LINE:COL: what, as for scenarios. */
     if (waivers_path && (rc = pbc_waivers_load(waivers_path, started, &waivers, err, sizeof(err))))
         return rc == -1 ? (fprintf(stderr, "%s\n", err), PBC_EXIT_USAGE) : pbc_usage_error("certify: %s", err);
+    if (no_fork && pbc_exec_target_is_path(target)) {
+        pbc_waivers_fini(&waivers);
+        return pbc_usage_error("certify: --no-fork would run the builder library in pbcheck's own process, "
+                               "which cannot certify it (its exit or crash would end pbcheck); debug a case "
+                               "with 'pbcheck run CASE.pbs --target %s --no-fork'", target);
+    }
     pbc_exec_load load = {0};
     int bad_target = PBC_EXIT_USAGE;
     const pbc_target *t = pbc_cli_target("certify", target, case_timeout, memory_limit, &load, &bad_target);
@@ -345,8 +351,7 @@ int pbc_cmd_certify(int argc, char **argv)
         pbc_waivers_fini(&waivers);
         return bad_target;
     }
-    if (t && no_fork)
-        pbc_exec_targets_load_here(); /* asked for: the builder runs in this process, no certificate */
+
     /* A library that would not load is still a report: named by its file. */
     const char *base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
     const char *shown_name = t ? t->name : base;
@@ -367,8 +372,7 @@ int pbc_cmd_certify(int argc, char **argv)
         return rc;
     }
     const char *dir = run.path;
-    report.provenance.isolation = no_fork ? "none (--no-fork): the builder ran in pbcheck's own process; "
-                                            "not a certificate"
+    report.provenance.isolation = no_fork ? "none (--no-fork): a built-in target ran in pbcheck's own process"
                                           : pbc_iso_confinement();
 
     pbc_case_list cases = {0};

@@ -25,6 +25,8 @@ expect_class() { # the class (or rule) a kind's Fill cases must fail with
         else
             echo 'crash: SIGSYS .*the sandbox forbids'
         fi ;;
+    sigio | cloneparent | unreaper) echo 'crash: SIGSYS .*the sandbox forbids' ;;
+    fdwrite) echo "crash: the worker's answer is garbled" ;; # its own answer pipe is all it can reach
     escape) echo 'escape: the builder left [0-9]+ process(es)? running after its case \(killed: pid ' ;;
     lastwords) echo 'crash' ;;
     ctorexit) echo 'exit: the builder could not be loaded: .*exit status 0' ;;
@@ -45,6 +47,16 @@ for pair in "$@"; do
         check nothing-report-incomplete python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 sys.exit(0 if d["verdict"] == "incomplete" and d["incomplete_reason"] == "no case was judged" else 1)' \
             "$out/latest/report.json"
+        # waived failures alone certify nothing either
+        printf 'load * 2099-12-31 the library is known not to load\n' >"$tmp/waive-load"
+        "$pbcheck" certify --quick --target "${lib%/*}/libhostile_ctorexit.so" --waivers "$tmp/waive-load" \
+            --out "$tmp/waived" >"$tmp/waived.log" 2>&1
+        check waived-only-exit-1 [ $? -eq 1 ]
+        check waived-only-incomplete grep -q '^verdict: INCOMPLETE: no case was judged' "$tmp/waived.log"
+        # and a library is never run in pbcheck's own process by certify
+        "$pbcheck" certify --quick --target "$lib" --no-fork --out "$tmp/nofork" >"$tmp/nofork.log" 2>&1
+        check no-fork-library-refused [ $? -eq 2 ]
+        check no-fork-library-says-why grep -q "^pbcheck: certify: --no-fork would run the builder library" "$tmp/nofork.log"
         continue
     fi
     started=$(date +%s)
@@ -84,6 +96,10 @@ print("\n".join(first[:3]))
 sys.exit(0 if ok else 1)
 PY
     check "$kind-classified-as-$want" [ $? -eq 0 ] || cat "$tmp/$kind.classes"
+    if [ "$kind" = fdwrite ]; then # nothing of pbcheck's is open in a worker
+        check fdwrite-journal-not-forged sh -c "! grep -q forged '$dir/journal.jsonl'"
+        check fdwrite-stdout-not-forged sh -c "! grep -q forged '$tmp/$kind.log'"
+    fi
     if [ "$kind" = lastwords ]; then # the DbgPrint before the crash is in the crashing case's report
         check lastwords-dbgprint-in-report python3 - "$dir/report.json" <<'PY'
 import json, sys

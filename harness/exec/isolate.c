@@ -14,6 +14,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sched.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
@@ -215,64 +216,117 @@ const char *pbc_iso_confinement(void)
 }
 
 
+/* The filter is a run of blocks, one per system call it looks at: a
+ * block starts by comparing the call's number (loaded in the accumulator)
+ * and jumps over itself when it is another call, so the next block finds
+ * the number still loaded; a block that reads an argument always ends in
+ * a return. */
+typedef struct iso_prog {
+    struct sock_filter op[96];
+    unsigned n;
+} iso_prog;
+
+static void emit(iso_prog *p, struct sock_filter f)
+{
+    if (p->n == sizeof(p->op) / sizeof(p->op[0]))
+        pbc_harness_bug("the worker's seccomp program is too long");
+    p->op[p->n++] = f;
+}
+
+#define ISO_ARG_LO(k) ((uint32_t)(offsetof(struct seccomp_data, args) + 8 * (k)))
+#define ISO_RET(v) ((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, (v)))
+#define ISO_LD(off) ((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off)))
+#define ISO_JEQ(v, t, f) ((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (v), (t), (f)))
+
+/* Call nr is killed. */
+static void block_never(iso_prog *p, int nr)
+{
+    emit(p, ISO_JEQ((uint32_t)nr, 0, 1));
+    emit(p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
+}
+
+/* Call nr is allowed when (the low half of) argument k is the worker's
+ * pid, else killed: a signal or a trace aimed at the worker itself. */
+static void block_self(iso_prog *p, int nr, unsigned k, pid_t self)
+{
+    emit(p, ISO_JEQ((uint32_t)nr, 0, 4));
+    emit(p, ISO_LD(ISO_ARG_LO(k)));
+    emit(p, ISO_JEQ((uint32_t)self, 0, 1));
+    emit(p, ISO_RET(SECCOMP_RET_ALLOW));
+    emit(p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
+}
+
+/* Call nr is killed when argument k is one of two values (b may equal
+ * a), else allowed. */
+static void block_arg_never(iso_prog *p, int nr, unsigned k, uint32_t a, uint32_t b)
+{
+    emit(p, ISO_JEQ((uint32_t)nr, 0, 5));
+    emit(p, ISO_LD(ISO_ARG_LO(k)));
+    emit(p, ISO_JEQ(a, 2, 0));
+    emit(p, ISO_JEQ(b, 1, 0));
+    emit(p, ISO_RET(SECCOMP_RET_ALLOW));
+    emit(p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
+}
+
 static int worker_confine(pid_t self)
 {
 #ifdef ISO_AUDIT_ARCH
-    if (!pbc_iso_seccomp_available())
-        return -1;
-    enum { ARG0 = offsetof(struct seccomp_data, args) };
-    /* The calls that aim a signal at a pid (first argument), then those
-     * that are never a worker's business. */
-    static const int aimed[] = {SYS_kill, SYS_tkill, SYS_tgkill, SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo};
-    static const int never[] = {
+    iso_prog p = {.n = 0};
+    emit(&p, ISO_LD(offsetof(struct seccomp_data, arch)));
+    emit(&p, ISO_JEQ(ISO_AUDIT_ARCH, 1, 0));
+    emit(&p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
+    emit(&p, ISO_LD(offsetof(struct seccomp_data, nr)));
+#if defined(__x86_64__)
+    /* x32 numbers (the same calls with bit 30 set) are never ours. */
+    emit(&p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1));
+    emit(&p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
+#endif
+    /* Signals: only to the worker itself, whoever sends them. */
+    block_self(&p, SYS_kill, 0, self);
+    block_self(&p, SYS_tkill, 0, self);
+    block_self(&p, SYS_tgkill, 0, self);
+    block_self(&p, SYS_rt_sigqueueinfo, 0, self);
+    block_self(&p, SYS_rt_tgsigqueueinfo, 0, self);
+    /* ptrace only of the worker itself (the second argument): LeakSanitizer
+     * stops the world that way when a sanitized worker exits. */
+    block_self(&p, SYS_ptrace, 1, self);
+    /* A file's owner receives SIGIO, or any signal F_SETSIG picks:
+     * F_SETOWN only to the worker, F_SETOWN_EX (a pointer) never, nor the
+     * ioctls that do the same. */
+    emit(&p, ISO_JEQ(SYS_fcntl, 0, 7));
+    emit(&p, ISO_LD(ISO_ARG_LO(1)));
+    emit(&p, ISO_JEQ(F_SETOWN_EX, 4, 0));
+    emit(&p, ISO_JEQ(F_SETOWN, 0, 2));
+    emit(&p, ISO_LD(ISO_ARG_LO(2)));
+    emit(&p, ISO_JEQ((uint32_t)self, 0, 1));
+    emit(&p, ISO_RET(SECCOMP_RET_ALLOW));
+    emit(&p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
+    block_arg_never(&p, SYS_ioctl, 1, 0x8901 /* FIOSETOWN */, 0x8902 /* SIOCSPGRP */);
+    /* Nothing a worker starts may leave its subtree: no CLONE_PARENT (its
+     * child would be pbcheck's), no giving up being the subreaper; clone3
+     * hides its flags in memory, so it is refused as unknown (ENOSYS) and
+     * the C library falls back to clone. */
+    emit(&p, ISO_JEQ(SYS_clone, 0, 4));
+    emit(&p, ISO_LD(ISO_ARG_LO(0)));
+    emit(&p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_PARENT, 1, 0));
+    emit(&p, ISO_RET(SECCOMP_RET_ALLOW));
+    emit(&p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
+#ifdef SYS_clone3
+    emit(&p, ISO_JEQ(SYS_clone3, 0, 1));
+    emit(&p, ISO_RET(SECCOMP_RET_ERRNO | ENOSYS));
+#endif
+    block_arg_never(&p, SYS_prctl, 0, PR_SET_CHILD_SUBREAPER, PR_SET_CHILD_SUBREAPER);
+    /* Never a worker's business: another process's memory or files. */
 #ifdef SYS_pidfd_send_signal
-        SYS_pidfd_send_signal,
+    block_never(&p, SYS_pidfd_send_signal);
 #endif
 #ifdef SYS_pidfd_getfd
-        SYS_pidfd_getfd,
+    block_never(&p, SYS_pidfd_getfd);
 #endif
-        SYS_process_vm_readv, SYS_process_vm_writev};
-    struct sock_filter prog[64];
-    unsigned n = 0;
-    enum { N_AIMED = sizeof(aimed) / sizeof(aimed[0]), N_NEVER = sizeof(never) / sizeof(never[0]) };
-    prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-    prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ISO_AUDIT_ARCH, 1, 0);
-    prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
-    prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
-    /* Layout after this point: N_AIMED jumps to CHECK, N_NEVER jumps to
-     * KILL, ALLOW, CHECK: load arg0, compare with self, ALLOW or KILL. */
-    unsigned first = n;
-    unsigned allow = first + N_AIMED + N_NEVER, check = allow + 1, kill_at = check + 3;
-    for (unsigned i = 0; i < N_AIMED; i++, n++)
-        prog[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)aimed[i],
-                                               (uint8_t)(check - n - 1), 0);
-    for (unsigned i = 0; i < N_NEVER; i++, n++)
-        prog[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)never[i],
-                                               (uint8_t)(kill_at - n - 1), 0);
-    prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW); /* allow */
-    prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0);   /* check: the low half */
-    prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)self, 0, 1);
-    prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-    prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS); /* kill_at */
-    if (n != kill_at + 1)
-        pbc_harness_bug("the worker's seccomp program is laid out wrong");
-    /* ptrace only of the worker itself (its pid, the second argument):
-     * LeakSanitizer stops the world that way when a sanitized worker
-     * exits. Inserted after the arch check and the number load. */
-    struct sock_filter trace[] = {
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ptrace, 0, 4), /* not ptrace: on, with nr still loaded */
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0 + 8),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)self, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-    };
-    enum { N_TRACE = sizeof(trace) / sizeof(trace[0]) };
-    if (n + N_TRACE > sizeof(prog) / sizeof(prog[0]))
-        pbc_harness_bug("the worker's seccomp program is too long");
-    memmove(prog + first + N_TRACE, prog + first, (n - first) * sizeof(prog[0]));
-    memcpy(prog + first, trace, sizeof(trace));
-    n += N_TRACE;
-    struct sock_fprog fprog = {(unsigned short)n, prog};
+    block_never(&p, SYS_process_vm_readv);
+    block_never(&p, SYS_process_vm_writev);
+    emit(&p, ISO_RET(SECCOMP_RET_ALLOW));
+    struct sock_fprog fprog = {(unsigned short)p.n, p.op};
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0))
         return -1;
     return 0;
@@ -280,6 +334,43 @@ static int worker_confine(pid_t self)
     (void)self;
     return -1;
 #endif
+}
+
+/* Root's privileges over other processes go: a worker run as root could
+ * otherwise read and write pbcheck through /proc/PID/mem or /proc/PID/fd
+ * (pbcheck is not dumpable, which stops everyone without CAP_SYS_PTRACE). */
+static void worker_drop_capabilities(void)
+{
+    static const int gone[] = {CAP_SYS_PTRACE, CAP_KILL};
+    struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct caps[2];
+    if (syscall(SYS_capget, &head, caps))
+        return;
+    for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++) {
+        uint32_t bit = 1u << (gone[i] % 32);
+        caps[gone[i] / 32].effective &= ~bit;
+        caps[gone[i] / 32].permitted &= ~bit;
+        caps[gone[i] / 32].inheritable &= ~bit;
+        prctl(PR_CAPBSET_DROP, gone[i], 0, 0, 0);
+    }
+    syscall(SYS_capset, &head, caps);
+}
+
+/* Only stdin, stdout, stderr and the two pipes stay open in a worker, the
+ * pipes as fds 3 and 4: nothing of pbcheck's (the journal, other files)
+ * is the builder's to write. */
+static void worker_close_fds(int *in, int *out)
+{
+    int a = fcntl(*in, F_DUPFD, 1000), b = fcntl(*out, F_DUPFD, 1000);
+    if (a < 0 || b < 0 || dup2(a, 3) != 3 || dup2(b, 4) != 4)
+        _exit(PBC_ISO_INIT_EXIT);
+    *in = 3;
+    *out = 4;
+    if (close_range(5, ~0u, 0)) {
+        long max = sysconf(_SC_OPEN_MAX);
+        for (long fd = 5; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+            close((int)fd);
+    }
 }
 
 static char iso_altstack[64 << 10];
@@ -338,7 +429,13 @@ static void worker_setup(const pbc_iso_limits *lim, pid_t parent)
         }
         backtrace((void *[1]){0}, 1); /* loads libgcc now, not in a handler */
     }
-    worker_confine(getpid());
+    prctl(PR_SET_DUMPABLE, 1); /* pbcheck is not (pbc_iso_create); LeakSanitizer must trace us */
+    worker_drop_capabilities();
+    if (pbc_iso_seccomp_available() && worker_confine(getpid())) {
+        fprintf(stderr, "pbcheck: worker: cannot install the seccomp filter: %s\n", strerror(errno));
+        fflush(stderr);
+        _exit(PBC_ISO_INIT_EXIT);
+    }
     if (lim->capture)
         pbc_kernel_log_echo(STDERR_FILENO); /* a builder's last words outlive it */
     /* Only now, confined and limited: the builder's constructors run here. */
@@ -360,6 +457,7 @@ static uint32_t worker_children(void)
 
 static void worker_main(pbc_iso *iso, int in, int out, pid_t parent)
 {
+    worker_close_fds(&in, &out);
     worker_setup(&iso->lim, parent);
     for (;;) {
         uint32_t len;
@@ -393,6 +491,7 @@ static void live_add(pid_t pid)
             live_workers[i] = pid;
             return;
         }
+    pbc_harness_bug("more than %d workers at once", ISO_MAX_LIVE);
 }
 
 static void live_remove(pid_t pid)
@@ -418,8 +517,10 @@ pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *c
     iso->ctx = ctx;
     iso->to_worker = iso->from_worker = iso->output = -1;
     signal(SIGPIPE, SIG_IGN); /* a dead worker's pipe is an answer, not our death */
-    if (iso_instances++ == 0)
+    if (iso_instances++ == 0) {
         prctl(PR_SET_CHILD_SUBREAPER, 1); /* a dead worker's descendants come to us, to be killed */
+        prctl(PR_SET_DUMPABLE, 0);        /* no /proc/PID/mem or /proc/PID/fd of ours for a worker */
+    }
     return iso;
 }
 
@@ -897,8 +998,11 @@ pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, u
 {
     double seconds = iso->lim.job_seconds * (units ? units : 1);
     memset(r, 0, sizeof(*r));
-    if (iso->pid && iso->lim.batch && iso->jobs >= iso->lim.batch)
+    if (iso->pid && iso->lim.batch && iso->jobs >= iso->lim.batch) {
+        char ignored[64];
         worker_stop(iso, 0);
+        sweep(getpid(), ignored, sizeof(ignored)); /* what it started after its last answer */
+    }
     off_t from = 0;
     for (int attempt = 0;; attempt++) {
         if (!iso->pid && worker_start(iso)) {
@@ -1016,7 +1120,9 @@ void pbc_iso_destroy(pbc_iso *iso)
 {
     if (!iso)
         return;
+    char ignored[64];
     worker_stop(iso, 0);
+    sweep(getpid(), ignored, sizeof(ignored)); /* what it started after its last answer */
     if (iso->output >= 0)
         close(iso->output);
     if (iso_current == iso)

@@ -44,9 +44,9 @@ const char *pbc_report_incomplete_reason(const pbc_report *r)
 {
     if (r->interrupted)
         return "interrupted";
-    if (r->failed || r->harness_bugs || r->waived)
-        return NULL; /* something was judged, and failed */
-    if (r->passed == 0)
+    if (r->failed || r->harness_bugs)
+        return NULL; /* something was judged, and failed: NOT CONFORMANT */
+    if (r->passed == 0) /* waived failures alone certify nothing */
         return "no case was judged";
     if (r->unaccounted)
         return "not every planned case has a verdict";

@@ -15,6 +15,11 @@
  *  18 constructor endless loop 19 pbc_target_get segfault
  * and one that behaves but declares no operation, so nothing is judged:
  *  20 supported_operations 0
+ * and ways around the obvious calls:
+ *  21 SIGTERM to its parent as a file's owner (F_SETOWN, F_SETSIG, O_ASYNC)
+ *  22 a child made pbcheck's own (clone with CLONE_PARENT), left running
+ *  23 gives up being a subreaper, then a double fork left running
+ *  24 writes a line into every descriptor it inherited (the journal among them)
  * tests/hostile_test.sh checks that certify survives each, classifies the
  * bad cases, passes the good ones and writes valid reports.
  */
@@ -22,7 +27,10 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +112,42 @@ static void misbehave(void)
                     fclose(f);
             }
             _exit(0);
+        }
+        break;
+    case 21: {
+        int fds[2];
+        if (pipe(fds) == 0) {
+            fcntl(fds[0], F_SETOWN, getppid());
+            fcntl(fds[0], F_SETSIG, SIGTERM);
+            fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_ASYNC);
+            ssize_t ignored = write(fds[1], "x", 1);
+            (void)ignored;
+            close(fds[0]);
+            close(fds[1]);
+        }
+        break;
+    }
+    case 22:
+        if (syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0) == 0) {
+            prctl(PR_SET_NAME, "pbc-escapee");
+            sleep(20);
+            _exit(0);
+        }
+        break;
+    case 23:
+        prctl(PR_SET_CHILD_SUBREAPER, 0);
+        if (fork() == 0) {
+            if (fork() == 0) {
+                prctl(PR_SET_NAME, "pbc-escapee");
+                sleep(20);
+            }
+            _exit(0);
+        }
+        break;
+    case 24:
+        for (int fd = 3; fd < 1024; fd++) {
+            ssize_t ignored = write(fd, "{\"forged\":true}\n", 16);
+            (void)ignored;
         }
         break;
     case 15:
