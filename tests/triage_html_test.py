@@ -241,7 +241,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check("unwritable-page-exit", rc.returncode == 2, rc.returncode)
     # Progress lines ("triage: N/M done, ...", every few seconds on a slow
     # machine) are not errors: the error is one line of its own.
-    said = [line for line in rc.stderr.splitlines() if not re.match(r"triage: \d+/\d+ done", line)]
+    said = [line for line in rc.stderr.splitlines() if not re.match(r"triage: (.*: )?\d+/\d+ done", line)]
     check("unwritable-page-one-line", len(said) == 1 and
           said[0].startswith("pbcheck: triage: cannot write %s: " % os.path.join(blocked, "triage.html")), said)
     with open(os.path.join(joined, "triage.json")) as f:

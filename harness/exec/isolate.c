@@ -675,6 +675,8 @@ static uint32_t kill_children_of(pid_t parent, char *what, size_t what_size, siz
             kill((pid_t)pid, SIGKILL);
             if (parent == getpid())
                 waitpid((pid_t)pid, NULL, 0);
+            if (!strcmp(comm, "llvm-symbolizer"))
+                continue; /* the sanitizer's own helper, reporting the worker's death: not the builder's */
             killed++;
             if (*at < what_size)
                 *at += (size_t)snprintf(what + *at, what_size - *at, "%spid %ld '%s'", *at ? ", " : "", pid, comm);

@@ -36,6 +36,7 @@ typedef struct library_target {
     pbc_isa isa;
     pbc_adapter_decl adapter;
     pbc_segment_decl segments[8];
+    char *strings[3];   /* the description's name, summary and ISA name, kept when the table is replaced */
     uint8_t *described; /* the probe's bytes, to check that a later load says the same */
     size_t described_len;
     int loaded_here;
@@ -268,6 +269,9 @@ static int undescribe(library_target *l, const uint8_t *bytes, size_t len)
         d->segments = l->segments;
         t->adapter = d;
     }
+    l->strings[0] = (char *)t->name;
+    l->strings[1] = (char *)t->summary;
+    l->strings[2] = (char *)l->isa.name;
     return r.at == r.n && t->name && l->isa.name ? 0 : -1;
 }
 
