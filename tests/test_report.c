@@ -2,8 +2,8 @@
  * line with its position, expiry at the day's edge, matching), the tally,
  * the run folder and its latest link, write errors (a full device), the
  * writers on hostile text (each output parsed back by a real parser),
- * groups of failing and skipped cases, summary.md's bound on a run of
- * 100,000 failures, and triage.html from triage.json text
+ * groups of failing and skipped cases, summary.md's bound and index.html's
+ * size on a run of 100,000 failures, and triage.html from triage.json text
  * (tests/triage_html_test.py renders it). */
 #include <errno.h>
 #include <sys/stat.h>
@@ -443,7 +443,7 @@ T_TEST(triage_html_escapes_the_json_and_the_reproducer)
  * within PBC_REPORT_SUMMARY_MAX and names the largest group. */
 T_TEST(groups_and_a_bounded_summary)
 {
-    enum { FAILS = 100000, SKIPS = 400, WAYS = 300 };
+    enum { FAILS = 100000, SKIPS = 400, WAYS = 600 };
     pbc_report_case *cases = pbc_xcalloc(FAILS + SKIPS, sizeof(*cases));
     char **names = pbc_xcalloc(FAILS + SKIPS, sizeof(*names)), **sigs = pbc_xcalloc(WAYS, sizeof(*sigs));
     char long_text[600];
@@ -500,6 +500,15 @@ T_TEST(groups_and_a_bounded_summary)
     T_CHECK(doc && strstr(doc, "## Failures by group") && strstr(doc, largest));
     T_CHECK(doc && strstr(doc, "## Not tested") && strstr(doc, "`Fill`"));
     free(doc);
+    /* index.html: every group listed, still a page a browser opens at once */
+    char *html = pbc_xprintf("%s/index.html", root);
+    T_CHECK_MSG(pbc_report_write_html(&r, html, err, sizeof(err)) == 0, "%s", err);
+    doc = NULL;
+    T_CHECK(pbc_fs_read(html, 1 << 26, &doc, &n, err, sizeof(err)) == 0);
+    T_CHECK_MSG(n < (8u << 20), "index.html is %zu bytes", n);
+    T_CHECK(doc && strstr(doc, "id=\"f-r") && strstr(doc, "Past the first"));
+    free(doc);
+    free(html);
     pbc_fs_remove_tree(root, NULL, 0);
     free(path);
     free(root);

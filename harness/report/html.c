@@ -28,9 +28,10 @@
 /* What the page holds at most, so a run of 100,000 failing cases still
  * opens at once: every group is listed, the first HTML_GROUPS_IN_FULL
  * with their smallest case in full and up to HTML_GROUP_NAMES case
- * names each (report.json has every case). */
-#define HTML_GROUPS_IN_FULL 500u
+ * names each, HTML_NAMES in all (report.json has every case). */
+#define HTML_GROUPS_IN_FULL 200u
 #define HTML_GROUP_NAMES 100u
+#define HTML_NAMES 5000u
 #define HTML_GROUPS_OPEN 3u
 #define CHART_POINTS 400u
 
@@ -358,11 +359,15 @@ static void emit_group(FILE *f, const pbc_report *r, const pbc_report_group *g, 
                 HTML_GROUPS_IN_FULL);
         return;
     }
+    /* Half the page's names for the largest groups, HTML_GROUP_NAMES
+     * each, the other half shared by the rest shown in full. */
+    const uint32_t large = HTML_NAMES / 2 / HTML_GROUP_NAMES;
+    uint32_t names = index < large ? HTML_GROUP_NAMES : HTML_NAMES / 2 / (HTML_GROUPS_IN_FULL - large);
     fprintf(f, "<h3>Its %u case%s", g->count, g->count == 1 ? "" : "s");
-    if (g->count > HTML_GROUP_NAMES)
-        fprintf(f, " (the first %u; report.json has all)", HTML_GROUP_NAMES);
+    if (g->count > names)
+        fprintf(f, " (the first %u; report.json has all)", names);
     fputs("</h3><pre class=\"names\">", f);
-    for (uint32_t i = 0; i < g->count && i < HTML_GROUP_NAMES; i++) {
+    for (uint32_t i = 0; i < g->count && i < names; i++) {
         h(f, r->cases[g->cases[i]].name);
         fputc('\n', f);
     }
