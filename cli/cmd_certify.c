@@ -18,6 +18,7 @@
 #include "base/util.h"
 #include "cli.h"
 #include "progress.h"
+#include "exec/child.h"
 #include "exec/isolate.h"
 #include "exec/target.h"
 #include "kernel/services.h"
@@ -271,7 +272,7 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
     char timeout[32], memory[32];
     snprintf(timeout, sizeof(timeout), "--case-timeout=%g", w->limits.job_seconds);
     snprintf(memory, sizeof(memory), "--memory-limit=%" PRIu64, w->limits.memory_bytes);
-    const char *argv[] = {"pbcheck", "run", path, "--target", target_arg, timeout, memory, NULL};
+    const char *argv[] = {pbc_child_self_command(), "run", path, "--target", target_arg, timeout, memory, NULL};
     if (w->limits.job_seconds == 20 && w->limits.memory_bytes == PBC_DEFAULT_MEMORY_LIMIT)
         argv[5] = NULL; /* the defaults of run serve as well */
     char *replay = pbc_report_shell_command(argv);

@@ -11,6 +11,7 @@
  * candidate run in the worker too: a builder that crashes or hangs on a
  * candidate costs that candidate.
  */
+#define _DEFAULT_SOURCE /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -599,8 +600,7 @@ static int failing_bucket(const tri_bucket *b)
 
 int pbc_cmd_triage(int argc, char **argv)
 {
-    const char *target = NULL, *out = "triage-out", *join = NULL, *promote_id = NULL,
-               *to = "corpus/regressions";
+    const char *target = NULL, *out = "triage-out", *join = NULL, *promote_id = NULL, *to = NULL;
     uint64_t repeat = 3, jobs = 1;
     const char *slice = NULL, *slice_out = NULL, *source_root = ".";
     int no_fork = 0;
@@ -619,8 +619,8 @@ int pbc_cmd_triage(int argc, char **argv)
          "mark each bucket new or known against a previous triage,\nand list the buckets gone"},
         {"promote", PBC_OPT_STRING, &promote_id, "BUCKET", "a bucket id or signature", 0, 0, "none",
          "copy that bucket of the triage in --out into the regression\ncorpus (--to) and stop"},
-        {"to", PBC_OPT_STRING, &to, "DIR", "a folder", 0, 0, "corpus/regressions",
-         "the regression corpus --promote writes into"},
+        {"to", PBC_OPT_STRING, &to, "DIR", "a folder", 0, 0, "corpus/regressions if it exists here",
+         "the regression corpus --promote writes into (created if\nmissing); needed where ./corpus/regressions is not"},
         {"source-root", PBC_OPT_STRING, &source_root, "DIR", "a folder", 0, 0, "the current folder",
          "the builder's repository: triage.sarif gives source locations\nunder it relative to it (SRCROOT)"},
         PBC_ISOLATION_OPTS(no_fork, timeout, memory, "20"),
@@ -647,10 +647,18 @@ int pbc_cmd_triage(int argc, char **argv)
     char err[PBC_CLI_ERR_SIZE];
     if (promote_id) {
         pbc_cli_args_fini(&args);
-        char *dst = pbc_triage_promote(out, promote_id, to, err, sizeof(err));
+        /* Never a corpus made up where the command happens to run: the
+         * default is the one of the tree it runs in, when there is one. */
+        struct stat st;
+        if (!to && (stat("corpus/regressions", &st) || !S_ISDIR(st.st_mode)))
+            return pbc_usage_error("triage: --promote: there is no corpus/regressions here: name the regression "
+                                   "corpus with --to DIR");
+        char *dst = pbc_triage_promote(out, promote_id, to ? to : "corpus/regressions", err, sizeof(err));
         if (!dst)
             return pbc_usage_error("triage: --promote: %s", err);
-        printf("triage: bucket %s promoted to %s\n", promote_id, dst);
+        char *real = realpath(dst, NULL);
+        printf("triage: bucket %s promoted to %s\n", promote_id, real ? real : dst);
+        free(real);
         free(dst);
         return PBC_EXIT_PASS;
     }

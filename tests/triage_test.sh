@@ -170,5 +170,14 @@ check promote-replays "$(dirname "$0")/regressions_test.sh" "$pbcheck" "$tmp/reg
 "$pbcheck" triage --promote b999 --out "$tmp/out-mutant-busy-always" --to "$tmp/regressions" >/dev/null 2>"$tmp/err"
 check promote-unknown-bucket [ $? -eq 2 ]
 check promote-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+# Without --to, only into a corpus/regressions that is there, said by its full path.
+mkdir -p "$tmp/elsewhere"
+(cd "$tmp/elsewhere" && "$pbcheck" triage --promote b001 --out "$tmp/out-mutant-busy-always") >"$tmp/log" 2>"$tmp/err"
+check promote-needs-to [ $? -eq 2 ]
+check promote-says-to grep -q -- '--to DIR' "$tmp/err"
+check promote-made-nothing [ ! -e "$tmp/elsewhere/corpus" ]
+mkdir -p "$tmp/elsewhere/corpus/regressions"
+(cd "$tmp/elsewhere" && "$pbcheck" triage --promote b001 --out "$tmp/out-mutant-busy-always") >"$tmp/log" 2>"$tmp/err"
+check promote-into-the-one-here grep -q "promoted to $(realpath "$tmp/elsewhere")/corpus/regressions/" "$tmp/log"
 
 finish

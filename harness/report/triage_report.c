@@ -15,6 +15,7 @@
 
 #include "base/fs.h"
 #include "base/util.h"
+#include "exec/child.h"
 #include "exec/target.h"
 #include "report/text.h"
 #include "report/triage_html.h"
@@ -174,7 +175,7 @@ static int write_text(const char *dir, const char *name, const char *text, char 
 /* The command that replays a bucket's reproducer. */
 static char *replay_command(const pbc_triage_run *r, const char *repro)
 {
-    const char *argv[] = {"pbcheck", "run", repro, "--target", r->target, NULL};
+    const char *argv[] = {pbc_child_self_command(), "run", repro, "--target", r->target, NULL};
     return pbc_report_shell_command(argv);
 }
 
@@ -666,8 +667,8 @@ static char *triage_md(const pbc_triage_run *r)
             free(cmd);
             free(path);
         } else if (b[i].repro_bin) {
-            MD("\nReplay: `pbcheck replay buckets/%s/repro.bin --target %s` (%zu bytes, minimized byte by byte)\n",
-               b[i].id, r->target, b[i].repro_bin_len);
+            MD("\nReplay: `%s replay buckets/%s/repro.bin --target %s` (%zu bytes, minimized byte by byte)\n",
+               pbc_child_self_command(), b[i].id, r->target, b[i].repro_bin_len);
         }
         if (b[i].report)
             MD("\n```\n%.*s\n```\n", 3000, b[i].report);
@@ -762,7 +763,7 @@ char *pbc_triage_promote(const char *dir, const char *id, const char *to, char *
         tbase = tbase ? tbase + 1 : target;
         dst = pbc_xprintf("%s/%.*s-%.8s.pbs", to, (int)strcspn(tbase, "."), tbase, sig ? sig : "");
         /* The reproducer's lines, its replay command made for its new place. */
-        const char *argv[] = {"pbcheck", "run", dst, "--target", target, NULL};
+        const char *argv[] = {pbc_child_self_command(), "run", dst, "--target", target, NULL};
         char *cmd = pbc_report_shell_command(argv);
         char *text = pbc_xprintf("# expect: %s fail %s\n%s# replay: %s\n", target, rule ? rule : cls ? cls : "-",
                                  pbc_exec_target_is_path(target) || !strcmp(target, "reference")
