@@ -6,7 +6,7 @@
  *
  * Every input is replayed in a worker process (harness/exec/isolate.h)
  * several times; the replays give its class and signature
- * (harness/report/triage.h); inputs with one signature form a bucket. Each
+ * (harness/triage/triage.h); inputs with one signature form a bucket. Each
  * bucket's first input is minimized, candidate by candidate, each
  * candidate run in the worker too: a builder that crashes or hangs on a
  * candidate costs that candidate.
@@ -32,7 +32,7 @@
 #include "exec/target.h"
 #include "progress.h"
 #include "report/text.h"
-#include "report/triage.h"
+#include "triage/triage.h"
 #include "report/triage_report.h"
 #include "report/triage_html.h"
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/triage.h"
+#include "triage/triage.h"
 
 /* No input is larger: no fuzz target takes one. */
 #define PBC_TRIAGE_INPUT_MAX (1u << 20)

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/waivers.h"
+#include "certify/waivers.h"
 #include "rules/rules.h"
 
 #ifdef __cplusplus

@@ -2,7 +2,7 @@
  * Triage: classes, signatures and severities of failures, and the
  * simplifications the minimizer tries (triage.h).
  */
-#include "report/triage.h"
+#include "triage/triage.h"
 
 #include <ctype.h>
 #include <stdio.h>
