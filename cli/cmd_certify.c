@@ -118,12 +118,15 @@ static uint8_t *certify_job(void *ctx, const uint8_t *job, size_t len, size_t *a
         pbc_iso_put_str(&out, res.message);
         pbc_iso_put_str(&out, res.log);
         pbc_iso_put_u32(&out, (uint32_t)res.log_truncated);
-        /* The failure's signature and title, as triage gives them. */
+        /* A failure's signature and title, as triage gives them ("" for
+         * the rest). */
         pbc_triage_facts facts;
-        char sig[640], title[300];
-        pbc_triage_from_outcome(&res, &s, &facts);
-        pbc_triage_signature(&facts, sig, sizeof(sig));
-        pbc_triage_title(&facts, title, sizeof(title));
+        char sig[640] = "", title[300] = "";
+        if (res.verdict == PBC_VERDICT_FAIL || res.verdict == PBC_VERDICT_HARNESS_BUG) {
+            pbc_triage_from_outcome(&res, &s, &facts);
+            pbc_triage_signature(&facts, sig, sizeof(sig));
+            pbc_triage_title(&facts, title, sizeof(title));
+        }
         pbc_iso_put_str(&out, sig);
         pbc_iso_put_str(&out, title);
     } else {
@@ -229,6 +232,11 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
         int truncated = (int)pbc_iso_get_u32(&in);
         res->signature = pbc_iso_get_str(&in);
         res->title = pbc_iso_get_str(&in);
+        if (res->signature && !res->signature[0]) { /* not a failure */
+            free(res->signature);
+            free(res->title);
+            res->signature = res->title = NULL;
+        }
         snprintf(res->rule, sizeof(res->rule), "%s", rule ? rule : "");
         res->message = pbc_xstrdup(message ? message : "");
         if (log && log[0])

@@ -53,8 +53,8 @@ static int group_order(const void *pa, const void *pb)
     return a->first < b->first ? -1 : a->first > b->first;
 }
 
-/* The key of case i (owned when *owned): its signature, or for a failure
- * without one its class and rule; for a skip its reason. */
+/* The key of a case: its signature, or for a failure without one its
+ * class and rule (made in buf); for a skip, its reason. */
 static const char *case_key(const pbc_report_case *c, int skips, char *buf, size_t size)
 {
     if (skips)
