@@ -18,13 +18,16 @@
 #include "base/util.h"
 #include "cli.h"
 #include "progress.h"
+#include "exec/child.h"
 #include "exec/isolate.h"
 #include "exec/target.h"
 #include "kernel/services.h"
-#include "report/certify.h"
+#include "certify/certify.h"
+#include "report/groups.h"
 #include "report/provenance.h"
-#include "report/rundir.h"
+#include "certify/rundir.h"
 #include "report/text.h"
+#include "triage/triage.h"
 #include "report/writers.h"
 #include "scenario/gen.h"
 
@@ -66,8 +69,9 @@ static const char certify_about[] =
     "Prints progress, a per-rule table and the verdict, and writes into a new\n"
     "run folder DIR/RUN-ID (DIR/latest links to it): index.html (open it in a\n"
     "browser), report.json, junit.xml, summary.md, and repro/CASE.pbs, a\n"
-    "minimized scenario for every failing case with the command that replays\n"
-    "it. A waivers file lists expected failures, one a line:\n"
+    "minimized scenario with the command that replays it for the smallest\n"
+    "case of each group of cases failing the same way (--all-repros: for\n"
+    "every failing case). A waivers file lists expected failures, one a line:\n"
     "  PATTERN  RULE-or-*  EXPIRES  REASON...\n"
     "e.g. 'fill/*  PB-DIVERGE  2027-03-31  vendor bug 4711' ('#' starts a\n"
     "comment; PATTERN is a glob over case names, '*' also matching '/'). A\n"
@@ -86,6 +90,7 @@ typedef struct certify_worker {
     pbc_runner runner;
     const pbc_target *t;
     pbc_iso_limits limits;
+    pbc_report_repro_claims *claims; /* one reproducer per group; NULL with --all-repros */
 } certify_worker;
 
 static void parse_case(const char *name, const char *text, pbc_scenario *s)
@@ -113,6 +118,17 @@ static uint8_t *certify_job(void *ctx, const uint8_t *job, size_t len, size_t *a
         pbc_iso_put_str(&out, res.message);
         pbc_iso_put_str(&out, res.log);
         pbc_iso_put_u32(&out, (uint32_t)res.log_truncated);
+        /* A failure's signature and title, as triage gives them ("" for
+         * the rest). */
+        pbc_triage_facts facts;
+        char sig[640] = "", title[300] = "";
+        if (res.verdict == PBC_VERDICT_FAIL || res.verdict == PBC_VERDICT_HARNESS_BUG) {
+            pbc_triage_from_outcome(&res, &s, &facts);
+            pbc_triage_signature(&facts, sig, sizeof(sig));
+            pbc_triage_title(&facts, title, sizeof(title));
+        }
+        pbc_iso_put_str(&out, sig);
+        pbc_iso_put_str(&out, title);
     } else {
         char *m = pbc_certify_minimize(&w->runner, &s, w->t, rule ? rule : "");
         pbc_iso_put_str(&out, m);
@@ -179,12 +195,28 @@ static char *dbgprint_lines(const char *output)
     return out;
 }
 
+/* The signature and title of a case the worker did not answer, as
+ * triage gives them (the frames of a library target's own code count). */
+static void certify_isolated_signature(pbc_case_result *res, const char *detail, const char *target_arg)
+{
+    pbc_triage_facts facts;
+    char sig[640], title[300];
+    pbc_triage_from_isolation(res->isolation ? res->isolation : "harness-bug", detail, res->output,
+                              pbc_exec_target_is_path(target_arg) ? target_arg : NULL, &facts);
+    pbc_triage_signature(&facts, sig, sizeof(sig));
+    pbc_triage_title(&facts, title, sizeof(title));
+    res->signature = pbc_xstrdup(sig);
+    res->title = pbc_xstrdup(title);
+}
+
 /* Judges one case and, when it fails, writes its reproducer (minimized,
  * unless the builder crashed, hung or ran out of memory: then the case as
  * it ran, which replays the same way under `pbcheck run`); the
- * reproducer's path and replay command (owned) go into rc. */
+ * reproducer's path and replay command (owned) go into rc. Without
+ * --all-repros only the smallest case of each signature so far gets one
+ * (w->claims): res->replaces then names the case it took it from. */
 static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg, const char *dir,
-                        const pbc_case *c, pbc_case_result *res, pbc_report_case *rc)
+                        const pbc_case *c, uint32_t index, pbc_case_result *res, pbc_report_case *rc)
 {
     char err[PBC_CLI_ERR_SIZE];
     pbc_iso_result r;
@@ -198,6 +230,13 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
         res->verdict = pbc_iso_get_u32(&in);
         char *rule = pbc_iso_get_str(&in), *message = pbc_iso_get_str(&in), *log = pbc_iso_get_str(&in);
         int truncated = (int)pbc_iso_get_u32(&in);
+        res->signature = pbc_iso_get_str(&in);
+        res->title = pbc_iso_get_str(&in);
+        if (res->signature && !res->signature[0]) { /* not a failure */
+            free(res->signature);
+            free(res->title);
+            res->signature = res->title = NULL;
+        }
         snprintf(res->rule, sizeof(res->rule), "%s", rule ? rule : "");
         res->message = pbc_xstrdup(message ? message : "");
         if (log && log[0])
@@ -211,6 +250,7 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
         res->message = pbc_xprintf("%s", r.detail);
         res->output = r.output;
         r.output = NULL;
+        certify_isolated_signature(res, r.detail, target_arg);
     } else {
         res->verdict = PBC_VERDICT_FAIL;
         res->rule[0] = 0;
@@ -219,10 +259,13 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
         res->debug_output = dbgprint_lines(r.output);
         res->output = r.output;
         r.output = NULL;
+        certify_isolated_signature(res, r.detail, target_arg);
     }
     pbc_iso_result_fini(&r);
-    if (res->verdict != PBC_VERDICT_FAIL)
-        return 0;
+    if (res->verdict != PBC_VERDICT_FAIL ||
+        (w->claims && !pbc_report_repro_claim(w->claims, res->signature, (uint32_t)strlen(c->text), index,
+                                              &res->replaces)))
+        return 0; /* another case of its group holds the reproducer */
     /* Once stopping, the failure stands as it ran: no minimization. */
     if (!res->isolation && !certify_stop && certify_ask(iso, w, JOB_MINIMIZE, c, res->rule, &r) == PBC_ISO_OK) {
         pbc_iso_reader in = {r.answer, r.answer_len, 0};
@@ -237,7 +280,7 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
     char timeout[32], memory[32];
     snprintf(timeout, sizeof(timeout), "--case-timeout=%g", w->limits.job_seconds);
     snprintf(memory, sizeof(memory), "--memory-limit=%" PRIu64, w->limits.memory_bytes);
-    const char *argv[] = {"pbcheck", "run", path, "--target", target_arg, timeout, memory, NULL};
+    const char *argv[] = {pbc_child_self_command(), "run", path, "--target", target_arg, timeout, memory, NULL};
     if (w->limits.job_seconds == 20 && w->limits.memory_bytes == PBC_DEFAULT_MEMORY_LIMIT)
         argv[5] = NULL; /* the defaults of run serve as well */
     char *replay = pbc_report_shell_command(argv);
@@ -289,7 +332,7 @@ static void add_load_case(pbc_case_list *cases, pbc_case_result *res, const pbc_
 int pbc_cmd_certify(int argc, char **argv)
 {
     const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL;
-    int quick = 0, large = 0, no_fork = 0;
+    int quick = 0, large = 0, no_fork = 0, all_repros = 0;
     uint64_t fuzz_seconds = 0, seed = 1, memory_limit = PBC_DEFAULT_MEMORY_LIMIT;
     double case_timeout = 20;
     const pbc_opt opts[] = {
@@ -309,6 +352,9 @@ int pbc_cmd_certify(int argc, char **argv)
         PBC_ISOLATION_OPTS(no_fork, case_timeout, memory_limit, "20"),
         {"waivers", PBC_OPT_STRING, &waivers_path, "FILE", "a file", 0, 0, "none",
          "expected failures: waived cases are reported, not failed"},
+        {"all-repros", PBC_OPT_FLAG, &all_repros, NULL, NULL, 0, 0, "off",
+         "a reproducer for every failing case, not only for the smallest\ncase of each group (cases failing the "
+         "same way)"},
         /* Tests: the run folder's name, a folder that may exist already. */
         {"run-id", PBC_OPT_STRING, &run_id, "ID", "a folder name", 0, 0, "UTC time and pid", "", 1},
         {NULL},
@@ -384,7 +430,8 @@ int pbc_cmd_certify(int argc, char **argv)
     if (!t)
         add_load_case(&cases, res, &load);
     pbc_exec_load_fini(&load);
-    certify_worker worker = {.t = t};
+    pbc_report_repro_claims claims = {0};
+    certify_worker worker = {.t = t, .claims = all_repros ? NULL : &claims};
     pbc_runner_init(&worker.runner);
     /* Cases run in worker processes, a few hundred per worker: a crash,
      * exit, hang or runaway allocation costs one case (isolate.h). */
@@ -423,8 +470,20 @@ int pbc_cmd_certify(int argc, char **argv)
             memset(&res[i], 0, sizeof(*res));
             memset(&rep[i], 0, sizeof(*rep));
         }
-        if (certify_case(iso, &worker, target, dir, &cases.items[i], &res[i], &rep[i]))
+        res[i].replaces = UINT32_MAX;
+        if (certify_case(iso, &worker, target, dir, &cases.items[i], i, &res[i], &rep[i]))
             break; /* stopped in the middle of this case: it did not run */
+        if (res[i].replaces < i) { /* a smaller case of the group holds its reproducer now */
+            pbc_report_case *old = &rep[res[i].replaces];
+            if (unlink(old->repro) && errno != ENOENT) {
+                fprintf(stderr, "pbcheck: certify: cannot remove %s: %s\n", old->repro, strerror(errno));
+                write_error = 1;
+                break;
+            }
+            free((char *)old->repro);
+            free((char *)old->replay);
+            old->repro = old->replay = NULL;
+        }
         failed += res[i].verdict == PBC_VERDICT_FAIL; /* for progress; the reports tally at the end */
         rep[i].finished_at = elapsed_since(&t0);
         pbc_report_case j = rep[i];
@@ -460,8 +519,13 @@ int pbc_cmd_certify(int argc, char **argv)
         rep[i].debug_output = res[i].debug_output;
         rep[i].isolation = res[i].isolation;
         rep[i].isolation_detail = res[i].output;
+        rep[i].signature = res[i].signature;
+        rep[i].title = res[i].title;
+        rep[i].size = (uint32_t)strlen(cases.items[i].text);
     }
     report.interrupted = certify_stop != 0;
+    report.operations_known = t != NULL;
+    report.operations = t ? t->supported_operations : 0;
     report.cases = rep;
     report.case_count = cases.count;
     report.unaccounted = !certify_stop && cases.count < suite_count ? suite_count - cases.count : 0;
@@ -526,6 +590,8 @@ int pbc_cmd_certify(int argc, char **argv)
         free(res[i].minimized);
         free(res[i].debug_output);
         free(res[i].output);
+        free(res[i].signature);
+        free(res[i].title);
         free((char *)rep[i].repro);
         free((char *)rep[i].replay);
     }
@@ -537,6 +603,7 @@ int pbc_cmd_certify(int argc, char **argv)
     pbc_rundir_fini(&run);
     pbc_iso_destroy(iso);
     pbc_runner_fini(&worker.runner);
+    pbc_report_repro_claims_fini(&claims);
     pbc_case_list_fini(&cases);
     if (write_error)
         return PBC_EXIT_USAGE;

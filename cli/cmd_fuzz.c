@@ -390,7 +390,7 @@ static uint32_t list_findings(const fuzz_args *a, const char *dir, const name_se
         if (listed + found == 1)
             printf("new findings:\n");
         char *path = pbc_xprintf("%s/%s", dir, e->d_name);
-        const char *argv[] = {"pbcheck", "replay", "--target", is_builder(a->target) ? a->target : "reference",
+        const char *argv[] = {pbc_child_self_command(), "replay", "--target", is_builder(a->target) ? a->target : "reference",
                               path, NULL};
         char *cmd = pbc_report_shell_command(argv);
         printf("  %s\n    replay: %s\n", path, cmd);

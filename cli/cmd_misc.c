@@ -36,14 +36,6 @@ static void list_targets(void)
     }
 }
 
-/* DXGKARG_BUILDPAGINGBUFFER's union member for each DXGK_OPERATION. */
-static const char *const ddi_members[] = {
-    "Transfer", "Fill", "DiscardContent", "ReadPhysical", "WritePhysical", "MapApertureSegment",
-    "UnmapApertureSegment", "SpecialLockTransfer", "TransferVirtual", "FillVirtual", "InitContextResource",
-    "UpdatePageTable", "FlushTlb", "UpdateContextAllocation", "CopyPageTableEntries", "NotifyResidency",
-    "SignalMonitoredFence", "MapApertureSegment2", "NotifyFenceResidency", "MmapMmu", "UnmapMmu",
-    "NotifyResidency2", "NotifyAllocation"};
-
 /* What else an operation issues, with the words that choose it. */
 static const char *list_also(uint32_t kind)
 {
@@ -73,9 +65,9 @@ static void list_operations(void)
         char what[160];
         if (k == PBC_SOP_NOTIFY)
             snprintf(what, sizeof(what),
-                     "DDI operations: NotifyFenceResidency, MmapMmu, UnmapMmu, NotifyResidency2, NotifyAllocation");
-        else if (ddi >= 0 && (size_t)ddi < PBC_ARRAY_LEN(ddi_members))
-            snprintf(what, sizeof(what), "DDI operation: %s%s%s", ddi_members[ddi], list_also(k),
+                     "DDI operations: NotifyFenceResidency, MapMmu, UnmapMmu, NotifyResidency2, NotifyAllocation");
+        else if (ddi >= 0 && pbc_ddi_operation_name((uint32_t)ddi))
+            snprintf(what, sizeof(what), "DDI operation: %s%s%s", pbc_ddi_operation_name((uint32_t)ddi), list_also(k),
                      pbc_sop_supported(ref, k) ? "" : " (unsupported)");
         else
             snprintf(what, sizeof(what), "VidMm/GPU action");

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "progress.h"
+#include "exec/child.h"
 #include "exec/isolate.h"
 #include "exec/runner.h"
 #include "exec/target.h"
@@ -226,7 +227,7 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
         c->failed++;
         if (r.cls == PBC_ISO_HARNESS)
             printf("HARNESS BUG  %s  %s\n", name, r.detail);
-        const char *argv[] = {"pbcheck", verb, name, "--target", pbc_cli_target_arg(), NULL};
+        const char *argv[] = {pbc_child_self_command(), verb, name, "--target", pbc_cli_target_arg(), NULL};
         char *cmd = pbc_report_shell_command(argv);
         printf("FAIL  %s  %s\n  %s: %s\n", name, pbc_iso_class_name(r.cls), pbc_iso_class_name(r.cls), r.detail);
         if (r.output && r.output[0]) /* what the worker said on stderr: a sanitizer's report, the backtrace */
@@ -268,7 +269,7 @@ static void judge_here(pbc_runner *runner, const char *verb, const char *name, c
                    out.log[strlen(out.log) - 1] == '\n' ? "" : "\n");
         {
             (void)t;
-            const char *argv[] = {"pbcheck", verb, name, "--target", pbc_cli_target_arg(), "--trace", NULL};
+            const char *argv[] = {pbc_child_self_command(), verb, name, "--target", pbc_cli_target_arg(), "--trace", NULL};
             char *cmd = pbc_report_shell_command(argv);
             printf("  replay: %s\n", cmd);
             free(cmd);

@@ -6,11 +6,12 @@
  *
  * Every input is replayed in a worker process (harness/exec/isolate.h)
  * several times; the replays give its class and signature
- * (harness/report/triage.h); inputs with one signature form a bucket. Each
+ * (harness/triage/triage.h); inputs with one signature form a bucket. Each
  * bucket's first input is minimized, candidate by candidate, each
  * candidate run in the worker too: a builder that crashes or hangs on a
  * candidate costs that candidate.
  */
+#define _DEFAULT_SOURCE /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -31,7 +32,7 @@
 #include "exec/target.h"
 #include "progress.h"
 #include "report/text.h"
-#include "report/triage.h"
+#include "triage/triage.h"
 #include "report/triage_report.h"
 #include "report/triage_html.h"
 
@@ -253,6 +254,7 @@ static uint8_t *tri_job(void *ctx, const uint8_t *job, size_t len, size_t *answe
         pbc_outcome res;
         pbc_runner_run(&c->runner, &s, c->t, &o, &res);
         pbc_triage_from_outcome(&res, &s, &f);
+        pbc_triage_ddi_location(c->t, &f);
         pbc_iso_put_bytes(&out, &f, sizeof(f));
         pbc_iso_put_str(&out, res.message);
         pbc_scenario_fini(&s);
@@ -591,12 +593,16 @@ static const char triage_about[] =
     "copies that bucket's reproducer into the regression corpus, which CTest\n"
     "replays (docs/triage.md).";
 
+static int failing_bucket(const tri_bucket *b)
+{
+    return b->facts.cls != PBC_TRIAGE_NO_REPRO && b->facts.cls != PBC_TRIAGE_INVALID;
+}
+
 int pbc_cmd_triage(int argc, char **argv)
 {
-    const char *target = NULL, *out = "triage-out", *join = NULL, *promote_id = NULL,
-               *to = "corpus/regressions";
+    const char *target = NULL, *out = "triage-out", *join = NULL, *promote_id = NULL, *to = NULL;
     uint64_t repeat = 3, jobs = 1;
-    const char *slice = NULL, *slice_out = NULL;
+    const char *slice = NULL, *slice_out = NULL, *source_root = ".";
     int no_fork = 0;
     double timeout = 20;
     uint64_t memory = PBC_DEFAULT_MEMORY_LIMIT;
@@ -613,8 +619,10 @@ int pbc_cmd_triage(int argc, char **argv)
          "mark each bucket new or known against a previous triage,\nand list the buckets gone"},
         {"promote", PBC_OPT_STRING, &promote_id, "BUCKET", "a bucket id or signature", 0, 0, "none",
          "copy that bucket of the triage in --out into the regression\ncorpus (--to) and stop"},
-        {"to", PBC_OPT_STRING, &to, "DIR", "a folder", 0, 0, "corpus/regressions",
-         "the regression corpus --promote writes into"},
+        {"to", PBC_OPT_STRING, &to, "DIR", "a folder", 0, 0, "corpus/regressions if it exists here",
+         "the regression corpus --promote writes into (created if\nmissing); needed where ./corpus/regressions is not"},
+        {"source-root", PBC_OPT_STRING, &source_root, "DIR", "a folder", 0, 0, "the current folder",
+         "the builder's repository: triage.sarif gives source locations\nunder it relative to it (SRCROOT)"},
         PBC_ISOLATION_OPTS(no_fork, timeout, memory, "20"),
         /* --jobs N runs this command N-1 more times with these. */
         {"slice", PBC_OPT_STRING, &slice, "J/N", "J/N", 0, 0, "none", "", 1},
@@ -639,10 +647,18 @@ int pbc_cmd_triage(int argc, char **argv)
     char err[PBC_CLI_ERR_SIZE];
     if (promote_id) {
         pbc_cli_args_fini(&args);
-        char *dst = pbc_triage_promote(out, promote_id, to, err, sizeof(err));
+        /* Never a corpus made up where the command happens to run: the
+         * default is the one of the tree it runs in, when there is one. */
+        struct stat st;
+        if (!to && (stat("corpus/regressions", &st) || !S_ISDIR(st.st_mode)))
+            return pbc_usage_error("triage: --promote: there is no corpus/regressions here: name the regression "
+                                   "corpus with --to DIR");
+        char *dst = pbc_triage_promote(out, promote_id, to ? to : "corpus/regressions", err, sizeof(err));
         if (!dst)
             return pbc_usage_error("triage: --promote: %s", err);
-        printf("triage: bucket %s promoted to %s\n", promote_id, dst);
+        char *real = realpath(dst, NULL);
+        printf("triage: bucket %s promoted to %s\n", promote_id, real ? real : dst);
+        free(real);
         free(dst);
         return PBC_EXIT_PASS;
     }
@@ -667,7 +683,12 @@ int pbc_cmd_triage(int argc, char **argv)
         }
         pbc_triage_run_fini(&probe);
     }
-    pbc_triage_run run = {.target = target, .version = pbc_cli_version(), .repeat = (uint32_t)repeat};
+    /* For triage.sarif: the command as given, locations under --source-root. */
+    const char **command = pbc_xcalloc((size_t)argc + 2, sizeof(*command));
+    command[0] = "pbcheck";
+    memcpy(command + 1, argv, (size_t)argc * sizeof(*command));
+    pbc_triage_run run = {.target = target, .version = pbc_cli_version(), .repeat = (uint32_t)repeat,
+                          .argv = command, .source_root = source_root};
     int bad = 0;
     tri_walk w = {0};
     for (int i = 0; i < args.count; i++)
@@ -739,19 +760,26 @@ int pbc_cmd_triage(int argc, char **argv)
         printf("%s  %-5s %4u input%s%s  %s%s%s\n", b->id, b->status ? b->status : "", b->count,
                b->count == 1 ? " " : "s", b->flaky ? " (flaky)" : "", b->title,
                b->repro || b->repro_bin ? "  -> " : "", b->repro ? "repro.pbs" : b->repro_bin ? "repro.bin" : "");
-        any_fail |= b->facts.cls != PBC_TRIAGE_NO_REPRO && b->facts.cls != PBC_TRIAGE_INVALID;
+        any_fail |= failing_bucket(b);
     }
     for (uint32_t i = 0; i < run.gone_count; i++)
         printf("gone        %s (%lld inputs then)\n", run.gone[i].title, run.gone[i].count);
     uint32_t distinct = 0;
     for (uint32_t i = 0; i < run.input_count; i++)
         distinct += run.inputs[i].first == (int)i;
-    printf("triage %s: %u inputs (%u distinct) in %u buckets in %.1f s (report: %s/triage.html)\n", c.t->name,
-           run.input_count, distinct, run.bucket_count, run.seconds, out);
+    uint32_t causes = 0;
+    for (uint32_t k = 0; k < run.root_count; k++)
+        causes += failing_bucket(&run.buckets[run.roots[k].first]);
+    for (uint32_t k = 0; k < run.root_count && run.bucket_count > run.root_count; k++)
+        if (run.roots[k].buckets > 1)
+            printf("%s  root cause of %u buckets: %s\n", run.roots[k].id, run.roots[k].buckets, run.roots[k].title);
+    printf("triage %s: %u inputs (%u distinct) in %u buckets, %u failing root cause%s, in %.1f s (report: %s/triage.html)\n",
+           c.t->name, run.input_count, distinct, run.bucket_count, causes, causes == 1 ? "" : "s", run.seconds, out);
     if (rc == PBC_CLI_GO)
         rc = any_fail ? PBC_EXIT_FAIL : PBC_EXIT_PASS;
     pbc_iso_destroy(c.iso);
     pbc_runner_fini(&c.runner);
     pbc_triage_run_fini(&run);
+    free(command);
     return rc;
 }

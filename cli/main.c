@@ -2,7 +2,6 @@
  * pbcheck: the front door. Dispatches to one function per verb; every verb
  * answers --help, and errors in what the user typed exit with 2.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,17 +63,6 @@ void pbc_cli_self_dir(char *out, size_t size)
     char *slash = strrchr(out, '/');
     if (slash)
         *slash = 0;
-}
-
-int pbc_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("pbcheck: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return PBC_EXIT_USAGE;
 }
 
 /* The target as the user named it (a library's path, or a built-in name),

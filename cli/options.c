@@ -6,12 +6,24 @@
  * from what is parsed.
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
 #include "cli.h"
+
+int pbc_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pbcheck: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return PBC_EXIT_USAGE;
+}
 
 /* Optimal string alignment distance (a swap of two neighbours counts
  * one), over the first 63 bytes of each. */

@@ -75,7 +75,20 @@ check replay-same-digest [ "$(awk '/^pass/{print $4}' "$tmp/text-run")" = "$(awk
 check replay-print grep -q '^special-lock-transfer C to=1:0x20000$' "$tmp/out"
 "$pbcheck" replay --target mutant-trunc32 "$tmp/bin/transfer-above-4g.bin" >"$tmp/out"
 check replay-finds-exit-1 [ $? -eq 1 ]
-check replay-line grep -q 'replay: pbcheck replay .*transfer-above-4g.bin --target mutant-trunc32' "$tmp/out"
+# A printed command runs as printed: by the binary's real path unless
+# PATH finds this very pbcheck (another pbcheck first on PATH, or none).
+self=$(realpath "$pbcheck")
+check replay-line-real-path grep -q "replay: $self replay .*transfer-above-4g.bin --target mutant-trunc32" "$tmp/out"
+mkdir -p "$tmp/selfbin" "$tmp/otherbin"
+ln -sf "$self" "$tmp/selfbin/pbcheck"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/otherbin/pbcheck" && chmod +x "$tmp/otherbin/pbcheck"
+PATH="$tmp/selfbin:$PATH" "$pbcheck" replay --target mutant-trunc32 "$tmp/bin/transfer-above-4g.bin" >"$tmp/out"
+check replay-line-on-path grep -q 'replay: pbcheck replay .*transfer-above-4g.bin --target mutant-trunc32' "$tmp/out"
+PATH="$tmp/otherbin:$tmp/selfbin:$PATH" "$pbcheck" replay --target mutant-trunc32 "$tmp/bin/transfer-above-4g.bin" >"$tmp/out"
+check replay-line-other-on-path grep -q "replay: $self replay " "$tmp/out"
+line=$(sed -n 's/^ *replay: //p' "$tmp/out" | head -1)
+bash -c "$line" >/dev/null 2>&1
+check replay-line-runs [ $? -eq 1 ]
 head -c 300 /dev/urandom >"$tmp/random.bin"
 "$pbcheck" replay "$tmp/random.bin" >"$tmp/out" 2>"$tmp/err"
 check replay-any-bytes [ $? -eq 0 ]
@@ -160,7 +173,10 @@ check help-typo-suggests grep -q "did you mean 'certify'" "$tmp/err"
 "$pbcheck" list rules >"$tmp/out"
 # Every rule pbcheck knows is documented in docs/rules.md, and no other.
 awk '{print $1}' "$tmp/out" | grep '^PB-' | sort >"$tmp/listed"
-grep -o '^| PB-[A-Z-]* ' "$src/docs/rules.md" | awk '{print $2}' | sort >"$tmp/documented"
+# Each row opens with the anchor triage.sarif's helpUri names: <a id="pb-x"></a>PB-X.
+grep -oE '^\| <a id="[a-z0-9-]+"></a>PB-[A-Z0-9-]* ' "$src/docs/rules.md" |
+    sed -E 's/^\| <a id="([a-z0-9-]+)"><\/a>(PB-[A-Z0-9-]*) $/\1 \2/' |
+    awk 'tolower($2) == $1 {print $2}' | sort >"$tmp/documented"
 check list-rules-documented cmp -s "$tmp/listed" "$tmp/documented"
 check list-rules-count [ "$(wc -l <"$tmp/listed")" -ge 15 ]
 check list-rules-sids grep -q '^PB-STATUS  *S06, S21-S23  *BuildPagingBuffer returns' "$tmp/out"

@@ -35,7 +35,7 @@ finds)
     artifacts=("$tmp"/out/artifacts/crash-*)
     artifact=${artifacts[0]}
     [ -f "$artifact" ] || fail "no crash artifact"
-    grep -q "replay: pbcheck replay --target $mutant $artifact" "$tmp/log" || fail "no replay line"
+    grep -q "replay: \(pbcheck\|$(realpath "$pbcheck")\) replay --target $mutant $artifact" "$tmp/log" || fail "no replay line"
     fuzz_rule=$(sed -n "s/^pbcheck: FAIL on target $mutant: \([A-Z-]*\)$/\1/p" "$tmp/out/fuzz-0.log")
     [ -n "$fuzz_rule" ] || fail "the fuzz target did not name a rule"
     rc=0

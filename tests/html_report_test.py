@@ -1,18 +1,27 @@
 #!/usr/bin/env python3
 """index.html as a browser renders it (CTest label "report").
 
-Certifies a failing builder (with the random phase, so the page has its
-chart) and the reference, opens each index.html in headless Chromium and
-checks: no console message at all (the page has no script, and its
+Certifies a planted bug failing several rules (with the random phase, so
+the page has its chart) and an example third-party builder (CONFORMANT,
+with skipped cases and operations it does not declare), opens each
+index.html in headless Chromium and checks: no console message at all (the page has no script, and its
 Content-Security-Policy turns any attempt to fetch or run something into a
 console error); the verdict and the operation x rule matrix are in the
 rendered DOM, the matrix agreeing with report.json cell by cell; a
 screenshot is taken (kept in OUTDIR to look at) whose verdict banner is red
-for NOT CONFORMANT and green for CONFORMANT. The checker first proves it
-can fail: a page with a script error, one with a blocked fetch and one
-without a verdict must each be rejected.
+for NOT CONFORMANT and green for CONFORMANT. On the failing page: every
+rule with failures links to its groups, each group with a detail block
+(its smallest case in full), every non-zero cell of the matrix links to a
+group holding a detail block, and the filter (a URL fragment, CSS
+:target: no script) narrows the groups to one rule's, screenshot kept. On
+the CONFORMANT page: the skipped cases by reason and the undeclared
+operations, as report.json has them. The checker first proves it can
+fail: a page with a script error, one with a blocked fetch and one
+without a verdict must each be rejected, and the link and filter checks
+must reject a page whose links lead nowhere and whose filter hides
+nothing.
 
-Usage: html_report_test.py PBCHECK OUTDIR
+Usage: html_report_test.py PBCHECK OUTDIR EXAMPLE_LIB
 """
 import html.parser
 import json
@@ -27,7 +36,7 @@ import zlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chromium as chromium_page  # noqa: E402 (tests/chromium.py)
 
-pbcheck, outdir = sys.argv[1], sys.argv[2]
+pbcheck, outdir, example = sys.argv[1], sys.argv[2], sys.argv[3]
 chromium = shutil.which("chromium") or shutil.which("chromium-browser")
 if not chromium:
     sys.exit("FAIL: chromium is missing (scripts/deps.sh installs it)")
@@ -173,6 +182,51 @@ def judge(name, page, profile, report=None, want_verdict=None, screenshot=None):
     return failures[before:]
 
 
+# What the rendered page says of its links and its filter (JavaScript run
+# by the test through the DevTools protocol: the page itself has none).
+LINKS_JS = """JSON.stringify((() => {
+  const groups = id => { const g = document.getElementById(id); return g && g.classList.contains('group') && !!g.querySelector('details.case'); };
+  const heads = [...document.querySelectorAll('#matrix thead th')].map(th => th.textContent.trim());
+  const rules = {};
+  document.querySelectorAll('#matrix thead th a').forEach(a => rules[a.textContent.trim()] = a.hash.slice(1));
+  const cells = [...document.querySelectorAll('#matrix tbody td.hit')];
+  return {rules: rules, heads: heads,
+          cells_without_link: cells.filter(td => !td.querySelector('a')).length,
+          cells: cells.length,
+          links_to_detail: [...document.querySelectorAll('#matrix td a')].every(a => groups(a.hash.slice(1)))};
+})())"""
+
+
+def filter_js(target):
+    return """JSON.stringify((() => {
+  location.hash = '%s';
+  const all = [...document.querySelectorAll('.group')];
+  const shown = all.filter(g => getComputedStyle(g).display != 'none');
+  return {all: all.length, shown: shown.map(g => g.querySelector('.tag.rule').textContent),
+          details: shown.every(g => !!g.querySelector('details.case'))};
+})())""" % target
+
+
+def links_and_filter(name, page, profile, report, screenshot=None):
+    """The failing page's links and filter; returns the names of the checks that failed."""
+    before = len(failures)
+    failing_rules = [r for r, n in report["rules"].items() if n]
+    got = json.loads(chromium_page.evaluate(page, profile, [LINKS_JS])[0] or "{}")
+    check(name + "-several-rules", len(failing_rules) >= 2, failing_rules)
+    check(name + "-every-failing-rule-links", sorted(got.get("rules", {})) == sorted(failing_rules), got.get("rules"))
+    check(name + "-every-cell-links", got.get("cells") and got.get("cells_without_link") == 0 and got.get("links_to_detail"),
+          got)
+    for rule, target in sorted(got.get("rules", {}).items()):
+        shot = screenshot if screenshot and rule == failing_rules[-1] else None
+        shown = json.loads(chromium_page.evaluate(page, profile, [filter_js(target)], shot)[0] or "{}")
+        check(name + "-filter-narrows-to-" + rule,
+              shown.get("shown") and set(shown["shown"]) == {rule} and len(shown["shown"]) < shown["all"]
+              and shown["details"], shown)
+        if shot:
+            check(name + "-filtered-screenshot", os.path.exists(shot) and os.path.getsize(shot) > 10000)
+    return failures[before:]
+
+
 with tempfile.TemporaryDirectory() as tmp:
     profile = os.path.join(tmp, "profile")
 
@@ -196,9 +250,21 @@ with tempfile.TemporaryDirectory() as tmp:
         caught = judge("self-test-" + name, path, profile)
         failures[:], selftesting[0] = saved, False
         check("self-test-" + name + "-rejected", bool(caught))
+    # Links that lead nowhere and a filter that hides nothing.
+    broken = os.path.join(selftest, "broken-links.html")
+    with open(broken, "w") as f:
+        f.write('<!DOCTYPE html><html><head><meta charset="utf-8"><title>t</title></head><body>'
+                '<table id="matrix"><thead><tr><th>op</th><th><a href="#f-r0">PB-A</a></th><th>PB-B</th></tr></thead>'
+                '<tbody><tr><th>x</th><td class="hit"><a href="#nowhere">1</a></td><td class="hit">1</td></tr></tbody>'
+                '</table><span id="f-r0"></span><div class="groups"><details class="group"><summary>'
+                '<span class="tag rule">PB-B</span></summary></details></div></body></html>')
+    saved, selftesting[0] = list(failures), True
+    caught = links_and_filter("self-test-links", broken, profile, {"rules": {"PB-A": 1, "PB-B": 1}})
+    failures[:], selftesting[0] = saved, False
+    check("self-test-links-rejected", len(caught) >= 3, caught)
 
     runs = [("not-conformant", ["--target", "mutant-trunc32", "--quick", "--time", "2"], 1, "NOT CONFORMANT"),
-            ("conformant", ["--target", "reference", "--quick"], 0, "CONFORMANT")]
+            ("conformant", ["--target", example, "--quick"], 0, "CONFORMANT")]
     for name, args, want_rc, verdict in runs:
         out = os.path.join(tmp, name)
         rc = subprocess.run([pbcheck, "certify", "--out", out] + args, capture_output=True, text=True)
@@ -213,6 +279,15 @@ with tempfile.TemporaryDirectory() as tmp:
         if report["random_cases"]:
             dom, _ = render(page, profile)
             check(name + "-chart-rendered", 'id="chart"' in dom and "<polyline" in dom)
+        if verdict != "CONFORMANT":
+            links_and_filter(name, page, profile, report, os.path.join(outdir, name + "-filtered.png"))
+        else:  # what was not tested, as report.json says
+            d = parse(render(page, profile)[0])
+            skips, undeclared = report["not_tested"]["skipped"], report["not_tested"]["undeclared_operations"]
+            check(name + "-has-skips-and-undeclared", skips and undeclared, report["not_tested"])
+            check(name + "-lists-skip-reasons", all(s["reason"] in d.by_id.get(s["id"], "") and
+                                                    str(s["cases"]) in d.by_id.get(s["id"], "") for s in skips))
+            check(name + "-lists-undeclared", all(op in d.by_id.get("undeclared", "") for op in undeclared or ["?"]))
         shutil.copy(page, os.path.join(outdir, name + ".html"))
 
 print("%d failed; screenshots in %s" % (len(failures), outdir))

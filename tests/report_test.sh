@@ -62,7 +62,7 @@ check full-disk-no-report-line bash -c '! grep -q "^report: " "$1"' _ "$tmp/out"
 # The same for a reproducer, written while the suite runs.
 mkdir -p "$tmp/full2/run/repro"
 ln -s /dev/full "$tmp/full2/run/repro/fill.dma-100.busy.high.odd-size.pbs"
-"$pbcheck" certify --target mutant-fill-tail --quick --out "$tmp/full2" --run-id run >"$tmp/out" 2>"$tmp/err"
+"$pbcheck" certify --target mutant-fill-tail --quick --all-repros --out "$tmp/full2" --run-id run >"$tmp/out" 2>"$tmp/err"
 check full-repro-exit-2 [ $? -eq 2 ]
 check full-repro-message grep -qx "pbcheck: certify: cannot write $tmp/full2/run/repro/fill.dma-100.busy.high.odd-size.pbs: No space left on device" "$tmp/err"
 
@@ -119,5 +119,22 @@ check missing-waivers-message grep -qx "pbcheck: certify: cannot open $tmp/missi
 "$pbcheck" certify --help >"$tmp/out"
 check help-waivers grep -q -- '--waivers FILE' "$tmp/out"
 check help-waiver-format grep -q 'PATTERN  RULE-or-\*  EXPIRES  REASON' "$tmp/out"
+
+# One reproducer per group of cases failing the same way (the smallest
+# case of each), every failing case in a group; --all-repros: one each.
+"$pbcheck" certify --target mutant-trunc32 --quick --out "$tmp/groups" >/dev/null 2>&1
+check groups-one-repro-each python3 -c 'import json,os,sys
+d=json.load(open(sys.argv[1] + "/report.json")); fails=[c for c in d["results"] if c["verdict"] == "fail"]
+files=sorted(os.listdir(sys.argv[1] + "/repro")); groups=d["groups"]
+ok = len(groups) >= 2 and len(files) == len(groups) < len(fails) and all("repro" in g for g in groups)
+ok = ok and all(c.get("group") in {g["id"] for g in groups} for c in fails)
+ok = ok and sum(g["cases"] for g in groups) == len(fails)
+sys.exit(not ok)' "$tmp/groups/latest"
+check groups-summary-bounded [ "$(stat -c %s "$tmp/groups/latest/summary.md")" -le 65536 ]
+check groups-summary-lists-them grep -q '^## Failures by group' "$tmp/groups/latest/summary.md"
+"$pbcheck" certify --target mutant-trunc32 --quick --all-repros --out "$tmp/allrepros" >/dev/null 2>&1
+check all-repros-one-each python3 -c 'import json,os,sys
+d=json.load(open(sys.argv[1] + "/report.json"))
+sys.exit(len(os.listdir(sys.argv[1] + "/repro")) != d["failed"])' "$tmp/allrepros/latest"
 
 finish

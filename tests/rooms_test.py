@@ -4,7 +4,7 @@
 A file may include headers of its own room and of rooms below it, never of a
 room above. The rooms, bottom to top:
 
-    base < gpu < scenario < kernel < rules < oracle < vidmm < exec < report
+    base < gpu < scenario < kernel < rules < oracle < vidmm < exec < triage < certify < report
 
 and above all of them the front ends, cli/ and fuzz/. Below the harness,
 reference/ and targets/ (builders) include only include/ and each other:
@@ -16,8 +16,8 @@ Usage: rooms_test.py SOURCE_DIR     check the tree, print every violation
                                     an upward include (and passes without it)
 
 Proof that the check can fail, by hand:
-    sed -i '1i #include "report/certify.h"' harness/gpu/mem.c
-    tests/rooms_test.py .        # exit 1: harness/gpu/mem.c:1 gpu includes report/certify.h
+    sed -i '1i #include "certify/certify.h"' harness/gpu/mem.c
+    tests/rooms_test.py .        # exit 1: harness/gpu/mem.c:1 gpu includes certify/certify.h
     git checkout harness/gpu/mem.c
 """
 import os
@@ -25,7 +25,7 @@ import re
 import sys
 import tempfile
 
-ROOMS = ["base", "gpu", "scenario", "kernel", "rules", "oracle", "vidmm", "exec", "report"]
+ROOMS = ["base", "gpu", "scenario", "kernel", "rules", "oracle", "vidmm", "exec", "triage", "certify", "report"]
 FRONT = ["cli", "fuzz"]
 BUILDERS = ["reference", "targets"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -79,15 +79,15 @@ def check(root):
 def self_test():
     with tempfile.TemporaryDirectory() as root:
         os.makedirs(os.path.join(root, "harness", "gpu"))
-        os.makedirs(os.path.join(root, "harness", "report"))
+        os.makedirs(os.path.join(root, "harness", "certify"))
         mem = os.path.join(root, "harness", "gpu", "mem.c")
         with open(mem, "w") as f:
             f.write('#include "base/util.h"\n')
-        with open(os.path.join(root, "harness", "report", "certify.h"), "w") as f:
+        with open(os.path.join(root, "harness", "certify", "certify.h"), "w") as f:
             f.write('#include "gpu/gpu.h"\n')
         clean = check(root)
         with open(mem, "a") as f:
-            f.write('#include "report/certify.h"\n')
+            f.write('#include "certify/certify.h"\n')
         dirty = check(root)
     ok = not clean and len(dirty) == 1 and "a room above it" in dirty[0]
     print("self-test:", "ok" if ok else f"FAILED (clean: {clean}, with upward include: {dirty})")

@@ -2,7 +2,7 @@
  * corpus at three paging-buffer sizes; the reference passes all of it. */
 #include "registry.h"
 #include "exec/runner.h"
-#include "report/certify.h"
+#include "certify/certify.h"
 #include "seeds.h"
 #include "t.h"
 

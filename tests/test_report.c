@@ -1,8 +1,10 @@
 /* The report room: the HTML escaper, the waivers file (each class of bad
  * line with its position, expiry at the day's edge, matching), the tally,
  * the run folder and its latest link, write errors (a full device), the
- * writers on hostile text (each output parsed back by a real parser), and
- * triage.html from triage.json text (tests/triage_html_test.py renders it). */
+ * writers on hostile text (each output parsed back by a real parser),
+ * groups of failing and skipped cases, summary.md's bound and index.html's
+ * size on a run of 100,000 failures, and triage.html from triage.json text
+ * (tests/triage_html_test.py renders it). */
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,12 +16,14 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "oracle/verdict.h"
-#include "report/certify.h"
+#include "certify/certify.h"
+#include "report/groups.h"
+#include "scenario/scenario.h"
 #include "report/provenance.h"
-#include "report/rundir.h"
+#include "certify/rundir.h"
 #include "report/text.h"
 #include "report/triage_html.h"
-#include "report/waivers.h"
+#include "certify/waivers.h"
 #include "report/writers.h"
 
 #include "t.h"
@@ -431,6 +435,99 @@ T_TEST(triage_html_escapes_the_json_and_the_reproducer)
     free(repro);
     free(bucket);
     free(root);
+}
+
+/* 100,000 failing cases in 300 ways, with long names and output, and
+ * skips for 40 reasons: the groups hold every case once, largest first,
+ * each showing its smallest case with a reproducer; summary.md stays
+ * within PBC_REPORT_SUMMARY_MAX and names the largest group. */
+T_TEST(groups_and_a_bounded_summary)
+{
+    enum { FAILS = 100000, SKIPS = 400, WAYS = 600 };
+    pbc_report_case *cases = pbc_xcalloc(FAILS + SKIPS, sizeof(*cases));
+    char **names = pbc_xcalloc(FAILS + SKIPS, sizeof(*names)), **sigs = pbc_xcalloc(WAYS, sizeof(*sigs));
+    char long_text[600];
+    memset(long_text, 'x', sizeof(long_text) - 1);
+    long_text[sizeof(long_text) - 1] = 0;
+    for (uint32_t w = 0; w < WAYS; w++)
+        sigs[w] = pbc_xprintf("divergence|PB-DIVERGE|op%u|segment|one-pass|||||", w);
+    for (uint32_t i = 0; i < FAILS + SKIPS; i++) {
+        pbc_report_case *c = &cases[i];
+        int skip = i >= FAILS;
+        /* way w holds cases i with i % (w+1)...: make way 0 the largest */
+        uint32_t w = i % 7 ? i % WAYS : 0;
+        names[i] = pbc_xprintf("op%u/%s/%u", w, long_text, i);
+        c->name = names[i];
+        c->verdict = skip ? PBC_VERDICT_SKIP : PBC_VERDICT_FAIL;
+        c->rule = skip ? "" : "PB-DIVERGE";
+        c->message = skip ? (i % 40 ? "the builder does not declare Fill" : long_text) : long_text;
+        c->signature = skip ? NULL : sigs[w];
+        c->title = skip ? NULL : long_text;
+        c->size = 1000 - i % 500;
+        if (!skip && i % 500 == 499) /* the smallest of its way gets the reproducer */
+            c->repro = c->replay = long_text;
+    }
+    pbc_report r = {.target = "t", .cases = cases, .case_count = FAILS + SKIPS, .operations_known = 1,
+                    .operations = 1};
+    pbc_report_tally(&r, cases);
+    pbc_report_groups g;
+    pbc_report_group_failures(&r, &g);
+    T_CHECK(g.count == WAYS);
+    char largest[32];
+    snprintf(largest, sizeof(largest), "**%s**", g.count ? g.items[0].id : "?");
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < g.count; i++) {
+        total += g.items[i].count;
+        T_CHECK(i == 0 || g.items[i].count <= g.items[i - 1].count);
+    }
+    T_CHECK(total == FAILS);
+    T_CHECK(!strcmp(g.items[0].key, sigs[0]));
+    T_CHECK(cases[g.items[0].shown].repro != NULL && cases[g.items[0].shown].size == 501);
+    T_CHECK(g.of_case[7] == 0 && g.of_case[FAILS] == -1);
+    pbc_report_groups_fini(&g);
+    pbc_report_group_skips(&r, &g);
+    T_CHECK(g.count == 2 && g.items[0].count == SKIPS - SKIPS / 40);
+    pbc_report_groups_fini(&g);
+    const char *undeclared[PBC_DDI_OPERATION_COUNT];
+    T_CHECK(pbc_report_undeclared(&r, undeclared, PBC_DDI_OPERATION_COUNT) == PBC_DDI_OPERATION_COUNT - 1);
+    T_CHECK(!strcmp(undeclared[0], "Fill"));
+
+    char *root = scratch(), err[512], *path = pbc_xprintf("%s/summary.md", root), *doc = NULL;
+    size_t n = 0;
+    T_CHECK_MSG(pbc_report_write_summary(&r, path, err, sizeof(err)) == 0, "%s", err);
+    T_CHECK(pbc_fs_read(path, 1 << 24, &doc, &n, err, sizeof(err)) == 0);
+    T_CHECK_MSG(n <= PBC_REPORT_SUMMARY_MAX, "summary.md is %zu bytes", n);
+    T_CHECK(doc && strstr(doc, "## Failures by group") && strstr(doc, largest));
+    T_CHECK(doc && strstr(doc, "## Not tested") && strstr(doc, "`Fill`"));
+    free(doc);
+    /* index.html: every group listed, still a page a browser opens at once */
+    char *html = pbc_xprintf("%s/index.html", root);
+    T_CHECK_MSG(pbc_report_write_html(&r, html, err, sizeof(err)) == 0, "%s", err);
+    doc = NULL;
+    T_CHECK(pbc_fs_read(html, 1 << 26, &doc, &n, err, sizeof(err)) == 0);
+    T_CHECK_MSG(n < (8u << 20), "index.html is %zu bytes", n);
+    T_CHECK(doc && strstr(doc, "id=\"f-r") && strstr(doc, "Past the first"));
+    free(doc);
+    free(html);
+    pbc_fs_remove_tree(root, NULL, 0);
+    free(path);
+    free(root);
+
+    pbc_report_repro_claims claims = {0};
+    uint32_t replaces;
+    T_CHECK(pbc_report_repro_claim(&claims, "a", 100, 0, &replaces) == 1 && replaces == UINT32_MAX);
+    T_CHECK(pbc_report_repro_claim(&claims, "a", 100, 1, &replaces) == 0);
+    T_CHECK(pbc_report_repro_claim(&claims, "b", 300, 2, &replaces) == 1 && replaces == UINT32_MAX);
+    T_CHECK(pbc_report_repro_claim(&claims, "a", 50, 3, &replaces) == 1 && replaces == 0);
+    T_CHECK(pbc_report_repro_claim(&claims, NULL, 50, 4, &replaces) == 1);
+    pbc_report_repro_claims_fini(&claims);
+    for (uint32_t i = 0; i < FAILS + SKIPS; i++)
+        free(names[i]);
+    for (uint32_t w = 0; w < WAYS; w++)
+        free(sigs[w]);
+    free(sigs);
+    free(names);
+    free(cases);
 }
 
 T_MAIN()

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "exec/runner.h"
-#include "report/triage.h"
+#include "triage/triage.h"
 #include "t.h"
 
 /* An AddressSanitizer report as a sanitizer build prints it, with the

@@ -90,6 +90,38 @@ for pair in mutant-no-fence=PB-FENCE mutant-busy-always=PB-BUSY-IDLE mutant-wind
     check "$m-md" grep -q "^## b001: " "$out/triage.md"
 done
 
+# One planted bug seen in several places: mutant-trunc32's 32-bit address
+# truncation diverges in transfers and fills, in one pass and resumed, and
+# faults where the address lands nowhere. Several buckets, one root cause,
+# and SARIF that code scanning can use: it validates, its rule texts are
+# the catalogue's, its helpUri names an anchor docs/rules.md has, and
+# every result is at the builder's source in this repository (SRCROOT).
+m=mutant-trunc32
+corpus "$m" "$tmp/in-$m"
+(cd "$src" && "$pbcheck" triage "$tmp/in-$m" --target $m --out "$tmp/trunc" --repeat 1) >"$tmp/log" 2>&1
+check trunc32-several-buckets jq_py "$tmp/trunc/triage.json" \
+    "len([b for b in d['buckets'] if b['facts']['class'] not in ('no-repro', 'invalid')]) >= 3"
+check trunc32-one-root-cause jq_py "$tmp/trunc/triage.json" \
+    "len({b['root_cause'] for b in d['buckets'] if b['facts']['class'] not in ('no-repro', 'invalid')}) == 1 and {b['facts']['rule'] for b in d['buckets'] if 'rule' in b['facts']} == {'PB-DIVERGE', 'PB-GPU-FAULT'}"
+check trunc32-root-cause-printed grep -q '^r001  root cause of' "$tmp/log"
+check trunc32-json-valid valid "$tmp/trunc/triage.json" "$src/docs/triage.schema.json"
+[ -s "$sarif_schema" ] && check trunc32-sarif-valid valid "$tmp/trunc/triage.sarif" "$sarif_schema"
+"$pbcheck" list rules >"$tmp/rules"
+check trunc32-sarif-for-code-scanning python3 -c 'import json,os,re,sys
+run=json.load(open(sys.argv[1]))["runs"][0]; src=sys.argv[3]
+catalogue=open(sys.argv[2]).read(); rulesmd=open(src + "/docs/rules.md").read()
+ok = run["automationDetails"]["id"].startswith("pbcheck-triage/") and run["invocations"][0]["executionSuccessful"]
+for rule in run["tool"]["driver"]["rules"]:
+    ok = ok and rule["shortDescription"]["text"] in catalogue and rule["id"] in catalogue
+    anchor = rule["helpUri"].split("#")[1]
+    ok = ok and rule["helpUri"].split("#")[0].endswith("docs/rules.md") and ("<a id=\"%s\">" % anchor) in rulesmd
+for r in run["results"]:
+    place = r["locations"][0]["physicalLocation"]
+    ok = ok and place["artifactLocation"].get("uriBaseId") == "SRCROOT" and place["region"]["startLine"] > 0
+    ok = ok and os.path.isfile(os.path.join(src, place["artifactLocation"]["uri"]))
+ok = ok and {r["level"] for r in run["results"] if r["ruleId"] == "PB-DIVERGE"} == {"error"} and len(run["results"]) >= 3
+sys.exit(not ok)' "$tmp/trunc/triage.sarif" "$tmp/rules" "$src"
+
 # --jobs 2: the same buckets, the same inputs in each, the same replays.
 m=mutant-window-16m
 "$pbcheck" triage "$tmp/in-$m" --target $m --out "$tmp/jobs2" --jobs 2 >"$tmp/log" 2>&1
@@ -138,5 +170,14 @@ check promote-replays "$(dirname "$0")/regressions_test.sh" "$pbcheck" "$tmp/reg
 "$pbcheck" triage --promote b999 --out "$tmp/out-mutant-busy-always" --to "$tmp/regressions" >/dev/null 2>"$tmp/err"
 check promote-unknown-bucket [ $? -eq 2 ]
 check promote-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+# Without --to, only into a corpus/regressions that is there, said by its full path.
+mkdir -p "$tmp/elsewhere"
+(cd "$tmp/elsewhere" && "$pbcheck" triage --promote b001 --out "$tmp/out-mutant-busy-always") >"$tmp/log" 2>"$tmp/err"
+check promote-needs-to [ $? -eq 2 ]
+check promote-says-to grep -q -- '--to DIR' "$tmp/err"
+check promote-made-nothing [ ! -e "$tmp/elsewhere/corpus" ]
+mkdir -p "$tmp/elsewhere/corpus/regressions"
+(cd "$tmp/elsewhere" && "$pbcheck" triage --promote b001 --out "$tmp/out-mutant-busy-always") >"$tmp/log" 2>"$tmp/err"
+check promote-into-the-one-here grep -q "promoted to $(realpath "$tmp/elsewhere")/corpus/regressions/" "$tmp/log"
 
 finish

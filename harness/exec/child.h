@@ -17,6 +17,11 @@
 extern "C" {
 #endif
 
+/* How a shell runs this pbcheck, for the commands it prints (replay
+ * lines, reproducers' headers): "pbcheck" when that is what PATH finds,
+ * else this executable's absolute path, so the command works as printed. */
+const char *pbc_child_self_command(void);
+
 typedef struct pbc_child_spec {
     char *const *argv;   /* NULL-terminated; argv[0] is looked up in PATH */
     const char *output;  /* stdout and stderr go to this file (truncated);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <execinfo.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/capability.h>
@@ -909,6 +910,29 @@ static char *read_output(int fd, off_t from)
     return s;
 }
 
+/* The function at OFFSET of MODULE and its "FILE:LINE" by its debug
+ * information (addr2line); -1 when it has none. */
+static int addr2line(const char *module, const char *offset, char *fn, size_t fn_size, char *where,
+                     size_t where_size)
+{
+    for (const char *c = module; *c; c++)
+        if (!(*c == '/' || *c == '.' || *c == '_' || *c == '-' || *c == '+' || (*c >= '0' && *c <= '9') ||
+              (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+            return -1; /* keep the shell out of odd paths */
+    char *cmd = pbc_xprintf("addr2line -f -C -e '%s' %s 2>/dev/null", module, offset);
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    if (!p)
+        return -1;
+    fn[0] = where[0] = 0;
+    if (!fgets(fn, (int)fn_size, p) || !fgets(where, (int)where_size, p))
+        fn[0] = 0;
+    pclose(p);
+    fn[strcspn(fn, "\n")] = 0;
+    where[strcspn(where, "\n")] = 0;
+    return !fn[0] || !strcmp(fn, "??") ? -1 : 0;
+}
+
 /* A backtrace frame of a shared library, "path.so(+0xOFF) [0x...]" or
  * "path.so(sym+0xOFF) [...]": symbolized with addr2line when it has no
  * name. Returns an owned replacement line, or NULL to keep it. */
@@ -926,24 +950,27 @@ static char *symbolize_frame(const char *line)
     module[mlen] = 0;
     memcpy(offset, open + 2, (size_t)(close - open - 2));
     offset[close - open - 2] = 0;
-    for (const char *c = module; *c; c++)
-        if (!(*c == '/' || *c == '.' || *c == '_' || *c == '-' || *c == '+' || (*c >= '0' && *c <= '9') ||
-              (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
-            return NULL; /* keep the shell out of odd paths */
-    char *cmd = pbc_xprintf("addr2line -f -C -e '%s' %s 2>/dev/null", module, offset);
-    FILE *p = popen(cmd, "r");
-    free(cmd);
-    if (!p)
-        return NULL;
-    char fn[512] = "", where[512] = "";
-    if (!fgets(fn, sizeof(fn), p) || !fgets(where, sizeof(where), p))
-        fn[0] = 0;
-    pclose(p);
-    fn[strcspn(fn, "\n")] = 0;
-    where[strcspn(where, "\n")] = 0;
-    if (!fn[0] || !strcmp(fn, "??"))
+    char fn[512], where[512];
+    if (addr2line(module, offset, fn, sizeof(fn), where, sizeof(where)))
         return NULL;
     return pbc_xprintf("%s" ISO_FRAME_MARK "%s (%s+%s)", fn, where, module, offset);
+}
+
+int pbc_iso_symbolize(const void *addr, char *fn, size_t fn_size, char *where, size_t where_size)
+{
+    Dl_info info, self;
+    if (!addr || !dladdr(addr, &info) || !info.dli_fbase || !dladdr((const void *)pbc_iso_symbolize, &self))
+        return -1;
+    char module[1024], offset[32];
+    ssize_t n = info.dli_fbase == self.dli_fbase ? readlink("/proc/self/exe", module, sizeof(module) - 1) : -1;
+    if (n > 0)
+        module[n] = 0; /* pbcheck itself: a built-in target */
+    else if (info.dli_fname && info.dli_fname[0] == '/')
+        snprintf(module, sizeof(module), "%s", info.dli_fname);
+    else
+        return -1;
+    snprintf(offset, sizeof(offset), "0x%lx", (unsigned long)((const char *)addr - (const char *)info.dli_fbase));
+    return addr2line(module, offset, fn, fn_size, where, where_size);
 }
 
 /* Symbolizes the library frames of a worker backtrace in place. */

@@ -77,6 +77,11 @@ typedef struct pbc_iso_result {
 
 typedef struct pbc_iso pbc_iso;
 
+/* The function at code address addr (in pbcheck or a loaded library) and
+ * its "FILE:LINE", from debug information (addr2line); -1 when none
+ * names it. Runs a process: for a worker, once per thing it names. */
+int pbc_iso_symbolize(const void *addr, char *fn, size_t fn_size, char *where, size_t where_size);
+
 pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *ctx);
 /* One job; fills r (free it with pbc_iso_result_fini). Returns r->cls. */
 pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_result *r);

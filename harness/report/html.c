@@ -3,8 +3,11 @@
  * (style inline, no script, a Content-Security-Policy that forbids
  * fetching anything), so it can be mailed, archived by CI or opened from
  * a disk with no network. The verdict comes first, then the operation x
- * rule matrix that says where the failures are, then each failing case
- * with its finding, DbgPrint output and reproducer, then provenance.
+ * rule matrix that says where the failures are (each cell a link to its
+ * groups), then the failing cases grouped by triage's signature, each
+ * group with its cases and its smallest case in full (finding, DbgPrint
+ * output, reproducer), a filter by rule, operation and class made of
+ * links and CSS (:target), what was not tested, then provenance.
  *
  * The page is reports/template.html with {{name}} slots, filled here;
  * every text that came from outside (case names, messages, paths, the
@@ -17,15 +20,34 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "oracle/verdict.h"
+#include "report/groups.h"
 #include "report/templates.h"
 #include "report/text.h"
 #include "report/writers.h"
 
-/* Failing cases shown in full; past it only their names, so a builder
- * failing every case still gets a page a browser opens quickly. */
-#define HTML_CASES_IN_FULL 400u
-#define HTML_CASES_OPEN 3u
+/* What the page holds at most, so a run of 100,000 failing cases still
+ * opens at once: every group is listed, the first HTML_GROUPS_IN_FULL
+ * with their smallest case in full and up to HTML_GROUP_NAMES case
+ * names each, HTML_NAMES in all (report.json has every case). */
+#define HTML_GROUPS_IN_FULL 200u
+#define HTML_GROUP_NAMES 100u
+#define HTML_NAMES 5000u
+#define HTML_GROUPS_OPEN 3u
 #define CHART_POINTS 400u
+
+/* What the page's parts share, computed once per page: the groups, and
+ * the filter's operations and classes (the slots take the report only,
+ * so it is set while the page is written). */
+typedef struct html_page {
+    pbc_report_groups groups, skips;
+    char (*ops)[64];   /* the operations (first parts of case names), in order of appearance */
+    uint32_t op_count, op_cap;
+    int32_t *op_of_case;
+    char classes[16][16];
+    uint32_t class_count;
+} html_page;
+
+static const html_page *page;
 
 static void h(FILE *f, const char *text)
 {
@@ -52,7 +74,26 @@ typedef struct matrix_row {
     char op[64];
     uint32_t rule[PBC_RULE_COUNT];
     uint32_t extra[COL_EXTRA];
+    int32_t rule_group[PBC_RULE_COUNT]; /* the largest group holding a case of the cell, or -1 */
+    int32_t extra_group[COL_EXTRA];
 } matrix_row;
+
+static void matrix_row_init(matrix_row *row, const char *op)
+{
+    memset(row, 0, sizeof(*row));
+    snprintf(row->op, sizeof(row->op), "%s", op);
+    for (uint32_t i = 0; i < PBC_RULE_COUNT; i++)
+        row->rule_group[i] = -1;
+    for (uint32_t i = 0; i < COL_EXTRA; i++)
+        row->extra_group[i] = -1;
+}
+
+/* Groups are largest first: the smaller index is the larger group. */
+static void keep_largest(int32_t *best, int32_t group)
+{
+    if (group >= 0 && (*best < 0 || group < *best))
+        *best = group;
+}
 
 /* Which column a case counts in: a rule (>= 0), or -1 - COL_*. */
 static int case_column(const pbc_report_case *c)
@@ -76,12 +117,23 @@ static void matrix_cell(FILE *f, uint32_t n, const char *hit_class)
     fprintf(f, "<td class=\"%s\">%u</td>", n ? hit_class : "zero", n);
 }
 
+/* A cell whose cases are in groups: a link to the largest of them. */
+static void matrix_link(FILE *f, uint32_t n, const char *hit_class, int32_t group)
+{
+    if (!n || group < 0) {
+        matrix_cell(f, n, hit_class);
+        return;
+    }
+    fprintf(f, "<td class=\"%s\"><a href=\"#%s\">%u</a></td>", hit_class, page->groups.items[group].id, n);
+}
+
 static void emit_matrix(FILE *f, const pbc_report *r)
 {
     static const char *const extra_names[COL_EXTRA] = {"isolated", "other failure", "harness bug", "waived",
                                                        "skipped", "passed", "cases"};
     static const char *const extra_classes[COL_EXTRA] = {"hit", "hit", "hit", "waived", "ok", "ok", "ok"};
-    matrix_row *rows = NULL, total = {"all operations", {0}, {0}};
+    matrix_row *rows = NULL, total;
+    matrix_row_init(&total, "all operations");
     uint32_t count = 0, cap = 0;
     for (uint32_t i = 0; i < r->case_count; i++) {
         const pbc_report_case *c = &r->cases[i];
@@ -92,26 +144,32 @@ static void emit_matrix(FILE *f, const pbc_report *r)
         while (k < count && strcmp(rows[k].op, op))
             k++;
         if (k == count) {
-            matrix_row fresh = {{0}, {0}, {0}};
-            memcpy(fresh.op, op, sizeof(op));
+            matrix_row fresh;
+            matrix_row_init(&fresh, op);
             PBC_PUSH(rows, count, cap, fresh);
         }
         int col = case_column(c);
+        int32_t group = page->groups.of_case[i];
         for (matrix_row *row = &rows[k];; row = &total) {
-            if (col >= 0)
+            if (col >= 0) {
                 row->rule[col]++;
-            else
+                keep_largest(&row->rule_group[col], group);
+            } else {
                 row->extra[-1 - col]++;
+                keep_largest(&row->extra_group[-1 - col], group);
+            }
             row->extra[COL_TOTAL]++;
             if (row == &total)
                 break;
         }
     }
     fputs("<div class=\"matrix-wrap\"><table class=\"matrix\" id=\"matrix\">\n<thead><tr><th>operation</th>", f);
-    for (uint32_t i = 0; i < PBC_RULE_COUNT; i++) {
+    for (uint32_t i = 0; i < PBC_RULE_COUNT; i++) { /* a rule with failures: a link to its groups alone */
         fputs("<th class=\"rule\" scope=\"col\">", f);
+        if (total.rule[i] && total.rule_group[i] >= 0)
+            fprintf(f, "<a href=\"#f-r%u\">", i);
         h(f, pbc_rule_get((pbc_rule_id)i)->id);
-        fputs("</th>", f);
+        fputs(total.rule[i] && total.rule_group[i] >= 0 ? "</a></th>" : "</th>", f);
     }
     for (uint32_t e = 0; e < COL_EXTRA; e++)
         if (e != COL_OTHER || total.extra[COL_OTHER])
@@ -125,10 +183,10 @@ static void emit_matrix(FILE *f, const pbc_report *r)
         h(f, row->op);
         fputs("</th>", f);
         for (uint32_t i = 0; i < PBC_RULE_COUNT; i++)
-            matrix_cell(f, row->rule[i], "hit");
+            matrix_link(f, row->rule[i], "hit", row->rule_group[i]);
         for (uint32_t e = 0; e < COL_EXTRA; e++)
             if (e != COL_OTHER || total.extra[COL_OTHER])
-                matrix_cell(f, row->extra[e], extra_classes[e]);
+                matrix_link(f, row->extra[e], extra_classes[e], row->extra_group[e]);
         fputs("</tr>\n", f);
     }
     fputs("</tfoot></table></div>", f);
@@ -261,33 +319,186 @@ static void emit_case(FILE *f, const pbc_report_case *c, uint32_t index, int ope
     fputs("</details>\n", f);
 }
 
-static void emit_cases(FILE *f, const pbc_report *r)
+/* The index of a class name in the page's list, -1 if it has none. */
+static int class_index(const char *cls)
 {
-    uint32_t shown = 0, left = 0;
-    for (uint32_t i = 0; i < r->case_count; i++) {
-        const pbc_report_case *c = &r->cases[i];
-        if (!is_failure(c))
-            continue;
-        if (shown < HTML_CASES_IN_FULL)
-            emit_case(f, c, i, shown < HTML_CASES_OPEN);
-        else
-            left++;
-        shown++;
+    for (uint32_t i = 0; i < page->class_count; i++)
+        if (!strcmp(page->classes[i], cls))
+            return (int)i;
+    return -1;
+}
+
+static void emit_group(FILE *f, const pbc_report *r, const pbc_report_group *g, uint32_t index)
+{
+    int rule = g->rule[0] ? pbc_rule_lookup(g->rule) : -1;
+    fputs("<details class=\"group", f);
+    if (rule >= 0)
+        fprintf(f, " r%d", rule);
+    fprintf(f, " c%d", class_index(g->cls));
+    /* its operations, each once */
+    uint8_t seen[256] = {0};
+    for (uint32_t i = 0; i < g->count; i++) {
+        int32_t op = page->op_of_case[g->cases[i]];
+        if (op >= 0 && op < 256 && !seen[op]++)
+            fprintf(f, " o%d", op);
     }
-    if (!shown)
-        fputs("<p id=\"no-failures\">No case failed.</p>", f);
-    if (!left)
+    fprintf(f, "\" id=\"%s\"%s>\n<summary><span class=\"count\">%u</span> ", g->id,
+            index < HTML_GROUPS_OPEN ? " open" : "", g->count);
+    h(f, g->title);
+    fputs("<span class=\"tag rule\">", f);
+    h(f, g->rule[0] ? g->rule : g->cls);
+    fputs("</span>", f);
+    if (g->waived)
+        fprintf(f, "<span class=\"tag waived\">%u waived</span>", g->waived);
+    fprintf(f, "<span class=\"more mono\"> %s</span></summary>\n", g->id);
+    fputs("<p class=\"more\">Signature <span class=\"mono\">", f);
+    h(f, g->key);
+    fputs("</span></p>\n", f);
+    if (index >= HTML_GROUPS_IN_FULL) {
+        fprintf(f, "<p class=\"more\">Past the first %u groups: its cases are in report.json.</p>\n</details>\n",
+                HTML_GROUPS_IN_FULL);
         return;
-    fprintf(f, "<p class=\"more\">%u more failing cases, by name (report.json has them all):</p>\n<pre>", left);
-    for (uint32_t i = 0, seen = 0; i < r->case_count; i++) {
-        if (!is_failure(&r->cases[i]) || seen++ < HTML_CASES_IN_FULL)
-            continue;
-        h(f, r->cases[i].name);
-        fputs(" ", f);
-        h(f, r->cases[i].rule);
+    }
+    /* Half the page's names for the largest groups, HTML_GROUP_NAMES
+     * each, the other half shared by the rest shown in full. */
+    const uint32_t large = HTML_NAMES / 2 / HTML_GROUP_NAMES;
+    uint32_t names = index < large ? HTML_GROUP_NAMES : HTML_NAMES / 2 / (HTML_GROUPS_IN_FULL - large);
+    fprintf(f, "<h3>Its %u case%s", g->count, g->count == 1 ? "" : "s");
+    if (g->count > names)
+        fprintf(f, " (the first %u; report.json has all)", names);
+    fputs("</h3><pre class=\"names\">", f);
+    for (uint32_t i = 0; i < g->count && i < names; i++) {
+        h(f, r->cases[g->cases[i]].name);
         fputc('\n', f);
     }
-    fputs("</pre>", f);
+    fputs("</pre>\n<h3>Its smallest case, in full</h3>\n", f);
+    emit_case(f, &r->cases[g->shown], g->shown, 1);
+    fputs("</details>\n", f);
+}
+
+/* Filters: an empty target per rule, operation and class, before the
+ * links that name them and the groups they narrow; CSS hides the groups
+ * that do not match the target in the URL (#f-r11), so they work with no
+ * script, which the page's Content-Security-Policy forbids. */
+static void emit_filters(FILE *f, const pbc_report *r)
+{
+    (void)r;
+    uint32_t rule_cases[PBC_RULE_COUNT] = {0}, class_cases[16] = {0};
+    uint32_t *op_cases = pbc_xcalloc(page->op_count + 1, sizeof(*op_cases));
+    for (uint32_t k = 0; k < page->groups.count; k++) {
+        const pbc_report_group *g = &page->groups.items[k];
+        int rule = g->rule[0] ? pbc_rule_lookup(g->rule) : -1;
+        if (rule >= 0)
+            rule_cases[rule] += g->count;
+        int cls = class_index(g->cls);
+        if (cls >= 0)
+            class_cases[cls] += g->count;
+        for (uint32_t i = 0; i < g->count; i++)
+            if (page->op_of_case[g->cases[i]] >= 0)
+                op_cases[page->op_of_case[g->cases[i]]]++;
+    }
+    /* f-r (rules), f-o (operations), f-c (classes), by index: names from
+     * outside never become selectors. */
+    const struct {
+        char kind;
+        uint32_t n;
+        const uint32_t *cases;
+    } kinds[] = {{'r', PBC_RULE_COUNT, rule_cases}, {'o', page->op_count, op_cases}, {'c', page->class_count, class_cases}};
+    fputs("<style>\n", f);
+    for (size_t k = 0; k < PBC_ARRAY_LEN(kinds); k++)
+        for (uint32_t i = 0; i < kinds[k].n; i++)
+            if (kinds[k].cases[i])
+                fprintf(f, "#f-%c%u:target ~ .groups > .group:not(.%c%u) { display: none; }\n"
+                           "#f-%c%u:target ~ .filters a.f-%c%u { background: var(--ink); color: #fff; }\n",
+                        kinds[k].kind, i, kinds[k].kind, i, kinds[k].kind, i, kinds[k].kind, i);
+    fputs("</style>\n", f);
+    for (size_t k = 0; k < PBC_ARRAY_LEN(kinds); k++)
+        for (uint32_t i = 0; i < kinds[k].n; i++)
+            if (kinds[k].cases[i])
+                fprintf(f, "<span class=\"filter-target\" id=\"f-%c%u\"></span>", kinds[k].kind, i);
+    fputs("\n<nav class=\"filters\" id=\"filters\">Show: <a href=\"#failures-section\">all groups</a>", f);
+    static const char *const words[] = {"rule", "operation", "class"};
+    for (size_t k = 0; k < PBC_ARRAY_LEN(kinds); k++) {
+        fprintf(f, "<br><span class=\"more\">%s:</span>", words[k]);
+        for (uint32_t i = 0; i < kinds[k].n; i++) {
+            if (!kinds[k].cases[i])
+                continue;
+            fprintf(f, " <a class=\"f-%c%u\" href=\"#f-%c%u\">", kinds[k].kind, i, kinds[k].kind, i);
+            h(f, k == 0 ? pbc_rule_get((pbc_rule_id)i)->id : k == 1 ? page->ops[i] : page->classes[i]);
+            fprintf(f, " (%u)</a>", kinds[k].cases[i]);
+        }
+    }
+    fputs("</nav>\n", f);
+    free(op_cases);
+}
+
+static void emit_cases(FILE *f, const pbc_report *r)
+{
+    const pbc_report_groups *g = &page->groups;
+    if (!g->count) {
+        fputs("<p id=\"no-failures\">No case failed.</p>", f);
+        return;
+    }
+    fprintf(f, "<p class=\"hint\">%u groups of cases failing the same way (the signature <code>pbcheck "
+               "triage</code> gives a failure: class, rule, operation, region, shape, the builder's frames), most "
+               "cases first, each with its cases and its smallest case in full. A link in the matrix opens a "
+               "group; a rule above it, or a filter below, shows only its groups.</p>\n", g->count);
+    emit_filters(f, r);
+    fputs("<div class=\"groups\">\n", f);
+    for (uint32_t i = 0; i < g->count; i++)
+        emit_group(f, r, &g->items[i], i);
+    fputs("</div>\n", f);
+}
+
+/* ---- What was not tested ---- */
+
+static void emit_not_tested(FILE *f, const pbc_report *r)
+{
+    const pbc_report_groups *g = &page->skips;
+    const char *names[PBC_DDI_OPERATION_COUNT];
+    uint32_t undeclared = pbc_report_undeclared(r, names, PBC_DDI_OPERATION_COUNT);
+    fputs("<section id=\"not-tested-section\">\n  <h2>What was not tested</h2>\n", f);
+    if (!g->count)
+        fputs("<p id=\"no-skips\">No case was skipped.</p>\n", f);
+    else
+        fprintf(f, "<p class=\"hint\">%u skipped cases, by reason: a skipped case certifies nothing.</p>\n"
+                   "<table class=\"matrix\" id=\"skips\">\n<thead><tr><th>cases</th><th class=\"text\">reason</th>"
+                   "<th class=\"text\">operations</th><th class=\"text\">e.g.</th></tr></thead>\n<tbody>\n",
+                r->skipped);
+    for (uint32_t i = 0; i < g->count; i++) {
+        const pbc_report_group *s = &g->items[i];
+        fprintf(f, "<tr class=\"skip-group\" id=\"%s\"><td>%u</td><td class=\"text\">", s->id, s->count);
+        h(f, s->key);
+        fputs("</td><td class=\"text mono\">", f);
+        uint32_t *per_op = pbc_xcalloc(page->op_count + 1, sizeof(*per_op));
+        for (uint32_t k = 0; k < s->count; k++)
+            if (page->op_of_case[s->cases[k]] >= 0)
+                per_op[page->op_of_case[s->cases[k]]]++;
+        for (uint32_t o = 0, n = 0; o < page->op_count; o++)
+            if (per_op[o]) {
+                fputs(n++ ? ", " : "", f);
+                h(f, page->ops[o]);
+                fprintf(f, " (%u)", per_op[o]);
+            }
+        free(per_op);
+        fputs("</td><td class=\"text mono\">", f);
+        h(f, r->cases[s->first].name);
+        fputs("</td></tr>\n", f);
+    }
+    if (g->count)
+        fputs("</tbody></table>\n", f);
+    if (!r->operations_known)
+        fputs("<p id=\"undeclared\">The builder did not load: which operations it declares is unknown.</p>\n", f);
+    else if (!undeclared)
+        fputs("<p id=\"undeclared\">The builder declares every DXGK paging operation.</p>\n", f);
+    else {
+        fprintf(f, "<p id=\"undeclared\">%u DXGK paging operations the builder does not declare "
+                   "(<code>supported_operations</code>), so never certified:", undeclared);
+        for (uint32_t i = 0; i < undeclared; i++)
+            fprintf(f, "%s <code>%s</code>", i ? "," : "", names[i]);
+        fputs(".</p>\n", f);
+    }
+    fputs("</section>", f);
 }
 
 /* ---- Provenance, waivers, header ---- */
@@ -428,7 +639,46 @@ static const struct slot {
     {"target", emit_target},     {"verdict", emit_verdict}, {"counts", emit_counts},
     {"notes", emit_notes},       {"matrix", emit_matrix},   {"chart", emit_chart},
     {"cases", emit_cases},       {"waivers", emit_waivers}, {"provenance", emit_provenance},
+    {"not_tested", emit_not_tested},
 };
+
+static void page_make(html_page *pg, const pbc_report *r)
+{
+    memset(pg, 0, sizeof(*pg));
+    pbc_report_group_failures(r, &pg->groups);
+    pbc_report_group_skips(r, &pg->skips);
+    pg->op_of_case = pbc_xmalloc((r->case_count ? r->case_count : 1) * sizeof(*pg->op_of_case));
+    for (uint32_t i = 0; i < r->case_count; i++) {
+        char op[64];
+        size_t len = strcspn(r->cases[i].name, "/");
+        snprintf(op, sizeof(op), "%.*s", (int)(len < sizeof(op) ? len : sizeof(op) - 1), r->cases[i].name);
+        uint32_t k = i ? (uint32_t)pg->op_of_case[i - 1] : 0; /* the case before's is the likeliest */
+        if (k >= pg->op_count || strcmp(pg->ops[k], op))
+            for (k = 0; k < pg->op_count && strcmp(pg->ops[k], op); k++)
+                ;
+        if (k == pg->op_count) {
+            pg->ops = pbc_xrealloc(pg->ops, (pg->op_count + 1) * sizeof(*pg->ops));
+            memcpy(pg->ops[pg->op_count++], op, sizeof(op));
+        }
+        pg->op_of_case[i] = (int32_t)k;
+    }
+    for (uint32_t k = 0; k < pg->groups.count; k++) {
+        const char *cls = pg->groups.items[k].cls;
+        uint32_t c = 0;
+        while (c < pg->class_count && strcmp(pg->classes[c], cls))
+            c++;
+        if (c == pg->class_count && c < PBC_ARRAY_LEN(pg->classes))
+            snprintf(pg->classes[pg->class_count++], sizeof(pg->classes[0]), "%s", cls);
+    }
+}
+
+static void page_fini(html_page *pg)
+{
+    pbc_report_groups_fini(&pg->groups);
+    pbc_report_groups_fini(&pg->skips);
+    free(pg->ops);
+    free(pg->op_of_case);
+}
 
 int pbc_report_write_html(const pbc_report *r, const char *path, char *err, size_t err_size)
 {
@@ -439,6 +689,9 @@ int pbc_report_write_html(const pbc_report *r, const char *path, char *err, size
         snprintf(err, err_size, "cannot write %s: out of memory", path);
         return -1;
     }
+    html_page pg;
+    page_make(&pg, r);
+    page = &pg;
     const char *t = (const char *)pbc_report_template_html;
     for (const char *open; (open = strstr(t, "{{"));) {
         fwrite(t, 1, (size_t)(open - t), f);
@@ -457,6 +710,8 @@ int pbc_report_write_html(const pbc_report *r, const char *path, char *err, size
         t = close + 2;
     }
     fputs(t, f);
+    page = NULL;
+    page_fini(&pg);
     int bad = ferror(f);
     if (fclose(f) || bad) {
         free(doc);

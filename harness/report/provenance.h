@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "report/certify.h"
+#include "certify/certify.h"
 #include "report/writers.h"
 
 #ifdef __cplusplus

@@ -1,8 +1,10 @@
 /*
  * What one triage found, written out (triage_report.h, docs/triage.md).
  */
+#define _DEFAULT_SOURCE /* realpath */
 #include "report/triage_report.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +15,11 @@
 
 #include "base/fs.h"
 #include "base/util.h"
+#include "exec/child.h"
 #include "exec/target.h"
 #include "report/text.h"
 #include "report/triage_html.h"
+#include "rules/rules.h"
 
 /* ---- Buckets ---- */
 
@@ -47,6 +51,48 @@ static int bucket_order(const void *pa, const void *pb)
     return a->sig < b->sig ? -1 : a->sig > b->sig;
 }
 
+/* One line for a root cause: its first bucket's title when it has one
+ * bucket, else what its buckets share and where they showed. */
+static void root_title(pbc_triage_run *r, uint32_t k)
+{
+    pbc_triage_root *root = &r->roots[k];
+    const pbc_triage_bucket *first = &r->buckets[root->first];
+    if (root->buckets == 1) {
+        snprintf(root->title, sizeof(root->title), "%s", first->title);
+        return;
+    }
+    char rules[128] = "", ops[160] = "", shapes[48] = "";
+    for (uint32_t i = 0; i < r->bucket_count; i++) {
+        const pbc_triage_facts *f = &r->buckets[i].facts;
+        if (r->buckets[i].root != k)
+            continue;
+        const struct {
+            char *list;
+            size_t size;
+            const char *word;
+        } lists[] = {{rules, sizeof(rules), f->rule}, {ops, sizeof(ops), f->operation}, {shapes, sizeof(shapes), f->shape}};
+        for (size_t l = 0; l < PBC_ARRAY_LEN(lists); l++) {
+            char padded[64];
+            snprintf(padded, sizeof(padded), ", %s,", lists[l].word);
+            char have[200];
+            snprintf(have, sizeof(have), ", %s,", lists[l].list);
+            if (lists[l].word[0] && !strstr(have, padded)) {
+                size_t n = strlen(lists[l].list);
+                snprintf(lists[l].list + n, lists[l].size - n, "%s%s", n ? ", " : "", lists[l].word);
+            }
+        }
+    }
+    if (strncmp(root->key, "memory|", 7)) {
+        snprintf(root->title, sizeof(root->title), "%s (and %u more buckets)", first->title, root->buckets - 1);
+        return;
+    }
+    const char *w = first->facts.writer;
+    const char *by = !strcmp(w, "packet") ? "a paging-buffer packet" : !strcmp(w, "render") ? "render work"
+                   : !strcmp(w, "cpu")    ? "the builder's CPU writes" : w;
+    snprintf(root->title, sizeof(root->title), "wrong memory or GPU faults from %s (%s)%s%s%s%s", by, rules,
+             ops[0] ? " in " : "", ops, shapes[0] ? "; " : "", shapes);
+}
+
 void pbc_triage_sort(pbc_triage_run *r)
 {
     uint64_t *order = pbc_xmalloc((r->bucket_count ? r->bucket_count : 1) * sizeof(*order));
@@ -62,6 +108,32 @@ void pbc_triage_sort(pbc_triage_run *r)
     free(order);
     for (uint32_t i = 0; i < r->bucket_count; i++)
         snprintf(r->buckets[i].id, sizeof(r->buckets[i].id), "b%03u", i + 1);
+    free(r->roots);
+    r->roots = NULL;
+    r->root_count = 0;
+    uint32_t cap = 0;
+    for (uint32_t i = 0; i < r->bucket_count; i++) {
+        pbc_triage_bucket *b = &r->buckets[i];
+        char key[640];
+        pbc_triage_root_cause(&b->facts, key, sizeof(key));
+        uint32_t k = 0;
+        while (k < r->root_count && strcmp(r->roots[k].key, key))
+            k++;
+        if (k == r->root_count) {
+            pbc_triage_root fresh;
+            memset(&fresh, 0, sizeof(fresh));
+            snprintf(fresh.id, sizeof(fresh.id), "r%03u", k + 1);
+            snprintf(fresh.key, sizeof(fresh.key), "%s", key);
+            fresh.severity = b->severity;
+            fresh.first = i;
+            PBC_PUSH(r->roots, r->root_count, cap, fresh);
+        }
+        b->root = k;
+        r->roots[k].buckets++;
+        r->roots[k].inputs += b->count;
+    }
+    for (uint32_t k = 0; k < r->root_count; k++)
+        root_title(r, k);
 }
 
 void pbc_triage_run_fini(pbc_triage_run *r)
@@ -84,6 +156,7 @@ void pbc_triage_run_fini(pbc_triage_run *r)
         free(r->gone[i].title);
     }
     free(r->gone);
+    free(r->roots);
     memset(r, 0, sizeof(*r));
 }
 
@@ -102,7 +175,7 @@ static int write_text(const char *dir, const char *name, const char *text, char 
 /* The command that replays a bucket's reproducer. */
 static char *replay_command(const pbc_triage_run *r, const char *repro)
 {
-    const char *argv[] = {"pbcheck", "run", repro, "--target", r->target, NULL};
+    const char *argv[] = {pbc_child_self_command(), "run", repro, "--target", r->target, NULL};
     return pbc_report_shell_command(argv);
 }
 
@@ -244,6 +317,8 @@ static json_t *triage_json(const pbc_triage_run *r)
         json_object_set_new(o, "signature_text", json_string(b[i].sig_text));
         json_object_set_new(o, "title", json_string(b[i].title));
         json_object_set_new(o, "severity", json_integer(b[i].severity));
+        json_object_set_new(o, "severity_class", json_string(pbc_triage_severity_class(b[i].severity)));
+        json_object_set_new(o, "root_cause", json_string(r->roots[b[i].root].id));
         json_object_set_new(o, "facts", facts_json(&b[i].facts));
         json_object_set_new(o, "count", json_integer(b[i].count));
         json_object_set_new(o, "flaky", json_integer(b[i].flaky));
@@ -268,6 +343,23 @@ static json_t *triage_json(const pbc_triage_run *r)
     }
     json_object_set_new(root, "inputs", inputs);
     json_object_set_new(root, "buckets", buckets);
+    json_t *roots = json_array();
+    for (uint32_t k = 0; k < r->root_count; k++) {
+        const pbc_triage_root *rc = &r->roots[k];
+        json_t *o = json_object(), *ids = json_array();
+        json_object_set_new(o, "id", json_string(rc->id));
+        json_object_set_new(o, "key", json_string(rc->key));
+        json_object_set_new(o, "title", json_string(rc->title));
+        json_object_set_new(o, "severity", json_integer(rc->severity));
+        json_object_set_new(o, "severity_class", json_string(pbc_triage_severity_class(rc->severity)));
+        json_object_set_new(o, "inputs", json_integer(rc->inputs));
+        for (uint32_t i = 0; i < nb; i++)
+            if (b[i].root == k)
+                json_array_append_new(ids, json_string(b[i].id));
+        json_object_set_new(o, "buckets", ids);
+        json_array_append_new(roots, o);
+    }
+    json_object_set_new(root, "root_causes", roots);
     if (joined) {
         json_t *g = json_array();
         for (uint32_t i = 0; i < ngone; i++) {
@@ -282,82 +374,243 @@ static json_t *triage_json(const pbc_triage_run *r)
     return root;
 }
 
-/* SARIF 2.1.0: one result per failing bucket, at the builder's own source
- * line when a frame names one, else at the reproducer (or the bucket's
- * first input when none was made). */
-static json_t *triage_sarif(const pbc_triage_run *r)
+/* ---- triage.sarif ---- */
+
+/* Where pbcheck's documents are, for helpUri: the repository a GitHub
+ * workflow runs in (GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_SHA),
+ * else this build's source tree (owned). */
+static char *docs_base(void)
+{
+    const char *server = getenv("GITHUB_SERVER_URL"), *repo = getenv("GITHUB_REPOSITORY"),
+               *sha = getenv("GITHUB_SHA");
+    if (server && server[0] && repo && repo[0])
+        return pbc_xprintf("%s/%s/blob/%s/docs/", server, repo, sha && sha[0] ? sha : "HEAD");
+    return pbc_xprintf("file://%s/docs/", PBC_SOURCE_DIR);
+}
+
+/* A SARIF ruleId: the rule, or the class for a failure no rule names. */
+static const char *sarif_rule_id(const pbc_triage_bucket *b)
+{
+    return b->facts.rule[0] ? b->facts.rule : pbc_triage_class_name(b->facts.cls);
+}
+
+/* What a failure class means, for the classes no rule names (docs/triage.md). */
+static const char *class_text(uint32_t cls)
+{
+    switch (cls) {
+    case PBC_TRIAGE_SANITIZER:
+        return "The builder made a memory-safety error or undefined behaviour a sanitizer reported.";
+    case PBC_TRIAGE_CRASH:
+        return "The builder crashed with a fatal signal (in a kernel-mode driver, a bug check).";
+    case PBC_TRIAGE_TIMEOUT:
+        return "The builder did not answer within the time limit: a hang or a livelock (on Windows, a TDR).";
+    case PBC_TRIAGE_OOM:
+        return "The builder went over the memory limit.";
+    case PBC_TRIAGE_EXIT:
+        return "The builder ended the process.";
+    default:
+        return "pbcheck's own bug: the reference and the spec model disagree, or an invariant broke.";
+    }
+}
+
+/* SARIF's level for a severity class: an error for what corrupts memory
+ * or crashes, a warning for other rules and hangs, a note for pbcheck's
+ * own bugs. */
+static const char *sarif_level(int severity)
+{
+    const char *cls = pbc_triage_severity_class(severity);
+    return !strcmp(cls, "critical") || !strcmp(cls, "high") ? "error"
+         : !strcmp(cls, "medium") || !strcmp(cls, "low")    ? "warning"
+                                                            : "note";
+}
+
+static json_t *sarif_rule(const pbc_triage_bucket *b, const char *docs)
+{
+    const char *id = sarif_rule_id(b);
+    int known = pbc_rule_lookup(b->facts.rule);
+    const pbc_rule *rule = known >= 0 ? pbc_rule_get((pbc_rule_id)known) : NULL;
+    json_t *o = json_object(), *props = json_object(), *tags = json_array(), *config = json_object();
+    json_object_set_new(o, "id", json_string(id));
+    char *text = rule ? pbc_xprintf("%s", rule->statement) : pbc_xstrdup(class_text(b->facts.cls));
+    json_object_set_new(o, "shortDescription", json_pack("{s:s}", "text", text));
+    char *full = rule && rule->sids && rule->sids[0] && strcmp(rule->sids, "-")
+                     ? pbc_xprintf("%s (enforces %s, docs/traceability.md)", text, rule->sids)
+                     : pbc_xstrdup(text);
+    json_object_set_new(o, "fullDescription", json_pack("{s:s}", "text", full));
+    char *anchor = pbc_xstrdup(id);
+    for (char *c = anchor; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    char *help = rule ? pbc_xprintf("%srules.md#%s", docs, anchor) : pbc_xprintf("%striage.md#replay-and-classes", docs);
+    json_object_set_new(o, "helpUri", json_string(help));
+    json_object_set_new(o, "help", json_pack("{s:s}", "text", full));
+    json_object_set_new(config, "level", json_string(sarif_level(b->severity)));
+    json_object_set_new(o, "defaultConfiguration", config);
+    json_array_append_new(tags, json_string("pbcheck"));
+    json_array_append_new(tags, json_string(pbc_triage_class_name(b->facts.cls)));
+    json_object_set_new(props, "tags", tags);
+    json_object_set_new(o, "properties", props);
+    free(help);
+    free(anchor);
+    free(full);
+    free(text);
+    return o;
+}
+
+/* A file URI of an absolute path (owned): its bytes but unreserved ones
+ * and '/' as %XX. */
+static char *file_uri(const char *path, int folder)
+{
+    size_t n = strlen(path);
+    char *u = pbc_xmalloc(3 * n + 16), *o = u + sprintf(u, "file://");
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+        o += isalnum(*c) || strchr("/-._~", *c) ? sprintf(o, "%c", *c) : sprintf(o, "%%%02X", *c);
+    if (folder && (!n || path[n - 1] != '/'))
+        *o++ = '/';
+    *o = 0;
+    return u;
+}
+
+/* The physical location of a source position "FILE:LINE" (or "FILE"):
+ * relative to SRCROOT when the file is under it, else by its file URI. */
+static json_t *source_location(const char *where, const char *root)
+{
+    const char *colon = strrchr(where, ':');
+    int line = colon ? atoi(colon + 1) : 0;
+    char *file = pbc_xprintf("%.*s", line > 0 ? (int)(colon - where) : (int)strlen(where), where);
+    char *real = realpath(file, NULL);
+    json_t *art = json_object(), *phys = json_object();
+    size_t rn = strlen(root);
+    if (real && !strncmp(real, root, rn) && real[rn] == '/') {
+        json_object_set_new(art, "uri", json_string(real + rn + 1));
+        json_object_set_new(art, "uriBaseId", json_string("SRCROOT"));
+    } else if (file[0] == '/') {
+        char *u = file_uri(file, 0);
+        json_object_set_new(art, "uri", json_string(u));
+        free(u);
+    } else { /* relative to where the builder was compiled: most likely its repository's root */
+        json_object_set_new(art, "uri", json_path(file));
+        json_object_set_new(art, "uriBaseId", json_string("SRCROOT"));
+    }
+    json_object_set_new(phys, "artifactLocation", art);
+    if (line > 0)
+        json_object_set_new(phys, "region", json_pack("{s:i}", "startLine", line));
+    free(real);
+    free(file);
+    return json_pack("{s:o}", "physicalLocation", phys);
+}
+
+/* SARIF 2.1.0 for code scanning: one result per failing bucket, at the
+ * builder's source where it is known (the crash frame, or the DDI
+ * function that emitted the work), with its reproducer as a related
+ * location; rules from the rule catalogue; levels by severity class. */
+static json_t *triage_sarif(const pbc_triage_run *r, const char *dir)
 {
     const pbc_triage_bucket *b = r->buckets;
-    uint32_t nb = r->bucket_count;
-    json_t *root = json_object(), *runs = json_array(), *run = json_object(), *tool = json_object(),
-           *driver = json_object(), *rules = json_array(), *results = json_array();
-    json_object_set_new(root, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
-    json_object_set_new(root, "version", json_string("2.1.0"));
+    char *docs = docs_base();
+    char *root = realpath(r->source_root ? r->source_root : ".", NULL), *out = realpath(dir, NULL);
+    json_t *rootj = json_object(), *run = json_object(), *driver = json_object(), *rules = json_array(),
+           *results = json_array(), *bases = json_object(), *inv = json_object(), *args = json_array();
+    json_object_set_new(rootj, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
+    json_object_set_new(rootj, "version", json_string("2.1.0"));
     json_object_set_new(driver, "name", json_string("pbcheck"));
     json_object_set_new(driver, "version", json_string(r->version));
-    json_object_set_new(driver, "informationUri", json_string("https://example.invalid/pbcheck/docs/triage.md"));
-    for (uint32_t i = 0; i < nb; i++) {
+    json_object_set_new(driver, "semanticVersion", json_string(r->version));
+    char *info = pbc_xprintf("%striage.md", docs);
+    json_object_set_new(driver, "informationUri", json_string(info));
+    free(info);
+    for (uint32_t i = 0; i < r->bucket_count; i++) {
         if (!failing(&b[i]))
             continue;
-        const char *rule_id = b[i].facts.rule[0] ? b[i].facts.rule : pbc_triage_class_name(b[i].facts.cls);
-        int seen = 0;
-        for (uint32_t k = 0; k < i; k++)
-            seen |= failing(&b[k]) &&
-                    !strcmp(rule_id, b[k].facts.rule[0] ? b[k].facts.rule : pbc_triage_class_name(b[k].facts.cls));
-        if (!seen) {
-            json_t *rule = json_object(), *desc = json_object();
-            json_object_set_new(rule, "id", json_string(rule_id));
-            json_object_set_new(desc, "text", json_string(b[i].facts.rule[0] ? "a pbcheck rule (docs/rules.md)"
-                                                                             : "a failure class of pbcheck triage "
-                                                                               "(docs/triage.md)"));
-            json_object_set_new(rule, "shortDescription", desc);
-            json_array_append_new(rules, rule);
+        int index = -1;
+        for (size_t k = 0; k < json_array_size(rules) && index < 0; k++)
+            if (!strcmp(json_string_value(json_object_get(json_array_get(rules, k), "id")), sarif_rule_id(&b[i])))
+                index = (int)k;
+        if (index < 0) {
+            index = (int)json_array_size(rules);
+            json_array_append_new(rules, sarif_rule(&b[i], docs));
         }
-        json_t *res = json_object(), *msg = json_object(), *locs = json_array(), *loc = json_object(),
-               *phys = json_object(), *art = json_object(), *region = json_object(), *fp = json_object();
-        json_object_set_new(res, "ruleId", json_string(rule_id));
-        json_object_set_new(res, "level", json_string(b[i].severity <= 3 ? "error" : "warning"));
-        char *text = pbc_xprintf("%s (%u input%s; bucket %s)", b[i].title, b[i].count, b[i].count == 1 ? "" : "s",
-                                 b[i].id);
-        json_object_set_new(msg, "text", json_string(text));
+        json_t *res = json_object(), *locs = json_array(), *related = json_array(), *props = json_object();
+        json_object_set_new(res, "ruleId", json_string(sarif_rule_id(&b[i])));
+        json_object_set_new(res, "ruleIndex", json_integer(index));
+        json_object_set_new(res, "level", json_string(sarif_level(b[i].severity)));
+        const pbc_triage_root *rc = &r->roots[b[i].root];
+        char *text = pbc_xprintf("%s (%u input%s; bucket %s of root cause %s: %s)", b[i].title, b[i].count,
+                                 b[i].count == 1 ? "" : "s", b[i].id, rc->id, rc->title);
+        json_object_set_new(res, "message", json_pack("{s:s}", "text", text));
         free(text);
-        json_object_set_new(res, "message", msg);
-        const char *where = b[i].facts.location;
-        const char *colon = where[0] ? strrchr(where, ':') : NULL;
-        if (where[0]) { /* the builder's source, at its line when known */
-            char *file = pbc_xprintf("%.*s", colon ? (int)(colon - where) : (int)strlen(where), where);
-            json_object_set_new(art, "uri", json_string(file));
-            if (colon && atoi(colon + 1) > 0)
-                json_object_set_new(region, "startLine", json_integer(atoi(colon + 1)));
-            free(file);
-        } else {
-            char *repro = repro_rel(r, &b[i]);
-            json_object_set_new(art, "uri", json_path(repro));
-            if (b[i].repro)
-                json_object_set_new(region, "startLine", json_integer(1));
-            free(repro);
-        }
+        char *repro = repro_rel(r, &b[i]);
+        json_t *art = json_pack("{s:o}", "uri", json_path(repro)), *phys = json_object();
         json_object_set_new(phys, "artifactLocation", art);
-        if (json_object_size(region))
-            json_object_set_new(phys, "region", region);
-        else
-            json_decref(region);
-        json_object_set_new(loc, "physicalLocation", phys);
-        json_array_append_new(locs, loc);
+        if (b[i].repro)
+            json_object_set_new(phys, "region", json_pack("{s:i}", "startLine", 1));
+        if (b[i].facts.location[0]) {
+            json_array_append_new(locs, source_location(b[i].facts.location, root ? root : "/"));
+            json_object_set_new(art, "uriBaseId", json_string("TRIAGEDIR"));
+            json_t *rel = json_pack("{s:i,s:o}", "id", 0, "physicalLocation", phys);
+            json_object_set_new(rel, "message", json_pack("{s:s}", "text", "the reproducer"));
+            json_array_append_new(related, rel);
+        } else { /* nothing in the builder's source names it: its reproducer */
+            json_array_append_new(locs, json_pack("{s:o}", "physicalLocation", phys));
+        }
+        free(repro);
         json_object_set_new(res, "locations", locs);
+        if (json_array_size(related))
+            json_object_set_new(res, "relatedLocations", related);
+        else
+            json_decref(related);
         char *sig = hex64(b[i].sig);
-        json_object_set_new(fp, "pbcheckSignature/v1", json_string(sig));
+        json_object_set_new(res, "partialFingerprints", json_pack("{s:s}", "pbcheckSignature/v1", sig));
         free(sig);
-        json_object_set_new(res, "partialFingerprints", fp);
+        json_object_set_new(props, "bucket", json_string(b[i].id));
+        json_object_set_new(props, "rootCause", json_string(rc->id));
+        json_object_set_new(props, "severityClass", json_string(pbc_triage_severity_class(b[i].severity)));
+        json_object_set_new(props, "inputs", json_integer(b[i].count));
+        json_object_set_new(res, "properties", props);
         json_array_append_new(results, res);
     }
     json_object_set_new(driver, "rules", rules);
-    json_object_set_new(tool, "driver", driver);
-    json_object_set_new(run, "tool", tool);
+    json_object_set_new(run, "tool", json_pack("{s:o}", "driver", driver));
+    for (uint32_t i = 0; r->argv && r->argv[i]; i++)
+        json_array_append_new(args, json_path(r->argv[i]));
+    json_object_set_new(inv, "executionSuccessful", json_true());
+    if (r->argv) {
+        char *cmd = pbc_report_shell_command(r->argv);
+        json_object_set_new(inv, "commandLine", json_path(cmd));
+        free(cmd);
+        json_object_set_new(inv, "arguments", args);
+    } else {
+        json_decref(args);
+    }
+    char *cwd = realpath(".", NULL);
+    if (cwd) {
+        char *u = file_uri(cwd, 1);
+        json_object_set_new(inv, "workingDirectory", json_pack("{s:s}", "uri", u));
+        free(u);
+    }
+    free(cwd);
+    json_object_set_new(run, "invocations", json_pack("[o]", inv));
+    const char *base = strrchr(r->target, '/') ? strrchr(r->target, '/') + 1 : r->target;
+    char *automation = pbc_xprintf("pbcheck-triage/%.*s/", (int)strcspn(base, "."), base);
+    json_object_set_new(run, "automationDetails", json_pack("{s:s}", "id", automation));
+    free(automation);
+    if (root) {
+        char *u = file_uri(root, 1);
+        json_object_set_new(bases, "SRCROOT", json_pack("{s:s}", "uri", u));
+        free(u);
+    }
+    if (out) {
+        char *u = file_uri(out, 1);
+        json_object_set_new(bases, "TRIAGEDIR", json_pack("{s:s}", "uri", u));
+        free(u);
+    }
+    json_object_set_new(run, "originalUriBaseIds", bases);
+    json_object_set_new(run, "columnKind", json_string("utf16CodeUnits"));
     json_object_set_new(run, "results", results);
-    json_array_append_new(runs, run);
-    json_object_set_new(root, "runs", runs);
-    return root;
+    json_object_set_new(rootj, "runs", json_pack("[o]", run));
+    free(root);
+    free(out);
+    free(docs);
+    return rootj;
 }
 
 static char *triage_md(const pbc_triage_run *r)
@@ -380,14 +633,25 @@ static char *triage_md(const pbc_triage_run *r)
     MD("# Triage of %u inputs against %s\n\n", r->input_count, r->target);
     MD("%u bucket%s, worst first.%s\n\n", nb, nb == 1 ? "" : "s",
        joined ? " Status is against the previous triage (--join)." : "");
-    MD("| bucket | %sseverity | inputs | flaky | what | reproducer |\n|---|%s---|---|---|---|---|\n",
+    MD("| bucket | %sseverity | root cause | inputs | flaky | what | reproducer |\n|---|%s---|---|---|---|---|---|\n",
        joined ? "status | " : "", joined ? "---|" : "");
     for (uint32_t i = 0; i < nb; i++) {
         char repro[64] = "-";
         if (b[i].repro)
             snprintf(repro, sizeof(repro), "[%u operations](buckets/%s/repro.pbs)", b[i].repro_ops, b[i].id);
-        MD("| %s | %s%s%d | %u | %u | %s | %s |\n", b[i].id, joined ? b[i].status : "", joined ? " | " : "",
-           b[i].severity, b[i].count, b[i].flaky, b[i].title, repro);
+        MD("| %s | %s%s%d %s | %s | %u | %u | %s | %s |\n", b[i].id, joined ? b[i].status : "", joined ? " | " : "",
+           b[i].severity, pbc_triage_severity_class(b[i].severity), r->roots[b[i].root].id, b[i].count, b[i].flaky,
+           b[i].title, repro);
+    }
+    MD("\n%u root cause%s (buckets that are one bug seen in different places):\n\n", r->root_count,
+       r->root_count == 1 ? "" : "s");
+    for (uint32_t k = 0; k < r->root_count; k++) {
+        MD("- **%s** (%s, %u input%s): %s —", r->roots[k].id, pbc_triage_severity_class(r->roots[k].severity),
+           r->roots[k].inputs, r->roots[k].inputs == 1 ? "" : "s", r->roots[k].title);
+        for (uint32_t i = 0; i < nb; i++)
+            if (b[i].root == k)
+                MD(" %s", b[i].id);
+        MD("\n");
     }
     if (joined && ngone) {
         MD("\nGone since the previous triage:\n\n");
@@ -403,8 +667,8 @@ static char *triage_md(const pbc_triage_run *r)
             free(cmd);
             free(path);
         } else if (b[i].repro_bin) {
-            MD("\nReplay: `pbcheck replay buckets/%s/repro.bin --target %s` (%zu bytes, minimized byte by byte)\n",
-               b[i].id, r->target, b[i].repro_bin_len);
+            MD("\nReplay: `%s replay buckets/%s/repro.bin --target %s` (%zu bytes, minimized byte by byte)\n",
+               pbc_child_self_command(), b[i].id, r->target, b[i].repro_bin_len);
         }
         if (b[i].report)
             MD("\n```\n%.*s\n```\n", 3000, b[i].report);
@@ -499,7 +763,7 @@ char *pbc_triage_promote(const char *dir, const char *id, const char *to, char *
         tbase = tbase ? tbase + 1 : target;
         dst = pbc_xprintf("%s/%.*s-%.8s.pbs", to, (int)strcspn(tbase, "."), tbase, sig ? sig : "");
         /* The reproducer's lines, its replay command made for its new place. */
-        const char *argv[] = {"pbcheck", "run", dst, "--target", target, NULL};
+        const char *argv[] = {pbc_child_self_command(), "run", dst, "--target", target, NULL};
         char *cmd = pbc_report_shell_command(argv);
         char *text = pbc_xprintf("# expect: %s fail %s\n%s# replay: %s\n", target, rule ? rule : cls ? cls : "-",
                                  pbc_exec_target_is_path(target) || !strcmp(target, "reference")
@@ -541,7 +805,7 @@ int pbc_triage_write(const pbc_triage_run *r, const char *dir, char *err, size_t
     for (uint32_t i = 0; i < r->bucket_count; i++)
         if (write_bucket(r, dir, &r->buckets[i], err, err_size))
             return -1;
-    json_t *j = triage_json(r), *sarif = triage_sarif(r);
+    json_t *j = triage_json(r), *sarif = triage_sarif(r, dir);
     char *jt = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS), *st = json_dumps(sarif, JSON_INDENT(2));
     char *md = triage_md(r);
     int rc = write_text(dir, "triage.json", jt, err, err_size) || pbc_triage_write_html(dir, jt, err, err_size) ||

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/triage.h"
+#include "triage/triage.h"
 
 /* No input is larger: no fuzz target takes one. */
 #define PBC_TRIAGE_INPUT_MAX (1u << 20)
@@ -48,7 +48,18 @@ typedef struct pbc_triage_bucket {
     char *report;      /* the minimized reproducer's report (or the input's) */
     char id[16];
     const char *status; /* --join: "new" or "known"; NULL without --join */
+    uint32_t root;      /* its root cause, an index in the run's roots */
 } pbc_triage_bucket;
+
+/* Buckets that are one bug seen in different places (report/triage.h,
+ * pbc_triage_root_cause): a failing bucket's root cause, worst first. */
+typedef struct pbc_triage_root {
+    char id[16];        /* r001, r002, ... */
+    char key[640];      /* the root-cause text */
+    char title[400];
+    int severity;       /* its worst bucket's */
+    uint32_t first, buckets, inputs; /* its first bucket, how many, their inputs */
+} pbc_triage_root;
 
 typedef struct pbc_triage_gone {
     char *signature, *title;
@@ -67,13 +78,21 @@ typedef struct pbc_triage_run {
     uint32_t bucket_count, bucket_cap;
     pbc_triage_gone *gone;
     uint32_t gone_count;
+    pbc_triage_root *roots; /* set by pbc_triage_sort */
+    uint32_t root_count;
+    /* For triage.sarif: the command line (argv, NULL-terminated; NULL:
+     * unknown) and the folder its locations are relative to (SRCROOT:
+     * the builder's repository; NULL: the current directory). */
+    const char *const *argv;
+    const char *source_root;
 } pbc_triage_run;
 
 /* The bucket of facts f (a new one, at the end, when none has its
  * signature); returns its index. */
 int pbc_triage_bucket_of(pbc_triage_run *r, const pbc_triage_facts *f);
 /* Buckets worst first (severity, then inputs, then signature), inputs
- * following them, ids b001, b002, ... in that order. */
+ * following them, ids b001, b002, ... in that order; then their root
+ * causes, r001, r002, ... in the order of their first bucket. */
 void pbc_triage_sort(pbc_triage_run *r);
 /* Marks each bucket new or known against a previous triage (its folder or
  * its triage.json) and lists the buckets gone; -1 with one line in err

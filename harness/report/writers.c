@@ -30,7 +30,9 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "exec/runner.h"
+#include "report/groups.h"
 #include "report/text.h"
+#include "scenario/scenario.h"
 
 pbc_report_verdict pbc_report_get_verdict(const pbc_report *r)
 {
@@ -200,11 +202,13 @@ static json_t *json_waiver(const pbc_waiver *w)
     return o;
 }
 
-static json_t *json_case(const pbc_report_case *c)
+static json_t *json_case(const pbc_report_case *c, const char *group)
 {
     json_t *o = json_object();
     int bad = !o;
     bad |= json_object_set_new(o, "name", json_text(c->name));
+    if (group)
+        bad |= json_object_set_new(o, "group", json_string(group));
     bad |= json_object_set_new(o, "verdict", json_string(verdict_word(c)));
     bad |= json_object_set_new(o, "rule", json_text(c->rule));
     if (c->verdict != PBC_VERDICT_PASS)
@@ -250,7 +254,7 @@ int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, u
 {
     if (*size >= PBC_REPORT_JOURNAL_MAX)
         return 0; /* full: the reports at the end hold every case */
-    json_t *o = json_case(c);
+    json_t *o = json_case(c, NULL);
     char *line = o ? json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
     json_decref(o);
     int rc = 0;
@@ -283,6 +287,81 @@ int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, u
     return rc;
 }
 
+/* A group of failing cases: its signature, its count and the case shown
+ * in full (its reproducer); the cases name their group themselves. */
+static json_t *json_group(const pbc_report *r, const pbc_report_group *g)
+{
+    const pbc_report_case *shown = &r->cases[g->shown];
+    json_t *o = json_object();
+    int bad = !o;
+    bad |= json_object_set_new(o, "id", json_string(g->id));
+    bad |= json_object_set_new(o, "signature", json_text(g->key));
+    bad |= json_object_set_new(o, "title", json_text(g->title));
+    bad |= json_object_set_new(o, "class", json_text(g->cls));
+    bad |= json_object_set_new(o, "rule", json_text(g->rule));
+    bad |= json_object_set_new(o, "cases", json_integer(g->count));
+    bad |= json_object_set_new(o, "waived", json_integer(g->waived));
+    bad |= json_object_set_new(o, "shown", json_text(shown->name));
+    if (shown->repro)
+        bad |= json_object_set_new(o, "repro", json_text(shown->repro));
+    if (shown->replay)
+        bad |= json_object_set_new(o, "replay", json_text(shown->replay));
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The operations (first parts of case names) of a group's cases, with
+ * how many each. */
+static json_t *json_operations(const pbc_report *r, const pbc_report_group *g)
+{
+    json_t *o = json_object();
+    for (uint32_t i = 0; o && i < g->count; i++) {
+        const char *name = r->cases[g->cases[i]].name;
+        char *op = pbc_xprintf("%.*s", (int)strcspn(name, "/"), name), *clean = pbc_report_text(op, PBC_REPORT_TEXT_UTF8);
+        json_t *n = json_object_get(o, clean);
+        json_object_set_new(o, clean, json_integer(n ? json_integer_value(n) + 1 : 1));
+        free(clean);
+        free(op);
+    }
+    return o;
+}
+
+/* What the run did not test: skipped cases by reason, and the DXGK
+ * operations the target does not declare (null when unknown). */
+static json_t *json_not_tested(const pbc_report *r, const pbc_report_groups *skips)
+{
+    json_t *o = json_object(), *groups = json_array();
+    int bad = !o || !groups;
+    for (uint32_t i = 0; i < skips->count && !bad; i++) {
+        const pbc_report_group *g = &skips->items[i];
+        json_t *j = json_object(), *examples = json_array();
+        bad |= !j || !examples;
+        bad |= json_object_set_new(j, "id", json_string(g->id));
+        bad |= json_object_set_new(j, "reason", json_text(g->key));
+        bad |= json_object_set_new(j, "cases", json_integer(g->count));
+        bad |= json_object_set_new(j, "operations", json_operations(r, g));
+        for (uint32_t k = 0; k < g->count && k < 5; k++)
+            bad |= json_array_append_new(examples, json_text(r->cases[g->cases[k]].name));
+        bad |= json_object_set_new(j, "examples", examples);
+        bad |= json_array_append_new(groups, j);
+    }
+    bad |= json_object_set_new(o, "skipped", groups);
+    json_t *ops = r->operations_known ? json_array() : json_null();
+    const char *names[PBC_DDI_OPERATION_COUNT];
+    uint32_t n = pbc_report_undeclared(r, names, PBC_DDI_OPERATION_COUNT);
+    for (uint32_t i = 0; i < n && !bad; i++)
+        bad |= json_array_append_new(ops, json_string(names[i]));
+    bad |= json_object_set_new(o, "undeclared_operations", ops);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 int pbc_report_write_json(const pbc_report *r, const char *path, char *err, size_t err_size)
 {
     json_t *root = json_object(), *rules = json_object(), *results = json_array(), *waivers = json_array();
@@ -310,9 +389,22 @@ int pbc_report_write_json(const pbc_report *r, const char *path, char *err, size
     for (uint32_t i = 0; r->waivers && i < r->waivers->count; i++)
         bad |= json_array_append_new(waivers, json_waiver(&r->waivers->items[i]));
     bad |= json_object_set(root, "waivers", waivers);
+    pbc_report_groups groups, skips;
+    pbc_report_group_failures(r, &groups);
+    pbc_report_group_skips(r, &skips);
+    json_t *jgroups = json_array();
+    bad |= !jgroups;
+    for (uint32_t i = 0; i < groups.count && !bad; i++)
+        bad |= json_array_append_new(jgroups, json_group(r, &groups.items[i]));
+    bad |= json_object_set_new(root, "groups", jgroups);
+    bad |= json_object_set_new(root, "not_tested", json_not_tested(r, &skips));
     for (uint32_t i = 0; i < r->case_count && !bad; i++)
-        bad |= json_array_append_new(results, json_case(&r->cases[i]));
+        bad |= json_array_append_new(results, json_case(&r->cases[i], groups.of_case[i] >= 0
+                                                                           ? groups.items[groups.of_case[i]].id
+                                                                           : NULL));
     bad |= json_object_set(root, "results", results);
+    pbc_report_groups_fini(&groups);
+    pbc_report_groups_fini(&skips);
     /* Milliseconds are all "seconds" means; the default precision would
      * print binary noise (0.12300000000000001). */
     char *text = bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(9));
@@ -494,16 +586,39 @@ static void md_code(FILE *f, const char *text)
         fputc('`', f);
 }
 
+/* text as a code span on one line, cut after about max bytes (at a
+ * character's start) with "…" when longer: summary.md stays small
+ * whatever the builder printed. */
+static void md_cut(FILE *f, const char *text, size_t max)
+{
+    char *clean = pbc_report_text(text ? text : "", PBC_REPORT_TEXT_UTF8);
+    size_t n = strlen(clean);
+    if (n > max) {
+        n = max;
+        while (n && ((unsigned char)clean[n] & 0xc0) == 0x80)
+            n--;
+        char *cut = pbc_xprintf("%.*s\xe2\x80\xa6", (int)n, clean); /* "…" */
+        free(clean);
+        clean = cut;
+    }
+    for (char *c = clean; *c; c++)
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            *c = ' ';
+    md_code(f, clean);
+    free(clean);
+}
+
+/* The longest text summary.md holds of one thing from outside. */
+#define MD_TEXT_MAX 240u
+
 /* A provenance line of summary.md, left out when unknown. */
 static void md_fact(FILE *f, const char *name, const char *value)
 {
     if (!value || !value[0])
         return;
-    char *clean = pbc_report_text(value, PBC_REPORT_TEXT_UTF8);
     fprintf(f, "- %s: ", name);
-    md_code(f, clean);
+    md_cut(f, value, MD_TEXT_MAX);
     fputc('\n', f);
-    free(clean);
 }
 
 static void md_provenance(FILE *f, const pbc_report *r)
@@ -533,6 +648,79 @@ static void md_provenance(FILE *f, const pbc_report *r)
     md_fact(f, "isolation", p->isolation);
 }
 
+/* What summary.md lists at most: it must fit a pull-request comment
+ * (GitHub takes 65,536 characters) whatever the run, so it shows the
+ * largest groups and leaves the rest to report.json and index.html. */
+#define MD_GROUPS_MAX 25u
+#define MD_SKIPS_MAX 15u
+#define MD_WAIVERS_MAX 20u
+
+static void md_groups(FILE *f, const pbc_report *r)
+{
+    pbc_report_groups g;
+    pbc_report_group_failures(r, &g);
+    if (g.count)
+        fprintf(f, "\n## Failures by group\n\n%u groups of cases failing the same way (triage's signature), "
+                   "most cases first%s; each with its smallest case and the command that replays it.\n\n",
+                g.count, g.count > MD_GROUPS_MAX ? ", the largest here" : "");
+    for (uint32_t i = 0; i < g.count && i < MD_GROUPS_MAX; i++) {
+        const pbc_report_group *grp = &g.items[i];
+        const pbc_report_case *c = &r->cases[grp->shown];
+        fprintf(f, "%u. **%s** — %u case%s%s — ", i + 1, grp->id, grp->count, grp->count == 1 ? "" : "s",
+                grp->waived ? " (some waived)" : "");
+        md_cut(f, grp->title, MD_TEXT_MAX);
+        fputs("\n   - smallest: ", f);
+        md_cut(f, c->name, MD_TEXT_MAX);
+        if (c->isolation) {
+            fprintf(f, " (isolated: %s) ", c->isolation);
+            md_cut(f, c->isolation_detail ? c->isolation_detail : "", MD_TEXT_MAX);
+        }
+        if (c->waiver) {
+            fputs(" — waived: ", f);
+            md_cut(f, c->waiver->reason, MD_TEXT_MAX);
+        }
+        if (c->replay) {
+            fputs("\n   - replay: ", f);
+            md_cut(f, c->replay, 2 * MD_TEXT_MAX);
+        }
+        fputc('\n', f);
+    }
+    if (g.count > MD_GROUPS_MAX) {
+        uint32_t left = 0;
+        for (uint32_t i = MD_GROUPS_MAX; i < g.count; i++)
+            left += g.items[i].count;
+        fprintf(f, "\n%u more groups (%u cases): [index.html](index.html), report.json.\n", g.count - MD_GROUPS_MAX,
+                left);
+    }
+    pbc_report_groups_fini(&g);
+}
+
+static void md_not_tested(FILE *f, const pbc_report *r)
+{
+    pbc_report_groups g;
+    pbc_report_group_skips(r, &g);
+    const char *names[PBC_DDI_OPERATION_COUNT];
+    uint32_t undeclared = pbc_report_undeclared(r, names, PBC_DDI_OPERATION_COUNT);
+    if (g.count || undeclared)
+        fprintf(f, "\n## Not tested\n\n");
+    for (uint32_t i = 0; i < g.count && i < MD_SKIPS_MAX; i++) {
+        fprintf(f, "- %u case%s skipped: ", g.items[i].count, g.items[i].count == 1 ? "" : "s");
+        md_cut(f, g.items[i].key, MD_TEXT_MAX);
+        fputs(", e.g. ", f);
+        md_cut(f, r->cases[g.items[i].first].name, MD_TEXT_MAX);
+        fputc('\n', f);
+    }
+    if (g.count > MD_SKIPS_MAX)
+        fprintf(f, "- and %u more reasons (report.json)\n", g.count - MD_SKIPS_MAX);
+    if (undeclared) {
+        fprintf(f, "- DXGK operations the builder does not declare, so never certified:");
+        for (uint32_t i = 0; i < undeclared; i++)
+            fprintf(f, "%s `%s`", i ? "," : "", names[i]);
+        fputc('\n', f);
+    }
+    pbc_report_groups_fini(&g);
+}
+
 int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, size_t err_size)
 {
     char *doc = NULL;
@@ -551,66 +739,48 @@ int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, s
         fprintf(f, "\nThe run was interrupted (SIGINT or SIGTERM): only the cases below ran.\n");
     else if (pbc_report_incomplete_reason(r))
         fprintf(f, "\nIncomplete: %s.\n", pbc_report_incomplete_reason(r));
+    fprintf(f, "\nThe whole run: [index.html](index.html) (open it in a browser), [report.json](report.json).\n");
     fprintf(f, "\n| rule | failing cases |\n|---|---|\n");
     for (uint32_t i = 0; i < PBC_RULE_COUNT; i++)
         fprintf(f, "| %s | %u |\n", pbc_rule_get((pbc_rule_id)i)->id, r->rule_hits[i]);
-    md_provenance(f, r);
+    md_groups(f, r);
+    md_not_tested(f, r);
     if (r->waivers && r->waivers->count) {
         fprintf(f, "\n## Waivers\n\n");
-        for (uint32_t i = 0; i < r->waivers->count; i++) {
+        for (uint32_t i = 0; i < r->waivers->count && i < MD_WAIVERS_MAX; i++) {
             const pbc_waiver *w = &r->waivers->items[i];
             char *where = pbc_report_text(w->where, PBC_REPORT_TEXT_UTF8);
             char *pattern = pbc_report_text(w->pattern, PBC_REPORT_TEXT_UTF8);
             char *reason = pbc_report_text(w->reason, PBC_REPORT_TEXT_UTF8);
             fputs("- ", f);
-            md_code(f, where);
+            md_cut(f, where, MD_TEXT_MAX);
             fputc(' ', f);
-            md_code(f, pattern);
+            md_cut(f, pattern, MD_TEXT_MAX);
             fprintf(f, " %s until %s%s — %u waived — ", w->rule, w->expires, w->expired ? " **EXPIRED**" : "",
                     w->matched);
-            md_code(f, reason);
+            md_cut(f, reason, MD_TEXT_MAX);
             fputc('\n', f);
             free(where);
             free(pattern);
             free(reason);
         }
+        if (r->waivers->count > MD_WAIVERS_MAX)
+            fprintf(f, "- and %u more (report.json)\n", r->waivers->count - MD_WAIVERS_MAX);
     }
-    int listed = 0;
-    for (uint32_t i = 0; i < r->case_count; i++) {
-        const pbc_report_case *c = &r->cases[i];
-        if (!c->replay && !c->isolation && !c->waiver && c->verdict != PBC_VERDICT_HARNESS_BUG)
-            continue;
-        if (!listed++)
-            fprintf(f, "\n## Failing cases\n\n");
-        char *name = pbc_report_text(c->name, PBC_REPORT_TEXT_UTF8);
-        fputs("- ", f);
-        md_code(f, name);
-        free(name);
-        fprintf(f, " — %s", c->rule && c->rule[0] ? c->rule : c->verdict == PBC_VERDICT_HARNESS_BUG ? "harness bug" : "");
-        if (c->isolation) {
-            char *detail = pbc_report_text(c->isolation_detail ? c->isolation_detail : "", PBC_REPORT_TEXT_UTF8);
-            fprintf(f, " (isolated: %s) ", c->isolation);
-            md_code(f, detail);
-            free(detail);
-        }
-        if (c->waiver) {
-            char *reason = pbc_report_text(c->waiver->reason, PBC_REPORT_TEXT_UTF8);
-            fprintf(f, " — waived: ");
-            md_code(f, reason);
-            free(reason);
-        }
-        if (c->replay) {
-            char *replay = pbc_report_text(c->replay, PBC_REPORT_TEXT_UTF8);
-            fprintf(f, "\n  replay: ");
-            md_code(f, replay);
-            free(replay);
-        }
-        fputc('\n', f);
-    }
+    md_provenance(f, r);
     int bad = ferror(f);
     if (fclose(f) || bad) {
         free(doc);
         return format_failed(err, err_size, path, "out of memory");
+    }
+    /* The limits above keep it smaller; should they not, the end goes. */
+    static const char cut_note[] = "\n[summary cut at 64 KiB: index.html and report.json hold everything]\n";
+    if (len > PBC_REPORT_SUMMARY_MAX) {
+        len = PBC_REPORT_SUMMARY_MAX - sizeof(cut_note);
+        while (len && doc[len - 1] != '\n')
+            len--;
+        memcpy(doc + len, cut_note, sizeof(cut_note));
+        len += sizeof(cut_note) - 1;
     }
     int rc = pbc_fs_write_atomic(path, doc, len, err, err_size);
     free(doc);

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/waivers.h"
+#include "certify/waivers.h"
 #include "rules/rules.h"
 
 #ifdef __cplusplus
@@ -34,6 +34,11 @@ typedef struct pbc_report_case {
     const char *isolation_detail; /* "SIGSEGV", "exit status 0", a backtrace, or NULL */
     const char *debug_output;     /* the builder's DbgPrint output kept with the case, or NULL */
     double finished_at;           /* seconds from the run's start to this case's verdict */
+    /* Failures: triage's signature text (report/triage.h) and title, which
+     * group the case with those failing the same way; NULL when unknown. */
+    const char *signature;
+    const char *title;
+    uint32_t size; /* the scenario's length in bytes: a group shows its smallest case */
     /* Set by pbc_report_apply_waivers: the waiver covering this failure,
      * else NULL. */
     const pbc_waiver *waiver;
@@ -91,6 +96,10 @@ typedef struct pbc_report {
     uint32_t isolated;     /* cases with an isolation class */
     uint32_t random_cases; /* the last random_cases cases are --time's random scenarios */
     pbc_waivers *waivers;  /* NULL: none given; pbc_report_tally counts their matches */
+    /* PBC_OP_BIT(DXGK_OPERATION_*) the target declares; operations_known
+     * 0 when it is not known (the library did not load). */
+    uint64_t operations;
+    int operations_known;
     pbc_report_provenance provenance;
 } pbc_report;
 
@@ -117,6 +126,9 @@ void pbc_report_tally(pbc_report *r, pbc_report_case *cases);
 /* Each writes one file at path; 0, or -1 with "cannot ... PATH: why" in err. */
 int pbc_report_write_json(const pbc_report *r, const char *path, char *err, size_t err_size);
 int pbc_report_write_junit(const pbc_report *r, const char *path, char *err, size_t err_size);
+/* summary.md: at most PBC_REPORT_SUMMARY_MAX bytes whatever the run (a
+ * pull-request comment), the largest groups first. */
+#define PBC_REPORT_SUMMARY_MAX (64u << 10)
 int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, size_t err_size);
 /* index.html: one self-contained page (report/html.c). */
 int pbc_report_write_html(const pbc_report *r, const char *path, char *err, size_t err_size);

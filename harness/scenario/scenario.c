@@ -154,6 +154,17 @@ const char *pbc_phys_name(uint32_t layout)
     return layout < PBC_PHYS_COUNT ? names[layout] : "?";
 }
 
+const char *pbc_ddi_operation_name(uint32_t op)
+{
+    static const char *const members[PBC_DDI_OPERATION_COUNT] = {
+        "Transfer", "Fill", "DiscardContent", "ReadPhysical", "WritePhysical", "MapApertureSegment",
+        "UnmapApertureSegment", "SpecialLockTransfer", "TransferVirtual", "FillVirtual", "InitContextResource",
+        "UpdatePageTable", "FlushTlb", "UpdateContextAllocation", "CopyPageTableEntries", "NotifyResidency",
+        "SignalMonitoredFence", "MapApertureSegment2", "NotifyFenceResidency", "MapMmu", "UnmapMmu",
+        "NotifyResidency2", "NotifyAllocation"};
+    return op < PBC_DDI_OPERATION_COUNT ? members[op] : NULL;
+}
+
 int pbc_sop_ddi_operation(uint32_t kind) { return kind < PBC_SOP_COUNT && sop_table[kind].ddi >= 0 ? sop_table[kind].ddi : -1; }
 
 int pbc_sop_supported(const pbc_target *t, uint32_t kind)

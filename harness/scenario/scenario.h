@@ -158,6 +158,10 @@ const char *pbc_sop_name(uint32_t kind);
 const char *pbc_phys_name(uint32_t layout);
 /* The DXGK_OPERATION a kind issues, or -1 for VidMm and GPU actions. */
 int pbc_sop_ddi_operation(uint32_t kind);
+/* DXGKARG_BUILDPAGINGBUFFER's union member for DXGK_OPERATION `op`
+ * ("Transfer", "MapApertureSegment2", ...), or NULL past the last. */
+#define PBC_DDI_OPERATION_COUNT 23u
+const char *pbc_ddi_operation_name(uint32_t op);
 /* Whether the target supports what an operation of this kind needs. */
 int pbc_sop_supported(const pbc_target *t, uint32_t kind);
 /* The same for one operation, whose flags may ask for more (a transfer

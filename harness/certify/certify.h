@@ -47,6 +47,9 @@ typedef struct pbc_case_result {
     const char *isolation; /* a case the builder crashed, exited, hung or ran out of memory in:
                               "crash", "exit", "timeout" or "oom" (static); else NULL */
     char *output;          /* with isolation: the worker's output, backtrace included (owned) */
+    char *signature, *title; /* failures: triage's signature text and title (owned), or NULL */
+    uint32_t replaces;     /* the case whose reproducer this one took over (it is smaller, of
+                              the same signature), else UINT32_MAX */
 } pbc_case_result;
 
 /* Shrinks a failing scenario: drops operations and allocations one at a

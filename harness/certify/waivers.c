@@ -5,7 +5,7 @@
  * certify before the suite runs, with the line and column: a waiver that
  * silently covers nothing would hide what it was written for.
  */
-#include "report/waivers.h"
+#include "certify/waivers.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>

@@ -4,7 +4,7 @@
  * the last word on what a real VidMm could issue, so a combination that is
  * not legal is simply not generated.
  */
-#include "report/certify.h"
+#include "certify/certify.h"
 
 #include <stdarg.h>
 #include <stdio.h>

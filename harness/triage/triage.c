@@ -2,7 +2,7 @@
  * Triage: classes, signatures and severities of failures, and the
  * simplifications the minimizer tries (triage.h).
  */
-#include "report/triage.h"
+#include "triage/triage.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include <xxhash.h>
 
 #include "base/util.h"
+#include "exec/isolate.h"
 
 const char *pbc_triage_class_name(uint32_t cls)
 {
@@ -50,6 +51,11 @@ void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_
         snprintf(f->operation, sizeof(f->operation), "%s", pbc_sop_name(s->ops[out->op].kind));
     if (strcmp(out->rule, "PB-DIVERGE")) {
         f->cls = PBC_TRIAGE_RULE;
+        /* A fault of a paging buffer's packet: a packet's wrong address
+         * that landed nowhere, where a divergence is one that landed in
+         * memory (the root cause joins the two). */
+        if (!strcmp(out->rule, "PB-GPU-FAULT") && strstr(out->message, " in buffer "))
+            snprintf(f->writer, sizeof(f->writer), "packet");
         return;
     }
     f->cls = PBC_TRIAGE_DIVERGE;
@@ -57,6 +63,40 @@ void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_
     snprintf(f->writer, sizeof(f->writer), "%s", out->shape.writer);
     if (out->shape.subs)
         snprintf(f->shape, sizeof(f->shape), "%s", out->shape.passes > 1 ? "resumed" : "one-pass");
+}
+
+void pbc_triage_ddi_location(const pbc_target *t, pbc_triage_facts *f)
+{
+    if (f->location[0] || (f->cls != PBC_TRIAGE_DIVERGE && f->cls != PBC_TRIAGE_RULE))
+        return;
+    /* The DDI the rule judges: Patch's and SubmitCommand's own rules, else
+     * BuildPagingBuffer, which emits the packets. */
+    const void *fn = (const void *)t->build_paging_buffer;
+    if (!strcmp(f->rule, "PB-PATCH"))
+        fn = (const void *)t->patch;
+    else if (!strcmp(f->rule, "PB-EXEC-RANGE") || !strcmp(f->rule, "PB-FENCE") ||
+             !strcmp(f->rule, "PB-DMA-SUBMITTED"))
+        fn = (const void *)t->submit_command;
+    /* addr2line is a process: once per function in a worker's life. */
+    static struct {
+        const void *fn;
+        char where[256];
+    } known[4];
+    for (size_t i = 0; i < PBC_ARRAY_LEN(known); i++) {
+        if (known[i].fn == fn) {
+            snprintf(f->location, sizeof(f->location), "%s", known[i].where);
+            return;
+        }
+        if (known[i].fn)
+            continue;
+        char name[256], where[512] = "";
+        if (pbc_iso_symbolize(fn, name, sizeof(name), where, sizeof(where)) || strstr(where, "??"))
+            where[0] = 0;
+        known[i].fn = fn;
+        snprintf(known[i].where, sizeof(known[i].where), "%.*s", (int)strcspn(where, " ("), where);
+        snprintf(f->location, sizeof(f->location), "%s", known[i].where);
+        return;
+    }
 }
 
 /* ---- Reports of workers that did not answer ---- */
@@ -277,6 +317,24 @@ uint64_t pbc_triage_signature(const pbc_triage_facts *f, char *buf, size_t size)
     snprintf(buf, size, "%s|%s|%s|%s|%s|%s|%s|%s|%s|%s", pbc_triage_class_name(f->cls), f->rule, f->operation,
              f->region, f->shape, f->kind, f->access, f->frames[0], f->frames[1], f->frames[2]);
     return XXH3_64bits(buf, strlen(buf));
+}
+
+uint64_t pbc_triage_root_cause(const pbc_triage_facts *f, char *buf, size_t size)
+{
+    int memory = f->cls == PBC_TRIAGE_DIVERGE || (f->cls == PBC_TRIAGE_RULE && !strcmp(f->rule, "PB-GPU-FAULT"));
+    if (memory)
+        snprintf(buf, size, "memory|%s|%s|%s|%s", f->writer[0] ? f->writer : "?", f->frames[0], f->frames[1],
+                 f->frames[2]);
+    else
+        snprintf(buf, size, "%s|%s|%s|%s|%s|%s|%s", pbc_triage_class_name(f->cls), f->rule, f->kind, f->access,
+                 f->frames[0], f->frames[1], f->frames[2]);
+    return XXH3_64bits(buf, strlen(buf));
+}
+
+const char *pbc_triage_severity_class(int severity)
+{
+    return severity <= 1 ? "critical" : severity == 2 ? "high" : severity == 3 ? "medium" : severity <= 6 ? "low"
+         : severity == 7 ? "harness" : "none";
 }
 
 int pbc_triage_severity(const pbc_triage_facts *f)

@@ -53,12 +53,22 @@ typedef struct pbc_triage_facts {
                                signal ("SIGSEGV") */
     char access[8];         /* SANITIZER: "READ", "WRITE" or "" */
     char frames[PBC_TRIAGE_FRAMES][96]; /* the top frames of the builder's own code: functions */
-    char location[256];     /* where the first of them is, "FILE:LINE", when known */
+    char location[256];     /* where the first of them is, "FILE:LINE", when known; else for a
+                               rule or a divergence, the builder's DDI function that emitted the
+                               work (BuildPagingBuffer, Patch or SubmitCommand) when debug
+                               information names it */
 } pbc_triage_facts;
 
 /* Facts from a run that answered (verdict, rule, message, shape; op is
  * the operation it points at, s the scenario). */
 void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_triage_facts *f);
+
+/* For a rule or a divergence without a location: the source position of
+ * the builder's DDI function the rule judges (BuildPagingBuffer, which
+ * emitted the packets; Patch or SubmitCommand for their own rules), from
+ * debug information; nothing when there is none. In the process that runs
+ * the target (a worker). */
+void pbc_triage_ddi_location(const pbc_target *t, pbc_triage_facts *f);
 
 /* Facts from a worker that did not answer: its isolation class name
  * ("crash", "exit", "timeout", "oom", "harness-bug"), the one-line detail
@@ -72,6 +82,21 @@ void pbc_triage_from_isolation(const char *iso_class, const char *detail, const 
 
 /* The normalized text (into buf) and its XXH3-64. */
 uint64_t pbc_triage_signature(const pbc_triage_facts *f, char *buf, size_t size);
+
+/* The root cause a bucket belongs to: the text (into buf) and its
+ * XXH3-64. Buckets of one cause differ only in where it showed: the
+ * operation, the region, the pass. A divergence and a GPU fault of the
+ * same writer are one cause (an address that lands in memory, and one
+ * that lands nowhere), "memory|WRITER|FRAME1|FRAME2|FRAME3"; any other
+ * bucket is its own, "CLASS|RULE|KIND|ACCESS|FRAME1|FRAME2|FRAME3". */
+uint64_t pbc_triage_root_cause(const pbc_triage_facts *f, char *buf, size_t size);
+
+/* The named class of a severity (docs/triage.md): "critical" (0-1: a
+ * memory-safety error or a crash in the builder), "high" (2: memory left
+ * wrong), "medium" (3: another rule), "low" (4-6: a hang, memory
+ * exhaustion, an exit), "harness" (7: pbcheck's own bug), "none" (8-9:
+ * passes now, or cannot run). */
+const char *pbc_triage_severity_class(int severity);
 
 /* Smaller is worse: memory-safety writes first, then other sanitizer
  * reports and crashes, divergences, rules, hangs, memory, exits; harness

@@ -4,7 +4,7 @@
  * folder should be) is met here, before the suite spends minutes: the
  * folder is created and a probe file is written, synced and removed.
  */
-#include "report/rundir.h"
+#include "certify/rundir.h"
 
 #include <errno.h>
 #include <stdio.h>
