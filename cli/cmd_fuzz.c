@@ -33,7 +33,7 @@ typedef struct fuzz_args {
     const char *target, *engine, *out, *bin_dir, *seeds;
     uint32_t jobs;
     uint64_t time_s, runs;
-    int no_mutator, prepare, dry_run;
+    int no_mutator, prepare, dry_run, stop_at_crash;
     char binary[PATH_MAX], dir[PATH_MAX];
 } fuzz_args;
 
@@ -258,10 +258,12 @@ static void libfuzzer_command(const fuzz_args *a, argv_list *l)
         arg_add(l, "-max_total_time=%llu", (unsigned long long)a->time_s);
     if (a->runs)
         arg_add(l, "-runs=%llu", (unsigned long long)a->runs);
-    if (a->jobs > 1) {
+    /* Only fork mode survives a crash (the target aborts its process), so
+     * it is the mode whatever --jobs is; -fork=1 is one job at a time. */
+    if (!a->stop_at_crash || a->jobs > 1)
         arg_add(l, "-fork=%u", a->jobs);
+    if (!a->stop_at_crash)
         arg_add(l, "-ignore_crashes=1");
-    }
     arg_add(l, "%s/corpus", a->dir);
 }
 
@@ -410,7 +412,10 @@ static const char fuzz_about[] =
     "      builder against the reference and the spec model;\n"
     "  parse: the text scenario parser;  isa: the reference ISA decoder.\n"
     "The corpus grows across runs. Findings land in DIR/artifacts (libFuzzer)\n"
-    "or DIR/afl/*/crashes (AFL++); each is listed with its replay command.";
+    "or DIR/afl/*/crashes (AFL++); each is listed with its replay command.\n"
+    "A crash does not stop fuzzing, whatever --jobs is (libFuzzer runs in fork\n"
+    "mode, -fork=N -ignore_crashes=1): it goes on until --time, --runs or\n"
+    "Ctrl-C. --stop-at-crash stops at the first crash instead.";
 
 static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
 {
@@ -441,6 +446,9 @@ static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
          "create the seeded corpus in DIR/corpus and stop"},
         {"dry-run", PBC_OPT_FLAG, &a->dry_run, NULL, NULL, 0, 0, "off",
          "print the engine command instead of running it"},
+        {"stop-at-crash", PBC_OPT_FLAG, &a->stop_at_crash, NULL, NULL, 0, 0,
+         "off: fuzzing goes on after a crash, whatever --jobs",
+         "stop at the first crash (libFuzzer without -fork for one job;\nAFL++ AFL_BENCH_UNTIL_CRASH)"},
         {NULL},
     };
     const pbc_verb_spec spec = {
@@ -512,6 +520,8 @@ int pbc_cmd_fuzz(int argc, char **argv)
         setenv("AFL_SKIP_CPUFREQ", "1", 1);
         setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 1);
         setenv("AFL_AUTORESUME", "1", 1); /* a second run continues the first */
+        if (a.stop_at_crash)
+            setenv("AFL_BENCH_UNTIL_CRASH", "1", 1);
         /* afl-fuzz refuses sanitizer options that would hide a crash from it. */
         const char *asan = getenv("ASAN_OPTIONS");
         if (asan && *asan) {
@@ -552,8 +562,10 @@ int pbc_cmd_fuzz(int argc, char **argv)
     }
     name_set before = {0};
     name_set_load(&before, findings);
-    printf("fuzz: %s with %s, %u job%s, corpus %s (%u inputs), log %s/fuzz-*.log\n", a.target,
-           a.engine, a.jobs, a.jobs > 1 ? "s" : "", corpus, pbc_fs_count_entries(corpus), a.dir);
+    printf("fuzz: %s with %s, %u job%s, %s, corpus %s (%u inputs), log %s/fuzz-*.log\n", a.target,
+           a.engine, a.jobs, a.jobs > 1 ? "s" : "",
+           a.stop_at_crash ? "stops at the first crash" : "keeps fuzzing after a crash (--stop-at-crash to stop)",
+           corpus, pbc_fs_count_entries(corpus), a.dir);
     fflush(stdout);
     pbc_child children[64];
     void (*old_int)(int) = signal(SIGINT, SIG_IGN); /* the engines stop; we report */
@@ -575,11 +587,16 @@ int pbc_cmd_fuzz(int argc, char **argv)
         arg_free(&cmd[j]);
     }
     found += list_findings(&a, findings, &before, found);
+    uint32_t known = before.count - name_set_has(&before, "README.txt");
     name_set_fini(&before);
     printf("fuzz: %u new finding%s; corpus now %u inputs\n", found, found == 1 ? "" : "s",
            pbc_fs_count_entries(corpus));
     if (engine_rc == 127)
         return pbc_usage_error("fuzz: the engine did not start: see %s/fuzz-0.log", a.dir);
+    if (engine_rc && !found && known) { /* crashed again on inputs it had found before */
+        printf("fuzz: the engine stopped on crashes already in %s\n", findings);
+        return PBC_EXIT_FAIL;
+    }
     if (engine_rc && !found)
         return pbc_usage_error("fuzz: the engine stopped with exit code %d and no finding: see %s/fuzz-*.log",
                                engine_rc, a.dir);

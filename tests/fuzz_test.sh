@@ -2,6 +2,7 @@
 # Fuzzing smoke tests (CTest label "fuzz"), one mode per invocation:
 #   fuzz_test.sh clean PBCHECK BIN_DIR TARGET    20,000 inputs or 90 s (at least 1,000), no finding
 #   fuzz_test.sh finds PBCHECK BIN_DIR MUTANT    a finding, which replays
+#   fuzz_test.sh keeps-going PBCHECK BIN_DIR     a crashing seed does not end --time, any --jobs
 #   fuzz_test.sh targets PBCHECK BIN_DIR         a binary, .dict, .options per target
 #   fuzz_test.sh afl PBCHECK SRC_DIR WORK_DIR    AFL++ build runs the seed corpus
 #   fuzz_test.sh oss-fuzz PBCHECK SRC_DIR        fuzz/oss-fuzz-build.sh as OSS-Fuzz runs it
@@ -17,7 +18,7 @@ clean)
     rc=0
     # Bounded in time too: under an unoptimised ASan build, inputs that grow
     # to the fuzz budget (256 MiB allocations) take seconds each.
-    "$pbcheck" fuzz --target "$target" --runs 20000 --time 90 --out "$tmp/out" --bin-dir "$bin" >"$tmp/log" ||
+    "$pbcheck" fuzz --target "$target" --runs 20000 --time 90 --stop-at-crash --out "$tmp/out" --bin-dir "$bin" >"$tmp/log" ||
         rc=$?
     cat "$tmp/log"
     [ $rc -eq 0 ] || { tail -40 "$tmp/out/fuzz-0.log"; fail "fuzzing $target exited $rc"; }
@@ -28,7 +29,7 @@ clean)
 finds)
     bin=$3 mutant=$4
     rc=0
-    "$pbcheck" fuzz --target "$mutant" --runs 200000 --time 240 --out "$tmp/out" --bin-dir "$bin" \
+    "$pbcheck" fuzz --target "$mutant" --runs 200000 --time 240 --stop-at-crash --out "$tmp/out" --bin-dir "$bin" \
         >"$tmp/log" || rc=$?
     cat "$tmp/log"
     [ $rc -eq 1 ] || fail "fuzzing $mutant exited $rc, expected 1 (a finding)"
@@ -45,6 +46,35 @@ finds)
     grep -q "^FAIL  $artifact  $fuzz_rule$" "$tmp/replay" || fail "replay does not report $fuzz_rule"
     # The same input passes on the reference: the finding is the mutant's.
     "$pbcheck" replay --target reference "$artifact" >/dev/null || fail "the reference fails it too"
+    ;;
+keeps-going)
+    # mutant-trunc32 crashes on several seeds: fuzzing goes on for --time
+    # with one job as with two, and --stop-at-crash stops at once.
+    bin=$3 secs=8
+    for jobs in 1 2; do
+        start=$(date +%s) rc=0
+        "$pbcheck" fuzz --target mutant-trunc32 --time $secs --jobs $jobs --out "$tmp/j$jobs" --bin-dir "$bin" \
+            >"$tmp/log" || rc=$?
+        took=$(($(date +%s) - start))
+        cat "$tmp/log"
+        [ $rc -eq 1 ] || fail "--jobs $jobs exited $rc, expected 1 (findings)"
+        grep -q "keeps fuzzing after a crash" "$tmp/log" || fail "--jobs $jobs does not say it keeps going"
+        [ $took -ge $((secs - 1)) ] || fail "--jobs $jobs --time $secs stopped after ${took} s"
+    done
+    start=$(date +%s) rc=0
+    "$pbcheck" fuzz --target mutant-trunc32 --time 60 --stop-at-crash --out "$tmp/stop" --bin-dir "$bin" \
+        >"$tmp/log" || rc=$?
+    took=$(($(date +%s) - start))
+    cat "$tmp/log"
+    [ $rc -eq 1 ] || fail "--stop-at-crash exited $rc, expected 1"
+    grep -q "stops at the first crash" "$tmp/log" || fail "--stop-at-crash does not say it stops"
+    [ $took -lt 30 ] || fail "--stop-at-crash ran ${took} s after a crashing seed"
+    # Fuzzing again, where the only crashes are the ones already saved: still findings, not an engine error.
+    rc=0
+    "$pbcheck" fuzz --target mutant-trunc32 --runs 5 --stop-at-crash --out "$tmp/stop" --bin-dir "$bin" >"$tmp/log" ||
+        rc=$?
+    cat "$tmp/log"
+    [ $rc -eq 1 ] || fail "a rerun on known crashes exited $rc, expected 1"
     ;;
 targets)
     bin=$3
