@@ -25,10 +25,6 @@
 #include "registry.h"
 #include "report/text.h"
 
-#ifndef PBC_SOURCE_DIR
-#define PBC_SOURCE_DIR "."
-#endif
-
 typedef struct fuzz_args {
     const char *target, *engine, *out, *bin_dir, *seeds;
     uint32_t jobs;
@@ -421,7 +417,7 @@ static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
 {
     memset(a, 0, sizeof(*a));
     a->engine = "libfuzzer";
-    a->seeds = PBC_SOURCE_DIR "/corpus/seeds";
+    a->seeds = pbc_cli_seeds_dir();
     uint64_t jobs = 1;
     const pbc_opt opts[] = {
         {"target", PBC_OPT_STRING, &a->target, "NAME", "a builder, parse or isa", 0, 0,
@@ -438,7 +434,7 @@ static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
          "corpus, findings and logs"},
         {"bin-dir", PBC_OPT_STRING, &a->bin_dir, "DIR", "a folder", 0, 0,
          "next to pbcheck, or build/fuzz/fuzz or build/afl/fuzz", "where the fuzz binaries are"},
-        {"seeds", PBC_OPT_STRING, &a->seeds, "DIR", "a folder", 0, 0, "corpus/seeds of the source tree",
+        {"seeds", PBC_OPT_STRING, &a->seeds, "DIR", "a folder", 0, 0, "the seed corpus (as run's)",
          "text scenarios to start an empty corpus from"},
         {"no-mutator", PBC_OPT_FLAG, &a->no_mutator, NULL, NULL, 0, 0, "off",
          "the engine's byte-level mutations only"},

@@ -1,8 +1,11 @@
 /*
  * The differential fuzz target: the input is a binary scenario (any bytes
  * decode into a valid one); it runs through the builder named by
- * PBC_FUZZ_TARGET (built in), or for fuzz_diff_external the builder
- * library named by the environment variable PBCHECK_TARGET, the reference
+ * PBC_FUZZ_TARGET (built in), or the builder linked into the binary (a
+ * vendor's NAME_fuzzer from pbcheck_add_target, the examples in the
+ * ClusterFuzzLite build: its own pbc_target_get, so the binary needs no
+ * environment), or for fuzz_diff_external the builder library named by
+ * the environment variable PBCHECK_TARGET, the reference
  * builder and the spec model, and a broken
  * rule or a memory divergence aborts, which the engine saves as a crash.
  * `pbcheck replay --target NAME FILE` replays a saved input.
@@ -15,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "exec/runner.h"
 #include "exec/target.h"
@@ -23,11 +27,37 @@
 #error "PBC_FUZZ_TARGET names the builder under test (\"\" for a library named by PBCHECK_TARGET)"
 #endif
 
-/* The builder under test: built in, or a library named at run time. */
+/* Defined when a builder's sources are linked into the binary. */
+const pbc_target *pbc_target_get(void) __attribute__((weak));
+
+static pbc_target embedded; /* that builder's table, checked as a loaded library's is */
+
+/* The builder under test: built in, linked in, or a library named at run time. */
 static const char *target_name(void)
 {
     const char *lib = getenv("PBCHECK_TARGET");
-    return PBC_FUZZ_TARGET[0] ? PBC_FUZZ_TARGET : lib ? lib : "";
+    if (PBC_FUZZ_TARGET[0])
+        return PBC_FUZZ_TARGET;
+    if (pbc_target_get)
+        return embedded.name ? embedded.name : "(linked in)";
+    return lib ? lib : "";
+}
+
+static const pbc_target *open_embedded(char *why, size_t n)
+{
+    const pbc_target *t = pbc_target_get();
+    if (!t || t->abi_version != PBC_TARGET_ABI_VERSION || t->struct_size < PBC_TARGET_SIZE_1_0) {
+        snprintf(why, n, "the linked-in builder's pbc_target_get gave %s", t ? "a table of another ABI" : "NULL");
+        return NULL;
+    }
+    memcpy(&embedded, t, t->struct_size < sizeof(embedded) ? t->struct_size : sizeof(embedded));
+    embedded.struct_size = sizeof(embedded);
+    const char *bad = pbc_exec_target_check(&embedded);
+    if (bad) {
+        snprintf(why, n, "the linked-in builder is unusable: %s", bad);
+        return NULL;
+    }
+    return &embedded;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -49,7 +79,8 @@ static void report_and_abort(const pbc_scenario *s, const pbc_outcome *out)
     char *text = pbc_scenario_print(s);
     fprintf(stderr, "pbcheck: %s on target %s: %s\n%s\n--- scenario ---\n%s---\n"
                     "replay: pbcheck replay --target %s <this input>\n",
-            pbc_verdict_name(out->verdict), target_name(), out->rule, out->message, text, target_name());
+            pbc_verdict_name(out->verdict), target_name(), out->rule, out->message, text,
+            !PBC_FUZZ_TARGET[0] && pbc_target_get ? "<its library, libNAME.so>" : target_name());
     free(text);
     abort();
 }
@@ -62,10 +93,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static uint32_t layout_count;
     if (!target) {
         char why[512];
-        target = pbc_exec_target_open_here(target_name(), why, sizeof(why));
+        target = !PBC_FUZZ_TARGET[0] && pbc_target_get ? open_embedded(why, sizeof(why))
+                                                       : pbc_exec_target_open_here(target_name(), why, sizeof(why));
         if (!target) {
             fprintf(stderr, "pbcheck: %s%s\n", why,
-                    PBC_FUZZ_TARGET[0] ? "" : " (set PBCHECK_TARGET to the builder library's path)");
+                    PBC_FUZZ_TARGET[0] || pbc_target_get ? "" : " (set PBCHECK_TARGET to the builder library's path)");
             abort();
         }
         pbc_runner_init(&runner);
