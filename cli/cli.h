@@ -182,6 +182,9 @@ int pbc_cli_default_seeds(const char *verb, pbc_cli_args *files);
 /* Writes the text scenario at path as DIR/NAME.bin; prints the error and
  * returns -1 when it cannot. */
 int pbc_cli_encode_file(const char *path, const char *dir);
+/* As pbc_cli_encode_file, the scenario laid onto layout (count segments,
+ * a builder's declared adapter) when count is not 0. */
+int pbc_cli_encode_file_in(const char *path, const char *dir, const pbc_segment_info *layout, uint32_t count);
 /* Prints "VERB: N passed, ..." and returns the exit code the counts give
  * (PBC_CLI_JUDGE_EXIT_CODES). */
 int pbc_cli_judge_summary(const char *verb, const pbc_judge_counts *c);

@@ -30,6 +30,7 @@ typedef struct fuzz_args {
     uint32_t jobs;
     uint64_t time_s, runs;
     int no_mutator, prepare, dry_run, stop_at_crash;
+    int vendor_binary; /* the library's own, with the builder linked in */
     char binary[PATH_MAX], dir[PATH_MAX];
 } fuzz_args;
 
@@ -97,10 +98,42 @@ static void binary_name(const char *target, char *out, size_t n)
             *p = '_';
 }
 
-/* Finds the binary: --bin-dir, else next to pbcheck, else the engine's
- * preset folder beside pbcheck's build folder. */
+/* A builder library DIR/libNAME.so made by pbcheck_add_target has its own
+ * fuzz binaries with the builder linked in: DIR/NAME_fuzzer (libFuzzer)
+ * and DIR/NAME_afl_fuzz (AFL++), or the same names in --bin-dir. */
+static int find_vendor_binary(fuzz_args *a)
+{
+    if (!pbc_exec_target_is_path(a->target))
+        return -1;
+    const char *slash = strrchr(a->target, '/');
+    const char *base = slash ? slash + 1 : a->target;
+    size_t len = strlen(base);
+    if (strncmp(base, "lib", 3) || len < 7 || strcmp(base + len - 3, ".so"))
+        return -1;
+    const char *suffix = !strcmp(a->engine, "afl") ? "_afl_fuzz" : "_fuzzer";
+    int dir_len = slash ? (int)(slash - a->target) : 1;
+    const char *dir = slash ? a->target : ".";
+    for (int i = 0; i < 2; i++) {
+        if (i == 0)
+            snprintf(a->binary, sizeof(a->binary), "%.*s/%.*s%s", dir_len, dir, (int)(len - 6), base + 3, suffix);
+        else if (a->bin_dir)
+            snprintf(a->binary, sizeof(a->binary), "%.4000s/%.*s%s", a->bin_dir, (int)(len - 6), base + 3, suffix);
+        else
+            break;
+        if (is_file(a->binary) && access(a->binary, X_OK) == 0) {
+            a->vendor_binary = 1;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Finds the binary: the library's own (above), else --bin-dir, else next
+ * to pbcheck, else the engine's preset folder beside pbcheck's build folder. */
 static int find_binary(fuzz_args *a)
 {
+    if (find_vendor_binary(a) == 0)
+        return 0;
     char name[128], self[PATH_MAX];
     binary_name(a->target, name, sizeof(name));
     pbc_cli_self_dir(self, sizeof(self));
@@ -272,6 +305,18 @@ static void afl_command(const fuzz_args *a, uint32_t job, argv_list *l)
     arg_add(l, "%s/afl", a->dir);
     arg_add(l, "-x");
     arg_add(l, "%s.dict", a->binary);
+    /* The .options file's timeout (seconds) as AFL++'s, and a seed that
+     * runs longer is skipped ('+') rather than ending the run. */
+    argv_list opts = {0};
+    options_to_flags(a->binary, &opts);
+    unsigned timeout = 0;
+    for (int i = 0; i < opts.n; i++)
+        sscanf(opts.v[i], "-timeout=%u", &timeout);
+    arg_free(&opts);
+    if (timeout) {
+        arg_add(l, "-t");
+        arg_add(l, "%u+", timeout * 1000);
+    }
     if (a->time_s) {
         arg_add(l, "-V");
         arg_add(l, "%llu", (unsigned long long)a->time_s);
@@ -497,7 +542,7 @@ int pbc_cmd_fuzz(int argc, char **argv)
     }
     if (find_binary(&a))
         return PBC_EXIT_USAGE;
-    if (pbc_exec_target_is_path(a.target)) { /* fuzz_diff_external loads it by this name */
+    if (pbc_exec_target_is_path(a.target) && !a.vendor_binary) { /* fuzz_diff_external loads it by this name */
         char cwd[PATH_MAX];
         char *abs = a.target[0] == '/' || !getcwd(cwd, sizeof(cwd)) ? pbc_xstrdup(a.target)
                                                                    : pbc_xprintf("%s/%s", cwd, a.target);
@@ -510,7 +555,7 @@ int pbc_cmd_fuzz(int argc, char **argv)
         snprintf(lib, sizeof(lib), "%.4000s", a.binary);
         *strrchr(lib, '/') = 0;
         strcat(lib, "/libpbc_afl_mutator.so");
-        if (!a.no_mutator && is_builder(a.target))
+        if (!a.no_mutator && is_builder(a.target) && is_file(lib)) /* a preset build has it beside the binaries */
             setenv("AFL_CUSTOM_MUTATOR_LIBRARY", lib, 1);
         setenv("AFL_NO_UI", "1", 1);
         setenv("AFL_SKIP_CPUFREQ", "1", 1);
@@ -558,8 +603,8 @@ int pbc_cmd_fuzz(int argc, char **argv)
     }
     name_set before = {0};
     name_set_load(&before, findings);
-    printf("fuzz: %s with %s, %u job%s, %s, corpus %s (%u inputs), log %s/fuzz-*.log\n", a.target,
-           a.engine, a.jobs, a.jobs > 1 ? "s" : "",
+    printf("fuzz: %s with %s (%s), %u job%s, %s, corpus %s (%u inputs), log %s/fuzz-*.log\n", a.target,
+           a.engine, a.binary, a.jobs, a.jobs > 1 ? "s" : "",
            a.stop_at_crash ? "stops at the first crash" : "keeps fuzzing after a crash (--stop-at-crash to stop)",
            corpus, pbc_fs_count_entries(corpus), a.dir);
     fflush(stdout);

@@ -61,6 +61,7 @@ static const pbc_target *open_embedded(char *why, size_t n)
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 const char *__asan_default_options(void);
 
 /* Under ASan, freed memory waits in a quarantine (256 MiB by default)
@@ -83,6 +84,65 @@ static void report_and_abort(const pbc_scenario *s, const pbc_outcome *out)
             !PBC_FUZZ_TARGET[0] && pbc_target_get ? "<its library, libNAME.so>" : target_name());
     free(text);
     abort();
+}
+
+/* PBCHECK_ENCODE_SEEDS=DIR BINARY SEED.pbs...: writes each text seed to
+ * DIR/SEED.bin laid onto the builder's declared adapter, and exits (how
+ * pbcheck_add_target makes a linked-in builder's seed corpus: the binary
+ * knows the adapter, and runs no DDI to tell it). */
+static int encode_seeds(const char *dir, int argc, char **argv)
+{
+    char why[512];
+    const pbc_target *t = !PBC_FUZZ_TARGET[0] && pbc_target_get ? open_embedded(why, sizeof(why))
+                                                                : pbc_exec_target_open_here(target_name(), why, sizeof(why));
+    if (!t) {
+        fprintf(stderr, "pbcheck: %s\n", why);
+        return 2;
+    }
+    pbc_segment_info layout[PBC_MAX_SEGMENTS];
+    uint32_t count = pbc_exec_target_layout(t, layout);
+    int bad = 0;
+    for (int i = 1; i < argc; i++) {
+        pbc_scenario s;
+        char err[1024];
+        if (pbc_scenario_load(argv[i], &s, err, sizeof(err))) {
+            fprintf(stderr, "%s\n", err);
+            bad = 1;
+            continue;
+        }
+        uint8_t *bytes;
+        size_t n = pbc_scenario_encode(&s, &bytes);
+        pbc_scenario_fini(&s);
+        if (count) {
+            pbc_scenario_decode_in(bytes, n, layout, count, &s);
+            free(bytes);
+            n = pbc_scenario_encode(&s, &bytes);
+            pbc_scenario_fini(&s);
+        }
+        const char *base = strrchr(argv[i], '/');
+        base = base ? base + 1 : argv[i];
+        size_t len = strlen(base);
+        if (len > 4 && !strcmp(base + len - 4, ".pbs"))
+            len -= 4;
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%.*s.bin", dir, (int)len, base);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(bytes, 1, n, f) != n || fclose(f)) {
+            perror(path);
+            bad = 1;
+        }
+        free(bytes);
+    }
+    printf("pbcheck: %d seeds in %s%s\n", argc - 1, dir, count ? ", laid onto the declared adapter" : "");
+    return bad;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    const char *dir = getenv("PBCHECK_ENCODE_SEEDS");
+    if (dir && *dir)
+        exit(encode_seeds(dir, *argc, *argv));
+    return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
