@@ -238,8 +238,11 @@ function(_pbcheck_add_fuzzer name)
     target_compile_options(${exe} PRIVATE -fsanitize=fuzzer-no-link ${san})
     set(engine -fsanitize=fuzzer ${san})
   endif()
-  # The mutator's hooks whole (libFuzzer finds them by name), then the kit.
+  # The mutator's hooks whole (libFuzzer finds them by name), then the kit;
+  # AFL++'s driver refers to the target's entry points only weakly, which
+  # would not pull them out of the kit.
   target_link_libraries(${exe} PRIVATE ${engine} ${pbcheck_KIT_SANITIZE}
+                        -Wl,-u,LLVMFuzzerTestOneInput -Wl,-u,LLVMFuzzerInitialize
                         -Wl,--whole-archive "${pbcheck_KIT_MUTATOR}" -Wl,--no-whole-archive
                         ${pbcheck_KIT_LIBRARIES} ${pbcheck_KIT_LINK})
   set(out "${CMAKE_CURRENT_BINARY_DIR}")
