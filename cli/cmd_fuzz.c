@@ -19,6 +19,7 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "cli.h"
+#include "coverage.h"
 #include "exec/child.h"
 #include "exec/target.h"
 #include "ref_isa.h"
@@ -31,6 +32,7 @@ typedef struct fuzz_args {
     uint64_t time_s, runs;
     int no_mutator, prepare, dry_run, stop_at_crash;
     int vendor_binary; /* the library's own, with the builder linked in */
+    int coverage;
     char binary[PATH_MAX], dir[PATH_MAX];
 } fuzz_args;
 
@@ -447,6 +449,69 @@ static uint32_t list_findings(const fuzz_args *a, const char *dir, const name_se
     return found;
 }
 
+/* --coverage: the corpus the run left (AFL++: every instance's queue and
+ * crashes too) replayed through the builder's coverage build; each replay
+ * worker writes its profile, and they are merged into DIR/coverage. */
+static int fuzz_coverage(const fuzz_args *a, int afl)
+{
+    pbc_coverage cov;
+    const char *target = a->target;
+    if (pbc_coverage_begin("fuzz", &target, &cov))
+        return -1;
+    char self[PATH_MAX];
+    pbc_cli_self_dir(self, sizeof(self));
+    char **argv = NULL;
+    uint32_t n = 0, cap = 0;
+    char *exe = pbc_xprintf("%s/pbcheck", self);
+    PBC_PUSH(argv, n, cap, exe);
+    const char *fixed[] = {"replay", "--target", target};
+    for (size_t i = 0; i < PBC_ARRAY_LEN(fixed); i++) {
+        char *v = pbc_xstrdup(fixed[i]);
+        PBC_PUSH(argv, n, cap, v);
+    }
+    char dirs[3][PATH_MAX];
+    int ndirs = 0;
+    snprintf(dirs[ndirs++], PATH_MAX, "%.4000s/corpus", a->dir);
+    if (afl)
+        snprintf(dirs[ndirs++], PATH_MAX, "%.4000s/afl/main/queue", a->dir);
+    else
+        snprintf(dirs[ndirs++], PATH_MAX, "%.4000s/artifacts", a->dir);
+    uint32_t inputs = 0;
+    for (int k = 0; k < ndirs; k++) {
+        DIR *d = opendir(dirs[k]);
+        for (struct dirent *e; d && (e = readdir(d));) {
+            char *path = pbc_xprintf("%s/%s", dirs[k], e->d_name);
+            if (e->d_name[0] != '.' && is_file(path) && strcmp(e->d_name, "README.txt")) {
+                PBC_PUSH(argv, n, cap, path);
+                inputs++;
+            } else {
+                free(path);
+            }
+        }
+        if (d)
+            closedir(d);
+    }
+    char *end = NULL;
+    PBC_PUSH(argv, n, cap, end);
+    char log[PATH_MAX], err[PATH_MAX + 64];
+    snprintf(log, sizeof(log), "%.4000s/coverage-replay.log", a->dir);
+    printf("fuzz: coverage: replaying %u inputs through %s (log %s)\n", inputs, target, log);
+    fflush(stdout);
+    pbc_child child;
+    pbc_child_spec spec = {.argv = argv, .output = log};
+    int rc = pbc_child_start(&child, &spec, err, sizeof(err));
+    if (rc)
+        fprintf(stderr, "pbcheck: fuzz: %s\n", err);
+    else
+        pbc_child_wait(&child); /* replay exits 1 on a failing input: still measured */
+    for (uint32_t i = 0; i < n; i++)
+        free(argv[i]);
+    free(argv);
+    if (rc)
+        return -1;
+    return pbc_coverage_end(&cov, a->dir);
+}
+
 static const char fuzz_about[] =
     "Fuzzes one target with an already built fuzz binary (see docs/fuzzing.md):\n"
     "  a builder name ('pbcheck list targets'): the differential target, that\n"
@@ -487,6 +552,9 @@ static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
          "create the seeded corpus in DIR/corpus and stop"},
         {"dry-run", PBC_OPT_FLAG, &a->dry_run, NULL, NULL, 0, 0, "off",
          "print the engine command instead of running it"},
+        {"coverage", PBC_OPT_FLAG, &a->coverage, NULL, NULL, 0, 0, "off",
+         "then run the corpus through libNAME_cov.so and report line,\nbranch and function coverage of the "
+         "builder's sources in DIR/coverage"},
         {"stop-at-crash", PBC_OPT_FLAG, &a->stop_at_crash, NULL, NULL, 0, 0,
          "off: fuzzing goes on after a crash, whatever --jobs",
          "stop at the first crash (libFuzzer without -fork for one job;\nAFL++ AFL_BENCH_UNTIL_CRASH)"},
@@ -509,6 +577,8 @@ static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
                                  a->target);
     if (strcmp(a->engine, "libfuzzer") && strcmp(a->engine, "afl"))
         return pbc_cli_bad_value("fuzz", "engine", "libfuzzer or afl", a->engine);
+    if (a->coverage && !pbc_exec_target_is_path(a->target))
+        return pbc_usage_error("fuzz: --coverage measures a builder library (--target path/libNAME.so)");
     if (a->runs && !strcmp(a->engine, "afl"))
         return pbc_usage_error("fuzz: --runs is for libFuzzer; give AFL++ --time");
     /* What is made under these must fit the fixed buffers below, never
@@ -632,6 +702,8 @@ int pbc_cmd_fuzz(int argc, char **argv)
     name_set_fini(&before);
     printf("fuzz: %u new finding%s; corpus now %u inputs\n", found, found == 1 ? "" : "s",
            pbc_fs_count_entries(corpus));
+    if (a.coverage && engine_rc != 127 && fuzz_coverage(&a, afl))
+        return PBC_EXIT_USAGE;
     if (engine_rc == 127)
         return pbc_usage_error("fuzz: the engine did not start: see %s/fuzz-0.log", a.dir);
     if (engine_rc && !found && known) { /* crashed again on inputs it had found before */

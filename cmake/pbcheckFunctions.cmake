@@ -42,6 +42,11 @@
 # compiler: options given later to the NAME target and C++ sources do not
 # reach it.
 #
+# Coverage: with clang, also builds libNAME_cov.so, the builder with
+# source-based coverage (-fprofile-instr-generate -fcoverage-mapping):
+# `pbcheck certify|fuzz --coverage --target libNAME.so` runs it and
+# reports the line, branch and function coverage of SOURCES.
+#
 # Every build of the sources gets PBC_TARGET_NAME="NAME": a template that
 # says .name = PBC_TARGET_NAME (targets/examples/) is renamed here alone.
 #
@@ -324,6 +329,22 @@ function(pbcheck_add_target name)
     _pbcheck_case_includes(${name} case_dir SOURCES ${sources}
                            DIRS ${include_dirs} "${pbcheck_INCLUDE_DIR}/pbcheck/wdk")
     target_include_directories(${name} PRIVATE "${case_dir}")
+  endif()
+
+  # libNAME_cov.so: the same builder with clang's source-based coverage, for
+  # `certify --coverage` and `fuzz --coverage`. Continuous mode (counters
+  # relocated into the mapped profile) lets a worker that ends with _exit
+  # or a crash keep what it ran.
+  if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+    add_library(${name}_cov SHARED ${sources})
+    target_include_directories(${name}_cov PRIVATE ${include_dirs} ${case_dir})
+    target_link_libraries(${name}_cov PRIVATE pbcheck::headers)
+    target_compile_definitions(${name}_cov PRIVATE ${arg_COMPILE_DEFINITIONS} "PBC_TARGET_NAME=\"${name}\"")
+    target_compile_options(${name}_cov PRIVATE -O0 -fprofile-instr-generate -fcoverage-mapping
+                           "SHELL:-mllvm -runtime-counter-relocation")
+    target_link_options(${name}_cov PRIVATE -fprofile-instr-generate)
+    set_target_properties(${name}_cov PROPERTIES PREFIX "lib" C_VISIBILITY_PRESET hidden
+                          CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   endif()
 
   if(NOT arg_NO_CERTIFY_TEST)
