@@ -79,6 +79,47 @@ for ex in example_gpu example_cpu example_worker; do
     check "$ex-conformant" grep -q "verdict: CONFORMANT" "$tmp/$ex.log"
 done
 
+# Coverage of the builder's code: certify --coverage runs libNAME_cov.so and
+# reports line and branch coverage of its sources; the size check of
+# ExCpuWritePhysical (a buffer too small for its packet) is reached only by
+# random cases: covered after --time, not without it.
+check cov-library-built [ -f "$tmp/build/libexample_cpu_cov.so" ]
+line=$(grep -n 'if (Args->DmaSize < EXCPU_LEN_SOLID \* 4)' "$src/targets/examples/example_cpu/excpu_ddi.c" | cut -d: -f1)
+covered() { # covered RUN_DIR: the true count of that branch in llvm-cov's export
+    python3 - "$1/coverage/export.json" "$line" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))
+for f in e["data"][0]["functions"]:
+    if f["name"].endswith("ExCpuWritePhysical"):
+        print(sum(b[4] for b in f["branches"] if b[0] == int(sys.argv[2])))
+PY
+}
+for run in quick:--quick random:--quick\ --time\ 15; do
+    name=${run%%:*} args=${run#*:}
+    # shellcheck disable=SC2086
+    "$tmp/prefix/bin/pbcheck" certify --target "$tmp/build/libexample_cpu.so" $args --coverage --out "$tmp/cov-$name" \
+        --run-id r >"$tmp/cov-$name.log" 2>&1
+    check "coverage-$name-certifies" [ $? -eq 0 ] || tail -20 "$tmp/cov-$name.log"
+    check "coverage-$name-says" grep -q '^coverage: lines [0-9.]*%, branches [0-9.]*%' "$tmp/cov-$name.log"
+    check "coverage-$name-html" [ -f "$tmp/cov-$name/r/coverage/html/index.html" ]
+    check "coverage-$name-report-json" python3 -c "
+import json, sys
+c = json.load(open('$tmp/cov-$name/r/report.json'))['coverage']
+files = sorted(f['file'].rsplit('/', 1)[-1] for f in c['files'])
+assert files == ['excpu_ddi.c', 'excpu_hw.h', 'excpu_isa.c'], files
+assert c['lines']['covered'] > 0 and c['branches']['count'] > 0
+assert all(b['function'].startswith('ExCpu') for b in c['uncovered_entry_branches'])"
+    check "coverage-$name-summary" grep -q "^| excpu_ddi.c | [0-9]*/[0-9]* " "$tmp/cov-$name/r/summary.md"
+    check "coverage-$name-linked" grep -q 'href="coverage/html/index.html"' "$tmp/cov-$name/r/index.html"
+done
+check random-branch-uncovered-without-time [ "$(covered "$tmp/cov-quick/r")" = 0 ]
+check random-branch-covered-with-time [ "$(covered "$tmp/cov-random/r")" -gt 0 ]
+# fuzz --coverage: the corpus through the coverage build.
+"$tmp/prefix/bin/pbcheck" fuzz --target "$tmp/build/libexample_cpu.so" --runs 300 --coverage --out "$tmp/fzc" \
+    >"$tmp/fzc.log" 2>&1
+check fuzz-coverage grep -q '^coverage: lines' "$tmp/fzc.log" || tail "$tmp/fzc.log"
+check fuzz-coverage-json [ -f "$tmp/fzc/coverage/coverage.json" ]
+
 # Link-time truth: a library that needs a symbol neither it nor pbcheck's
 # kernel services define fails to build, naming it, and leaves no library;
 # the same glue without that call builds.
