@@ -177,10 +177,19 @@ void pbc_cli_isolate_end(void);
 double pbc_cli_now(void);
 /* The folder of the running pbcheck binary (for finding sibling builds). */
 void pbc_cli_self_dir(char *out, size_t size);
+/* The seed corpus (cli/seeds.c): PREFIX/share/pbcheck/seeds beside an
+ * installed pbcheck, else the source tree's corpus/seeds. */
+const char *pbc_cli_seeds_dir(void);
+/* Fills files with the seed corpus's .pbs files, sorted, and says so on
+ * stdout; PBC_CLI_GO, or a usage error when there are none. */
+int pbc_cli_default_seeds(const char *verb, pbc_cli_args *files);
 
 /* Writes the text scenario at path as DIR/NAME.bin; prints the error and
  * returns -1 when it cannot. */
 int pbc_cli_encode_file(const char *path, const char *dir);
+/* As pbc_cli_encode_file, the scenario laid onto layout (count segments,
+ * a builder's declared adapter) when count is not 0. */
+int pbc_cli_encode_file_in(const char *path, const char *dir, const pbc_segment_info *layout, uint32_t count);
 /* Prints "VERB: N passed, ..." and returns the exit code the counts give
  * (PBC_CLI_JUDGE_EXIT_CODES). */
 int pbc_cli_judge_summary(const char *verb, const pbc_judge_counts *c);

@@ -17,6 +17,7 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "cli.h"
+#include "coverage.h"
 #include "progress.h"
 #include "exec/child.h"
 #include "exec/isolate.h"
@@ -332,7 +333,8 @@ static void add_load_case(pbc_case_list *cases, pbc_case_result *res, const pbc_
 int pbc_cmd_certify(int argc, char **argv)
 {
     const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL;
-    int quick = 0, large = 0, no_fork = 0, all_repros = 0;
+    int quick = 0, large = 0, no_fork = 0, all_repros = 0, coverage = 0;
+    pbc_coverage cov;
     uint64_t fuzz_seconds = 0, seed = 1, memory_limit = PBC_DEFAULT_MEMORY_LIMIT;
     double case_timeout = 20;
     const pbc_opt opts[] = {
@@ -355,6 +357,9 @@ int pbc_cmd_certify(int argc, char **argv)
         {"all-repros", PBC_OPT_FLAG, &all_repros, NULL, NULL, 0, 0, "off",
          "a reproducer for every failing case, not only for the smallest\ncase of each group (cases failing the "
          "same way)"},
+        {"coverage", PBC_OPT_FLAG, &coverage, NULL, NULL, 0, 0, "off",
+         "run libNAME_cov.so and report line, branch and function\ncoverage of the builder's sources "
+         "(docs/ci-fuzzing.md)"},
         /* Tests: the run folder's name, a folder that may exist already. */
         {"run-id", PBC_OPT_STRING, &run_id, "ID", "a folder name", 0, 0, "UTC time and pid", "", 1},
         {NULL},
@@ -389,6 +394,10 @@ int pbc_cmd_certify(int argc, char **argv)
         return pbc_usage_error("certify: --no-fork would run the builder library in pbcheck's own process, "
                                "which cannot certify it (its exit or crash would end pbcheck); debug a case "
                                "with 'pbcheck run CASE.pbs --target %s --no-fork'", target);
+    }
+    if (coverage && pbc_coverage_begin("certify", &target, &cov)) { /* target becomes libNAME_cov.so */
+        pbc_waivers_fini(&waivers);
+        return PBC_EXIT_USAGE;
     }
     pbc_exec_load load = {0};
     int bad_target = PBC_EXIT_USAGE;
@@ -553,6 +562,8 @@ int pbc_cmd_certify(int argc, char **argv)
         fprintf(stderr, "pbcheck: certify: cannot write %s/journal.jsonl: %s\n", dir, strerror(errno));
         write_error = 1;
     }
+    if (coverage && !write_error && pbc_coverage_end(&cov, dir))
+        write_error = 1;
     if (!write_error) { /* every file holds what this says */
         printf("%-18s %s\n", "rule", "failing cases");
         for (uint32_t r = 0; r < PBC_RULE_COUNT; r++)

@@ -19,21 +19,20 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "cli.h"
+#include "coverage.h"
 #include "exec/child.h"
 #include "exec/target.h"
 #include "ref_isa.h"
 #include "registry.h"
 #include "report/text.h"
 
-#ifndef PBC_SOURCE_DIR
-#define PBC_SOURCE_DIR "."
-#endif
-
 typedef struct fuzz_args {
     const char *target, *engine, *out, *bin_dir, *seeds;
     uint32_t jobs;
     uint64_t time_s, runs;
-    int no_mutator, prepare, dry_run;
+    int no_mutator, prepare, dry_run, stop_at_crash;
+    int vendor_binary; /* the library's own, with the builder linked in */
+    int coverage;
     char binary[PATH_MAX], dir[PATH_MAX];
 } fuzz_args;
 
@@ -101,10 +100,42 @@ static void binary_name(const char *target, char *out, size_t n)
             *p = '_';
 }
 
-/* Finds the binary: --bin-dir, else next to pbcheck, else the engine's
- * preset folder beside pbcheck's build folder. */
+/* A builder library DIR/libNAME.so made by pbcheck_add_target has its own
+ * fuzz binaries with the builder linked in: DIR/NAME_fuzzer (libFuzzer)
+ * and DIR/NAME_afl_fuzz (AFL++), or the same names in --bin-dir. */
+static int find_vendor_binary(fuzz_args *a)
+{
+    if (!pbc_exec_target_is_path(a->target))
+        return -1;
+    const char *slash = strrchr(a->target, '/');
+    const char *base = slash ? slash + 1 : a->target;
+    size_t len = strlen(base);
+    if (strncmp(base, "lib", 3) || len < 7 || strcmp(base + len - 3, ".so"))
+        return -1;
+    const char *suffix = !strcmp(a->engine, "afl") ? "_afl_fuzz" : "_fuzzer";
+    int dir_len = slash ? (int)(slash - a->target) : 1;
+    const char *dir = slash ? a->target : ".";
+    for (int i = 0; i < 2; i++) {
+        if (i == 0)
+            snprintf(a->binary, sizeof(a->binary), "%.*s/%.*s%s", dir_len, dir, (int)(len - 6), base + 3, suffix);
+        else if (a->bin_dir)
+            snprintf(a->binary, sizeof(a->binary), "%.4000s/%.*s%s", a->bin_dir, (int)(len - 6), base + 3, suffix);
+        else
+            break;
+        if (is_file(a->binary) && access(a->binary, X_OK) == 0) {
+            a->vendor_binary = 1;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Finds the binary: the library's own (above), else --bin-dir, else next
+ * to pbcheck, else the engine's preset folder beside pbcheck's build folder. */
 static int find_binary(fuzz_args *a)
 {
+    if (find_vendor_binary(a) == 0)
+        return 0;
     char name[128], self[PATH_MAX];
     binary_name(a->target, name, sizeof(name));
     pbc_cli_self_dir(self, sizeof(self));
@@ -258,10 +289,12 @@ static void libfuzzer_command(const fuzz_args *a, argv_list *l)
         arg_add(l, "-max_total_time=%llu", (unsigned long long)a->time_s);
     if (a->runs)
         arg_add(l, "-runs=%llu", (unsigned long long)a->runs);
-    if (a->jobs > 1) {
+    /* Only fork mode survives a crash (the target aborts its process), so
+     * it is the mode whatever --jobs is; -fork=1 is one job at a time. */
+    if (!a->stop_at_crash || a->jobs > 1)
         arg_add(l, "-fork=%u", a->jobs);
+    if (!a->stop_at_crash)
         arg_add(l, "-ignore_crashes=1");
-    }
     arg_add(l, "%s/corpus", a->dir);
 }
 
@@ -274,6 +307,18 @@ static void afl_command(const fuzz_args *a, uint32_t job, argv_list *l)
     arg_add(l, "%s/afl", a->dir);
     arg_add(l, "-x");
     arg_add(l, "%s.dict", a->binary);
+    /* The .options file's timeout (seconds) as AFL++'s, and a seed that
+     * runs longer is skipped ('+') rather than ending the run. */
+    argv_list opts = {0};
+    options_to_flags(a->binary, &opts);
+    unsigned timeout = 0;
+    for (int i = 0; i < opts.n; i++)
+        sscanf(opts.v[i], "-timeout=%u", &timeout);
+    arg_free(&opts);
+    if (timeout) {
+        arg_add(l, "-t");
+        arg_add(l, "%u+", timeout * 1000);
+    }
     if (a->time_s) {
         arg_add(l, "-V");
         arg_add(l, "%llu", (unsigned long long)a->time_s);
@@ -404,19 +449,85 @@ static uint32_t list_findings(const fuzz_args *a, const char *dir, const name_se
     return found;
 }
 
+/* --coverage: the corpus the run left (AFL++: every instance's queue and
+ * crashes too) replayed through the builder's coverage build; each replay
+ * worker writes its profile, and they are merged into DIR/coverage. */
+static int fuzz_coverage(const fuzz_args *a, int afl)
+{
+    pbc_coverage cov;
+    const char *target = a->target;
+    if (pbc_coverage_begin("fuzz", &target, &cov))
+        return -1;
+    char self[PATH_MAX];
+    pbc_cli_self_dir(self, sizeof(self));
+    char **argv = NULL;
+    uint32_t n = 0, cap = 0;
+    char *exe = pbc_xprintf("%s/pbcheck", self);
+    PBC_PUSH(argv, n, cap, exe);
+    const char *fixed[] = {"replay", "--target", target};
+    for (size_t i = 0; i < PBC_ARRAY_LEN(fixed); i++) {
+        char *v = pbc_xstrdup(fixed[i]);
+        PBC_PUSH(argv, n, cap, v);
+    }
+    char dirs[3][PATH_MAX];
+    int ndirs = 0;
+    snprintf(dirs[ndirs++], PATH_MAX, "%.4000s/corpus", a->dir);
+    if (afl)
+        snprintf(dirs[ndirs++], PATH_MAX, "%.4000s/afl/main/queue", a->dir);
+    else
+        snprintf(dirs[ndirs++], PATH_MAX, "%.4000s/artifacts", a->dir);
+    uint32_t inputs = 0;
+    for (int k = 0; k < ndirs; k++) {
+        DIR *d = opendir(dirs[k]);
+        for (struct dirent *e; d && (e = readdir(d));) {
+            char *path = pbc_xprintf("%s/%s", dirs[k], e->d_name);
+            if (e->d_name[0] != '.' && is_file(path) && strcmp(e->d_name, "README.txt")) {
+                PBC_PUSH(argv, n, cap, path);
+                inputs++;
+            } else {
+                free(path);
+            }
+        }
+        if (d)
+            closedir(d);
+    }
+    char *end = NULL;
+    PBC_PUSH(argv, n, cap, end);
+    char log[PATH_MAX], err[PATH_MAX + 64];
+    snprintf(log, sizeof(log), "%.4000s/coverage-replay.log", a->dir);
+    printf("fuzz: coverage: replaying %u inputs through %s (log %s)\n", inputs, target, log);
+    fflush(stdout);
+    pbc_child child;
+    pbc_child_spec spec = {.argv = argv, .output = log};
+    int rc = pbc_child_start(&child, &spec, err, sizeof(err));
+    if (rc)
+        fprintf(stderr, "pbcheck: fuzz: %s\n", err);
+    else
+        pbc_child_wait(&child); /* replay exits 1 on a failing input: still measured */
+    for (uint32_t i = 0; i < n; i++)
+        free(argv[i]);
+    free(argv);
+    if (rc)
+        return -1;
+    return pbc_coverage_end(&cov, a->dir);
+}
+
 static const char fuzz_about[] =
     "Fuzzes one target with an already built fuzz binary (see docs/fuzzing.md):\n"
     "  a builder name ('pbcheck list targets'): the differential target, that\n"
     "      builder against the reference and the spec model;\n"
     "  parse: the text scenario parser;  isa: the reference ISA decoder.\n"
     "The corpus grows across runs. Findings land in DIR/artifacts (libFuzzer)\n"
-    "or DIR/afl/*/crashes (AFL++); each is listed with its replay command.";
+    "or DIR/afl/*/crashes (AFL++); each is listed with its replay command.\n"
+    "A crash does not stop fuzzing, whatever --jobs is (libFuzzer runs in fork\n"
+    "mode, -fork=N -ignore_crashes=1): it goes on until --time, --runs or\n"
+    "Ctrl-C. --stop-at-crash stops at the first crash instead.";
 
 static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
 {
     memset(a, 0, sizeof(*a));
     a->engine = "libfuzzer";
-    a->seeds = PBC_SOURCE_DIR "/corpus/seeds";
+    a->seeds = pbc_cli_seeds_dir();
     uint64_t jobs = 1;
     const pbc_opt opts[] = {
         {"target", PBC_OPT_STRING, &a->target, "NAME", "a builder, parse or isa", 0, 0,
@@ -433,7 +544,7 @@ static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
          "corpus, findings and logs"},
         {"bin-dir", PBC_OPT_STRING, &a->bin_dir, "DIR", "a folder", 0, 0,
          "next to pbcheck, or build/fuzz/fuzz or build/afl/fuzz", "where the fuzz binaries are"},
-        {"seeds", PBC_OPT_STRING, &a->seeds, "DIR", "a folder", 0, 0, "corpus/seeds of the source tree",
+        {"seeds", PBC_OPT_STRING, &a->seeds, "DIR", "a folder", 0, 0, "the seed corpus (as run's)",
          "text scenarios to start an empty corpus from"},
         {"no-mutator", PBC_OPT_FLAG, &a->no_mutator, NULL, NULL, 0, 0, "off",
          "the engine's byte-level mutations only"},
@@ -441,6 +552,12 @@ static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
          "create the seeded corpus in DIR/corpus and stop"},
         {"dry-run", PBC_OPT_FLAG, &a->dry_run, NULL, NULL, 0, 0, "off",
          "print the engine command instead of running it"},
+        {"coverage", PBC_OPT_FLAG, &a->coverage, NULL, NULL, 0, 0, "off",
+         "then run the corpus through libNAME_cov.so and report line,\nbranch and function coverage of the "
+         "builder's sources in DIR/coverage"},
+        {"stop-at-crash", PBC_OPT_FLAG, &a->stop_at_crash, NULL, NULL, 0, 0,
+         "off: fuzzing goes on after a crash, whatever --jobs",
+         "stop at the first crash (libFuzzer without -fork for one job;\nAFL++ AFL_BENCH_UNTIL_CRASH)"},
         {NULL},
     };
     const pbc_verb_spec spec = {
@@ -460,6 +577,8 @@ static int parse_fuzz_args(int argc, char **argv, fuzz_args *a)
                                  a->target);
     if (strcmp(a->engine, "libfuzzer") && strcmp(a->engine, "afl"))
         return pbc_cli_bad_value("fuzz", "engine", "libfuzzer or afl", a->engine);
+    if (a->coverage && !pbc_exec_target_is_path(a->target))
+        return pbc_usage_error("fuzz: --coverage measures a builder library (--target path/libNAME.so)");
     if (a->runs && !strcmp(a->engine, "afl"))
         return pbc_usage_error("fuzz: --runs is for libFuzzer; give AFL++ --time");
     /* What is made under these must fit the fixed buffers below, never
@@ -493,7 +612,7 @@ int pbc_cmd_fuzz(int argc, char **argv)
     }
     if (find_binary(&a))
         return PBC_EXIT_USAGE;
-    if (pbc_exec_target_is_path(a.target)) { /* fuzz_diff_external loads it by this name */
+    if (pbc_exec_target_is_path(a.target) && !a.vendor_binary) { /* fuzz_diff_external loads it by this name */
         char cwd[PATH_MAX];
         char *abs = a.target[0] == '/' || !getcwd(cwd, sizeof(cwd)) ? pbc_xstrdup(a.target)
                                                                    : pbc_xprintf("%s/%s", cwd, a.target);
@@ -506,12 +625,14 @@ int pbc_cmd_fuzz(int argc, char **argv)
         snprintf(lib, sizeof(lib), "%.4000s", a.binary);
         *strrchr(lib, '/') = 0;
         strcat(lib, "/libpbc_afl_mutator.so");
-        if (!a.no_mutator && is_builder(a.target))
+        if (!a.no_mutator && is_builder(a.target) && is_file(lib)) /* a preset build has it beside the binaries */
             setenv("AFL_CUSTOM_MUTATOR_LIBRARY", lib, 1);
         setenv("AFL_NO_UI", "1", 1);
         setenv("AFL_SKIP_CPUFREQ", "1", 1);
         setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 1);
         setenv("AFL_AUTORESUME", "1", 1); /* a second run continues the first */
+        if (a.stop_at_crash)
+            setenv("AFL_BENCH_UNTIL_CRASH", "1", 1);
         /* afl-fuzz refuses sanitizer options that would hide a crash from it. */
         const char *asan = getenv("ASAN_OPTIONS");
         if (asan && *asan) {
@@ -552,8 +673,10 @@ int pbc_cmd_fuzz(int argc, char **argv)
     }
     name_set before = {0};
     name_set_load(&before, findings);
-    printf("fuzz: %s with %s, %u job%s, corpus %s (%u inputs), log %s/fuzz-*.log\n", a.target,
-           a.engine, a.jobs, a.jobs > 1 ? "s" : "", corpus, pbc_fs_count_entries(corpus), a.dir);
+    printf("fuzz: %s with %s (%s), %u job%s, %s, corpus %s (%u inputs), log %s/fuzz-*.log\n", a.target,
+           a.engine, a.binary, a.jobs, a.jobs > 1 ? "s" : "",
+           a.stop_at_crash ? "stops at the first crash" : "keeps fuzzing after a crash (--stop-at-crash to stop)",
+           corpus, pbc_fs_count_entries(corpus), a.dir);
     fflush(stdout);
     pbc_child children[64];
     void (*old_int)(int) = signal(SIGINT, SIG_IGN); /* the engines stop; we report */
@@ -575,11 +698,18 @@ int pbc_cmd_fuzz(int argc, char **argv)
         arg_free(&cmd[j]);
     }
     found += list_findings(&a, findings, &before, found);
+    uint32_t known = before.count - name_set_has(&before, "README.txt");
     name_set_fini(&before);
     printf("fuzz: %u new finding%s; corpus now %u inputs\n", found, found == 1 ? "" : "s",
            pbc_fs_count_entries(corpus));
+    if (a.coverage && engine_rc != 127 && fuzz_coverage(&a, afl))
+        return PBC_EXIT_USAGE;
     if (engine_rc == 127)
         return pbc_usage_error("fuzz: the engine did not start: see %s/fuzz-0.log", a.dir);
+    if (engine_rc && !found && known) { /* crashed again on inputs it had found before */
+        printf("fuzz: the engine stopped on crashes already in %s\n", findings);
+        return PBC_EXIT_FAIL;
+    }
     if (engine_rc && !found)
         return pbc_usage_error("fuzz: the engine stopped with exit code %d and no finding: see %s/fuzz-*.log",
                                engine_rc, a.dir);

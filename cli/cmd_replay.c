@@ -132,6 +132,11 @@ static char *encoded_path(const char *path, const char *dir)
 
 int pbc_cli_encode_file(const char *path, const char *dir)
 {
+    return pbc_cli_encode_file_in(path, dir, NULL, 0);
+}
+
+int pbc_cli_encode_file_in(const char *path, const char *dir, const pbc_segment_info *layout, uint32_t count)
+{
     pbc_scenario s;
     char err[PBC_CLI_ERR_SIZE];
     if (pbc_scenario_load(path, &s, err, sizeof(err))) {
@@ -141,6 +146,12 @@ int pbc_cli_encode_file(const char *path, const char *dir)
     uint8_t *bytes;
     size_t n = pbc_scenario_encode(&s, &bytes);
     pbc_scenario_fini(&s);
+    if (count) { /* laid onto a declared adapter, as a fuzz target on it decodes every input */
+        pbc_scenario_decode_in(bytes, n, layout, count, &s);
+        free(bytes);
+        n = pbc_scenario_encode(&s, &bytes);
+        pbc_scenario_fini(&s);
+    }
     char *out = encoded_path(path, dir);
     int rc = pbc_fs_write_atomic(out, bytes, n, err, sizeof(err));
     if (rc)
@@ -174,10 +185,12 @@ static int encode_names_clash(char *const *paths, int count, const char *dir)
 
 int pbc_cmd_encode(int argc, char **argv)
 {
-    const char *dir = NULL;
+    const char *dir = NULL, *target_arg = NULL;
     const pbc_opt opts[] = {
         {"out", PBC_OPT_STRING, &dir, "DIR", "a folder", 0, 0, "none: it must be given",
          "where to write NAME.bin (created if missing)"},
+        {"target", PBC_OPT_STRING, &target_arg, "NAME", "a builder from 'pbcheck list targets'", 0, 0,
+         "none: each scenario's own layout", "lay every scenario onto this builder's declared adapter"},
         {NULL},
     };
     const pbc_verb_spec spec = {
@@ -188,7 +201,9 @@ int pbc_cmd_encode(int argc, char **argv)
                  "Use it to add reproducers and hand-written cases to a fuzzing corpus.\n"
                  "Scenarios are checked as 'run' checks them (limits included). Two inputs\n"
                  "with the same NAME (a/x.pbs and b/x.pbs) would overwrite each other:\n"
-                 "encode then writes nothing and says which.",
+                 "encode then writes nothing and says which. With --target, a builder that\n"
+                 "declares its adapter gets every scenario laid onto it (its segments\n"
+                 "replace the scenario's layout, as its fuzz target decodes every input).",
         .example = "pbcheck encode corpus/seeds/*.pbs --out my-corpus",
         .footer = "exit: 0 all written; 2 bad usage, two inputs with the same name (nothing\n"
                   "      written), or a scenario that could not be read (file:line:col: why;\n"
@@ -210,14 +225,25 @@ int pbc_cmd_encode(int argc, char **argv)
         pbc_cli_args_fini(&args);
         return rc;
     }
+    pbc_segment_info layout[PBC_MAX_SEGMENTS];
+    uint32_t layout_count = 0;
+    if (target_arg) {
+        int bad_target = PBC_EXIT_USAGE;
+        const pbc_target *t = pbc_cli_target("encode", target_arg, 60, PBC_DEFAULT_MEMORY_LIMIT, NULL, &bad_target);
+        if (!t) {
+            pbc_cli_args_fini(&args);
+            return bad_target;
+        }
+        layout_count = pbc_exec_target_layout(t, layout);
+    }
     int bad = 0, done = 0;
     for (int i = 0; i < args.count; i++) {
-        if (pbc_cli_encode_file(args.pos[i], dir))
+        if (pbc_cli_encode_file_in(args.pos[i], dir, layout, layout_count))
             bad++;
         else
             done++;
     }
     pbc_cli_args_fini(&args);
-    printf("encode: %d written to %s\n", done, dir);
+    printf("encode: %d written to %s%s\n", done, dir, layout_count ? ", laid onto the target's declared adapter" : "");
     return bad ? PBC_EXIT_USAGE : PBC_EXIT_PASS;
 }

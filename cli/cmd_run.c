@@ -23,7 +23,9 @@ static const char run_about[] =
     "per scenario, then 'run: N passed, N failed, N skipped'. A scenario the\n"
     "model cannot take (a layout it cannot build, an illegal operation, more\n"
     "than the 16 GiB of modeled memory written: docs/scenario-format.md,\n"
-    "\"Limits\") is refused before it runs, as FILE:LINE:COL: why.";
+    "\"Limits\") is refused before it runs, as FILE:LINE:COL: why. With no\n"
+    "SCENARIO it runs the seed corpus: PREFIX/share/pbcheck/seeds of an\n"
+    "installed pbcheck, else the source tree's corpus/seeds.";
 
 static const char disasm_about[] =
     "Runs the scenario against the target and prints every packet the GPU\n"
@@ -60,7 +62,7 @@ static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
     int is_run = !strcmp(verb, "run");
     const pbc_verb_spec spec = {
         .name = verb,
-        .synopsis = is_run ? "SCENARIO... [OPTIONS]" : "SCENARIO [OPTIONS]",
+        .synopsis = is_run ? "[SCENARIO...] [OPTIONS]" : "SCENARIO [OPTIONS]",
         .about = is_run ? run_about : disasm_about,
         .example = is_run ? "pbcheck run corpus/seeds/busy-retry.pbs --target mutant-trunc32 --trace"
                           : "pbcheck disasm corpus/seeds/map-access-unmap-dummy.pbs --dma-size=4K",
@@ -81,6 +83,8 @@ static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
     int bad = PBC_EXIT_USAGE;
     if (!(a->target = pbc_cli_target(verb, target, timeout, memory, NULL, &bad)))
         rc = bad;
+    else if (a->files.count == 0 && is_run) /* the seeds, installed or in the source tree */
+        rc = pbc_cli_default_seeds(verb, &a->files);
     else if (a->files.count == 0)
         rc = pbc_usage_error("%s: no scenario given (try 'pbcheck %s --help')", verb, verb);
     else if (!is_run && a->files.count != 1)

@@ -37,8 +37,13 @@ foreach(_pbcheck_lib ${_pbcheck_kit_relative})
   list(APPEND pbcheck_KIT_LIBRARIES "${_pbcheck_prefix}/${_pbcheck_lib}")
 endforeach()
 set(pbcheck_KIT_DIR "${_pbcheck_prefix}/${_pbcheck_kit_share}")
+set(pbcheck_KIT_MUTATOR "${_pbcheck_prefix}/${_pbcheck_kit_mutator}")
+# The seed corpus (text scenarios) and the installed templates.
+set(pbcheck_SEEDS_DIR "${_pbcheck_prefix}/share/pbcheck/seeds")
+set(pbcheck_SHARE_DIR "${_pbcheck_prefix}/share/pbcheck")
 unset(_pbcheck_kit_relative)
 unset(_pbcheck_kit_share)
+unset(_pbcheck_kit_mutator)
 unset(_pbcheck_lib)
 
 include("${CMAKE_CURRENT_LIST_DIR}/pbcheckFunctions.cmake")

@@ -16,27 +16,39 @@
 # writes a new run folder there; BINARY_DIR/certify_NAME/latest/index.html
 # is the last run's report.
 #
-# When the installed pbcheck is a libFuzzer build (pbcheck_FUZZ_ENGINE
-# libfuzzer), also builds libNAME_fuzz.so (with clang: the same sources
-# with libFuzzer's coverage instrumentation, -fsanitize=fuzzer-no-link) and
-# adds the CTest test fuzz_NAME (label fuzz): the differential fuzz binary
-# on libNAME_fuzz.so for FUZZ_RUNS inputs (default 200); a finding is a
-# crash, saved as crash-* in BINARY_DIR/fuzz_NAME/.
-# For long runs start the binary (pbcheck_FUZZ_EXECUTABLE) yourself, with
-# PBCHECK_TARGET=libNAME.so in its environment.
+# Fuzzing (docs/ci-fuzzing.md). With clang, also builds NAME_fuzzer: a
+# libFuzzer binary with the builder's sources linked in (compiled with
+# -fsanitize=fuzzer-no-link, the harness from the package's fuzz kit), so
+# it needs no environment variable and no library beside it; next to it
+# NAME_fuzzer.dict, NAME_fuzzer.options and NAME_fuzzer_seed_corpus.zip
+# (pbcheck's seeds laid onto the adapter the builder declares, also as
+# the folder NAME_fuzzer_seeds/), and the CTest test fuzz_NAME (label fuzz):
+# FUZZ_RUNS inputs (default 200) from the seeds; a finding is a crash saved
+# as crash-* in BINARY_DIR/fuzz_NAME/. Under OSS-Fuzz or ClusterFuzzLite
+# (LIB_FUZZING_ENGINE in the environment at configure time) the binary is
+# compiled with CFLAGS alone and linked with $LIB_FUZZING_ENGINE, libFuzzer
+# or AFL++. The target pbcheck_fuzzers builds every NAME_fuzzer.
+# `pbcheck fuzz --target BINARY_DIR/libNAME.so` runs it.
 #
-# When AFL++ is installed (afl-clang-fast on PATH), also builds, in
-# BINARY_DIR: libNAME_afl.so, the same sources instrumented by
-# afl-clang-fast, and NAME_afl_fuzz, the differential target linked from
-# the package's fuzz kit that loads it (target NAME_afl). With the option
-# PBCHECK_AFL ON they are built by default and the CTest test afl_NAME
-# (label fuzz) runs one input through the binary. Fuzz with
-#   afl-fuzz -i SEEDS -o OUT -m none -- BINARY_DIR/NAME_afl_fuzz
-# (binary scenarios: `pbcheck encode` turns .pbs seeds into them). The
-# AFL++ library is compiled from SOURCES, INCLUDE_DIRS and
-# COMPILE_DEFINITIONS only, with afl-clang-fast as a C compiler: options
-# given later to the NAME target (target_compile_options, ...) and C++
-# sources do not reach it.
+# When AFL++ is installed (afl-clang-fast on PATH), also builds
+# NAME_afl_fuzz (target NAME_afl): the builder's sources instrumented by
+# afl-clang-fast and linked with the kit's AFL++ driver (persistent mode);
+# the harness itself is not instrumented. With the option PBCHECK_AFL ON it
+# is built by default and the CTest test afl_NAME (label fuzz) runs one
+# input through it. `pbcheck fuzz --engine afl --target
+# BINARY_DIR/libNAME.so` runs it, or afl-fuzz -i BINARY_DIR/NAME_fuzzer_seeds
+# -o OUT -m none -- BINARY_DIR/NAME_afl_fuzz. It is compiled from SOURCES,
+# INCLUDE_DIRS and COMPILE_DEFINITIONS only, with afl-clang-fast as a C
+# compiler: options given later to the NAME target and C++ sources do not
+# reach it.
+#
+# Coverage: with clang, also builds libNAME_cov.so, the builder with
+# source-based coverage (-fprofile-instr-generate -fcoverage-mapping):
+# `pbcheck certify|fuzz --coverage --target libNAME.so` runs it and
+# reports the line, branch and function coverage of SOURCES.
+#
+# Every build of the sources gets PBC_TARGET_NAME="NAME": a template that
+# says .name = PBC_TARGET_NAME (targets/examples/) is renamed here alone.
 #
 # Link-time truth: after libNAME.so is linked, every symbol it needs must be
 # defined by itself, by the libraries it links, or by pbcheck's exported
@@ -182,25 +194,21 @@ function(_pbcheck_add_afl name)
   foreach(def ${arg_DEFINITIONS})
     list(APPEND flags "-D${def}")
   endforeach()
-  set(lib "${CMAKE_CURRENT_BINARY_DIR}/lib${name}_afl.so")
+  list(APPEND flags "-DPBC_TARGET_NAME=\"${name}\"")
   set(exe "${CMAKE_CURRENT_BINARY_DIR}/${name}_afl_fuzz")
-  add_custom_command(OUTPUT "${lib}"
-    COMMAND "${PBCHECK_AFL_CC}" ${flags} -shared -fvisibility=hidden ${arg_SOURCES} -o "${lib}"
-    DEPENDS ${arg_SOURCES}
-    COMMENT "AFL++-instrumented lib${name}_afl.so" VERBATIM)
+  # The builder's sources in the binary (instrumented), the harness from the
+  # kit (plain): no library to load, so its edges count from the start.
   add_custom_command(OUTPUT "${exe}"
-    COMMAND "${PBCHECK_AFL_CC}" ${flags} "-DPBC_AFL_TARGET_LIB=\"${lib}\"" "${pbcheck_KIT_DIR}/afl_main.c"
-            ${pbcheck_KIT_LIBRARIES} ${pbcheck_KIT_LINK} "-Wl,--dynamic-list=${pbcheck_KIT_DIR}/exports.list"
-            # Loaded at start, before AFL++'s fork server: its edges would
-            # not count if the harness's dlopen loaded it first.
-            -Wl,--no-as-needed "${lib}" "-Wl,-rpath,${CMAKE_CURRENT_BINARY_DIR}"
-            -o "${exe}"
-    DEPENDS ${pbcheck_KIT_LIBRARIES} "${pbcheck_KIT_DIR}/afl_main.c" "${lib}"
+    COMMAND "${PBCHECK_AFL_CC}" ${flags} ${arg_SOURCES} "${pbcheck_KIT_DIR}/afl_main.c"
+            ${pbcheck_KIT_LIBRARIES} ${pbcheck_KIT_LINK} -o "${exe}"
+    DEPENDS ${pbcheck_KIT_LIBRARIES} "${pbcheck_KIT_DIR}/afl_main.c" ${arg_SOURCES}
     COMMENT "AFL++ fuzz binary ${name}_afl_fuzz" VERBATIM)
+  configure_file("${pbcheck_KIT_DIR}/diff.dict" "${exe}.dict" COPYONLY)
+  configure_file("${pbcheck_KIT_DIR}/diff.options" "${exe}.options" COPYONLY)
   if(PBCHECK_AFL)
-    add_custom_target(${name}_afl ALL DEPENDS "${lib}" "${exe}")
+    add_custom_target(${name}_afl ALL DEPENDS "${exe}")
   else()
-    add_custom_target(${name}_afl DEPENDS "${lib}" "${exe}")
+    add_custom_target(${name}_afl DEPENDS "${exe}")
   endif()
   # With PBCHECK_AFL, one input through the binary (any bytes are a valid
   # scenario): opt-in, so a vendor's CI does not depend on AFL++.
@@ -211,6 +219,71 @@ function(_pbcheck_add_afl name)
     set_tests_properties(afl_${name} PROPERTIES LABELS fuzz)
   endif()
   set(PBCHECK_AFL_FOUND TRUE PARENT_SCOPE)
+endfunction()
+
+# _pbcheck_add_fuzzer(NAME SOURCES ... INCLUDE_DIRS ... DEFINITIONS ... RUNS n):
+# NAME_fuzzer, its dictionary, options and seed corpus, and fuzz_NAME.
+function(_pbcheck_add_fuzzer name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNS" "SOURCES;INCLUDE_DIRS;DEFINITIONS")
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang" OR NOT EXISTS "${pbcheck_KIT_MUTATOR}")
+    return()
+  endif()
+  set(exe ${name}_fuzzer)
+  add_executable(${exe} ${arg_SOURCES})
+  target_include_directories(${exe} PRIVATE ${arg_INCLUDE_DIRS})
+  target_link_libraries(${exe} PRIVATE pbcheck::headers)
+  target_compile_definitions(${exe} PRIVATE ${arg_DEFINITIONS} "PBC_TARGET_NAME=\"${name}\"")
+  if(DEFINED ENV{LIB_FUZZING_ENGINE})
+    # OSS-Fuzz / ClusterFuzzLite: CFLAGS (in CMAKE_C_FLAGS) carry the
+    # sanitizer and the engine's instrumentation; the engine links as given.
+    separate_arguments(engine UNIX_COMMAND "$ENV{LIB_FUZZING_ENGINE}")
+  else()
+    # The builder under ASan and UBSan whatever pbcheck was built with.
+    set(san -fsanitize=address,undefined -fno-omit-frame-pointer)
+    target_compile_options(${exe} PRIVATE -fsanitize=fuzzer-no-link ${san})
+    set(engine -fsanitize=fuzzer ${san})
+  endif()
+  # The mutator's hooks whole (libFuzzer finds them by name), then the kit;
+  # AFL++'s driver refers to the target's entry points only weakly, which
+  # would not pull them out of the kit.
+  target_link_libraries(${exe} PRIVATE ${engine} ${pbcheck_KIT_SANITIZE}
+                        -Wl,-u,LLVMFuzzerTestOneInput -Wl,-u,LLVMFuzzerInitialize
+                        -Wl,--whole-archive "${pbcheck_KIT_MUTATOR}" -Wl,--no-whole-archive
+                        ${pbcheck_KIT_LIBRARIES} ${pbcheck_KIT_LINK})
+  set(out "${CMAKE_CURRENT_BINARY_DIR}")
+  set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${out}")
+  configure_file("${pbcheck_KIT_DIR}/diff.dict" "${out}/${exe}.dict" COPYONLY)
+  configure_file("${pbcheck_KIT_DIR}/diff.options" "${out}/${exe}.options" COPYONLY)
+  # The seeds laid onto the builder's declared adapter, by the binary itself
+  # (it has the declaration linked in; no DDI runs), folder and zip.
+  file(GLOB seeds "${pbcheck_SEEDS_DIR}/*.pbs")
+  set(dir "${out}/${exe}_seeds")
+  set(zip "${out}/${exe}_seed_corpus.zip")
+  add_custom_command(OUTPUT "${zip}"
+    COMMAND "${CMAKE_COMMAND}" -E rm -rf "${dir}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${dir}"
+    COMMAND "${CMAKE_COMMAND}" -E env "PBCHECK_ENCODE_SEEDS=${dir}" ASAN_OPTIONS=detect_leaks=0
+            LLVM_PROFILE_FILE=/dev/null $<TARGET_FILE:${exe}> ${seeds}
+    COMMAND "${CMAKE_COMMAND}" -E chdir "${dir}" "${CMAKE_COMMAND}" -E tar cf "${zip}" --format=zip .
+    DEPENDS ${exe} ${seeds}
+    COMMENT "Seed corpus of ${exe}, laid onto its adapter" VERBATIM)
+  add_custom_target(${exe}_seeds ALL DEPENDS "${zip}")
+  if(NOT TARGET pbcheck_fuzzers)
+    add_custom_target(pbcheck_fuzzers)
+  endif()
+  add_dependencies(pbcheck_fuzzers ${exe} ${exe}_seeds)
+  set(runs 200)
+  if(arg_RUNS)
+    set(runs ${arg_RUNS})
+  endif()
+  set(work "${out}/fuzz_${name}")
+  file(MAKE_DIRECTORY "${work}")
+  add_test(NAME fuzz_${name}
+           COMMAND $<TARGET_FILE:${exe}> -runs=${runs} -seed=1 -artifact_prefix=${work}/
+                   -dict=${out}/${exe}.dict "${work}/corpus" "${dir}"
+           WORKING_DIRECTORY "${work}")
+  file(MAKE_DIRECTORY "${work}/corpus")
+  set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz)
 endfunction()
 
 function(pbcheck_add_target name)
@@ -236,7 +309,7 @@ function(pbcheck_add_target name)
   add_library(${name} SHARED ${sources})
   target_include_directories(${name} PRIVATE ${include_dirs})
   target_link_libraries(${name} PRIVATE pbcheck::headers)
-  target_compile_definitions(${name} PRIVATE ${arg_COMPILE_DEFINITIONS})
+  target_compile_definitions(${name} PRIVATE ${arg_COMPILE_DEFINITIONS} "PBC_TARGET_NAME=\"${name}\"")
   set_target_properties(${name} PROPERTIES PREFIX "lib" C_VISIBILITY_PRESET hidden
                         CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   # The link check (see the top of this file). The compiler drives the
@@ -258,6 +331,22 @@ function(pbcheck_add_target name)
     target_include_directories(${name} PRIVATE "${case_dir}")
   endif()
 
+  # libNAME_cov.so: the same builder with clang's source-based coverage, for
+  # `certify --coverage` and `fuzz --coverage`. Continuous mode (counters
+  # relocated into the mapped profile) lets a worker that ends with _exit
+  # or a crash keep what it ran.
+  if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+    add_library(${name}_cov SHARED ${sources})
+    target_include_directories(${name}_cov PRIVATE ${include_dirs} ${case_dir})
+    target_link_libraries(${name}_cov PRIVATE pbcheck::headers)
+    target_compile_definitions(${name}_cov PRIVATE ${arg_COMPILE_DEFINITIONS} "PBC_TARGET_NAME=\"${name}\"")
+    target_compile_options(${name}_cov PRIVATE -O0 -fprofile-instr-generate -fcoverage-mapping
+                           "SHELL:-mllvm -runtime-counter-relocation")
+    target_link_options(${name}_cov PRIVATE -fprofile-instr-generate)
+    set_target_properties(${name}_cov PROPERTIES PREFIX "lib" C_VISIBILITY_PRESET hidden
+                          CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  endif()
+
   if(NOT arg_NO_CERTIFY_TEST)
     set(certify_args --quick)
     if(arg_CERTIFY_ARGS)
@@ -272,31 +361,6 @@ function(pbcheck_add_target name)
   _pbcheck_add_afl(${name} SOURCES ${sources} INCLUDE_DIRS ${include_dirs} ${case_dir}
                    DEFINITIONS ${arg_COMPILE_DEFINITIONS})
 
-  if(pbcheck_FUZZ_ENGINE STREQUAL "libfuzzer" AND pbcheck_FUZZ_EXECUTABLE)
-    set(runs 200)
-    if(arg_FUZZ_RUNS)
-      set(runs ${arg_FUZZ_RUNS})
-    endif()
-    set(dir "${CMAKE_CURRENT_BINARY_DIR}/fuzz_${name}")
-    file(MAKE_DIRECTORY "${dir}")
-    # libNAME_fuzz.so: the same builder with libFuzzer's coverage
-    # instrumentation, so the fuzzer is guided by the builder's own edges
-    # (libNAME.so stays plain: pbcheck itself links no libFuzzer).
-    set(fuzz_lib ${name})
-    if(CMAKE_C_COMPILER_ID MATCHES "Clang")
-      set(fuzz_lib ${name}_fuzz)
-      add_library(${fuzz_lib} SHARED ${sources})
-      target_include_directories(${fuzz_lib} PRIVATE ${include_dirs} ${case_dir})
-      target_link_libraries(${fuzz_lib} PRIVATE pbcheck::headers)
-      target_compile_definitions(${fuzz_lib} PRIVATE ${arg_COMPILE_DEFINITIONS})
-      target_compile_options(${fuzz_lib} PRIVATE -fsanitize=fuzzer-no-link)
-      set_target_properties(${fuzz_lib} PROPERTIES PREFIX "lib" C_VISIBILITY_PRESET hidden
-                            CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
-    endif()
-    add_test(NAME fuzz_${name}
-             COMMAND ${CMAKE_COMMAND} -E env PBCHECK_TARGET=$<TARGET_FILE:${fuzz_lib}>
-                     "${pbcheck_FUZZ_EXECUTABLE}" -runs=${runs} -seed=1 -artifact_prefix=${dir}/
-             WORKING_DIRECTORY "${dir}")
-    set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz)
-  endif()
+  _pbcheck_add_fuzzer(${name} SOURCES ${sources} INCLUDE_DIRS ${include_dirs} ${case_dir}
+                      DEFINITIONS ${arg_COMPILE_DEFINITIONS} RUNS ${arg_FUZZ_RUNS})
 endfunction()

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak)); /* as libFuzzer: if the target has one */
 
 __AFL_FUZZ_INIT();
 
@@ -31,6 +32,8 @@ static int run_file(const char *path)
 
 int main(int argc, char **argv)
 {
+    if (LLVMFuzzerInitialize)
+        LLVMFuzzerInitialize(&argc, &argv);
 #ifdef PBC_AFL_TARGET_LIB
     setenv("PBCHECK_TARGET", PBC_AFL_TARGET_LIB, 0);
 #endif

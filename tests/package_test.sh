@@ -29,19 +29,30 @@ for ex in example_gpu example_cpu example_worker; do
     check "$ex-exports-one-symbol" [ "$(nm -D --defined-only "$lib" 2>/dev/null | awk '$2 ~ /[TDR]/ { print $3 }')" = pbc_target_get ]
 done
 ctest --test-dir "$tmp/build" -V -LE fuzz >"$tmp/ctest.log" 2>&1
-# A libFuzzer build of pbcheck also gives each builder a fuzz_NAME test;
-# one of them runs here, to show the binary loads the library and judges.
-if grep -q 'pbcheck_FUZZ_ENGINE "libfuzzer"' "$tmp/prefix/lib/cmake/pbcheck/pbcheckFuzz.cmake"; then
-    check fuzz-tests-registered [ "$(ctest --test-dir "$tmp/build" -N -R '^fuzz_' | grep -c 'Test *#')" -eq 3 ]
-    ctest --test-dir "$tmp/build" -V -R '^fuzz_example_cpu$' >"$tmp/fuzz.log" 2>&1
-    check fuzz-ran grep -Eq 'Done [0-9]+ runs|==ERROR|deadly signal|pbcheck:' "$tmp/fuzz.log"
-    # The builder's own code carries libFuzzer's coverage instrumentation
-    # (its counters register with the fuzzer when the library loads).
-    check fuzz-library-instrumented bash -c \
-        "nm -D '$tmp/build/libexample_cpu_fuzz.so' | grep -q ' U __sanitizer_cov_8bit_counters_init'"
-    check plain-library-not-instrumented bash -c \
-        "! nm -D '$tmp/build/libexample_cpu.so' | grep -q __sanitizer_cov_8bit_counters_init"
-fi
+# With clang each builder gets NAME_fuzzer, the builder linked in: it runs
+# with no environment at all, from its seed corpus, and its fuzz_NAME test
+# passes; pbcheck encode lays the installed seeds onto the adapter.
+check fuzz-tests-registered [ "$(ctest --test-dir "$tmp/build" -N -R '^fuzz_' | grep -c 'Test *#')" -eq 3 ]
+ctest --test-dir "$tmp/build" -V -R '^fuzz_example_cpu$' >"$tmp/fuzz.log" 2>&1
+check fuzz-test-passes [ $? -eq 0 ] || tail -30 "$tmp/fuzz.log"
+for ex in example_gpu example_cpu example_worker; do
+    check "$ex-fuzzer-seeds" [ "$(unzip -l "$tmp/build/${ex}_fuzzer_seed_corpus.zip" | grep -c '\.bin$')" -gt 20 ]
+    (cd "$tmp" && env -i PATH=/usr/bin:/bin "$tmp/build/${ex}_fuzzer" -runs=30 "$tmp/build/${ex}_fuzzer_seeds" \
+        >"$tmp/$ex-fuzzer.log" 2>&1)
+    check "$ex-fuzzer-runs-without-environment" grep -q '^Done [0-9]* runs' "$tmp/$ex-fuzzer.log" ||
+        tail -20 "$tmp/$ex-fuzzer.log"
+done
+check fuzzer-has-builder-linked-in bash -c "nm '$tmp/build/example_cpu_fuzzer' | grep -q ' T pbc_target_get$'"
+# pbcheck fuzz --target libNAME.so takes the builder's own binary.
+"$tmp/prefix/bin/pbcheck" fuzz --target "$tmp/build/libexample_cpu.so" --runs 50 --out "$tmp/fz" >"$tmp/fz.log" 2>&1
+check fuzz-verb-uses-own-binary grep -q "(${tmp}/build/example_cpu_fuzzer)" "$tmp/fz.log" || cat "$tmp/fz.log"
+# The installed seeds, run on a builder that declares its adapter, under
+# the name given to pbcheck_add_target.
+"$tmp/prefix/bin/pbcheck" run --target "$tmp/build/libexample_worker.so" >"$tmp/run.log" 2>&1
+check run-installed-seeds [ $? -eq 0 ] || tail -20 "$tmp/run.log"
+check run-says-seeds grep -q "run: the seed corpus, $tmp/prefix/share/pbcheck/seeds" "$tmp/run.log"
+check run-passes-seeds grep -Eq '^run: [1-9][0-9]* passed, 0 failed' "$tmp/run.log"
+check target-renamed-in-one-place grep -q "target 'example_worker'" "$tmp/run.log"
 # With AFL++ installed, each builder also gets an instrumented library and
 # an AFL++ fuzz binary; one runs an input, and afl-showmap sees edges of
 # the builder's own code (the harness in the kit is not instrumented).
@@ -49,9 +60,8 @@ if command -v afl-clang-fast >/dev/null; then
     ctest --test-dir "$tmp/build" -V -R '^afl_example_cpu$' >"$tmp/afl.log" 2>&1
     check afl-test-passes [ $? -eq 0 ] || tail -30 "$tmp/afl.log"
     check afl-binary-built [ -x "$tmp/build/example_cpu_afl_fuzz" ]
-    check afl-library-built [ -f "$tmp/build/libexample_cpu_afl.so" ]
     # The same driver path with and without work for the builder: only
-    # the builder's instrumented code can tell the two maps apart.
+    # the builder's instrumented code (linked in) can tell the two maps apart.
     "$tmp/prefix/bin/pbcheck" encode "$src/corpus/seeds/everything.pbs" --out "$tmp/afl-in" >/dev/null
     : >"$tmp/afl-in/empty.bin"
     edges() { # edges INPUT: tuples afl-showmap sees for one input on stdin
@@ -68,6 +78,47 @@ for ex in example_gpu example_cpu example_worker; do
     check "$ex-certify-ran" grep -q "verdict: " "$tmp/$ex.log"
     check "$ex-conformant" grep -q "verdict: CONFORMANT" "$tmp/$ex.log"
 done
+
+# Coverage of the builder's code: certify --coverage runs libNAME_cov.so and
+# reports line and branch coverage of its sources; the size check of
+# ExCpuWritePhysical (a buffer too small for its packet) is reached only by
+# random cases: covered after --time, not without it.
+check cov-library-built [ -f "$tmp/build/libexample_cpu_cov.so" ]
+line=$(grep -n 'if (Args->DmaSize < EXCPU_LEN_SOLID \* 4)' "$src/targets/examples/example_cpu/excpu_ddi.c" | cut -d: -f1)
+covered() { # covered RUN_DIR: the true count of that branch in llvm-cov's export
+    python3 - "$1/coverage/export.json" "$line" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))
+for f in e["data"][0]["functions"]:
+    if f["name"].endswith("ExCpuWritePhysical"):
+        print(sum(b[4] for b in f["branches"] if b[0] == int(sys.argv[2])))
+PY
+}
+for run in quick:--quick random:--quick\ --time\ 15; do
+    name=${run%%:*} args=${run#*:}
+    # shellcheck disable=SC2086
+    "$tmp/prefix/bin/pbcheck" certify --target "$tmp/build/libexample_cpu.so" $args --coverage --out "$tmp/cov-$name" \
+        --run-id r >"$tmp/cov-$name.log" 2>&1
+    check "coverage-$name-certifies" [ $? -eq 0 ] || tail -20 "$tmp/cov-$name.log"
+    check "coverage-$name-says" grep -q '^coverage: lines [0-9.]*%, branches [0-9.]*%' "$tmp/cov-$name.log"
+    check "coverage-$name-html" [ -f "$tmp/cov-$name/r/coverage/html/index.html" ]
+    check "coverage-$name-report-json" python3 -c "
+import json, sys
+c = json.load(open('$tmp/cov-$name/r/report.json'))['coverage']
+files = sorted(f['file'].rsplit('/', 1)[-1] for f in c['files'])
+assert files == ['excpu_ddi.c', 'excpu_hw.h', 'excpu_isa.c'], files
+assert c['lines']['covered'] > 0 and c['branches']['count'] > 0
+assert all(b['function'].startswith('ExCpu') for b in c['uncovered_entry_branches'])"
+    check "coverage-$name-summary" grep -q "^| excpu_ddi.c | [0-9]*/[0-9]* " "$tmp/cov-$name/r/summary.md"
+    check "coverage-$name-linked" grep -q 'href="coverage/html/index.html"' "$tmp/cov-$name/r/index.html"
+done
+check random-branch-uncovered-without-time [ "$(covered "$tmp/cov-quick/r")" = 0 ]
+check random-branch-covered-with-time [ "$(covered "$tmp/cov-random/r")" -gt 0 ]
+# fuzz --coverage: the corpus through the coverage build.
+"$tmp/prefix/bin/pbcheck" fuzz --target "$tmp/build/libexample_cpu.so" --runs 300 --coverage --out "$tmp/fzc" \
+    >"$tmp/fzc.log" 2>&1
+check fuzz-coverage grep -q '^coverage: lines' "$tmp/fzc.log" || tail "$tmp/fzc.log"
+check fuzz-coverage-json [ -f "$tmp/fzc/coverage/coverage.json" ]
 
 # Link-time truth: a library that needs a symbol neither it nor pbcheck's
 # kernel services define fails to build, naming it, and leaves no library;

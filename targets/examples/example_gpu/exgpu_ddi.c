@@ -357,6 +357,12 @@ static NTSTATUS APIENTRY ExGpuSubmitCommand(IN_CONST_HANDLE hAdapter, const DXGK
     return STATUS_SUCCESS;
 }
 
+/* The name reports give this builder: pbcheck_add_target(NAME ...) sets
+ * PBC_TARGET_NAME to NAME, so a copy of this template is renamed there. */
+#ifndef PBC_TARGET_NAME
+#define PBC_TARGET_NAME "example-gpu"
+#endif
+
 static const pbc_target ExGpuTarget = {
     .abi_version = PBC_TARGET_ABI_VERSION,
     .struct_size = sizeof(pbc_target),
@@ -364,7 +370,7 @@ static const pbc_target ExGpuTarget = {
     .name = "example-gpu-bug-unmap-invalid",
     .summary = "ExGpu with a planted bug: unmapped GART entries left invalid (PB-UNMAP-DUMMY)",
 #else
-    .name = "example-gpu",
+    .name = PBC_TARGET_NAME,
     .summary = "example vendor builder: own qword ISA, contiguous-run copies, GART by registers",
 #endif
     .isa = &exgpu_isa,

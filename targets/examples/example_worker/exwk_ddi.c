@@ -467,6 +467,12 @@ static const pbc_adapter_decl ExWkAdapterDecl = {
     .paging_buffer_size = EXWK_PAGING_BUFFER_SIZE,
 };
 
+/* The name reports give this builder: pbcheck_add_target(NAME ...) sets
+ * PBC_TARGET_NAME to NAME, so a copy of this template is renamed there. */
+#ifndef PBC_TARGET_NAME
+#define PBC_TARGET_NAME "example-worker"
+#endif
+
 #ifdef EXWK_VARIANT_SYMBOL /* linked into pbcheck as a legal variant */
 const pbc_target EXWK_VARIANT_SYMBOL = {
 #else
@@ -484,7 +490,7 @@ static const pbc_target ExWkTarget = {
     .name = "example-worker-bug-small-page-table",
     .summary = "ExWorker with a planted bug: a 32-entry page table for a larger aperture",
 #else
-    .name = "example-worker",
+    .name = PBC_TARGET_NAME,
     .summary = "example vendor builder: records the arguments, a worker on the GPU queue does the work",
 #endif
     .isa = &exwk_isa,
