@@ -5,10 +5,11 @@ set -euo pipefail
 # python3-jsonschema validates report.json against its schema and chromium
 # renders index.html in the report tests (CTest label "report"); npm fetches
 # the SARIF 2.1.0 schema the triage test validates triage.sarif against;
+# llvm-14 (llvm-profdata-14, llvm-cov-14) serves certify --coverage;
 # python3-yaml reads the GitHub workflows in tests/workflows_test.py, which
 # also lints them with actionlint (below).
 need=(clang cmake make pkg-config libxxhash-dev libjansson-dev libxml2-dev libxml2-utils python3 libclang-rt-14-dev afl++ zip unzip
-      python3-jsonschema python3-yaml chromium)
+      llvm-14 python3-jsonschema python3-yaml chromium)
 missing=()
 for p in "${need[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
