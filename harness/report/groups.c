@@ -124,7 +124,8 @@ static void group_cases(const pbc_report *r, pbc_report_groups *g, int skips)
         at = end;
     }
     free(k);
-    qsort(g->items, g->count, sizeof(*g->items), group_order);
+    if (g->count > 1) /* items is NULL when there is none */
+        qsort(g->items, g->count, sizeof(*g->items), group_order);
     for (uint32_t i = 0; i < g->count; i++) { /* the items stay where they are from here on */
         pbc_report_group *grp = &g->items[i];
         if (!grp->key) {

@@ -98,7 +98,8 @@ void pbc_triage_sort(pbc_triage_run *r)
     uint64_t *order = pbc_xmalloc((r->bucket_count ? r->bucket_count : 1) * sizeof(*order));
     for (uint32_t i = 0; i < r->bucket_count; i++)
         order[i] = r->buckets[i].sig;
-    qsort(r->buckets, r->bucket_count, sizeof(*r->buckets), bucket_order);
+    if (r->bucket_count > 1)
+        qsort(r->buckets, r->bucket_count, sizeof(*r->buckets), bucket_order);
     for (uint32_t i = 0; i < r->input_count; i++)
         for (uint32_t k = 0; k < r->bucket_count; k++)
             if (r->inputs[i].bucket >= 0 && r->buckets[k].sig == order[r->inputs[i].bucket]) {
