@@ -67,6 +67,9 @@ typedef struct shim_state {
     uint32_t depth;          /* pbc_shim_enter nesting: the outermost syncs */
     uint32_t invisible;      /* bit n: segment n is not CPU-visible (declared so) */
     pbc_shim_watch *watch;   /* the watched memory in use, or NULL */
+    const uint8_t *own_host; /* the harness's own view (pbc_shim_own_view), or NULL */
+    uint64_t own_phys;
+    size_t own_bytes;
 } shim_state;
 
 static _Thread_local shim_state shim;
@@ -546,6 +549,13 @@ void pbc_shim_leave(void)
     shim_sync_in();
 }
 
+void pbc_shim_own_view(const void *host, uint64_t phys, size_t bytes)
+{
+    shim.own_host = host;
+    shim.own_phys = phys;
+    shim.own_bytes = host ? bytes : 0;
+}
+
 uint32_t pbc_shim_take_accesses(const pbc_shim_access **out)
 {
     uint32_t n = shim.access_count;
@@ -740,6 +750,10 @@ PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
     const uint8_t *p = BaseAddress;
     if (shim.gpu && shim.gpu->dma_pool && p >= shim.gpu->dma_pool && p < shim.gpu->dma_pool + PBC_DMA_POOL_SIZE) {
         pa.QuadPart = (LONGLONG)(PBC_DMA_POOL_BASE + (uint64_t)(p - shim.gpu->dma_pool));
+        return pa;
+    }
+    if (shim.own_host && p >= shim.own_host && p < shim.own_host + shim.own_bytes) {
+        pa.QuadPart = (LONGLONG)(shim.own_phys + (uint64_t)(p - shim.own_host));
         return pa;
     }
     int i = shim_find(BaseAddress);
