@@ -41,6 +41,7 @@ typedef struct shim_mapping {
     uint8_t *host;    /* what the builder sees: read-only until written */
     uint8_t *alias;   /* the same pages, writable, for the harness */
     size_t bytes;
+    size_t cap;       /* bytes of the three mappings (a spare's may exceed the view's) */
     size_t count;     /* pages */
     uint64_t first;   /* MmMapIoSpace: page number of page 0 */
     uint64_t *pages;  /* MDL views: page number of each page, else NULL */
@@ -73,6 +74,41 @@ typedef struct shim_state {
 } shim_state;
 
 static _Thread_local shim_state shim;
+
+/* The mappings of views that went, kept for views they can hold: making
+ * and unmaking a view's three mappings, and faulting in its first pages,
+ * cost more than a small view's work (VidMm maps every CPU-visible
+ * allocation). A spare's host pages are all inaccessible and its pages
+ * hold zeros again (their memory given back), as a new view's do. Kept
+ * apart from the per-run state; only views up to SHIM_SPARE_BYTES. The
+ * mappings are shared memory, so a forked child drops its copies rather
+ * than write into its parent's. */
+#define SHIM_SPARES 8u
+#define SHIM_SPARE_BYTES ((size_t)1 << 20)
+typedef struct shim_spare {
+    uint8_t *host, *alias, *clean;
+    size_t cap;
+} shim_spare;
+static _Thread_local struct {
+    shim_spare s[SHIM_SPARES];
+    uint32_t count;
+    pid_t pid; /* whose they are */
+} shim_spares;
+
+/* The spares, once those a parent process left are gone. */
+static void shim_spares_own(void)
+{
+    pid_t me = getpid();
+    if (shim_spares.pid == me)
+        return;
+    for (uint32_t k = 0; k < shim_spares.count; k++) {
+        munmap(shim_spares.s[k].host, shim_spares.s[k].cap);
+        munmap(shim_spares.s[k].alias, shim_spares.s[k].cap);
+        munmap(shim_spares.s[k].clean, shim_spares.s[k].cap);
+    }
+    shim_spares.count = 0;
+    shim_spares.pid = me;
+}
 
 /* Memory of the harness's own the builder may read but not write
  * (pbc_shim_guard): kept apart from the per-run state. */
@@ -505,9 +541,15 @@ static void shim_release(uint32_t i)
         m->mdl->MappedSystemVa = m->saved_va;
         m->mdl->MdlFlags = m->saved_flags;
     }
-    munmap(m->host, m->bytes);
-    munmap(m->alias, m->bytes);
-    munmap(m->clean, m->bytes);
+    shim_spares_own();
+    if (m->cap <= SHIM_SPARE_BYTES && shim_spares.count < SHIM_SPARES &&
+        madvise(m->alias, m->cap, MADV_REMOVE) == 0) {
+        shim_spares.s[shim_spares.count++] = (shim_spare){m->host, m->alias, m->clean, m->cap};
+    } else {
+        munmap(m->host, m->cap);
+        munmap(m->alias, m->cap);
+        munmap(m->clean, m->cap);
+    }
     free(m->pages);
     free(m->order);
     free(m->dirty);
@@ -588,25 +630,14 @@ static int shim_by_page(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* A view of count pages: page i is physical page first + i, or pages[i]
- * when pages is given (the view then owns it). NULL when the shim cannot
- * make one. */
-static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
+/* A view's three fresh mappings of m->bytes; -1 when the kernel gives none. */
+static int shim_map_new(shim_mapping *m)
 {
-    if (!shim.gpu || shim.map_count == SHIM_MAX_MAPPINGS || count == 0 ||
-        count > SHIM_MAX_VIEW_BYTES / PBC_PAGE_SIZE) {
-        free(pages);
-        return NULL;
-    }
-    shim_mapping *m = &shim.map[shim.map_count];
-    memset(m, 0, sizeof(*m));
-    m->bytes = count * PBC_PAGE_SIZE;
     int fd = memfd_create("pbcheck-view", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, (off_t)m->bytes) != 0) {
         if (fd >= 0)
             close(fd);
-        free(pages);
-        return NULL;
+        return -1;
     }
     m->host = mmap(NULL, m->bytes, PROT_NONE, MAP_SHARED | MAP_NORESERVE, fd, 0);
     m->alias = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
@@ -620,6 +651,37 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
             munmap(m->alias, m->bytes);
         if (m->clean != MAP_FAILED)
             munmap(m->clean, m->bytes);
+        return -1;
+    }
+    return 0;
+}
+
+/* A view of count pages: page i is physical page first + i, or pages[i]
+ * when pages is given (the view then owns it). NULL when the shim cannot
+ * make one. */
+static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
+{
+    if (!shim.gpu || shim.map_count == SHIM_MAX_MAPPINGS || count == 0 ||
+        count > SHIM_MAX_VIEW_BYTES / PBC_PAGE_SIZE) {
+        free(pages);
+        return NULL;
+    }
+    shim_mapping *m = &shim.map[shim.map_count];
+    memset(m, 0, sizeof(*m));
+    m->bytes = m->cap = count * PBC_PAGE_SIZE;
+    shim_spares_own();
+    uint32_t best = shim_spares.count;
+    for (uint32_t k = 0; k < shim_spares.count; k++)
+        if (shim_spares.s[k].cap >= m->bytes &&
+            (best == shim_spares.count || shim_spares.s[k].cap < shim_spares.s[best].cap))
+            best = k;
+    if (best < shim_spares.count) {
+        m->host = shim_spares.s[best].host;
+        m->alias = shim_spares.s[best].alias;
+        m->clean = shim_spares.s[best].clean;
+        m->cap = shim_spares.s[best].cap;
+        shim_spares.s[best] = shim_spares.s[--shim_spares.count];
+    } else if (shim_map_new(m)) {
         free(pages);
         return NULL;
     }
