@@ -52,6 +52,8 @@ typedef struct shim_mapping {
     uint64_t *touched; /* bitmap: pages the CPU read or wrote since the last leave */
     size_t touched_lo, touched_hi;
     uint64_t *wrote;   /* bitmap: pages the CPU wrote since the last leave */
+    uint64_t *filled;  /* bitmap: pages that hold the model's bytes (the others, zeros, are filled at
+                          their first access) */
     PMDL mdl;         /* MmGetSystemAddressForMdlSafe: the MDL to put back */
     PVOID saved_va;
     CSHORT saved_flags;
@@ -177,6 +179,8 @@ static int shim_watch_fault(uint8_t *a)
  * bytes and notes it dirty. A write to a sealed page of the watched
  * memory is noted too. The access then runs again. Any other fault is
  * the previous handler's. */
+static void shim_fill_view_page(shim_mapping *m, size_t i);
+
 static void shim_segv(int sig, siginfo_t *si, void *uc)
 {
     uint8_t *a = si->si_addr;
@@ -199,6 +203,8 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
             continue;
         size_t i = (size_t)(a - m->host) / PBC_PAGE_SIZE;
         uint8_t *page = m->host + i * PBC_PAGE_SIZE;
+        if (!shim_bit(m->filled, i))
+            shim_fill_view_page(m, i);
         if (!shim_bit(m->touched, i)) {
             if (mprotect(page, PBC_PAGE_SIZE, PROT_READ) != 0)
                 shim_cannot_track();
@@ -438,12 +444,23 @@ static void shim_fill(uint8_t *to, const pbc_page *pg)
         memcpy(to, bytes, PBC_PAGE_SIZE);
 }
 
+/* Page i of view m gets what the model holds there now (zeros when the
+ * model has no such page), once: later changes reach it by the change
+ * log (shim_copy_in). */
+static void shim_fill_view_page(shim_mapping *m, size_t i)
+{
+    const pbc_page *pg = pbc_mem_find(&shim.gpu->mem, shim_view_ppn(m, i));
+    if (pg)
+        shim_fill(m->alias + i * PBC_PAGE_SIZE, pg);
+    m->filled[i / 64] |= 1ull << (i % 64);
+}
+
 /* Copies modeled page pg into every view that shows it. */
 static void shim_copy_in(const pbc_page *pg)
 {
     for (uint32_t k = 0; k < shim.map_count; k++) {
         int64_t i = shim_view_index(&shim.map[k], pg->ppn);
-        if (i >= 0)
+        if (i >= 0 && shim_bit(shim.map[k].filled, (size_t)i))
             shim_fill(shim.map[k].alias + (size_t)i * PBC_PAGE_SIZE, pg);
     }
 }
@@ -555,6 +572,7 @@ static void shim_release(uint32_t i)
     free(m->dirty);
     free(m->touched);
     free(m->wrote);
+    free(m->filled);
     shim.map[i] = shim.map[--shim.map_count];
     if (shim.map_count == 0)
         pbc_mem_watch(&shim.gpu->mem, 0);
@@ -692,6 +710,7 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
     m->dirty = pbc_xcalloc((count + 63) / 64, sizeof(*m->dirty));
     m->touched = pbc_xcalloc((count + 63) / 64, sizeof(*m->touched));
     m->wrote = pbc_xcalloc((count + 63) / 64, sizeof(*m->wrote));
+    m->filled = pbc_xcalloc((count + 63) / 64, sizeof(*m->filled));
     m->dirty_lo = m->dirty_hi = m->touched_lo = m->touched_hi = SIZE_MAX;
     if (pages) {
         m->order = pbc_xmalloc(count * sizeof(*m->order));
@@ -704,22 +723,11 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
     shim_write_back_all();
     shim_sync_in();
     shim.map_count++;
-    /* What the model holds now, costing the smaller of the view's pages
-     * and the model's touched pages. */
+    /* What the model holds is filled in page by page as the CPU first
+     * reaches it (shim_fill_view_page): a view costs the pages its
+     * builder uses, not its size (VidMm maps every CPU-visible
+     * allocation, which most builders never read). */
     pbc_mem *mem = &shim.gpu->mem;
-    if (count <= mem->count) {
-        for (size_t i = 0; i < count; i++) {
-            const pbc_page *pg = pbc_mem_find(mem, shim_view_ppn(m, i));
-            if (pg)
-                shim_fill(m->alias + i * PBC_PAGE_SIZE, pg);
-        }
-    } else {
-        for (uint32_t j = 0; j < mem->count; j++) {
-            int64_t i = shim_view_index(m, mem->pages[j].ppn);
-            if (i >= 0)
-                shim_fill(m->alias + (size_t)i * PBC_PAGE_SIZE, &mem->pages[j]);
-        }
-    }
     if (!mem->watched)
         pbc_mem_watch(mem, 1);
     return m;
