@@ -17,8 +17,12 @@
  *   (g) fuzzing from the seed corpus as `pbcheck fuzz` runs it: libFuzzer
  *       with one process and with --jobs 2 (and, for the record, the
  *       -jobs alternative --jobs does not use), AFL++ with -M and -S;
- *   (h) the cost of one mutation, structure-aware against libFuzzer's own.
- * It prints a Markdown report (docs/benchmarks.md keeps the last one).
+ *   (h) the cost of one mutation, structure-aware against libFuzzer's own;
+ *   (z) scenarios with allocations and no operations, up to 4 GiB;
+ * and the regression guard's ratios: (a) and (a') per unit of a fixed
+ * workload run in the same process, which --guard checks against those
+ * a report recorded. It prints a Markdown report (docs/benchmarks.md keeps
+ * the last one).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -33,6 +37,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <xxhash.h>
 
 #include "base/fs.h"
 #include "base/util.h"
@@ -48,7 +53,7 @@
 typedef struct bench_args {
     double time_s, cap_s, fuzz_time_s;
     uint32_t seeds;
-    const char *mutants, *bin_dir, *afl_bin_dir, *out, *corpus;
+    const char *mutants, *bin_dir, *afl_bin_dir, *out, *corpus, *guard;
     int skip_find, skip_long, skip_fuzz, execs_only;
 } bench_args;
 
@@ -125,16 +130,27 @@ static void mix_generated(mix *m, uint64_t seg_size)
     }
 }
 
+/* This thread's CPU time: what a slice of work costs whatever else the
+ * machine runs (on a loaded machine wall time mostly measures waiting). */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* How often the determinism re-run runs: as the fuzz targets run it (one
  * input in PBC_FUZZ_RERUN_EVERY), on every input, or never. */
 typedef enum rerun_mode { RERUN_AS_FUZZING, RERUN_ALWAYS, RERUN_NEVER } rerun_mode;
 
 /* Runs the mix (decode + differential run, as the fuzz target does) until
- * `seconds` pass; returns inputs per second. */
-static double mix_run_as(const mix *m, pbc_runner *runner, double seconds, uint32_t *cursor, rerun_mode rerun)
+ * `seconds` pass by the clock `now` (wall or CPU time); returns inputs per
+ * second of it. */
+static double mix_run_on(const mix *m, pbc_runner *runner, double seconds, uint32_t *cursor, rerun_mode rerun,
+                         double (*now)(void))
 {
     const pbc_target *t = pbc_target_find("reference");
-    double start = pbc_cli_now(), elapsed;
+    double start = now(), elapsed;
     uint64_t done = 0;
     do {
         for (int k = 0; k < 16; k++, done++) {
@@ -153,9 +169,14 @@ static double mix_run_as(const mix *m, pbc_runner *runner, double seconds, uint3
             }
             pbc_scenario_fini(&s);
         }
-        elapsed = pbc_cli_now() - start;
+        elapsed = now() - start;
     } while (elapsed < seconds);
     return (double)done / elapsed;
+}
+
+static double mix_run_as(const mix *m, pbc_runner *runner, double seconds, uint32_t *cursor, rerun_mode rerun)
+{
+    return mix_run_on(m, runner, seconds, cursor, rerun, pbc_cli_now);
 }
 
 static double mix_run(const mix *m, pbc_runner *runner, double seconds, uint32_t *cursor)
@@ -190,22 +211,24 @@ static void determinism_share(double seconds, double *sampled, double *every)
 }
 
 /* Execs/s of a mix on a fresh runner, after a warm-up. */
-static double mix_speed(const mix *m, double seconds)
+static double mix_speed(const mix *m, double seconds, double (*now)(void))
 {
     pbc_runner r;
     pbc_runner_init(&r);
     uint32_t cursor = 0;
     mix_run(m, &r, 0.3, &cursor); /* warm up */
-    double v = mix_run(m, &r, seconds, &cursor);
+    double v = mix_run_on(m, &r, seconds, &cursor, RERUN_AS_FUZZING, now);
     pbc_runner_fini(&r);
     return v;
 }
 
-static double default_mix_speed(double seconds)
+/* Execs per second of the default mix; per second of this thread's CPU
+ * time with now = cpu_now (what a loaded machine does not inflate). */
+static double default_mix_speed(double seconds, double (*now)(void))
 {
     mix m = {0};
     mix_generated(&m, 16ull << 20);
-    double v = mix_speed(&m, seconds);
+    double v = mix_speed(&m, seconds, now);
     mix_fini(&m);
     return v;
 }
@@ -248,9 +271,146 @@ static double corpus_speed(const char *dir, double seconds, uint32_t *count, uin
     mix m = {0};
     mix_folder(&m, dir, over);
     *count = m.count;
-    double v = m.count ? mix_speed(&m, seconds) : 0;
+    double v = m.count ? mix_speed(&m, seconds, pbc_cli_now) : 0;
     mix_fini(&m);
     return v;
+}
+
+/* ---- The regression guard: (a) and (a') against a fixed workload ---- */
+
+static int cmp_double_f(const void *x, const void *y);
+
+/* A unit of work whose cost no pbcheck code sets: a hash and a copy of
+ * 64 KiB, and 4,096 dependent loads across 4 MiB. Run beside (a) and (a')
+ * in the same process, its rate moves with the machine (its clock, what
+ * else runs on it, its caches) as theirs do, so their ratio to it does
+ * not. */
+#define REF_WORK_BYTES (64u << 10)
+#define REF_WORK_CHASE (4u << 20)
+
+typedef struct ref_work {
+    uint8_t *src, *dst;
+    uint32_t *chase;
+    uint64_t sink;
+} ref_work;
+
+static void ref_work_init(ref_work *w)
+{
+    w->src = pbc_xmalloc(REF_WORK_BYTES);
+    w->dst = pbc_xmalloc(REF_WORK_BYTES);
+    w->chase = pbc_xmalloc(REF_WORK_CHASE);
+    pbc_rng rng = {27};
+    for (uint32_t i = 0; i < REF_WORK_BYTES; i++)
+        w->src[i] = (uint8_t)pbc_rng_choose(&rng, 256);
+    uint32_t n = REF_WORK_CHASE / sizeof(uint32_t);
+    for (uint32_t i = 0; i < n; i++)
+        w->chase[i] = pbc_rng_choose(&rng, n);
+    w->sink = 0;
+}
+
+static void ref_work_fini(ref_work *w)
+{
+    free(w->src);
+    free(w->dst);
+    free(w->chase);
+}
+
+/* Units per CPU second until `seconds` of CPU time pass. */
+static double ref_work_run(ref_work *w, double seconds)
+{
+    double start = cpu_now(), elapsed;
+    uint64_t done = 0;
+    uint32_t at = (uint32_t)w->sink;
+    do {
+        for (int k = 0; k < 16; k++, done++) {
+            memcpy(w->dst, w->src, REF_WORK_BYTES);
+            w->sink += XXH3_64bits(w->dst, REF_WORK_BYTES);
+            for (uint32_t i = 0; i < 4096; i++)
+                at = w->chase[(at + i) % (REF_WORK_CHASE / sizeof(uint32_t))];
+            w->src[done % REF_WORK_BYTES] ^= (uint8_t)at;
+        }
+        elapsed = cpu_now() - start;
+    } while (elapsed < seconds);
+    w->sink += at;
+    return (double)done / elapsed;
+}
+
+#define GUARD_SLICES 64
+
+/* (a) and (a') per unit of the fixed workload: the median, over slices
+ * of a fixed workload's run followed by the mix's and the corpus's, of
+ * each one's ratio, all in CPU time; -1 for (a') when the corpus holds
+ * nothing to run. A median of neighbours' ratios leaves out the slices
+ * that something else (a page-cache flush, a migration) hit. */
+static void guard_ratios(const char *corpus, double seconds, double *ra, double *rc)
+{
+    mix m = {0}, c = {0};
+    uint32_t over;
+    mix_generated(&m, 16ull << 20);
+    mix_folder(&c, corpus, &over);
+    pbc_runner r_m, r_c;
+    pbc_runner_init(&r_m);
+    pbc_runner_init(&r_c);
+    ref_work w;
+    ref_work_init(&w);
+    uint32_t cm = 0, cc = 0;
+    mix_run_on(&m, &r_m, 0.2, &cm, RERUN_AS_FUZZING, cpu_now); /* warm up */
+    if (c.count)
+        mix_run_on(&c, &r_c, 0.2, &cc, RERUN_AS_FUZZING, cpu_now);
+    ref_work_run(&w, 0.2);
+    double qa[GUARD_SLICES], qc[GUARD_SLICES], slice = seconds / GUARD_SLICES;
+    for (int i = 0; i < GUARD_SLICES; i++) {
+        double unit = ref_work_run(&w, slice / 2);
+        qa[i] = mix_run_on(&m, &r_m, slice, &cm, RERUN_AS_FUZZING, cpu_now) / unit;
+        qc[i] = c.count ? mix_run_on(&c, &r_c, slice, &cc, RERUN_AS_FUZZING, cpu_now) / unit : -1;
+    }
+    qsort(qa, GUARD_SLICES, sizeof(qa[0]), cmp_double_f);
+    qsort(qc, GUARD_SLICES, sizeof(qc[0]), cmp_double_f);
+    *ra = qa[GUARD_SLICES / 2];
+    *rc = qc[GUARD_SLICES / 2];
+    ref_work_fini(&w);
+    pbc_runner_fini(&r_m);
+    pbc_runner_fini(&r_c);
+    mix_fini(&m);
+    mix_fini(&c);
+}
+
+#define GUARD_LINE "Regression guard (execs per unit of bench's fixed workload, same process, CPU time): "
+
+static void guard_section(FILE *o, const char *corpus, double seconds)
+{
+    double ra, rc;
+    guard_ratios(corpus, seconds, &ra, &rc);
+    fprintf(o, "### Regression guard\n\n");
+    fprintf(o, GUARD_LINE "(a) %.4f, (a') %.4f.\n\n", ra, rc);
+    fprintf(o, "Each the median over %d slices of the fixed workload, the mix and the corpus, in this thread's "
+               "CPU time. `pbcheck bench --guard docs/benchmarks.md` (CTest `bench_guard`, label `bench`) measures "
+               "the same ratios and fails when either falls below half the figure above.\n\n", GUARD_SLICES);
+}
+
+/* The guard: exit 1 when (a) or (a') per unit of the fixed workload fell
+ * by more than 2x against the ratios `doc` records (GUARD_LINE). */
+static int guard_check(const char *doc, const char *corpus, double seconds)
+{
+    char *text = NULL, err[PATH_MAX + 128];
+    size_t len;
+    if (pbc_fs_read(doc, 16u << 20, &text, &len, err, sizeof(err)))
+        return pbc_usage_error("bench --guard: %s", err);
+    const char *at = strstr(text, GUARD_LINE);
+    double want_a = 0, want_c = 0;
+    int got = at ? sscanf(at + strlen(GUARD_LINE), "(a) %lf, (a') %lf", &want_a, &want_c) : 0;
+    free(text);
+    if (got != 2 || want_a <= 0)
+        return pbc_usage_error("bench --guard: %s records no guard ratios (a line '%s(a) X, (a') Y.')", doc,
+                               GUARD_LINE);
+    double ra, rc;
+    guard_ratios(corpus, seconds, &ra, &rc);
+    int fell_a = ra < want_a / 2, fell_c = want_c > 0 && rc < want_c / 2;
+    printf("bench guard: (a) %.4f per unit (recorded %.4f, %.2fx)%s\n", ra, want_a, ra / want_a,
+           fell_a ? ": FELL more than 2x" : "");
+    printf("bench guard: (a') %.4f per unit (recorded %.4f, %.2fx)%s\n", rc, want_c, want_c > 0 ? rc / want_c : 0,
+           fell_c ? ": FELL more than 2x" : "");
+    return fell_a || fell_c ? PBC_EXIT_FAIL : PBC_EXIT_PASS;
 }
 
 /* ---- (f) Per-page cost ---- */
@@ -425,6 +585,64 @@ static double asan_speed(double seconds, const char *corpus, char *note, size_t 
         fclose(f);
     unlink(log);
     return v;
+}
+
+/* ---- (z) Scenarios with no operations ---- */
+
+/* One differential exec of a scenario with allocations and no operations
+ * (reference as target, with the determinism re-run), in milliseconds:
+ * the median of three; -1 when it does not pass. */
+static double empty_exec_ms(const char *text)
+{
+    pbc_scenario s;
+    char err[512];
+    if (pbc_scenario_parse(text, strlen(text), "bench-z", &s, err, sizeof(err))) {
+        fprintf(stderr, "pbcheck: bench (z): %s\n", err);
+        return -1;
+    }
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {.check_determinism = 1};
+    double t[3];
+    int ok = 1;
+    for (int k = 0; k < 3; k++) {
+        pbc_outcome out;
+        double t0 = pbc_cli_now();
+        pbc_runner_run(&r, &s, pbc_target_find("reference"), &o, &out);
+        t[k] = (pbc_cli_now() - t0) * 1e3;
+        ok &= out.verdict == PBC_VERDICT_PASS;
+    }
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+    qsort(t, 3, sizeof(t[0]), cmp_double_f);
+    return ok ? t[1] : -1;
+}
+
+static void empty_scenarios(FILE *o)
+{
+    static const struct {
+        const char *what, *text;
+    } rows[] = {
+        {"16 KiB in system memory", "pbs 1\nalloc B size=16K\nend\n"},
+        {"1 GiB and 16 KiB in system memory (a fuzzer-evolved input's shape)",
+         "pbs 1\nalloc A size=1G\nalloc B size=16K\nend\n"},
+        {"1 GiB in the 4 GiB segment, 16 KiB in system memory", "pbs 1\nalloc A size=1G at=2:0x0\nalloc B size=16K\nend\n"},
+        {"4 GiB: 2 GiB in system memory, 2 GiB in the 4 GiB segment",
+         "pbs 1\nalloc A size=2G\nalloc B size=2G at=2:0x0\nend\n"},
+    };
+    fprintf(o, "### (z) Scenarios with no operations\n\n");
+    fprintf(o, "One differential exec (reference as target, with the determinism re-run) of allocations and no "
+               "operations, on the default layout: the median of three. Goal: <= 1 ms whatever the allocations' "
+               "sizes, as nothing moves.\n\n| allocations | exec | goal |\n|---|---|---|\n");
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        fprintf(stderr, "bench: (z) %s...\n", rows[i].what);
+        double ms = empty_exec_ms(rows[i].text);
+        if (ms < 0)
+            fprintf(o, "| %s | failed | <= 1 ms |\n", rows[i].what);
+        else
+            fprintf(o, "| %s | %.2f ms | <= 1 ms |\n", rows[i].what, ms);
+    }
+    fprintf(o, "\n");
 }
 
 /* ---- (b) modeled memory size ---- */
@@ -1023,6 +1241,10 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
          * itself: (a)'s execs/s, or (a')'s given --corpus. */
         {"execs-only", PBC_OPT_FLAG, &a->execs_only, NULL, NULL, 0, 0, "off",
          "print only (a)'s execs/s, or with --corpus (a')'s", .hidden = 1},
+        {"guard", PBC_OPT_STRING, &a->guard, "FILE", "a file", 0, 0, "off",
+         "measure only (a) and (a') per unit of a fixed workload, and\n"
+         "exit 1 when either fell by more than 2x against the\n"
+         "ratios FILE records (docs/benchmarks.md)"},
         {NULL},
     };
     const pbc_verb_spec spec = {
@@ -1049,7 +1271,10 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "      and with -jobs=2 -workers=2; AFL++ with -M and -S (execs/s and\n"
                  "      stability);\n"
                  "  (h) the cost of one mutation, structure-aware against libFuzzer's own;\n"
-                 "  (i) certify's cases per second in confined workers and with --no-fork.\n"
+                 "  (i) certify's cases per second in confined workers and with --no-fork;\n"
+                 "  (z) a scenario with allocations and no operations, up to 4 GiB;\n"
+                 "and the regression guard's ratios: (a) and (a') per unit of a fixed\n"
+                 "workload run in the same process (--guard checks them).\n"
                  "The fuzz preset's binaries (cmake --preset fuzz) serve (a'), (c)-(e), (g)\n"
                  "and (h), the afl preset's (g). A quick run: --skip-find --skip-long\n"
                  "--skip-fuzz --time 2. Run it from a release build for (a) and (a') to\n"
@@ -1210,9 +1435,12 @@ int pbc_cmd_bench(int argc, char **argv)
     int rc = parse_bench_args(argc, argv, &a);
     if (rc != PBC_CLI_GO)
         return rc;
+    const char *guard_corpus = a.corpus ? a.corpus : PBC_SOURCE_DIR "/corpus/bench";
+    if (a.guard)
+        return guard_check(a.guard, guard_corpus, a.time_s);
     if (a.execs_only) {
         uint32_t count, over;
-        printf("%.1f\n", a.corpus ? corpus_speed(a.corpus, a.time_s, &count, &over) : default_mix_speed(a.time_s));
+        printf("%.1f\n", a.corpus ? corpus_speed(a.corpus, a.time_s, &count, &over) : default_mix_speed(a.time_s, pbc_cli_now));
         return PBC_EXIT_PASS;
     }
     const char *corpus = a.corpus ? a.corpus : PBC_SOURCE_DIR "/corpus/bench";
@@ -1239,13 +1467,16 @@ int pbc_cmd_bench(int argc, char **argv)
     const char *build = "unoptimised (use the release preset)";
 #endif
     fprintf(stderr, "bench: (a) execs/s, %s build...\n", build);
-    double rel = default_mix_speed(a.time_s);
+    double rel = default_mix_speed(a.time_s, pbc_cli_now);
+    double rel_cpu = default_mix_speed(a.time_s, cpu_now);
     fprintf(stderr, "bench: (a) execs/s under ASan+UBSan...\n");
     char note[PATH_MAX + 128] = "";
     double asan = asan_speed(a.time_s, NULL, note, sizeof(note));
     fprintf(o, "### (a) Differential execs/s, default input mix, one core\n\n");
     fprintf(o, "| build | execs/s | goal |\n|---|---|---|\n");
     fprintf(o, "| this pbcheck (%s) | %.0f | >= 30000 |\n", build, rel);
+    fprintf(o, "| this pbcheck (%s), per second of its CPU time (what others' load leaves out) | %.0f | - |\n",
+            build, rel_cpu);
     fprintf(stderr, "bench: (a) the determinism re-run's share...\n");
     double sampled, every;
     determinism_share(a.time_s, &sampled, &every);
@@ -1258,6 +1489,9 @@ int pbc_cmd_bench(int argc, char **argv)
                "without it, in alternating slices.\n\n", sampled * 100, PBC_FUZZ_RERUN_EVERY, every * 100);
     corpus_section(o, corpus, a.corpus ? a.corpus : "corpus/bench", bin, build, a.time_s);
 
+    fprintf(stderr, "bench: the regression guard's ratios...\n");
+    guard_section(o, corpus, a.time_s);
+
     fprintf(stderr, "bench: (b) 16 MiB vs 4 GiB of video memory...\n");
     double small, big;
     memory_ratio(a.time_s * 2, &small, &big);
@@ -1266,10 +1500,11 @@ int pbc_cmd_bench(int argc, char **argv)
             small, big);
     fprintf(o, "Ratio 4 GiB / 16 MiB: **%.2f** (goal >= 0.9).\n\n", big / small);
 
-    struct rusage ru; /* before (f), whose 4 GiB transfer is no fuzzing input */
+    struct rusage ru; /* before (f) and (z), whose 4 GiB are no fuzzing input */
     getrusage(RUSAGE_SELF, &ru);
     fprintf(stderr, "bench: (f) per-page cost...\n");
     per_page_cost(o);
+    empty_scenarios(o);
 
     fprintf(o, "### (c) Peak RSS (goal for a fuzzing process: <= 512 MiB after 1,000,000 execs)\n\n| process | peak RSS |\n|---|---|\n");
     fprintf(o, "| this pbcheck, after (a), (a') and (b) (4 GiB segments included) | %ld MiB |\n",

@@ -285,8 +285,26 @@ static NTSTATUS ref_update_page_table(const ref_adapter *a, DXGKARG_BUILDPAGINGB
     UINT segment = u->PageTableAddress.GpuPhysical.SegmentId; /* 0: system memory, the offset is the address */
     if (!virt && segment && segment < REF_MAX_SEGMENTS)
         table += a->segment_base[segment];
+    uint64_t lo = 1, hi = 0;
+    if (u->Flags.Repeat && i < total)
+        ref_hw_entry(ref_update_entry(u, 0), u->PageTableLevel, u->Flags, &lo, &hi);
+    if (u->Flags.Repeat && lo == hi && (uint32_t)lo == (uint32_t)(lo >> 32)) {
+        /* One dword throughout (VidMm's not-valid entries of a new table):
+         * a fill a page of entries long, not a packet per entry, so that a
+         * table costs two packets rather than 512. */
+        const uint32_t per = REF_CHUNK / sizeof(DXGK_PTE);
+        while (i < total && ref_fits(w, REF_LEN_FILL)) {
+            uint32_t n = total - i < per ? total - i : per;
+            uint8_t *packet = w->cur;
+            w->cur += ref_encode_fill(w->cur, table + (uint64_t)(u->StartIndex + i) * sizeof(DXGK_PTE),
+                                      n * (uint32_t)sizeof(DXGK_PTE), (uint32_t)lo);
+            if (virt)
+                ref_set_space(packet, REF_SPACE_DST_VIRTUAL);
+            i += n;
+        }
+        return ref_finish(args, w, i, total);
+    }
     for (; i < total && ref_fits(w, REF_LEN_PTE); i++) {
-        uint64_t lo, hi;
         ref_hw_entry(ref_update_entry(u, i), u->PageTableLevel, u->Flags, &lo, &hi);
         uint8_t *packet = w->cur;
         w->cur += ref_encode_pte(w->cur, table + (uint64_t)(u->StartIndex + i) * sizeof(DXGK_PTE), lo, hi);

@@ -41,6 +41,7 @@ typedef struct shim_mapping {
     uint8_t *host;    /* what the builder sees: read-only until written */
     uint8_t *alias;   /* the same pages, writable, for the harness */
     size_t bytes;
+    size_t cap;       /* bytes of the three mappings (a spare's may exceed the view's) */
     size_t count;     /* pages */
     uint64_t first;   /* MmMapIoSpace: page number of page 0 */
     uint64_t *pages;  /* MDL views: page number of each page, else NULL */
@@ -51,6 +52,8 @@ typedef struct shim_mapping {
     uint64_t *touched; /* bitmap: pages the CPU read or wrote since the last leave */
     size_t touched_lo, touched_hi;
     uint64_t *wrote;   /* bitmap: pages the CPU wrote since the last leave */
+    uint64_t *filled;  /* bitmap: pages that hold the model's bytes (the others, zeros, are filled at
+                          their first access) */
     PMDL mdl;         /* MmGetSystemAddressForMdlSafe: the MDL to put back */
     PVOID saved_va;
     CSHORT saved_flags;
@@ -67,9 +70,47 @@ typedef struct shim_state {
     uint32_t depth;          /* pbc_shim_enter nesting: the outermost syncs */
     uint32_t invisible;      /* bit n: segment n is not CPU-visible (declared so) */
     pbc_shim_watch *watch;   /* the watched memory in use, or NULL */
+    const uint8_t *own_host; /* the harness's own view (pbc_shim_own_view), or NULL */
+    uint64_t own_phys;
+    size_t own_bytes;
 } shim_state;
 
 static _Thread_local shim_state shim;
+
+/* The mappings of views that went, kept for views they can hold: making
+ * and unmaking a view's three mappings, and faulting in its first pages,
+ * cost more than a small view's work (VidMm maps every CPU-visible
+ * allocation). A spare's host pages are all inaccessible and its pages
+ * hold zeros again (their memory given back), as a new view's do. Kept
+ * apart from the per-run state; only views up to SHIM_SPARE_BYTES. The
+ * mappings are shared memory, so a forked child drops its copies rather
+ * than write into its parent's. */
+#define SHIM_SPARES 8u
+#define SHIM_SPARE_BYTES ((size_t)1 << 20)
+typedef struct shim_spare {
+    uint8_t *host, *alias, *clean;
+    size_t cap;
+} shim_spare;
+static _Thread_local struct {
+    shim_spare s[SHIM_SPARES];
+    uint32_t count;
+    pid_t pid; /* whose they are */
+} shim_spares;
+
+/* The spares, once those a parent process left are gone. */
+static void shim_spares_own(void)
+{
+    pid_t me = getpid();
+    if (shim_spares.pid == me)
+        return;
+    for (uint32_t k = 0; k < shim_spares.count; k++) {
+        munmap(shim_spares.s[k].host, shim_spares.s[k].cap);
+        munmap(shim_spares.s[k].alias, shim_spares.s[k].cap);
+        munmap(shim_spares.s[k].clean, shim_spares.s[k].cap);
+    }
+    shim_spares.count = 0;
+    shim_spares.pid = me;
+}
 
 /* Memory of the harness's own the builder may read but not write
  * (pbc_shim_guard): kept apart from the per-run state. */
@@ -138,6 +179,8 @@ static int shim_watch_fault(uint8_t *a)
  * bytes and notes it dirty. A write to a sealed page of the watched
  * memory is noted too. The access then runs again. Any other fault is
  * the previous handler's. */
+static void shim_fill_view_page(shim_mapping *m, size_t i);
+
 static void shim_segv(int sig, siginfo_t *si, void *uc)
 {
     uint8_t *a = si->si_addr;
@@ -160,6 +203,8 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
             continue;
         size_t i = (size_t)(a - m->host) / PBC_PAGE_SIZE;
         uint8_t *page = m->host + i * PBC_PAGE_SIZE;
+        if (!shim_bit(m->filled, i))
+            shim_fill_view_page(m, i);
         if (!shim_bit(m->touched, i)) {
             if (mprotect(page, PBC_PAGE_SIZE, PROT_READ) != 0)
                 shim_cannot_track();
@@ -399,12 +444,23 @@ static void shim_fill(uint8_t *to, const pbc_page *pg)
         memcpy(to, bytes, PBC_PAGE_SIZE);
 }
 
+/* Page i of view m gets what the model holds there now (zeros when the
+ * model has no such page), once: later changes reach it by the change
+ * log (shim_copy_in). */
+static void shim_fill_view_page(shim_mapping *m, size_t i)
+{
+    const pbc_page *pg = pbc_mem_find(&shim.gpu->mem, shim_view_ppn(m, i));
+    if (pg)
+        shim_fill(m->alias + i * PBC_PAGE_SIZE, pg);
+    m->filled[i / 64] |= 1ull << (i % 64);
+}
+
 /* Copies modeled page pg into every view that shows it. */
 static void shim_copy_in(const pbc_page *pg)
 {
     for (uint32_t k = 0; k < shim.map_count; k++) {
         int64_t i = shim_view_index(&shim.map[k], pg->ppn);
-        if (i >= 0)
+        if (i >= 0 && shim_bit(shim.map[k].filled, (size_t)i))
             shim_fill(shim.map[k].alias + (size_t)i * PBC_PAGE_SIZE, pg);
     }
 }
@@ -502,14 +558,21 @@ static void shim_release(uint32_t i)
         m->mdl->MappedSystemVa = m->saved_va;
         m->mdl->MdlFlags = m->saved_flags;
     }
-    munmap(m->host, m->bytes);
-    munmap(m->alias, m->bytes);
-    munmap(m->clean, m->bytes);
+    shim_spares_own();
+    if (m->cap <= SHIM_SPARE_BYTES && shim_spares.count < SHIM_SPARES &&
+        madvise(m->alias, m->cap, MADV_REMOVE) == 0) {
+        shim_spares.s[shim_spares.count++] = (shim_spare){m->host, m->alias, m->clean, m->cap};
+    } else {
+        munmap(m->host, m->cap);
+        munmap(m->alias, m->cap);
+        munmap(m->clean, m->cap);
+    }
     free(m->pages);
     free(m->order);
     free(m->dirty);
     free(m->touched);
     free(m->wrote);
+    free(m->filled);
     shim.map[i] = shim.map[--shim.map_count];
     if (shim.map_count == 0)
         pbc_mem_watch(&shim.gpu->mem, 0);
@@ -546,6 +609,13 @@ void pbc_shim_leave(void)
     shim_sync_in();
 }
 
+void pbc_shim_own_view(const void *host, uint64_t phys, size_t bytes)
+{
+    shim.own_host = host;
+    shim.own_phys = phys;
+    shim.own_bytes = host ? bytes : 0;
+}
+
 uint32_t pbc_shim_take_accesses(const pbc_shim_access **out)
 {
     uint32_t n = shim.access_count;
@@ -578,25 +648,14 @@ static int shim_by_page(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* A view of count pages: page i is physical page first + i, or pages[i]
- * when pages is given (the view then owns it). NULL when the shim cannot
- * make one. */
-static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
+/* A view's three fresh mappings of m->bytes; -1 when the kernel gives none. */
+static int shim_map_new(shim_mapping *m)
 {
-    if (!shim.gpu || shim.map_count == SHIM_MAX_MAPPINGS || count == 0 ||
-        count > SHIM_MAX_VIEW_BYTES / PBC_PAGE_SIZE) {
-        free(pages);
-        return NULL;
-    }
-    shim_mapping *m = &shim.map[shim.map_count];
-    memset(m, 0, sizeof(*m));
-    m->bytes = count * PBC_PAGE_SIZE;
     int fd = memfd_create("pbcheck-view", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, (off_t)m->bytes) != 0) {
         if (fd >= 0)
             close(fd);
-        free(pages);
-        return NULL;
+        return -1;
     }
     m->host = mmap(NULL, m->bytes, PROT_NONE, MAP_SHARED | MAP_NORESERVE, fd, 0);
     m->alias = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
@@ -610,6 +669,37 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
             munmap(m->alias, m->bytes);
         if (m->clean != MAP_FAILED)
             munmap(m->clean, m->bytes);
+        return -1;
+    }
+    return 0;
+}
+
+/* A view of count pages: page i is physical page first + i, or pages[i]
+ * when pages is given (the view then owns it). NULL when the shim cannot
+ * make one. */
+static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
+{
+    if (!shim.gpu || shim.map_count == SHIM_MAX_MAPPINGS || count == 0 ||
+        count > SHIM_MAX_VIEW_BYTES / PBC_PAGE_SIZE) {
+        free(pages);
+        return NULL;
+    }
+    shim_mapping *m = &shim.map[shim.map_count];
+    memset(m, 0, sizeof(*m));
+    m->bytes = m->cap = count * PBC_PAGE_SIZE;
+    shim_spares_own();
+    uint32_t best = shim_spares.count;
+    for (uint32_t k = 0; k < shim_spares.count; k++)
+        if (shim_spares.s[k].cap >= m->bytes &&
+            (best == shim_spares.count || shim_spares.s[k].cap < shim_spares.s[best].cap))
+            best = k;
+    if (best < shim_spares.count) {
+        m->host = shim_spares.s[best].host;
+        m->alias = shim_spares.s[best].alias;
+        m->clean = shim_spares.s[best].clean;
+        m->cap = shim_spares.s[best].cap;
+        shim_spares.s[best] = shim_spares.s[--shim_spares.count];
+    } else if (shim_map_new(m)) {
         free(pages);
         return NULL;
     }
@@ -620,6 +710,7 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
     m->dirty = pbc_xcalloc((count + 63) / 64, sizeof(*m->dirty));
     m->touched = pbc_xcalloc((count + 63) / 64, sizeof(*m->touched));
     m->wrote = pbc_xcalloc((count + 63) / 64, sizeof(*m->wrote));
+    m->filled = pbc_xcalloc((count + 63) / 64, sizeof(*m->filled));
     m->dirty_lo = m->dirty_hi = m->touched_lo = m->touched_hi = SIZE_MAX;
     if (pages) {
         m->order = pbc_xmalloc(count * sizeof(*m->order));
@@ -632,22 +723,11 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
     shim_write_back_all();
     shim_sync_in();
     shim.map_count++;
-    /* What the model holds now, costing the smaller of the view's pages
-     * and the model's touched pages. */
+    /* What the model holds is filled in page by page as the CPU first
+     * reaches it (shim_fill_view_page): a view costs the pages its
+     * builder uses, not its size (VidMm maps every CPU-visible
+     * allocation, which most builders never read). */
     pbc_mem *mem = &shim.gpu->mem;
-    if (count <= mem->count) {
-        for (size_t i = 0; i < count; i++) {
-            const pbc_page *pg = pbc_mem_find(mem, shim_view_ppn(m, i));
-            if (pg)
-                shim_fill(m->alias + i * PBC_PAGE_SIZE, pg);
-        }
-    } else {
-        for (uint32_t j = 0; j < mem->count; j++) {
-            int64_t i = shim_view_index(m, mem->pages[j].ppn);
-            if (i >= 0)
-                shim_fill(m->alias + (size_t)i * PBC_PAGE_SIZE, &mem->pages[j]);
-        }
-    }
     if (!mem->watched)
         pbc_mem_watch(mem, 1);
     return m;
@@ -741,6 +821,10 @@ PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
     const uint8_t *p = BaseAddress;
     if (shim.gpu && shim.gpu->dma_pool && p >= shim.gpu->dma_pool && p < shim.gpu->dma_pool + PBC_DMA_POOL_SIZE) {
         pa.QuadPart = (LONGLONG)(shim.gpu->pool_base + (uint64_t)(p - shim.gpu->dma_pool));
+        return pa;
+    }
+    if (shim.own_host && p >= shim.own_host && p < shim.own_host + shim.own_bytes) {
+        pa.QuadPart = (LONGLONG)(shim.own_phys + (uint64_t)(p - shim.own_host));
         return pa;
     }
     int i = shim_find(BaseAddress);

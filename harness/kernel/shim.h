@@ -25,6 +25,11 @@ void pbc_shim_set_invisible(uint32_t segment_mask);
 void pbc_shim_enter(void);
 void pbc_shim_leave(void);
 void pbc_shim_unbind(void);
+/* A CPU view of modeled memory the harness keeps itself (VidMm's mapping
+ * of a page table for an immediate update): MmGetPhysicalAddress knows
+ * its bytes [host, host+bytes) at phys on, as it knows a mapped view's,
+ * until the next call (host NULL: none). */
+void pbc_shim_own_view(const void *host, uint64_t phys, size_t bytes);
 /* A run of pages the builder's CPU read (or wrote) through a view while
  * its code ran: physically consecutive pages of one view. */
 typedef struct pbc_shim_access {

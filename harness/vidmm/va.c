@@ -12,11 +12,13 @@
  * buffers by physical address (GPU_PHYSICAL). After changing entries that
  * were valid, VidMm flushes the TLB for the range.
  */
+#define _GNU_SOURCE /* MAP_ANONYMOUS */
 #include "vidmm/vm.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "kernel/services.h"
 #include "spec.h"
@@ -85,6 +87,74 @@ static void va_args(DXGKARG_BUILDPAGINGBUFFER *a, UINT level, uint64_t table, UI
     u->UpdateMode = DXGK_PAGETABLEUPDATE_GPU_PHYSICAL;
 }
 
+/* VidMm's CPU mapping of a table for an immediate update: the table's
+ * pages in harness memory between two inaccessible guard pages, read from
+ * the model before the call and written back after it, with the CPU's
+ * provenance, where the builder changed them. A shim view (MmMapIoSpace)
+ * would tell the same at the cost of a shared mapping made and unmade,
+ * and two faults a page, for every update: most of a scenario's time when
+ * all it does with GPU virtual addresses is map one range. The pages are
+ * page tables, which no allocation and no physical operation shares, so
+ * which of them the CPU touched is no rule's business; MmGetPhysicalAddress
+ * knows them during the call (pbc_shim_own_view). The mapping holds
+ * nothing from one update to the next (each starts from the model), so
+ * one serves every run of a thread. */
+#define VA_VIEW_PAGES 2u /* a table's 8 KiB */
+
+static uint8_t *va_cpu_view(void)
+{
+    static _Thread_local uint8_t *view; /* per thread, as the shim's state */
+    if (view)
+        return view;
+    uint8_t *map = mmap(NULL, (VA_VIEW_PAGES + 2) * PBC_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED ||
+        mprotect(map + PBC_PAGE_SIZE, VA_VIEW_PAGES * PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+        pbc_harness_bug("no memory for a CPU view of a page table");
+    return view = map + PBC_PAGE_SIZE;
+}
+
+static uint64_t va_word(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof(w));
+    return w;
+}
+
+/* Whether no byte of x is zero. */
+static int va_all_bytes_set(uint64_t x)
+{
+    return ((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull) == 0;
+}
+
+/* What the builder changed in view (was: the bytes before the call), run
+ * by run of changed bytes, into the model at table. */
+static void va_cpu_write_back(vm *v, uint64_t table, const uint8_t *view, const uint8_t *was, size_t bytes)
+{
+    pbc_prov saved = v->gpu->cur;
+    v->gpu->cur = v->gpu->cpu;
+    v->gpu->cur.writer = PBC_WRITER_CPU;
+    for (size_t at = 0; at < bytes;) {
+        if (at % 8 == 0 && at + 8 <= bytes && va_word(view + at) == va_word(was + at)) {
+            at += 8;
+            continue;
+        }
+        if (view[at] == was[at]) {
+            at++;
+            continue;
+        }
+        size_t end = at + 1;
+        while (end % 8 && end < bytes && view[end] != was[end])
+            end++;
+        while (end % 8 == 0 && end + 8 <= bytes && va_all_bytes_set(va_word(view + end) ^ va_word(was + end)))
+            end += 8;
+        while (end < bytes && view[end] != was[end])
+            end++;
+        pbc_gpu_write(v->gpu, table + at, view + at, end - at);
+        at = end;
+    }
+    v->gpu->cur = saved;
+}
+
 /* The root's initial update: immediate, through a CPU mapping of the
  * table, with no paging buffer (WDDM-FACTS, UpdatePageTable). */
 static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, uint32_t bytes)
@@ -93,11 +163,12 @@ static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, ui
         pbc_spec_apply(a, pbc_vidmm_spec_sink, v);
         return;
     }
-    PHYSICAL_ADDRESS pa;
-    pa.QuadPart = (LONGLONG)table;
-    void *view = MmMapIoSpace(pa, bytes, MmNonCached);
-    if (!view)
-        pbc_harness_bug("no CPU view of a page table");
+    if (bytes > VA_VIEW_PAGES * PBC_PAGE_SIZE)
+        pbc_harness_bug("a page table larger than its CPU view");
+    uint8_t *view = va_cpu_view(), was[VA_VIEW_PAGES * PBC_PAGE_SIZE];
+    size_t span = (bytes + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE * PBC_PAGE_SIZE;
+    pbc_gpu_read(v->gpu, table, view, span);
+    memcpy(was, view, span);
     a->UpdatePageTable.UpdateMode = DXGK_PAGETABLEUPDATE_CPU_VIRTUAL;
     a->UpdatePageTable.PageTableAddress.CpuVirtual = view;
     a->pDmaBuffer = NULL;
@@ -105,8 +176,10 @@ static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, ui
     a->hSystemContext = VM_FAKE_SYSTEM_CONTEXT;
     v->res->calls++;
     v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
+    pbc_shim_own_view(view, table, span);
     NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
-    MmUnmapIoSpace(view, bytes);
+    pbc_shim_own_view(NULL, 0, 0);
+    va_cpu_write_back(v, table, view, was, span);
     pbc_vidmm_fence_poll(v);
     if (pbc_vidmm_kernel_check(v, "BuildPagingBuffer"))
         return;
