@@ -36,13 +36,19 @@ static const char *const va_mask_reason = "page tables hold the builder's own en
  * and the level-1 tables and the root). */
 void pbc_vidmm_va_reserve(vm *v)
 {
-    uint64_t va = pbc_scenario_va_pages(v->s);
+    uint64_t va = pbc_scenario_va_pages(v->s), ranges = 0;
     int uses = va > 0;
-    for (uint32_t i = 0; i < v->s->op_count; i++)
-        uses |= v->s->ops[i].kind == PBC_SOP_SIGNAL_FENCE;
+    for (uint32_t i = 0; i < v->s->op_count; i++) {
+        uint32_t k = v->s->ops[i].kind;
+        uses |= k == PBC_SOP_SIGNAL_FENCE;
+        ranges += k == PBC_SOP_VA_MAP || k == PBC_SOP_VA_ZERO || k == PBC_SOP_VA_MOVE_TABLES;
+    }
     if (!uses)
         return;
-    uint64_t want = 3 * ((va + PBC_PT_ENTRIES - 1) / PBC_PT_ENTRIES) + 32;
+    /* Tables for the pages, and for each range its own leaf, directory
+     * and upper directory at worst: small ranges far apart (in separate
+     * 2 MiB or 1 GiB regions) share none. */
+    uint64_t want = 3 * ((va + PBC_PT_ENTRIES - 1) / PBC_PT_ENTRIES) + 3 * ranges + 32;
     uint64_t *pfns = pbc_xcalloc(want, sizeof(*pfns));
     uint64_t got = pbc_gpu_alloc_system_run(v->gpu, 0, want, pfns);
     for (uint64_t i = 1; i < got; i++)
