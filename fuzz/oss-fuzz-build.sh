@@ -48,7 +48,7 @@ $CC -O1 "${common[@]}" -I/usr/include/libxml2 -DPBC_SOURCE_DIR="\"$src\"" "$src"
 # code under test, and instrumenting it only slows every mutation down
 # (fuzz/CMakeLists.txt builds it the same way and says why).
 mutator_objs=()
-for f in "$src/fuzz/libfuzzer_mutator.c" "$src/fuzz/mutate.c" "$src"/harness/scenario/{scenario,bin,gen}.c \
+for f in "$src/fuzz/libfuzzer_mutator.c" "$src/fuzz/mutate.c" "$src"/harness/scenario/{scenario,bin,gen,fit}.c \
          "$src/harness/base/util.c" "$src/harness/gpu/layout.c"; do
     o="$work/mutator-$(basename "$f" .c).o"
     $CC -O2 "${common[@]}" -c "$f" -o "$o"

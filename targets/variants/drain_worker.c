@@ -16,6 +16,9 @@
  */
 #define EXWK_DRAIN 1
 #define EXWK_VARIANT_SYMBOL pbc_variant_drain_worker
+/* ExWorker's one external name, its own here: a binary may link ExWorker
+ * itself beside the built-in variants (the ClusterFuzzLite build does). */
+#define exwk_isa pbc_variant_drain_worker_isa
 
 #include "variants.h"
 
