@@ -152,7 +152,6 @@ static void describe(const pbc_target *t, pbc_iso_buf *b)
     pbc_iso_put_u32(b, (t->gart_view != NULL) | (t->context_update_data != NULL) << 1);
     const pbc_isa *isa = t->isa;
     pbc_iso_put_str(b, isa->name);
-    pbc_iso_put_u32(b, isa->struct_size);
     pbc_iso_put_u32(b, pbc_isa_pte_size(isa));
     pbc_iso_put_u32(b, pbc_isa_pt_levels(isa));
     pbc_iso_put_u32(b, pbc_isa_pte_decode(isa) != NULL);
@@ -240,8 +239,7 @@ static int undescribe(library_target *l, const uint8_t *bytes, size_t len)
     memset(&l->isa, 0, sizeof(l->isa));
     l->isa.abi_version = PBC_ISA_ABI_VERSION;
     l->isa.name = pbc_iso_get_str(&r);
-    l->isa.struct_size = pbc_iso_get_u32(&r);
-    l->isa.struct_size = sizeof(l->isa); /* the defaults below are already applied */
+    l->isa.struct_size = sizeof(l->isa); /* the entry size and levels below are with defaults applied */
     l->isa.pte_size = pbc_iso_get_u32(&r);
     l->isa.pt_levels = pbc_iso_get_u32(&r);
     l->isa.pte_decode = pbc_iso_get_u32(&r) ? trap_pte_decode : NULL;
@@ -425,14 +423,6 @@ const pbc_target *pbc_exec_target_open_here(const char *name, char *why, size_t 
         PBC_PUSH(libraries, library_count, library_cap, l);
     }
     return &l->table;
-}
-
-int pbc_exec_target_loaded_here(const pbc_target *t)
-{
-    for (uint32_t i = 0; i < library_count; i++)
-        if (t == &libraries[i]->table)
-            return libraries[i]->loaded_here;
-    return 1; /* built in */
 }
 
 uint32_t pbc_exec_target_layout(const pbc_target *t, pbc_segment_info out[PBC_MAX_SEGMENTS])

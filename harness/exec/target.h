@@ -57,10 +57,6 @@ void pbc_exec_targets_load_here(void);
  * for a process that is itself the worker (a fuzz target binary). */
 const pbc_target *pbc_exec_target_open_here(const char *name, char *why, size_t why_size);
 
-/* Whether t's hooks are callable in this process (a built-in, or a
- * library loaded here). */
-int pbc_exec_target_loaded_here(const pbc_target *t);
-
 /* The segments the target declares (its pbc_adapter_decl), as a layout;
  * returns how many, 0 when it declares none (any layout will do). Every
  * scenario a generator or decoder makes for the target is made within it. */
