@@ -455,6 +455,96 @@ T_TEST(digest_and_diff_see_bytes_not_how_they_are_held)
     pbc_gpu_destroy(y);
 }
 
+/* Initial content laid as extents: one record however many pages, read,
+ * copied, diffed and digested as the bytes it stands for; a later lay
+ * over the same pages wins, written pages included; a reset forgets it. */
+T_TEST(laid_content_costs_an_extent_and_reads_as_its_bytes)
+{
+    pbc_gpu *x = make(4ull << 30), *y = make(4ull << 30);
+    pbc_desc d = {PBC_PAGE_CONTENT, 5, 0};
+    const uint64_t seg2 = 0x1000000000ull;
+    T_CHECK(pbc_gpu_lay(x, seg2, 2ull << 30, &d) == 0); /* 2 GiB */
+    T_CHECK(x->mem.count == 0 && x->mem.ext_count == 1);
+    static uint8_t want[2 * 4096], got[2 * 4096];
+    content_bytes(5, (1ull << 30) - 4096, want, sizeof(want));
+    T_CHECK(pbc_gpu_read(x, seg2 + (1ull << 30) - 4096, got, sizeof(got)) == 0);
+    T_CHECK(memcmp(got, want, sizeof(want)) == 0);
+    /* The same bytes written page by page elsewhere: no difference, and
+     * the digest of the laid world is that of an untouched one. */
+    T_CHECK(pbc_gpu_write_desc(y, seg2, 2ull << 30, &d) == 0);
+    pbc_diff diff;
+    T_CHECK(pbc_state_diff(x, y, NULL, 0, 1, &diff) == 0);
+    pbc_gpu *z = make(4ull << 30);
+    pbc_digest dx, dz;
+    pbc_state_digest(x, NULL, 0, &dx);
+    pbc_state_digest(z, NULL, 0, &dz);
+    T_CHECK(dx.total == dz.total);
+    pbc_gpu_destroy(z);
+    pbc_gpu_destroy(y);
+    /* A write into laid memory starts from its bytes. */
+    uint8_t one = 0xA5;
+    T_CHECK(pbc_gpu_write(x, seg2 + 4096 + 9, &one, 1) == 0);
+    T_CHECK(pbc_gpu_read(x, seg2 + 4096, got, 4096) == 0);
+    content_bytes(5, 4096, want, 4096);
+    want[9] = 0xA5;
+    T_CHECK(memcmp(got, want, 4096) == 0);
+    pbc_state_digest(x, NULL, 0, &dz);
+    T_CHECK(dz.total != dx.total);
+    /* A copy out of laid memory stays described. */
+    pbc_uop copy = {.kind = PBC_UOP_COPY, .dst = 0x300000, .src = seg2 + 8 * 4096, .size = 4096};
+    T_CHECK(pbc_gpu_exec_uop(x, &copy) == 0);
+    T_CHECK(desc_at(x, 0x300000).kind == PBC_PAGE_CONTENT && desc_at(x, 0x300000).pos == 8 * 4096);
+    /* A newer lay over part of it wins there, over written pages too, and
+     * only there. */
+    pbc_desc e = {PBC_PAGE_CONTENT, 6, 0};
+    T_CHECK(pbc_gpu_lay(x, seg2 + 4096, 3 * 4096, &e) == 0);
+    T_CHECK(pbc_gpu_read(x, seg2 + 4096, got, 4096) == 0);
+    content_bytes(6, 0, want, 4096);
+    T_CHECK(memcmp(got, want, 4096) == 0);
+    T_CHECK(pbc_gpu_read(x, seg2 + 4 * 4096, got, 4096) == 0);
+    content_bytes(5, 4 * 4096, want, 4096);
+    T_CHECK(memcmp(got, want, 4096) == 0);
+    T_CHECK(pbc_gpu_read(x, seg2, got, 4096) == 0);
+    content_bytes(5, 0, want, 4096);
+    T_CHECK(memcmp(got, want, 4096) == 0);
+    /* The run a judge may skip ends at a written page. */
+    pbc_desc at;
+    T_CHECK(pbc_mem_base_run(&x->mem, (seg2 >> PBC_PAGE_SHIFT) + 4, 1000, &at) == 1000 && at.pos == 4 * 4096);
+    T_CHECK(pbc_gpu_write(x, seg2 + 10 * 4096, &one, 1) == 0);
+    T_CHECK(pbc_mem_base_run(&x->mem, (seg2 >> PBC_PAGE_SHIFT) + 4, 1000, &at) == 6);
+    T_CHECK(pbc_mem_base_run(&x->mem, (seg2 >> PBC_PAGE_SHIFT) + 10, 1000, &at) == 0);
+    pbc_gpu_reset(x);
+    T_CHECK(x->mem.ext_count == 0 && pbc_gpu_read(x, seg2, got, 4) == 0 && got[0] == 0 && got[3] == 0);
+    pbc_gpu_destroy(x);
+}
+
+/* System frames handed out one by one are laid as one extent in the
+ * pool's order, frames in a row as one physical extent; both read as the
+ * bytes they stand for, frame by frame. */
+T_TEST(laid_frames_follow_the_pool_order)
+{
+    pbc_gpu *g = make(16u << 20);
+    uint64_t pfns[300];
+    for (int i = 0; i < 200; i++)
+        pfns[i] = pbc_gpu_alloc_system_page(g) >> PBC_PAGE_SHIFT;
+    T_CHECK(pbc_gpu_alloc_system_run(g, g->sys_base + 5000, 100, pfns + 200) == 100);
+    /* A write into one of them before it is laid is laid over. */
+    uint8_t one = 0x77;
+    T_CHECK(pbc_gpu_write(g, (pfns[150] << PBC_PAGE_SHIFT) + 3, &one, 1) == 0);
+    pbc_desc d = {PBC_PAGE_CONTENT, 11, 0};
+    pbc_gpu_lay_frames(g, pfns, 300, &d);
+    T_CHECK_MSG(g->mem.pool_count == 1 && g->mem.ext_count == 1, "%u pool, %u physical extents",
+                g->mem.pool_count, g->mem.ext_count);
+    static uint8_t want[4096], got[4096];
+    static const int probe[] = {0, 1, 150, 199, 200, 250, 299};
+    for (size_t k = 0; k < sizeof(probe) / sizeof(probe[0]); k++) {
+        content_bytes(11, (uint64_t)probe[k] * 4096, want, 4096);
+        T_CHECK(pbc_gpu_read(g, pfns[probe[k]] << PBC_PAGE_SHIFT, got, 4096) == 0);
+        T_CHECK_MSG(memcmp(got, want, 4096) == 0, "frame %d", probe[k]);
+    }
+    pbc_gpu_destroy(g);
+}
+
 T_TEST(relayout_keeps_nothing_of_the_old_world)
 {
     pbc_gpu *g = make(16u << 20);

@@ -126,6 +126,42 @@ T_TEST(flush_keeps_what_it_does_not_cover)
     pbc_gpu_destroy(g);
 }
 
+/* Both ways a flush drops entries (page by page for a range smaller than
+ * the TLB, a pass over the TLB for a larger one or a whole root) leave
+ * exactly the others findable, however entries moved to fill holes. */
+T_TEST(flush_by_lookup_and_by_scan_agree)
+{
+    pbc_gpu *g = make();
+    uint64_t va = 0x400000ull;
+    tables_for(g, va, L0);
+    for (uint32_t i = 0; i < 512; i++)
+        put(g, L0, i, PBC_PTE_VALID | seg_flags(1), 0x800000 + i * 4096ull);
+    for (uint32_t i = 0; i < 512; i++)
+        T_CHECK(vwrite(g, va + i * 4096ull, i) == 0);
+    T_CHECK(g->tlb_count == 512);
+    for (uint32_t i = 0; i < 512; i++) /* every page moves; nothing is flushed yet */
+        put(g, L0, i, PBC_PTE_VALID | seg_flags(1), 0xC00000 + i * 4096ull);
+    /* Odd pages 1..99 by lookup (one page each), then 300..511 by a scan. */
+    for (uint32_t i = 1; i < 100; i += 2) {
+        pbc_uop one = {.kind = PBC_UOP_TLB_FLUSH, .value = ROOT, .dst = va + i * 4096ull, .size = 4096};
+        T_CHECK(pbc_gpu_exec_uop(g, &one) == 0);
+    }
+    pbc_uop tail = {.kind = PBC_UOP_TLB_FLUSH, .value = ROOT, .dst = va + 300 * 4096ull, .size = 1ull << 30};
+    T_CHECK(pbc_gpu_exec_uop(g, &tail) == 0);
+    T_CHECK_MSG(g->tlb_count == 512 - 50 - 212, "%u entries", g->tlb_count);
+    for (uint32_t i = 0; i < 512; i++) {
+        T_CHECK(vwrite(g, va + i * 4096ull, 5000 + i) == 0);
+        int flushed = (i < 100 && i % 2) || i >= 300;
+        uint64_t want = (flushed ? 0xC00000 : 0x800000) + i * 4096ull;
+        T_CHECK_MSG(pread32(g, want) == 5000 + i, "page %u", i);
+    }
+    T_CHECK(g->tlb_count == 512);
+    pbc_gpu_tlb_reset(g);
+    T_CHECK(g->tlb_count == 0);
+    T_CHECK(vwrite(g, va, 7) == 0 && pread32(g, 0xC00000) == 7 && g->tlb_count == 1);
+    pbc_gpu_destroy(g);
+}
+
 T_TEST(invalid_read_only_and_zero_entries)
 {
     pbc_gpu *g = make();

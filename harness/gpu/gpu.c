@@ -122,6 +122,7 @@ const char *pbc_gpu_relayout(pbc_gpu *gpu, const pbc_segment_info *segments, uin
     pbc_gpu_reset(gpu); /* clears the GART entries the old layout touched */
     uint64_t shift = pbc_gpu_layout_shift(segments, count);
     gpu->sys_base = PBC_SYS_BASE_PFN + (shift >> PBC_PAGE_SHIFT);
+    pbc_mem_set_pool(&gpu->mem, &(pbc_pool_order){gpu->sys_base, SYS_MASK, SYS_MULT, SYS_MULT_INV});
     gpu->pool_base = PBC_DMA_POOL_BASE + shift;
     gpu->mmio_base = PBC_MMIO_BASE + shift;
     for (uint32_t i = 0; i < count; i++) {
@@ -158,6 +159,7 @@ void pbc_gpu_destroy(pbc_gpu *gpu)
     free(gpu->fences);
     free(gpu->fetch);
     free(gpu->tlb);
+    free(gpu->tlb_index);
     free(gpu);
 }
 
@@ -446,6 +448,53 @@ int pbc_gpu_write_desc(pbc_gpu *gpu, uint64_t addr, uint64_t len, const pbc_desc
     return gpu_access(gpu, addr, NULL, d, NULL, len);
 }
 
+int pbc_gpu_lay(pbc_gpu *gpu, uint64_t addr, uint64_t len, const pbc_desc *d)
+{
+    uint64_t head = (PBC_PAGE_SIZE - (addr & (PBC_PAGE_SIZE - 1))) & (PBC_PAGE_SIZE - 1);
+    if (head > len)
+        head = len;
+    uint64_t pages = (len - head) / PBC_PAGE_SIZE;
+    if (!pages || !pbc_gpu_identity_range(gpu, addr + head, pages * PBC_PAGE_SIZE))
+        return pbc_gpu_write_desc(gpu, addr, len, d);
+    if (head && pbc_gpu_write_desc(gpu, addr, head, d))
+        return -1;
+    pbc_desc whole = pbc_desc_shift(d, head);
+    pbc_mem_lay(&gpu->mem, (addr + head) >> PBC_PAGE_SHIFT, pages, &whole, &gpu->cur);
+    uint64_t done = head + pages * PBC_PAGE_SIZE;
+    pbc_desc tail = pbc_desc_shift(d, done);
+    return done < len ? pbc_gpu_write_desc(gpu, addr + done, len - done, &tail) : 0;
+}
+
+/* The pool index of system frame pfn. */
+static uint64_t sys_index(const pbc_gpu *gpu, uint64_t pfn) { return ((pfn - gpu->sys_base) * SYS_MULT_INV) & SYS_MASK; }
+
+void pbc_gpu_lay_frames(pbc_gpu *gpu, const uint64_t *pfns, uint64_t n, const pbc_desc *d)
+{
+    for (uint64_t i = 0; i < n;) {
+        if (!sys_pfn_allocated(gpu, pfns[i])) { /* not the pool's: as any write would */
+            pbc_desc one = pbc_desc_shift(d, i * PBC_PAGE_SIZE);
+            pbc_gpu_write_desc(gpu, pfns[i] << PBC_PAGE_SHIFT, PBC_PAGE_SIZE, &one);
+            i++;
+            continue;
+        }
+        /* The longest run from i of frames in a row, or of pool indexes in a row. */
+        uint64_t flat = 1, pooled = 1, index = sys_index(gpu, pfns[i]);
+        while (i + flat < n && pfns[i + flat] == pfns[i] + flat)
+            flat++;
+        while (i + pooled < n && sys_pfn_allocated(gpu, pfns[i + pooled]) &&
+               sys_index(gpu, pfns[i + pooled]) == index + pooled)
+            pooled++;
+        pbc_desc first = pbc_desc_shift(d, i * PBC_PAGE_SIZE);
+        if (pooled > flat) {
+            pbc_mem_lay_pool(&gpu->mem, index, pooled, &first, &gpu->cur);
+            i += pooled;
+        } else {
+            pbc_mem_lay(&gpu->mem, pfns[i], flat, &first, &gpu->cur);
+            i += flat;
+        }
+    }
+}
+
 int pbc_gpu_read(pbc_gpu *gpu, uint64_t addr, void *dst, uint64_t len)
 {
     return gpu_access(gpu, addr, NULL, NULL, dst, len);
@@ -462,7 +511,8 @@ static int gpu_source_desc(pbc_gpu *gpu, uint64_t src, uint64_t n, pbc_desc *d)
     int64_t ppn = gpu_translate(gpu, src);
     if (ppn < 0)
         return -1;
-    const pbc_page *pg = pbc_mem_find(&gpu->mem, (uint64_t)ppn);
+    pbc_page tmp;
+    const pbc_page *pg = pbc_mem_get(&gpu->mem, (uint64_t)ppn, &tmp);
     if (!pg)
         *d = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
     else if (!pbc_mem_desc_at(pg, off, first, d))
@@ -472,7 +522,7 @@ static int gpu_source_desc(pbc_gpu *gpu, uint64_t src, uint64_t n, pbc_desc *d)
     ppn = gpu_translate(gpu, src + first);
     if (ppn < 0)
         return -1;
-    pg = pbc_mem_find(&gpu->mem, (uint64_t)ppn);
+    pg = pbc_mem_get(&gpu->mem, (uint64_t)ppn, &tmp);
     pbc_desc next = {PBC_PAGE_ZERO, 0, 0}, want = {d->kind, d->value, d->pos + first};
     if (pg && !pbc_mem_desc_at(pg, 0, (uint32_t)(n - first), &next))
         return 0;

@@ -229,8 +229,10 @@ struct pbc_gpu {
     uint64_t dummy_accesses;
     uint64_t va_root;        /* the current address space: its root table's physical address
                                 (0: none, a virtual access faults) */
-    pbc_tlb_entry *tlb;      /* open addressing on (root, vpn) */
+    pbc_tlb_entry *tlb;      /* the entries, tlb_count of them (mmu.c) */
     uint32_t tlb_count, tlb_cap;
+    uint32_t *tlb_index;     /* open addressing on (root, vpn): position + 1 in tlb, 0 free */
+    uint32_t tlb_index_cap;
     uint64_t tlb_flushes;
     uint64_t exec_hash;  /* XXH3 chain over every micro-op decoded from paging buffers */
     uint64_t work_uops;  /* micro-ops executed by paging work that were neither NOP nor FENCE */
@@ -313,6 +315,13 @@ int pbc_gpu_write(pbc_gpu *gpu, uint64_t addr, const void *src, uint64_t len);
 /* Writes what d describes (d->pos is the stream offset of addr): whole
  * pages keep the description, partial ones get its bytes. */
 int pbc_gpu_write_desc(pbc_gpu *gpu, uint64_t addr, uint64_t len, const pbc_desc *d);
+/* As pbc_gpu_write_desc, for content laid before anyone looks: the whole
+ * pages of memory-segment addresses go to the memory's base, one extent
+ * (gpu/mem.h), whatever their number. */
+int pbc_gpu_lay(pbc_gpu *gpu, uint64_t addr, uint64_t len, const pbc_desc *d);
+/* Lays d over system frames pfns[0 .. n-1] (page i: d moved i pages on),
+ * an extent per run of frames in a row or in the pool's order. */
+void pbc_gpu_lay_frames(pbc_gpu *gpu, const uint64_t *pfns, uint64_t n, const pbc_desc *d);
 /* 1 when [addr, addr+len) is memory whose page number is its physical
  * address: within one memory segment, or allocated system pages only. */
 int pbc_gpu_identity_range(const pbc_gpu *gpu, uint64_t addr, uint64_t len);

@@ -32,6 +32,7 @@ void pbc_mem_init(pbc_mem *m)
     m->dir_keys = pbc_xcalloc(m->dir_cap, sizeof(*m->dir_keys));
     m->dir_leaves = pbc_xcalloc(m->dir_cap, sizeof(*m->dir_leaves));
     m->epoch = 1;
+    m->ext_sorted = 1;
 }
 
 void pbc_mem_fini(pbc_mem *m)
@@ -50,6 +51,8 @@ void pbc_mem_fini(pbc_mem *m)
     free(m->dir_leaves);
     free(m->free_leaves);
     free(m->changed);
+    free(m->ext);
+    free(m->pool_ext);
     memset(m, 0, sizeof(*m));
 }
 
@@ -125,6 +128,8 @@ void pbc_mem_reset(pbc_mem *m)
     }
     m->last_key = 0;
     m->count = 0;
+    m->ext_count = m->pool_count = 0;
+    m->ext_sorted = 1;
     pbc_mem_new_epoch(m);
 }
 
@@ -147,9 +152,11 @@ pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
     }
     pbc_page *p = &m->pages[m->count];
     p->ppn = ppn;
-    p->desc = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
     p->split = 0;
-    memset(&p->prov, 0, sizeof(p->prov));
+    if (!pbc_mem_base_at(m, ppn, &p->desc, &p->prov)) {
+        p->desc = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
+        memset(&p->prov, 0, sizeof(p->prov));
+    }
     p->epoch = 0;
     *e = ++m->count;
     return p;
@@ -264,19 +271,17 @@ const uint8_t *pbc_mem_view(const pbc_page *pg, uint8_t scratch[PBC_PAGE_SIZE])
     return scratch;
 }
 
-/* d moved `by` bytes further along its stream. */
-static pbc_desc desc_shift(const pbc_desc *d, uint64_t by) { return (pbc_desc){d->kind, d->value, d->pos + by}; }
 
 int pbc_mem_desc_at(const pbc_page *pg, uint32_t off, uint32_t n, pbc_desc *d)
 {
     if (pg->desc.kind == PBC_PAGE_BYTES)
         return 0;
     if (!pg->split || off + n <= pg->split) {
-        *d = desc_shift(&pg->desc, off);
+        *d = pbc_desc_shift(&pg->desc, off);
         return 1;
     }
     if (off >= pg->split) {
-        *d = desc_shift(&pg->tail, off - pg->split);
+        *d = pbc_desc_shift(&pg->tail, off - pg->split);
         return 1;
     }
     return 0;
@@ -303,7 +308,7 @@ void pbc_mem_write_desc(pbc_mem *m, pbc_page *pg, uint32_t off, uint32_t n, cons
         run[count++] = (mem_run){off, *d};
         for (uint32_t k = nold; off + n < PBC_PAGE_SIZE && k-- > 0;) { /* the run the write ends in */
             if (old[k].start <= off + n) {
-                run[count++] = (mem_run){off + n, desc_shift(&old[k].d, off + n - old[k].start)};
+                run[count++] = (mem_run){off + n, pbc_desc_shift(&old[k].d, off + n - old[k].start)};
                 for (uint32_t j = k + 1; j < nold; j++)
                     run[count++] = old[j];
                 break;
@@ -312,7 +317,7 @@ void pbc_mem_write_desc(pbc_mem *m, pbc_page *pg, uint32_t off, uint32_t n, cons
         uint32_t merged = 0;
         for (uint32_t k = 0; k < count; k++) {
             if (merged) {
-                pbc_desc go_on = desc_shift(&run[merged - 1].d, run[k].start - run[merged - 1].start);
+                pbc_desc go_on = pbc_desc_shift(&run[merged - 1].d, run[k].start - run[merged - 1].start);
                 if (pbc_desc_same(&go_on, &run[k].d))
                     continue;
             }
@@ -343,7 +348,8 @@ void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n)
     uint8_t *to = out;
     while (n) {
         uint64_t off = addr & (PBC_PAGE_SIZE - 1), k = PBC_PAGE_SIZE - off < n ? PBC_PAGE_SIZE - off : n;
-        const pbc_page *pg = pbc_mem_find(m, addr >> PBC_PAGE_SHIFT);
+        pbc_page tmp;
+        const pbc_page *pg = pbc_mem_get(m, addr >> PBC_PAGE_SHIFT, &tmp);
         if (!pg)
             memset(to, 0, k);
         else if (pg->desc.kind == PBC_PAGE_BYTES)
@@ -376,4 +382,232 @@ void pbc_mem_new_epoch(pbc_mem *m)
             m->pages[i].epoch = 0;
         m->epoch = 1;
     }
+}
+
+/* ---- The base ---- */
+
+static int ext_cmp(const void *a, const void *b)
+{
+    const pbc_extent *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* The physical extents in order (they are laid in any order, apart). */
+static void ext_sort(pbc_mem *m)
+{
+    if (m->ext_sorted)
+        return;
+    qsort(m->ext, m->ext_count, sizeof(*m->ext), ext_cmp);
+    for (uint32_t i = 1; i < m->ext_count; i++)
+        if (m->ext[i].first < m->ext[i - 1].first + m->ext[i - 1].count)
+            pbc_harness_bug("extents of modeled memory overlap at page 0x%llx", (unsigned long long)m->ext[i].first);
+    m->ext_sorted = 1;
+}
+
+/* The extent of `list` (sorted, apart) holding key, or NULL. */
+static const pbc_extent *ext_search(const pbc_extent *list, uint32_t n, uint64_t key)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (list[mid].first + list[mid].count <= key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && list[lo].first <= key ? &list[lo] : NULL;
+}
+
+/* Whether page ppn lies in the pool's window; its pool index then. */
+static int pool_index(const pbc_mem *m, uint64_t ppn, uint64_t *index)
+{
+    if (!m->pool.mask || ppn < m->pool.base || ppn - m->pool.base > m->pool.mask)
+        return 0;
+    *index = ((ppn - m->pool.base) * m->pool.mult_inv) & m->pool.mask;
+    return 1;
+}
+
+static const pbc_extent *base_extent(const pbc_mem *m, uint64_t ppn, uint64_t *key)
+{
+    pbc_mem *w = (pbc_mem *)m; /* sorting is not a change */
+    ext_sort(w);
+    const pbc_extent *e = ext_search(m->ext, m->ext_count, ppn);
+    if (e) {
+        *key = ppn;
+        return e;
+    }
+    uint64_t index;
+    if (m->pool_count && pool_index(m, ppn, &index) && (e = ext_search(m->pool_ext, m->pool_count, index))) {
+        *key = index;
+        return e;
+    }
+    return NULL;
+}
+
+int pbc_mem_base_at(const pbc_mem *m, uint64_t ppn, pbc_desc *d, pbc_prov *prov)
+{
+    uint64_t key;
+    const pbc_extent *e = base_extent(m, ppn, &key);
+    if (!e)
+        return 0;
+    *d = pbc_desc_shift(&e->d, (key - e->first) * PBC_PAGE_SIZE);
+    if (prov)
+        *prov = e->prov;
+    return 1;
+}
+
+const pbc_page *pbc_mem_get(const pbc_mem *m, uint64_t ppn, pbc_page *tmp)
+{
+    const pbc_page *pg = pbc_mem_find(m, ppn);
+    if (pg)
+        return pg;
+    memset(tmp, 0, sizeof(*tmp));
+    tmp->ppn = ppn;
+    return pbc_mem_base_at(m, ppn, &tmp->desc, &tmp->prov) ? tmp : NULL;
+}
+
+/* A written page the base now lays: it holds the base's description. */
+static void lay_page(pbc_mem *m, pbc_page *pg, const pbc_desc *d, const pbc_prov *prov)
+{
+    pg->desc = *d;
+    pg->split = 0;
+    pg->prov = *prov;
+    pbc_mem_log_write(m, pg);
+}
+
+/* Cuts [first, first+count) out of the physical extents (sorted). */
+static void ext_cut(pbc_mem *m, uint64_t first, uint64_t count)
+{
+    uint64_t end = first + count;
+    for (uint32_t i = 0; i < m->ext_count;) {
+        pbc_extent *e = &m->ext[i];
+        uint64_t e_end = e->first + e->count;
+        if (e_end <= first || e->first >= end) {
+            i++;
+            continue;
+        }
+        if (e->first < first && e_end > end) { /* the cut is inside: two pieces */
+            pbc_extent right = *e;
+            right.d = pbc_desc_shift(&e->d, (end - e->first) * PBC_PAGE_SIZE);
+            right.first = end;
+            right.count = e_end - end;
+            e->count = first - e->first;
+            PBC_PUSH(m->ext, m->ext_count, m->ext_cap, right);
+            m->ext_sorted = 0;
+            return;
+        }
+        if (e->first < first) {
+            e->count = first - e->first;
+            i++;
+        } else if (e_end > end) {
+            e->d = pbc_desc_shift(&e->d, (end - e->first) * PBC_PAGE_SIZE);
+            e->count = e_end - end;
+            e->first = end;
+            i++;
+        } else {
+            *e = m->ext[--m->ext_count];
+            m->ext_sorted = 0;
+        }
+    }
+}
+
+void pbc_mem_lay(pbc_mem *m, uint64_t ppn, uint64_t count, const pbc_desc *d, const pbc_prov *prov)
+{
+    if (!count)
+        return;
+    uint64_t index;
+    /* Frames of the pool's window are handed out once a run: nothing lies
+     * there yet. Elsewhere (segments) older extents give way. */
+    if (!pool_index(m, ppn, &index))
+        ext_cut(m, ppn, count);
+    pbc_extent e = {ppn, count, *d, *prov};
+    const pbc_extent *last = m->ext_count ? &m->ext[m->ext_count - 1] : NULL;
+    if (last && (!m->ext_sorted || last->first + last->count > ppn))
+        m->ext_sorted = 0;
+    PBC_PUSH(m->ext, m->ext_count, m->ext_cap, e);
+    /* Written pages in the range hold it now: found leaf by leaf. */
+    for (uint64_t at = ppn; at < ppn + count;) {
+        uint64_t leaf_end = ((at >> MEM_LEAF_BITS) + 1) << MEM_LEAF_BITS, end = leaf_end < ppn + count ? leaf_end : ppn + count;
+        uint32_t *first = mem_entry(m, at, 0);
+        for (uint64_t p = at; first && p < end; p++)
+            if (first[p - at]) {
+                pbc_desc pd = pbc_desc_shift(d, (p - ppn) * PBC_PAGE_SIZE);
+                lay_page(m, &m->pages[first[p - at] - 1], &pd, prov);
+            }
+        at = end;
+    }
+    if (m->watched) /* CPU views learn of what changed page by page */
+        for (uint64_t p = ppn; p < ppn + count; p++)
+            pbc_mem_log_write(m, pbc_mem_touch(m, p));
+}
+
+void pbc_mem_lay_pool(pbc_mem *m, uint64_t index, uint64_t count, const pbc_desc *d, const pbc_prov *prov)
+{
+    if (!count)
+        return;
+    if (m->pool_count) {
+        const pbc_extent *last = &m->pool_ext[m->pool_count - 1];
+        if (index < last->first + last->count)
+            pbc_harness_bug("pool pages laid out of order (index %llu)", (unsigned long long)index);
+    }
+    pbc_extent e = {index, count, *d, *prov};
+    PBC_PUSH(m->pool_ext, m->pool_count, m->pool_cap, e);
+    for (uint32_t i = 0; i < m->count; i++) {
+        uint64_t k;
+        if (pool_index(m, m->pages[i].ppn, &k) && k >= index && k - index < count) {
+            pbc_desc pd = pbc_desc_shift(d, (k - index) * PBC_PAGE_SIZE);
+            lay_page(m, &m->pages[i], &pd, prov);
+        }
+    }
+    if (m->watched)
+        for (uint64_t k = index; k < index + count; k++)
+            pbc_mem_log_write(m, pbc_mem_touch(m, m->pool.base + ((k * m->pool.mult) & m->pool.mask)));
+}
+
+void pbc_mem_set_pool(pbc_mem *m, const pbc_pool_order *order)
+{
+    m->pool = *order;
+}
+
+uint64_t pbc_mem_base_run(const pbc_mem *m, uint64_t ppn, uint64_t max, pbc_desc *d)
+{
+    pbc_mem *w = (pbc_mem *)m; /* sorting and the last-leaf memo are not changes */
+    ext_sort(w);
+    const pbc_extent *e = ext_search(m->ext, m->ext_count, ppn);
+    if (!e)
+        return 0;
+    uint64_t n = e->first + e->count - ppn;
+    if (n > max)
+        n = max;
+    for (uint64_t at = ppn; at < ppn + n;) {
+        uint64_t leaf_end = ((at >> MEM_LEAF_BITS) + 1) << MEM_LEAF_BITS, end = leaf_end < ppn + n ? leaf_end : ppn + n;
+        const uint32_t *first = mem_entry(w, at, 0);
+        for (uint64_t p = at; first && p < end; p++)
+            if (first[p - at]) {
+                n = p - ppn;
+                break;
+            }
+        at = end;
+    }
+    if (n)
+        *d = pbc_desc_shift(&e->d, (ppn - e->first) * PBC_PAGE_SIZE);
+    return n;
+}
+
+static int ext_list_same(const pbc_extent *a, const pbc_extent *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i].first != b[i].first || a[i].count != b[i].count || a[i].d.kind != b[i].d.kind ||
+            a[i].d.value != b[i].d.value || a[i].d.pos != b[i].d.pos)
+            return 0;
+    return 1;
+}
+
+int pbc_mem_same_base(const pbc_mem *a, const pbc_mem *b)
+{
+    ext_sort((pbc_mem *)a);
+    ext_sort((pbc_mem *)b);
+    return a->ext_count == b->ext_count && a->pool_count == b->pool_count &&
+           a->pool.base == b->pool.base && ext_list_same(a->ext, b->ext, a->ext_count) &&
+           ext_list_same(a->pool_ext, b->pool_ext, a->pool_count);
 }

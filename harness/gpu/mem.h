@@ -8,6 +8,14 @@
  * stream, or of a fill pattern, or zeros. Copying a described page copies
  * its description, so a scenario's cost follows the pages it changes
  * byte by byte, not the size of its allocations.
+ *
+ * Beneath the pages lies the base: extents of pages that hold a
+ * description before anyone writes them (an allocation's initial content
+ * where VidMm put it), one record however many pages they cover. A page
+ * is made from the base when first written; until then it is read, diffed
+ * and digested from its extent, so untouched memory costs O(1) per extent.
+ * Extents are physical (a run of page numbers) or in the system pool's
+ * order (a run of pool indexes, whose frames are scattered).
  */
 #ifndef PBCHECK_MEM_H
 #define PBCHECK_MEM_H
@@ -93,6 +101,19 @@ typedef struct pbc_page {
     uint32_t epoch; /* the change-log epoch of its last logged write */
 } pbc_page;
 
+/* An extent of the base: pages first .. first+count-1 (page numbers, or
+ * pool indexes) hold d moved along one page for each page. */
+typedef struct pbc_extent {
+    uint64_t first, count;
+    pbc_desc d;    /* of its first page */
+    pbc_prov prov; /* who laid it */
+} pbc_extent;
+
+/* The system pool's order: pool index i is frame base + (i * mult & mask). */
+typedef struct pbc_pool_order {
+    uint64_t base, mask, mult, mult_inv;
+} pbc_pool_order;
+
 typedef struct pbc_mem {
     /* The index from page number to page (mem.c): a directory of leaves,
      * the last leaf found, and leaves kept for reuse. */
@@ -118,18 +139,48 @@ typedef struct pbc_mem {
     uint32_t epoch;
     uint32_t *changed;
     uint32_t changed_count, changed_cap;
+    /* The base: physical extents (sorted by first page and apart once
+     * `ext_sorted`) and pool extents (in pool order: they are laid as the
+     * pool hands frames out). Extents never overlap: a newer one cuts
+     * what it covers out of the older. */
+    pbc_extent *ext, *pool_ext;
+    uint32_t ext_count, ext_cap, pool_count, pool_cap;
+    int ext_sorted;
+    pbc_pool_order pool;
 } pbc_mem;
 
 void pbc_mem_init(pbc_mem *m);
 void pbc_mem_fini(pbc_mem *m);
 /* Forgets every page; costs O(touched pages). Page buffers are kept. */
 void pbc_mem_reset(pbc_mem *m);
-/* The page, or NULL if it was never written (it then reads as zeros). */
+/* The page, or NULL if it was never written (it then reads as its base
+ * says: pbc_mem_get). */
 pbc_page *pbc_mem_find(const pbc_mem *m, uint64_t ppn);
+/* What page ppn holds: the page if written, else its base laid into tmp
+ * (a described page without bytes), else NULL (zeros). */
+const pbc_page *pbc_mem_get(const pbc_mem *m, uint64_t ppn, pbc_page *tmp);
+/* The base's description of page ppn: 1 and *d (and *prov when not NULL),
+ * or 0 when no extent covers it (zeros). */
+int pbc_mem_base_at(const pbc_mem *m, uint64_t ppn, pbc_desc *d, pbc_prov *prov);
+/* Lays pages ppn .. ppn+count-1 as d (moved one page along for each
+ * page), written pages there included: O(extents + written pages). */
+void pbc_mem_lay(pbc_mem *m, uint64_t ppn, uint64_t count, const pbc_desc *d, const pbc_prov *prov);
+/* The same for pool indexes index .. index+count-1. */
+void pbc_mem_lay_pool(pbc_mem *m, uint64_t index, uint64_t count, const pbc_desc *d, const pbc_prov *prov);
+/* Sets the pool's order (before any pool extent is laid). */
+void pbc_mem_set_pool(pbc_mem *m, const pbc_pool_order *order);
+/* How many pages from ppn on (at most max) are unwritten and lie in one
+ * physical extent, *d describing page ppn: 0 when ppn is written or no
+ * physical extent covers it. For whoever judges untouched memory a run at
+ * a time. */
+uint64_t pbc_mem_base_run(const pbc_mem *m, uint64_t ppn, uint64_t max, pbc_desc *d);
+/* Whether the two bases are the same extents. */
+int pbc_mem_same_base(const pbc_mem *a, const pbc_mem *b);
 /* Copies n bytes from physical address addr, as the pages hold them
  * (pages never written read as zeros). */
 void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n);
-/* The page, created holding zeros (described, no bytes yet) if needed. */
+/* The page, created holding what its base says (described, no bytes yet)
+ * if needed. */
 pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn);
 /* The page's bytes, made from its description first if it has one: for
  * whoever writes part of a page. */
@@ -161,6 +212,11 @@ static inline int pbc_desc_is_zero(const pbc_desc *d)
 }
 /* Two descriptions of the same bytes (patterns compare their phase). */
 int pbc_desc_same(const pbc_desc *a, const pbc_desc *b);
+/* d moved `by` bytes further along its stream. */
+static inline pbc_desc pbc_desc_shift(const pbc_desc *d, uint64_t by)
+{
+    return (pbc_desc){d->kind, d->value, d->pos + by};
+}
 void pbc_mem_log_changed(pbc_mem *m, pbc_page *pg);
 /* Every write to a page's data is followed by this: one compare on the
  * GPU's write path while nothing watches. */

@@ -143,7 +143,12 @@ int pbc_gpu_va_walk(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat 
     return -1;
 }
 
-/* ---- TLB: open addressing on (root, vpn), backward-shift deletion ---- */
+/* ---- TLB ----
+ * Entries in a dense array, found through an open-addressing index on
+ * (root, vpn) that holds their positions + 1. Removing an entry deletes
+ * its index slot by backward shift and moves the last entry into its
+ * place, so reset, flush and walking the TLB cost what it holds now, not
+ * the most it ever held. */
 
 static uint32_t tlb_slot(uint64_t root, uint64_t vpn, uint32_t cap)
 {
@@ -152,44 +157,83 @@ static uint32_t tlb_slot(uint64_t root, uint64_t vpn, uint32_t cap)
     return (uint32_t)h & (cap - 1);
 }
 
+/* The index slot of (root, vpn): its entry's, or the empty one where it
+ * would go. */
+static uint32_t tlb_index_slot(const pbc_gpu *gpu, uint64_t root, uint64_t vpn)
+{
+    uint32_t i = tlb_slot(root, vpn, gpu->tlb_index_cap);
+    while (gpu->tlb_index[i]) {
+        const pbc_tlb_entry *e = &gpu->tlb[gpu->tlb_index[i] - 1];
+        if (e->root == root && e->vpn == vpn)
+            break;
+        i = (i + 1) & (gpu->tlb_index_cap - 1);
+    }
+    return i;
+}
+
 static pbc_tlb_entry *tlb_find(pbc_gpu *gpu, uint64_t root, uint64_t vpn)
 {
     if (!gpu->tlb_count)
         return NULL;
-    for (uint32_t i = tlb_slot(root, vpn, gpu->tlb_cap);; i = (i + 1) & (gpu->tlb_cap - 1)) {
-        pbc_tlb_entry *e = &gpu->tlb[i];
-        if (!e->root)
-            return NULL;
-        if (e->root == root && e->vpn == vpn)
-            return e;
-    }
+    uint32_t pos = gpu->tlb_index[tlb_index_slot(gpu, root, vpn)];
+    return pos ? &gpu->tlb[pos - 1] : NULL;
+}
+
+static void tlb_index_build(pbc_gpu *gpu, uint32_t cap)
+{
+    free(gpu->tlb_index);
+    gpu->tlb_index_cap = cap;
+    gpu->tlb_index = pbc_xcalloc(cap, sizeof(*gpu->tlb_index));
+    for (uint32_t k = 0; k < gpu->tlb_count; k++)
+        gpu->tlb_index[tlb_index_slot(gpu, gpu->tlb[k].root, gpu->tlb[k].vpn)] = k + 1;
 }
 
 static void tlb_put(pbc_gpu *gpu, const pbc_tlb_entry *in)
 {
-    if ((gpu->tlb_count + 1) * 4 > gpu->tlb_cap * 3) {
-        pbc_tlb_entry *old = gpu->tlb;
-        uint32_t old_cap = gpu->tlb_cap;
-        gpu->tlb_cap = old_cap ? old_cap * 2 : 256;
-        gpu->tlb = pbc_xcalloc(gpu->tlb_cap, sizeof(*gpu->tlb));
-        gpu->tlb_count = 0;
-        for (uint32_t i = 0; i < old_cap; i++)
-            if (old[i].root)
-                tlb_put(gpu, &old[i]);
-        free(old);
+    if (gpu->tlb_count == gpu->tlb_cap) {
+        gpu->tlb_cap = gpu->tlb_cap ? gpu->tlb_cap * 2 : 256;
+        gpu->tlb = pbc_xrealloc(gpu->tlb, (size_t)gpu->tlb_cap * sizeof(*gpu->tlb));
     }
-    uint32_t i = tlb_slot(in->root, in->vpn, gpu->tlb_cap);
-    while (gpu->tlb[i].root)
-        i = (i + 1) & (gpu->tlb_cap - 1);
-    gpu->tlb[i] = *in;
-    gpu->tlb_count++;
+    if ((gpu->tlb_count + 1) * 4 > gpu->tlb_index_cap * 3)
+        tlb_index_build(gpu, gpu->tlb_index_cap ? gpu->tlb_index_cap * 2 : 512);
+    gpu->tlb[gpu->tlb_count] = *in;
+    gpu->tlb_index[tlb_index_slot(gpu, in->root, in->vpn)] = ++gpu->tlb_count;
+}
+
+/* Removes the entry whose index slot is `hole`. */
+static void tlb_remove(pbc_gpu *gpu, uint32_t hole)
+{
+    uint32_t mask = gpu->tlb_index_cap - 1, pos = gpu->tlb_index[hole] - 1;
+    gpu->tlb_index[hole] = 0;
+    for (uint32_t j = (hole + 1) & mask; gpu->tlb_index[j]; j = (j + 1) & mask) {
+        const pbc_tlb_entry *e = &gpu->tlb[gpu->tlb_index[j] - 1];
+        uint32_t home = tlb_slot(e->root, e->vpn, gpu->tlb_index_cap);
+        /* It may fill the hole unless its home lies cyclically in (hole, j]. */
+        int stays = hole < j ? home > hole && home <= j : home > hole || home <= j;
+        if (!stays) {
+            gpu->tlb_index[hole] = gpu->tlb_index[j];
+            gpu->tlb_index[j] = 0;
+            hole = j;
+        }
+    }
+    uint32_t last = --gpu->tlb_count;
+    if (pos != last) {
+        gpu->tlb[pos] = gpu->tlb[last];
+        gpu->tlb_index[tlb_index_slot(gpu, gpu->tlb[pos].root, gpu->tlb[pos].vpn)] = pos + 1;
+    }
+}
+
+/* Forgets every entry: the index slots they hold, no more. */
+static void tlb_clear(pbc_gpu *gpu)
+{
+    for (uint32_t k = 0; k < gpu->tlb_count; k++)
+        gpu->tlb_index[tlb_index_slot(gpu, gpu->tlb[k].root, gpu->tlb[k].vpn)] = 0;
+    gpu->tlb_count = 0;
 }
 
 void pbc_gpu_tlb_reset(pbc_gpu *gpu)
 {
-    if (gpu->tlb_count)
-        memset(gpu->tlb, 0, (size_t)gpu->tlb_cap * sizeof(*gpu->tlb));
-    gpu->tlb_count = 0;
+    tlb_clear(gpu);
     gpu->tlb_flushes = 0;
 }
 
@@ -202,24 +246,24 @@ void pbc_gpu_tlb_flush(pbc_gpu *gpu, uint64_t root, uint64_t start, uint64_t siz
     uint64_t last = size ? (start + size - 1) >> PBC_PAGE_SHIFT : UINT64_MAX;
     if (size && start + size - 1 < start)
         last = UINT64_MAX;
-    /* Keep the survivors, rebuild: a flush is rare next to lookups. */
-    uint32_t cap = gpu->tlb_cap, kept = 0;
-    pbc_tlb_entry *survivors = pbc_xcalloc(gpu->tlb_count, sizeof(*survivors));
-    for (uint32_t i = 0; i < cap; i++) {
-        const pbc_tlb_entry *e = &gpu->tlb[i];
-        if (!e->root)
-            continue;
-        int dropped = (root == 0 || e->root == root) && (size == 0 || (e->vpn >= first && e->vpn <= last));
-        if (!dropped)
-            survivors[kept++] = *e;
+    if (root == 0 && size == 0) {
+        tlb_clear(gpu);
+        return;
     }
-    if (kept != gpu->tlb_count) {
-        memset(gpu->tlb, 0, (size_t)cap * sizeof(*gpu->tlb));
-        gpu->tlb_count = 0;
-        for (uint32_t i = 0; i < kept; i++)
-            tlb_put(gpu, &survivors[i]);
+    if (root && last != UINT64_MAX && last - first < gpu->tlb_count) {
+        /* A range smaller than the TLB: its pages looked up one by one. */
+        for (uint64_t vpn = first; vpn <= last; vpn++) {
+            uint32_t slot = tlb_index_slot(gpu, root, vpn);
+            if (gpu->tlb_index[slot])
+                tlb_remove(gpu, slot);
+        }
+        return;
     }
-    free(survivors);
+    for (uint32_t k = gpu->tlb_count; k-- > 0;) { /* the last entry moves into k: already seen */
+        const pbc_tlb_entry *e = &gpu->tlb[k];
+        if ((root == 0 || e->root == root) && (size == 0 || (e->vpn >= first && e->vpn <= last)))
+            tlb_remove(gpu, tlb_index_slot(gpu, e->root, e->vpn));
+    }
 }
 
 int pbc_gpu_va_translate(pbc_gpu *gpu, uint64_t va, int write, pbc_va_xlat *x)

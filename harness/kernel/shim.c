@@ -449,7 +449,8 @@ static void shim_fill(uint8_t *to, const pbc_page *pg)
  * log (shim_copy_in). */
 static void shim_fill_view_page(shim_mapping *m, size_t i)
 {
-    const pbc_page *pg = pbc_mem_find(&shim.gpu->mem, shim_view_ppn(m, i));
+    pbc_page tmp;
+    const pbc_page *pg = pbc_mem_get(&shim.gpu->mem, shim_view_ppn(m, i), &tmp);
     if (pg)
         shim_fill(m->alias + i * PBC_PAGE_SIZE, pg);
     m->filled[i / 64] |= 1ull << (i % 64);

@@ -186,7 +186,8 @@ static const layer *owner(const story *st, uint64_t x)
  * making a byte. */
 static int page_as_described(const story *st, uint64_t at, const pbc_gpu *g, uint64_t phys)
 {
-    const pbc_page *pg = pbc_mem_find(&g->mem, phys >> PBC_PAGE_SHIFT);
+    pbc_page tmp;
+    const pbc_page *pg = pbc_mem_get(&g->mem, phys >> PBC_PAGE_SHIFT, &tmp);
     for (uint32_t k = st->count; k-- > 0;) {
         const layer *l = &st->layers[k];
         if (l->end <= at || l->start >= at + PBC_PAGE_SIZE)
@@ -202,6 +203,42 @@ static int page_as_described(const story *st, uint64_t at, const pbc_gpu *g, uin
         return pbc_desc_same(&pg->desc, &want);
     }
     return 0;
+}
+
+/* How many whole pages from allocation offset `at` (physical phys, in a
+ * segment) nobody wrote and the base still holds as the one layer over
+ * them says: judged at once, however many they are. 0 when page `at` must
+ * be judged itself. */
+static uint64_t untouched_run(const story *st, uint64_t at, uint64_t size, const pbc_gpu *g, uint64_t phys)
+{
+    if (phys & (PBC_PAGE_SIZE - 1))
+        return 0;
+    /* The newest layer over page `at`, and how far it alone decides:
+     * newer layers that begin further on end the run where they begin. */
+    const layer *top = NULL;
+    uint64_t end = size - size % PBC_PAGE_SIZE;
+    for (uint32_t k = st->count; k-- > 0 && !top;) {
+        const layer *l = &st->layers[k];
+        if (l->end <= at)
+            continue;
+        if (l->start >= at + PBC_PAGE_SIZE) {
+            if (l->start < end)
+                end = l->start - l->start % PBC_PAGE_SIZE;
+            continue;
+        }
+        if (l->start > at || l->kind == LAYER_UNDEFINED)
+            return 0;
+        top = l;
+        if (l->end < end)
+            end = l->end - l->end % PBC_PAGE_SIZE;
+    }
+    if (!top || end <= at)
+        return 0;
+    pbc_desc d;
+    uint64_t run = pbc_mem_base_run(&g->mem, phys >> PBC_PAGE_SHIFT, (end - at) / PBC_PAGE_SIZE, &d);
+    pbc_desc want = top->kind == LAYER_INIT ? (pbc_desc){PBC_PAGE_CONTENT, top->value, at}
+                                            : (pbc_desc){PBC_PAGE_PATTERN, top->value, (uint64_t)((int64_t)at - top->origin)};
+    return run && pbc_desc_same(&d, &want) ? run : 0;
 }
 
 static int check_alloc(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_record *rec, char *why, size_t n)
@@ -220,6 +257,13 @@ static int check_alloc(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_
         uint64_t phys = a->where == PBC_WHERE_SEGMENT
                             ? o->s->segments[a->at.segment - 1].base + a->at.offset + at
                             : rec->pfns[span->first + al->mdl_offset + at / PBC_PAGE_SIZE] << PBC_PAGE_SHIFT;
+        if (a->where == PBC_WHERE_SEGMENT && len == PBC_PAGE_SIZE) {
+            uint64_t run = untouched_run(st, at, al->size, g, phys);
+            if (run) {
+                at += (run - 1) * PBC_PAGE_SIZE;
+                continue;
+            }
+        }
         if (len == PBC_PAGE_SIZE && page_as_described(st, at, g, phys))
             continue;
         expect(st, at, len, want, defined);
@@ -266,7 +310,8 @@ static int check_foreign(const oracle *o, uint32_t i, const pbc_gpu *g, const pb
     uint8_t got[PBC_PAGE_SIZE];
     for (uint32_t p = 0; p < al->mdl_offset && p < span->count; p++) {
         uint64_t phys = rec->pfns[span->first + p] << PBC_PAGE_SHIFT;
-        const pbc_page *pg = pbc_mem_find(&g->mem, phys >> PBC_PAGE_SHIFT);
+        pbc_page tmp;
+        const pbc_page *pg = pbc_mem_get(&g->mem, phys >> PBC_PAGE_SHIFT, &tmp);
         pbc_desc want = {PBC_PAGE_CONTENT, ~al->seed, (uint64_t)p * PBC_PAGE_SIZE};
         if (pg && pbc_page_single(pg) && pbc_desc_same(&pg->desc, &want))
             continue;

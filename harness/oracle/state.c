@@ -78,10 +78,29 @@ static int gart_conforms(const pbc_gart_entry *a, const pbc_gart_entry *b)
     return !(a->flags & PBC_GART_CACHE_COHERENT) || (b->flags & PBC_GART_CACHE_COHERENT);
 }
 
+/* Whether written page p holds, as the comparison sees it, what the base
+ * beneath it says (zeros where no extent lies). */
+static int page_is_base(const pbc_gpu *g, const pbc_page *p, const pbc_mask *masks, uint32_t n)
+{
+    pbc_page base = {.ppn = p->ppn};
+    if (!pbc_mem_base_at(&g->mem, p->ppn, &base.desc, NULL))
+        base.desc = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
+    int masked = page_masked(p->ppn, masks, n);
+    if (masked == 2)
+        return 1;
+    if (!masked && pbc_page_single(p) && pbc_desc_same(&p->desc, &base.desc))
+        return 1;
+    uint8_t sa[PBC_PAGE_SIZE], sb[PBC_PAGE_SIZE];
+    const uint8_t *va = masked_view(p, masks, n, sa), *vb = masked_view(&base, masks, n, sb);
+    return memcmp(va, vb, PBC_PAGE_SIZE) == 0;
+}
+
 /* The digest is a function of the bytes alone, whatever holds them (bytes
- * or a description): each non-zero page's hash, seeded by its address, is
- * summed into its region, so the order pages were touched in and how the
- * work was cut up do not matter. */
+ * or a description), given the base the world laid (the same in every
+ * world of a scenario): each page that differs from its base adds its
+ * hash, seeded by its address, to its region, so the order pages were
+ * touched in and how the work was cut up do not matter, and memory no one
+ * wrote costs nothing. */
 void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_count, pbc_digest *out)
 {
     uint64_t sum[PBC_STATE_REGIONS] = {0};
@@ -90,7 +109,7 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
     uint64_t last_hash = 0;
     for (uint32_t i = 0; i < g->mem.count; i++) {
         const pbc_page *p = &g->mem.pages[i];
-        if (pbc_page_single(p) && pbc_desc_is_zero(&p->desc))
+        if (page_is_base(g, p, masks, mask_count))
             continue;
         uint64_t h;
         int pattern = pbc_page_single(p) && p->desc.kind == PBC_PAGE_PATTERN;
@@ -98,8 +117,6 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
             h = last_hash;
         } else {
             const uint8_t *v = masked_view(p, masks, mask_count, scratch);
-            if (!v || pbc_all_bytes(v, PBC_PAGE_SIZE, 0))
-                continue;
             h = XXH3_64bits(v, PBC_PAGE_SIZE);
             if (pattern && !page_masked(p->ppn, masks, mask_count))
                 last = p->desc, last_hash = h;
@@ -147,36 +164,66 @@ static int page_differs(const pbc_page *pa, const pbc_page *pb, const pbc_mask *
 static void fill_window(const pbc_gpu *g, uint64_t start, const pbc_mask *masks, uint32_t n, uint8_t *w)
 {
     uint8_t scratch[PBC_PAGE_SIZE];
-    const uint8_t *v = masked_view(pbc_mem_find(&g->mem, start >> PBC_PAGE_SHIFT), masks, n, scratch);
+    pbc_page tmp;
+    const uint8_t *v = masked_view(pbc_mem_get(&g->mem, start >> PBC_PAGE_SHIFT, &tmp), masks, n, scratch);
     memcpy(w, (v ? v : zero_page) + (start & (PBC_PAGE_SIZE - 1)), PBC_DIFF_WINDOW);
 }
 
 static pbc_prov page_prov(const pbc_gpu *g, uint64_t ppn)
 {
-    const pbc_page *p = pbc_mem_find(&g->mem, ppn);
+    pbc_page tmp;
+    const pbc_page *p = pbc_mem_get(&g->mem, ppn, &tmp);
     return p ? p->prov : (pbc_prov){0};
 }
 
-/* Every page either run touched, compared once: a's pages against b's,
- * then b's that a never touched. The first difference is the lowest
- * address. */
+/* Page ppn of both worlds, compared: the lowest differing address so far
+ * in *first. */
+static void diff_page(const pbc_gpu *a, const pbc_gpu *b, uint64_t ppn, const pbc_mask *masks, uint32_t n,
+                      uint64_t *first, pbc_diff *d)
+{
+    pbc_page ta, tb;
+    int off = page_differs(pbc_mem_get(&a->mem, ppn, &ta), pbc_mem_get(&b->mem, ppn, &tb), masks, n);
+    if (off < 0)
+        return;
+    d->differing_pages++;
+    uint64_t addr = (ppn << PBC_PAGE_SHIFT) + (uint64_t)off;
+    if (addr < *first)
+        *first = addr;
+}
+
+/* Pages of x's base extents that neither world wrote: compared only when
+ * the two bases differ (they never do for two worlds of one scenario). */
+static void diff_base(const pbc_gpu *x, const pbc_gpu *other, const pbc_gpu *a, const pbc_gpu *b,
+                      const pbc_mask *masks, uint32_t n, uint64_t *first, pbc_diff *d)
+{
+    pbc_desc ignored;
+    const pbc_mem *m = &x->mem;
+    for (uint32_t e = 0; e < m->ext_count + m->pool_count; e++) {
+        const pbc_extent *ex = e < m->ext_count ? &m->ext[e] : &m->pool_ext[e - m->ext_count];
+        for (uint64_t k = ex->first; k < ex->first + ex->count; k++) {
+            uint64_t ppn = e < m->ext_count ? k : m->pool.base + ((k * m->pool.mult) & m->pool.mask);
+            if (other && pbc_mem_base_at(&other->mem, ppn, &ignored, NULL))
+                continue; /* compared from the other's extents */
+            if (!pbc_mem_find(&a->mem, ppn) && !pbc_mem_find(&b->mem, ppn))
+                diff_page(a, b, ppn, masks, n, first, d);
+        }
+    }
+}
+
+/* Every page either run wrote, compared once: a's pages against b's, then
+ * b's that a never wrote (an unwritten page reads as its base). The first
+ * difference is the lowest address. */
 static void diff_memory(const pbc_gpu *a, const pbc_gpu *b, const pbc_mask *masks, uint32_t n, pbc_diff *d)
 {
     uint64_t first = UINT64_MAX;
-    for (int side = 0; side < 2; side++) {
-        const pbc_gpu *x = side ? b : a, *y = side ? a : b;
-        for (uint32_t i = 0; i < x->mem.count; i++) {
-            const pbc_page *px = &x->mem.pages[i], *py = pbc_mem_find(&y->mem, px->ppn);
-            if (side && py)
-                continue; /* compared from a's side */
-            int off = side ? page_differs(py, px, masks, n) : page_differs(px, py, masks, n);
-            if (off < 0)
-                continue;
-            d->differing_pages++;
-            uint64_t addr = (px->ppn << PBC_PAGE_SHIFT) + (uint64_t)off;
-            if (addr < first)
-                first = addr;
-        }
+    for (uint32_t i = 0; i < a->mem.count; i++)
+        diff_page(a, b, a->mem.pages[i].ppn, masks, n, &first, d);
+    for (uint32_t i = 0; i < b->mem.count; i++)
+        if (!pbc_mem_find(&a->mem, b->mem.pages[i].ppn))
+            diff_page(a, b, b->mem.pages[i].ppn, masks, n, &first, d);
+    if (!pbc_mem_same_base(&a->mem, &b->mem)) {
+        diff_base(a, NULL, a, b, masks, n, &first, d);
+        diff_base(b, a, a, b, masks, n, &first, d);
     }
     if (first == UINT64_MAX)
         return;

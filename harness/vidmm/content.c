@@ -164,9 +164,9 @@ void pbc_vidmm_mdl_create(vm *v, uint32_t index, vm_mdl *out)
     for (uint32_t i = 0; i < out->count; i++) {
         pbc_page_owner own = {out->pfns[i], index, (int32_t)i - (int32_t)al->mdl_offset};
         PBC_PUSH(v->res->owners, v->res->owner_count, v->res->owner_cap, own);
-        if (i < al->mdl_offset) /* someone else's data: must survive untouched */
-            pbc_vidmm_write_content(v, out->pfns[i] << PBC_PAGE_SHIFT, PBC_PAGE_SIZE, ~al->seed, i * 1024);
     }
+    pbc_desc foreign = {PBC_PAGE_CONTENT, ~al->seed, 0}; /* someone else's data: must survive untouched */
+    pbc_gpu_lay_frames(v->gpu, out->pfns, al->mdl_offset, &foreign);
     v->gpu->cur.writer = PBC_WRITER_NONE;
     vm_mdl_build(out, vm_mdl_va(index, 0), MDL_PAGES_LOCKED | MDL_SOURCE_IS_NONPAGED_POOL);
 }
@@ -231,7 +231,20 @@ void pbc_vidmm_alloc_pieces_at(vm *v, uint32_t index, const pbc_res_alloc *ra, u
     }
 }
 
-void pbc_vidmm_init_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *ctx)
+void pbc_vidmm_lay_content(vm *v, uint32_t index, const pbc_res_alloc *ra, uint32_t seed)
 {
-    pbc_vidmm_write_content(v, addr, n, *(const uint32_t *)ctx, at / 4);
+    const pbc_salloc *al = &v->s->allocs[index];
+    pbc_desc d = {PBC_PAGE_CONTENT, seed, 0};
+    if (ra->where == PBC_WHERE_SEGMENT) {
+        pbc_gpu_lay(v->gpu, pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset, al->size, &d);
+        return;
+    }
+    /* Whole pages as extents of the memory's base; a last page the
+     * allocation ends inside is written as far as it goes, as any write. */
+    const uint64_t *pfn = v->allocs[index].mdl.pfns + al->mdl_offset;
+    uint64_t whole = al->size / PBC_PAGE_SIZE;
+    pbc_gpu_lay_frames(v->gpu, pfn, whole, &d);
+    if (al->size % PBC_PAGE_SIZE)
+        pbc_vidmm_write_content(v, pfn[whole] << PBC_PAGE_SHIFT, al->size % PBC_PAGE_SIZE, seed,
+                                whole * PBC_PAGE_SIZE / 4);
 }

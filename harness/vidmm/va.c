@@ -913,7 +913,7 @@ void pbc_vidmm_va_check(vm *v)
     /* What the TLB still holds must be what the tables say: VidMm flushed
      * every range whose valid entries it changed. */
     const pbc_gpu *g = v->gpu;
-    for (uint32_t i = 0; i < g->tlb_cap && g->tlb_count && !v->stop; i++) {
+    for (uint32_t i = 0; i < g->tlb_count && !v->stop; i++) {
         const pbc_tlb_entry *t = &g->tlb[i];
         if (t->root != v->va_root)
             continue;

@@ -240,7 +240,7 @@ int pbc_vidmm_alloc_create(vm *v, uint32_t index, const pbc_res_alloc *where, ui
         pbc_vidmm_mdl_create(v, index, &v->allocs[index].mdl);
     if (where->where != PBC_WHERE_NONE) {
         v->gpu->cur.writer = PBC_WRITER_INIT;
-        pbc_vidmm_alloc_pieces_at(v, index, where, 0, al->size, pbc_vidmm_init_piece, &seed);
+        pbc_vidmm_lay_content(v, index, where, seed);
         v->gpu->cur.writer = PBC_WRITER_NONE;
     }
     return 0;

@@ -276,7 +276,8 @@ void pbc_vidmm_alloc_pieces(vm *v, uint32_t index, uint64_t offset, uint64_t len
 void pbc_vidmm_alloc_pieces_at(vm *v, uint32_t index, const pbc_res_alloc *where, uint64_t offset, uint64_t len,
                                void (*fn)(vm *, uint64_t addr, uint64_t n, uint64_t at, void *), void *ctx);
 /* A pbc_vidmm_alloc_pieces callback writing initial content; ctx: the seed. */
-void pbc_vidmm_init_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *ctx);
+/* Lays allocation `index`'s initial content (seed) where ra puts it. */
+void pbc_vidmm_lay_content(vm *v, uint32_t index, const pbc_res_alloc *ra, uint32_t seed);
 
 /* buffers.c */
 void pbc_vidmm_host_init(vm *v);
