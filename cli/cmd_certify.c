@@ -45,9 +45,16 @@ static void add_fuzz_case(pbc_case_list *cases, const pbc_target *t, uint64_t se
 {
     pbc_rng rng = {seed * 0x100000000ull + index};
     pbc_scenario s;
-    pbc_scenario_init(&s);
     pbc_segment_info layout[PBC_MAX_SEGMENTS];
-    pbc_gen_scenario_in(&s, layout, pbc_exec_target_layout(t, layout), 24, pbc_rng_choose, &rng);
+    uint32_t n = pbc_exec_target_layout(t, layout);
+    for (;;) { /* the mix: PBC_CERTIFY_WHOLE_EVERY (certify.h) */
+        pbc_scenario_init(&s);
+        pbc_gen_scenario_in(&s, layout, n, 24, pbc_rng_choose, &rng);
+        if (index % PBC_CERTIFY_WHOLE_EVERY == PBC_CERTIFY_WHOLE_EVERY - 1 ||
+            pbc_scenario_largest_alloc(&s) <= PBC_CERTIFY_RANDOM_ALLOC)
+            break;
+        pbc_scenario_fini(&s);
+    }
     pbc_scenario_keep_supported(&s, t); /* certification covers what the target declares */
     pbc_case c;
     snprintf(c.name, sizeof(c.name), "fuzz/seed-%llu/%u", (unsigned long long)seed, index);
@@ -468,7 +475,7 @@ int pbc_cmd_certify(int argc, char **argv)
             break;
         if (i == suite_count) {
             suite_seconds = elapsed_since(&t0); /* the fuzz budget starts now */
-            progress.what = "certify --time";
+            pbc_progress_begin(&progress, "certify --time"); /* its rate is the random phase's own */
         }
         if (i == cases.count) {
             if (fuzz_seconds == 0 || elapsed_since(&t0) >= suite_seconds + (double)fuzz_seconds)
@@ -539,6 +546,7 @@ int pbc_cmd_certify(int argc, char **argv)
     report.case_count = cases.count;
     report.unaccounted = !certify_stop && cases.count < suite_count ? suite_count - cases.count : 0;
     report.random_cases = cases.count > suite_count ? cases.count - suite_count : 0;
+    report.random_seconds = report.random_cases ? rep[cases.count - 1].finished_at - suite_seconds : 0;
     pbc_report_tally(&report, rep);
     uint32_t option_count;
     pbc_report_option *options = pbc_cli_option_values(opts, &option_count);
@@ -570,6 +578,9 @@ int pbc_cmd_certify(int argc, char **argv)
             printf("%-18s %u\n", pbc_rule_get((pbc_rule_id)r)->id, report.rule_hits[r]);
         printf("certify %s: %u cases in %.1f s: %u passed, %u failed, %u skipped, %u harness bugs\n", shown_name,
                cases.count, report.seconds, report.passed, report.failed, report.skipped, report.harness_bugs);
+        if (report.random_cases)
+            printf("random phase: %u cases in %.1f s, %.0f a second\n", report.random_cases, report.random_seconds,
+                   report.random_seconds > 0 ? report.random_cases / report.random_seconds : 0);
         if (!t)
             printf("%s\n", res[0].message);
         if (report.waivers)

@@ -21,6 +21,9 @@ check reference-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
 "$pbcheck" certify --target reference --quick --time 1 --seed 3 --out "$tmp/fuzz" >"$tmp/out" 2>/dev/null
 check fuzz-budget-conformant [ $? -eq 0 ]
 check fuzz-cases python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); f=[c for c in r["results"] if c["name"].startswith("fuzz/seed-3/")]; sys.exit(len(f) < 10 or any(c["verdict"] != "pass" for c in f))' "$tmp/fuzz/latest/report.json"
+# The phase's rate: in the closing line and report.json, from its own cases.
+check fuzz-rate-line grep -Eq '^random phase: [0-9]+ cases in [0-9.]+ s, [0-9]+ a second$' "$tmp/out"
+check fuzz-rate-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (0 < r["random_seconds"] <= 2 and abs(r["random_cases_per_second"] - r["random_cases"] / r["random_seconds"]) < 1))' "$tmp/fuzz/latest/report.json"
 "$pbcheck" certify --target mutant-fill-tail --quick --time 1 --out "$tmp/fuzz-mutant" >"$tmp/out" 2>/dev/null
 check fuzz-finds-bugs python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not any(c["name"].startswith("fuzz/") and c["verdict"] == "fail" for c in r["results"]))' "$tmp/fuzz-mutant/latest/report.json"
 # --large adds the transfer beyond 4 GiB (TransferSize over 32 bits); the reference passes it.

@@ -31,6 +31,14 @@ typedef struct pbc_case_list {
  * also a transfer beyond 4 GiB, which a builder copying with the CPU moves
  * through 12 GiB and more of views. */
 #define PBC_CERTIFY_QUICK 0x1u
+/* certify --time's random cases: the fuzzing mix ((a) in
+ * docs/benchmarks.md, allocations of at most PBC_CERTIFY_RANDOM_ALLOC)
+ * for all but every PBC_CERTIFY_WHOLE_EVERY-th, which takes the
+ * generator's whole range (one allocation in 24 of 1 MiB to 256 MiB).
+ * Large sizes have their own suite cases (size/...): in random cases they
+ * cost a hundred times a small case and would set the phase's pace. */
+#define PBC_CERTIFY_RANDOM_ALLOC (64u * 1024)
+#define PBC_CERTIFY_WHOLE_EVERY 64u
 #define PBC_CERTIFY_LARGE 0x2u
 void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out);
 void pbc_case_list_fini(pbc_case_list *l);

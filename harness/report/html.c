@@ -210,11 +210,12 @@ static void emit_chart(FILE *f, const pbc_report *r)
     enum { W = 880, H = 260, L = 64, R = 64, T = 20, B = 40 };
     double ymax_cases = r->random_cases, ymax_find = findings ? findings : 1;
     fprintf(f, "<section id=\"chart-section\">\n  <h2>Random scenarios over time</h2>\n"
-               "  <p class=\"hint\">The --time phase: cumulative cases run (blue, left scale) and "
-               "findings (red, right scale) against seconds since the phase began.</p>\n"
+               "  <p class=\"hint\">The --time phase, %.0f cases a second: cumulative cases run (blue, left "
+               "scale) and findings (red, right scale) against seconds since the phase began.</p>\n"
                "<svg class=\"chart\" id=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                "xmlns=\"http://www.w3.org/2000/svg\">\n<title>%u random cases, %u findings in %.1f s</title>\n",
-            W, H, W, H, r->random_cases, findings, span);
+            r->random_seconds > 0 ? r->random_cases / r->random_seconds : 0, W, H, W, H, r->random_cases, findings,
+            span);
     for (int g = 0; g <= 4; g++) {
         double y = T + (H - T - B) * g / 4.0;
         fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", L, y, W - R, y);

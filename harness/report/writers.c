@@ -380,6 +380,9 @@ int pbc_report_write_json(const pbc_report *r, const char *path, char *err, size
     bad |= json_object_set_new(root, "harness_bugs", json_integer(r->harness_bugs));
     bad |= json_object_set_new(root, "isolated", json_integer(r->isolated));
     bad |= json_object_set_new(root, "random_cases", json_integer(r->random_cases));
+    bad |= json_object_set_new(root, "random_seconds", json_real(r->random_seconds));
+    bad |= json_object_set_new(root, "random_cases_per_second",
+                               json_real(r->random_seconds > 0 ? r->random_cases / r->random_seconds : 0));
     bad |= json_object_set_new(root, "expired_waivers", json_integer(r->waivers ? r->waivers->expired : 0));
     bad |= json_object_set_new(root, "seconds", json_real(r->seconds));
     bad |= json_object_set_new(root, "provenance", json_provenance(&r->provenance));

@@ -95,6 +95,7 @@ typedef struct pbc_report {
     uint32_t waived;       /* failing cases a waiver covers; not in failed */
     uint32_t isolated;     /* cases with an isolation class */
     uint32_t random_cases; /* the last random_cases cases are --time's random scenarios */
+    double random_seconds; /* how long they took, from the suite's end to the last verdict */
     pbc_waivers *waivers;  /* NULL: none given; pbc_report_tally counts their matches */
     /* PBC_OP_BIT(DXGK_OPERATION_*) the target declares; operations_known
      * 0 when it is not known (the library did not load). */

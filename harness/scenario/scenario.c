@@ -63,6 +63,15 @@ int pbc_scenario_find_alloc(const pbc_scenario *s, const char *name)
 
 uint32_t pbc_alloc_pages(const pbc_salloc *a) { return (uint32_t)((a->size + 4095) / 4096); }
 
+uint64_t pbc_scenario_largest_alloc(const pbc_scenario *s)
+{
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < s->alloc_count; i++)
+        if (s->allocs[i].size > most)
+            most = s->allocs[i].size;
+    return most;
+}
+
 uint32_t pbc_sop_created_where(const pbc_sop *op)
 {
     if (op->flags & PBC_SOP_NO_CONTENT)

@@ -185,6 +185,8 @@ uint32_t pbc_scenario_fit_coherence(pbc_scenario *s, const pbc_adapter_decl *d);
 /* Whether operations of this kind name an allocation. */
 int pbc_sop_has_alloc(uint32_t kind);
 uint32_t pbc_alloc_pages(const pbc_salloc *a);
+/* The size of its largest allocation (0 with none). */
+uint64_t pbc_scenario_largest_alloc(const pbc_scenario *s);
 /* Where a create operation makes its allocation start (pbc_where). */
 uint32_t pbc_sop_created_where(const pbc_sop *op);
 
