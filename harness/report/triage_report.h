@@ -51,7 +51,7 @@ typedef struct pbc_triage_bucket {
     uint32_t root;      /* its root cause, an index in the run's roots */
 } pbc_triage_bucket;
 
-/* Buckets that are one bug seen in different places (report/triage.h,
+/* Buckets that are one bug seen in different places (triage/triage.h,
  * pbc_triage_root_cause): a failing bucket's root cause, worst first. */
 typedef struct pbc_triage_root {
     char id[16];        /* r001, r002, ... */
