@@ -36,6 +36,10 @@ typedef struct pbc_report_case {
      * group the case with those failing the same way; NULL when unknown. */
     const char *signature;
     const char *title;
+    /* Failures: where in the builder's source, "FILE:LINE" or "FILE", when
+     * known (triage's location: the crash frame, or the DDI function that
+     * did the work); NULL otherwise. report.sarif's location. */
+    const char *location;
     uint32_t size; /* the scenario's length in bytes: a group shows its smallest case */
     /* Set by pbc_report_apply_waivers: the waiver covering this failure,
      * else NULL. */
@@ -99,6 +103,9 @@ typedef struct pbc_report {
     uint64_t operations;
     int operations_known;
     pbc_report_provenance provenance;
+    /* For report.sarif: the builder's repository, whose files its
+     * locations are relative to; NULL: the current folder. */
+    const char *source_root;
 } pbc_report;
 
 typedef enum pbc_report_verdict {

@@ -31,6 +31,7 @@
 #include "base/util.h"
 #include "exec/runner.h"
 #include "certify/groups.h"
+#include "report/sarif.h"
 #include "report/text.h"
 #include "scenario/scenario.h"
 
@@ -732,9 +733,10 @@ int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, s
 
 int pbc_report_write_all(const pbc_report *r, const char *dir, char *err, size_t err_size)
 {
-    static const char *const names[] = {"report.json", "junit.xml", "summary.md", "index.html"};
+    static const char *const names[] = {"report.json", "junit.xml", "summary.md", "index.html", "report.sarif"};
     int (*const writers[])(const pbc_report *, const char *, char *, size_t) = {
-        pbc_report_write_json, pbc_report_write_junit, pbc_report_write_summary, pbc_report_write_html};
+        pbc_report_write_json, pbc_report_write_junit, pbc_report_write_summary, pbc_report_write_html,
+        pbc_report_write_sarif};
     for (size_t i = 0; i < PBC_ARRAY_LEN(names); i++) {
         char *path = pbc_xprintf("%s/%s", dir, names[i]);
         int rc = writers[i](r, path, err, err_size);

@@ -41,8 +41,8 @@ int pbc_report_journal_open(const char *dir, char *err, size_t err_size);
 int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, uint64_t *size, char *err,
                             size_t err_size);
 
-/* DIR/report.json, DIR/junit.xml, DIR/summary.md and DIR/index.html;
- * stops at the first failure. */
+/* DIR/report.json, DIR/junit.xml, DIR/summary.md, DIR/index.html and
+ * DIR/report.sarif (report/sarif.h); stops at the first failure. */
 int pbc_report_write_all(const pbc_report *r, const char *dir, char *err, size_t err_size);
 
 /* The reproducer's path for a case: DIR/repro/NAME.pbs with the case
