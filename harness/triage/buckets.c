@@ -81,6 +81,48 @@ static void root_title(pbc_triage_run *r, uint32_t k)
              ops[0] ? " in " : "", ops, shapes[0] ? "; " : "", shapes);
 }
 
+/* Whether a root-cause key is memory left wrong (or a GPU fault) on a page
+ * the builder's own work (a packet, its CPU writes) did not write last:
+ * render work, the model's and the same in both worlds, wrote over the
+ * wrong bytes, or nothing wrote them. Such a bucket shows a wrong or
+ * missing write of the builder's without saying which writer made it. */
+static int unattributed(const pbc_triage_facts *f, const char *key)
+{
+    return !strncmp(key, "memory|", 7) && strcmp(f->writer, "packet") && strcmp(f->writer, "cpu");
+}
+
+/* The key of the run's one root cause of memory written wrong by the
+ * builder's own work (into only), when there is exactly one; "" when
+ * there is none or several. */
+static void only_attributed(const pbc_triage_run *r, char *only, size_t size)
+{
+    only[0] = 0;
+    for (uint32_t i = 0; i < r->bucket_count; i++) {
+        char key[640];
+        pbc_triage_root_cause(&r->buckets[i].facts, key, sizeof(key));
+        if (strncmp(key, "memory|", 7) || unattributed(&r->buckets[i].facts, key))
+            continue;
+        if (only[0] && strcmp(only, key)) {
+            only[0] = 0;
+            return;
+        }
+        snprintf(only, size, "%s", key);
+    }
+}
+
+/* The root-cause key of bucket b: its own, except that an unattributed
+ * one joins the run's one attributed memory root cause whose builder
+ * frames it shares (the writer is what it does not know). */
+static void bucket_root_key(const pbc_triage_bucket *b, const char *only, char *key, size_t size)
+{
+    pbc_triage_root_cause(&b->facts, key, size);
+    if (!only[0] || !unattributed(&b->facts, key))
+        return;
+    const char *mine = strchr(key + 7, '|'), *theirs = strchr(only + 7, '|');
+    if (mine && theirs && !strcmp(mine, theirs))
+        snprintf(key, size, "%s", only);
+}
+
 void pbc_triage_sort(pbc_triage_run *r)
 {
     uint64_t *order = pbc_xmalloc((r->bucket_count ? r->bucket_count : 1) * sizeof(*order));
@@ -101,10 +143,12 @@ void pbc_triage_sort(pbc_triage_run *r)
     r->roots = NULL;
     r->root_count = 0;
     uint32_t cap = 0;
+    char only[640];
+    only_attributed(r, only, sizeof(only));
     for (uint32_t i = 0; i < r->bucket_count; i++) {
         pbc_triage_bucket *b = &r->buckets[i];
         char key[640];
-        pbc_triage_root_cause(&b->facts, key, sizeof(key));
+        bucket_root_key(b, only, key, sizeof(key));
         uint32_t k = 0;
         while (k < r->root_count && strcmp(r->roots[k].key, key))
             k++;
