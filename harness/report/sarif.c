@@ -168,6 +168,30 @@ json_t *pbc_sarif_invocation(const char *const *argv)
     return inv;
 }
 
+json_t *pbc_sarif_document(json_t *driver, json_t *results, const char *const *argv, const char *automation,
+                           const char *root, const char *out_id, const char *out)
+{
+    json_t *doc = json_object(), *run = json_object(), *bases = json_object();
+    json_object_set_new(doc, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
+    json_object_set_new(doc, "version", json_string("2.1.0"));
+    json_object_set_new(run, "tool", json_pack("{s:o}", "driver", driver));
+    json_object_set_new(run, "invocations", json_pack("[o]", pbc_sarif_invocation(argv)));
+    json_object_set_new(run, "automationDetails", json_pack("{s:o}", "id", pbc_sarif_path(automation)));
+    const char *ids[] = {"SRCROOT", out_id}, *dirs[] = {root, out};
+    for (size_t i = 0; i < PBC_ARRAY_LEN(ids); i++) {
+        if (!dirs[i])
+            continue;
+        char *u = pbc_sarif_file_uri(dirs[i], 1);
+        json_object_set_new(bases, ids[i], json_pack("{s:s}", "uri", u));
+        free(u);
+    }
+    json_object_set_new(run, "originalUriBaseIds", bases);
+    json_object_set_new(run, "columnKind", json_string("utf16CodeUnits"));
+    json_object_set_new(run, "results", results);
+    json_object_set_new(doc, "runs", json_pack("[o]", run));
+    return doc;
+}
+
 /* ---- report.sarif ---- */
 
 /* The severity class of a certify group's class (pbc_report_case_class),
@@ -265,10 +289,7 @@ int pbc_report_write_sarif(const pbc_report *r, const char *path, char *err, siz
     else
         snprintf(dir, strlen(dir) + 1, ".");
     char *run_dir = realpath(dir, NULL);
-    json_t *doc = json_object(), *run = json_object(), *driver = json_object(), *rules = json_array(),
-           *results = json_array(), *bases = json_object();
-    json_object_set_new(doc, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
-    json_object_set_new(doc, "version", json_string("2.1.0"));
+    json_t *driver = json_object(), *rules = json_array(), *results = json_array();
     json_object_set_new(driver, "name", json_string("pbcheck"));
     const char *version = r->provenance.version && r->provenance.version[0] ? r->provenance.version : "0";
     json_object_set_new(driver, "version", json_string(version));
@@ -292,26 +313,10 @@ int pbc_report_write_sarif(const pbc_report *r, const char *path, char *err, siz
         json_array_append_new(results, certify_result(r, g, index, sev, root ? root : "/", run_dir ? run_dir : dir));
     }
     json_object_set_new(driver, "rules", rules);
-    json_object_set_new(run, "tool", json_pack("{s:o}", "driver", driver));
-    json_object_set_new(run, "invocations", json_pack("[o]", pbc_sarif_invocation(r->provenance.argv)));
     const char *target = r->target ? r->target : "", *base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
     char *automation = pbc_xprintf("pbcheck-certify/%.*s/%s", (int)strcspn(base, "."), base, r->provenance.run_id);
-    json_object_set_new(run, "automationDetails", json_pack("{s:o}", "id", pbc_sarif_path(automation)));
+    json_t *doc = pbc_sarif_document(driver, results, r->provenance.argv, automation, root, "RUNDIR", run_dir);
     free(automation);
-    if (root) {
-        char *u = pbc_sarif_file_uri(root, 1);
-        json_object_set_new(bases, "SRCROOT", json_pack("{s:s}", "uri", u));
-        free(u);
-    }
-    if (run_dir) {
-        char *u = pbc_sarif_file_uri(run_dir, 1);
-        json_object_set_new(bases, "RUNDIR", json_pack("{s:s}", "uri", u));
-        free(u);
-    }
-    json_object_set_new(run, "originalUriBaseIds", bases);
-    json_object_set_new(run, "columnKind", json_string("utf16CodeUnits"));
-    json_object_set_new(run, "results", results);
-    json_object_set_new(doc, "runs", json_pack("[o]", run));
     char *text = json_dumps(doc, JSON_INDENT(2));
     int rc = text ? pbc_fs_write_atomic(path, text, strlen(text), err, err_size) : -1;
     if (!text)

@@ -46,6 +46,13 @@ json_t *pbc_sarif_path(const char *s);
  * known), the working folder, and that the run completed. */
 json_t *pbc_sarif_invocation(const char *const *argv);
 
+/* The SARIF document of one run (owned) of the tool driver (its rules
+ * in it), taking driver and results: its invocation (argv), its
+ * automationDetails id, and the base ids its locations use: SRCROOT at
+ * root, out_id at out (each left out when NULL). */
+json_t *pbc_sarif_document(json_t *driver, json_t *results, const char *const *argv, const char *automation,
+                           const char *root, const char *out_id, const char *out);
+
 /* report.sarif of a certify run: one result per group of failing cases
  * (certify/groups.h; waived groups left out), at the builder's source
  * where a case of it says so (the crash frame, or the DDI function that

@@ -237,10 +237,7 @@ static json_t *triage_sarif(const pbc_triage_run *r, const char *dir)
     const pbc_triage_bucket *b = r->buckets;
     char *docs = pbc_sarif_docs_base();
     char *root = realpath(r->source_root ? r->source_root : ".", NULL), *out = realpath(dir, NULL);
-    json_t *rootj = json_object(), *run = json_object(), *driver = json_object(), *rules = json_array(),
-           *results = json_array(), *bases = json_object();
-    json_object_set_new(rootj, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
-    json_object_set_new(rootj, "version", json_string("2.1.0"));
+    json_t *driver = json_object(), *rules = json_array(), *results = json_array();
     json_object_set_new(driver, "name", json_string("pbcheck"));
     json_object_set_new(driver, "version", json_string(r->version));
     json_object_set_new(driver, "semanticVersion", json_string(r->version));
@@ -299,26 +296,10 @@ static json_t *triage_sarif(const pbc_triage_run *r, const char *dir)
         json_array_append_new(results, res);
     }
     json_object_set_new(driver, "rules", rules);
-    json_object_set_new(run, "tool", json_pack("{s:o}", "driver", driver));
-    json_object_set_new(run, "invocations", json_pack("[o]", pbc_sarif_invocation(r->argv)));
     const char *base = strrchr(r->target, '/') ? strrchr(r->target, '/') + 1 : r->target;
     char *automation = pbc_xprintf("pbcheck-triage/%.*s/", (int)strcspn(base, "."), base);
-    json_object_set_new(run, "automationDetails", json_pack("{s:s}", "id", automation));
+    json_t *rootj = pbc_sarif_document(driver, results, r->argv, automation, root, "TRIAGEDIR", out);
     free(automation);
-    if (root) {
-        char *u = pbc_sarif_file_uri(root, 1);
-        json_object_set_new(bases, "SRCROOT", json_pack("{s:s}", "uri", u));
-        free(u);
-    }
-    if (out) {
-        char *u = pbc_sarif_file_uri(out, 1);
-        json_object_set_new(bases, "TRIAGEDIR", json_pack("{s:s}", "uri", u));
-        free(u);
-    }
-    json_object_set_new(run, "originalUriBaseIds", bases);
-    json_object_set_new(run, "columnKind", json_string("utf16CodeUnits"));
-    json_object_set_new(run, "results", results);
-    json_object_set_new(rootj, "runs", json_pack("[o]", run));
     free(root);
     free(out);
     free(docs);
