@@ -24,8 +24,8 @@
 #include "exec/target.h"
 #include "kernel/services.h"
 #include "certify/certify.h"
-#include "report/groups.h"
-#include "report/provenance.h"
+#include "certify/groups.h"
+#include "certify/provenance.h"
 #include "certify/rundir.h"
 #include "report/text.h"
 #include "triage/triage.h"
@@ -130,13 +130,16 @@ static uint8_t *certify_job(void *ctx, const uint8_t *job, size_t len, size_t *a
          * the rest). */
         pbc_triage_facts facts;
         char sig[640] = "", title[300] = "";
+        facts.location[0] = 0;
         if (res.verdict == PBC_VERDICT_FAIL || res.verdict == PBC_VERDICT_HARNESS_BUG) {
             pbc_triage_from_outcome(&res, &s, &facts);
             pbc_triage_signature(&facts, sig, sizeof(sig));
             pbc_triage_title(&facts, title, sizeof(title));
+            pbc_triage_ddi_location(w->t, &facts);
         }
         pbc_iso_put_str(&out, sig);
         pbc_iso_put_str(&out, title);
+        pbc_iso_put_str(&out, facts.location);
     } else {
         char *m = pbc_certify_minimize(&w->runner, &s, w->t, rule ? rule : "");
         pbc_iso_put_str(&out, m);
@@ -215,6 +218,7 @@ static void certify_isolated_signature(pbc_case_result *res, const char *detail,
     pbc_triage_title(&facts, title, sizeof(title));
     res->signature = pbc_xstrdup(sig);
     res->title = pbc_xstrdup(title);
+    res->location = facts.location[0] ? pbc_xstrdup(facts.location) : NULL;
 }
 
 /* Judges one case and, when it fails, writes its reproducer (minimized,
@@ -240,10 +244,15 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
         int truncated = (int)pbc_iso_get_u32(&in);
         res->signature = pbc_iso_get_str(&in);
         res->title = pbc_iso_get_str(&in);
+        res->location = pbc_iso_get_str(&in);
         if (res->signature && !res->signature[0]) { /* not a failure */
             free(res->signature);
             free(res->title);
             res->signature = res->title = NULL;
+        }
+        if (res->location && !res->location[0]) {
+            free(res->location);
+            res->location = NULL;
         }
         snprintf(res->rule, sizeof(res->rule), "%s", rule ? rule : "");
         res->message = pbc_xstrdup(message ? message : "");
@@ -339,7 +348,7 @@ static void add_load_case(pbc_case_list *cases, pbc_case_result *res, const pbc_
 
 int pbc_cmd_certify(int argc, char **argv)
 {
-    const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL;
+    const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL, *source_root = ".";
     int quick = 0, large = 0, no_fork = 0, all_repros = 0, coverage = 0;
     pbc_coverage cov;
     uint64_t fuzz_seconds = 0, seed = 1, memory_limit = PBC_DEFAULT_MEMORY_LIMIT;
@@ -367,6 +376,8 @@ int pbc_cmd_certify(int argc, char **argv)
         {"coverage", PBC_OPT_FLAG, &coverage, NULL, NULL, 0, 0, "off",
          "run libNAME_cov.so and report line, branch and function\ncoverage of the builder's sources "
          "(docs/ci-fuzzing.md)"},
+        {"source-root", PBC_OPT_STRING, &source_root, "DIR", "a folder", 0, 0, "the current folder",
+         "the builder's repository: report.sarif gives source locations\nunder it relative to it (SRCROOT)"},
         /* Tests: the run folder's name, a folder that may exist already. */
         {"run-id", PBC_OPT_STRING, &run_id, "ID", "a folder name", 0, 0, "UTC time and pid", "", 1},
         {NULL},
@@ -537,9 +548,11 @@ int pbc_cmd_certify(int argc, char **argv)
         rep[i].isolation_detail = res[i].output;
         rep[i].signature = res[i].signature;
         rep[i].title = res[i].title;
+        rep[i].location = res[i].location;
         rep[i].size = (uint32_t)strlen(cases.items[i].text);
     }
     report.interrupted = certify_stop != 0;
+    report.source_root = source_root;
     report.operations_known = t != NULL;
     report.operations = t ? t->supported_operations : 0;
     report.cases = rep;
@@ -614,6 +627,7 @@ int pbc_cmd_certify(int argc, char **argv)
         free(res[i].output);
         free(res[i].signature);
         free(res[i].title);
+        free(res[i].location);
         free((char *)rep[i].repro);
         free((char *)rep[i].replay);
     }

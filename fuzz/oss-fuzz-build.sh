@@ -18,11 +18,11 @@ common=(-std=c11 -D_POSIX_C_SOURCE=200809L -DXXH_INLINE_ALL
         -I"$src/include" -I"$src/harness" -I"$src/reference" -I"$src/targets" -I"$src/fuzz")
 lib_sources=("$src"/reference/*.c "$src"/targets/registry.c "$src"/targets/mutants/*.c
              "$src"/targets/variants/*.c)
-# Every harness room but report/: the fuzz targets write no reports, and
-# the report writers need jansson and libxml2, which the fuzzing image
-# does not build with sanitizers.
+# Every harness room but report/ and bench/: the fuzz targets write no
+# reports and measure nothing, and both rooms need jansson (the writers
+# libxml2 too), which the fuzzing image does not build with sanitizers.
 for f in "$src"/harness/*/*.c; do
-    case $f in */harness/report/*) ;; *) lib_sources+=("$f") ;; esac
+    case $f in */harness/report/* | */harness/bench/*) ;; *) lib_sources+=("$f") ;; esac
 done
 
 # The libraries, instrumented as the engine and sanitizer want.
@@ -40,7 +40,7 @@ cmake -DINPUTS="$src/reports/template.html|$src/reports/report.css|$src/reports/
       -DNAMES="pbc_report_template_html|pbc_report_template_css|pbc_report_template_triage_html" \
       -DOUTPUT="$work/report_templates.c" -P "$src/cmake/embed.cmake"
 $CC -O1 "${common[@]}" -I/usr/include/libxml2 -DPBC_SOURCE_DIR="\"$src\"" "$src"/cli/*.c \
-    "${lib_sources[@]}" "$src"/harness/report/*.c "$work/report_templates.c" -ljansson -lxml2 \
+    "${lib_sources[@]}" "$src"/harness/report/*.c "$src"/harness/bench/*.c "$work/report_templates.c" -ljansson -lxml2 \
     -o "$work/pbcheck"
 
 # libFuzzer's mutator hooks with their own plain copy of the codec, in one

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Where certify's reports go and what stops them (CTest label "report"):
 # each run in a fresh folder with OUT/latest pointing at it, nothing stale
-# beside a second run's verdict; an unwritable output folder refused
-# before the suite runs; a report on a full device (/dev/full) is exit 2
-# with the path and the reason; waivers (waived, expired, malformed).
-# Usage: report_test.sh PBCHECK
+# beside a second run's verdict; report.sarif valid SARIF 2.1.0 that code
+# scanning can use (rule texts from the catalogue, every failure at the
+# builder's source in this repository, levels by class); an unwritable
+# output folder refused before the suite runs; a report on a full device
+# (/dev/full) is exit 2 with the path and the reason; waivers (waived,
+# expired, malformed).
+# Usage: report_test.sh PBCHECK SOURCE_DIR
 set -u
-pbcheck=$1
+pbcheck=$1 src=$2
+sarif_schema=${PBC_SARIF_SCHEMA:-/usr/local/share/pbcheck/sarif-schema-2.1.0.json}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check.sh"
@@ -17,9 +21,35 @@ json() { # json FILE PYTHON-EXPRESSION-OVER-r: exit 0 when it is true
 # Twice into one folder: a failing run leaves reproducers; the passing run
 # after it has its own folder, with none, and latest points at it.
 out="$tmp/twice"
-"$pbcheck" certify --target mutant-trunc32 --quick --out "$out" >"$tmp/first.out" 2>/dev/null
+"$pbcheck" certify --target mutant-trunc32 --quick --out "$out" --source-root "$src" >"$tmp/first.out" 2>/dev/null
 check first-run-fails [ $? -eq 1 ]
 first=$(readlink "$out/latest")
+# report.sarif: one result per group of failing cases, each at the
+# builder's source (the DDI function that emitted the packets, from its
+# debug information) relative to --source-root, the reproducer beside it.
+check sarif-schema-present [ -s "$sarif_schema" ]
+check sarif-valid python3 -c 'import json,sys,jsonschema
+s=json.load(open(sys.argv[2])); d=json.load(open(sys.argv[1]))
+jsonschema.validators.validator_for(s)(s).validate(d)' "$out/$first/report.sarif" "$sarif_schema"
+"$pbcheck" list rules >"$tmp/rules"
+check sarif-for-code-scanning python3 -c 'import json,os,sys
+run=json.load(open(sys.argv[1]))["runs"][0]; src=sys.argv[3]; report=json.load(open(sys.argv[4]))
+catalogue=open(sys.argv[2]).read(); rulesmd=open(src + "/docs/rules.md").read()
+ok = run["automationDetails"]["id"] == "pbcheck-certify/mutant-trunc32/" + report["provenance"]["run_id"]
+ok = ok and run["invocations"][0]["executionSuccessful"] and "--target" in run["invocations"][0]["arguments"]
+for rule in run["tool"]["driver"]["rules"]:
+    ok = ok and rule["id"] in catalogue and rule["shortDescription"]["text"] in catalogue
+    ok = ok and ("<a id=\"%s\">" % rule["helpUri"].split("#")[1]) in rulesmd
+for r in run["results"]:
+    place = r["locations"][0]["physicalLocation"]
+    ok = ok and place["artifactLocation"].get("uriBaseId") == "SRCROOT" and place["region"]["startLine"] > 0
+    ok = ok and os.path.isfile(os.path.join(src, place["artifactLocation"]["uri"]))
+    repro = r["relatedLocations"][0]["physicalLocation"]["artifactLocation"]
+    ok = ok and repro["uriBaseId"] == "RUNDIR" and os.path.isfile(os.path.join(os.path.dirname(sys.argv[1]), repro["uri"]))
+levels = {r["ruleId"]: r["level"] for r in run["results"]}
+ok = ok and levels == {"PB-DIVERGE": "error", "PB-GPU-FAULT": "warning"}
+ok = ok and len(run["results"]) == len(report["groups"]) and {r["properties"]["group"] for r in run["results"]} == {g["id"] for g in report["groups"]}
+sys.exit(not ok)' "$out/$first/report.sarif" "$tmp/rules" "$src" "$out/$first/report.json"
 check first-has-repros [ "$(ls "$out/$first/repro" | wc -l)" -gt 0 ]
 check first-prints-report grep -qx "report: $out/$first/index.html" "$tmp/first.out"
 sleep 1
@@ -29,7 +59,8 @@ second=$(readlink "$out/latest")
 check new-run-folder test -n "$second" -a "$second" != "$first"
 check run-id-shape bash -c '[[ $1 =~ ^[0-9]{8}T[0-9]{6}Z-[0-9]+$ ]]' _ "$second"
 check no-stale-repros [ -z "$(ls -A "$out/$second/repro")" ]
-check second-folder-holds-only-its-own [ "$(cd "$out/$second" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = "index.html journal.jsonl junit.xml report.json repro summary.md " ]
+check second-folder-holds-only-its-own [ "$(cd "$out/$second" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = "index.html journal.jsonl junit.xml report.json report.sarif repro summary.md " ]
+check passing-sarif-no-results python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["runs"][0]["results"] != [])' "$out/$second/report.sarif"
 check second-report-passes json "$out/latest/report.json" 'r["verdict"] == "pass"'
 check second-report-run-id python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["provenance"]["run_id"] != sys.argv[2])' "$out/latest/report.json" "$second"
 check first-still-there [ -f "$out/$first/report.json" ]
@@ -87,6 +118,7 @@ check waived-junit-wellformed xmllint --noout "$tmp/waived/latest/junit.xml"
 check waived-summary grep -q 'waived: `vendor bug 4711: addresses above 4 GiB`' "$tmp/waived/latest/summary.md"
 check waived-html grep -q '<span class="tag waived">waived</span>' "$tmp/waived/latest/index.html"
 check waived-html-escaped grep -q 'vendor bug 4712 &lt;also above 4 GiB&gt;' "$tmp/waived/latest/index.html"
+check waived-sarif-no-results python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["runs"][0]["results"] != [])' "$tmp/waived/latest/report.sarif"
 
 # Only part waived: still not conformant, the rest failed.
 grep -v PB-DIVERGE "$tmp/waivers" >"$tmp/some"

@@ -1,9 +1,11 @@
 /* Triage: classes and signatures from reports, stable across addresses,
- * the builder's own frames, severities, and the minimizer's candidates. */
+ * the builder's own frames, severities, root causes, and the minimizer's
+ * candidates. */
 #include <stdio.h>
 #include <string.h>
 
 #include "exec/runner.h"
+#include "triage/buckets.h"
 #include "triage/triage.h"
 #include "t.h"
 
@@ -155,6 +157,52 @@ T_TEST(divergences_by_shape)
     pbc_triage_from_outcome(&out, &s, &f1);
     T_CHECK(f1.cls == PBC_TRIAGE_NO_REPRO && pbc_triage_severity(&f1) > pbc_triage_severity(&f2));
     pbc_scenario_fini(&s);
+}
+
+/* A bucket of facts f with n inputs, into r. */
+static void add_bucket(pbc_triage_run *r, const char *cls_rule, const char *op, const char *writer, uint32_t n)
+{
+    pbc_triage_facts f;
+    memset(&f, 0, sizeof(f));
+    f.cls = strcmp(cls_rule, "PB-DIVERGE") ? PBC_TRIAGE_RULE : PBC_TRIAGE_DIVERGE;
+    snprintf(f.rule, sizeof(f.rule), "%s", cls_rule);
+    snprintf(f.operation, sizeof(f.operation), "%s", op);
+    snprintf(f.writer, sizeof(f.writer), "%s", writer);
+    snprintf(f.region, sizeof(f.region), "segment");
+    int k = pbc_triage_bucket_of(r, &f);
+    r->buckets[k].count += n;
+}
+
+/* One wrong address seen several ways is one root cause: divergences in
+ * several operations and a GPU fault of the same writer, and a divergence
+ * whose wrong bytes render work wrote over (so the page's last writer is
+ * not the builder's) when the run has one root cause it can belong to;
+ * with two (a packet's and the CPU's), it stays apart rather than guess. */
+T_TEST(root_causes_join_one_bug)
+{
+    pbc_triage_run r;
+    memset(&r, 0, sizeof(r));
+    add_bucket(&r, "PB-DIVERGE", "transfer", "packet", 5);
+    add_bucket(&r, "PB-DIVERGE", "fill", "packet", 2);
+    add_bucket(&r, "PB-GPU-FAULT", "", "packet", 3);
+    add_bucket(&r, "PB-DIVERGE", "", "render", 4);
+    add_bucket(&r, "PB-FENCE", "", "", 1);
+    pbc_triage_sort(&r);
+    T_CHECK_MSG(r.root_count == 2, "%u root causes", r.root_count);
+    uint32_t memory = r.buckets[0].root;
+    for (uint32_t i = 0; i < r.bucket_count; i++)
+        T_CHECK_MSG((r.buckets[i].root == memory) == (strcmp(r.buckets[i].facts.rule, "PB-FENCE") != 0),
+                    "bucket %s (%s, %s) in %s", r.buckets[i].id, r.buckets[i].facts.rule, r.buckets[i].facts.writer,
+                    r.roots[r.buckets[i].root].id);
+    T_CHECK(r.roots[memory].inputs == 14 && r.roots[memory].buckets == 4);
+    pbc_triage_run_fini(&r);
+
+    add_bucket(&r, "PB-DIVERGE", "transfer", "packet", 5);
+    add_bucket(&r, "PB-DIVERGE", "fill", "cpu", 2);
+    add_bucket(&r, "PB-DIVERGE", "write-physical", "render", 1);
+    pbc_triage_sort(&r);
+    T_CHECK_MSG(r.root_count == 3, "%u root causes", r.root_count);
+    pbc_triage_run_fini(&r);
 }
 
 /* The candidates shrink: operations, allocations nothing names, splits,

@@ -4,7 +4,8 @@
 Encodes the seeds into a folder of failing inputs, adds a copy of one under
 a hostile file name (markup, a script tag, quotes and a literal "&amp;"),
 triages it against mutant-no-fence, then again against mutant-busy-always
-with --join of the first (so buckets carry a status and one is gone). Each
+with --join of the first (so buckets carry a status and one is gone), and
+against mutant-trunc32 (several buckets under one root cause). Each
 DIR/triage.html is opened in headless Chromium and checked against the
 triage.json beside it: no console message (no script, nothing blocked by the
 Content-Security-Policy); the same CSP as index.html and the same inline
@@ -13,11 +14,14 @@ count; the banner and summary give the buckets, failing buckets and flaky
 inputs; the bucket table has one row per bucket in triage.json's order,
 with its status, class, rule, counts and links that name files in DIR; each
 bucket has its section with the signature, the replay command, every input
-and the text of its repro.pbs; the gone list matches; the hostile name
+and the text of its repro.pbs; the root-cause table has one row per root
+cause, each linking to exactly its buckets, and each bucket's row links
+to its root cause; the gone list matches; the hostile name
 shows as text and makes no element; a page that cannot be written stops
 triage with exit 2 and one line. A screenshot of each page is kept in
 OUTDIR. The checker first proves it can fail: the real page without its
-bucket table, with the hostile name unescaped, and with a script must each
+bucket table, without its root-cause table, with the hostile name
+unescaped, and with a script must each
 be rejected.
 
 Usage: triage_html_test.py PBCHECK SOURCE_DIR OUTDIR
@@ -173,6 +177,21 @@ def judge(name, page, profile, screenshot=None, hostile=None):
             check(name + "-row-links-exist-" + b["id"],
                   all(os.path.isfile(os.path.join(folder, h)) for h in hrefs if not h.startswith("#")), hrefs)
 
+    roots = doc.by_id("root-causes")
+    check(name + "-root-cause-table", roots is not None and roots.tag == "table")
+    if roots is not None:
+        rows = list(next(roots.all("tbody")).all("tr"))
+        check(name + "-one-row-per-root-cause", len(rows) == len(tj["root_causes"]),
+              "%d rows, %d root causes" % (len(rows), len(tj["root_causes"])))
+        for row, r in zip(rows, tj["root_causes"]):
+            held = [a.attrs.get("href", "") for a in row.all("a")]
+            check(name + "-root-cause-" + r["id"], row.attrs.get("id") == r["id"] and r["title"] in row.text() and
+                  held == ["#" + b for b in r["buckets"]], "%s: %s" % (row.attrs.get("id"), held))
+    if table is not None:
+        for row, b in zip(next(table.all("tbody")).all("tr"), buckets):
+            links = [a.attrs.get("href", "") for a in row.all("a")]
+            check(name + "-row-root-cause-" + b["id"], "#" + b["root_cause"] in links, links)
+
     for b in buckets:
         sec = doc.by_id(b["id"])
         check(name + "-section-" + b["id"], sec is not None and sec.tag == "details")
@@ -227,8 +246,11 @@ with tempfile.TemporaryDirectory() as tmp:
         check("hostile-file-name", False, e)
 
     first, joined = os.path.join(tmp, "no-fence"), os.path.join(tmp, "busy-always")
+    # One planted bug that fills several buckets under one root cause.
+    several = os.path.join(tmp, "trunc32")
     for out, args in ((first, ["--target", "mutant-no-fence"]),
-                      (joined, ["--target", "mutant-busy-always", "--join", first])):
+                      (joined, ["--target", "mutant-busy-always", "--join", first]),
+                      (several, ["--target", "mutant-trunc32", "--repeat", "1"])):
         rc = subprocess.run([pbcheck, "triage", inputs, "--out", out] + args, capture_output=True, text=True)
         name = os.path.basename(out)
         check(name + "-triage-exit", rc.returncode == 1, "%d: %s" % (rc.returncode, rc.stderr))
@@ -247,6 +269,10 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(joined, "triage.json")) as f:
         d = json.load(f)
     check("join-gives-status-and-gone", any(b.get("status") == "new" for b in d["buckets"]) and d.get("gone"))
+    with open(os.path.join(several, "triage.json")) as f:
+        d = json.load(f)
+    check("trunc32-buckets-share-a-root-cause", any(len(r["buckets"]) > 1 for r in d["root_causes"]),
+          [r["buckets"] for r in d["root_causes"]])
 
     page = os.path.join(first, "triage.html")
     with open(page) as f:
@@ -257,6 +283,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # The checker must be able to fail: the real page, broken one way each.
     broken = {
         "no-table": re.sub(r'<table class="matrix" id="buckets">.*?</table>', "", raw, flags=re.S),
+        "no-root-causes": re.sub(r'<table class="matrix" id="root-causes">.*?</table>', "", raw, flags=re.S),
         "unescaped": raw.replace("crash-&lt;b&gt;x&lt;script&gt;", "crash-<b>x</b><script>", 1),
         "script": raw.replace("</body>", "<script>nosuch()</script></body>"),
     }
@@ -273,7 +300,7 @@ with tempfile.TemporaryDirectory() as tmp:
         check("self-test-" + what + "-rejected", bool(caught))
         os.remove(path)
 
-    for out in (first, joined):
+    for out in (first, joined, several):
         name = os.path.basename(out)
         judge(name, os.path.join(out, "triage.html"), profile, os.path.join(outdir, name + ".png"), hostile)
         shutil.copy(os.path.join(out, "triage.html"), os.path.join(outdir, name + ".html"))

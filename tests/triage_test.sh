@@ -104,6 +104,14 @@ check trunc32-several-buckets jq_py "$tmp/trunc/triage.json" \
 check trunc32-one-root-cause jq_py "$tmp/trunc/triage.json" \
     "len({b['root_cause'] for b in d['buckets'] if b['facts']['class'] not in ('no-repro', 'invalid')}) == 1 and {b['facts']['rule'] for b in d['buckets'] if 'rule' in b['facts']} == {'PB-DIVERGE', 'PB-GPU-FAULT'}"
 check trunc32-root-cause-printed grep -q '^r001  root cause of' "$tmp/log"
+# The same bug as a fuzzing campaign finds it: the crash files libFuzzer
+# wrote (tests/artifacts/README.md), one root cause however many buckets,
+# the divergences whose wrong bytes render work wrote over included.
+"$pbcheck" triage "$src/tests/artifacts/mutant-trunc32" --target $m --out "$tmp/trunc-lf" --repeat 1 >"$tmp/log" 2>&1
+check trunc32-artifacts-fail [ $? -eq 1 ]
+check trunc32-artifacts-one-root-cause jq_py "$tmp/trunc-lf/triage.json" \
+    "len(d['inputs']) == 50 and sum(b['count'] for b in d['buckets'] if b['facts']['class'] not in ('no-repro', 'invalid')) >= 45 and len([b for b in d['buckets'] if b['facts']['class'] not in ('no-repro', 'invalid')]) >= 3 and len({b['root_cause'] for b in d['buckets'] if b['facts']['class'] not in ('no-repro', 'invalid')}) == 1"
+check trunc32-artifacts-one-line grep -q '1 failing root cause,' "$tmp/log"
 check trunc32-json-valid valid "$tmp/trunc/triage.json" "$src/docs/triage.schema.json"
 [ -s "$sarif_schema" ] && check trunc32-sarif-valid valid "$tmp/trunc/triage.sarif" "$sarif_schema"
 "$pbcheck" list rules >"$tmp/rules"

@@ -20,7 +20,7 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "oracle/verdict.h"
-#include "report/groups.h"
+#include "certify/groups.h"
 #include "report/templates.h"
 #include "report/text.h"
 #include "report/writers.h"

@@ -178,6 +178,67 @@ static void emit_version(FILE *f, const tpage *p)
     fputc(')', f);
 }
 
+/* ---- Root causes ---- */
+
+/* A link to a root cause's row, showing its id; nothing for a bucket
+ * that names none (a triage.json of an older pbcheck). */
+static void put_root_link(FILE *f, const char *id)
+{
+    if (!id[0])
+        return;
+    fputs("<a href=\"#", f);
+    put(f, id);
+    fputs("\">", f);
+    put(f, id);
+    fputs("</a>", f);
+}
+
+/* The buckets grouped under their root causes (docs/triage.md, "Root
+ * causes"), in triage.json's order: one row each, with the buckets it
+ * holds as links to their sections. */
+static void emit_roots(FILE *f, const tpage *p)
+{
+    const json_t *roots = json_object_get(p->root, "root_causes");
+    size_t n = json_array_size(roots), shared = 0;
+    for (size_t i = 0; i < n; i++)
+        shared += json_array_size(json_object_get(json_array_get(roots, i), "buckets")) > 1;
+    fprintf(f, "<p class=\"hint\">%zu root cause%s for %zu bucket%s", n, plural((long long)n), p->count,
+            plural((long long)p->count));
+    if (shared)
+        fprintf(f, "; %zu of them hold%s several buckets: one bug seen in several operations, passes or ways of "
+                   "failing (who wrote the wrong bytes and the builder's frames are the same)", shared,
+                shared == 1 ? "s" : "");
+    fputs(". A root cause is a guess from what its buckets share; each bucket keeps its own reproducer.</p>\n", f);
+    if (!n)
+        return;
+    fputs("<div class=\"matrix-wrap\"><table class=\"matrix\" id=\"root-causes\">\n<thead><tr>"
+          "<th>root cause</th><th>severity</th><th class=\"text\">title</th><th>inputs</th>"
+          "<th class=\"text\">buckets</th></tr></thead>\n<tbody>\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *r = json_array_get(roots, i), *ids = json_object_get(r, "buckets");
+        fputs("<tr id=\"", f);
+        put(f, jstr(r, "id"));
+        fputs("\"><th scope=\"row\" class=\"mono\">", f);
+        put(f, jstr(r, "id"));
+        fprintf(f, "</th><td>%lld <span class=\"more\">", jint(r, "severity"));
+        put(f, jstr(r, "severity_class"));
+        fputs("</span></td><td class=\"text\">", f);
+        put(f, jstr(r, "title"));
+        fprintf(f, "</td><td>%lld</td><td class=\"text mono\">", jint(r, "inputs"));
+        for (size_t k = 0; k < json_array_size(ids); k++) {
+            const char *id = json_string_value(json_array_get(ids, k));
+            fputs(k ? ", <a href=\"#" : "<a href=\"#", f);
+            put(f, id);
+            fputs("\">", f);
+            put(f, id);
+            fputs("</a>", f);
+        }
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody></table></div>", f);
+}
+
 /* ---- The table of buckets ---- */
 
 static void emit_table(FILE *f, const tpage *p)
@@ -185,9 +246,9 @@ static void emit_table(FILE *f, const tpage *p)
     fputs("<div class=\"matrix-wrap\"><table class=\"matrix\" id=\"buckets\">\n<thead><tr><th>bucket</th>", f);
     if (p->joined)
         fputs("<th class=\"text\">status</th>", f);
-    fputs("<th>severity</th><th class=\"text\">class</th><th class=\"text\">rule</th><th>inputs</th><th>flaky</th>"
-          "<th class=\"text\">title</th><th class=\"text\">reproducer</th><th class=\"text\">report</th></tr></thead>\n"
-          "<tbody>\n",
+    fputs("<th>severity</th><th class=\"text\">root cause</th><th class=\"text\">class</th><th class=\"text\">rule</th>"
+          "<th>inputs</th><th>flaky</th><th class=\"text\">title</th><th class=\"text\">reproducer</th>"
+          "<th class=\"text\">report</th></tr></thead>\n<tbody>\n",
           f);
     for (size_t i = 0; i < p->count; i++) {
         const json_t *b = json_array_get(p->buckets, p->order[i]);
@@ -204,7 +265,11 @@ static void emit_table(FILE *f, const tpage *p)
             put(f, status);
             fputs("</td>", f);
         }
-        fprintf(f, "<td>%lld</td><td class=\"text\">", jint(b, "severity"));
+        fprintf(f, "<td>%lld <span class=\"more\">", jint(b, "severity"));
+        put(f, jstr(b, "severity_class"));
+        fputs("</span></td><td class=\"text mono\">", f);
+        put_root_link(f, jstr(b, "root_cause"));
+        fputs("</td><td class=\"text\">", f);
         put(f, jstr(facts, "class"));
         fputs("</td><td class=\"text mono\">", f);
         put(f, jstr(facts, "rule"));
@@ -285,6 +350,8 @@ static void emit_facts(FILE *f, const json_t *b)
     const json_t *facts = json_object_get(b, "facts");
     fputs("<dl class=\"facts\">\n", f);
     fact_number(f, "severity (0 worst)", json_object_get(b, "severity"));
+    fact(f, "severity class", jstr(b, "severity_class"), 0);
+    fact(f, "root cause", jstr(b, "root_cause"), 1);
     for (size_t i = 0; i < PBC_ARRAY_LEN(named); i++)
         fact(f, named[i], jstr(facts, named[i]), i > 0);
     const json_t *frames = json_object_get(facts, "frames");
@@ -480,6 +547,7 @@ static const struct tslot {
     {"input_count", emit_input_count},
     {"headline", emit_headline},
     {"summary", emit_summary},
+    {"roots", emit_roots},
     {"table", emit_table},
     {"gone", emit_gone},
     {"buckets", emit_buckets},

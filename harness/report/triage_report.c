@@ -4,7 +4,6 @@
 #define _DEFAULT_SOURCE /* realpath */
 #include "report/triage_report.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,151 +16,10 @@
 #include "base/util.h"
 #include "exec/child.h"
 #include "exec/target.h"
+#include "report/sarif.h"
 #include "report/text.h"
 #include "report/triage_html.h"
 #include "rules/rules.h"
-
-/* ---- Buckets ---- */
-
-int pbc_triage_bucket_of(pbc_triage_run *r, const pbc_triage_facts *f)
-{
-    char text[640];
-    uint64_t sig = pbc_triage_signature(f, text, sizeof(text));
-    for (uint32_t i = 0; i < r->bucket_count; i++)
-        if (r->buckets[i].sig == sig)
-            return (int)i;
-    pbc_triage_bucket nb;
-    memset(&nb, 0, sizeof(nb));
-    nb.sig = sig;
-    snprintf(nb.sig_text, sizeof(nb.sig_text), "%s", text);
-    nb.facts = *f;
-    nb.severity = pbc_triage_severity(f);
-    pbc_triage_title(f, nb.title, sizeof(nb.title));
-    PBC_PUSH(r->buckets, r->bucket_count, r->bucket_cap, nb);
-    return (int)r->bucket_count - 1;
-}
-
-static int bucket_order(const void *pa, const void *pb)
-{
-    const pbc_triage_bucket *a = pa, *b = pb;
-    if (a->severity != b->severity)
-        return a->severity - b->severity;
-    if (a->count != b->count)
-        return a->count > b->count ? -1 : 1;
-    return a->sig < b->sig ? -1 : a->sig > b->sig;
-}
-
-/* One line for a root cause: its first bucket's title when it has one
- * bucket, else what its buckets share and where they showed. */
-static void root_title(pbc_triage_run *r, uint32_t k)
-{
-    pbc_triage_root *root = &r->roots[k];
-    const pbc_triage_bucket *first = &r->buckets[root->first];
-    if (root->buckets == 1) {
-        snprintf(root->title, sizeof(root->title), "%s", first->title);
-        return;
-    }
-    char rules[128] = "", ops[160] = "", shapes[48] = "";
-    for (uint32_t i = 0; i < r->bucket_count; i++) {
-        const pbc_triage_facts *f = &r->buckets[i].facts;
-        if (r->buckets[i].root != k)
-            continue;
-        const struct {
-            char *list;
-            size_t size;
-            const char *word;
-        } lists[] = {{rules, sizeof(rules), f->rule}, {ops, sizeof(ops), f->operation}, {shapes, sizeof(shapes), f->shape}};
-        for (size_t l = 0; l < PBC_ARRAY_LEN(lists); l++) {
-            char padded[64];
-            snprintf(padded, sizeof(padded), ", %s,", lists[l].word);
-            char have[200];
-            snprintf(have, sizeof(have), ", %s,", lists[l].list);
-            if (lists[l].word[0] && !strstr(have, padded)) {
-                size_t n = strlen(lists[l].list);
-                snprintf(lists[l].list + n, lists[l].size - n, "%s%s", n ? ", " : "", lists[l].word);
-            }
-        }
-    }
-    if (strncmp(root->key, "memory|", 7)) {
-        snprintf(root->title, sizeof(root->title), "%s (and %u more buckets)", first->title, root->buckets - 1);
-        return;
-    }
-    const char *w = first->facts.writer;
-    const char *by = !strcmp(w, "packet") ? "a paging-buffer packet" : !strcmp(w, "render") ? "render work"
-                   : !strcmp(w, "cpu")    ? "the builder's CPU writes" : w;
-    snprintf(root->title, sizeof(root->title), "wrong memory or GPU faults from %s (%s)%s%s%s%s", by, rules,
-             ops[0] ? " in " : "", ops, shapes[0] ? "; " : "", shapes);
-}
-
-void pbc_triage_sort(pbc_triage_run *r)
-{
-    uint64_t *order = pbc_xmalloc((r->bucket_count ? r->bucket_count : 1) * sizeof(*order));
-    for (uint32_t i = 0; i < r->bucket_count; i++)
-        order[i] = r->buckets[i].sig;
-    if (r->bucket_count > 1)
-        qsort(r->buckets, r->bucket_count, sizeof(*r->buckets), bucket_order);
-    for (uint32_t i = 0; i < r->input_count; i++)
-        for (uint32_t k = 0; k < r->bucket_count; k++)
-            if (r->inputs[i].bucket >= 0 && r->buckets[k].sig == order[r->inputs[i].bucket]) {
-                r->inputs[i].bucket = (int)k;
-                break;
-            }
-    free(order);
-    for (uint32_t i = 0; i < r->bucket_count; i++)
-        snprintf(r->buckets[i].id, sizeof(r->buckets[i].id), "b%03u", i + 1);
-    free(r->roots);
-    r->roots = NULL;
-    r->root_count = 0;
-    uint32_t cap = 0;
-    for (uint32_t i = 0; i < r->bucket_count; i++) {
-        pbc_triage_bucket *b = &r->buckets[i];
-        char key[640];
-        pbc_triage_root_cause(&b->facts, key, sizeof(key));
-        uint32_t k = 0;
-        while (k < r->root_count && strcmp(r->roots[k].key, key))
-            k++;
-        if (k == r->root_count) {
-            pbc_triage_root fresh;
-            memset(&fresh, 0, sizeof(fresh));
-            snprintf(fresh.id, sizeof(fresh.id), "r%03u", k + 1);
-            snprintf(fresh.key, sizeof(fresh.key), "%s", key);
-            fresh.severity = b->severity;
-            fresh.first = i;
-            PBC_PUSH(r->roots, r->root_count, cap, fresh);
-        }
-        b->root = k;
-        r->roots[k].buckets++;
-        r->roots[k].inputs += b->count;
-    }
-    for (uint32_t k = 0; k < r->root_count; k++)
-        root_title(r, k);
-}
-
-void pbc_triage_run_fini(pbc_triage_run *r)
-{
-    for (uint32_t i = 0; i < r->input_count; i++) {
-        free(r->inputs[i].path);
-        free(r->inputs[i].bytes);
-        free(r->inputs[i].message);
-    }
-    free(r->inputs);
-    for (uint32_t i = 0; i < r->bucket_count; i++) {
-        free(r->buckets[i].members);
-        free(r->buckets[i].repro);
-        free(r->buckets[i].repro_bin);
-        free(r->buckets[i].report);
-    }
-    free(r->buckets);
-    for (uint32_t i = 0; i < r->gone_count; i++) {
-        free(r->gone[i].signature);
-        free(r->gone[i].title);
-    }
-    free(r->gone);
-    free(r->roots);
-    memset(r, 0, sizeof(*r));
-}
-
-/* ---- Outputs ---- */
 
 static char *hex64(uint64_t v) { return pbc_xprintf("%016" PRIx64, v); }
 
@@ -195,19 +53,6 @@ static char *copy_name(const pbc_triage_input *x, uint32_t k)
 
 /* A path as JSON: bytes that are not UTF-8 (a file name may hold any)
  * become '?', so the input is still listed. */
-static json_t *json_path(const char *s)
-{
-    json_t *j = json_string(s);
-    if (j)
-        return j;
-    char *copy = pbc_xstrdup(s);
-    for (char *c = copy; *c; c++)
-        if ((unsigned char)*c >= 0x80)
-            *c = '?';
-    j = json_string(copy);
-    free(copy);
-    return j;
-}
 
 /* Where the bucket's reproducer is, relative to the triage folder (owned):
  * repro.pbs, repro.bin, or the copy of its first input. */
@@ -295,7 +140,7 @@ static json_t *triage_json(const pbc_triage_run *r)
     for (uint32_t i = 0; i < r->input_count; i++) {
         const pbc_triage_input *x = &r->inputs[i];
         json_t *o = json_object();
-        json_object_set_new(o, "path", json_path(x->path));
+        json_object_set_new(o, "path", pbc_sarif_path(x->path));
         json_object_set_new(o, "origin", json_string(x->origin));
         char *h = hex64(x->hash);
         json_object_set_new(o, "xxh3", json_string(h));
@@ -338,7 +183,7 @@ static json_t *triage_json(const pbc_triage_run *r)
         }
         json_object_set_new(o, "minimization_runs", json_integer(b[i].min_runs));
         for (uint32_t k = 0; k < b[i].count; k++)
-            json_array_append_new(members, json_path(r->inputs[b[i].members[k]].path));
+            json_array_append_new(members, pbc_sarif_path(r->inputs[b[i].members[k]].path));
         json_object_set_new(o, "inputs", members);
         json_array_append_new(buckets, o);
     }
@@ -377,127 +222,10 @@ static json_t *triage_json(const pbc_triage_run *r)
 
 /* ---- triage.sarif ---- */
 
-/* Where pbcheck's documents are, for helpUri: the repository a GitHub
- * workflow runs in (GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_SHA),
- * else this build's source tree (owned). */
-static char *docs_base(void)
-{
-    const char *server = getenv("GITHUB_SERVER_URL"), *repo = getenv("GITHUB_REPOSITORY"),
-               *sha = getenv("GITHUB_SHA");
-    if (server && server[0] && repo && repo[0])
-        return pbc_xprintf("%s/%s/blob/%s/docs/", server, repo, sha && sha[0] ? sha : "HEAD");
-    return pbc_xprintf("file://%s/docs/", PBC_SOURCE_DIR);
-}
-
 /* A SARIF ruleId: the rule, or the class for a failure no rule names. */
 static const char *sarif_rule_id(const pbc_triage_bucket *b)
 {
     return b->facts.rule[0] ? b->facts.rule : pbc_triage_class_name(b->facts.cls);
-}
-
-/* What a failure class means, for the classes no rule names (docs/triage.md). */
-static const char *class_text(uint32_t cls)
-{
-    switch (cls) {
-    case PBC_TRIAGE_SANITIZER:
-        return "The builder made a memory-safety error or undefined behaviour a sanitizer reported.";
-    case PBC_TRIAGE_CRASH:
-        return "The builder crashed with a fatal signal (in a kernel-mode driver, a bug check).";
-    case PBC_TRIAGE_TIMEOUT:
-        return "The builder did not answer within the time limit: a hang or a livelock (on Windows, a TDR).";
-    case PBC_TRIAGE_OOM:
-        return "The builder went over the memory limit.";
-    case PBC_TRIAGE_EXIT:
-        return "The builder ended the process.";
-    default:
-        return "pbcheck's own bug: the reference and the spec model disagree, or an invariant broke.";
-    }
-}
-
-/* SARIF's level for a severity class: an error for what corrupts memory
- * or crashes, a warning for other rules and hangs, a note for pbcheck's
- * own bugs. */
-static const char *sarif_level(int severity)
-{
-    const char *cls = pbc_triage_severity_class(severity);
-    return !strcmp(cls, "critical") || !strcmp(cls, "high") ? "error"
-         : !strcmp(cls, "medium") || !strcmp(cls, "low")    ? "warning"
-                                                            : "note";
-}
-
-static json_t *sarif_rule(const pbc_triage_bucket *b, const char *docs)
-{
-    const char *id = sarif_rule_id(b);
-    int known = pbc_rule_lookup(b->facts.rule);
-    const pbc_rule *rule = known >= 0 ? pbc_rule_get((pbc_rule_id)known) : NULL;
-    json_t *o = json_object(), *props = json_object(), *tags = json_array(), *config = json_object();
-    json_object_set_new(o, "id", json_string(id));
-    char *text = rule ? pbc_xprintf("%s", rule->statement) : pbc_xstrdup(class_text(b->facts.cls));
-    json_object_set_new(o, "shortDescription", json_pack("{s:s}", "text", text));
-    char *full = rule && rule->sids && rule->sids[0] && strcmp(rule->sids, "-")
-                     ? pbc_xprintf("%s (enforces %s, docs/traceability.md)", text, rule->sids)
-                     : pbc_xstrdup(text);
-    json_object_set_new(o, "fullDescription", json_pack("{s:s}", "text", full));
-    char *anchor = pbc_xstrdup(id);
-    for (char *c = anchor; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
-    char *help = rule ? pbc_xprintf("%srules.md#%s", docs, anchor) : pbc_xprintf("%striage.md#replay-and-classes", docs);
-    json_object_set_new(o, "helpUri", json_string(help));
-    json_object_set_new(o, "help", json_pack("{s:s}", "text", full));
-    json_object_set_new(config, "level", json_string(sarif_level(b->severity)));
-    json_object_set_new(o, "defaultConfiguration", config);
-    json_array_append_new(tags, json_string("pbcheck"));
-    json_array_append_new(tags, json_string(pbc_triage_class_name(b->facts.cls)));
-    json_object_set_new(props, "tags", tags);
-    json_object_set_new(o, "properties", props);
-    free(help);
-    free(anchor);
-    free(full);
-    free(text);
-    return o;
-}
-
-/* A file URI of an absolute path (owned): its bytes but unreserved ones
- * and '/' as %XX. */
-static char *file_uri(const char *path, int folder)
-{
-    size_t n = strlen(path);
-    char *u = pbc_xmalloc(3 * n + 16), *o = u + sprintf(u, "file://");
-    for (const unsigned char *c = (const unsigned char *)path; *c; c++)
-        o += isalnum(*c) || strchr("/-._~", *c) ? sprintf(o, "%c", *c) : sprintf(o, "%%%02X", *c);
-    if (folder && (!n || path[n - 1] != '/'))
-        *o++ = '/';
-    *o = 0;
-    return u;
-}
-
-/* The physical location of a source position "FILE:LINE" (or "FILE"):
- * relative to SRCROOT when the file is under it, else by its file URI. */
-static json_t *source_location(const char *where, const char *root)
-{
-    const char *colon = strrchr(where, ':');
-    int line = colon ? atoi(colon + 1) : 0;
-    char *file = pbc_xprintf("%.*s", line > 0 ? (int)(colon - where) : (int)strlen(where), where);
-    char *real = realpath(file, NULL);
-    json_t *art = json_object(), *phys = json_object();
-    size_t rn = strlen(root);
-    if (real && !strncmp(real, root, rn) && real[rn] == '/') {
-        json_object_set_new(art, "uri", json_string(real + rn + 1));
-        json_object_set_new(art, "uriBaseId", json_string("SRCROOT"));
-    } else if (file[0] == '/') {
-        char *u = file_uri(file, 0);
-        json_object_set_new(art, "uri", json_string(u));
-        free(u);
-    } else { /* relative to where the builder was compiled: most likely its repository's root */
-        json_object_set_new(art, "uri", json_path(file));
-        json_object_set_new(art, "uriBaseId", json_string("SRCROOT"));
-    }
-    json_object_set_new(phys, "artifactLocation", art);
-    if (line > 0)
-        json_object_set_new(phys, "region", json_pack("{s:i}", "startLine", line));
-    free(real);
-    free(file);
-    return json_pack("{s:o}", "physicalLocation", phys);
 }
 
 /* SARIF 2.1.0 for code scanning: one result per failing bucket, at the
@@ -507,12 +235,9 @@ static json_t *source_location(const char *where, const char *root)
 static json_t *triage_sarif(const pbc_triage_run *r, const char *dir)
 {
     const pbc_triage_bucket *b = r->buckets;
-    char *docs = docs_base();
+    char *docs = pbc_sarif_docs_base();
     char *root = realpath(r->source_root ? r->source_root : ".", NULL), *out = realpath(dir, NULL);
-    json_t *rootj = json_object(), *run = json_object(), *driver = json_object(), *rules = json_array(),
-           *results = json_array(), *bases = json_object(), *inv = json_object(), *args = json_array();
-    json_object_set_new(rootj, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
-    json_object_set_new(rootj, "version", json_string("2.1.0"));
+    json_t *driver = json_object(), *rules = json_array(), *results = json_array();
     json_object_set_new(driver, "name", json_string("pbcheck"));
     json_object_set_new(driver, "version", json_string(r->version));
     json_object_set_new(driver, "semanticVersion", json_string(r->version));
@@ -528,24 +253,25 @@ static json_t *triage_sarif(const pbc_triage_run *r, const char *dir)
                 index = (int)k;
         if (index < 0) {
             index = (int)json_array_size(rules);
-            json_array_append_new(rules, sarif_rule(&b[i], docs));
+            json_array_append_new(rules, pbc_sarif_rule(b[i].facts.rule, pbc_triage_class_name(b[i].facts.cls),
+                                                        pbc_triage_severity_class(b[i].severity), docs));
         }
         json_t *res = json_object(), *locs = json_array(), *related = json_array(), *props = json_object();
         json_object_set_new(res, "ruleId", json_string(sarif_rule_id(&b[i])));
         json_object_set_new(res, "ruleIndex", json_integer(index));
-        json_object_set_new(res, "level", json_string(sarif_level(b[i].severity)));
+        json_object_set_new(res, "level", json_string(pbc_sarif_level(pbc_triage_severity_class(b[i].severity))));
         const pbc_triage_root *rc = &r->roots[b[i].root];
         char *text = pbc_xprintf("%s (%u input%s; bucket %s of root cause %s: %s)", b[i].title, b[i].count,
                                  b[i].count == 1 ? "" : "s", b[i].id, rc->id, rc->title);
         json_object_set_new(res, "message", json_pack("{s:s}", "text", text));
         free(text);
         char *repro = repro_rel(r, &b[i]);
-        json_t *art = json_pack("{s:o}", "uri", json_path(repro)), *phys = json_object();
+        json_t *art = json_pack("{s:o}", "uri", pbc_sarif_path(repro)), *phys = json_object();
         json_object_set_new(phys, "artifactLocation", art);
         if (b[i].repro)
             json_object_set_new(phys, "region", json_pack("{s:i}", "startLine", 1));
         if (b[i].facts.location[0]) {
-            json_array_append_new(locs, source_location(b[i].facts.location, root ? root : "/"));
+            json_array_append_new(locs, pbc_sarif_source_location(b[i].facts.location, root ? root : "/"));
             json_object_set_new(art, "uriBaseId", json_string("TRIAGEDIR"));
             json_t *rel = json_pack("{s:i,s:o}", "id", 0, "physicalLocation", phys);
             json_object_set_new(rel, "message", json_pack("{s:s}", "text", "the reproducer"));
@@ -570,44 +296,10 @@ static json_t *triage_sarif(const pbc_triage_run *r, const char *dir)
         json_array_append_new(results, res);
     }
     json_object_set_new(driver, "rules", rules);
-    json_object_set_new(run, "tool", json_pack("{s:o}", "driver", driver));
-    for (uint32_t i = 0; r->argv && r->argv[i]; i++)
-        json_array_append_new(args, json_path(r->argv[i]));
-    json_object_set_new(inv, "executionSuccessful", json_true());
-    if (r->argv) {
-        char *cmd = pbc_report_shell_command(r->argv);
-        json_object_set_new(inv, "commandLine", json_path(cmd));
-        free(cmd);
-        json_object_set_new(inv, "arguments", args);
-    } else {
-        json_decref(args);
-    }
-    char *cwd = realpath(".", NULL);
-    if (cwd) {
-        char *u = file_uri(cwd, 1);
-        json_object_set_new(inv, "workingDirectory", json_pack("{s:s}", "uri", u));
-        free(u);
-    }
-    free(cwd);
-    json_object_set_new(run, "invocations", json_pack("[o]", inv));
     const char *base = strrchr(r->target, '/') ? strrchr(r->target, '/') + 1 : r->target;
     char *automation = pbc_xprintf("pbcheck-triage/%.*s/", (int)strcspn(base, "."), base);
-    json_object_set_new(run, "automationDetails", json_pack("{s:s}", "id", automation));
+    json_t *rootj = pbc_sarif_document(driver, results, r->argv, automation, root, "TRIAGEDIR", out);
     free(automation);
-    if (root) {
-        char *u = file_uri(root, 1);
-        json_object_set_new(bases, "SRCROOT", json_pack("{s:s}", "uri", u));
-        free(u);
-    }
-    if (out) {
-        char *u = file_uri(out, 1);
-        json_object_set_new(bases, "TRIAGEDIR", json_pack("{s:s}", "uri", u));
-        free(u);
-    }
-    json_object_set_new(run, "originalUriBaseIds", bases);
-    json_object_set_new(run, "columnKind", json_string("utf16CodeUnits"));
-    json_object_set_new(run, "results", results);
-    json_object_set_new(rootj, "runs", json_pack("[o]", run));
     free(root);
     free(out);
     free(docs);

@@ -30,36 +30,10 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "exec/runner.h"
-#include "report/groups.h"
+#include "certify/groups.h"
+#include "report/sarif.h"
 #include "report/text.h"
 #include "scenario/scenario.h"
-
-pbc_report_verdict pbc_report_get_verdict(const pbc_report *r)
-{
-    if (r->interrupted || pbc_report_incomplete_reason(r))
-        return PBC_REPORT_INCOMPLETE;
-    int expired = r->waivers && r->waivers->expired;
-    return r->failed == 0 && r->harness_bugs == 0 && !expired ? PBC_REPORT_CONFORMANT : PBC_REPORT_NOT_CONFORMANT;
-}
-
-const char *pbc_report_incomplete_reason(const pbc_report *r)
-{
-    if (r->interrupted)
-        return "interrupted";
-    if (r->failed || r->harness_bugs)
-        return NULL; /* something was judged, and failed: NOT CONFORMANT */
-    if (r->passed == 0) /* waived failures alone certify nothing */
-        return "no case was judged";
-    if (r->unaccounted)
-        return "not every planned case has a verdict";
-    return NULL;
-}
-
-const char *pbc_report_verdict_text(pbc_report_verdict v)
-{
-    return v == PBC_REPORT_CONFORMANT ? "CONFORMANT" : v == PBC_REPORT_NOT_CONFORMANT ? "NOT CONFORMANT"
-                                                                                     : "INCOMPLETE";
-}
 
 /* report.json's word for the run's verdict. */
 static const char *run_verdict_word(const pbc_report *r)
@@ -75,36 +49,6 @@ static const char *verdict_word(const pbc_report_case *c)
     uint32_t v = c->verdict;
     return v == PBC_VERDICT_PASS ? "pass" : v == PBC_VERDICT_SKIP ? "skip"
          : v == PBC_VERDICT_FAIL ? "fail" : "harness-bug";
-}
-
-void pbc_report_tally(pbc_report *r, pbc_report_case *cases)
-{
-    r->passed = r->failed = r->skipped = r->harness_bugs = r->waived = r->isolated = 0;
-    memset(r->rule_hits, 0, sizeof(r->rule_hits));
-    for (uint32_t i = 0; r->waivers && i < r->waivers->count; i++)
-        r->waivers->items[i].matched = 0;
-    for (uint32_t i = 0; i < r->case_count; i++) {
-        pbc_report_case *c = &cases[i];
-        pbc_waiver *w;
-        c->waiver = NULL;
-        r->isolated += c->isolation != NULL;
-        if (c->verdict == PBC_VERDICT_PASS) {
-            r->passed++;
-        } else if (c->verdict == PBC_VERDICT_SKIP) {
-            r->skipped++;
-        } else if (c->verdict == PBC_VERDICT_HARNESS_BUG) {
-            r->harness_bugs++; /* pbcheck's own failure: never waived */
-        } else if ((w = pbc_waivers_match(r->waivers, c->name, c->rule ? c->rule : ""))) {
-            w->matched++;
-            c->waiver = w;
-            r->waived++;
-        } else {
-            r->failed++;
-            int rule = c->rule ? pbc_rule_lookup(c->rule) : -1;
-            if (rule >= 0)
-                r->rule_hits[rule]++;
-        }
-    }
 }
 
 static int format_failed(char *err, size_t err_size, const char *path, const char *why)
@@ -792,9 +736,10 @@ int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, s
 
 int pbc_report_write_all(const pbc_report *r, const char *dir, char *err, size_t err_size)
 {
-    static const char *const names[] = {"report.json", "junit.xml", "summary.md", "index.html"};
+    static const char *const names[] = {"report.json", "junit.xml", "summary.md", "index.html", "report.sarif"};
     int (*const writers[])(const pbc_report *, const char *, char *, size_t) = {
-        pbc_report_write_json, pbc_report_write_junit, pbc_report_write_summary, pbc_report_write_html};
+        pbc_report_write_json, pbc_report_write_junit, pbc_report_write_summary, pbc_report_write_html,
+        pbc_report_write_sarif};
     for (size_t i = 0; i < PBC_ARRAY_LEN(names); i++) {
         char *path = pbc_xprintf("%s/%s", dir, names[i]);
         int rc = writers[i](r, path, err, err_size);

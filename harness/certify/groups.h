@@ -6,12 +6,12 @@
  * certified. The writers (report.json, summary.md, index.html) show
  * groups; the cases stay in report.json's results.
  */
-#ifndef PBCHECK_REPORT_GROUPS_H
-#define PBCHECK_REPORT_GROUPS_H
+#ifndef PBCHECK_CERTIFY_GROUPS_H
+#define PBCHECK_CERTIFY_GROUPS_H
 
 #include <stdint.h>
 
-#include "report/writers.h"
+#include "certify/results.h"
 
 typedef struct pbc_report_group {
     char id[20];           /* "g" and the first 8 hex digits of the key's XXH3-64: the same in every run */

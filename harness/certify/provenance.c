@@ -5,7 +5,7 @@
  * scope: a report is not a signature). The CPU and host describe where
  * the timings were taken.
  */
-#include "report/provenance.h"
+#include "certify/provenance.h"
 
 #include <errno.h>
 #include <stdio.h>

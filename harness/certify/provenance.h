@@ -2,16 +2,16 @@
  * provenance.h — what a report says about its own making: which pbcheck
  * (version, git revision), which builder binary and suite (XXH3-128
  * digests), which options, when, and on which host and CPU. Filled in
- * pieces, into the report's pbc_report_provenance (report/writers.h).
+ * pieces, into the report's pbc_report_provenance (certify/results.h).
  */
-#ifndef PBCHECK_REPORT_PROVENANCE_H
-#define PBCHECK_REPORT_PROVENANCE_H
+#ifndef PBCHECK_CERTIFY_PROVENANCE_H
+#define PBCHECK_CERTIFY_PROVENANCE_H
 
 #include <stddef.h>
 #include <time.h>
 
 #include "certify/certify.h"
-#include "report/writers.h"
+#include "certify/results.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,7 +3,7 @@
  * cases, so cases are grouped by sorting their keys' hashes, never by
  * comparing each case with each group.
  */
-#include "report/groups.h"
+#include "certify/groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,52 @@
+/*
+ * bench.h — `pbcheck bench`: the speed and memory goals of continuous
+ * fuzzing (docs/benchmarks.md), measured in one run, and the regression
+ * guard that CI runs. The command line (cli/cmd_bench.c) only parses
+ * options into a plan.
+ */
+#ifndef PBCHECK_BENCH_H
+#define PBCHECK_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pbc_bench_plan {
+    double time_s;           /* seconds per speed measurement */
+    double cap_s;            /* time limit of one time-to-find run of (d) */
+    double fuzz_time_s;      /* seconds of each fuzzing run of (g) */
+    uint32_t seeds;          /* runs per mutant and mode in (d), at most 9 */
+    const char *mutants;     /* (d)'s mutants, comma-separated; NULL: every one */
+    const char *corpus;      /* the fuzzer-evolved corpus of (a'), (h) and (t) */
+    const char *corpus_name; /* how the report names it */
+    const char *bin_dir;     /* the libFuzzer binaries */
+    const char *afl_bin_dir; /* the AFL++ binaries; (g) says when they are not there */
+    const char *self_dir;    /* the folder of the running pbcheck: its sibling builds (build/asan, build/fuzz) */
+    int skip_find, skip_long, skip_fuzz;
+} pbc_bench_plan;
+
+/* The whole report as Markdown, from "## Results" on (owned); progress
+ * goes to stderr as each measurement starts. */
+char *pbc_bench_report(const pbc_bench_plan *p);
+
+/* (a)'s differential execs/s on the default input mix, or with a corpus
+ * (a')'s, measured for `seconds` in this process. */
+double pbc_bench_execs(const char *corpus, double seconds);
+
+/* The regression guard: (a) and (a') per unit of a fixed workload run in
+ * the same process, against the ratios the report at `doc` records. */
+typedef struct pbc_bench_guard {
+    double a, want_a; /* (a): measured now, recorded */
+    double c, want_c; /* (a'): measured now, recorded (0: none recorded) */
+    int fell_a, fell_c; /* fell by more than 2x */
+} pbc_bench_guard;
+/* 0 with *g filled, or -1 with why in err (doc unreadable or recording no
+ * ratios). */
+int pbc_bench_guard_check(const char *doc, const char *corpus, double seconds, pbc_bench_guard *g, char *err,
+                          size_t err_size);
+
+/* Writes report over the file's "## Results" section (and everything
+ * after it), keeping the text before; a new file is just the report.
+ * 0, or -1 with why in err. */
+int pbc_bench_write_results(const char *path, const char *report, char *err, size_t err_size);
+
+#endif

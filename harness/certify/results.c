@@ -1,0 +1,68 @@
+/*
+ * The verdict of a certify run from its cases (results.h): what the
+ * writers print at the top of every report, decided here once so that
+ * report.json, junit.xml, summary.md, index.html and the exit code never
+ * disagree.
+ */
+#include "certify/results.h"
+
+#include <string.h>
+
+#include "oracle/verdict.h"
+
+pbc_report_verdict pbc_report_get_verdict(const pbc_report *r)
+{
+    if (r->interrupted || pbc_report_incomplete_reason(r))
+        return PBC_REPORT_INCOMPLETE;
+    int expired = r->waivers && r->waivers->expired;
+    return r->failed == 0 && r->harness_bugs == 0 && !expired ? PBC_REPORT_CONFORMANT : PBC_REPORT_NOT_CONFORMANT;
+}
+
+const char *pbc_report_incomplete_reason(const pbc_report *r)
+{
+    if (r->interrupted)
+        return "interrupted";
+    if (r->failed || r->harness_bugs)
+        return NULL; /* something was judged, and failed: NOT CONFORMANT */
+    if (r->passed == 0) /* waived failures alone certify nothing */
+        return "no case was judged";
+    if (r->unaccounted)
+        return "not every planned case has a verdict";
+    return NULL;
+}
+
+const char *pbc_report_verdict_text(pbc_report_verdict v)
+{
+    return v == PBC_REPORT_CONFORMANT ? "CONFORMANT" : v == PBC_REPORT_NOT_CONFORMANT ? "NOT CONFORMANT"
+                                                                                     : "INCOMPLETE";
+}
+
+void pbc_report_tally(pbc_report *r, pbc_report_case *cases)
+{
+    r->passed = r->failed = r->skipped = r->harness_bugs = r->waived = r->isolated = 0;
+    memset(r->rule_hits, 0, sizeof(r->rule_hits));
+    for (uint32_t i = 0; r->waivers && i < r->waivers->count; i++)
+        r->waivers->items[i].matched = 0;
+    for (uint32_t i = 0; i < r->case_count; i++) {
+        pbc_report_case *c = &cases[i];
+        pbc_waiver *w;
+        c->waiver = NULL;
+        r->isolated += c->isolation != NULL;
+        if (c->verdict == PBC_VERDICT_PASS) {
+            r->passed++;
+        } else if (c->verdict == PBC_VERDICT_SKIP) {
+            r->skipped++;
+        } else if (c->verdict == PBC_VERDICT_HARNESS_BUG) {
+            r->harness_bugs++; /* pbcheck's own failure: never waived */
+        } else if ((w = pbc_waivers_match(r->waivers, c->name, c->rule ? c->rule : ""))) {
+            w->matched++;
+            c->waiver = w;
+            r->waived++;
+        } else {
+            r->failed++;
+            int rule = c->rule ? pbc_rule_lookup(c->rule) : -1;
+            if (rule >= 0)
+                r->rule_hits[rule]++;
+        }
+    }
+}
