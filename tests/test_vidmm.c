@@ -5,6 +5,8 @@
 #include "ref_builder.h"
 #include "ref_isa.h"
 #include "exec/runner.h"
+#include "registry.h"
+#include "vidmm/vm.h"
 #include "t.h"
 
 #define MAX_CALLS 4096
@@ -600,6 +602,33 @@ T_TEST(mdl_written_is_a_finding)
                     scribble_pfn, out.rule, out.message);
         T_CHECK_MSG(strstr(out.message, "the MDL VidMm handed it"), "%s", out.message);
     }
+}
+
+/* A buffer's private data lives until the buffer retires: 16,384 buffers
+ * of 256 KiB private data each (4 GiB) stay within VidMm's budget, the
+ * run passes, and buffers reuse the blocks of retired ones. */
+T_TEST(private_data_follows_live_buffers)
+{
+    const pbc_target *t = pbc_target_find("variant-private-256k");
+    T_CHECK(t != NULL);
+    if (!t)
+        return;
+    static const char text[] = "pbs 1\nalloc A size=64M at=1:0x0\ntransfer A to=2:0x100000\nend\n";
+    pbc_scenario s;
+    char err[256];
+    T_CHECK(pbc_scenario_parse(text, strlen(text), "priv", &s, err, sizeof(err)) == 0);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {.dma_override = t->min_dma_size};
+    pbc_outcome out;
+    pbc_runner_run(&r, &s, t, &o, &out);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s: %s", out.rule, out.message);
+    T_CHECK_MSG(r.target.res.buffers > 16000, "%u buffers", r.target.res.buffers);
+    uint64_t block = t->private_data_size + 2 * VM_PRIV_GUARD;
+    T_CHECK_MSG(r.target.res.private_peak <= VM_PRIV_BUDGET && r.target.res.private_peak >= block,
+                "%llu bytes of private data live at once", (unsigned long long)r.target.res.private_peak);
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
 }
 
 /* Chunking invariance: the paging-buffer size changes how the work is cut,

@@ -223,12 +223,21 @@ static void tlb_remove(pbc_gpu *gpu, uint32_t hole)
     }
 }
 
-/* Forgets every entry: the index slots they hold, no more. */
+/* Forgets every entry. A few are removed one by one, which keeps every
+ * probe chain whole (clearing their slots in place would cut the chains
+ * of entries placed past them, and leave those slots pointing at stale
+ * positions); many, by clearing the index at once. */
 static void tlb_clear(pbc_gpu *gpu)
 {
-    for (uint32_t k = 0; k < gpu->tlb_count; k++)
-        gpu->tlb_index[tlb_index_slot(gpu, gpu->tlb[k].root, gpu->tlb[k].vpn)] = 0;
-    gpu->tlb_count = 0;
+    if ((uint64_t)gpu->tlb_count * 8 >= gpu->tlb_index_cap) {
+        memset(gpu->tlb_index, 0, (size_t)gpu->tlb_index_cap * sizeof(*gpu->tlb_index));
+        gpu->tlb_count = 0;
+        return;
+    }
+    while (gpu->tlb_count) {
+        const pbc_tlb_entry *e = &gpu->tlb[gpu->tlb_count - 1];
+        tlb_remove(gpu, tlb_index_slot(gpu, e->root, e->vpn));
+    }
 }
 
 void pbc_gpu_tlb_reset(pbc_gpu *gpu)

@@ -76,6 +76,7 @@ typedef struct pbc_record {
     char *log;          /* the builder's DbgPrint output in the run, NUL-ended */
     size_t log_len, log_cap;
     uint32_t calls, buffers, busy_retries, insufficient;
+    uint64_t private_peak; /* the most private-data bytes live at once (buffers not yet retired) */
     uint32_t unsupported_op; /* 1 + the index of the first unsupported op, else 0 */
     uint32_t stopped;        /* a finding ended the scenario early */
     uint32_t ops_done;

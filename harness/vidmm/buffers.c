@@ -106,6 +106,43 @@ static void vm_buffer_pages(vm *v, vm_buffer *b)
     pbc_shim_watch_open(v->pool, b->open_first, b->open_end - b->open_first, 1);
 }
 
+/* Retires the blocks of buffers whose submissions have all completed
+ * (or that had none), but the current one's. */
+static void vm_priv_retire(vm *v)
+{
+    for (uint32_t i = 0; i < v->priv_live_count;) {
+        const vm_priv_block *p = &v->priv_live[i];
+        if (p->last_fence > v->last_fence_done) {
+            i++;
+            continue;
+        }
+        PBC_PUSH(v->priv_free, v->priv_free_count, v->priv_free_cap, p->mem);
+        memmove(&v->priv_live[i], &v->priv_live[i + 1], (v->priv_live_count - i - 1) * sizeof(*v->priv_live));
+        v->priv_live_count--;
+    }
+}
+
+/* A block for the new buffer's private data: a retired buffer's when
+ * there is one. Within VM_PRIV_BUDGET, or after the GPU has run what it
+ * was given. */
+static uint8_t *vm_priv_take(vm *v, uint32_t size)
+{
+    vm_priv_retire(v);
+    uint64_t block = (uint64_t)size + 2 * VM_PRIV_GUARD;
+    if ((uint64_t)(v->priv_live_count + 1) * block > VM_PRIV_BUDGET && v->priv_live_count) {
+        pbc_gpu_drain(v->gpu);
+        pbc_vidmm_fence_poll(v);
+        vm_priv_retire(v);
+    }
+    uint8_t *mem = v->priv_free_count ? v->priv_free[--v->priv_free_count] : pbc_xmalloc(block);
+    vm_priv_block p = {mem, 0};
+    PBC_PUSH(v->priv_live, v->priv_live_count, v->priv_live_cap, p);
+    uint64_t live = (uint64_t)v->priv_live_count * block;
+    if (live > v->res->private_peak)
+        v->res->private_peak = live;
+    return mem;
+}
+
 void pbc_vidmm_acquire_buffer(vm *v)
 {
     vm_buffer *b = &v->buf;
@@ -127,8 +164,7 @@ void pbc_vidmm_acquire_buffer(vm *v)
     b->write_off = b->submitted = 0;
     vm_buffer_pages(v, b);
     b->priv_size = v->t->private_data_size;
-    v->priv_mem = pbc_xmalloc(b->priv_size + 2 * VM_PRIV_GUARD);
-    PBC_PUSH(v->priv_blocks, v->priv_block_count, v->priv_block_cap, v->priv_mem);
+    v->priv_mem = vm_priv_take(v, b->priv_size);
     b->priv = v->priv_mem + VM_PRIV_GUARD;
     b->priv_write = b->priv_submitted = 0;
     memset(v->priv_mem, VM_POISON, b->priv_size + 2 * VM_PRIV_GUARD);
@@ -541,6 +577,7 @@ void pbc_vidmm_flush(vm *v)
     if (!v->stop)
         vm_submit_command(v, &v->res->subs[v->res->sub_count - 1], b);
     sp = &v->res->subs[v->res->sub_count - 1];
+    v->priv_live[v->priv_live_count - 1].last_fence = sp->fence; /* the current buffer's block */
     v->paging_queued = v->gpu->queued;
     uint32_t done_at = sp->rung ? sp->queue_seq + 1 : v->gpu->queued;
     for (uint32_t i = 0; i < v->s->alloc_count; i++)

@@ -301,9 +301,12 @@ static void vm_teardown(vm *v)
     v->gpu->observer_ctx = NULL;
     pbc_residency_fini(&v->rs);
     free(v->allocs);
-    for (uint32_t i = 0; i < v->priv_block_count; i++)
-        free(v->priv_blocks[i]);
-    free(v->priv_blocks);
+    for (uint32_t i = 0; i < v->priv_live_count; i++)
+        free(v->priv_live[i].mem);
+    free(v->priv_live);
+    for (uint32_t i = 0; i < v->priv_free_count; i++)
+        free(v->priv_free[i]);
+    free(v->priv_free);
     for (uint32_t i = 0; i < v->retired_count; i++)
         pbc_vidmm_mdl_free(&v->retired[i]);
     free(v->retired);

@@ -15,6 +15,17 @@
 
 #define VM_POISON 0xA5u
 #define VM_PRIV_GUARD 64u
+/* Private data of buffers not yet retired, at most: past it VidMm waits
+ * for the GPU to finish what it was given, as it does when the
+ * paging-buffer pool runs out, and reuses the retired buffers' blocks. */
+#define VM_PRIV_BUDGET (64u << 20)
+
+/* A buffer's private-data block and the last fence of its submissions
+ * (0: none yet). */
+typedef struct vm_priv_block {
+    uint8_t *mem;
+    uint32_t last_fence;
+} vm_priv_block;
 /* Pages of a large paging buffer kept open from its write offset on; the
  * others are sealed. The open pages are read after every call, and
  * moving them on costs protection changes (each about what reading
@@ -143,9 +154,11 @@ struct vm {
     pbc_shim_watch own_pool; /* for a run whose caller keeps no watch */
     uint8_t *open_copy;      /* Patch: the open pages' bytes outside the submission, before it */
     uint8_t *priv_mem;       /* the current buffer's private data block (guards included) */
-    uint8_t **priv_blocks;   /* every buffer's block: alive until the run ends, as a buffer's
-                                private data lives until the buffer retires */
-    uint32_t priv_block_count, priv_block_cap;
+    vm_priv_block *priv_live; /* blocks of buffers not retired, the current one last: a buffer's
+                                 private data lives until its last submission's fence completes */
+    uint32_t priv_live_count, priv_live_cap;
+    uint8_t **priv_free;     /* blocks of retired buffers, for the next ones */
+    uint32_t priv_free_count, priv_free_cap;
     vm_cpu_work **cpu_work;  /* queued CPU work, freed when the run ends */
     uint32_t cpu_work_count, cpu_work_cap;
     vm_mdl *retired;         /* MDLs of finished operations: alive until the run ends, since

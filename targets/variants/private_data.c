@@ -80,3 +80,13 @@ static NTSTATUS APIENTRY priv_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBM
 VAR_TARGET(pbc_variant_private_data, "variant-private-data",
            "one private-data record per call, checked by Patch and Submit (S04, S43, S44)",
            REF_MAX_PACKET_BYTES, PRIV_SIZE, var_create_adapter, priv_build, priv_patch, priv_submit);
+
+/* variant-private-256k: the same records in 256 KiB of private data per
+ * buffer, as a driver declares that keeps a shadow of each buffer there:
+ * DmaBufferPrivateDataSize is the driver's own choice (S04). VidMm keeps
+ * a buffer's private data until the buffer retires, not to the end of the
+ * run: 65,536 buffers of a 256 MiB transfer in the smallest buffers would
+ * hold 16 GiB. */
+VAR_TARGET(pbc_variant_private_256k, "variant-private-256k",
+           "256 KiB of private data per buffer, records checked by Patch and Submit (S04, S43)",
+           REF_MAX_PACKET_BYTES, 256u * 1024, var_create_adapter, priv_build, priv_patch, priv_submit);

@@ -19,6 +19,7 @@
     PBC_VARIANT(pbc_variant_busy_unless_idle)    \
     PBC_VARIANT(pbc_variant_early_insufficient)  \
     PBC_VARIANT(pbc_variant_private_data)        \
+    PBC_VARIANT(pbc_variant_private_256k)        \
     PBC_VARIANT(pbc_variant_nop_closer)          \
     PBC_VARIANT(pbc_variant_inline_data)         \
     PBC_VARIANT(pbc_variant_ring_pieces)         \
