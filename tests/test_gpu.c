@@ -545,6 +545,31 @@ T_TEST(laid_frames_follow_the_pool_order)
     pbc_gpu_destroy(g);
 }
 
+/* Frames handed out in runs are laid as physical extents even when their
+ * pool indexes happen to follow each other (those indexes mean nothing
+ * for them): a scattered MDL laid later, lower in the pool's order, is
+ * laid as it should be, not refused as out of order. */
+T_TEST(run_frames_are_never_pool_extents)
+{
+    pbc_gpu *g = make(16u << 20);
+    const uint64_t mult = 0x9E3779B1ull, mask = PBC_SYS_WINDOW_PAGES - 1;
+    uint64_t pfns[8];
+    T_CHECK(pbc_gpu_alloc_system_run(g, g->sys_base + ((1000 * mult) & mask), 1, pfns) == 1);
+    T_CHECK(pbc_gpu_alloc_system_run(g, g->sys_base + ((1001 * mult) & mask), 1, pfns + 1) == 1);
+    T_CHECK(pfns[0] == g->sys_base + ((1000 * mult) & mask) && pfns[1] == g->sys_base + ((1001 * mult) & mask));
+    pbc_desc d = {PBC_PAGE_CONTENT, 1, 0};
+    pbc_gpu_lay_frames(g, pfns, 2, &d);
+    T_CHECK(g->mem.pool_count == 0 && g->mem.ext_count == 2);
+    for (int i = 0; i < 4; i++)
+        pfns[i] = pbc_gpu_alloc_system_page(g) >> PBC_PAGE_SHIFT;
+    pbc_gpu_lay_frames(g, pfns, 4, &d);
+    T_CHECK(g->mem.pool_count == 1);
+    static uint8_t want[4096], got[4096];
+    content_bytes(1, 3 * 4096, want, 4096);
+    T_CHECK(pbc_gpu_read(g, pfns[3] << PBC_PAGE_SHIFT, got, 4096) == 0 && memcmp(got, want, 4096) == 0);
+    pbc_gpu_destroy(g);
+}
+
 T_TEST(relayout_keeps_nothing_of_the_old_world)
 {
     pbc_gpu *g = make(16u << 20);

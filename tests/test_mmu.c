@@ -167,7 +167,8 @@ T_TEST(flush_by_lookup_and_by_scan_agree)
         T_CHECK(vwrite(g, va + i * 4096ull, 9000 + i) == 0);
         T_CHECK_MSG(pread32(g, 0x1000000 + i * 4096ull) == 9000 + i, "page %u after the reset", i);
     }
-    /* The same with few entries in a large index (removed one by one). */
+    /* The same with few entries in a large index (removed one by one),
+     * forgotten by a reset or by a whole-TLB flush in turn. */
     pbc_gpu_tlb_reset(g);
     for (uint32_t round = 0; round < 4; round++) {
         uint64_t to = 0x1400000 + round * 0x200000ull;
@@ -178,7 +179,12 @@ T_TEST(flush_by_lookup_and_by_scan_agree)
             T_CHECK_MSG(pread32(g, to + i * 4096ull) == round * 1000 + i, "round %u page %u", round, i);
         }
         T_CHECK(g->tlb_count == 100 && g->tlb_index_cap >= 1024);
-        pbc_gpu_tlb_reset(g);
+        pbc_uop all = {.kind = PBC_UOP_TLB_FLUSH};
+        if (round % 2)
+            T_CHECK(pbc_gpu_exec_uop(g, &all) == 0);
+        else
+            pbc_gpu_tlb_reset(g);
+        T_CHECK(g->tlb_count == 0);
     }
     pbc_gpu_destroy(g);
 }

@@ -468,6 +468,13 @@ int pbc_gpu_lay(pbc_gpu *gpu, uint64_t addr, uint64_t len, const pbc_desc *d)
 /* The pool index of system frame pfn. */
 static uint64_t sys_index(const pbc_gpu *gpu, uint64_t pfn) { return ((pfn - gpu->sys_base) * SYS_MULT_INV) & SYS_MASK; }
 
+/* Frame pfn was handed out one at a time, in the pool's order (not in a
+ * run, where its pool index means nothing). */
+static int sys_pooled(const pbc_gpu *gpu, uint64_t pfn)
+{
+    return sys_pfn_allocated(gpu, pfn) && !sys_in_run(gpu, pfn - gpu->sys_base);
+}
+
 void pbc_gpu_lay_frames(pbc_gpu *gpu, const uint64_t *pfns, uint64_t n, const pbc_desc *d)
 {
     for (uint64_t i = 0; i < n;) {
@@ -477,15 +484,18 @@ void pbc_gpu_lay_frames(pbc_gpu *gpu, const uint64_t *pfns, uint64_t n, const pb
             i++;
             continue;
         }
-        /* The longest run from i of frames in a row, or of pool indexes in a row. */
-        uint64_t flat = 1, pooled = 1, index = sys_index(gpu, pfns[i]);
+        /* The longest run from i of frames in a row, or of frames handed
+         * out one by one with pool indexes in a row (a scattered MDL is
+         * one such run, a lone scattered frame one of its own). */
+        uint64_t flat = 1, pooled = 0, index = sys_index(gpu, pfns[i]);
         while (i + flat < n && pfns[i + flat] == pfns[i] + flat)
             flat++;
-        while (i + pooled < n && sys_pfn_allocated(gpu, pfns[i + pooled]) &&
-               sys_index(gpu, pfns[i + pooled]) == index + pooled)
-            pooled++;
+        if (sys_pooled(gpu, pfns[i]))
+            for (pooled = 1; i + pooled < n && sys_pooled(gpu, pfns[i + pooled]) &&
+                             sys_index(gpu, pfns[i + pooled]) == index + pooled;)
+                pooled++;
         pbc_desc first = pbc_desc_shift(d, i * PBC_PAGE_SIZE);
-        if (pooled > flat) {
+        if (pooled >= flat) {
             pbc_mem_lay_pool(&gpu->mem, index, pooled, &first, &gpu->cur);
             i += pooled;
         } else {

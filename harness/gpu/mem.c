@@ -32,7 +32,7 @@ void pbc_mem_init(pbc_mem *m)
     m->dir_keys = pbc_xcalloc(m->dir_cap, sizeof(*m->dir_keys));
     m->dir_leaves = pbc_xcalloc(m->dir_cap, sizeof(*m->dir_leaves));
     m->epoch = 1;
-    m->ext_sorted = 1;
+    m->ext_sorted = m->pool_sorted = 1;
 }
 
 void pbc_mem_fini(pbc_mem *m)
@@ -129,7 +129,7 @@ void pbc_mem_reset(pbc_mem *m)
     m->last_key = 0;
     m->count = 0;
     m->ext_count = m->pool_count = 0;
-    m->ext_sorted = 1;
+    m->ext_sorted = m->pool_sorted = 1;
     pbc_mem_new_epoch(m);
 }
 
@@ -139,11 +139,9 @@ pbc_page *pbc_mem_find(const pbc_mem *m, uint64_t ppn)
     return e && *e ? &m->pages[*e - 1] : NULL;
 }
 
-pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
+/* A new page at index entry e; its description is the caller's. */
+static pbc_page *mem_new_page(pbc_mem *m, uint32_t *e, uint64_t ppn)
 {
-    uint32_t *e = mem_entry(m, ppn, 1);
-    if (*e)
-        return &m->pages[*e - 1];
     if (m->count == m->pages_cap) {
         uint32_t n = m->pages_cap ? m->pages_cap * 2 : 64;
         m->pages = pbc_xrealloc(m->pages, n * sizeof(*m->pages));
@@ -153,13 +151,34 @@ pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
     pbc_page *p = &m->pages[m->count];
     p->ppn = ppn;
     p->split = 0;
+    p->epoch = 0;
+    *e = ++m->count;
+    return p;
+}
+
+pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn)
+{
+    uint32_t *e = mem_entry(m, ppn, 1);
+    if (*e)
+        return &m->pages[*e - 1];
+    pbc_page *p = mem_new_page(m, e, ppn);
     if (!pbc_mem_base_at(m, ppn, &p->desc, &p->prov)) {
         p->desc = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
         memset(&p->prov, 0, sizeof(p->prov));
     }
-    p->epoch = 0;
-    *e = ++m->count;
     return p;
+}
+
+/* Page ppn holds d now (laid), as a written page: for the change log of
+ * watched memory, which CPU views follow. */
+static void mem_lay_watched(pbc_mem *m, uint64_t ppn, const pbc_desc *d, const pbc_prov *prov)
+{
+    uint32_t *e = mem_entry(m, ppn, 1);
+    pbc_page *p = *e ? &m->pages[*e - 1] : mem_new_page(m, e, ppn);
+    p->desc = *d;
+    p->split = 0;
+    p->prov = *prov;
+    pbc_mem_log_write(m, p);
 }
 
 /* Content words, a run at a time that does not cross a 2^32-dword
@@ -392,17 +411,26 @@ static int ext_cmp(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
-/* The physical extents in order (they are laid in any order, apart). */
+/* A list of extents in order (they are laid in any order, apart). */
+static void ext_list_sort(pbc_extent *list, uint32_t n, int *sorted)
+{
+    if (*sorted)
+        return;
+    qsort(list, n, sizeof(*list), ext_cmp);
+    for (uint32_t i = 1; i < n; i++)
+        if (list[i].first < list[i - 1].first + list[i - 1].count)
+            pbc_harness_bug("extents of modeled memory overlap at 0x%llx", (unsigned long long)list[i].first);
+    *sorted = 1;
+}
+
 static void ext_sort(pbc_mem *m)
 {
-    if (m->ext_sorted)
-        return;
-    qsort(m->ext, m->ext_count, sizeof(*m->ext), ext_cmp);
-    for (uint32_t i = 1; i < m->ext_count; i++)
-        if (m->ext[i].first < m->ext[i - 1].first + m->ext[i - 1].count)
-            pbc_harness_bug("extents of modeled memory overlap at page 0x%llx", (unsigned long long)m->ext[i].first);
-    m->ext_sorted = 1;
+    ext_list_sort(m->ext, m->ext_count, &m->ext_sorted);
+    ext_list_sort(m->pool_ext, m->pool_count, &m->pool_sorted);
 }
+
+/* The frame of pool index k. */
+static uint64_t pool_frame(const pbc_mem *m, uint64_t k) { return m->pool.base + ((k * m->pool.mult) & m->pool.mask); }
 
 /* The extent of `list` (sorted, apart) holding key, or NULL. */
 static const pbc_extent *ext_search(const pbc_extent *list, uint32_t n, uint64_t key)
@@ -537,31 +565,46 @@ void pbc_mem_lay(pbc_mem *m, uint64_t ppn, uint64_t count, const pbc_desc *d, co
         at = end;
     }
     if (m->watched) /* CPU views learn of what changed page by page */
-        for (uint64_t p = ppn; p < ppn + count; p++)
-            pbc_mem_log_write(m, pbc_mem_touch(m, p));
+        for (uint64_t p = ppn; p < ppn + count; p++) {
+            pbc_desc pd = pbc_desc_shift(d, (p - ppn) * PBC_PAGE_SIZE);
+            mem_lay_watched(m, p, &pd, prov);
+        }
 }
 
 void pbc_mem_lay_pool(pbc_mem *m, uint64_t index, uint64_t count, const pbc_desc *d, const pbc_prov *prov)
 {
     if (!count)
         return;
-    if (m->pool_count) {
-        const pbc_extent *last = &m->pool_ext[m->pool_count - 1];
-        if (index < last->first + last->count)
-            pbc_harness_bug("pool pages laid out of order (index %llu)", (unsigned long long)index);
-    }
+    /* Frames are laid once a run (pbc_mem_lay), mostly in pool order. */
+    const pbc_extent *last = m->pool_count ? &m->pool_ext[m->pool_count - 1] : NULL;
+    if (last && (!m->pool_sorted || last->first + last->count > index))
+        m->pool_sorted = 0;
     pbc_extent e = {index, count, *d, *prov};
     PBC_PUSH(m->pool_ext, m->pool_count, m->pool_cap, e);
-    for (uint32_t i = 0; i < m->count; i++) {
-        uint64_t k;
-        if (pool_index(m, m->pages[i].ppn, &k) && k >= index && k - index < count) {
-            pbc_desc pd = pbc_desc_shift(d, (k - index) * PBC_PAGE_SIZE);
-            lay_page(m, &m->pages[i], &pd, prov);
+    /* Written pages there hold it now: found by frame, or among the
+     * written pages when those are fewer. */
+    if (count <= m->count) {
+        for (uint64_t k = index; k < index + count; k++) {
+            pbc_page *pg = pbc_mem_find(m, pool_frame(m, k));
+            if (pg) {
+                pbc_desc pd = pbc_desc_shift(d, (k - index) * PBC_PAGE_SIZE);
+                lay_page(m, pg, &pd, prov);
+            }
+        }
+    } else {
+        for (uint32_t i = 0; i < m->count; i++) {
+            uint64_t k;
+            if (pool_index(m, m->pages[i].ppn, &k) && k >= index && k - index < count) {
+                pbc_desc pd = pbc_desc_shift(d, (k - index) * PBC_PAGE_SIZE);
+                lay_page(m, &m->pages[i], &pd, prov);
+            }
         }
     }
     if (m->watched)
-        for (uint64_t k = index; k < index + count; k++)
-            pbc_mem_log_write(m, pbc_mem_touch(m, m->pool.base + ((k * m->pool.mult) & m->pool.mask)));
+        for (uint64_t k = index; k < index + count; k++) {
+            pbc_desc pd = pbc_desc_shift(d, (k - index) * PBC_PAGE_SIZE);
+            mem_lay_watched(m, pool_frame(m, k), &pd, prov);
+        }
 }
 
 void pbc_mem_set_pool(pbc_mem *m, const pbc_pool_order *order)

@@ -145,7 +145,7 @@ typedef struct pbc_mem {
      * what it covers out of the older. */
     pbc_extent *ext, *pool_ext;
     uint32_t ext_count, ext_cap, pool_count, pool_cap;
-    int ext_sorted;
+    int ext_sorted, pool_sorted;
     pbc_pool_order pool;
 } pbc_mem;
 

@@ -78,21 +78,37 @@ static int gart_conforms(const pbc_gart_entry *a, const pbc_gart_entry *b)
     return !(a->flags & PBC_GART_CACHE_COHERENT) || (b->flags & PBC_GART_CACHE_COHERENT);
 }
 
-/* Whether written page p holds, as the comparison sees it, what the base
- * beneath it says (zeros where no extent lies). */
-static int page_is_base(const pbc_gpu *g, const pbc_page *p, const pbc_mask *masks, uint32_t n)
+/* Whether written page p, seen through the masks as v (NULL: masked
+ * whole), holds what the base beneath it says (zeros where no extent
+ * lies). */
+static int page_is_base(const pbc_gpu *g, const pbc_page *p, const uint8_t *v, const pbc_mask *masks, uint32_t n)
 {
+    if (!v)
+        return 1;
     pbc_page base = {.ppn = p->ppn};
     if (!pbc_mem_base_at(&g->mem, p->ppn, &base.desc, NULL))
-        base.desc = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
-    int masked = page_masked(p->ppn, masks, n);
-    if (masked == 2)
+        return pbc_all_bytes(v, PBC_PAGE_SIZE, 0);
+    uint8_t sb[PBC_PAGE_SIZE];
+    const uint8_t *vb = masked_view(&base, masks, n, sb);
+    return memcmp(v, vb ? vb : zero_page, PBC_PAGE_SIZE) == 0;
+}
+
+/* Whether unmasked described page p is its base without making bytes: 1
+ * yes, 0 no, -1 only its bytes can tell. A page of one pattern is never a
+ * page of initial content (1,024 equal words against 1,024 different
+ * ones) nor, unless it is zeros, of zeros. */
+static int described_is_base(const pbc_gpu *g, const pbc_page *p)
+{
+    if (!pbc_page_single(p))
+        return -1;
+    pbc_desc b;
+    if (!pbc_mem_base_at(&g->mem, p->ppn, &b, NULL))
+        b = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
+    if (pbc_desc_same(&p->desc, &b))
         return 1;
-    if (!masked && pbc_page_single(p) && pbc_desc_same(&p->desc, &base.desc))
-        return 1;
-    uint8_t sa[PBC_PAGE_SIZE], sb[PBC_PAGE_SIZE];
-    const uint8_t *va = masked_view(p, masks, n, sa), *vb = masked_view(&base, masks, n, sb);
-    return memcmp(va, vb, PBC_PAGE_SIZE) == 0;
+    if (p->desc.kind == PBC_PAGE_PATTERN && (b.kind == PBC_PAGE_ZERO || b.kind == PBC_PAGE_CONTENT))
+        return 0;
+    return -1;
 }
 
 /* The digest is a function of the bytes alone, whatever holds them (bytes
@@ -109,16 +125,20 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
     uint64_t last_hash = 0;
     for (uint32_t i = 0; i < g->mem.count; i++) {
         const pbc_page *p = &g->mem.pages[i];
-        if (page_is_base(g, p, masks, mask_count))
+        int masked = page_masked(p->ppn, masks, mask_count);
+        int is_base = masked ? -1 : described_is_base(g, p);
+        if (is_base == 1)
             continue;
         uint64_t h;
         int pattern = pbc_page_single(p) && p->desc.kind == PBC_PAGE_PATTERN;
-        if (pattern && pbc_desc_same(&p->desc, &last) && !page_masked(p->ppn, masks, mask_count)) {
+        if (pattern && !masked && is_base == 0 && pbc_desc_same(&p->desc, &last)) {
             h = last_hash;
         } else {
             const uint8_t *v = masked_view(p, masks, mask_count, scratch);
+            if (is_base < 0 && page_is_base(g, p, v, masks, mask_count))
+                continue;
             h = XXH3_64bits(v, PBC_PAGE_SIZE);
-            if (pattern && !page_masked(p->ppn, masks, mask_count))
+            if (pattern && !masked)
                 last = p->desc, last_hash = h;
         }
         sum[page_region(g, p->ppn)] += XXH3_64bits_withSeed(&h, sizeof(h), p->ppn);
