@@ -85,6 +85,7 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "      stability);\n"
                  "  (h) the cost of one mutation, structure-aware against libFuzzer's own;\n"
                  "  (i) certify's cases per second in confined workers and with --no-fork;\n"
+                 "  (r) certify's random phase, cases per CPU second;\n"
                  "  (z) a scenario with allocations and no operations, up to 4 GiB;\n"
                  "and the regression guard's ratios: (a) and (a') per unit of a fixed\n"
                  "workload run in the same process (--guard checks them).\n"

@@ -1322,7 +1322,10 @@ static double children_cpu(void)
  * and in *cpu the CPU seconds it and its workers took (workers are
  * reaped by certify, so they count), 0 when it did not run. CPU time, not
  * wall time: another job on the machine does not move it. */
-static uint32_t certify_once(int no_fork, double *cpu)
+/* certify --target reference with `extra` arguments (NULL-terminated, at
+ * most 6): the cases it judged (0 when it failed), its CPU time with its
+ * workers', and with --time the random phase's cases and seconds. */
+static uint32_t certify_with(char *const *extra, double *cpu, uint32_t *random_cases, double *random_seconds)
 {
     char dir[] = "/tmp/pbcheck-bench-certify.XXXXXX", self[] = SELF_EXE, out[PATH_MAX + 8],
          log[PATH_MAX + 8];
@@ -1330,21 +1333,56 @@ static uint32_t certify_once(int no_fork, double *cpu)
         return 0;
     snprintf(out, sizeof(out), "%s/out", dir);
     snprintf(log, sizeof(log), "%s/log", dir);
-    char *const argv[] = {self, "certify", "--target", "reference", "--out", out, no_fork ? "--no-fork" : NULL, NULL};
+    char *argv[16] = {self, "certify", "--target", "reference", "--out", out};
+    for (int i = 0; extra[i] && i < 6; i++)
+        argv[6 + i] = extra[i];
     double before = children_cpu();
     int rc = run_child(argv, log, NULL, NULL, 600);
     *cpu = children_cpu() - before;
-    unsigned cases = 0;
-    double seconds;
+    unsigned cases = 0, random = 0;
+    double seconds, random_s = 0;
     FILE *f = rc == 0 ? fopen(log, "r") : NULL;
     char line[512];
-    while (f && fgets(line, sizeof(line), f))
-        if (sscanf(line, "certify reference: %u cases in %lf s", &cases, &seconds) == 2)
-            break;
+    while (f && fgets(line, sizeof(line), f)) {
+        sscanf(line, "certify reference: %u cases in %lf s", &cases, &seconds);
+        sscanf(line, "random phase: %u cases in %lf s", &random, &random_s);
+    }
     if (f)
         fclose(f);
     remove_scratch(dir);
+    if (random_cases)
+        *random_cases = random, *random_seconds = random_s;
     return rc == 0 ? cases : 0;
+}
+
+static uint32_t certify_once(int no_fork, double *cpu)
+{
+    char *const extra[] = {no_fork ? "--no-fork" : NULL, NULL};
+    return certify_with(extra, cpu, NULL, NULL);
+}
+
+/* (r): certify's random phase in confined workers, the quick suite's CPU
+ * taken out (measured alone, before and after). */
+static void certify_random_speed(FILE *o, double seconds)
+{
+    char secs[32];
+    snprintf(secs, sizeof(secs), "%.0f", seconds < 1 ? 1 : seconds);
+    char *const suite[] = {"--quick", NULL}, *const timed[] = {"--quick", "--time", secs, "--seed", "1", NULL};
+    double s1 = 0, s2 = 0, all = 0, wall = 0;
+    uint32_t n = 0;
+    int ok = certify_with(suite, &s1, NULL, NULL) && certify_with(timed, &all, &n, &wall) &&
+             certify_with(suite, &s2, NULL, NULL);
+    double cpu = all - (s1 + s2) / 2;
+    fprintf(o, "### (r) certify: the random phase\n\n");
+    fprintf(o, "`certify --target reference --quick --time %s --seed 1` in confined workers (the fuzzing mix: "
+               "docs/fuzzing.md, \"The random phase\"): random cases per CPU second of certify and its workers, "
+               "the CPU of the quick suite alone (run before and after) taken out; and per second of the "
+               "phase's wall time. Goal: >= 5,000 a core.\n\n", secs);
+    fprintf(o, "| random cases | per CPU second | per second (wall) | goal |\n|---|---|---|---|\n");
+    if (!ok || !n || cpu <= 0 || wall <= 0)
+        fprintf(o, "| - | failed | - | >= 5,000 |\n\n");
+    else
+        fprintf(o, "| %u | %.0f | %.0f | >= 5,000 |\n\n", n, n / cpu, n / wall);
 }
 
 /* (i): what confining each case in a worker costs, against --no-fork. */
@@ -1488,6 +1526,8 @@ char *pbc_bench_report(const pbc_bench_plan *p)
     }
     fprintf(stderr, "bench: (i) certify with and without isolation...\n");
     certify_isolation_cost(o);
+    fprintf(stderr, "bench: (r) certify's random phase...\n");
+    certify_random_speed(o, p->time_s);
     if (!p->skip_fuzz)
         fuzzing_speed(o, p->bin_dir, p->afl_bin_dir, p->fuzz_time_s);
     fclose(o);

@@ -229,6 +229,8 @@ static void tlb_remove(pbc_gpu *gpu, uint32_t hole)
  * positions); many, by clearing the index at once. */
 static void tlb_clear(pbc_gpu *gpu)
 {
+    if (!gpu->tlb_count)
+        return; /* the index may not exist yet */
     if ((uint64_t)gpu->tlb_count * 8 >= gpu->tlb_index_cap) {
         memset(gpu->tlb_index, 0, (size_t)gpu->tlb_index_cap * sizeof(*gpu->tlb_index));
         gpu->tlb_count = 0;
