@@ -180,27 +180,25 @@ static const layer *owner(const story *st, uint64_t x)
     return NULL;
 }
 
-/* Whether physical page phys, which holds allocation bytes [at, at+4 KiB),
- * is described as exactly what its newest layer there says (or that layer
- * leaves it undefined): true for most pages, which are then judged without
- * making a byte. */
-static int page_as_described(const story *st, uint64_t at, const pbc_gpu *g, uint64_t phys)
+/* Whether the len bytes at physical phys, which hold allocation bytes
+ * [at, at+len) (len at most 4 KiB), are described as exactly what the
+ * newest layer there says (or that layer leaves them undefined): true for
+ * most pages, aligned or not, which are then judged without making a
+ * byte. */
+static int page_as_described(const story *st, uint64_t at, uint32_t len, const pbc_gpu *g, uint64_t phys)
 {
-    pbc_page tmp;
-    const pbc_page *pg = pbc_mem_get(&g->mem, phys >> PBC_PAGE_SHIFT, &tmp);
     for (uint32_t k = st->count; k-- > 0;) {
         const layer *l = &st->layers[k];
-        if (l->end <= at || l->start >= at + PBC_PAGE_SIZE)
+        if (l->end <= at || l->start >= at + len)
             continue;
-        if (l->start > at || l->end < at + PBC_PAGE_SIZE)
-            return 0; /* the page is a patchwork: byte by byte */
+        if (l->start > at || l->end < at + len)
+            return 0; /* the window is a patchwork: byte by byte */
         if (l->kind == LAYER_UNDEFINED)
             return 1; /* nothing to judge, however it is held */
-        if ((phys & (PBC_PAGE_SIZE - 1)) || !pg || !pbc_page_single(pg))
-            return 0;
         pbc_desc want = l->kind == LAYER_INIT ? (pbc_desc){PBC_PAGE_CONTENT, l->value, at}
                                               : (pbc_desc){PBC_PAGE_PATTERN, l->value, (uint64_t)((int64_t)at - l->origin)};
-        return pbc_desc_same(&pg->desc, &want);
+        pbc_desc got;
+        return pbc_mem_desc_range(&g->mem, phys, len, &got) && pbc_desc_same(&got, &want);
     }
     return 0;
 }
@@ -264,7 +262,7 @@ static int check_alloc(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_
                 continue;
             }
         }
-        if (len == PBC_PAGE_SIZE && page_as_described(st, at, g, phys))
+        if (page_as_described(st, at, len, g, phys))
             continue;
         expect(st, at, len, want, defined);
         pbc_mem_read(&g->mem, phys, got, len);
