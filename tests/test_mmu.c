@@ -100,19 +100,27 @@ T_TEST(stale_translation_until_flushed)
     pbc_gpu_destroy(g);
 }
 
+/* Maps n pages from va at segment address `from`, writes through each
+ * (the TLB caches them), then moves every page to `to` in the tables
+ * without a flush. */
+static void cache_then_move(pbc_gpu *g, uint64_t va, uint32_t n, uint64_t from, uint64_t to)
+{
+    tables_for(g, va, L0);
+    for (uint32_t i = 0; i < n; i++)
+        put(g, L0, i, PBC_PTE_VALID | seg_flags(1), from + i * 4096ull);
+    for (uint32_t i = 0; i < n; i++)
+        T_CHECK(vwrite(g, va + i * 4096ull, i) == 0);
+    for (uint32_t i = 0; i < n; i++)
+        put(g, L0, i, PBC_PTE_VALID | seg_flags(1), to + i * 4096ull);
+}
+
 /* A flush that drops nothing, or some, leaves every other translation
  * where lookups find it (the TLB is a hash table it rebuilds). */
 T_TEST(flush_keeps_what_it_does_not_cover)
 {
     pbc_gpu *g = make();
     uint64_t va = 0x400000ull;
-    tables_for(g, va, L0);
-    for (uint32_t i = 0; i < 100; i++)
-        put(g, L0, i, PBC_PTE_VALID | seg_flags(1), 0x800000 + i * 4096ull);
-    for (uint32_t i = 0; i < 100; i++)
-        T_CHECK(vwrite(g, va + i * 4096ull, i) == 0);
-    for (uint32_t i = 0; i < 100; i++) /* every page moves; nothing is flushed yet */
-        put(g, L0, i, PBC_PTE_VALID | seg_flags(1), 0xC00000 + i * 4096ull);
+    cache_then_move(g, va, 100, 0x800000, 0xC00000);
     pbc_uop none = {.kind = PBC_UOP_TLB_FLUSH, .value = ROOT, .dst = 0x40000000ull, .size = 4096};
     T_CHECK(pbc_gpu_exec_uop(g, &none) == 0);
     pbc_uop some = {.kind = PBC_UOP_TLB_FLUSH, .value = ROOT, .dst = va, .size = 10 * 4096};
@@ -133,14 +141,8 @@ T_TEST(flush_by_lookup_and_by_scan_agree)
 {
     pbc_gpu *g = make();
     uint64_t va = 0x400000ull;
-    tables_for(g, va, L0);
-    for (uint32_t i = 0; i < 512; i++)
-        put(g, L0, i, PBC_PTE_VALID | seg_flags(1), 0x800000 + i * 4096ull);
-    for (uint32_t i = 0; i < 512; i++)
-        T_CHECK(vwrite(g, va + i * 4096ull, i) == 0);
+    cache_then_move(g, va, 512, 0x800000, 0xC00000);
     T_CHECK(g->tlb_count == 512);
-    for (uint32_t i = 0; i < 512; i++) /* every page moves; nothing is flushed yet */
-        put(g, L0, i, PBC_PTE_VALID | seg_flags(1), 0xC00000 + i * 4096ull);
     /* Odd pages 1..99 by lookup (one page each), then 300..511 by a scan. */
     for (uint32_t i = 1; i < 100; i += 2) {
         pbc_uop one = {.kind = PBC_UOP_TLB_FLUSH, .value = ROOT, .dst = va + i * 4096ull, .size = 4096};
