@@ -286,7 +286,16 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
     case PBC_SOP_NOTIFY:
         o->pattern = c(x, PBC_NOTIFY_COUNT);
         break;
-    case PBC_SOP_VA_MOVE_TABLES: /* the allocation is all they name */
+    case PBC_SOP_VA_MOVE_TABLES: /* the whole leaf, the entries in use, or those through a scratch table */
+        if (c(x, 3) == 0)
+            break;
+        o->flags = PBC_SOP_COPY_USED;
+        o->count = c(x, 2) ? 1 : 1 + c(x, PBC_MAX_COPY_PIECES);
+        if (c(x, 2)) {
+            o->flags |= PBC_SOP_COPY_STAGED;
+            o->first = c(x, 2) ? 0 : c(x, PBC_PT_ENTRIES); /* packed at its start, or anywhere (to its end) */
+        }
+        break;
     case PBC_SOP_INIT_CONTEXT:
     case PBC_SOP_UPDATE_CONTEXT:
     case PBC_SOP_NOTIFY_RESIDENCY:
