@@ -657,6 +657,10 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
  * contiguous one, AdlOffset past foreign pages.
  * move-tables: CopyPageTableEntries moves the leaves of a range over two
  * regions and of a range of 64 KiB pages.
+ * move-tables-partial, move-tables-staged: only the entries in use, of
+ * two ranges sharing a leaf, in pieces; staged through a scratch table,
+ * so that each range starts at another index in the source than in the
+ * destination, lower and higher.
  * init-context: InitContextResource of a context allocation in a segment,
  * with another allocation in the page after it, and of one in system
  * memory; both then move.
@@ -766,6 +770,32 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         gb(b, "unmap N\nunmap V\n");
         return 0;
     }
+    if (variant == 11 + PBC_NOTIFY_COUNT || variant == 12 + PBC_NOTIFY_COUNT) {
+        /* CopyPageTableEntries of the entries in use only: two ranges
+         * sharing a leaf, each run in pieces; staged, through a scratch
+         * table packed at its start (source index above the destination's)
+         * and at its end (below), 64 KiB entries too. */
+        int staged = variant == 12 + PBC_NOTIFY_COUNT;
+        gb(b, "alloc A size=40K at=");
+        story_at(b, low, 0x200000);
+        gb(b, "%s\nalloc B size=24K at=", story_idle(d));
+        story_at(b, low, 0x400000);
+        gb(b, "%s\nalloc C size=256K at=", story_idle(d));
+        story_at(b, low, 0x800000);
+        gb(b, "%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "va-map A va=0x10c000\nva-map B va=0x120000 read-only\nva-map C va=0x1030000 64k\n");
+        gb(b, "render-write A offset=0x1000 size=8K pattern=0x7A7A7A7A via=va\n");
+        gb(b, "va-move-tables A used pieces=3%s\n", staged ? " stage=0" : "");
+        gb(b, "render-write A offset=0 size=40K pattern=0x7B7B7B7B via=va\nrender-read B offset=0 size=24K via=va\n");
+        gb(b, "va-move-tables B used%s\n", staged ? " pieces=2 stage=511" : "");
+        gb(b, "render-write A offset=0x9000 size=4K pattern=0x7C7C7C7C via=va\n");
+        gb(b, "va-move-tables C used pieces=2%s\n", staged ? " stage=31" : "");
+        gb(b, "render-write C offset=0x30000 size=64K pattern=0x7D7D7D7D via=va\n");
+        story_to(b, "transfer C", high, 0x100000, "");
+        gb(b, "render-read C offset=0 size=256K via=va\n");
+        return 0;
+    }
     if (variant >= 7) { /* each notification alone, between transfers: a target may declare some only */
         gb(b, "alloc A size=20K mdl-offset=1%s\n", story_idle(d));
         story_dma(b, d);
@@ -840,7 +870,8 @@ static const char *const gpummu_variants[] = {"follows", "64k-pages", "unmap-reu
                                               "paging-fence", "aperture-adl", "move-tables",
                                               "notify-fence-residency", "notify-map-mmu", "notify-unmap-mmu",
                                               "notify-residency2", "notify-alloc", "init-context", "update-context",
-                                              "notify-residency", "aperture-cpu-visible"};
+                                              "notify-residency", "aperture-cpu-visible", "move-tables-partial",
+                                              "move-tables-staged"};
 static const char *const special_lock_variants[] = {"to-system", "from-system"};
 static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
 static const char *const engine_variants[] = {"paging-pending", "render-woken"};
@@ -854,7 +885,7 @@ static const story stories[] = {
     {"busy-later-op", NULL, 1, 1, story_busy_later},
     {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
     {"engines", engine_variants, 2, 0, story_engines},
-    {"gpummu", gpummu_variants, 11 + PBC_NOTIFY_COUNT, 0, story_gpummu},
+    {"gpummu", gpummu_variants, 13 + PBC_NOTIFY_COUNT, 0, story_gpummu},
 };
 
 /* Adds the story when the target supports every operation it issues
