@@ -1098,4 +1098,27 @@ T_TEST(copy_page_table_entries_partial_ranges)
     }
 }
 
+/* A scenario that opens with `dma` gets buffers of that size from its
+ * first call, VidMm's own page-table setup included (for the paging
+ * fence, it takes a buffer before any operation runs). */
+static UINT largest_dma;
+
+static NTSTATUS APIENTRY dma_size_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->pDmaBuffer && a->DmaSize > largest_dma)
+        largest_dma = a->DmaSize;
+    return ref_build_paging_buffer(adapter, a);
+}
+
+T_TEST(leading_dma_sizes_the_first_buffer)
+{
+    largest_dma = 0;
+    pbc_outcome out = run_with_build("pbs 1\nalloc A size=16K at=1:0x100000\ndma size=min\nva-map A\n"
+                                     "transfer A to=1:0x200000\nsignal-fence\nend\n",
+                                     dma_size_build);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s", out.message);
+    T_CHECK_MSG(largest_dma == pbc_target_reference.min_dma_size, "a call was handed %u bytes, the minimum is %u",
+                largest_dma, pbc_target_reference.min_dma_size);
+}
+
 T_MAIN()
