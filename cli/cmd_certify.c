@@ -74,7 +74,8 @@ static const char certify_about[] =
     "  move-tables/staged-start/dma-min/idle/low/64k-pages/va-across-1g\n"
     "and stories that chain operations on the same allocations, like\n"
     "  story/fill-render-discard-refill/same-pattern/dma-min/busy\n"
-
+    "'pbcheck list conditions' shows how many cases reach each condition a\n"
+    "builder could branch on (docs/certify-conditions.md).\n"
     "Prints progress, a per-rule table and the verdict, and writes into a new\n"
     "run folder DIR/RUN-ID (DIR/latest links to it): index.html (open it in a\n"
     "browser), report.json, junit.xml, summary.md, and repro/CASE.pbs, a\n"

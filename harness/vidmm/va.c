@@ -183,6 +183,8 @@ static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, ui
     v->res->calls++;
     v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
     pbc_shim_own_view(view, table, span);
+    if (v->opt.observe)
+        v->opt.observe(v->opt.observe_ctx, a);
     NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
     pbc_shim_own_view(NULL, 0, 0);
     va_cpu_write_back(v, table, view, was, span);
