@@ -1040,6 +1040,23 @@ static void v_va(gen_buf *b, int va, uint64_t step)
         gb(b, " va=0x%llx", (unsigned long long)((1ull << 30) - 2 * step));
 }
 
+/* "alloc NAME size=SIZE at=PLACE" with its MDL offset in system memory and
+ * needs-idle when busy. */
+static void v_alloc(gen_buf *b, const v_dims *d, const char *name, uint64_t size)
+{
+    gb(b, "alloc %s size=%llu at=", name, (unsigned long long)size);
+    v_place(b, d->addr, 0);
+    gb(b, "%s%s\n", d->addr == 2 ? " mdl-offset=1" : "", d->busy ? " needs-idle" : "");
+}
+
+/* The buffer size, and for a busy case render work queued on NAME. */
+static void v_start(gen_buf *b, const v_dims *d, const char *name)
+{
+    story_dma(b, &(story_dims){d->dma_name, d->dma, d->busy});
+    if (d->busy)
+        gb(b, "render-write %s offset=0 size=4K pattern=0x5EED5EED\n", name);
+}
+
 static int v_text(int op, const v_dims *d, gen_buf *b)
 {
     uint64_t size = v_size(d->size);
@@ -1051,17 +1068,13 @@ static int v_text(int op, const v_dims *d, gen_buf *b)
     case V_MOVE_TABLES:
         if (page64 && d->addr == 2)
             return -1; /* 64 KiB pages only in a segment */
-        gb(b, "alloc A size=%llu at=", (unsigned long long)size);
-        v_place(b, d->addr, 0);
-        gb(b, "%s%s\n", d->addr == 2 ? " mdl-offset=1" : "", idle);
+        v_alloc(b, d, "A", size);
         if (op == V_MOVE_TABLES) {
             gb(b, "alloc B size=4K at=");
             story_at(b, b->layout->low, 0x2000000);
             gb(b, "\n");
         }
-        story_dma(b, &(story_dims){d->dma_name, d->dma, d->busy});
-        if (d->busy)
-            gb(b, "render-write A offset=0 size=4K pattern=0x5EED5EED\n");
+        v_start(b, d, "A");
         gb(b, "va-map A");
         v_va(b, d->va, page64 ? 0x10000 : 4096);
         gb(b, "%s driver-protection=0x3\n", page64 ? " 64k" : "");
@@ -1099,12 +1112,8 @@ static int v_text(int op, const v_dims *d, gen_buf *b)
     case V_TRANSFER:
         if (page64)
             return -1;
-        gb(b, "alloc A size=%llu at=", (unsigned long long)size);
-        v_place(b, d->addr, 0);
-        gb(b, "%s%s\n", d->addr == 2 ? " mdl-offset=1" : "", idle);
-        story_dma(b, &(story_dims){d->dma_name, d->dma, d->busy});
-        if (d->busy)
-            gb(b, "render-write A offset=0 size=4K pattern=0x5EED5EED\n");
+        v_alloc(b, d, "A", size);
+        v_start(b, d, "A");
         gb(b, "transfer A to=");
         v_place(b, d->addr, 1);
         gb(b, " split=%u virtual\n", d->split);
@@ -1125,12 +1134,8 @@ static int v_text(int op, const v_dims *d, gen_buf *b)
         gb(b, "transfer A to=system\n");
         return 0;
     case V_FENCE:
-        gb(b, "alloc A size=24K at=");
-        v_place(b, d->addr, 0);
-        gb(b, "%s%s\n", d->addr == 2 ? " mdl-offset=1" : "", idle);
-        story_dma(b, &(story_dims){d->dma_name, d->dma, d->busy});
-        if (d->busy)
-            gb(b, "render-write A offset=0 size=4K pattern=0x5EED5EED\n");
+        v_alloc(b, d, "A", 24 * 1024);
+        v_start(b, d, "A");
         gb(b, "transfer A to=");
         v_place(b, d->addr, 1);
         gb(b, " split=2\nsignal-fence\nflush\nsignal-fence\ntransfer A to=system\nsignal-fence\n");
@@ -1144,9 +1149,7 @@ static int v_text(int op, const v_dims *d, gen_buf *b)
         uint32_t count = one ? 1 : 4;
         gb(b, "alloc A size=%llu mdl-offset=2%s%s%s\n", (unsigned long long)size,
            d->variant == 3 ? " phys=contiguous" : "", d->variant == 4 ? " cpu-visible" : "", idle);
-        story_dma(b, &(story_dims){d->dma_name, d->dma, d->busy});
-        if (d->busy)
-            gb(b, "render-write A offset=0 size=4K pattern=0x5EED5EED\n");
+        v_start(b, d, "A");
         gb(b, "map A aperture=%u:100 first=1 count=%u%s%s\n", ap, count, map_coherent(b->layout, d->busy),
            adl ? " adl" : "");
         gb(b, "render-write A offset=0x1000 size=%u pattern=0xADADADAD via=aperture\n", count * 4096);
@@ -1156,12 +1159,8 @@ static int v_text(int op, const v_dims *d, gen_buf *b)
     case V_CONTEXT:
         if (d->addr == 2 && d->variant == 0)
             return -1; /* an init-context in system memory: the stories' */
-        gb(b, "alloc C size=16K at=");
-        v_place(b, d->addr, 0);
-        gb(b, "%s%s\n", d->addr == 2 ? " mdl-offset=1" : "", idle);
-        story_dma(b, &(story_dims){d->dma_name, d->dma, d->busy});
-        if (d->busy)
-            gb(b, "render-write C offset=0 size=4K pattern=0x5EED5EED\n");
+        v_alloc(b, d, "C", 16 * 1024);
+        v_start(b, d, "C");
         if (d->variant == 1)
             gb(b, "va-map C\n");
         static const char *const words[] = {"init-context C\n", "update-context C\n", "notify-residency C\n"};
