@@ -1,10 +1,13 @@
 /*
  * pbcheck list: targets, operations and rules, without running anything,
- * so scripts and CI can enumerate what to test.
+ * so scripts and CI can enumerate what to test; and the conditions a
+ * builder could branch on, with how many cases of certify's suite reach
+ * each (that one runs the suite on the reference to count them).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "certify/conditions.h"
 #include "cli.h"
 #include "registry.h"
 #include "rules/rules.h"
@@ -84,13 +87,44 @@ static void list_rules(void)
     }
 }
 
+/* Each condition (certify/conditions.c) with the number of cases of the
+ * deterministic suite, as certify builds it for the reference, in which
+ * some call met it: counted by running them, here. */
+static int list_conditions(void)
+{
+    const pbc_target *ref = pbc_target_find("reference");
+    pbc_case_list cases;
+    pbc_certify_cases(ref, 0, &cases);
+    pbc_condition_tally t;
+    pbc_condition_tally_init(&t, ref);
+    uint32_t bad = pbc_condition_tally_cases(&t, &cases, ref), zero = 0;
+    printf("%-28s %-24s %6s  %s\n", "operation", "condition", "cases", "what");
+    for (uint32_t i = 0; i < pbc_condition_count(); i++) {
+        const pbc_condition *c = pbc_condition_get(i);
+        printf("%-28s %-24s %6u  %s\n", pbc_ddi_operation_name(c->operation), c->name, t.runs[i], c->what);
+        zero += t.runs[i] == 0;
+    }
+    printf("%u conditions over %u cases of the suite; %u reached by none\n", pbc_condition_count(), cases.count, zero);
+    pbc_condition_tally_fini(&t);
+    pbc_case_list_fini(&cases);
+    if (bad)
+        fprintf(stderr, "pbcheck list: %u suite cases did not pass on the reference (a harness bug)\n", bad);
+    return bad ? PBC_EXIT_FAIL : PBC_EXIT_PASS;
+}
+
 static const pbc_verb_spec list_spec = {
     .name = "list",
-    .synopsis = "[targets|operations|rules]",
-    .about = "Prints what pbcheck knows and runs nothing: the builders ('targets', with\n"
-             "the rule each planted-bug builder must trip), the scenario operations, or\n"
-             "the rules (id, SPEC-TRACE ids, statement). With no argument (the default)\n"
-             "it prints all three, each under a heading.",
+    .synopsis = "[targets|operations|rules|conditions]",
+    .about = "Prints what pbcheck knows: the builders ('targets', with the rule each\n"
+             "planted-bug builder must trip), the scenario operations, or the rules (id,\n"
+             "SPEC-TRACE ids, statement), running nothing. With no argument (the\n"
+             "default) it prints these three, each under a heading.\n"
+             "'conditions' lists what a builder could branch on, per DDI operation (sizes\n"
+             "not page multiples, ranges across 2 MiB leaf and 1 GiB directory lines,\n"
+             "64 KiB pages, resumed calls, the smallest buffer, pages above 4 GiB,\n"
+             "coherency, each flag), with how many cases of certify's deterministic suite\n"
+             "reach each: it runs the suite on the reference, in this process, to count\n"
+             "them (a few seconds). docs/certify-conditions.md.",
     .example = "pbcheck list rules",
 };
 
@@ -104,7 +138,7 @@ int pbc_cmd_list(int argc, char **argv)
     int count = args.count;
     pbc_cli_args_fini(&args);
     if (count > 1)
-        return pbc_usage_error("list: takes at most one argument (targets, operations or rules)");
+        return pbc_usage_error("list: takes at most one argument (targets, operations, rules or conditions)");
     static const struct {
         const char *name, *heading;
         void (*print)(void);
@@ -113,6 +147,8 @@ int pbc_cmd_list(int argc, char **argv)
         {"operations", "operations:", list_operations},
         {"rules", "rules:", list_rules},
     };
+    if (!strcmp(what, "conditions"))
+        return list_conditions();
     int all = !strcmp(what, "all"), shown = 0;
     for (size_t i = 0; i < PBC_ARRAY_LEN(lists); i++) {
         if (!all && strcmp(what, lists[i].name))
@@ -123,6 +159,6 @@ int pbc_cmd_list(int argc, char **argv)
         shown++;
     }
     if (!shown)
-        return pbc_usage_error("list: unknown list '%s' (targets, operations, rules)", what);
+        return pbc_usage_error("list: unknown list '%s' (targets, operations, rules, conditions)", what);
     return PBC_EXIT_PASS;
 }

@@ -174,6 +174,18 @@ static void tweak_op(pbc_scenario *s, pbc_sop *o, pbc_rng *r)
     case PBC_SOP_DMA:
         o->dma_size = dma_sizes[pick(r, PBC_ARRAY_LEN(dma_sizes))];
         break;
+    case PBC_SOP_VA_MOVE_TABLES: /* the whole leaf, the entries in use in pieces, or through a scratch table */
+        o->flags &= ~(PBC_SOP_COPY_USED | PBC_SOP_COPY_STAGED);
+        o->count = o->first = 0;
+        if (pick(r, 3) == 0)
+            break;
+        o->flags |= PBC_SOP_COPY_USED;
+        o->count = 1 + pick(r, PBC_MAX_COPY_PIECES);
+        if (pick(r, 2)) {
+            o->flags |= PBC_SOP_COPY_STAGED;
+            o->first = pick(r, 2) ? 0 : pick(r, PBC_PT_ENTRIES); /* packed at the start, or anywhere */
+        }
+        break;
     case PBC_SOP_CREATE: /* without content, in system memory, or at a segment boundary */
         switch (pick(r, 3)) {
         case 0:

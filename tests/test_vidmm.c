@@ -1058,4 +1058,96 @@ T_TEST(context_data_is_the_targets_and_its_view_lives_on)
     pbc_scenario_fini(&s);
 }
 
+
+/* CopyPageTableEntries over partial ranges: with `used`, one range per
+ * piece of each run of entries in use, at the same index in both tables;
+ * staged, out to a scratch table packed from `stage` (less where the
+ * entries would not fit) and back, so the indexes differ. Every range
+ * stays inside its tables. */
+#define COPY_SEEN_MAX 64
+static int copy_calls;
+static DXGK_BUILDPAGINGBUFFER_COPY_RANGE copy_seen[4][COPY_SEEN_MAX];
+static UINT copy_counts[4];
+
+static NTSTATUS APIENTRY copy_spy_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES && a->MultipassOffset == 0 && copy_calls < 4) {
+        UINT n = a->CopyPageTableEntries.NumRanges;
+        copy_counts[copy_calls] = n;
+        memcpy(copy_seen[copy_calls], a->CopyPageTableEntries.pRanges,
+               (n < COPY_SEEN_MAX ? n : COPY_SEEN_MAX) * sizeof(DXGK_BUILDPAGINGBUFFER_COPY_RANGE));
+        copy_calls++;
+    }
+    return ref_build_paging_buffer(adapter, a);
+}
+
+T_TEST(copy_page_table_entries_partial_ranges)
+{
+    copy_calls = 0;
+    /* A: entries [268, 278) of the leaf of [0, 2 MiB), B: [288, 294). */
+    pbc_outcome out = run_with_build("pbs 1\n"
+                                     "alloc A size=40K at=1:0x200000\nalloc B size=24K at=1:0x400000\n"
+                                     "va-map A va=0x10c000\nva-map B va=0x120000\n"
+                                     "va-move-tables A\n"
+                                     "va-move-tables A used pieces=3\n"
+                                     "va-move-tables B used stage=509\n"
+                                     "render-read A offset=0 size=40K via=va\nrender-read B offset=0 size=24K via=va\n"
+                                     "end\n",
+                                     copy_spy_build);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s", pbc_verdict_name(out.verdict), out.message);
+    T_CHECK_MSG(copy_calls == 4, "%d CopyPageTableEntries", copy_calls);
+    /* The whole leaf, as va-move-tables always was. */
+    T_CHECK(copy_counts[0] == 1 && copy_seen[0][0].NumPageTableEntries == 512 &&
+            copy_seen[0][0].SrcStartPteIndex == 0 && copy_seen[0][0].DstStartPteIndex == 0);
+    /* Three pieces of each run, in order, at the same index. */
+    static const UINT pieces[][2] = {{268, 3}, {271, 3}, {274, 4}, {288, 2}, {290, 2}, {292, 2}};
+    T_CHECK_MSG(copy_counts[1] == 6, "%u ranges", copy_counts[1]);
+    for (UINT i = 0; i < 6 && copy_counts[1] == 6; i++) {
+        const DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r = &copy_seen[1][i];
+        T_CHECK_MSG(r->SrcStartPteIndex == pieces[i][0] && r->DstStartPteIndex == pieces[i][0] &&
+                        r->NumPageTableEntries == pieces[i][1] && r->SrcPageTableAddress != r->DstPageTableAddress,
+                    "range %u: %u entries from %u to %u", i, r->NumPageTableEntries, r->SrcStartPteIndex,
+                    r->DstStartPteIndex);
+    }
+    /* Staged: 16 entries in use do not fit from 509; they go to [496, 512)
+     * of the scratch table and come back to where they were. */
+    T_CHECK_MSG(copy_counts[2] == 2 && copy_counts[3] == 2, "%u and %u ranges", copy_counts[2], copy_counts[3]);
+    static const UINT staged[][3] = {{268, 496, 10}, {288, 506, 6}};
+    for (UINT i = 0; i < 2 && copy_counts[2] == 2 && copy_counts[3] == 2; i++) {
+        const DXGK_BUILDPAGINGBUFFER_COPY_RANGE *out_r = &copy_seen[2][i], *back = &copy_seen[3][i];
+        T_CHECK_MSG(out_r->SrcStartPteIndex == staged[i][0] && out_r->DstStartPteIndex == staged[i][1] &&
+                        out_r->NumPageTableEntries == staged[i][2],
+                    "out %u: %u entries from %u to %u", i, out_r->NumPageTableEntries, out_r->SrcStartPteIndex,
+                    out_r->DstStartPteIndex);
+        T_CHECK_MSG(back->SrcStartPteIndex == staged[i][1] && back->DstStartPteIndex == staged[i][0] &&
+                        back->NumPageTableEntries == staged[i][2] &&
+                        back->SrcPageTableAddress == out_r->DstPageTableAddress,
+                    "back %u: %u entries from %u to %u", i, back->NumPageTableEntries, back->SrcStartPteIndex,
+                    back->DstStartPteIndex);
+    }
+}
+
+/* A scenario that opens with `dma` gets buffers of that size from its
+ * first call, VidMm's own page-table setup included (for the paging
+ * fence, it takes a buffer before any operation runs). */
+static UINT largest_dma;
+
+static NTSTATUS APIENTRY dma_size_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->pDmaBuffer && a->DmaSize > largest_dma)
+        largest_dma = a->DmaSize;
+    return ref_build_paging_buffer(adapter, a);
+}
+
+T_TEST(leading_dma_sizes_the_first_buffer)
+{
+    largest_dma = 0;
+    pbc_outcome out = run_with_build("pbs 1\nalloc A size=16K at=1:0x100000\ndma size=min\nva-map A\n"
+                                     "transfer A to=1:0x200000\nsignal-fence\nend\n",
+                                     dma_size_build);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s", out.message);
+    T_CHECK_MSG(largest_dma == pbc_target_reference.min_dma_size, "a call was handed %u bytes, the minimum is %u",
+                largest_dma, pbc_target_reference.min_dma_size);
+}
+
 T_MAIN()

@@ -289,6 +289,9 @@ static void add_case(pbc_case_list *l, const char *name, const char *text)
 }
 
 static int op_uses_split(int op) { return op <= G_WITHIN; }
+/* ReadPhysical and WritePhysical: their address class is all they have,
+ * so --quick keeps the one below 4 GiB too. */
+static int op_is_physical(int op) { return op == G_READ_PHYS || op == G_WRITE_PHYS; }
 static int op_uses_mdl(int op)
 {
     return op == G_MDL_TO_SEG || op == G_SEG_TO_MDL || op == G_SL_TO_SEG || op == G_SL_TO_MDL ||
@@ -657,6 +660,10 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
  * contiguous one, AdlOffset past foreign pages.
  * move-tables: CopyPageTableEntries moves the leaves of a range over two
  * regions and of a range of 64 KiB pages.
+ * move-tables-partial, move-tables-staged: only the entries in use, of
+ * two ranges sharing a leaf, in pieces; staged through a scratch table,
+ * so that each range starts at another index in the source than in the
+ * destination, lower and higher.
  * init-context: InitContextResource of a context allocation in a segment,
  * with another allocation in the page after it, and of one in system
  * memory; both then move.
@@ -766,6 +773,32 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         gb(b, "unmap N\nunmap V\n");
         return 0;
     }
+    if (variant == 11 + PBC_NOTIFY_COUNT || variant == 12 + PBC_NOTIFY_COUNT) {
+        /* CopyPageTableEntries of the entries in use only: two ranges
+         * sharing a leaf, each run in pieces; staged, through a scratch
+         * table packed at its start (source index above the destination's)
+         * and at its end (below), 64 KiB entries too. */
+        int staged = variant == 12 + PBC_NOTIFY_COUNT;
+        gb(b, "alloc A size=40K at=");
+        story_at(b, low, 0x200000);
+        gb(b, "%s\nalloc B size=24K at=", story_idle(d));
+        story_at(b, low, 0x400000);
+        gb(b, "%s\nalloc C size=256K at=", story_idle(d));
+        story_at(b, low, 0x800000);
+        gb(b, "%s\n", story_idle(d));
+        story_dma(b, d);
+        gb(b, "va-map A va=0x10c000\nva-map B va=0x120000 read-only\nva-map C va=0x1030000 64k\n");
+        gb(b, "render-write A offset=0x1000 size=8K pattern=0x7A7A7A7A via=va\n");
+        gb(b, "va-move-tables A used pieces=3%s\n", staged ? " stage=0" : "");
+        gb(b, "render-write A offset=0 size=40K pattern=0x7B7B7B7B via=va\nrender-read B offset=0 size=24K via=va\n");
+        gb(b, "va-move-tables B used%s\n", staged ? " pieces=2 stage=511" : "");
+        gb(b, "render-write A offset=0x9000 size=4K pattern=0x7C7C7C7C via=va\n");
+        gb(b, "va-move-tables C used pieces=2%s\n", staged ? " stage=31" : "");
+        gb(b, "render-write C offset=0x30000 size=64K pattern=0x7D7D7D7D via=va\n");
+        story_to(b, "transfer C", high, 0x100000, "");
+        gb(b, "render-read C offset=0 size=256K via=va\n");
+        return 0;
+    }
     if (variant >= 7) { /* each notification alone, between transfers: a target may declare some only */
         gb(b, "alloc A size=20K mdl-offset=1%s\n", story_idle(d));
         story_dma(b, d);
@@ -840,7 +873,8 @@ static const char *const gpummu_variants[] = {"follows", "64k-pages", "unmap-reu
                                               "paging-fence", "aperture-adl", "move-tables",
                                               "notify-fence-residency", "notify-map-mmu", "notify-unmap-mmu",
                                               "notify-residency2", "notify-alloc", "init-context", "update-context",
-                                              "notify-residency", "aperture-cpu-visible"};
+                                              "notify-residency", "aperture-cpu-visible", "move-tables-partial",
+                                              "move-tables-staged"};
 static const char *const special_lock_variants[] = {"to-system", "from-system"};
 static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
 static const char *const engine_variants[] = {"paging-pending", "render-woken"};
@@ -854,7 +888,7 @@ static const story stories[] = {
     {"busy-later-op", NULL, 1, 1, story_busy_later},
     {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
     {"engines", engine_variants, 2, 0, story_engines},
-    {"gpummu", gpummu_variants, 11 + PBC_NOTIFY_COUNT, 0, story_gpummu},
+    {"gpummu", gpummu_variants, 13 + PBC_NOTIFY_COUNT, 0, story_gpummu},
 };
 
 /* Adds the story when the target supports every operation it issues
@@ -897,6 +931,304 @@ static void story_cases(const pbc_target *t, const gen_layout *layout, pbc_case_
             }
         }
     }
+}
+
+/* ---- The WDDM 2.x operations' class matrix ----
+ *
+ * What the grid above is for the 1.x operations, for the GPU virtual
+ * ones: every paging-buffer size class (down to the minimum, where every
+ * packet is a resume point), busy and idle (render work queued on the
+ * allocation before and between), the allocation's place (a segment
+ * below 4 GiB, one above, system pages), its size (pages, an odd size,
+ * beyond 2 MiB so that its range crosses a leaf table, 64 KiB pages),
+ * where its range lies (VidMm's choice, across a 2 MiB leaf line, across
+ * a 1 GiB directory line) and each operation's own choices, each case
+ * named by them like the 1.x cases:
+ *   va-map/dma-min/busy/high/odd-size/va-across-2m
+ *   transfer-virtual/split3/dma-4k/idle/system/big-size
+ *   move-tables/staged-start/dma-min/idle/low/64k-pages/va-across-1g
+ * A case runs where the target supports every operation it issues. */
+
+enum { V_MAP, V_ZERO, V_TRANSFER, V_FILL, V_MOVE_TABLES, V_FENCE, V_APERTURE, V_CONTEXT, V_COUNT };
+static const char *const v_names[] = {"va-map",        "va-zero-then-map", "transfer-virtual", "fill-virtual",
+                                      "move-tables",   "signal-fence",     "map-aperture",     "context"};
+static const char *const v_addr_names[] = {"low", "high", "system"};
+enum { VS_PAGE, VS_ODD, VS_BIG, VS_64K, VS_COUNT };
+static const char *const v_size_names[] = {"page-size", "odd-size", "big-size", "64k-pages"};
+static const char *const v_va_names[] = {"va-any", "va-across-2m", "va-across-1g"};
+
+typedef struct v_dims {
+    const char *dma_name;
+    uint32_t dma; /* 0 = min */
+    uint32_t split;
+    int busy, addr, size, va;
+    uint32_t variant; /* the operation's own choice */
+} v_dims;
+
+/* Each operation's own choices. */
+static const char *const v_move_modes[] = {"whole", "used", "pieces", "staged-start", "staged-end"};
+static const char *const v_move_words[] = {"", " used", " used pieces=3", " used pieces=2 stage=0", " used stage=511"};
+static const char *const v_aperture_variants[] = {"one-page",     "one-page-adl",         "several-adl",
+                                                  "several-adl-contiguous", "several-adl-cpu-visible"};
+static const char *const v_context_variants[] = {"init", "update", "residency"};
+static const char *const v_zero_variants[] = {"zero", "no-access"};
+
+static uint32_t v_variant_count(int op)
+{
+    switch (op) {
+    case V_MOVE_TABLES:
+        return PBC_ARRAY_LEN(v_move_modes);
+    case V_APERTURE:
+        return PBC_ARRAY_LEN(v_aperture_variants);
+    case V_CONTEXT:
+        return PBC_ARRAY_LEN(v_context_variants);
+    case V_ZERO:
+        return PBC_ARRAY_LEN(v_zero_variants);
+    default:
+        return 1;
+    }
+}
+
+static const char *v_variant_name(int op, uint32_t v)
+{
+    switch (op) {
+    case V_MOVE_TABLES:
+        return v_move_modes[v];
+    case V_APERTURE:
+        return v_aperture_variants[v];
+    case V_CONTEXT:
+        return v_context_variants[v];
+    case V_ZERO:
+        return v_zero_variants[v];
+    default:
+        return NULL;
+    }
+}
+
+/* Which dimensions an operation has. */
+static int v_uses_size(int op) { return op != V_ZERO && op != V_CONTEXT && op != V_FENCE; }
+static int v_uses_va(int op) { return op == V_MAP || op == V_ZERO || op == V_MOVE_TABLES; }
+static int v_uses_addr(int op) { return op != V_ZERO && op != V_APERTURE; }
+
+static uint64_t v_size(int size)
+{
+    static const uint64_t sizes[] = {24 * 1024, 5 * 4096 + 1236, (2u << 20) + 12 * 1024 + 1236, 256 * 1024};
+    return sizes[size];
+}
+
+/* The allocation's place: "at=..." with its MDL offset for system pages;
+ * `second`: where it moves to. */
+static void v_place(gen_buf *b, int addr, int second)
+{
+    uint32_t low = b->layout->low, high = b->layout->high;
+    if (second)
+        addr = addr == 0 ? 1 : 0;
+    if (addr == 2) {
+        gb(b, "system");
+        return;
+    }
+    story_at(b, addr == 0 ? low : high, second ? 0x1000000ull : 0x400000ull);
+}
+
+/* Where a range of `step`-byte pages starts in its VA class: nothing
+ * (VidMm's choice), or two pages before a 2 MiB or a 1 GiB line. */
+static void v_va(gen_buf *b, int va, uint64_t step)
+{
+    if (va == 1)
+        gb(b, " va=0x%llx", (unsigned long long)((2ull << 20) - 2 * step));
+    else if (va == 2)
+        gb(b, " va=0x%llx", (unsigned long long)((1ull << 30) - 2 * step));
+}
+
+/* "alloc NAME size=SIZE at=PLACE" with its MDL offset in system memory and
+ * needs-idle when busy. */
+static void v_alloc(gen_buf *b, const v_dims *d, const char *name, uint64_t size)
+{
+    gb(b, "alloc %s size=%llu at=", name, (unsigned long long)size);
+    v_place(b, d->addr, 0);
+    gb(b, "%s%s\n", d->addr == 2 ? " mdl-offset=1" : "", d->busy ? " needs-idle" : "");
+}
+
+/* The buffer size, and for a busy case render work queued on NAME. */
+static void v_start(gen_buf *b, const v_dims *d, const char *name)
+{
+    story_dma(b, &(story_dims){d->dma_name, d->dma, d->busy});
+    if (d->busy)
+        gb(b, "render-write %s offset=0 size=4K pattern=0x5EED5EED\n", name);
+}
+
+static int v_text(int op, const v_dims *d, gen_buf *b)
+{
+    uint64_t size = v_size(d->size);
+    int page64 = d->size == VS_64K;
+    const char *idle = d->busy ? " needs-idle" : "";
+    story_header(b, 0);
+    switch (op) {
+    case V_MAP:
+    case V_MOVE_TABLES:
+        if (page64 && d->addr == 2)
+            return -1; /* 64 KiB pages only in a segment */
+        v_alloc(b, d, "A", size);
+        if (op == V_MOVE_TABLES) {
+            gb(b, "alloc B size=4K at=");
+            story_at(b, b->layout->low, 0x2000000);
+            gb(b, "\n");
+        }
+        v_start(b, d, "A");
+        gb(b, "va-map A");
+        v_va(b, d->va, page64 ? 0x10000 : 4096);
+        gb(b, "%s driver-protection=0x3\n", page64 ? " 64k" : "");
+        if (op == V_MOVE_TABLES)
+            gb(b, "va-map B count=1\n");
+        gb(b, "render-write A offset=0x1000 size=8K pattern=0x11223344 via=va\n");
+        if (op == V_MOVE_TABLES) {
+            gb(b, "va-move-tables A%s\n", v_move_words[d->variant]);
+            gb(b, "render-read A offset=0 size=%llu via=va\n", (unsigned long long)size);
+            gb(b, "va-move-tables B%s\nrender-read B offset=0 size=4K via=va\n", v_move_words[d->variant]);
+        }
+        gb(b, "transfer A to=");
+        v_place(b, d->addr, 1);
+        gb(b, " split=2\n");
+        gb(b, "render-write A offset=0 size=%llu pattern=0x55667788 via=va\n", (unsigned long long)(size & ~3ull));
+        if (!page64)
+            gb(b, "transfer A to=system\nrender-read A offset=0x2000 size=4K via=va\n");
+        gb(b, "va-unmap A\n");
+        return 0;
+    case V_ZERO: {
+        uint64_t step = page64 ? 0x10000 : 4096;
+        uint64_t at = d->va == 0 ? 0x10000000ull : d->va == 1 ? (2ull << 20) - 2 * step : (1ull << 30) - 2 * step;
+        gb(b, "alloc B size=%s at=", page64 ? "64K" : "8K");
+        story_at(b, b->layout->low, 0x400000);
+        gb(b, "%s\n", idle);
+        story_dma(b, &(story_dims){d->dma_name, d->dma, d->busy});
+        gb(b, "va-zero count=%u va=0x%llx%s%s\n", page64 ? 64u : 8u, (unsigned long long)at,
+           d->variant ? " no-access" : "", page64 ? " 64k" : "");
+        if (d->busy)
+            gb(b, "render-write B offset=0 size=4K pattern=0x5EED5EED\n");
+        gb(b, "va-map B va=0x%llx%s\n", (unsigned long long)(at + step), page64 ? " 64k" : "");
+        gb(b, "render-write B offset=0 size=4K pattern=0x0B0B0B0B via=va\nva-unmap B\n");
+        return 0;
+    }
+    case V_TRANSFER:
+        if (page64)
+            return -1;
+        v_alloc(b, d, "A", size);
+        v_start(b, d, "A");
+        gb(b, "transfer A to=");
+        v_place(b, d->addr, 1);
+        gb(b, " split=%u virtual\n", d->split);
+        if (d->busy)
+            gb(b, "render-write A offset=0x1000 size=4K pattern=0x6B6B6B6B\n");
+        gb(b, "transfer A to=system split=%u virtual\n", d->split);
+        return 0;
+    case V_FILL:
+        if (page64 || d->addr == 2)
+            return -1;
+        gb(b, "alloc A size=%llu at=none%s\n", (unsigned long long)size, idle);
+        story_dma(b, &(story_dims){d->dma_name, d->dma, d->busy});
+        gb(b, "fill A to=");
+        v_place(b, d->addr, 0);
+        gb(b, " pattern=0xF111F111 virtual\n");
+        if (d->busy)
+            gb(b, "render-write A offset=0 size=4K pattern=0x5EED5EED\n");
+        gb(b, "transfer A to=system\n");
+        return 0;
+    case V_FENCE:
+        v_alloc(b, d, "A", 24 * 1024);
+        v_start(b, d, "A");
+        gb(b, "transfer A to=");
+        v_place(b, d->addr, 1);
+        gb(b, " split=2\nsignal-fence\nflush\nsignal-fence\ntransfer A to=system\nsignal-fence\n");
+        return 0;
+    case V_APERTURE: {
+        /* 1.x's MapApertureSegment of one page too: the grid maps four. */
+        uint32_t ap = map_aperture(b->layout, d->busy);
+        int adl = d->variant > 0, one = d->variant <= 1;
+        if (page64 || !ap || seg_size(b->layout, ap) < 256 * 4096)
+            return -1;
+        uint32_t count = one ? 1 : 4;
+        gb(b, "alloc A size=%llu mdl-offset=2%s%s%s\n", (unsigned long long)size,
+           d->variant == 3 ? " phys=contiguous" : "", d->variant == 4 ? " cpu-visible" : "", idle);
+        v_start(b, d, "A");
+        gb(b, "map A aperture=%u:100 first=1 count=%u%s%s\n", ap, count, map_coherent(b->layout, d->busy),
+           adl ? " adl" : "");
+        gb(b, "render-write A offset=0x1000 size=%u pattern=0xADADADAD via=aperture\n", count * 4096);
+        gb(b, "unmap A\ngpu-read at=%u:0x64000 size=%u\n", ap, count * 4096);
+        return 0;
+    }
+    case V_CONTEXT:
+        if (d->addr == 2 && d->variant == 0)
+            return -1; /* an init-context in system memory: the stories' */
+        v_alloc(b, d, "C", 16 * 1024);
+        v_start(b, d, "C");
+        if (d->variant == 1)
+            gb(b, "va-map C\n");
+        static const char *const words[] = {"init-context C\n", "update-context C\n", "notify-residency C\n"};
+        gb(b, "%s", words[d->variant]);
+        gb(b, "transfer C to=");
+        v_place(b, d->addr, 1);
+        gb(b, "\n%s", words[d->variant]);
+        if (d->variant == 2)
+            gb(b, "transfer C to=system\n%s", words[d->variant]);
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static void v_add(pbc_case_list *out, const pbc_target *t, int op, const v_dims *d, gen_buf *b)
+{
+    if (v_text(op, d, b))
+        return;
+    gb(b, "end\n");
+    char name[128];
+    int n = snprintf(name, sizeof(name), "%s", v_names[op]);
+    const char *variant = v_variant_name(op, d->variant);
+    if (variant)
+        n += snprintf(name + n, sizeof(name) - (size_t)n, "/%s", variant);
+    if (op == V_TRANSFER)
+        n += snprintf(name + n, sizeof(name) - (size_t)n, "/split%u", d->split);
+    n += snprintf(name + n, sizeof(name) - (size_t)n, "/%s/%s", d->dma_name, d->busy ? "busy" : "idle");
+    if (v_uses_addr(op))
+        n += snprintf(name + n, sizeof(name) - (size_t)n, "/%s", v_addr_names[d->addr]);
+    if (v_uses_size(op) || op == V_ZERO)
+        n += snprintf(name + n, sizeof(name) - (size_t)n, "/%s", v_size_names[d->size]);
+    if (v_uses_va(op))
+        snprintf(name + n, sizeof(name) - (size_t)n, "/%s", v_va_names[d->va]);
+    add_story(out, t, name, b->text);
+}
+
+/* --quick: above 4 GiB (and system pages), odd and big sizes, ranges
+ * across a leaf or a directory line, as the 1.x grid's quick part, in
+ * the smallest, an odd and 4 KiB buffers. */
+static void gpummu_cases(const pbc_target *t, int quick, const gen_layout *layout, const gen_dims *dmas,
+                         size_t ndmas, pbc_case_list *out)
+{
+    static const uint32_t splits[] = {1, 3, 5};
+    gen_buf b = {.layout = layout};
+    for (int op = 0; op < V_COUNT; op++)
+        for (size_t di = 0; di < ndmas; di++) {
+            if (quick && dmas[di].dma != 0 && dmas[di].dma != 4096 && strcmp(dmas[di].dma_name, "dma-odd"))
+                continue;
+            for (uint32_t v = 0; v < v_variant_count(op); v++)
+                for (size_t si = 0; si < (op == V_TRANSFER ? PBC_ARRAY_LEN(splits) : 1u); si++)
+                    for (int busy = 0; busy < 2; busy++)
+                        for (int addr = quick; addr < (v_uses_addr(op) ? 3 : quick + 1); addr++)
+                            for (int size = 0; size < (v_uses_size(op) || op == V_ZERO ? VS_COUNT : 1); size++)
+                                for (int va = quick; va < (v_uses_va(op) ? 3 : quick + 1); va++) {
+                                    v_dims d = {dmas[di].dma_name, dmas[di].dma, splits[si], busy, addr, size, va,
+                                                v};
+                                    if (op == V_ZERO && (size == VS_ODD || size == VS_BIG))
+                                        continue; /* its sizes: pages of 4 KiB or of 64 KiB */
+                                    if (quick && size == VS_PAGE && v_uses_size(op))
+                                        continue;
+                                    /* Big allocations in buffers that hold
+                                     * their submissions, as in the 1.x grid. */
+                                    if (size == VS_BIG && d.dma < 4096)
+                                        continue;
+                                    v_add(out, t, op, &d, &b);
+                                }
+        }
 }
 
 /* One case of the grid, named by its dimensions. */
@@ -950,7 +1282,7 @@ void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out)
         for (size_t di = 0; di < sizeof(dmas) / sizeof(dmas[0]); di++)
             for (size_t si = 0; si < (op_uses_split(op) ? 3u : 1u); si++)
                 for (int busy = 0; busy < 2; busy++)
-                    for (int addr = quick; addr < (quick ? 2 : 3); addr++)
+                    for (int addr = quick && !op_is_physical(op); addr < (quick ? 2 : 3); addr++)
                         for (size_t mi = 0; mi < (op_uses_mdl(op) ? 2u : 1u); mi++)
                             for (int odd = quick; odd < 3; odd++)
                                 for (uint32_t phys = 0; phys < (op_uses_mdl(op) ? PBC_PHYS_COUNT : 1u); phys++) {
@@ -986,6 +1318,7 @@ void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out)
         }
     }
     story_cases(t, &layout, out);
+    gpummu_cases(t, quick, &layout, dmas, PBC_ARRAY_LEN(dmas), out);
     layout_cases(t, quick, out);
     size_cases(t, flags, &layout, out);
 }

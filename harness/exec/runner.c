@@ -50,10 +50,13 @@ static const char *world_prepare(pbc_world *w, const pbc_scenario *s, const pbc_
     return pbc_gpu_relayout(w->gpu, s->segments, s->segment_count);
 }
 
+/* `watched`: the target's first run, the one the trace and the observer
+ * see. */
 static int world_run(pbc_world *w, const pbc_scenario *s, const pbc_target *t, uint32_t mode,
-                     const pbc_run_options *o, FILE *trace)
+                     const pbc_run_options *o, int watched)
 {
-    pbc_vidmm_options vo = {mode, o->dma_override, o->call_budget, trace, o->experiment, &w->pool};
+    pbc_vidmm_options vo = {mode, o->dma_override, o->call_budget, watched ? o->trace : NULL, o->experiment,
+                            &w->pool, watched ? o->observe : NULL, o->observe_ctx};
     return pbc_vidmm_run(w->gpu, s, t, &vo, &w->res);
 }
 
@@ -88,7 +91,7 @@ int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t
         return pbc_verdict_skip(out, "the GPU model cannot build this layout: %s", why);
 
     pbc_verdict_worlds w = {s, &r->target, differential ? &r->reference : NULL, &r->spec, 0, 0, 0};
-    w.target_rc = world_run(&r->target, s, t, PBC_MODE_TARGET, o, o->trace);
+    w.target_rc = world_run(&r->target, s, t, PBC_MODE_TARGET, o, 1);
     if (w.target_rc == 2) {
         if (r->target.res.unsupported_op) {
             char need[160];
@@ -100,14 +103,14 @@ int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t
     }
     if (o->digest)
         pbc_state_digest(r->target.gpu, r->target.res.masks, r->target.res.mask_count, &out->digest);
-    w.spec_rc = world_run(&r->spec, s, ref, PBC_MODE_SPEC, o, NULL);
+    w.spec_rc = world_run(&r->spec, s, ref, PBC_MODE_SPEC, o, 0);
     if (w.spec_rc == 0 && differential)
-        w.reference_rc = world_run(&r->reference, s, ref, PBC_MODE_TARGET, o, NULL);
+        w.reference_rc = world_run(&r->reference, s, ref, PBC_MODE_TARGET, o, 0);
     if (pbc_verdict_judge(&w, out) != PBC_VERDICT_PASS || !o->check_determinism)
         return (int)out->verdict;
     why = world_prepare(&r->again, s, t->isa);
     if (why)
         return pbc_verdict_skip(out, "the GPU model cannot build this layout: %s", why);
-    world_run(&r->again, s, t, PBC_MODE_TARGET, o, NULL);
+    world_run(&r->again, s, t, PBC_MODE_TARGET, o, 0);
     return pbc_verdict_determinism(&r->target, &r->again, out);
 }

@@ -25,6 +25,10 @@ typedef struct pbc_run_options {
     int digest;            /* fill out->digest (costs the bytes of every page the target touched) */
     uint32_t experiment;   /* PBC_VIDMM_EXP_*: tests only */
     FILE *trace;
+    /* Sees every BuildPagingBuffer call of the target's run (not the
+     * reference's, nor the second one's): pbc_vidmm_options.observe. */
+    void (*observe)(void *ctx, const DXGKARG_BUILDPAGINGBUFFER *a);
+    void *observe_ctx;
 } pbc_run_options;
 
 void pbc_runner_init(pbc_runner *r);

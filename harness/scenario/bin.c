@@ -19,8 +19,9 @@
  * Version 1 knew the kinds up to dma; version 2 adds destroy and create
  * (and physical layouts); version 3 the GPU virtual ranges (and render
  * work through them) up to va-move-tables; version 4 the context
- * operations and notify-residency (and CPU-visible allocations). An input
- * keeps the meaning its version gave it. */
+ * operations and notify-residency (and CPU-visible allocations); version 5
+ * a mode byte on va-move-tables (partial copies). An input keeps the
+ * meaning its version gave it. */
 #define BIN_RECORD_ALLOC 0u
 #define BIN_RECORD_TYPES_V1 (2u + PBC_SOP_DMA)
 #define BIN_RECORD_TYPES_V2 (2u + PBC_SOP_CREATE)
@@ -30,6 +31,9 @@
 #define BIN_VA_READ_ONLY 0x1u
 #define BIN_VA_64K 0x2u
 #define BIN_VA_NO_ACCESS 0x4u /* va-zero */
+/* va-move-tables mode byte (version 5). */
+#define BIN_COPY_USED 0x1u
+#define BIN_COPY_STAGED 0x2u
 #define BIN_VA_PAGES (PBC_VA_END >> 12)
 #define BIN_MAX_PAGES_MEMORY ((64ull << 30) >> 12)
 #define BIN_MAX_PAGES_APERTURE (PBC_MAX_APERTURE_SIZE >> 12)
@@ -363,8 +367,9 @@ static void decode_va_pages(pbc_sop *o)
     o->count = (o->count + 15) & ~15u;
 }
 
-static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_sop *o, int v3)
+static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_sop *o, int version)
 {
+    int v3 = version >= 3;
     memset(o, 0, sizeof(*o));
     o->kind = kind;
     o->split = 1;
@@ -454,6 +459,18 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
     case PBC_SOP_NOTIFY:
         o->pattern = (uint32_t)rd_below(r, PBC_NOTIFY_COUNT);
         break;
+    case PBC_SOP_VA_MOVE_TABLES: {
+        if (version < 5)
+            break; /* the whole-leaf copy */
+        uint8_t mode = rd_u8(r);
+        if (!(mode & BIN_COPY_USED))
+            break;
+        o->flags = PBC_SOP_COPY_USED | ((mode & BIN_COPY_STAGED) ? PBC_SOP_COPY_STAGED : 0);
+        o->count = 1 + (uint32_t)rd_below(r, PBC_MAX_COPY_PIECES);
+        if (o->flags & PBC_SOP_COPY_STAGED)
+            o->first = (uint32_t)rd_below(r, PBC_PT_ENTRIES);
+        break;
+    }
     case PBC_SOP_VA_ZERO: {
         o->count = 1 + (uint32_t)rd_below(r, PBC_VA_MAX_PAGES);
         uint8_t f = rd_u8(r);
@@ -507,8 +524,9 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
     return bad ? -1 : 0;
 }
 
-static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o, int v3)
+static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o, int version)
 {
+    int v3 = version >= 3;
     wr_u8(w, (uint8_t)(1 + o->kind));
     if (pbc_sop_has_alloc(o->kind))
         wr_var(w, o->alloc);
@@ -559,6 +577,17 @@ static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o, in
         break;
     case PBC_SOP_NOTIFY:
         wr_var(w, o->pattern);
+        break;
+    case PBC_SOP_VA_MOVE_TABLES:
+        if (version < 5)
+            break;
+        wr_u8(w, (uint8_t)(((o->flags & PBC_SOP_COPY_USED) ? BIN_COPY_USED : 0) |
+                           ((o->flags & PBC_SOP_COPY_STAGED) ? BIN_COPY_STAGED : 0)));
+        if (!(o->flags & PBC_SOP_COPY_USED))
+            break;
+        wr_var(w, o->count - 1);
+        if (o->flags & PBC_SOP_COPY_STAGED)
+            wr_var(w, o->first);
         break;
     case PBC_SOP_VA_ZERO:
         wr_var(w, o->count - 1);
@@ -616,7 +645,9 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
      * and the destroy and create records, version 3 the GPU virtual
      * ranges; any other version byte reads as version 1. */
     uint8_t version = rd_u8(&r);
-    int v4 = version == 4, v3 = version == 3 || v4, has_phys = version == 2 || v3;
+    if (version < 1 || version > 5)
+        version = 1;
+    int v4 = version >= 4, v3 = version >= 3, has_phys = version >= 2;
     uint32_t types = v4 ? BIN_RECORD_TYPES : v3 ? BIN_RECORD_TYPES_V3 : version == 2 ? BIN_RECORD_TYPES_V2
                                                                                       : BIN_RECORD_TYPES_V1;
     decode_layout(&r, s, n ? layout : NULL, n);
@@ -636,7 +667,7 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
             started = 1;
         }
         pbc_sop o;
-        if (decode_op(&r, s, type - 1, &o, v3) == 0 && !pbc_residency_check(&res, &o) &&
+        if (decode_op(&r, s, type - 1, &o, version) == 0 && !pbc_residency_check(&res, &o) &&
             pbc_sop_va_fits(s, &o, ranged, &va)) {
             *pbc_scenario_add_op(s) = o;
             pbc_residency_apply(&res, &o);
@@ -666,17 +697,19 @@ size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max)
             ((o->flags & PBC_SOP_ADL) && o->kind == PBC_SOP_MAP))
             version = version < 3 ? 3 : version;
         if (o->kind > PBC_SOP_VA_MOVE_TABLES)
-            version = 4;
+            version = version < 4 ? 4 : version;
+        if (o->kind == PBC_SOP_VA_MOVE_TABLES && (o->flags & PBC_SOP_COPY_USED))
+            version = 5;
     }
     for (uint32_t i = 0; i < s->alloc_count; i++)
         if (s->allocs[i].flags & PBC_ALLOC_CPU_VISIBLE)
-            version = 4;
+            version = version < 4 ? 4 : version;
     wr_u8(&w, version);
     encode_layout(&w, s);
     for (uint32_t i = 0; i < s->alloc_count; i++)
         encode_alloc(&w, s, &s->allocs[i]);
     for (uint32_t i = 0; i < s->op_count; i++)
-        encode_op(&w, s, &s->ops[i], version >= 3);
+        encode_op(&w, s, &s->ops[i], version);
     return w.n;
 }
 

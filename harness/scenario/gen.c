@@ -92,6 +92,13 @@ static pbc_place gen_place(const pbc_scenario *s, uint64_t size, pbc_choose_fn c
         return (pbc_place){0, 0}; /* no segment: the residency tracker refuses it */
     const pbc_segment_info *g = &s->segments[mem[c(x, n)]];
     pbc_place p = {g->SegmentId, 0};
+    /* Sometimes across a 4 GiB line of the address space inside the
+     * segment, where it has one and the bytes fit on both sides. */
+    uint64_t line = (g->base + (4ull << 30)) & ~((4ull << 30) - 1);
+    if (size >= 8 && line - g->base >= size / 2 && line - g->base + size / 2 <= g->size && c(x, 8) == 0) {
+        p.offset = (line - g->base - size / 2) & ~3ull;
+        return p;
+    }
     switch (c(x, 4)) {
     case 0:
         p.offset = (uint64_t)c(x, 64) * 4096 % (g->size - size + 1) & ~4095ull;
@@ -260,9 +267,17 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
             o->count = 1 + c(x, 64);
             o->flags = c(x, 3) ? 0 : PBC_SOP_VA_NO_ACCESS;
         }
-        switch (c(x, 4)) { /* where: VidMm's choice, an address, or bounds */
+        /* Where: one in eight a few 64 KiB steps before a leaf (2 MiB) or a
+         * directory (1 GiB) line, so the range crosses it; else VidMm's
+         * choice, an address, or bounds. */
+        int across = c(x, 8) == 0;
+        switch (across ? 4 : c(x, 4)) {
         case 1:
             o->va = (uint64_t)(16 + c(x, 4096)) << 16;
+            break;
+        case 4:
+            o->va = c(x, 2) ? ((uint64_t)(1 + c(x, 512)) << 21) - ((uint64_t)(1 + c(x, 4)) << 16)
+                            : ((uint64_t)(1 + c(x, 3)) << 30) - ((uint64_t)(1 + c(x, 4)) << 16);
             break;
         case 2:
             o->va_min = (uint64_t)c(x, 1024) << 21;
@@ -286,7 +301,16 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
     case PBC_SOP_NOTIFY:
         o->pattern = c(x, PBC_NOTIFY_COUNT);
         break;
-    case PBC_SOP_VA_MOVE_TABLES: /* the allocation is all they name */
+    case PBC_SOP_VA_MOVE_TABLES: /* the whole leaf, the entries in use, or those through a scratch table */
+        if (c(x, 3) == 0)
+            break;
+        o->flags = PBC_SOP_COPY_USED;
+        o->count = c(x, 2) ? 1 : 1 + c(x, PBC_MAX_COPY_PIECES);
+        if (c(x, 2)) {
+            o->flags |= PBC_SOP_COPY_STAGED;
+            o->first = c(x, 2) ? 0 : c(x, PBC_PT_ENTRIES); /* packed at its start, or anywhere (to its end) */
+        }
+        break;
     case PBC_SOP_INIT_CONTEXT:
     case PBC_SOP_UPDATE_CONTEXT:
     case PBC_SOP_NOTIFY_RESIDENCY:

@@ -756,8 +756,15 @@ const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
     case PBC_SOP_VA_ZERO:
         return res_check_va_request(r, op);
     case PBC_SOP_VA_UNMAP:
-    case PBC_SOP_VA_MOVE_TABLES:
         return r->a[op->alloc].va_mapped ? NULL : "allocation has no GPU virtual range";
+    case PBC_SOP_VA_MOVE_TABLES:
+        if (!r->a[op->alloc].va_mapped)
+            return "allocation has no GPU virtual range";
+        if ((op->flags & PBC_SOP_COPY_USED) ? op->count < 1 || op->count > PBC_MAX_COPY_PIECES
+                                            : op->count || (op->flags & PBC_SOP_COPY_STAGED))
+            return "pieces= is 1 to 8, and pieces= and stage= need 'used'";
+        return (op->flags & PBC_SOP_COPY_STAGED) ? (op->first < PBC_PT_ENTRIES ? NULL : "stage= is below 512")
+                                                 : op->first ? "stage= needs a scratch table" : NULL;
     case PBC_SOP_NOTIFY:
         return op->pattern < PBC_NOTIFY_COUNT ? NULL : "unknown notification";
     case PBC_SOP_INIT_CONTEXT:
@@ -992,8 +999,8 @@ uint64_t pbc_sop_va_pages(const pbc_scenario *s, const pbc_sop *op, uint8_t *ran
     case PBC_SOP_VA_UNMAP:
         ranged[op->alloc] = 0;
         return pages;
-    case PBC_SOP_VA_MOVE_TABLES:
-        return pages + 2 * PBC_PT_ENTRIES;
+    case PBC_SOP_VA_MOVE_TABLES: /* through a scratch table: its leaves twice */
+        return ((op->flags & PBC_SOP_COPY_STAGED) ? 2 : 1) * (pages + 2 * PBC_PT_ENTRIES);
     case PBC_SOP_TRANSFER:
     case PBC_SOP_SPECIAL_LOCK:
     case PBC_SOP_FILL:

@@ -80,6 +80,10 @@ typedef struct pbc_place {
 #define PBC_SOP_ADL 0x200u        /* map: MapApertureSegment2, pages by an ADL */
 #define PBC_SOP_VIRTUAL 0x100u    /* transfer, fill: TransferVirtual / FillVirtual through VidMm's
                                      paging windows (GPU virtual addresses) */
+#define PBC_SOP_COPY_USED 0x400u  /* va-move-tables: only the entries in use, `count` ranges each */
+#define PBC_SOP_COPY_STAGED 0x800u /* va-move-tables: through a scratch table from its entry `first` */
+/* va-move-tables: at most this many copy ranges per run of entries in use. */
+#define PBC_MAX_COPY_PIECES 8u
 
 typedef struct pbc_sop {
     uint32_t kind;    /* pbc_sop_kind */
@@ -90,8 +94,8 @@ typedef struct pbc_sop {
     uint32_t flags;   /* PBC_SOP_* */
     uint64_t offset;  /* render: byte offset in the allocation */
     uint64_t size;    /* render, gpu access: bytes */
-    uint32_t first;   /* map: first allocation page */
-    uint32_t count;   /* map: pages */
+    uint32_t first;   /* map: first allocation page; va-move-tables: the scratch table's first entry */
+    uint32_t count;   /* map: pages; va-move-tables: copy ranges per run of entries in use */
     uint32_t dma_size;/* dma: paging-buffer size, 0 = the target's minimum */
     uint32_t line;    /* source line, 0 when not parsed from text */
     /* va-map, va-zero (D3DDDI_MAPGPUVIRTUALADDRESS): first and count are
@@ -394,9 +398,11 @@ char *pbc_scenario_print(const pbc_scenario *s);
  * encodings. Version 3 adds the GPU virtual ranges and the WDDM 2.x
  * operations up to va-move-tables; version 4 init-context,
  * update-context, notify-residency and CPU-visible allocations (bit 4 of
- * their flags byte). Each version reads its record types modulo its own
+ * their flags byte). Version 5 gives va-move-tables a mode byte (entries
+ * in use, pieces, a scratch table); before it the record is the whole-leaf
+ * copy it always was. Each version reads its record types modulo its own
  * count, so an input of an earlier version keeps its meaning. */
-#define PBC_SCENARIO_BIN_VERSION 4u
+#define PBC_SCENARIO_BIN_VERSION 5u
 
 /* Decodes any byte string into a valid scenario (s is initialized here;
  * the caller finalizes it). Never fails and never reads beyond size. */

@@ -448,6 +448,27 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
         if (pbs_flag(p, "reserved"))
             o.flags |= PBC_SOP_VA_RESERVED;
         break;
+    case PBC_SOP_VA_MOVE_TABLES: {
+        /* Without `used`, the whole-leaf copy va-move-tables always was. */
+        const char *unused;
+        int used = pbs_flag(p, "used");
+        const pbs_token *pieces = pbs_key(p, "pieces", &unused), *stage = pbs_key(p, "stage", &unused);
+        if (!used && (pieces || stage))
+            return pbs_fail(p, (pieces ? pieces : stage)->col, "pieces= and stage= need 'used'");
+        if (!used)
+            break;
+        o.flags |= PBC_SOP_COPY_USED;
+        if (pbs_num_key(p, "pieces", 0, 1, 1, PBC_MAX_COPY_PIECES, &v))
+            return -1;
+        o.count = (uint32_t)v;
+        if (stage) {
+            if (pbs_num_key(p, "stage", 0, 0, 0, PBC_PT_ENTRIES - 1, &v))
+                return -1;
+            o.flags |= PBC_SOP_COPY_STAGED;
+            o.first = (uint32_t)v;
+        }
+        break;
+    }
     case PBC_SOP_NOTIFY: {
         if (p->ntok < 2)
             return pbs_fail(p, p->tok[0].col, "notify needs what: fence-residency, map-mmu, unmap-mmu, residency2 or alloc");
@@ -764,11 +785,17 @@ char *pbc_scenario_print(const pbc_scenario *s)
         case PBC_SOP_UNMAP:
         case PBC_SOP_DESTROY:
         case PBC_SOP_VA_UNMAP:
-        case PBC_SOP_VA_MOVE_TABLES:
         case PBC_SOP_INIT_CONTEXT:
         case PBC_SOP_UPDATE_CONTEXT:
         case PBC_SOP_NOTIFY_RESIDENCY:
             out_printf(&o, " %s", name);
+            break;
+        case PBC_SOP_VA_MOVE_TABLES:
+            out_printf(&o, " %s", name);
+            if (op->flags & PBC_SOP_COPY_USED)
+                out_printf(&o, " used pieces=%u", op->count);
+            if (op->flags & PBC_SOP_COPY_STAGED)
+                out_printf(&o, " stage=%u", op->first);
             break;
         case PBC_SOP_VA_MAP:
         case PBC_SOP_VA_ZERO:

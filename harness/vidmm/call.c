@@ -519,6 +519,8 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         const pbc_shim_access *earlier;
         pbc_shim_take_accesses(&earlier); /* only this call's accesses count */
         v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
+        if (v->opt.observe)
+            v->opt.observe(v->opt.observe_ctx, a);
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
         pbc_vidmm_fence_poll(v);
         const char *assert_msg;

@@ -183,6 +183,8 @@ static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, ui
     v->res->calls++;
     v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
     pbc_shim_own_view(view, table, span);
+    if (v->opt.observe)
+        v->opt.observe(v->opt.observe_ctx, a);
     NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
     pbc_shim_own_view(NULL, 0, 0);
     va_cpu_write_back(v, table, view, was, span);
@@ -804,10 +806,60 @@ void pbc_vidmm_fill_virtual(vm *v, const pbc_sop *op)
         va_window_close(v, PBC_VA_WINDOW_DST, op->alloc);
 }
 
+/* The runs of entries in use in the leaf of the 2 MiB region at `at`
+ * (entries of `step` bytes): every range VidMm keeps there, in the order
+ * of their first entry, as copy ranges of both tables at the same index,
+ * each run cut into `pieces` ranges (fewer for a shorter run). Entries of
+ * no range are not valid in both tables. Returns how many. */
+static UINT va_used_ranges(const vm *v, uint64_t at, uint64_t step, uint32_t pieces,
+                           DXGK_BUILDPAGINGBUFFER_COPY_RANGE **out)
+{
+    UINT n = 0, cap = 0;
+    DXGK_BUILDPAGINGBUFFER_COPY_RANGE *ranges = NULL;
+    for (uint32_t r = 0; r < v->rs.va_count; r++) {
+        const pbc_res_va *u = &v->rs.vas[r];
+        uint64_t lo = u->base > at ? u->base : at, end = u->base + u->pages * PBC_PAGE_SIZE;
+        uint64_t hi = end < at + VA_REGION_2M ? end : at + VA_REGION_2M;
+        if (lo >= hi)
+            continue;
+        UINT first = (UINT)((lo - at) / step), count = (UINT)((hi - lo + step - 1) / step);
+        uint32_t parts = pieces < count ? pieces : count;
+        for (uint32_t k = 0; k < parts; k++) {
+            UINT a = first + (UINT)((uint64_t)count * k / parts), b = first + (UINT)((uint64_t)count * (k + 1) / parts);
+            DXGK_BUILDPAGINGBUFFER_COPY_RANGE c;
+            memset(&c, 0, sizeof(c));
+            c.NumPageTableEntries = b - a;
+            c.SrcStartPteIndex = c.DstStartPteIndex = a;
+            UINT i = n;
+            PBC_PUSH(ranges, n, cap, c);
+            for (; i > 0 && ranges[i - 1].SrcStartPteIndex > a; i--) /* by index: ranges are few */
+                ranges[i] = ranges[i - 1];
+            ranges[i] = c;
+        }
+    }
+    *out = ranges;
+    return n;
+}
+
+static void va_copy_entries(vm *v, int alloc, DXGK_BUILDPAGINGBUFFER_COPY_RANGE *ranges, UINT n)
+{
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memset(&a, 0, sizeof(a));
+    a.Operation = DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES;
+    a.CopyPageTableEntries.NumRanges = n;
+    a.CopyPageTableEntries.pRanges = ranges;
+    pbc_vidmm_paging_op(v, &a, alloc, NULL, 0);
+}
+
 /* The allocation's range gets new leaf tables: VidMm copies each region's
  * entries from the old leaf to a new one by their GPU virtual addresses
  * in the tables window (CopyPageTableEntries), points the level-1 entry
- * at the new leaf, and flushes the region. */
+ * at the new leaf, and flushes the region. The copy is the whole leaf
+ * (both start indexes 0), or with `used` only the entries in use, `count`
+ * ranges a run; `stage` moves them through a scratch table, packed from
+ * its entry `first` (less where they would not fit): out to it and back
+ * in, so source and destination start indexes differ. The DDI bounds the
+ * indexes only by the tables. */
 void pbc_vidmm_va_move_tables(vm *v, const pbc_sop *op)
 {
     const pbc_res_alloc *ra = &v->rs.a[op->alloc];
@@ -817,19 +869,50 @@ void pbc_vidmm_va_move_tables(vm *v, const pbc_sop *op)
         if (old < 0 || dir < 0)
             continue;
         int page64 = (int)v->pts[old].page64;
+        uint32_t entries = page64 ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES;
         int fresh = va_new_table(v, 0, at, page64, (int)op->alloc, 0);
-        DXGK_BUILDPAGINGBUFFER_COPY_RANGE range;
-        memset(&range, 0, sizeof(range));
-        range.NumPageTableEntries = page64 ? PBC_PT64_ENTRIES : PBC_PT_ENTRIES;
-        range.SrcPageTableAddress = v->pts[old].wva;
-        range.DstPageTableAddress = v->pts[fresh].wva;
-        DXGKARG_BUILDPAGINGBUFFER a;
-        memset(&a, 0, sizeof(a));
-        a.Operation = DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES;
-        a.CopyPageTableEntries.NumRanges = 1;
-        a.CopyPageTableEntries.pRanges = &range;
-        pbc_vidmm_trace(v, " leaf of [0x%" PRIx64 ", 0x%" PRIx64 ") moves", at, at + VA_REGION_2M);
-        pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
+        DXGK_BUILDPAGINGBUFFER_COPY_RANGE whole, *ranges = &whole;
+        UINT n = 1;
+        memset(&whole, 0, sizeof(whole));
+        whole.NumPageTableEntries = entries;
+        if (op->flags & PBC_SOP_COPY_USED)
+            n = va_used_ranges(v, at, page64 ? 0x10000u : PBC_PAGE_SIZE, op->count, &ranges);
+        pbc_vidmm_trace(v, " leaf of [0x%" PRIx64 ", 0x%" PRIx64 ") moves: %u range%s%s", at, at + VA_REGION_2M, n,
+                        n == 1 ? "" : "s", (op->flags & PBC_SOP_COPY_STAGED) ? ", through a scratch table" : "");
+        if (op->flags & PBC_SOP_COPY_STAGED) {
+            UINT used = 0;
+            for (UINT i = 0; i < n; i++)
+                used += ranges[i].NumPageTableEntries;
+            UINT slot = op->first + used <= entries ? op->first : entries - used;
+            int scratch = va_new_table(v, 0, at, page64, (int)op->alloc, 0);
+            v->pts[scratch].level = UINT32_MAX; /* never linked, never found */
+            for (UINT i = 0; i < n; i++) {
+                ranges[i].SrcPageTableAddress = v->pts[old].wva;
+                ranges[i].DstPageTableAddress = v->pts[scratch].wva;
+                ranges[i].DstStartPteIndex = slot;
+                slot += ranges[i].NumPageTableEntries;
+            }
+            if (!v->stop)
+                va_copy_entries(v, (int)op->alloc, ranges, n);
+            for (UINT i = 0; i < n; i++) { /* and back, each to where it was */
+                UINT s = ranges[i].SrcStartPteIndex;
+                ranges[i].SrcPageTableAddress = v->pts[scratch].wva;
+                ranges[i].DstPageTableAddress = v->pts[fresh].wva;
+                ranges[i].SrcStartPteIndex = ranges[i].DstStartPteIndex;
+                ranges[i].DstStartPteIndex = s;
+            }
+        } else {
+            for (UINT i = 0; i < n; i++) {
+                ranges[i].SrcPageTableAddress = v->pts[old].wva;
+                ranges[i].DstPageTableAddress = v->pts[fresh].wva;
+            }
+        }
+        if (!v->stop)
+            va_copy_entries(v, (int)op->alloc, ranges, n);
+        if (ranges != &whole)
+            free(ranges);
+        if (v->stop)
+            return;
         va_link(v, dir, at, fresh, (int)op->alloc);
         v->pts[old].level = UINT32_MAX;
         va_flush(v, at, VA_REGION_2M, (int)op->alloc);

@@ -195,6 +195,11 @@ static int vm_setup(vm *v)
     const pbc_scenario *s = v->s;
     v->allocs = pbc_xcalloc(s->alloc_count, sizeof(*v->allocs));
     v->dma_size = PBC_DEFAULT_DMA_SIZE;
+    /* `dma` statements before every other operation size the first buffer
+     * too, which VidMm's own table setup (pbc_vidmm_va_setup) takes before
+     * any operation runs. */
+    for (uint32_t i = 0; i < s->op_count && s->ops[i].kind == PBC_SOP_DMA; i++)
+        v->dma_size = s->ops[i].dma_size;
     const char *why = pbc_residency_init(&v->rs, s);
     if (why)
         pbc_harness_bug("a validated scenario fails the residency tracker: %s", why);

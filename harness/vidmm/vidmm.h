@@ -32,6 +32,11 @@ typedef struct pbc_vidmm_options {
                               run to run so that pages no builder wrote keep their poison; its
                               keeper calls pbc_shim_watch_fini before the GPU goes. NULL: one
                               for this run */
+    /* Called with the arguments of every BuildPagingBuffer call as the
+     * builder is about to get them (certify's count of conditions); NULL:
+     * none. */
+    void (*observe)(void *ctx, const DXGKARG_BUILDPAGINGBUFFER *a);
+    void *observe_ctx;
 } pbc_vidmm_options;
 
 /* Deliberate VidMm-model bugs, for tests only: they show that the content

@@ -33,6 +33,12 @@
  *                           of each range arrives (PB-PTE).
  *   mutant-pte-page-off     a system page's entry names the page after it
  *                           (PB-PTE).
+ *   mutant-copy-wrong-start CopyPageTableEntries: a range's length from
+ *                           its destination start index (PB-PTE on a copy
+ *                           through a scratch table: the first part of it
+ *                           arrives short).
+ *   mutant-copy-one-short   CopyPageTableEntries: a partial range's last
+ *                           entry stays behind (PB-PTE).
  */
 #include "mutants.h"
 
@@ -206,25 +212,76 @@ const pbc_target pbc_mutant_pte_virtual_as_physical = {
     .adapter = &ref_decl_gpu_virtual,
 };
 
-/* Bug: copies page-table entries as if they were 8 bytes, a driver's own
- * entry size, not DXGK_PTE's 16: half of each range arrives. */
-static void tweak_copy_half(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+/* The copy ranges of a CopyPageTableEntries, each changed by `fix`, in
+ * place of VidMm's (a leaf has at most 512 entries, so no copy VidMm
+ * issues has more ranges). */
+static void tweak_copy_ranges(DXGKARG_BUILDPAGINGBUFFER *a, void (*fix)(DXGK_BUILDPAGINGBUFFER_COPY_RANGE *))
 {
-    static DXGK_BUILDPAGINGBUFFER_COPY_RANGE ranges[64];
-    (void)entries;
+    static DXGK_BUILDPAGINGBUFFER_COPY_RANGE ranges[512];
     if (a->Operation != DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES)
         return;
-    UINT n = a->CopyPageTableEntries.NumRanges < 64 ? a->CopyPageTableEntries.NumRanges : 64;
+    UINT n = a->CopyPageTableEntries.NumRanges < 512 ? a->CopyPageTableEntries.NumRanges : 512;
     for (UINT i = 0; i < n; i++) {
         ranges[i] = a->CopyPageTableEntries.pRanges[i];
-        ranges[i].NumPageTableEntries /= 2;
+        fix(&ranges[i]);
     }
     a->CopyPageTableEntries.NumRanges = n;
     a->CopyPageTableEntries.pRanges = ranges;
 }
 
+/* Bug: copies page-table entries as if they were 8 bytes, a driver's own
+ * entry size, not DXGK_PTE's 16: half of each range arrives. */
+static void fix_half(DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r) { r->NumPageTableEntries /= 2; }
+
+static void tweak_copy_half(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    (void)entries;
+    tweak_copy_ranges(a, fix_half);
+}
+
 MMU_MUTANT(pbc_mutant_copy_pte_half, "mutant-copy-pte-half", "copies page-table entries 8 bytes each",
            tweak_copy_half);
+
+/* Bug: walks the source from SrcStartPteIndex up to the range's end
+ * computed from DstStartPteIndex, as `for (i = src; i < dst + n; i++)`,
+ * kept inside a table of 512 entries as it should be: a range copied to
+ * a lower index arrives short, one copied to a higher index long. Whole-
+ * leaf copies (both indexes 0) and copies to the same index are right. */
+static void fix_wrong_start(DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r)
+{
+    uint64_t end = (uint64_t)r->DstStartPteIndex + r->NumPageTableEntries;
+    UINT top = r->SrcStartPteIndex > r->DstStartPteIndex ? r->SrcStartPteIndex : r->DstStartPteIndex;
+    UINT n = end > r->SrcStartPteIndex ? (UINT)(end - r->SrcStartPteIndex) : 0;
+    r->NumPageTableEntries = top >= 512 ? 0 : n < 512 - top ? n : 512 - top;
+}
+
+static void tweak_copy_wrong_start(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    (void)entries;
+    tweak_copy_ranges(a, fix_wrong_start);
+}
+
+MMU_MUTANT(pbc_mutant_copy_wrong_start, "mutant-copy-wrong-start",
+           "computes a copy's length from the destination start index", tweak_copy_wrong_start);
+
+/* Bug: a range that is not a whole table (a start index other than 0, or
+ * fewer than 512 entries) is copied through an inclusive last index taken
+ * as exclusive: its last entry stays behind. The whole-leaf copy takes
+ * another path and is right. */
+static void fix_one_short(DXGK_BUILDPAGINGBUFFER_COPY_RANGE *r)
+{
+    if ((r->SrcStartPteIndex || r->DstStartPteIndex || r->NumPageTableEntries != 512) && r->NumPageTableEntries)
+        r->NumPageTableEntries--;
+}
+
+static void tweak_copy_one_short(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    (void)entries;
+    tweak_copy_ranges(a, fix_one_short);
+}
+
+MMU_MUTANT(pbc_mutant_copy_one_short, "mutant-copy-one-short", "copies a partial range one entry short",
+           tweak_copy_one_short);
 
 /* Bug: a system page's entry gets the page number of the page after it,
  * as a driver that counts a PFN array from 1 would write it. */

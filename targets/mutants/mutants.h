@@ -61,7 +61,9 @@
     PBC_MUTANT(pbc_mutant_pte_virtual_as_physical, "PB-GPU-FAULT") \
     PBC_MUTANT(pbc_mutant_copy_pte_half, "PB-PTE")       \
     PBC_MUTANT(pbc_mutant_pte_page_off, "PB-PTE")             \
-    PBC_MUTANT(pbc_mutant_fence_at_build, "PB-PAGING-FENCE")
+    PBC_MUTANT(pbc_mutant_fence_at_build, "PB-PAGING-FENCE")  \
+    PBC_MUTANT(pbc_mutant_copy_wrong_start, "PB-PTE")          \
+    PBC_MUTANT(pbc_mutant_copy_one_short, "PB-PTE")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST
