@@ -368,7 +368,7 @@ int pbc_cmd_certify(int argc, char **argv)
         {"out", PBC_OPT_STRING, &out_dir, "DIR", "a folder", 0, 0, "reports/NAME",
          "where the reports and reproducers go (created if missing)"},
         {"time", PBC_OPT_NUMBER, &fuzz_seconds, "S", "seconds", 0, 7 * 24 * 3600, "0",
-         "after the suite, S seconds of random valid scenarios (cases\nnamed fuzz/seed-N/I)"},
+         "after the suite, S seconds of random valid scenarios (cases\nnamed fuzz/seed-N/I): allocations up to 64 KiB as fuzzing's\nmix, every 64th case up to 256 MiB; the rate is printed"},
         {"seed", PBC_OPT_NUMBER, &seed, "N", "a number", 0, UINT32_MAX, "1",
          "seed of the random scenarios; the same seed gives the same ones"},
         {"quick", PBC_OPT_FLAG, &quick, NULL, NULL, 0, 0, "off",
