@@ -521,22 +521,14 @@ static int gpu_source_desc(pbc_gpu *gpu, uint64_t src, uint64_t n, pbc_desc *d)
     int64_t ppn = gpu_translate(gpu, src);
     if (ppn < 0)
         return -1;
-    pbc_page tmp;
-    const pbc_page *pg = pbc_mem_get(&gpu->mem, (uint64_t)ppn, &tmp);
-    if (!pg)
-        *d = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
-    else if (!pbc_mem_desc_at(pg, off, first, d))
+    if (!pbc_mem_desc_in(&gpu->mem, (uint64_t)ppn, off, first, d))
         return 0;
     if (first == n)
         return 1;
-    ppn = gpu_translate(gpu, src + first);
+    ppn = gpu_translate(gpu, src + first); /* the next page need not be the next frame */
     if (ppn < 0)
         return -1;
-    pg = pbc_mem_get(&gpu->mem, (uint64_t)ppn, &tmp);
-    pbc_desc next = {PBC_PAGE_ZERO, 0, 0}, want = {d->kind, d->value, d->pos + first};
-    if (pg && !pbc_mem_desc_at(pg, 0, (uint32_t)(n - first), &next))
-        return 0;
-    return pbc_desc_same(&want, &next);
+    return pbc_mem_desc_goes_on(&gpu->mem, (uint64_t)ppn, (uint32_t)(n - first), d, first);
 }
 
 /* Copies page piece by page piece of the destination: a piece whose

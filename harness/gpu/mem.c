@@ -306,23 +306,29 @@ int pbc_mem_desc_at(const pbc_page *pg, uint32_t off, uint32_t n, pbc_desc *d)
     return 0;
 }
 
+int pbc_mem_desc_in(const pbc_mem *m, uint64_t ppn, uint32_t off, uint32_t n, pbc_desc *d)
+{
+    pbc_page tmp;
+    const pbc_page *pg = pbc_mem_get(m, ppn, &tmp);
+    if (pg)
+        return pbc_mem_desc_at(pg, off, n, d);
+    *d = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
+    return 1;
+}
+
+int pbc_mem_desc_goes_on(const pbc_mem *m, uint64_t ppn, uint32_t n, const pbc_desc *d, uint32_t by)
+{
+    pbc_desc next, want = pbc_desc_shift(d, by);
+    return pbc_mem_desc_in(m, ppn, 0, n, &next) && pbc_desc_same(&want, &next);
+}
+
 int pbc_mem_desc_range(const pbc_mem *m, uint64_t addr, uint32_t n, pbc_desc *d)
 {
     uint32_t off = (uint32_t)(addr & (PBC_PAGE_SIZE - 1));
     uint32_t first = n < PBC_PAGE_SIZE - off ? n : PBC_PAGE_SIZE - off;
-    pbc_page tmp;
-    const pbc_page *pg = pbc_mem_get(m, addr >> PBC_PAGE_SHIFT, &tmp);
-    if (!pg)
-        *d = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
-    else if (!pbc_mem_desc_at(pg, off, first, d))
-        return 0;
-    if (first == n)
-        return 1;
-    pbc_desc next = {PBC_PAGE_ZERO, 0, 0}, want = pbc_desc_shift(d, first);
-    pg = pbc_mem_get(m, (addr >> PBC_PAGE_SHIFT) + 1, &tmp);
-    if (pg && !pbc_mem_desc_at(pg, 0, n - first, &next))
-        return 0;
-    return pbc_desc_same(&want, &next);
+    uint64_t ppn = addr >> PBC_PAGE_SHIFT;
+    return pbc_mem_desc_in(m, ppn, off, first, d) &&
+           (first == n || pbc_mem_desc_goes_on(m, ppn + 1, n - first, d, first));
 }
 
 /* A run of page bytes from `start` on, described by d (d.pos: byte start). */

@@ -194,9 +194,16 @@ void pbc_mem_write_desc(pbc_mem *m, pbc_page *pg, uint32_t off, uint32_t n, cons
 /* 1 and *d when page bytes [off, off+n) are one stream (never-written
  * pages are zeros); 0 when they must be read as bytes. */
 int pbc_mem_desc_at(const pbc_page *pg, uint32_t off, uint32_t n, pbc_desc *d);
+/* 1 and *d when bytes [off, off+n) of page ppn are one stream as memory
+ * holds them (an unwritten page as its base says, else zeros); 0 when
+ * only their bytes can tell. */
+int pbc_mem_desc_in(const pbc_mem *m, uint64_t ppn, uint32_t off, uint32_t n, pbc_desc *d);
+/* Whether bytes [0, n) of page ppn go on with stream d from `by` bytes
+ * past d's start (the second page of a piece that crosses a page). */
+int pbc_mem_desc_goes_on(const pbc_mem *m, uint64_t ppn, uint32_t n, const pbc_desc *d, uint32_t by);
 /* 1 and *d when bytes [addr, addr+n) (n at most 4 KiB: at most two
- * pages) are one stream as memory holds them (unwritten pages as their
- * base says); 0 when only their bytes can tell. */
+ * pages) are one stream as memory holds them; 0 when only their bytes can
+ * tell. */
 int pbc_mem_desc_range(const pbc_mem *m, uint64_t addr, uint32_t n, pbc_desc *d);
 /* The page is one description (no bytes, no split): *d. */
 static inline int pbc_page_single(const pbc_page *pg)

@@ -139,6 +139,13 @@ static void apply(oracle *o, uint32_t index, const pbc_sop *op)
     pbc_residency_apply(&o->r, op);
 }
 
+/* What layer l (not UNDEFINED) says allocation byte `at` on is. */
+static pbc_desc layer_desc(const layer *l, uint64_t at)
+{
+    return l->kind == LAYER_INIT ? (pbc_desc){PBC_PAGE_CONTENT, l->value, at}
+                                 : (pbc_desc){PBC_PAGE_PATTERN, l->value, (uint64_t)((int64_t)at - l->origin)};
+}
+
 /* Expected bytes of allocation bytes [at, at+n) into want, and which of
  * them are defined into defined: each layer is a window of a stream
  * (content or pattern), laid in order. */
@@ -154,8 +161,7 @@ static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint
         memset(defined + i0, l->kind != LAYER_UNDEFINED, i1 - i0);
         if (l->kind == LAYER_UNDEFINED)
             continue;
-        pbc_desc d = l->kind == LAYER_INIT ? (pbc_desc){PBC_PAGE_CONTENT, l->value, from}
-                                           : (pbc_desc){PBC_PAGE_PATTERN, l->value, (uint64_t)((int64_t)from - l->origin)};
+        pbc_desc d = layer_desc(l, from);
         pbc_desc_read(&d, 0, want + i0, i1 - i0);
     }
 }
@@ -195,9 +201,7 @@ static int page_as_described(const story *st, uint64_t at, uint32_t len, const p
             return 0; /* the window is a patchwork: byte by byte */
         if (l->kind == LAYER_UNDEFINED)
             return 1; /* nothing to judge, however it is held */
-        pbc_desc want = l->kind == LAYER_INIT ? (pbc_desc){PBC_PAGE_CONTENT, l->value, at}
-                                              : (pbc_desc){PBC_PAGE_PATTERN, l->value, (uint64_t)((int64_t)at - l->origin)};
-        pbc_desc got;
+        pbc_desc want = layer_desc(l, at), got;
         return pbc_mem_desc_range(&g->mem, phys, len, &got) && pbc_desc_same(&got, &want);
     }
     return 0;
@@ -234,8 +238,7 @@ static uint64_t untouched_run(const story *st, uint64_t at, uint64_t size, const
         return 0;
     pbc_desc d;
     uint64_t run = pbc_mem_base_run(&g->mem, phys >> PBC_PAGE_SHIFT, (end - at) / PBC_PAGE_SIZE, &d);
-    pbc_desc want = top->kind == LAYER_INIT ? (pbc_desc){PBC_PAGE_CONTENT, top->value, at}
-                                            : (pbc_desc){PBC_PAGE_PATTERN, top->value, (uint64_t)((int64_t)at - top->origin)};
+    pbc_desc want = layer_desc(top, at);
     return run && pbc_desc_same(&d, &want) ? run : 0;
 }
 
@@ -308,10 +311,8 @@ static int check_foreign(const oracle *o, uint32_t i, const pbc_gpu *g, const pb
     uint8_t got[PBC_PAGE_SIZE];
     for (uint32_t p = 0; p < al->mdl_offset && p < span->count; p++) {
         uint64_t phys = rec->pfns[span->first + p] << PBC_PAGE_SHIFT;
-        pbc_page tmp;
-        const pbc_page *pg = pbc_mem_get(&g->mem, phys >> PBC_PAGE_SHIFT, &tmp);
-        pbc_desc want = {PBC_PAGE_CONTENT, ~al->seed, (uint64_t)p * PBC_PAGE_SIZE};
-        if (pg && pbc_page_single(pg) && pbc_desc_same(&pg->desc, &want))
+        pbc_desc want = {PBC_PAGE_CONTENT, ~al->seed, (uint64_t)p * PBC_PAGE_SIZE}, held;
+        if (pbc_mem_desc_range(&g->mem, phys, PBC_PAGE_SIZE, &held) && pbc_desc_same(&held, &want))
             continue;
         pbc_mem_read(&g->mem, phys, got, PBC_PAGE_SIZE);
         for (uint32_t k = 0; k < PBC_PAGE_SIZE; k += 4) {

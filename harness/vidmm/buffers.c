@@ -106,20 +106,19 @@ static void vm_buffer_pages(vm *v, vm_buffer *b)
     pbc_shim_watch_open(v->pool, b->open_first, b->open_end - b->open_first, 1);
 }
 
-/* Retires the blocks of buffers whose submissions have all completed
- * (or that had none), but the current one's. */
+/* Retires, oldest first, the blocks of buffers whose submissions have all
+ * completed (or that had none): fences complete in submission order, so
+ * the first block still waiting ends the retired ones. Called between
+ * buffers, when no block is the current buffer's. */
 static void vm_priv_retire(vm *v)
 {
-    for (uint32_t i = 0; i < v->priv_live_count;) {
-        const vm_priv_block *p = &v->priv_live[i];
-        if (p->last_fence > v->last_fence_done) {
-            i++;
-            continue;
-        }
-        PBC_PUSH(v->priv_free, v->priv_free_count, v->priv_free_cap, p->mem);
-        memmove(&v->priv_live[i], &v->priv_live[i + 1], (v->priv_live_count - i - 1) * sizeof(*v->priv_live));
-        v->priv_live_count--;
-    }
+    uint32_t done = 0;
+    while (done < v->priv_live_count && v->priv_live[done].last_fence <= v->last_fence_done)
+        PBC_PUSH(v->priv_free, v->priv_free_count, v->priv_free_cap, v->priv_live[done++].mem);
+    if (!done)
+        return;
+    v->priv_live_count -= done;
+    memmove(v->priv_live, v->priv_live + done, v->priv_live_count * sizeof(*v->priv_live));
 }
 
 /* A block for the new buffer's private data: a retired buffer's when
