@@ -12,6 +12,7 @@
 #include "kernel/services.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,12 +44,12 @@ typedef struct ks_state {
     ks_finding found[KS_KINDS];
     ks_block *blocks; /* live pool blocks, in allocation order */
     uint32_t block_count, block_cap;
-    char log[PBC_KERNEL_LOG_MAX];
     size_t log_len;
     uint32_t log_dropped;
     KIRQL irql;
     uint64_t stalled_us;
     int64_t qpc;
+    char log[PBC_KERNEL_LOG_MAX]; /* last: a reset clears what comes before it */
 } ks_state;
 
 static _Thread_local ks_state ks;
@@ -94,7 +95,8 @@ void pbc_kernel_reset(void)
     for (uint32_t i = 0; i < ks.block_count; i++)
         free(ks.blocks[i].p);
     free(ks.blocks);
-    memset(&ks, 0, sizeof(ks));
+    memset(&ks, 0, offsetof(ks_state, log)); /* the log is as long as log_len says */
+    ks.log[0] = '\0';
 }
 
 const char *pbc_kernel_log(size_t *len)

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,6 @@ typedef struct shim_mapping {
 
 typedef struct shim_state {
     pbc_gpu *gpu;
-    shim_mapping map[SHIM_MAX_MAPPINGS];
     uint32_t map_count;
     uint32_t asserts;
     char assert_msg[256];
@@ -73,6 +73,7 @@ typedef struct shim_state {
     const uint8_t *own_host; /* the harness's own view (pbc_shim_own_view), or NULL */
     uint64_t own_phys;
     size_t own_bytes;
+    shim_mapping map[SHIM_MAX_MAPPINGS]; /* last: entries from map_count on are made afresh */
 } shim_state;
 
 static _Thread_local shim_state shim;
@@ -630,7 +631,7 @@ void pbc_shim_unbind(void)
     if (shim.gpu)
         shim_flush_all();
     free(shim.access);
-    memset(&shim, 0, sizeof(shim));
+    memset(&shim, 0, offsetof(shim_state, map) + shim.map_count * sizeof(shim.map[0]));
 }
 
 uint32_t pbc_shim_take_asserts(const char **first)

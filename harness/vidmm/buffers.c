@@ -95,14 +95,15 @@ static void vm_buffer_pages(vm *v, vm_buffer *b)
     pbc_shim_watch_settle(v->pool);
     b->first_page = b->pool_offset / PBC_PAGE_SIZE - 1;
     b->end_page = b->first_page + b->span / PBC_PAGE_SIZE + 2;
-    b->open_first = b->first_page;
-    b->open_end = b->end_page;
-    if (b->end_page - b->first_page > 2 * VM_OPEN_PAGES) {
-        b->open_first = b->first_page + 1;
+    /* The guards are always sealed: a write there is seen when it happens,
+     * and reading them costs nothing per call. A large buffer's pages are
+     * open a window at a time. */
+    b->open_first = b->first_page + 1;
+    b->open_end = b->end_page - 1;
+    if (b->open_end - b->open_first > 2 * VM_OPEN_PAGES)
         b->open_end = b->open_first + VM_OPEN_PAGES;
-        pbc_shim_watch_fill(v->pool, b->first_page, 1);
-        pbc_shim_watch_fill(v->pool, b->open_end, b->end_page - b->open_end);
-    }
+    pbc_shim_watch_fill(v->pool, b->first_page, 1);
+    pbc_shim_watch_fill(v->pool, b->open_end, b->end_page - b->open_end);
     pbc_shim_watch_open(v->pool, b->open_first, b->open_end - b->open_first, 1);
 }
 
@@ -242,8 +243,9 @@ void pbc_vidmm_buffer_begin_call(vm *v)
     uint32_t at = (b->pool_offset + b->write_off) / PBC_PAGE_SIZE;
     /* Halfway through its open pages, a large buffer's open pages move on
      * to the write offset's; those left behind are sealed as written. */
-    if (b->open_end < b->end_page && at >= b->open_first + VM_OPEN_PAGES / 2) {
-        uint32_t end = at + VM_OPEN_PAGES < b->end_page ? at + VM_OPEN_PAGES : b->end_page;
+    uint32_t last = b->end_page - 1; /* the guard after */
+    if (b->open_end < last && at >= b->open_first + VM_OPEN_PAGES / 2) {
+        uint32_t end = at + VM_OPEN_PAGES < last ? at + VM_OPEN_PAGES : last;
         uint32_t from = b->open_end > at ? b->open_end : at;
         pbc_shim_watch_seal(v->pool, b->open_first, (b->open_end < at ? b->open_end : at) - b->open_first);
         pbc_shim_watch_open(v->pool, from, end - from, 0);

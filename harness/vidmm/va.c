@@ -927,31 +927,42 @@ uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset)
 
 /* ---- After the run: what the tables and the TLB say ---- */
 
-static int va_check_page(vm *v, uint64_t va, const char *what, int expect_fault, const pbc_va_xlat *want)
+/* Whether the tables translate va as want says (no valid entry when
+ * expect_fault); when not, a PB-PTE finding naming what the page is for:
+ * range r's page p. Text is made only for a finding. */
+static int va_check_page(vm *v, uint64_t va, uint32_t r, uint64_t p, int expect_fault, const pbc_va_xlat *want)
 {
     pbc_va_xlat got;
     const char *why = NULL;
     int rc = pbc_gpu_va_walk(v->gpu, v->va_root, va, &got, &why);
-    char have[160], need[160];
+    int ok;
+    if (expect_fault)
+        ok = rc != 0;
+    else if (want->zero)
+        ok = rc == 0 && got.zero;
+    else
+        ok = rc == 0 && !got.zero && got.page == want->page && got.read_only == want->read_only;
+    if (ok)
+        return 0;
+    char have[160], need[160], what[96];
     if (rc)
         snprintf(have, sizeof(have), "no translation (%s)", why);
     else if (got.zero)
         snprintf(have, sizeof(have), "a zero page");
     else
         snprintf(have, sizeof(have), "page 0x%" PRIx64 "%s", got.page, got.read_only ? ", read-only" : "");
-    int ok;
-    if (expect_fault) {
-        ok = rc != 0;
+    if (expect_fault)
         snprintf(need, sizeof(need), "no valid entry");
-    } else if (want->zero) {
-        ok = rc == 0 && got.zero;
+    else if (want->zero)
         snprintf(need, sizeof(need), "a zero page");
-    } else {
-        ok = rc == 0 && !got.zero && got.page == want->page && got.read_only == want->read_only;
+    else
         snprintf(need, sizeof(need), "page 0x%" PRIx64 "%s", want->page, want->read_only ? ", read-only" : "");
-    }
-    if (ok)
-        return 0;
+    const pbc_res_va *u = &v->rs.vas[r];
+    if (u->alloc < 0)
+        snprintf(what, sizeof(what), "a %s range", expect_fault ? "no-access" : "zero");
+    else
+        snprintf(what, sizeof(what), "allocation %s page %" PRIu64, v->s->allocs[u->alloc].name,
+                 v->rs.a[u->alloc].va_first + p);
     return pbc_rule_pte(&v->res->findings, UINT32_MAX, va, what, have, need);
 }
 
@@ -975,22 +986,18 @@ void pbc_vidmm_va_check(vm *v)
         uint64_t step = (u->flags & PBC_SOP_VA_64K) ? 16 : 1;
         for (uint64_t p = 0; p < u->pages && !v->stop; p += step) {
             uint64_t va = u->base + p * PBC_PAGE_SIZE;
-            char what[96];
             pbc_va_xlat want = {0};
             int fault = 0;
             if (u->alloc < 0) {
                 fault = (u->flags & PBC_SOP_VA_NO_ACCESS) != 0;
                 want.zero = !fault;
-                snprintf(what, sizeof(what), "a %s range", fault ? "no-access" : "zero");
             } else {
                 const pbc_res_alloc *ra = &v->rs.a[u->alloc];
                 DXGK_PTE e = va_entry(v, (uint32_t)u->alloc, ra, &v->allocs[u->alloc].mdl, ra->va_first + p, u->flags);
                 want.page = va_page_address(v, &e);
                 want.read_only = e.ReadOnly;
-                snprintf(what, sizeof(what), "allocation %s page %" PRIu64, v->s->allocs[u->alloc].name,
-                         ra->va_first + p);
             }
-            VM_RULE(v, va_check_page(v, va, what, fault, &want));
+            VM_RULE(v, va_check_page(v, va, r, p, fault, &want));
         }
     }
     /* What the TLB still holds must be what the tables say: VidMm flushed
