@@ -570,6 +570,66 @@ T_TEST(run_frames_are_never_pool_extents)
     pbc_gpu_destroy(g);
 }
 
+/* Pages handed out as a frame list are the frames pbc_gpu_alloc_system_page
+ * hands out one by one, frames in runs skipped, as a handful of runs; laid
+ * from the list they read as the bytes they stand for, and the pool's
+ * untouched runs end where a page was written. */
+T_TEST(frame_lists_are_the_pool_order_in_runs)
+{
+    pbc_gpu *g = make(16u << 20), *h = make(16u << 20);
+    pbc_frames f;
+    pbc_frames_init(&f, &g->mem.pool);
+    T_CHECK(pbc_gpu_alloc_system_pages(g, 100, &f) == 100 && f.count == 1 && f.runs[0].pooled);
+    /* h holds the same runs (first, before any page: none of them is
+     * among the first 100 in the pool's order) and hands pages out one by one. */
+    uint64_t taken[4];
+    T_CHECK(pbc_gpu_alloc_system_run(g, pbc_frames_pfn(&f, 0) + 1000, 1, taken) == 1);
+    T_CHECK(pbc_gpu_alloc_system_run(h, pbc_frames_pfn(&f, 0) + 1000, 1, taken) == 1);
+    T_CHECK(pbc_gpu_alloc_system_run_frames(g, g->sys_base + 7000, 3, &f) == 3);
+    T_CHECK(pbc_gpu_alloc_system_run(h, h->sys_base + 7000, 3, taken + 1) == 3);
+    T_CHECK(pbc_gpu_alloc_system_pages(g, 2000, &f) == 2000);
+    T_CHECK_MSG(f.total == 2103 && f.count <= 4, "%llu frames, %u runs", (unsigned long long)f.total, f.count);
+    for (uint64_t i = 0; i < 100; i++)
+        T_CHECK(pbc_frames_pfn(&f, i) == pbc_gpu_alloc_system_page(h) >> PBC_PAGE_SHIFT);
+    T_CHECK(pbc_frames_pfn(&f, 100) == g->sys_base + 7000 && pbc_frames_pfn(&f, 102) == g->sys_base + 7002);
+    for (uint64_t i = 103; i < f.total; i++) {
+        uint64_t want = pbc_gpu_alloc_system_page(h) >> PBC_PAGE_SHIFT, index;
+        T_CHECK(pbc_frames_pfn(&f, i) == want);
+        T_CHECK(pbc_frames_find(&f, want, &index) && index == i);
+    }
+    T_CHECK(!pbc_frames_find(&f, taken[0] + 5, &(uint64_t){0}));
+
+    pbc_desc d = {PBC_PAGE_CONTENT, 21, 0}, at;
+    pbc_gpu_lay_frame_list(g, &f, 0, f.total, &d);
+    static uint8_t want[4096], got[4096];
+    static const uint64_t probe[] = {0, 99, 100, 102, 103, 1500, 2102};
+    for (size_t k = 0; k < sizeof(probe) / sizeof(probe[0]); k++) {
+        content_bytes(21, probe[k] * 4096, want, 4096);
+        T_CHECK(pbc_gpu_read(g, pbc_frames_pfn(&f, probe[k]) << PBC_PAGE_SHIFT, got, 4096) == 0);
+        T_CHECK_MSG(memcmp(got, want, 4096) == 0, "frame %llu", (unsigned long long)probe[k]);
+    }
+    const pbc_frame_run *last = pbc_frames_run_of(&f, 1000);
+    uint64_t first = last->first + (1000 - last->at);
+    T_CHECK(pbc_mem_pool_run(&g->mem, first, 500, &at) == 500 && at.pos == 1000ull * 4096 && at.value == 21);
+    uint8_t one = 1;
+    T_CHECK(pbc_gpu_write(g, (pbc_frames_pfn(&f, 1200) << PBC_PAGE_SHIFT) + 9, &one, 1) == 0);
+    T_CHECK(pbc_mem_pool_run(&g->mem, first, 500, &at) == 200);
+    T_CHECK(pbc_mem_pool_run(&g->mem, first + 200, 500, &at) == 0);
+    T_CHECK(pbc_mem_pool_run(&g->mem, first + 201, 500, &at) == 500 && at.pos == 1201ull * 4096);
+
+    pbc_frames sub;
+    pbc_frames_init(&sub, &g->mem.pool);
+    pbc_frames_sub(&f, 98, 10, &sub);
+    T_CHECK(sub.total == 10 && sub.count == 3 && pbc_frames_pfn(&sub, 2) == g->sys_base + 7000 &&
+            pbc_frames_pfn(&sub, 9) == pbc_frames_pfn(&f, 107) && !pbc_frames_contiguous(&sub));
+    pbc_frames_sub(&f, 100, 3, &sub);
+    T_CHECK(pbc_frames_contiguous(&sub));
+    pbc_frames_fini(&sub);
+    pbc_frames_fini(&f);
+    pbc_gpu_destroy(g);
+    pbc_gpu_destroy(h);
+}
+
 T_TEST(relayout_keeps_nothing_of_the_old_world)
 {
     pbc_gpu *g = make(16u << 20);

@@ -300,4 +300,40 @@ T_TEST(watched_pages_note_their_writes)
     free(mem);
 }
 
+static uint32_t lazy_fills;
+
+static void lazy_fill(void *ctx, size_t offset, uint8_t *page)
+{
+    lazy_fills++;
+    memset(page, (int)(*(uint8_t *)ctx + offset / 4096), 4096);
+}
+
+/* Lazily made guarded memory (an MDL's PFNs): a page is made at its first
+ * access, once, and only it; a store is noted as written and opens only
+ * its page, the pages not yet read staying unmade; the next read of one
+ * makes it as before. */
+T_TEST(lazy_guard_makes_pages_when_read)
+{
+    const size_t pages = 6;
+    uint8_t *mem = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    T_CHECK(mem != MAP_FAILED);
+    uint8_t base = 0x40;
+    lazy_fills = 0;
+    pbc_shim_guard_lazy(mem, pages * 4096, lazy_fill, &base);
+    T_CHECK(lazy_fills == 0);
+    T_CHECK(*(volatile uint8_t *)(mem + 2 * 4096 + 17) == 0x42);
+    T_CHECK(*(volatile uint8_t *)(mem + 2 * 4096 + 4095) == 0x42 && lazy_fills == 1);
+    T_CHECK(*(volatile uint8_t *)(mem + 5 * 4096) == 0x45 && lazy_fills == 2);
+    T_CHECK(!pbc_shim_guard_written(mem));
+    poke(mem + 2 * 4096 + 1, 7); /* a made page */
+    T_CHECK(pbc_shim_guard_written(mem) && mem[2 * 4096 + 1] == 7 && mem[2 * 4096] == 0x42);
+    poke(mem + 4 * 4096 + 3, 9); /* an unmade one: made, then written */
+    T_CHECK(lazy_fills == 3 && mem[4 * 4096 + 3] == 9 && mem[4 * 4096 + 4] == 0x44);
+    T_CHECK(*(volatile uint8_t *)(mem + 0) == 0x40 && lazy_fills == 4); /* still made when read */
+    pbc_shim_unguard(mem);
+    poke(mem + 3 * 4096, 1); /* every page writable again */
+    T_CHECK(lazy_fills == 4);
+    munmap(mem, pages * 4096);
+}
+
 T_MAIN()

@@ -227,21 +227,43 @@ int pbc_gpu_system_free(const pbc_gpu *gpu, uint64_t pfn, uint64_t n)
 }
 
 /* Marks frames [first, first + count) of the window as a run's and writes
- * their frame numbers to out. */
-static void sys_take(pbc_gpu *gpu, uint64_t first, uint64_t count, uint64_t *out)
+ * their frame numbers to out, or (out NULL) appends them to list. */
+static void sys_take(pbc_gpu *gpu, uint64_t first, uint64_t count, uint64_t *out, pbc_frames *list)
 {
     if (!gpu->sys_taken) /* 256 KiB, only for worlds that ever hand out a run */
         gpu->sys_taken = pbc_xcalloc(PBC_SYS_WINDOW_PAGES / 64, sizeof(uint64_t));
     for (uint64_t i = 0; i < count; i++) {
         uint64_t off = first + i;
         gpu->sys_taken[off / 64] |= 1ull << (off % 64);
-        out[i] = gpu->sys_base + off;
+        if (out)
+            out[i] = gpu->sys_base + off;
     }
+    if (!out)
+        pbc_frames_add(list, gpu->sys_base + first, count, 0);
     pbc_sys_run r = {(uint32_t)first, (uint32_t)count};
     PBC_PUSH(gpu->sys_runs, gpu->sys_run_count, gpu->sys_run_cap, r);
 }
 
-uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64_t *pfns)
+uint64_t pbc_gpu_alloc_system_pages(pbc_gpu *gpu, uint64_t n, pbc_frames *list)
+{
+    uint64_t done = 0;
+    while (done < n && gpu->sys_pages_used < PBC_SYS_WINDOW_PAGES) {
+        uint64_t start = gpu->sys_pages_used, len = 0, most = n - done;
+        if (most > PBC_SYS_WINDOW_PAGES - start)
+            most = PBC_SYS_WINDOW_PAGES - start;
+        if (!gpu->sys_taken) /* no run yet: every place in the order is free */
+            len = most;
+        else
+            while (len < most && !sys_in_run(gpu, sys_pfn(gpu, (uint32_t)(start + len)) - gpu->sys_base))
+                len++;
+        pbc_frames_add(list, start, len, 1);
+        done += len;
+        gpu->sys_pages_used = (uint32_t)(start + len + (len < most)); /* a run's frame is skipped */
+    }
+    return done;
+}
+
+static uint64_t sys_alloc_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64_t *pfns, pbc_frames *list)
 {
     uint64_t from = pfn >= gpu->sys_base && pfn - gpu->sys_base < PBC_SYS_WINDOW_PAGES
                         ? pfn - gpu->sys_base : 0;
@@ -258,7 +280,7 @@ uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64
             start = off;
     }
     if (n && len == n) {
-        sys_take(gpu, start, n, pfns);
+        sys_take(gpu, start, n, pfns, list);
         return n;
     }
     /* Crowded: the free frames from pfn on, a stretch at a time, in one
@@ -267,7 +289,7 @@ uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64
     for (uint64_t step = 0, off = from; step < PBC_SYS_WINDOW_PAGES && done + len < n;
          step++, off = (off + 1) & SYS_MASK) {
         if (len && (off == 0 || sys_off_held(gpu, off))) { /* a stretch ends */
-            sys_take(gpu, start, len, pfns + done);
+            sys_take(gpu, start, len, pfns ? pfns + done : NULL, list);
             done += len;
             len = 0;
         }
@@ -275,8 +297,18 @@ uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64
             start = off;
     }
     if (len)
-        sys_take(gpu, start, len, pfns + done);
+        sys_take(gpu, start, len, pfns ? pfns + done : NULL, list);
     return done + len;
+}
+
+uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64_t *pfns)
+{
+    return sys_alloc_run(gpu, pfn, n, pfns, NULL);
+}
+
+uint64_t pbc_gpu_alloc_system_run_frames(pbc_gpu *gpu, uint64_t pfn, uint64_t n, pbc_frames *list)
+{
+    return sys_alloc_run(gpu, pfn, n, NULL, list);
 }
 
 int pbc_gpu_dma_alloc(pbc_gpu *gpu, uint32_t size, uint8_t **host, uint64_t *phys)
@@ -502,6 +534,24 @@ void pbc_gpu_lay_frames(pbc_gpu *gpu, const uint64_t *pfns, uint64_t n, const pb
             pbc_mem_lay(&gpu->mem, pfns[i], flat, &first, &gpu->cur);
             i += flat;
         }
+    }
+}
+
+void pbc_gpu_lay_frame_list(pbc_gpu *gpu, const pbc_frames *list, uint64_t from, uint64_t n, const pbc_desc *d)
+{
+    if (!n)
+        return;
+    const pbc_frame_run *r = pbc_frames_run_of(list, from), *end = list->runs + list->count;
+    for (uint64_t i = from; i < from + n && r < end; r++) {
+        uint64_t skip = i - r->at, take = r->count - skip;
+        if (take > from + n - i)
+            take = from + n - i;
+        pbc_desc first = pbc_desc_shift(d, (i - from) * PBC_PAGE_SIZE);
+        if (r->pooled)
+            pbc_mem_lay_pool(&gpu->mem, r->first + skip, take, &first, &gpu->cur);
+        else
+            pbc_mem_lay(&gpu->mem, r->first + skip, take, &first, &gpu->cur);
+        i += take;
     }
 }
 

@@ -33,6 +33,7 @@
 
 #include <pbcheck/target.h>
 
+#include "gpu/frames.h"
 #include "gpu/mem.h"
 
 #define PBC_MAX_SEGMENTS 8u
@@ -293,6 +294,14 @@ int pbc_gpu_system_free(const pbc_gpu *gpu, uint64_t pfn, uint64_t n);
  * they allow. Returns how many, fewer than n only when the pool is
  * exhausted. */
 uint64_t pbc_gpu_alloc_system_run(pbc_gpu *gpu, uint64_t pfn, uint64_t n, uint64_t *pfns);
+/* The same, the frames appended to list as runs. */
+uint64_t pbc_gpu_alloc_system_run_frames(pbc_gpu *gpu, uint64_t pfn, uint64_t n, pbc_frames *list);
+/* Hands out the next n system pages in the scattered order, as
+ * pbc_gpu_alloc_system_page would one by one, appended to list as pooled
+ * runs: one run however many pages, unless frames handed out in runs lie
+ * between them. Returns how many, fewer than n only when the pool is
+ * exhausted. */
+uint64_t pbc_gpu_alloc_system_pages(pbc_gpu *gpu, uint64_t n, pbc_frames *list);
 /* Makes the paging-buffer pool appear, for the GPU, at `base` too: the top
  * of a memory segment that holds paging buffers (S40); 0 removes it. Reset
  * removes it. */
@@ -322,6 +331,9 @@ int pbc_gpu_lay(pbc_gpu *gpu, uint64_t addr, uint64_t len, const pbc_desc *d);
 /* Lays d over system frames pfns[0 .. n-1] (page i: d moved i pages on),
  * an extent per run of frames in a row or in the pool's order. */
 void pbc_gpu_lay_frames(pbc_gpu *gpu, const uint64_t *pfns, uint64_t n, const pbc_desc *d);
+/* Lays d over frames [from, from + n) of list (page i: d moved i pages
+ * on), an extent per run of the list: O(runs). */
+void pbc_gpu_lay_frame_list(pbc_gpu *gpu, const pbc_frames *list, uint64_t from, uint64_t n, const pbc_desc *d);
 /* 1 when [addr, addr+len) is memory whose page number is its physical
  * address: within one memory segment, or allocated system pages only. */
 int pbc_gpu_identity_range(const pbc_gpu *gpu, uint64_t addr, uint64_t len);

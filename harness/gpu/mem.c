@@ -53,6 +53,7 @@ void pbc_mem_fini(pbc_mem *m)
     free(m->changed);
     free(m->ext);
     free(m->pool_ext);
+    free(m->pool_written);
     memset(m, 0, sizeof(*m));
 }
 
@@ -128,6 +129,7 @@ void pbc_mem_reset(pbc_mem *m)
     }
     m->last_key = 0;
     m->count = 0;
+    m->pool_written_count = m->pool_written_of = 0;
     m->ext_count = m->pool_count = 0;
     m->ext_sorted = m->pool_sorted = 1;
     pbc_mem_new_epoch(m);
@@ -659,6 +661,47 @@ uint64_t pbc_mem_base_run(const pbc_mem *m, uint64_t ppn, uint64_t max, pbc_desc
     }
     if (n)
         *d = pbc_desc_shift(&e->d, (ppn - e->first) * PBC_PAGE_SIZE);
+    return n;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+uint64_t pbc_mem_pool_run(const pbc_mem *m, uint64_t index, uint64_t max, pbc_desc *d)
+{
+    pbc_mem *w = (pbc_mem *)m; /* sorting and indexing are not changes */
+    ext_sort(w);
+    const pbc_extent *e = ext_search(m->pool_ext, m->pool_count, index);
+    if (!e)
+        return 0;
+    uint64_t n = e->first + e->count - index;
+    if (n > max)
+        n = max;
+    if (m->pool_written_of != m->count) { /* pages were written since: index them again */
+        w->pool_written_count = 0;
+        for (uint32_t i = 0; i < m->count; i++) {
+            uint64_t k;
+            if (pool_index(m, m->pages[i].ppn, &k))
+                PBC_PUSH(w->pool_written, w->pool_written_count, w->pool_written_cap, k);
+        }
+        qsort(w->pool_written, w->pool_written_count, sizeof(*w->pool_written), u64_cmp);
+        w->pool_written_of = m->count;
+    }
+    uint32_t lo = 0, hi = m->pool_written_count; /* the first written index at or after `index` */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->pool_written[mid] < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < m->pool_written_count && m->pool_written[lo] - index < n)
+        n = m->pool_written[lo] - index;
+    if (n)
+        *d = pbc_desc_shift(&e->d, (index - e->first) * PBC_PAGE_SIZE);
     return n;
 }
 

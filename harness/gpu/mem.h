@@ -147,6 +147,10 @@ typedef struct pbc_mem {
     uint32_t ext_count, ext_cap, pool_count, pool_cap;
     int ext_sorted, pool_sorted;
     pbc_pool_order pool;
+    /* The pool indexes of the written pages in the pool's window, sorted,
+     * as of the first `pool_written_of` pages (pbc_mem_pool_run). */
+    uint64_t *pool_written;
+    uint32_t pool_written_count, pool_written_cap, pool_written_of;
 } pbc_mem;
 
 void pbc_mem_init(pbc_mem *m);
@@ -174,6 +178,10 @@ void pbc_mem_set_pool(pbc_mem *m, const pbc_pool_order *order);
  * physical extent covers it. For whoever judges untouched memory a run at
  * a time. */
 uint64_t pbc_mem_base_run(const pbc_mem *m, uint64_t ppn, uint64_t max, pbc_desc *d);
+/* The same for pool indexes: how many from `index` on (at most max) have
+ * unwritten frames and lie in one pool extent, *d describing the first.
+ * O(log) once the written pages are indexed (O(written) after new ones). */
+uint64_t pbc_mem_pool_run(const pbc_mem *m, uint64_t index, uint64_t max, pbc_desc *d);
 /* Whether the two bases are the same extents. */
 int pbc_mem_same_base(const pbc_mem *a, const pbc_mem *b);
 /* Copies n bytes from physical address addr, as the pages hold them

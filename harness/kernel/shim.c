@@ -119,6 +119,9 @@ typedef struct shim_guard {
     uint8_t *start;
     size_t len;
     int written;
+    pbc_shim_fill_fn fill; /* pbc_shim_guard_lazy: makes a page at its first access */
+    void *ctx;
+    uint64_t *made;        /* bitmap of the pages made so far (lazy guards) */
 } shim_guard;
 
 static _Thread_local struct {
@@ -191,10 +194,24 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
         shim_guard *g = &shim_guards.g[k];
         if (a < g->start || a >= g->start + g->len)
             continue;
+        size_t i = (size_t)(a - g->start) / PBC_PAGE_SIZE;
+        uint8_t *page = g->start + i * PBC_PAGE_SIZE;
+        if (g->fill && !shim_bit(g->made, i)) {
+            /* The page's first access: made, then read-only as the rest
+             * (a store faults again and is noted below). */
+            if (mprotect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+                shim_cannot_track();
+            g->fill(g->ctx, i * PBC_PAGE_SIZE, page);
+            if (mprotect(page, PBC_PAGE_SIZE, PROT_READ) != 0)
+                shim_cannot_track();
+            g->made[i / 64] |= 1ull << (i % 64);
+            return;
+        }
         /* A store into guarded memory: noted, then let through, so the
-         * builder goes on and the harness reports it after the call. */
+         * builder goes on and the harness reports it after the call (a
+         * lazy guard opens only the page, its unmade pages staying so). */
         g->written = 1;
-        if (mprotect(g->start, g->len, PROT_READ | PROT_WRITE) != 0)
+        if (mprotect(g->fill ? page : g->start, g->fill ? PBC_PAGE_SIZE : g->len, PROT_READ | PROT_WRITE) != 0)
             shim_cannot_track();
         return;
     }
@@ -239,7 +256,17 @@ void pbc_shim_guard(void *start, size_t len)
     shim_install_segv();
     if (mprotect(start, len, PROT_READ) != 0)
         shim_cannot_track();
-    shim_guard g = {start, len, 0};
+    shim_guard g = {start, len, 0, NULL, NULL, NULL};
+    PBC_PUSH(shim_guards.g, shim_guards.count, shim_guards.cap, g);
+}
+
+void pbc_shim_guard_lazy(void *start, size_t len, pbc_shim_fill_fn fill, void *ctx)
+{
+    shim_install_segv();
+    if (mprotect(start, len, PROT_NONE) != 0)
+        shim_cannot_track();
+    size_t pages = (len + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE;
+    shim_guard g = {start, len, 0, fill, ctx, pbc_xcalloc((pages + 63) / 64, sizeof(uint64_t))};
     PBC_PUSH(shim_guards.g, shim_guards.count, shim_guards.cap, g);
 }
 
@@ -264,6 +291,7 @@ void pbc_shim_unguard(void *start)
         return;
     if (mprotect(g->start, g->len, PROT_READ | PROT_WRITE) != 0)
         shim_cannot_track();
+    free(g->made);
     *g = shim_guards.g[--shim_guards.count];
     if (shim_guards.count == 0) { /* nothing kept between runs */
         free(shim_guards.g);

@@ -48,6 +48,13 @@ uint32_t pbc_shim_take_accesses(const pbc_shim_access **out);
  * builder may read but not write, which hashing after every call would
  * cost whole. */
 void pbc_shim_guard(void *start, size_t len);
+/* The same for memory made only when read: [start, start+len) is
+ * inaccessible until a page's first access, when fill(ctx, offset of the
+ * page from start, the page) writes its bytes (async-signal-safe: it runs
+ * in the fault handler); the page is then guarded as above. An array the
+ * builder is handed whole but reads a little of costs what it reads. */
+typedef void (*pbc_shim_fill_fn)(void *ctx, size_t offset, uint8_t *page);
+void pbc_shim_guard_lazy(void *start, size_t len, pbc_shim_fill_fn fill, void *ctx);
 int pbc_shim_guard_written(const void *start);
 void pbc_shim_unguard(void *start);
 /* NT_ASSERT failures since the last call; *first is the first message. */

@@ -207,11 +207,14 @@ static int page_as_described(const story *st, uint64_t at, uint32_t len, const p
     return 0;
 }
 
-/* How many whole pages from allocation offset `at` (physical phys, in a
- * segment) nobody wrote and the base still holds as the one layer over
- * them says: judged at once, however many they are. 0 when page `at` must
- * be judged itself. */
-static uint64_t untouched_run(const story *st, uint64_t at, uint64_t size, const pbc_gpu *g, uint64_t phys)
+/* How many whole pages from allocation offset `at` (physical phys) nobody
+ * wrote and the base still holds as the one layer over them says: judged
+ * at once, however many they are. 0 when page `at` must be judged itself.
+ * In a segment the pages lie in a row; in system memory `frames` is the
+ * allocation's MDL (`lead` foreign pages first) and a run of its frames
+ * ends the pages judged at once. */
+static uint64_t untouched_run(const story *st, uint64_t at, uint64_t size, const pbc_gpu *g, uint64_t phys,
+                              const pbc_frames *frames, uint32_t lead)
 {
     if (phys & (PBC_PAGE_SIZE - 1))
         return 0;
@@ -237,7 +240,17 @@ static uint64_t untouched_run(const story *st, uint64_t at, uint64_t size, const
     if (!top || end <= at)
         return 0;
     pbc_desc d;
-    uint64_t run = pbc_mem_base_run(&g->mem, phys >> PBC_PAGE_SHIFT, (end - at) / PBC_PAGE_SIZE, &d);
+    uint64_t pages = (end - at) / PBC_PAGE_SIZE, run;
+    if (!frames) {
+        run = pbc_mem_base_run(&g->mem, phys >> PBC_PAGE_SHIFT, pages, &d);
+    } else {
+        uint64_t i = lead + at / PBC_PAGE_SIZE;
+        const pbc_frame_run *r = pbc_frames_run_of(frames, i);
+        if (pages > r->count - (i - r->at))
+            pages = r->count - (i - r->at);
+        run = r->pooled ? pbc_mem_pool_run(&g->mem, r->first + (i - r->at), pages, &d)
+                        : pbc_mem_base_run(&g->mem, phys >> PBC_PAGE_SHIFT, pages, &d);
+    }
     pbc_desc want = layer_desc(top, at);
     return run && pbc_desc_same(&d, &want) ? run : 0;
 }
@@ -247,8 +260,8 @@ static int check_alloc(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_
     const pbc_salloc *al = &o->s->allocs[i];
     const pbc_res_alloc *a = &o->r.a[i];
     const story *st = &o->stories[i];
-    const pbc_pfn_span *span = i < rec->alloc_pfn_count ? &rec->alloc_pfns[i] : NULL;
-    if (a->where == PBC_WHERE_SYSTEM && (!span || span->count < al->mdl_offset + pbc_alloc_pages(al))) {
+    pbc_frames view, *frames = pbc_record_alloc_frames_of(rec, i, &view) ? &view : NULL;
+    if (a->where == PBC_WHERE_SYSTEM && (!frames || frames->total < al->mdl_offset + pbc_alloc_pages(al))) {
         snprintf(why, n, "allocation %s is in system memory but VidMm recorded no MDL covering it", al->name);
         return 1;
     }
@@ -257,9 +270,10 @@ static int check_alloc(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_
         uint32_t len = al->size - at < PBC_PAGE_SIZE ? (uint32_t)(al->size - at) : PBC_PAGE_SIZE;
         uint64_t phys = a->where == PBC_WHERE_SEGMENT
                             ? o->s->segments[a->at.segment - 1].base + a->at.offset + at
-                            : rec->pfns[span->first + al->mdl_offset + at / PBC_PAGE_SIZE] << PBC_PAGE_SHIFT;
-        if (a->where == PBC_WHERE_SEGMENT && len == PBC_PAGE_SIZE) {
-            uint64_t run = untouched_run(st, at, al->size, g, phys);
+                            : pbc_frames_pfn(frames, al->mdl_offset + at / PBC_PAGE_SIZE) << PBC_PAGE_SHIFT;
+        if (len == PBC_PAGE_SIZE) {
+            uint64_t run = untouched_run(st, at, al->size, g, phys, a->where == PBC_WHERE_SYSTEM ? frames : NULL,
+                                         al->mdl_offset);
             if (run) {
                 at += (run - 1) * PBC_PAGE_SIZE;
                 continue;
@@ -285,9 +299,9 @@ static int check_alloc(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_
     if (!a->mapped)
         return 0;
     const pbc_gpu_segment *seg = pbc_gpu_segment_by_id(g, a->ap_segment);
-    for (uint32_t p = 0; seg && span && p < a->map_count; p++) {
+    for (uint32_t p = 0; seg && frames && p < a->map_count; p++) {
         const pbc_gart_entry *e = &seg->gart[a->ap_page + p];
-        uint64_t page = rec->pfns[span->first + al->mdl_offset + a->map_first + p] << PBC_PAGE_SHIFT;
+        uint64_t page = pbc_frames_pfn(frames, al->mdl_offset + a->map_first + p) << PBC_PAGE_SHIFT;
         int ok = (e->flags & PBC_GART_VALID) && e->addr == page &&
                  (!st->coherent || (e->flags & PBC_GART_CACHE_COHERENT));
         if (!ok) {
@@ -305,12 +319,12 @@ static int check_alloc(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_
 static int check_foreign(const oracle *o, uint32_t i, const pbc_gpu *g, const pbc_record *rec, char *why, size_t n)
 {
     const pbc_salloc *al = &o->s->allocs[i];
-    if (o->r.a[i].where != PBC_WHERE_SYSTEM || i >= rec->alloc_pfn_count)
+    pbc_frames frames;
+    if (o->r.a[i].where != PBC_WHERE_SYSTEM || !pbc_record_alloc_frames_of(rec, i, &frames))
         return 0;
-    const pbc_pfn_span *span = &rec->alloc_pfns[i];
     uint8_t got[PBC_PAGE_SIZE];
-    for (uint32_t p = 0; p < al->mdl_offset && p < span->count; p++) {
-        uint64_t phys = rec->pfns[span->first + p] << PBC_PAGE_SHIFT;
+    for (uint32_t p = 0; p < al->mdl_offset && p < frames.total; p++) {
+        uint64_t phys = pbc_frames_pfn(&frames, p) << PBC_PAGE_SHIFT;
         pbc_desc want = {PBC_PAGE_CONTENT, ~al->seed, (uint64_t)p * PBC_PAGE_SIZE}, held;
         if (pbc_mem_desc_range(&g->mem, phys, PBC_PAGE_SIZE, &held) && pbc_desc_same(&held, &want))
             continue;

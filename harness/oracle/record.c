@@ -21,8 +21,8 @@ void pbc_record_fini(pbc_record *r)
     free(r->writes);
     free(r->subs);
     free(r->owners);
-    free(r->pfns);
     free(r->alloc_pfns);
+    free(r->frame_runs);
     free(r->log);
     memset(r, 0, sizeof(*r));
 }
@@ -32,7 +32,7 @@ void pbc_record_clear(pbc_record *r)
     r->findings.count = 0;
     r->mask_count = r->write_count = r->sub_count = r->owner_count = 0;
     r->exec_hash = 0;
-    r->pfn_total = r->alloc_pfn_count = 0;
+    r->alloc_pfn_count = r->frame_run_count = 0;
     r->log_len = 0;
     if (r->log)
         r->log[0] = 0;
@@ -72,15 +72,59 @@ void pbc_record_set_log(pbc_record *r, const char *text, size_t len)
     r->log_len = len;
 }
 
-uint64_t *pbc_record_alloc_pages(pbc_record *r, uint32_t alloc, uint32_t count)
+/* Copies the runs of frames to the end of frame_runs: the index of the first. */
+static uint32_t record_runs(pbc_record *r, const pbc_frames *frames)
+{
+    uint32_t first = r->frame_run_count;
+    pbc_grow((void **)&r->frame_runs, &r->frame_run_cap, first + frames->count, sizeof(*r->frame_runs));
+    memcpy(r->frame_runs + first, frames->runs, frames->count * sizeof(*frames->runs));
+    r->frame_run_count += frames->count;
+    r->pool = frames->pool;
+    return first;
+}
+
+static pbc_frames record_view(const pbc_record *r, uint32_t first_run, uint32_t run_count, uint64_t total)
+{
+    pbc_frames f = {r->frame_runs + first_run, run_count, run_count, total, r->pool};
+    return f;
+}
+
+void pbc_record_owner_add(pbc_record *r, const pbc_frames *frames, uint32_t alloc, uint32_t lead)
+{
+    pbc_page_owner o = {alloc, lead, record_runs(r, frames), frames->count, frames->total};
+    PBC_PUSH(r->owners, r->owner_count, r->owner_cap, o);
+}
+
+int pbc_record_owner_of(const pbc_record *r, uint64_t ppn, uint32_t *alloc, int64_t *page)
+{
+    for (uint32_t i = 0; i < r->owner_count; i++) {
+        const pbc_page_owner *o = &r->owners[i];
+        pbc_frames f = record_view(r, o->first_run, o->run_count, o->total);
+        uint64_t index;
+        if (pbc_frames_find(&f, ppn, &index)) {
+            *alloc = o->alloc;
+            *page = (int64_t)index - (int64_t)o->lead;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void pbc_record_alloc_frames(pbc_record *r, uint32_t alloc, const pbc_frames *frames)
 {
     pbc_grow((void **)&r->alloc_pfns, &r->alloc_pfn_cap, alloc + 1, sizeof(*r->alloc_pfns));
     for (; r->alloc_pfn_count <= alloc; r->alloc_pfn_count++)
-        r->alloc_pfns[r->alloc_pfn_count] = (pbc_pfn_span){0, 0};
-    pbc_grow((void **)&r->pfns, &r->pfn_cap, r->pfn_total + count, sizeof(*r->pfns));
-    r->alloc_pfns[alloc] = (pbc_pfn_span){r->pfn_total, count};
-    r->pfn_total += count;
-    return r->pfns + r->alloc_pfns[alloc].first;
+        r->alloc_pfns[r->alloc_pfn_count] = (pbc_pfn_span){0, 0, 0};
+    r->alloc_pfns[alloc] = (pbc_pfn_span){record_runs(r, frames), frames->count, frames->total};
+}
+
+int pbc_record_alloc_frames_of(const pbc_record *r, uint32_t alloc, pbc_frames *view)
+{
+    if (alloc >= r->alloc_pfn_count || !r->alloc_pfns[alloc].run_count)
+        return 0;
+    const pbc_pfn_span *sp = &r->alloc_pfns[alloc];
+    *view = record_view(r, sp->first_run, sp->run_count, sp->total);
+    return 1;
 }
 
 int pbc_record_locate(const pbc_record *r, const pbc_gpu *gpu, uint32_t submission, uint32_t offset,

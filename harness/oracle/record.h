@@ -43,16 +43,20 @@ typedef struct pbc_submission {
     uint64_t work_at_fence;/* the GPU's work counter when that fence was written */
 } pbc_submission;
 
-/* Which allocation owns a system page (page < 0: one of its MDLs' leading
- * foreign pages). */
+/* The frames of an MDL VidMm made for an allocation (its first `lead`
+ * frames are foreign pages ahead of it): runs [first_run, +run_count) of
+ * the record's frame_runs. */
 typedef struct pbc_page_owner {
-    uint64_t ppn;
-    uint32_t alloc;
-    int32_t page;
+    uint32_t alloc, lead;
+    uint32_t first_run, run_count;
+    uint64_t total;
 } pbc_page_owner;
 
+/* An allocation's frames at the end of the run, likewise (run_count 0:
+ * not in system memory). */
 typedef struct pbc_pfn_span {
-    uint32_t first, count;
+    uint32_t first_run, run_count;
+    uint64_t total;
 } pbc_pfn_span;
 
 typedef struct pbc_record {
@@ -63,15 +67,16 @@ typedef struct pbc_record {
     uint32_t write_count, write_cap;
     pbc_submission *subs;
     uint32_t sub_count, sub_cap;
-    pbc_page_owner *owners;
+    pbc_page_owner *owners; /* every MDL made in the run, for naming a system page */
     uint32_t owner_count, owner_cap;
     /* Where each allocation's system pages are at the end of the run: the
-     * page frames of its MDL (leading foreign pages included), pfns
-     * [alloc_pfns[i].first, +count) (count 0: not in system memory). */
-    uint64_t *pfns;
-    uint32_t pfn_total, pfn_cap;
+     * page frames of its MDL (leading foreign pages included), as runs
+     * (pbc_record_alloc_frames_of). */
     pbc_pfn_span *alloc_pfns;
     uint32_t alloc_pfn_count, alloc_pfn_cap;
+    pbc_frame_run *frame_runs; /* the runs of owners and alloc_pfns */
+    uint32_t frame_run_count, frame_run_cap;
+    pbc_pool_order pool;       /* the pool order of those runs */
     uint64_t exec_hash; /* XXH3 chain over every micro-op decoded from paging buffers */
     char *log;          /* the builder's DbgPrint output in the run, NUL-ended */
     size_t log_len, log_cap;
@@ -95,9 +100,16 @@ void pbc_record_mask_clear(pbc_record *r, uint64_t start, uint64_t end);
 /* Keeps a copy of the builder's DbgPrint output of the run. */
 void pbc_record_set_log(pbc_record *r, const char *text, size_t len);
 
-/* Room for the `count` MDL page frames of allocation `alloc` at the end
- * of the run; the caller fills it. */
-uint64_t *pbc_record_alloc_pages(pbc_record *r, uint32_t alloc, uint32_t count);
+/* An MDL VidMm made for allocation `alloc`, its first `lead` frames foreign. */
+void pbc_record_owner_add(pbc_record *r, const pbc_frames *frames, uint32_t alloc, uint32_t lead);
+/* Which allocation's MDL holds frame ppn: 1 and *alloc, *page (< 0: a
+ * foreign page ahead of it), else 0. */
+int pbc_record_owner_of(const pbc_record *r, uint64_t ppn, uint32_t *alloc, int64_t *page);
+/* Allocation `alloc`'s MDL frames at the end of the run. */
+void pbc_record_alloc_frames(pbc_record *r, uint32_t alloc, const pbc_frames *frames);
+/* A view of them (valid until the record changes): 0 when the allocation
+ * was not in system memory at the end. */
+int pbc_record_alloc_frames_of(const pbc_record *r, uint32_t alloc, pbc_frames *view);
 
 /* The paging buffer and the offset in it of byte `offset` of GPU queue
  * entry `submission` (a rung piece); -1 when that entry is no paging

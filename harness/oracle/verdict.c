@@ -64,16 +64,16 @@ static void describe_addr(const pbc_scenario *s, const pbc_record *res, uint64_t
         pbc_residency_fini(&r);
         return;
     }
-    for (uint32_t i = 0; i < res->owner_count; i++) {
-        const pbc_page_owner *o = &res->owners[i];
-        if (o->ppn != addr >> PBC_PAGE_SHIFT)
-            continue;
-        if (o->page >= 0)
-            snprintf(buf, n, "system page 0x%" PRIx64 " (allocation %s +0x%" PRIx64 ")", o->ppn << PBC_PAGE_SHIFT,
-                     s->allocs[o->alloc].name, (uint64_t)o->page * PBC_PAGE_SIZE + (addr & (PBC_PAGE_SIZE - 1)));
+    uint32_t alloc;
+    int64_t page;
+    if (pbc_record_owner_of(res, addr >> PBC_PAGE_SHIFT, &alloc, &page)) {
+        uint64_t ppn = addr >> PBC_PAGE_SHIFT;
+        if (page >= 0)
+            snprintf(buf, n, "system page 0x%" PRIx64 " (allocation %s +0x%" PRIx64 ")", ppn << PBC_PAGE_SHIFT,
+                     s->allocs[alloc].name, (uint64_t)page * PBC_PAGE_SIZE + (addr & (PBC_PAGE_SIZE - 1)));
         else
             snprintf(buf, n, "system page 0x%" PRIx64 " (a foreign page before allocation %s in its MDL)",
-                     o->ppn << PBC_PAGE_SHIFT, s->allocs[o->alloc].name);
+                     ppn << PBC_PAGE_SHIFT, s->allocs[alloc].name);
         return;
     }
     snprintf(buf, n, "physical 0x%" PRIx64, addr);

@@ -50,9 +50,28 @@ static uint64_t vm_mdl_hash(const MDL *m, uint32_t count)
     return XXH3_64bits_withSeed(MmGetMdlPfnArray(m), first * sizeof(PFN_NUMBER), XXH3_64bits(&header, sizeof(header)));
 }
 
-/* Builds the MDL for `count` pages from VidMm's own page list. Size is a
+/* Fills the page at byte `offset` of an MDL's guarded PFNs (its mapping
+ * from its second page on) from the MDL's frame list: called by the shim
+ * at the first access to that page (async-signal-safe: arithmetic only). */
+static void vm_mdl_fill(void *ctx, size_t offset, uint8_t *page)
+{
+    _Static_assert(sizeof(MDL) % sizeof(PFN_NUMBER) == 0, "PFNs lie whole on every page of an MDL");
+    const pbc_frames *f = ctx;
+    uint64_t first = (PBC_PAGE_SIZE + offset - sizeof(MDL)) / sizeof(PFN_NUMBER);
+    uint64_t n = PBC_PAGE_SIZE / sizeof(PFN_NUMBER);
+    if (first >= f->total)
+        return;
+    if (n > f->total - first)
+        n = f->total - first;
+    pbc_frames_get(f, first, n, (uint64_t *)(void *)page);
+}
+
+/* Builds the MDL for `count` pages from VidMm's own frame list. Size is a
  * CSHORT in Windows too: it saturates for MDLs beyond about 16 MiB, which
- * is why builders count pages from ByteCount and ByteOffset. */
+ * is why builders count pages from ByteCount and ByteOffset. The PFNs on
+ * its first page are written now; those after it when first read (the
+ * shim fills a page at its first access), so an MDL costs what is read of
+ * it, not its size. */
 static void vm_mdl_build(vm_mdl *m, PVOID va, USHORT flags)
 {
     size_t bytes = sizeof(MDL) + m->count * sizeof(PFN_NUMBER);
@@ -70,12 +89,11 @@ static void vm_mdl_build(vm_mdl *m, PVOID va, USHORT flags)
     m->mdl->MdlFlags = (CSHORT)flags;
     m->mdl->StartVa = va;
     m->mdl->ByteCount = m->count * PBC_PAGE_SIZE;
-    PFN_NUMBER *pfn = MmGetMdlPfnArray(m->mdl);
-    for (uint32_t i = 0; i < m->count; i++)
-        pfn[i] = (PFN_NUMBER)m->pfns[i];
+    uint32_t first = m->count < VM_MDL_FIRST_PFNS ? m->count : (uint32_t)VM_MDL_FIRST_PFNS;
+    pbc_frames_get(m->frames, 0, first, (uint64_t *)MmGetMdlPfnArray(m->mdl));
     m->hash = vm_mdl_hash(m->mdl, m->count);
     if (m->mapped)
-        pbc_shim_guard((uint8_t *)m->mdl + PBC_PAGE_SIZE, m->mapped - PBC_PAGE_SIZE);
+        pbc_shim_guard_lazy((uint8_t *)m->mdl + PBC_PAGE_SIZE, m->mapped - PBC_PAGE_SIZE, vm_mdl_fill, m->frames);
 }
 
 /* ---- Where an MDL's pages lie ---- */
@@ -103,16 +121,16 @@ static uint64_t vm_phys_somewhere(const vm *v, uint64_t *state)
 
 /* n frames in a row from near frame pfn into out; where the pool is too
  * crowded for that, as many runs as it takes. */
-static void vm_take_run(vm *v, uint64_t pfn, uint64_t *out, uint64_t n)
+static void vm_take_run(vm *v, uint64_t pfn, pbc_frames *out, uint64_t n)
 {
-    if (pbc_gpu_alloc_system_run(v->gpu, pfn, n, out) < n) /* the limits keep every scenario within the pool */
+    if (pbc_gpu_alloc_system_run_frames(v->gpu, pfn, n, out) < n) /* the limits keep every scenario within the pool */
         pbc_harness_bug("the system page pool is exhausted");
 }
 
 /* One run across a 4 GiB line, the line between two of the allocation's
  * own pages (chosen by the seed), at the first line where the frames are
  * free; 0 when none has room. */
-static int vm_take_straddle(vm *v, const pbc_salloc *al, uint64_t *state, uint64_t *out, uint32_t count)
+static int vm_take_straddle(vm *v, const pbc_salloc *al, uint64_t *state, pbc_frames *out, uint32_t count)
 {
     uint32_t own = count - al->mdl_offset;
     uint64_t below = own < 2 ? al->mdl_offset : al->mdl_offset + 1 + vm_phys_rand(state) % (own - 1);
@@ -124,8 +142,8 @@ static int vm_take_straddle(vm *v, const pbc_salloc *al, uint64_t *state, uint64
     return 0;
 }
 
-/* The frames of allocation `index`'s next MDL, `count` pages. */
-static void vm_mdl_frames(vm *v, uint32_t index, uint64_t *pfns, uint32_t count)
+/* The frames of allocation `index`'s next MDL, `count` pages, appended to pfns. */
+static void vm_mdl_frames(vm *v, uint32_t index, pbc_frames *pfns, uint32_t count)
 {
     const pbc_salloc *al = &v->s->allocs[index];
     uint64_t state = (uint64_t)al->seed << 32 ^ (uint64_t)index << 16 ^ v->allocs[index].mdls++;
@@ -135,7 +153,7 @@ static void vm_mdl_frames(vm *v, uint32_t index, uint64_t *pfns, uint32_t count)
             uint64_t most = vm_phys_rand(&state) % 4 ? VM_RUN_SHORT : VM_RUN_LONG;
             uint64_t len = 1 + vm_phys_rand(&state) % most;
             len = len < count - i ? len : count - i;
-            vm_take_run(v, vm_phys_somewhere(v, &state), pfns + i, len);
+            vm_take_run(v, vm_phys_somewhere(v, &state), pfns, len);
             i += (uint32_t)len;
         }
         break;
@@ -148,25 +166,29 @@ static void vm_mdl_frames(vm *v, uint32_t index, uint64_t *pfns, uint32_t count)
         vm_take_run(v, vm_phys_somewhere(v, &state), pfns, count);
         break;
     default:
-        for (uint32_t i = 0; i < count; i++)
-            pfns[i] = pbc_gpu_alloc_system_page(v->gpu) >> PBC_PAGE_SHIFT;
+        if (pbc_gpu_alloc_system_pages(v->gpu, count, pfns) < count)
+            pbc_harness_bug("the system page pool is exhausted");
         break;
     }
+}
+
+static pbc_frames *vm_frames_new(const vm *v)
+{
+    pbc_frames *f = pbc_xmalloc(sizeof(*f));
+    pbc_frames_init(f, &v->gpu->mem.pool);
+    return f;
 }
 
 void pbc_vidmm_mdl_create(vm *v, uint32_t index, vm_mdl *out)
 {
     const pbc_salloc *al = &v->s->allocs[index];
     out->count = al->mdl_offset + pbc_alloc_pages(al);
-    out->pfns = pbc_xmalloc(out->count * sizeof(*out->pfns));
-    vm_mdl_frames(v, index, out->pfns, out->count);
+    out->frames = vm_frames_new(v);
+    vm_mdl_frames(v, index, out->frames, out->count);
     v->gpu->cur.writer = PBC_WRITER_INIT;
-    for (uint32_t i = 0; i < out->count; i++) {
-        pbc_page_owner own = {out->pfns[i], index, (int32_t)i - (int32_t)al->mdl_offset};
-        PBC_PUSH(v->res->owners, v->res->owner_count, v->res->owner_cap, own);
-    }
+    pbc_record_owner_add(v->res, out->frames, index, al->mdl_offset);
     pbc_desc foreign = {PBC_PAGE_CONTENT, ~al->seed, 0}; /* someone else's data: must survive untouched */
-    pbc_gpu_lay_frames(v->gpu, out->pfns, al->mdl_offset, &foreign);
+    pbc_gpu_lay_frame_list(v->gpu, out->frames, 0, al->mdl_offset, &foreign);
     v->gpu->cur.writer = PBC_WRITER_NONE;
     vm_mdl_build(out, vm_mdl_va(index, 0), MDL_PAGES_LOCKED | MDL_SOURCE_IS_NONPAGED_POOL);
 }
@@ -174,8 +196,9 @@ void pbc_vidmm_mdl_create(vm *v, uint32_t index, vm_mdl *out)
 void pbc_vidmm_mdl_partial(uint32_t index, const vm_mdl *full, uint32_t first, uint32_t n, vm_mdl *out)
 {
     out->count = n;
-    out->pfns = pbc_xmalloc((n ? n : 1) * sizeof(*out->pfns));
-    memcpy(out->pfns, full->pfns + first, n * sizeof(*out->pfns));
+    out->frames = pbc_xmalloc(sizeof(*out->frames));
+    pbc_frames_init(out->frames, &full->frames->pool);
+    pbc_frames_sub(full->frames, first, n, out->frames);
     vm_mdl_build(out, vm_mdl_va(index, first), MDL_PAGES_LOCKED | MDL_SOURCE_IS_NONPAGED_POOL | MDL_PARTIAL);
 }
 
@@ -187,7 +210,10 @@ void pbc_vidmm_mdl_free(vm_mdl *m)
     } else {
         free(m->mdl);
     }
-    free(m->pfns);
+    if (m->frames) {
+        pbc_frames_fini(m->frames);
+        free(m->frames);
+    }
     memset(m, 0, sizeof(*m));
 }
 
@@ -220,13 +246,13 @@ void pbc_vidmm_alloc_pieces_at(vm *v, uint32_t index, const pbc_res_alloc *ra, u
         fn(v, pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset + offset, len, offset, ctx);
         return;
     }
-    const uint64_t *pfn = v->allocs[index].mdl.pfns;
+    const pbc_frames *frames = v->allocs[index].mdl.frames;
     uint32_t lead = v->s->allocs[index].mdl_offset;
     for (uint64_t at = offset; at < offset + len;) {
         uint64_t n = PBC_PAGE_SIZE - at % PBC_PAGE_SIZE;
         if (n > offset + len - at)
             n = offset + len - at;
-        fn(v, (pfn[lead + at / PBC_PAGE_SIZE] << PBC_PAGE_SHIFT) + at % PBC_PAGE_SIZE, n, at, ctx);
+        fn(v, (pbc_frames_pfn(frames, lead + at / PBC_PAGE_SIZE) << PBC_PAGE_SHIFT) + at % PBC_PAGE_SIZE, n, at, ctx);
         at += n;
     }
 }
@@ -241,10 +267,10 @@ void pbc_vidmm_lay_content(vm *v, uint32_t index, const pbc_res_alloc *ra, uint3
     }
     /* Whole pages as extents of the memory's base; a last page the
      * allocation ends inside is written as far as it goes, as any write. */
-    const uint64_t *pfn = v->allocs[index].mdl.pfns + al->mdl_offset;
+    const pbc_frames *frames = v->allocs[index].mdl.frames;
     uint64_t whole = al->size / PBC_PAGE_SIZE;
-    pbc_gpu_lay_frames(v->gpu, pfn, whole, &d);
+    pbc_gpu_lay_frame_list(v->gpu, frames, al->mdl_offset, whole, &d);
     if (al->size % PBC_PAGE_SIZE)
-        pbc_vidmm_write_content(v, pfn[whole] << PBC_PAGE_SHIFT, al->size % PBC_PAGE_SIZE, seed,
-                                whole * PBC_PAGE_SIZE / 4);
+        pbc_vidmm_write_content(v, pbc_frames_pfn(frames, al->mdl_offset + whole) << PBC_PAGE_SHIFT,
+                                al->size % PBC_PAGE_SIZE, seed, whole * PBC_PAGE_SIZE / 4);
 }

@@ -243,18 +243,19 @@ static void vm_map_adl(vm *v, const pbc_sop *op, const DXGKARG_BUILDPAGINGBUFFER
     a.MapApertureSegment2.NumberOfPages = m->MapApertureSegment.NumberOfPages;
     a.MapApertureSegment2.Flags = m->MapApertureSegment.Flags;
     a.MapApertureSegment2.AdlOffset = m->MapApertureSegment.MdlOffset;
-    int contiguous = 1;
-    for (uint32_t i = 1; i < mdl->count && contiguous; i++)
-        contiguous = mdl->pfns[i] == mdl->pfns[0] + i;
+    int contiguous = pbc_frames_contiguous(mdl->frames);
     DXGK_PAGE_NUMBER *pages = NULL;
     a.MapApertureSegment2.Adl.PageCount = mdl->count;
     a.MapApertureSegment2.Adl.Flags.Contiguous = contiguous;
     if (contiguous) {
-        a.MapApertureSegment2.Adl.BasePageNumber = (DXGK_PAGE_NUMBER)mdl->pfns[0];
+        a.MapApertureSegment2.Adl.BasePageNumber = (DXGK_PAGE_NUMBER)pbc_frames_pfn(mdl->frames, 0);
     } else {
+        uint64_t *pfns = pbc_xcalloc(mdl->count, sizeof(*pfns));
+        pbc_frames_get(mdl->frames, 0, mdl->count, pfns);
         pages = pbc_xcalloc(mdl->count, sizeof(*pages));
         for (uint32_t i = 0; i < mdl->count; i++)
-            pages[i] = (DXGK_PAGE_NUMBER)mdl->pfns[i];
+            pages[i] = (DXGK_PAGE_NUMBER)pfns[i];
+        free(pfns);
         a.MapApertureSegment2.Adl.Pages = pages;
     }
     /* A CPU-visible allocation gets a CPU mapping of its pages, valid

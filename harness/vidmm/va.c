@@ -613,7 +613,7 @@ static DXGK_PTE va_entry(const vm *v, uint32_t index, const pbc_res_alloc *where
         e.Segment = where->at.segment;
         e.PageAddress = (where->at.offset >> PBC_PAGE_SHIFT) + page;
     } else {
-        e.PageAddress = mdl->pfns[v->s->allocs[index].mdl_offset + page];
+        e.PageAddress = pbc_frames_pfn(mdl->frames, v->s->allocs[index].mdl_offset + page);
     }
     return e;
 }

@@ -281,7 +281,7 @@ static void vm_teardown(vm *v)
     for (uint32_t i = 0; i < v->s->alloc_count; i++) {
         const vm_mdl *m = &v->allocs[i].mdl;
         if (m->mdl) /* where the allocation's pages are, for the content oracle */
-            memcpy(pbc_record_alloc_pages(v->res, i, m->count), m->pfns, m->count * sizeof(*m->pfns));
+            pbc_record_alloc_frames(v->res, i, m->frames);
         if (v->allocs[i].h)
             v->t->destroy_allocation(v->adapter, v->allocs[i].h);
     }

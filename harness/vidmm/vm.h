@@ -64,7 +64,7 @@ typedef struct vm_cpu_work {
  * the hash shows whether it did. */
 typedef struct vm_mdl {
     MDL *mdl;
-    uint64_t *pfns;  /* page frame numbers, leading foreign pages included */
+    pbc_frames *frames; /* its page frames, leading foreign pages included (count of them) */
     uint32_t count;
     uint64_t hash;   /* XXH3 of the MDL's first page as handed out */
     size_t mapped;   /* bytes mapped for an MDL beyond a page, whose later pages are guarded; 0: calloc'd */
