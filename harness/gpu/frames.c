@@ -79,20 +79,33 @@ void pbc_frames_get(const pbc_frames *f, uint64_t from, uint64_t n, uint64_t *ou
     }
 }
 
+pbc_frames_walk pbc_frames_walk_from(const pbc_frames *f, uint64_t from, uint64_t n)
+{
+    pbc_frames_walk w = {f, n ? pbc_frames_run_of(f, from) : NULL, from, from, from + n};
+    return w;
+}
+
+int pbc_frames_next(pbc_frames_walk *w, pbc_frame_run *piece)
+{
+    if (w->i >= w->end || !w->r || w->r >= w->f->runs + w->f->count)
+        return 0;
+    uint64_t skip = w->i - w->r->at, take = w->r->count - skip;
+    if (take > w->end - w->i)
+        take = w->end - w->i;
+    *piece = (pbc_frame_run){w->i - w->from, take, w->r->first + skip, w->r->pooled};
+    w->i += take;
+    w->r++;
+    return 1;
+}
+
 void pbc_frames_sub(const pbc_frames *f, uint64_t from, uint64_t n, pbc_frames *out)
 {
     pbc_frames_clear(out);
     out->pool = f->pool;
-    if (!n)
-        return;
-    const pbc_frame_run *r = pbc_frames_run_of(f, from), *end = f->runs + f->count;
-    for (uint64_t i = from; i < from + n && r < end; r++) {
-        uint64_t skip = i - r->at, take = r->count - skip;
-        if (take > from + n - i)
-            take = from + n - i;
-        pbc_frames_add(out, r->first + skip, take, (int)r->pooled);
-        i += take;
-    }
+    pbc_frames_walk w = pbc_frames_walk_from(f, from, n);
+    pbc_frame_run p;
+    while (pbc_frames_next(&w, &p))
+        pbc_frames_add(out, p.first, p.count, (int)p.pooled);
 }
 
 int pbc_frames_find(const pbc_frames *f, uint64_t pfn, uint64_t *index)

@@ -38,6 +38,17 @@ void pbc_frames_add(pbc_frames *f, uint64_t first, uint64_t n, int pooled);
 uint64_t pbc_frames_pfn(const pbc_frames *f, uint64_t i);
 /* The run holding frame i. */
 const pbc_frame_run *pbc_frames_run_of(const pbc_frames *f, uint64_t i);
+/* Walks frames [from, from + n) of f a run at a time: each call gives the
+ * next piece of a run (its `at` counted from `from`), 0 at the end.
+ *   pbc_frames_walk w = pbc_frames_walk_from(f, from, n); pbc_frame_run p;
+ *   while (pbc_frames_next(&w, &p)) ... */
+typedef struct pbc_frames_walk {
+    const pbc_frames *f;
+    const pbc_frame_run *r;
+    uint64_t i, from, end;
+} pbc_frames_walk;
+pbc_frames_walk pbc_frames_walk_from(const pbc_frames *f, uint64_t from, uint64_t n);
+int pbc_frames_next(pbc_frames_walk *w, pbc_frame_run *piece);
 /* Frames [from, from + n) of f as a list of their own, into out (cleared first). */
 void pbc_frames_sub(const pbc_frames *f, uint64_t from, uint64_t n, pbc_frames *out);
 /* Frames [from, from + n) into out[0 .. n-1]. */

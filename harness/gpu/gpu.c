@@ -539,19 +539,14 @@ void pbc_gpu_lay_frames(pbc_gpu *gpu, const uint64_t *pfns, uint64_t n, const pb
 
 void pbc_gpu_lay_frame_list(pbc_gpu *gpu, const pbc_frames *list, uint64_t from, uint64_t n, const pbc_desc *d)
 {
-    if (!n)
-        return;
-    const pbc_frame_run *r = pbc_frames_run_of(list, from), *end = list->runs + list->count;
-    for (uint64_t i = from; i < from + n && r < end; r++) {
-        uint64_t skip = i - r->at, take = r->count - skip;
-        if (take > from + n - i)
-            take = from + n - i;
-        pbc_desc first = pbc_desc_shift(d, (i - from) * PBC_PAGE_SIZE);
-        if (r->pooled)
-            pbc_mem_lay_pool(&gpu->mem, r->first + skip, take, &first, &gpu->cur);
+    pbc_frames_walk w = pbc_frames_walk_from(list, from, n);
+    pbc_frame_run p;
+    while (pbc_frames_next(&w, &p)) {
+        pbc_desc first = pbc_desc_shift(d, p.at * PBC_PAGE_SIZE);
+        if (p.pooled)
+            pbc_mem_lay_pool(&gpu->mem, p.first, p.count, &first, &gpu->cur);
         else
-            pbc_mem_lay(&gpu->mem, r->first + skip, take, &first, &gpu->cur);
-        i += take;
+            pbc_mem_lay(&gpu->mem, p.first, p.count, &first, &gpu->cur);
     }
 }
 

@@ -639,16 +639,23 @@ void pbc_mem_set_pool(pbc_mem *m, const pbc_pool_order *order)
     m->pool = *order;
 }
 
+/* The extent of the physical (or pool) extents holding key, sorted first,
+ * and how many pages of it from key on, at most max; 0 when none. */
+static uint64_t ext_span(const pbc_mem *m, int pool, uint64_t key, uint64_t max, const pbc_extent **e)
+{
+    ext_sort((pbc_mem *)m); /* sorting is not a change */
+    *e = pool ? ext_search(m->pool_ext, m->pool_count, key) : ext_search(m->ext, m->ext_count, key);
+    if (!*e)
+        return 0;
+    uint64_t n = (*e)->first + (*e)->count - key;
+    return n < max ? n : max;
+}
+
 uint64_t pbc_mem_base_run(const pbc_mem *m, uint64_t ppn, uint64_t max, pbc_desc *d)
 {
-    pbc_mem *w = (pbc_mem *)m; /* sorting and the last-leaf memo are not changes */
-    ext_sort(w);
-    const pbc_extent *e = ext_search(m->ext, m->ext_count, ppn);
-    if (!e)
-        return 0;
-    uint64_t n = e->first + e->count - ppn;
-    if (n > max)
-        n = max;
+    pbc_mem *w = (pbc_mem *)m; /* the last-leaf memo is not a change */
+    const pbc_extent *e;
+    uint64_t n = ext_span(m, 0, ppn, max, &e);
     for (uint64_t at = ppn; at < ppn + n;) {
         uint64_t leaf_end = ((at >> MEM_LEAF_BITS) + 1) << MEM_LEAF_BITS, end = leaf_end < ppn + n ? leaf_end : ppn + n;
         const uint32_t *first = mem_entry(w, at, 0);
@@ -672,14 +679,11 @@ static int u64_cmp(const void *a, const void *b)
 
 uint64_t pbc_mem_pool_run(const pbc_mem *m, uint64_t index, uint64_t max, pbc_desc *d)
 {
-    pbc_mem *w = (pbc_mem *)m; /* sorting and indexing are not changes */
-    ext_sort(w);
-    const pbc_extent *e = ext_search(m->pool_ext, m->pool_count, index);
-    if (!e)
+    pbc_mem *w = (pbc_mem *)m; /* indexing is not a change */
+    const pbc_extent *e;
+    uint64_t n = ext_span(m, 1, index, max, &e);
+    if (!n)
         return 0;
-    uint64_t n = e->first + e->count - index;
-    if (n > max)
-        n = max;
     if (m->pool_written_of != m->count) { /* pages were written since: index them again */
         w->pool_written_count = 0;
         for (uint32_t i = 0; i < m->count; i++) {
