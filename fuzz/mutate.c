@@ -211,13 +211,31 @@ static void tweak_op(pbc_scenario *s, pbc_sop *o, pbc_rng *r)
 
 /* ---- Layouts ---- */
 
+/* Paging buffers moved into a memory segment that can hold their window
+ * (S40), or back out of it: a builder's ring ranges and patching of
+ * buffers that live in a segment are judged only then. The generator
+ * leaves them out of segments, so without this only byte mutations of an
+ * explicit layout put them there. */
+static int mutate_paging_place(pbc_scenario *s, pbc_rng *r)
+{
+    uint32_t ids[PBC_MAX_SEGMENTS], n = 0;
+    for (uint32_t i = 0; i < s->segment_count; i++)
+        if (s->segments[i].kind == PBC_SEGMENT_MEMORY && s->segments[i].size > PBC_PAGING_WINDOW)
+            ids[n++] = i + 1;
+    uint32_t now = s->paging_segment;
+    s->paging_segment = n && (!now || pick(r, 2)) ? ids[pick(r, n)] : 0;
+    return s->paging_segment != now;
+}
+
 /* A new layout (gen.c), or one segment pushed to a boundary: an aperture
  * of one page or 4 GiB, a memory segment of 1 MiB, 4 GiB or 64 GiB, or a
- * segment moved to end on a 4 GiB line. A change the GPU model cannot
- * build is undone. Placements that no longer fit are folded into the new
- * layout when the result is decoded. */
+ * segment moved to end on a 4 GiB line; or the paging buffers moved. A
+ * change the GPU model cannot build is undone. Placements that no longer
+ * fit are folded into the new layout when the result is decoded. */
 static int mutate_layout(pbc_scenario *s, pbc_rng *r)
 {
+    if (s->segment_count && !pick(r, 4))
+        return mutate_paging_place(s, r);
     if (!s->segment_count || pick(r, 2)) {
         pbc_gen_layout(s, pbc_rng_choose, r);
         return 1;

@@ -194,19 +194,24 @@ T_TEST(phys_changes_one_layout)
 
 /* The layout move always leaves a layout the GPU model builds, reaches
  * the boundaries it names (a 4 GiB aperture, a segment above 4 GiB, one
- * ending on a 4 GiB line), and the result survives encoding: decoding
- * keeps the layout and folds placements into it. */
+ * ending on a 4 GiB line) and paging buffers in a memory segment (S40),
+ * and the result survives encoding: decoding keeps the layout and the
+ * paging buffers' place and folds placements into it. */
 T_TEST(layout_move_reaches_wide_layouts)
 {
     pbc_rng r = {7};
-    int ap4g = 0, high = 0, on_line = 0, changed = 0;
+    int ap4g = 0, high = 0, on_line = 0, changed = 0, paging = 0;
     for (int i = 0; i < 200; i++) {
         pbc_scenario c;
         load("everything.pbs", &c);
         pbc_segment_info before[PBC_MAX_SEGMENTS];
         memcpy(before, c.segments, sizeof(before));
+        uint32_t paging_before = c.paging_segment;
         if (pbc_mutate_scenario(&c, PBC_MUT_LAYOUT, NULL, &r))
-            changed += memcmp(before, c.segments, sizeof(before)) != 0;
+            changed += memcmp(before, c.segments, sizeof(before)) != 0 || c.paging_segment != paging_before;
+        paging += c.paging_segment != 0;
+        T_CHECK(!c.paging_segment || (c.segments[c.paging_segment - 1].kind == PBC_SEGMENT_MEMORY &&
+                                      c.segments[c.paging_segment - 1].size > PBC_PAGING_WINDOW));
         T_CHECK(pbc_gpu_layout_check(c.segments, c.segment_count) == NULL);
         for (uint32_t k = 0; k < c.segment_count; k++) {
             const pbc_segment_info *g = &c.segments[k];
@@ -221,12 +226,14 @@ T_TEST(layout_move_reaches_wide_layouts)
         pbc_scenario_decode(enc, n, &d);
         T_CHECK(d.segment_count == c.segment_count &&
                 memcmp(d.segments, c.segments, c.segment_count * sizeof(c.segments[0])) == 0);
+        T_CHECK(d.paging_segment == c.paging_segment);
         T_CHECK(legal(&d));
         free(enc);
         pbc_scenario_fini(&d);
         pbc_scenario_fini(&c);
     }
     T_CHECK_MSG(changed > 150, "%d of 200 changed the layout", changed);
+    T_CHECK_MSG(paging >= 20, "%d of 200 with paging buffers in a segment", paging);
     T_CHECK(ap4g && high && on_line);
 }
 
