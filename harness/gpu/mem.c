@@ -691,7 +691,8 @@ uint64_t pbc_mem_pool_run(const pbc_mem *m, uint64_t index, uint64_t max, pbc_de
             if (pool_index(m, m->pages[i].ppn, &k))
                 PBC_PUSH(w->pool_written, w->pool_written_count, w->pool_written_cap, k);
         }
-        qsort(w->pool_written, w->pool_written_count, sizeof(*w->pool_written), u64_cmp);
+        if (w->pool_written_count > 1)
+            qsort(w->pool_written, w->pool_written_count, sizeof(*w->pool_written), u64_cmp);
         w->pool_written_of = m->count;
     }
     uint32_t lo = 0, hi = m->pool_written_count; /* the first written index at or after `index` */
