@@ -23,6 +23,9 @@ void pbc_record_fini(pbc_record *r)
     free(r->owners);
     free(r->pfns);
     free(r->alloc_pfns);
+    for (uint32_t i = 0; i < r->image_count; i++)
+        free(r->images[i].bytes);
+    free(r->images);
     free(r->log);
     memset(r, 0, sizeof(*r));
 }
@@ -33,11 +36,29 @@ void pbc_record_clear(pbc_record *r)
     r->mask_count = r->write_count = r->sub_count = r->owner_count = 0;
     r->exec_hash = 0;
     r->pfn_total = r->alloc_pfn_count = 0;
+    for (uint32_t i = 0; i < r->image_count; i++)
+        free(r->images[i].bytes);
+    r->image_count = 0;
     r->log_len = 0;
     if (r->log)
         r->log[0] = 0;
     r->calls = r->buffers = r->busy_retries = r->insufficient = 0;
     r->unsupported_op = r->stopped = r->ops_done = 0;
+}
+
+uint8_t *pbc_record_image(pbc_record *r, uint32_t op, uint32_t alloc, int before, uint64_t lo, uint64_t hi)
+{
+    pbc_image im = {op, alloc, before != 0, lo, hi, pbc_xmalloc(hi > lo ? hi - lo : 1)};
+    PBC_PUSH(r->images, r->image_count, r->image_cap, im);
+    return im.bytes;
+}
+
+const pbc_image *pbc_record_image_of(const pbc_record *r, uint32_t op, int before)
+{
+    for (uint32_t i = r->image_count; i-- > 0;) /* operation order: the newest first */
+        if (r->images[i].op == op && r->images[i].before == (uint32_t)(before != 0))
+            return &r->images[i];
+    return NULL;
 }
 
 void pbc_record_mask_add(pbc_record *r, uint64_t start, uint64_t end, const char *reason)

@@ -55,6 +55,18 @@ typedef struct pbc_pfn_span {
     uint32_t first, count;
 } pbc_pfn_span;
 
+/* A context allocation's content as this run left it once the work of
+ * operation `op` (InitContextResource or UpdateContextAllocation) had run,
+ * or (before) just before the operation: bytes [lo, hi) of allocation
+ * `alloc`. The content oracle carries the first through the allocation's
+ * later moves, and holds the second to the history up to the operation. */
+typedef struct pbc_image {
+    uint32_t op, alloc;
+    uint32_t before;
+    uint64_t lo, hi;
+    uint8_t *bytes;
+} pbc_image;
+
 typedef struct pbc_record {
     pbc_findings findings;
     pbc_mask *masks;
@@ -72,6 +84,8 @@ typedef struct pbc_record {
     uint32_t pfn_total, pfn_cap;
     pbc_pfn_span *alloc_pfns;
     uint32_t alloc_pfn_count, alloc_pfn_cap;
+    pbc_image *images; /* context images, in operation order */
+    uint32_t image_count, image_cap;
     uint64_t exec_hash; /* XXH3 chain over every micro-op decoded from paging buffers */
     char *log;          /* the builder's DbgPrint output in the run, NUL-ended */
     size_t log_len, log_cap;
@@ -91,6 +105,12 @@ void pbc_record_clear(pbc_record *r);
 void pbc_record_mask_add(pbc_record *r, uint64_t start, uint64_t end, const char *reason);
 /* Defined content was written to [start, end): it is no longer masked. */
 void pbc_record_mask_clear(pbc_record *r, uint64_t start, uint64_t end);
+
+/* Room for the image of bytes [lo, hi) of context allocation `alloc`
+ * after (before: before) operation `op`; the caller fills it. */
+uint8_t *pbc_record_image(pbc_record *r, uint32_t op, uint32_t alloc, int before, uint64_t lo, uint64_t hi);
+/* The image taken after (before: before) operation `op`, NULL when none was. */
+const pbc_image *pbc_record_image_of(const pbc_record *r, uint32_t op, int before);
 
 /* Keeps a copy of the builder's DbgPrint output of the run. */
 void pbc_record_set_log(pbc_record *r, const char *text, size_t len);
