@@ -22,7 +22,7 @@ typedef struct layer {
     uint64_t start, end;
     int64_t origin;  /* FILL: the allocation offset where the pattern's byte 0 falls */
     uint32_t op;     /* the scenario operation, UINT32_MAX for the initial content */
-    const uint8_t *image; /* IMAGE: the builder's bytes of [start, end), recorded in its run */
+    const pbc_image *image; /* IMAGE: the builder's bytes of [start, end), recorded in its run */
 } layer;
 
 typedef struct story {
@@ -94,7 +94,27 @@ static void aperture_layer(oracle *o, uint32_t segment, uint64_t offset, uint64_
 }
 
 static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint8_t *defined);
+static int layer_window_desc(const layer *l, uint64_t at, uint32_t len, pbc_desc *d);
 static const char *layer_name(const layer *l, char *buf, size_t n);
+
+/* Whether the recorded page p, allocation bytes [at, at+len), is what the
+ * history says without making a byte: the newest layer over it says one
+ * stream (or nothing: undefined) and the page was that stream. */
+static int window_as_described(const story *st, uint64_t at, uint32_t len, const pbc_image_page *p)
+{
+    for (uint32_t k = st->count; k-- > 0;) {
+        const layer *l = &st->layers[k];
+        if (l->end <= at || l->start >= at + len)
+            continue;
+        if (l->start > at || l->end < at + len)
+            return 0;
+        if (l->kind == LAYER_UNDEFINED)
+            return 1;
+        pbc_desc want;
+        return p->described && layer_window_desc(l, at, len, &want) && pbc_desc_same(&p->d, &want);
+    }
+    return 1; /* no layer: nothing defined there */
+}
 static const layer *owner(const story *st, uint64_t x);
 
 /* Before operation `index` (a context operation) the run recorded the
@@ -106,11 +126,13 @@ static void check_before(oracle *o, uint32_t index, const pbc_sop *op, const sto
     const pbc_image *im = pbc_record_image_of(o->rec, index, 1);
     if (o->bad || !im || im->alloc != op->alloc || im->hi > o->s->allocs[op->alloc].size)
         return;
-    uint8_t want[PBC_PAGE_SIZE], defined[PBC_PAGE_SIZE];
+    uint8_t want[PBC_PAGE_SIZE], defined[PBC_PAGE_SIZE], got[PBC_PAGE_SIZE];
     for (uint64_t at = im->lo; at < im->hi; at += PBC_PAGE_SIZE) {
         uint32_t n = im->hi - at < PBC_PAGE_SIZE ? (uint32_t)(im->hi - at) : PBC_PAGE_SIZE;
+        if (window_as_described(st, at, n, &im->pages[(at - im->lo) / PBC_PAGE_SIZE]))
+            continue;
         expect(st, at, n, want, defined);
-        const uint8_t *got = im->bytes + (at - im->lo);
+        pbc_image_read(im, at, got, n);
         for (uint32_t k = 0; k < n; k++) {
             if (!defined[k] || got[k] == want[k])
                 continue;
@@ -167,7 +189,7 @@ static void apply(oracle *o, uint32_t index, const pbc_sop *op)
         const pbc_image *im = pbc_record_image_of(o->rec, index, 0);
         if (im && im->alloc == op->alloc && im->hi <= size) {
             push(st, (layer){LAYER_UNDEFINED, 0, 0, size, 0, index, NULL});
-            push(st, (layer){LAYER_IMAGE, 0, im->lo, im->hi, (int64_t)im->lo, index, im->bytes});
+            push(st, (layer){LAYER_IMAGE, 0, im->lo, im->hi, (int64_t)im->lo, index, im});
         } else {
             push(st, (layer){LAYER_UNDEFINED, 0, 0, size, 0, index, NULL});
         }
@@ -195,6 +217,27 @@ static pbc_desc layer_desc(const layer *l, uint64_t at)
                                  : (pbc_desc){PBC_PAGE_PATTERN, l->value, (uint64_t)((int64_t)at - l->origin)};
 }
 
+/* Whether layer l (not UNDEFINED) says allocation bytes [at, at+len),
+ * which it covers, are one stream, and which (*d): always for a pattern or
+ * initial content; for an image, when the window is one of its pages and
+ * that page was recorded described. */
+static int layer_window_desc(const layer *l, uint64_t at, uint32_t len, pbc_desc *d)
+{
+    if (l->kind != LAYER_IMAGE) {
+        *d = layer_desc(l, at);
+        return 1;
+    }
+    const pbc_image *im = l->image;
+    if ((at - im->lo) % PBC_PAGE_SIZE)
+        return 0;
+    const pbc_image_page *p = &im->pages[(at - im->lo) / PBC_PAGE_SIZE];
+    uint64_t page_len = im->hi - at < PBC_PAGE_SIZE ? im->hi - at : PBC_PAGE_SIZE;
+    if (!p->described || page_len != len)
+        return 0;
+    *d = p->d;
+    return 1;
+}
+
 /* Expected bytes of allocation bytes [at, at+n) into want, and which of
  * them are defined into defined: each layer is a window of a stream
  * (content or pattern), laid in order. */
@@ -211,7 +254,7 @@ static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint
         if (l->kind == LAYER_UNDEFINED)
             continue;
         if (l->kind == LAYER_IMAGE) {
-            memcpy(want + i0, l->image + (from - l->start), i1 - i0);
+            pbc_image_read(l->image, from, want + i0, i1 - i0);
             continue;
         }
         pbc_desc d = layer_desc(l, from);
@@ -257,9 +300,9 @@ static int page_as_described(const story *st, uint64_t at, uint32_t len, const p
             return 0; /* the window is a patchwork: byte by byte */
         if (l->kind == LAYER_UNDEFINED)
             return 1; /* nothing to judge, however it is held */
-        if (l->kind == LAYER_IMAGE)
+        pbc_desc want, got;
+        if (!layer_window_desc(l, at, len, &want))
             return 0; /* bytes, not a stream: byte by byte */
-        pbc_desc want = layer_desc(l, at), got;
         return pbc_mem_desc_range(&g->mem, phys, len, &got) && pbc_desc_same(&got, &want);
     }
     return 0;

@@ -487,11 +487,14 @@ static void vm_create(vm *v, const pbc_sop *op)
     }
 }
 
-/* Reads one piece of a context allocation into its image (ctx). */
-static void vm_image_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *ctx)
+/* The physical address of byte `off` of allocation `index` where ra
+ * puts it. */
+static uint64_t vm_alloc_phys(const vm *v, uint32_t index, const pbc_res_alloc *ra, uint64_t off)
 {
-    const pbc_image *im = ctx;
-    pbc_mem_read(&v->gpu->mem, addr, im->bytes + (at - im->lo), n);
+    if (ra->where == PBC_WHERE_SEGMENT)
+        return pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset + off;
+    const uint64_t *pfn = v->allocs[index].mdl.pfns + v->s->allocs[index].mdl_offset;
+    return (pfn[off / PBC_PAGE_SIZE] << PBC_PAGE_SHIFT) + off % PBC_PAGE_SIZE;
 }
 
 /* InitContextResource and UpdateContextAllocation: the context's content
@@ -501,9 +504,9 @@ static void vm_image_piece(vm *v, uint64_t addr, uint64_t n, uint64_t at, void *
  * done with it, and lets them finish before it uses the context again
  * (Windows schedules no work on a context before its initialization or
  * update has run): so the allocation's bytes are recorded just before the
- * operation (before), which the content oracle holds to the history so
- * far (the image the last one left, carried through every move since),
- * and once its buffers have run, as the builder's own image of the
+ * operation when it is a context already (before), which the content
+ * oracle holds to the history so far (the image the last one left,
+ * carried through every move since), and once its buffers have run, as the builder's own image of the
  * context (docs/rules.md, "Masks"). The spec model writes no context and
  * keeps none. */
 static void vm_context_image(vm *v, const pbc_sop *op, int before)
@@ -513,15 +516,24 @@ static void vm_context_image(vm *v, const pbc_sop *op, int before)
     const pbc_salloc *al = &v->s->allocs[op->alloc];
     if (v->opt.mode != PBC_MODE_TARGET || v->stop || ra->where == PBC_WHERE_NONE)
         return;
+    if (before && va->driver_hi <= va->driver_lo)
+        return; /* not a context yet: nothing of the driver's to follow, and the comparison sees it all */
     pbc_vidmm_wait_idle(v, (int)op->alloc);
     if (v->stop || v->gpu->fault_count)
         return; /* what faulted is reported as it is; the image would be of a broken run */
     uint64_t lo = before ? 0 : va->driver_lo, hi = before ? al->size : va->driver_hi;
     if (hi <= lo)
         return;
-    pbc_record_image(v->res, v->op, op->alloc, before, lo, hi);
-    pbc_image im = v->res->images[v->res->image_count - 1];
-    pbc_vidmm_alloc_pieces_at(v, op->alloc, ra, im.lo, im.hi - im.lo, vm_image_piece, &im);
+    pbc_image *im = pbc_record_image(v->res, v->op, op->alloc, before, lo, hi);
+    for (uint64_t at = lo; at < hi; at += PBC_PAGE_SIZE) {
+        uint32_t k = (uint32_t)((at - lo) / PBC_PAGE_SIZE), n = hi - at < PBC_PAGE_SIZE ? (uint32_t)(hi - at)
+                                                                                      : PBC_PAGE_SIZE;
+        uint64_t phys = vm_alloc_phys(v, op->alloc, ra, at);
+        if (pbc_mem_desc_range(&v->gpu->mem, phys, n, &im->pages[k].d))
+            im->pages[k].described = 1; /* a stream, as memory holds it: nothing made */
+        else
+            pbc_mem_read(&v->gpu->mem, phys, pbc_image_page_bytes(im, k, n), n);
+    }
 }
 
 /* InitContextResource: the allocation (a context allocation, as
