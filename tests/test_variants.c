@@ -359,6 +359,42 @@ T_TEST(ring_pieces_rings_more_than_once)
     t->destroy_adapter(ad);
 }
 
+/* variant-gpu-scratch really writes into its paging buffer with the GPU:
+ * after a lone WritePhysical (nothing after it in the buffer, so VidMm
+ * never poisons the scratch again) the last 16 bytes of the buffer hold
+ * what its WRITE put there (4 zero bytes), not poison, and the run
+ * passes; a WritePhysical run by the GPU before a ReadPhysical is built in
+ * the same buffer passes too: the second call is handed the scratch back
+ * as free space, poison again (without vm_scratch_forget it fails
+ * PB-DMA-ADVANCE: bytes past its pointer are not poison). */
+T_TEST(gpu_scratch_writes_its_buffer)
+{
+    static const char *const texts[] = {"pbs 1\nwrite-physical at=1:0x2000\nend\n",
+                                        "pbs 1\nwrite-physical at=1:0x2000\nidle\nread-physical at=2:0x8\nend\n"};
+    for (size_t k = 0; k < 2; k++) {
+        pbc_scenario s;
+        char err[256];
+        T_CHECK_MSG(pbc_scenario_parse(texts[k], strlen(texts[k]), "scratch", &s, err, sizeof(err)) == 0, "%s",
+                    err);
+        pbc_runner r;
+        pbc_runner_init(&r);
+        pbc_run_options o = {.dma_override = 4096};
+        pbc_outcome out;
+        pbc_runner_run(&r, &s, pbc_target_find("variant-gpu-scratch"), &o, &out);
+        T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s", out.rule, out.message);
+        const pbc_record *res = &r.target.res;
+        T_CHECK(res->sub_count >= 1 && res->buffers == 1);
+        if (k == 0 && res->sub_count) {
+            const uint8_t *end = r.target.gpu->dma_pool + res->subs[0].pool_offset + 4096;
+            static const uint8_t zero[4];
+            T_CHECK_MSG(!memcmp(end - 16, zero, 4), "scratch holds %02x %02x %02x %02x", end[-16], end[-15],
+                        end[-14], end[-13]);
+        }
+        pbc_runner_fini(&r);
+        pbc_scenario_fini(&s);
+    }
+}
+
 T_TEST(patch_fence_writes_one_fence_and_rings_none)
 {
     const pbc_target *t = pbc_target_find("variant-patch-fence");

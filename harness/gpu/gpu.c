@@ -429,14 +429,27 @@ static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, const pbc_
     int64_t pool = pbc_gpu_pool_offset(gpu, addr);
     if (pool >= 0) {
         /* The paging buffers themselves: packets may carry inline data the
-         * GPU reads (S10 says where the buffer is paged); nothing may write
-         * there but the builder. */
-        if (!out || len > PBC_DMA_POOL_SIZE - (uint64_t)pool) {
+         * GPU reads (S10 says where the buffer is paged); a write there is
+         * judged by what it would break (VidMm's pool_write), as memory. */
+        if (len > PBC_DMA_POOL_SIZE - (uint64_t)pool) {
             pbc_gpu_fault(gpu, PBC_FAULT_BAD_ADDRESS, addr,
-                          out ? "read beyond the paging-buffer pool" : "GPU write into the paging-buffer pool");
+                          out ? "read beyond the paging-buffer pool" : "write beyond the paging-buffer pool");
             return -1;
         }
-        memcpy(out, gpu->dma_pool + pool, len);
+        if (out) {
+            memcpy(out, gpu->dma_pool + pool, len);
+            return 0;
+        }
+        const char *why = gpu->pool_write ? gpu->pool_write(gpu->observer_ctx, (uint64_t)pool, len)
+                                          : "GPU write into the paging-buffer pool";
+        if (why) {
+            pbc_gpu_fault(gpu, PBC_FAULT_BAD_ADDRESS, addr, why);
+            return -1;
+        }
+        if (d)
+            pbc_desc_read(d, 0, gpu->dma_pool + pool, (uint32_t)len);
+        else
+            memcpy(gpu->dma_pool + pool, in, len);
         return 0;
     }
     for (uint64_t done = 0; done < len;) {
@@ -839,6 +852,7 @@ static void gpu_exec_dma(pbc_gpu *gpu, const pbc_qentry *e)
                           "decoder returned an impossible packet length");
             return;
         }
+        gpu->packet_next = (uint32_t)(e->start + off + plen);
         if (gpu->on_packet)
             gpu->on_packet(gpu->packet_ctx, e, gpu->cur.packet_offset, &uop);
         gpu->exec_hash = XXH3_64bits_withSeed(&uop, sizeof(uop), gpu->exec_hash);

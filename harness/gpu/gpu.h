@@ -187,6 +187,10 @@ typedef void (*pbc_fetch_observer)(void *ctx, const pbc_qentry *entry, const uin
  * driver keeps its GART; returns 0 and fills *e, or -1 to use the model's
  * own entry. */
 typedef int (*pbc_gart_lookup)(void *ctx, UINT segment, uint64_t index, pbc_gart_entry *e);
+/* A GPU write of `len` bytes at offset `offset` of the paging-buffer pool:
+ * NULL when it breaks nothing (it is made), else why it does (a static
+ * string; the write is a fault). Without it every such write is one. */
+typedef const char *(*pbc_pool_write_judge)(void *ctx, uint64_t offset, uint64_t len);
 /* Called for every fence the GPU completes. */
 typedef void (*pbc_fence_observer)(void *ctx, uint32_t fence, uint32_t seq);
 /* The watched value (pbc_gpu.value_addr) changed: it now holds `value`.
@@ -253,9 +257,11 @@ struct pbc_gpu {
     pbc_fetch_observer on_fetch;
     pbc_gart_lookup gart_lookup; /* a driver-kept GART, when set */
     pbc_value_observer on_value;
+    pbc_pool_write_judge pool_write; /* GPU writes into the paging-buffer pool, when set */
+    uint32_t packet_next; /* while a DMA entry runs: the entry offset of the packet after the one executing */
     uint64_t value_addr; /* a 64-bit value read after every packet and every CPU work entry (0: none) */
     uint64_t value_last; /* what it held at the last look */
-    void *observer_ctx; /* for on_fence, on_fetch and gart_lookup */
+    void *observer_ctx; /* for on_fence, on_fetch, gart_lookup and pool_write */
 };
 
 /* Why the segment layout does not fit the address map (ids 1..n in order,

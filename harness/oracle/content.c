@@ -14,7 +14,7 @@
 
 #include "base/util.h"
 
-typedef enum layer_kind { LAYER_INIT = 1, LAYER_FILL, LAYER_UNDEFINED } layer_kind;
+typedef enum layer_kind { LAYER_INIT = 1, LAYER_FILL, LAYER_UNDEFINED, LAYER_IMAGE } layer_kind;
 
 typedef struct layer {
     uint32_t kind;   /* layer_kind */
@@ -22,6 +22,7 @@ typedef struct layer {
     uint64_t start, end;
     int64_t origin;  /* FILL: the allocation offset where the pattern's byte 0 falls */
     uint32_t op;     /* the scenario operation, UINT32_MAX for the initial content */
+    const pbc_image *image; /* IMAGE: the builder's bytes of [start, end), recorded in its run */
 } layer;
 
 typedef struct story {
@@ -32,8 +33,12 @@ typedef struct story {
 
 typedef struct oracle {
     const pbc_scenario *s;
+    const pbc_record *rec;
     pbc_residency r;
     story *stories;
+    char *why;       /* the first contradiction seen while applying the history */
+    size_t why_size;
+    int bad;
 } oracle;
 
 static void push(story *st, layer l)
@@ -88,6 +93,59 @@ static void aperture_layer(oracle *o, uint32_t segment, uint64_t offset, uint64_
     }
 }
 
+static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint8_t *defined);
+static int layer_window_desc(const layer *l, uint64_t at, uint32_t len, pbc_desc *d);
+static const char *layer_name(const layer *l, char *buf, size_t n);
+
+/* Whether the recorded page p, allocation bytes [at, at+len), is what the
+ * history says without making a byte: the newest layer over it says one
+ * stream (or nothing: undefined) and the page was that stream. */
+static int window_as_described(const story *st, uint64_t at, uint32_t len, const pbc_image_page *p)
+{
+    for (uint32_t k = st->count; k-- > 0;) {
+        const layer *l = &st->layers[k];
+        if (l->end <= at || l->start >= at + len)
+            continue;
+        if (l->start > at || l->end < at + len)
+            return 0;
+        if (l->kind == LAYER_UNDEFINED)
+            return 1;
+        pbc_desc want;
+        return p->described && layer_window_desc(l, at, len, &want) && pbc_desc_same(&p->d, &want);
+    }
+    return 1; /* no layer: nothing defined there */
+}
+static const layer *owner(const story *st, uint64_t x);
+
+/* Before operation `index` (a context operation) the run recorded the
+ * allocation's bytes: they must be what its history says so far (the
+ * builder's last context image, carried through every move since), or the
+ * operation would hide a move that broke them. */
+static void check_before(oracle *o, uint32_t index, const pbc_sop *op, const story *st)
+{
+    const pbc_image *im = pbc_record_image_of(o->rec, index, 1);
+    if (o->bad || !im || im->alloc != op->alloc || im->hi > o->s->allocs[op->alloc].size)
+        return;
+    uint8_t want[PBC_PAGE_SIZE], defined[PBC_PAGE_SIZE], got[PBC_PAGE_SIZE];
+    for (uint64_t at = im->lo; at < im->hi; at += PBC_PAGE_SIZE) {
+        uint32_t n = im->hi - at < PBC_PAGE_SIZE ? (uint32_t)(im->hi - at) : PBC_PAGE_SIZE;
+        if (window_as_described(st, at, n, &im->pages[(at - im->lo) / PBC_PAGE_SIZE]))
+            continue;
+        expect(st, at, n, want, defined);
+        pbc_image_read(im, at, got, n);
+        for (uint32_t k = 0; k < n; k++) {
+            if (!defined[k] || got[k] == want[k])
+                continue;
+            char src[160];
+            snprintf(o->why, o->why_size, "allocation %s +0x%" PRIx64 " holds 0x%02x before operation %u '%s' "
+                     "where its history says 0x%02x, %s", o->s->allocs[op->alloc].name, at + k, got[k], index + 1,
+                     pbc_sop_name(op->kind), want[k], layer_name(owner(st, at + k), src, sizeof(src)));
+            o->bad = 1;
+            return;
+        }
+    }
+}
+
 static void apply(oracle *o, uint32_t index, const pbc_sop *op)
 {
     const pbc_scenario *s = o->s;
@@ -96,16 +154,17 @@ static void apply(oracle *o, uint32_t index, const pbc_sop *op)
     switch (op->kind) {
     case PBC_SOP_FILL:
         st->count = 0; /* Fill sets the whole allocation (S25) */
-        push(st, (layer){LAYER_FILL, op->pattern, 0, size, 0, index});
+        push(st, (layer){LAYER_FILL, op->pattern, 0, size, 0, index, NULL});
         break;
     case PBC_SOP_DISCARD:
-        push(st, (layer){LAYER_UNDEFINED, 0, 0, size, 0, index}); /* S27 */
+        push(st, (layer){LAYER_UNDEFINED, 0, 0, size, 0, index, NULL}); /* S27 */
         break;
     case PBC_SOP_RENDER_WRITE:
-        push(st, (layer){LAYER_FILL, op->pattern, op->offset, op->offset + op->size, (int64_t)op->offset, index});
+        push(st, (layer){LAYER_FILL, op->pattern, op->offset, op->offset + op->size, (int64_t)op->offset, index,
+                         NULL});
         break;
     case PBC_SOP_GPU_WRITE: {
-        layer l = {LAYER_FILL, op->pattern, 0, 0, 0, index};
+        layer l = {LAYER_FILL, op->pattern, 0, 0, 0, index, NULL};
         if (s->segments[op->at.segment - 1].kind == PBC_SEGMENT_APERTURE)
             aperture_layer(o, op->at.segment, op->at.offset, op->size, l);
         else
@@ -113,7 +172,7 @@ static void apply(oracle *o, uint32_t index, const pbc_sop *op)
         break;
     }
     case PBC_SOP_WRITE_PHYSICAL: {
-        layer l = {LAYER_UNDEFINED, 0, 0, 0, 0, index}; /* S29 */
+        layer l = {LAYER_UNDEFINED, 0, 0, 0, 0, index, NULL}; /* S29 */
         segment_layer(o, op->at.segment, s->segments[op->at.segment - 1].base + op->at.offset, 8, l);
         break;
     }
@@ -121,9 +180,21 @@ static void apply(oracle *o, uint32_t index, const pbc_sop *op)
         st->coherent = (op->flags & PBC_SOP_COHERENT) != 0;
         break;
     case PBC_SOP_INIT_CONTEXT:   /* the driver's context image */
-    case PBC_SOP_UPDATE_CONTEXT: /* the driver's update, anywhere in the context */
-        push(st, (layer){LAYER_UNDEFINED, 0, 0, size, 0, index});
+    case PBC_SOP_UPDATE_CONTEXT: { /* the driver's update, anywhere in the context */
+        /* Whatever the driver made of it, as its own run recorded once the
+         * operation's work had run; from then on it moves unchanged. With
+         * no image (the spec model, a run that broke first) it is
+         * undefined. */
+        check_before(o, index, op, st);
+        const pbc_image *im = pbc_record_image_of(o->rec, index, 0);
+        if (im && im->alloc == op->alloc && im->hi <= size) {
+            push(st, (layer){LAYER_UNDEFINED, 0, 0, size, 0, index, NULL});
+            push(st, (layer){LAYER_IMAGE, 0, im->lo, im->hi, (int64_t)im->lo, index, im});
+        } else {
+            push(st, (layer){LAYER_UNDEFINED, 0, 0, size, 0, index, NULL});
+        }
         break;
+    }
     case PBC_SOP_DESTROY: /* a new history starts with the next creation */
         st->count = 0;
         st->coherent = 0;
@@ -131,7 +202,7 @@ static void apply(oracle *o, uint32_t index, const pbc_sop *op)
     case PBC_SOP_CREATE:
         st->count = 0;
         if (pbc_sop_created_where(op) != PBC_WHERE_NONE)
-            push(st, (layer){LAYER_INIT, op->pattern, 0, size, 0, index});
+            push(st, (layer){LAYER_INIT, op->pattern, 0, size, 0, index, NULL});
         break;
     default:
         break;
@@ -144,6 +215,27 @@ static pbc_desc layer_desc(const layer *l, uint64_t at)
 {
     return l->kind == LAYER_INIT ? (pbc_desc){PBC_PAGE_CONTENT, l->value, at}
                                  : (pbc_desc){PBC_PAGE_PATTERN, l->value, (uint64_t)((int64_t)at - l->origin)};
+}
+
+/* Whether layer l (not UNDEFINED) says allocation bytes [at, at+len),
+ * which it covers, are one stream, and which (*d): always for a pattern or
+ * initial content; for an image, when the window is one of its pages and
+ * that page was recorded described. */
+static int layer_window_desc(const layer *l, uint64_t at, uint32_t len, pbc_desc *d)
+{
+    if (l->kind != LAYER_IMAGE) {
+        *d = layer_desc(l, at);
+        return 1;
+    }
+    const pbc_image *im = l->image;
+    if ((at - im->lo) % PBC_PAGE_SIZE)
+        return 0;
+    const pbc_image_page *p = &im->pages[(at - im->lo) / PBC_PAGE_SIZE];
+    uint64_t page_len = im->hi - at < PBC_PAGE_SIZE ? im->hi - at : PBC_PAGE_SIZE;
+    if (!p->described || page_len != len)
+        return 0;
+    *d = p->d;
+    return 1;
 }
 
 /* Expected bytes of allocation bytes [at, at+n) into want, and which of
@@ -161,6 +253,10 @@ static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint
         memset(defined + i0, l->kind != LAYER_UNDEFINED, i1 - i0);
         if (l->kind == LAYER_UNDEFINED)
             continue;
+        if (l->kind == LAYER_IMAGE) {
+            pbc_image_read(l->image, from, want + i0, i1 - i0);
+            continue;
+        }
         pbc_desc d = layer_desc(l, from);
         pbc_desc_read(&d, 0, want + i0, i1 - i0);
     }
@@ -168,7 +264,10 @@ static void expect(const story *st, uint64_t at, uint32_t n, uint8_t *want, uint
 
 static const char *layer_name(const layer *l, char *buf, size_t n)
 {
-    if (l->kind == LAYER_INIT && l->op != UINT32_MAX)
+    if (l->kind == LAYER_IMAGE)
+        snprintf(buf, n, "the builder's own context image after operation %u, which every later move must "
+                 "carry unchanged", l->op + 1);
+    else if (l->kind == LAYER_INIT && l->op != UINT32_MAX)
         snprintf(buf, n, "its initial content (seed %u) from operation %u", l->value, l->op + 1);
     else if (l->kind == LAYER_INIT)
         snprintf(buf, n, "its initial content (seed %u)", l->value);
@@ -201,7 +300,9 @@ static int page_as_described(const story *st, uint64_t at, uint32_t len, const p
             return 0; /* the window is a patchwork: byte by byte */
         if (l->kind == LAYER_UNDEFINED)
             return 1; /* nothing to judge, however it is held */
-        pbc_desc want = layer_desc(l, at), got;
+        pbc_desc want, got;
+        if (!layer_window_desc(l, at, len, &want))
+            return 0; /* bytes, not a stream: byte by byte */
         return pbc_mem_desc_range(&g->mem, phys, len, &got) && pbc_desc_same(&got, &want);
     }
     return 0;
@@ -231,7 +332,7 @@ static uint64_t untouched_run(const story *st, uint64_t at, uint64_t size, const
                 end = l->start - l->start % PBC_PAGE_SIZE;
             continue;
         }
-        if (l->start > at || l->kind == LAYER_UNDEFINED)
+        if (l->start > at || l->kind == LAYER_UNDEFINED || l->kind == LAYER_IMAGE)
             return 0;
         top = l;
         if (l->end < end)
@@ -342,24 +443,51 @@ static int check_foreign(const oracle *o, uint32_t i, const pbc_gpu *g, const pb
     return 0;
 }
 
-int pbc_content_check(const pbc_scenario *s, uint32_t ops_done, const pbc_gpu *gpu, const pbc_record *rec,
-                      char *why, size_t why_size)
+/* Whether the allocation's history holds a context image. */
+static int has_image(const story *st)
 {
-    oracle o = {.s = s};
+    for (uint32_t k = 0; k < st->count; k++)
+        if (st->layers[k].kind == LAYER_IMAGE)
+            return 1;
+    return 0;
+}
+
+static int content_check(const pbc_scenario *s, uint32_t ops_done, const pbc_gpu *gpu, const pbc_record *rec,
+                         int images_only, char *why, size_t why_size)
+{
+    oracle o = {.s = s, .rec = rec, .why = why, .why_size = why_size};
     if (pbc_residency_init(&o.r, s))
         abort(); /* the scenario was validated */
     o.stories = pbc_xcalloc(s->alloc_count ? s->alloc_count : 1, sizeof(*o.stories));
     for (uint32_t i = 0; i < s->alloc_count; i++)
         if (s->allocs[i].where != PBC_WHERE_NONE)
-            push(&o.stories[i], (layer){LAYER_INIT, s->allocs[i].seed, 0, s->allocs[i].size, 0, UINT32_MAX});
+            push(&o.stories[i], (layer){LAYER_INIT, s->allocs[i].seed, 0, s->allocs[i].size, 0, UINT32_MAX, NULL});
     for (uint32_t k = 0; k < ops_done && k < s->op_count; k++)
         apply(&o, k, &s->ops[k]);
-    int bad = 0;
-    for (uint32_t i = 0; i < s->alloc_count && !bad; i++)
-        bad = check_alloc(&o, i, gpu, rec, why, why_size) || check_foreign(&o, i, gpu, rec, why, why_size);
+    int bad = o.bad;
+    for (uint32_t i = 0; i < s->alloc_count && !bad; i++) {
+        if (images_only && !has_image(&o.stories[i]))
+            continue;
+        bad = check_alloc(&o, i, gpu, rec, why, why_size) ||
+              (!images_only && check_foreign(&o, i, gpu, rec, why, why_size));
+    }
     for (uint32_t i = 0; i < s->alloc_count; i++)
         free(o.stories[i].layers);
     free(o.stories);
     pbc_residency_fini(&o.r);
     return bad;
+}
+
+int pbc_content_check(const pbc_scenario *s, uint32_t ops_done, const pbc_gpu *gpu, const pbc_record *rec,
+                      char *why, size_t why_size)
+{
+    return content_check(s, ops_done, gpu, rec, 0, why, why_size);
+}
+
+int pbc_content_check_images(const pbc_scenario *s, uint32_t ops_done, const pbc_gpu *gpu, const pbc_record *rec,
+                             char *why, size_t why_size)
+{
+    if (!rec->image_count)
+        return 0;
+    return content_check(s, ops_done, gpu, rec, 1, why, why_size);
 }

@@ -23,6 +23,11 @@ void pbc_record_fini(pbc_record *r)
     free(r->owners);
     free(r->alloc_pfns);
     free(r->frame_runs);
+    for (uint32_t i = 0; i < r->image_count; i++) {
+        free(r->images[i].pages);
+        free(r->images[i].bytes);
+    }
+    free(r->images);
     free(r->log);
     memset(r, 0, sizeof(*r));
 }
@@ -33,11 +38,52 @@ void pbc_record_clear(pbc_record *r)
     r->mask_count = r->write_count = r->sub_count = r->owner_count = 0;
     r->exec_hash = 0;
     r->alloc_pfn_count = r->frame_run_count = 0;
+    for (uint32_t i = 0; i < r->image_count; i++) {
+        free(r->images[i].pages);
+        free(r->images[i].bytes);
+    }
+    r->image_count = 0;
     r->log_len = 0;
     if (r->log)
         r->log[0] = 0;
     r->calls = r->buffers = r->busy_retries = r->insufficient = 0;
     r->unsupported_op = r->stopped = r->ops_done = 0;
+}
+
+pbc_image *pbc_record_image(pbc_record *r, uint32_t op, uint32_t alloc, int before, uint64_t lo, uint64_t hi)
+{
+    uint64_t pages = hi > lo ? (hi - lo + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE : 0;
+    pbc_image im = {op, alloc, before != 0, lo, hi, pbc_xcalloc(pages ? pages : 1, sizeof(pbc_image_page)), NULL,
+                    0, 0};
+    PBC_PUSH(r->images, r->image_count, r->image_cap, im);
+    return &r->images[r->image_count - 1];
+}
+
+uint8_t *pbc_image_page_bytes(pbc_image *im, uint32_t k, uint32_t len)
+{
+    pbc_grow((void **)&im->bytes, &im->byte_cap, im->byte_count + len, 1);
+    im->pages[k].described = 0;
+    im->pages[k].at = im->byte_count;
+    im->byte_count += len;
+    return im->bytes + im->pages[k].at;
+}
+
+void pbc_image_read(const pbc_image *im, uint64_t off, uint8_t *out, uint32_t n)
+{
+    const pbc_image_page *p = &im->pages[(off - im->lo) / PBC_PAGE_SIZE];
+    uint32_t in = (uint32_t)((off - im->lo) % PBC_PAGE_SIZE);
+    if (p->described)
+        pbc_desc_read(&p->d, in, out, n);
+    else
+        memcpy(out, im->bytes + p->at + in, n);
+}
+
+const pbc_image *pbc_record_image_of(const pbc_record *r, uint32_t op, int before)
+{
+    for (uint32_t i = r->image_count; i-- > 0;) /* operation order: the newest first */
+        if (r->images[i].op == op && r->images[i].before == (uint32_t)(before != 0))
+            return &r->images[i];
+    return NULL;
 }
 
 void pbc_record_mask_add(pbc_record *r, uint64_t start, uint64_t end, const char *reason)

@@ -59,6 +59,30 @@ typedef struct pbc_pfn_span {
     uint64_t total;
 } pbc_pfn_span;
 
+/* One page of an image: one stream as memory held it (described), or its
+ * bytes, at `at` in the image's byte store. */
+typedef struct pbc_image_page {
+    pbc_desc d;
+    uint32_t described, at;
+} pbc_image_page;
+
+/* A context allocation's content as this run left it once the work of
+ * operation `op` (InitContextResource or UpdateContextAllocation) had run,
+ * or (before) just before the operation: bytes [lo, hi) of allocation
+ * `alloc` (lo on a page of the allocation), a page at a time, described
+ * where memory held a page as one stream, so that an image costs what its
+ * pages' bytes cost. The content oracle carries the first through the
+ * allocation's later moves, and holds the second to the history up to
+ * the operation. */
+typedef struct pbc_image {
+    uint32_t op, alloc;
+    uint32_t before;
+    uint64_t lo, hi;
+    pbc_image_page *pages;
+    uint8_t *bytes;
+    uint32_t byte_count, byte_cap;
+} pbc_image;
+
 typedef struct pbc_record {
     pbc_findings findings;
     pbc_mask *masks;
@@ -77,6 +101,8 @@ typedef struct pbc_record {
     pbc_frame_run *frame_runs; /* the runs of owners and alloc_pfns */
     uint32_t frame_run_count, frame_run_cap;
     pbc_pool_order pool;       /* the pool order of those runs */
+    pbc_image *images; /* context images, in operation order */
+    uint32_t image_count, image_cap;
     uint64_t exec_hash; /* XXH3 chain over every micro-op decoded from paging buffers */
     char *log;          /* the builder's DbgPrint output in the run, NUL-ended */
     size_t log_len, log_cap;
@@ -96,6 +122,18 @@ void pbc_record_clear(pbc_record *r);
 void pbc_record_mask_add(pbc_record *r, uint64_t start, uint64_t end, const char *reason);
 /* Defined content was written to [start, end): it is no longer masked. */
 void pbc_record_mask_clear(pbc_record *r, uint64_t start, uint64_t end);
+
+/* A new image of bytes [lo, hi) of context allocation `alloc` after
+ * (before: before) operation `op`, its pages to be filled by the caller
+ * (pbc_image_page_bytes for a page kept as bytes). The pointer lasts
+ * until the next image. */
+pbc_image *pbc_record_image(pbc_record *r, uint32_t op, uint32_t alloc, int before, uint64_t lo, uint64_t hi);
+/* Room for the bytes of page k of im (its length), which is then kept as bytes. */
+uint8_t *pbc_image_page_bytes(pbc_image *im, uint32_t k, uint32_t len);
+/* Bytes [off, off+n) of the image, allocation offsets within one page of it. */
+void pbc_image_read(const pbc_image *im, uint64_t off, uint8_t *out, uint32_t n);
+/* The image taken after (before: before) operation `op`, NULL when none was. */
+const pbc_image *pbc_record_image_of(const pbc_record *r, uint32_t op, int before);
 
 /* Keeps a copy of the builder's DbgPrint output of the run. */
 void pbc_record_set_log(pbc_record *r, const char *text, size_t len);

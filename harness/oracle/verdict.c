@@ -260,6 +260,19 @@ int pbc_verdict_judge(const pbc_verdict_worlds *w, pbc_outcome *out)
         append_log(out, &w->target->res);
         return outcome(out, PBC_VERDICT_FAIL, pbc_rule_get(PBC_RULE_DIVERGE)->id);
     }
+    /* A context allocation's content is the driver's, so the comparison
+     * masks it; what the target made of it must still follow it through
+     * every later move: its own image, carried unchanged (docs/rules.md,
+     * "Masks"). */
+    if (differential && pbc_content_check_images(s, w->target->res.ops_done, w->target->gpu, &w->target->res, why,
+                                                 sizeof(why))) {
+        out_append(out, "%s: a context allocation did not keep its content through a move: %s",
+                   pbc_rule_get(PBC_RULE_DIVERGE)->id, why);
+        snprintf(out->shape.region, sizeof(out->shape.region), "context");
+        snprintf(out->shape.writer, sizeof(out->shape.writer), "move");
+        append_log(out, &w->target->res);
+        return outcome(out, PBC_VERDICT_FAIL, pbc_rule_get(PBC_RULE_DIVERGE)->id);
+    }
     return outcome(out, PBC_VERDICT_PASS, "");
 }
 

@@ -32,8 +32,8 @@ typedef struct pbc_world {
  * wrote it last in the target's world. Empty strings when not a
  * divergence. */
 typedef struct pbc_fail_shape {
-    char region[12]; /* "segment", "system", "physical", "gart", "faults" */
-    char writer[12]; /* "none", "init", "packet", "render", "spec", "cpu" */
+    char region[12]; /* "segment", "system", "physical", "gart", "faults", "context" */
+    char writer[12]; /* "none", "init", "packet", "render", "spec", "cpu", "move" */
     uint32_t subs;   /* the failing operation's sub-transfers (its split), 0 when none is known */
     uint32_t passes; /* the most paging buffers one of its sub-transfers took in the target's run */
 } pbc_fail_shape;

@@ -154,12 +154,17 @@ void pbc_vidmm_acquire_buffer(vm *v)
         if (pbc_gpu_dma_alloc(v->gpu, size, &b->host, &b->phys))
             pbc_harness_bug("a %u-byte paging buffer does not fit the empty pool", size);
     }
+    if (v->buf.id && v->buf.id <= v->pool_buf_count)
+        v->pool_bufs[v->buf.id - 1].write_off = v->buf.write_off; /* the last buffer's, for good */
+    v->scratch_lo = v->scratch_hi = 0;
     b->pool_offset = (uint32_t)(b->phys - v->gpu->pool_base);
     b->segment = v->s->paging_segment;
     if (b->segment) /* S40: a buffer in a segment is addressed as segment base + offset */
         b->phys = v->gpu->pool_alias + b->pool_offset;
     b->id = ++v->res->buffers;
     b->size = size;
+    vm_pool_buf pb = {b->pool_offset, size, 0};
+    PBC_PUSH(v->pool_bufs, v->pool_buf_count, v->pool_buf_cap, pb);
     b->span = (size + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE * PBC_PAGE_SIZE;
     b->write_off = b->submitted = 0;
     vm_buffer_pages(v, b);
@@ -237,9 +242,28 @@ static uint64_t vm_written_open_hash(const vm *v)
     return XXH3_64bits(b->host + a, (size_t)(z - a));
 }
 
+/* The GPU's scratch past the write offset is not the builder's to keep:
+ * the call is handed those bytes as free space, poison as ever (written
+ * sealed pages included, with the bytes they are judged against). */
+static void vm_scratch_forget(vm *v)
+{
+    vm_buffer *b = &v->buf;
+    uint32_t lo = v->scratch_lo > b->write_off ? v->scratch_lo : b->write_off, hi = v->scratch_hi;
+    v->scratch_lo = v->scratch_hi = 0;
+    if (hi <= lo)
+        return;
+    memset(b->host + lo, VM_POISON, hi - lo);
+    for (uint32_t k = 0; k < v->pool->dirty_count; k++) {
+        int64_t p = vm_page_offset(b, v->pool->dirty[k]), x, z;
+        if (vm_meet(lo, hi, p, p + PBC_PAGE_SIZE, &x, &z))
+            memset(pbc_shim_watch_clean(v->pool, v->pool->dirty[k]) + (x - p), VM_POISON, (size_t)(z - x));
+    }
+}
+
 void pbc_vidmm_buffer_begin_call(vm *v)
 {
     vm_buffer *b = &v->buf;
+    vm_scratch_forget(v);
     uint32_t at = (b->pool_offset + b->write_off) / PBC_PAGE_SIZE;
     /* Halfway through its open pages, a large buffer's open pages move on
      * to the write offset's; those left behind are sealed as written. */
@@ -426,11 +450,79 @@ void pbc_vidmm_check_fences_inside(vm *v)
     }
 }
 
+/* Whether paging buffer `id` is still in use: the current one, or one
+ * with a submission the GPU has not run. */
+static int vm_buffer_live(const vm *v, uint32_t id)
+{
+    if (v->have_buf && id == v->buf.id)
+        return 1;
+    for (uint32_t i = 0; i < v->res->sub_count; i++) {
+        const pbc_submission *s = &v->res->subs[i];
+        if (s->buffer == id && s->rung && !v->gpu->queue[s->queue_seq].done)
+            return 1;
+    }
+    return 0;
+}
+
+/* A GPU write into the paging-buffer pool (docs/rules.md, PB-GPU-FAULT):
+ * the pool is memory, and a write there is judged by what it breaks.
+ * Only the paging buffer that is executing may be written, and in it only
+ * bytes the GPU will not fetch again: those it already ran, and those
+ * past how far the builder wrote (the unsubmitted tail, S03-S04: space
+ * the builder was handed and did not use). Bytes still to be fetched (the
+ * packets after the one running, later submissions of the buffer, bytes
+ * written and not yet submitted), another buffer still in use, the guard
+ * pages and anything outside every buffer are not its to write. */
+static const char *vm_on_pool_write(void *ctx, uint64_t offset, uint64_t len)
+{
+    vm *v = ctx;
+    const pbc_gpu *g = v->gpu;
+    if (v->opt.mode != PBC_MODE_TARGET)
+        return "GPU write into the paging-buffer pool";
+    const pbc_qentry *e = g->running < g->queued ? &g->queue[g->running] : NULL;
+    if (!e || e->kind != PBC_QE_DMA || e->tag >= v->res->sub_count)
+        return "GPU write into the paging-buffer pool by work that is no paging buffer's";
+    uint32_t own = v->res->subs[e->tag].buffer;
+    for (uint64_t at = offset; at < offset + len;) {
+        uint32_t id = 0;
+        for (uint32_t k = v->pool_buf_count; k-- > 0 && !id;) /* the newest buffer there */
+            if (at >= v->pool_bufs[k].pool_offset && at - v->pool_bufs[k].pool_offset < v->pool_bufs[k].size)
+                id = k + 1;
+        if (!id)
+            return "GPU write into the paging-buffer pool outside every paging buffer (a guard page)";
+        const vm_pool_buf *pb = &v->pool_bufs[id - 1];
+        uint64_t end = offset + len < (uint64_t)pb->pool_offset + pb->size ? offset + len
+                                                                           : (uint64_t)pb->pool_offset + pb->size;
+        if (id != own) {
+            if (vm_buffer_live(v, id))
+                return "GPU write into another paging buffer still in use";
+            at = end;
+            continue;
+        }
+        uint32_t written = id == v->buf.id ? v->buf.write_off : pb->write_off;
+        int64_t next = pbc_gpu_pool_offset(g, e->phys + g->packet_next);
+        next = next < 0 ? 0 : next - (int64_t)pb->pool_offset;
+        uint64_t lo = at - pb->pool_offset, hi = end - pb->pool_offset;
+        if (lo < written && (int64_t)hi > next)
+            return "GPU write into bytes of its paging buffer still to be fetched";
+        if (v->have_buf && id == v->buf.id && hi > written) { /* the current buffer's tail: its scratch */
+            uint32_t from = lo > written ? (uint32_t)lo : written;
+            if (v->scratch_hi <= v->scratch_lo || from < v->scratch_lo)
+                v->scratch_lo = from;
+            if (hi > v->scratch_hi)
+                v->scratch_hi = (uint32_t)hi;
+        }
+        at = end;
+    }
+    return NULL;
+}
+
 void pbc_vidmm_host_init(vm *v)
 {
     v->gpu->observer_ctx = v;
     v->gpu->on_fence = vm_on_fence;
     v->gpu->on_fetch = vm_on_fetch;
+    v->gpu->pool_write = vm_on_pool_write;
     v->host = (pbc_host){PBC_TARGET_ABI_VERSION, sizeof(pbc_host), v, host_ring_submit,
                          host_ring_fence, host_mmio_read, host_mmio_write, host_log, host_queue_cpu_work};
 }

@@ -488,6 +488,55 @@ static void vm_create(vm *v, const pbc_sop *op)
     }
 }
 
+/* The physical address of byte `off` of allocation `index` where ra
+ * puts it. */
+static uint64_t vm_alloc_phys(const vm *v, uint32_t index, const pbc_res_alloc *ra, uint64_t off)
+{
+    if (ra->where == PBC_WHERE_SEGMENT)
+        return pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset + off;
+    uint64_t page = v->s->allocs[index].mdl_offset + off / PBC_PAGE_SIZE;
+    return (pbc_frames_pfn(v->allocs[index].mdl.frames, page) << PBC_PAGE_SHIFT) + off % PBC_PAGE_SIZE;
+}
+
+/* InitContextResource and UpdateContextAllocation: the context's content
+ * becomes whatever the builder makes it (the DDI lets the driver choose),
+ * and from then on it is a fact that every later move must carry
+ * unchanged. VidMm hands a context to these operations once the GPU is
+ * done with it, and lets them finish before it uses the context again
+ * (Windows schedules no work on a context before its initialization or
+ * update has run): so the allocation's bytes are recorded just before the
+ * operation when it is a context already (before), which the content
+ * oracle holds to the history so far (the image the last one left,
+ * carried through every move since), and once its buffers have run, as the builder's own image of the
+ * context (docs/rules.md, "Masks"). The spec model writes no context and
+ * keeps none. */
+static void vm_context_image(vm *v, const pbc_sop *op, int before)
+{
+    vm_alloc *va = &v->allocs[op->alloc];
+    const pbc_res_alloc *ra = &v->rs.a[op->alloc];
+    const pbc_salloc *al = &v->s->allocs[op->alloc];
+    if (v->opt.mode != PBC_MODE_TARGET || v->stop || ra->where == PBC_WHERE_NONE)
+        return;
+    if (before && va->driver_hi <= va->driver_lo)
+        return; /* not a context yet: nothing of the driver's to follow, and the comparison sees it all */
+    pbc_vidmm_wait_idle(v, (int)op->alloc);
+    if (v->stop || v->gpu->fault_count)
+        return; /* what faulted is reported as it is; the image would be of a broken run */
+    uint64_t lo = before ? 0 : va->driver_lo, hi = before ? al->size : va->driver_hi;
+    if (hi <= lo)
+        return;
+    pbc_image *im = pbc_record_image(v->res, v->op, op->alloc, before, lo, hi);
+    for (uint64_t at = lo; at < hi; at += PBC_PAGE_SIZE) {
+        uint32_t k = (uint32_t)((at - lo) / PBC_PAGE_SIZE), n = hi - at < PBC_PAGE_SIZE ? (uint32_t)(hi - at)
+                                                                                      : PBC_PAGE_SIZE;
+        uint64_t phys = vm_alloc_phys(v, op->alloc, ra, at);
+        if (pbc_mem_desc_range(&v->gpu->mem, phys, n, &im->pages[k].d))
+            im->pages[k].described = 1; /* a stream, as memory holds it: nothing made */
+        else
+            pbc_mem_read(&v->gpu->mem, phys, pbc_image_page_bytes(im, k, n), n);
+    }
+}
+
 /* InitContextResource: the allocation (a context allocation, as
  * DxgkCbCreateContextAllocation makes) is initialized where it is, which
  * the driver does as it likes: from now on its bytes are the driver's.
@@ -505,6 +554,7 @@ static void vm_init_context(vm *v, const pbc_sop *op)
     vm_alloc *va = &v->allocs[op->alloc];
     if (v->opt.mode == PBC_MODE_TARGET)
         pbc_vidmm_wait_idle(v, (int)op->alloc);
+    vm_context_image(v, op, 1);
     DXGKARG_BUILDPAGINGBUFFER a;
     memset(&a, 0, sizeof(a));
     a.Operation = DXGK_OPERATION_INIT_CONTEXT_RESOURCE;
@@ -529,6 +579,7 @@ static void vm_init_context(vm *v, const pbc_sop *op)
     pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
     pbc_vidmm_va_window_close(v, op->alloc);
     pbc_vidmm_mdl_retire(v, &v->partial_mdl);
+    vm_context_image(v, op, 0);
 }
 
 /* UpdateContextAllocation: VidMm maps the whole context into its paging
@@ -555,6 +606,7 @@ static void vm_update_context(vm *v, const pbc_sop *op)
         if (bytes > sizeof(scratch))
             bytes = sizeof(scratch);
     }
+    vm_context_image(v, op, 1);
     uint8_t *data = pbc_xmalloc(bytes ? bytes : 1);
     memcpy(data, scratch, bytes);
     DXGKARG_BUILDPAGINGBUFFER a;
@@ -570,6 +622,7 @@ static void vm_update_context(vm *v, const pbc_sop *op)
     pbc_vidmm_paging_op(v, &a, (int)op->alloc, NULL, 0);
     pbc_vidmm_va_window_close(v, op->alloc);
     free(data);
+    vm_context_image(v, op, 0);
 }
 
 /* NotifyResidency: where the allocation now is (a memory segment and its

@@ -300,11 +300,13 @@ static void vm_teardown(vm *v)
     }
     v->gpu->on_fence = NULL;
     v->gpu->on_fetch = NULL;
+    v->gpu->pool_write = NULL;
     v->gpu->gart_lookup = NULL;
     v->gpu->on_value = NULL;
     v->gpu->value_addr = 0;
     v->gpu->observer_ctx = NULL;
     pbc_residency_fini(&v->rs);
+    free(v->pool_bufs);
     free(v->allocs);
     for (uint32_t i = 0; i < v->priv_live_count; i++)
         free(v->priv_live[i].mem);

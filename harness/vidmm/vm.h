@@ -50,6 +50,12 @@ typedef struct vm_buffer {
     uint32_t priv_size, priv_write, priv_submitted;
 } vm_buffer;
 
+/* Where a paging buffer of the run lies in the pool, and how far its
+ * builder wrote (the current buffer's own write offset is v->buf's). */
+typedef struct vm_pool_buf {
+    uint32_t pool_offset, size, write_off;
+} vm_pool_buf;
+
 /* CPU work a target queued: run through VidMm so that the kernel
  * services' views are written back when it returns. */
 typedef struct vm_cpu_work {
@@ -150,6 +156,10 @@ struct vm {
     pbc_host host;
     vm_buffer buf;
     int have_buf;
+    vm_pool_buf *pool_bufs;  /* every paging buffer of the run, buffer id - 1 */
+    uint32_t pool_buf_count, pool_buf_cap;
+    uint32_t scratch_lo, scratch_hi; /* bytes of the current buffer past its write offset that the
+                                        GPU wrote (its scratch): poison again before the next call */
     pbc_shim_watch *pool;    /* the paging-buffer pool's pages (the caller's, or own_pool) */
     pbc_shim_watch own_pool; /* for a run whose caller keeps no watch */
     uint8_t *open_copy;      /* Patch: the open pages' bytes outside the submission, before it */
