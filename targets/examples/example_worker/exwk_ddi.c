@@ -48,6 +48,9 @@
  *    since, as a worker thread that empties its queue does. Legal because
  *    Windows calls SubmitCommand for a paging buffer only once the work
  *    it must follow is done (docs/rules.md, "When SubmitCommand comes").
+ *    It declares the WDDM 1.x operations only: with the GPU-virtual ones,
+ *    a wake-up would run a later submission's SignalMonitoredFence before
+ *    a FlushTlb record queued before it reached the GPU (PB-PAGING-FENCE).
  *
  * Planted bugs (one -D each):
  *  EXWK_BUG_IGNORE_TRANSFER_OFFSET  the worker maps segment sides at
@@ -924,8 +927,9 @@ static const pbc_target ExWkTarget = {
                             PBC_OP_BIT(DXGK_OPERATION_WRITE_PHYSICAL) |
                             PBC_OP_BIT(DXGK_OPERATION_MAP_APERTURE_SEGMENT) |
                             PBC_OP_BIT(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) |
-                            PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) |
-                            /* WDDM 2.x */
+                            PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER)
+#ifndef EXWK_DRAIN /* a draining worker would signal the paging fence before a flush the GPU has yet to run */
+                            | /* WDDM 2.x */
                             PBC_OP_BIT(DXGK_OPERATION_UPDATE_PAGE_TABLE) | PBC_OP_BIT(DXGK_OPERATION_FLUSH_TLB) |
                             PBC_OP_BIT(DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES) |
                             PBC_OP_BIT(DXGK_OPERATION_VIRTUAL_TRANSFER) | PBC_OP_BIT(DXGK_OPERATION_VIRTUAL_FILL) |
@@ -934,7 +938,9 @@ static const pbc_target ExWkTarget = {
                             PBC_OP_BIT(DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY) |
                             PBC_OP_BIT(DXGK_OPERATION_MAP_MMU) | PBC_OP_BIT(DXGK_OPERATION_UNMAP_MMU) |
                             PBC_OP_BIT(DXGK_OPERATION_NOTIFY_RESIDENCY2) | PBC_OP_BIT(DXGK_OPERATION_NOTIFY_ALLOC) |
-                            PBC_OP_BIT(DXGK_OPERATION_NOTIFY_RESIDENCY),
+                            PBC_OP_BIT(DXGK_OPERATION_NOTIFY_RESIDENCY)
+#endif
+    ,
     .create_adapter = ExWkCreateAdapter,
     .destroy_adapter = ExWkDestroyAdapter,
     .create_allocation = ExWkCreateAllocation,
