@@ -32,8 +32,9 @@
  *    still queued, and a CPU write now would land under that work.
  *  - WDDM 2.x (GPU virtual addresses): page tables written by CPU stores
  *    through views the driver keeps, in the queue's order (CPU work at a
- *    marker), the views following the tables when VidMm moves them;
- *    virtual transfers, fills, the paging fence and TLB flushes as packets.
+ *    marker), the views following the tables when VidMm moves them; the
+ *    paging fence by the CPU in its turn too; virtual transfers, fills and
+ *    TLB flushes as packets.
  *    See "WDDM 2.x" below.
  *
  * Planted bugs (one -D each):
@@ -80,7 +81,10 @@ typedef struct _EXCPU_APERTURE {
  * marker and queues the item as CPU work (host->queue_cpu_work), which
  * runs when the GPU gets there. CopyPageTableEntries is such an item too:
  * its tables are named by their addresses in VidMm's tables window, which
- * the item translates by walking the tables with the CPU. Only the
+ * the item translates by walking the tables with the CPU; and so is
+ * SignalMonitoredFence, whose 64 bits the CPU stores at the address the
+ * tables give the fence (it must not show before the work before it has
+ * run). Only the
  * root's first update, which VidMm makes immediately through its own
  * mapping (CPU_VIRTUAL, no paging buffer), is written at build time.
  *
@@ -90,9 +94,7 @@ typedef struct _EXCPU_APERTURE {
  * table now in that slot is the one updates reach.
  *
  * Everything else goes to the GPU as packets, in order: TransferVirtual
- * and FillVirtual as VBLIT/VSOLID, SignalMonitoredFence as STORE64 (the
- * fence must not show before the work before it has run), FlushTlb as
- * TLBINV. MapApertureSegment2 programs the GART as MapApertureSegment
+ * and FillVirtual as VBLIT/VSOLID, FlushTlb as TLBINV. MapApertureSegment2 programs the GART as MapApertureSegment
  * does. The notifications need no work.
  */
 
@@ -115,8 +117,9 @@ typedef struct _EXCPU_WORK {
     ULONGLONG BufferPhys; /* the paging buffer holding its marker, and where */
     UINT MarkerEnd;
     BOOLEAN Queued;
-    DXGK_BUILDPAGINGBUFFER_OPERATION Operation; /* UPDATE_PAGE_TABLE or COPY_PAGE_TABLE_ENTRIES */
-    ULONGLONG Table;
+    DXGK_BUILDPAGINGBUFFER_OPERATION Operation; /* UPDATE_PAGE_TABLE, COPY_PAGE_TABLE_ENTRIES, SIGNAL_MONITORED_FENCE */
+    ULONGLONG Table; /* the table, or the fence's GPU virtual address */
+    ULONGLONG Value; /* the fence value */
     UINT Level, Start, Count;
     DXGK_UPDATEPAGETABLEFLAGS Flags;
     union { /* copied at build time: VidMm's arrays live for the call only */
@@ -559,6 +562,21 @@ static void ExCpuCopyEntries(EXCPU_ADAPTER *Adapter, const EXCPU_WORK *W)
     }
 }
 
+/* A SignalMonitoredFence in its turn: all 64 bits, at the physical
+ * address the tables give the fence's GPU virtual address. */
+static void ExCpuWriteFence(EXCPU_ADAPTER *Adapter, const EXCPU_WORK *W)
+{
+    ULONGLONG at = ExCpuTranslate(Adapter, W->Table);
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = (LONGLONG)at;
+    UINT64 *fence = at ? MmMapIoSpace(pa, sizeof(*fence), MmNonCached) : NULL;
+    NT_ASSERT(fence); /* VidMm's fence page is always mapped */
+    if (!fence)
+        return;
+    *fence = W->Value;
+    MmUnmapIoSpace(fence, sizeof(*fence));
+}
+
 /* Runs on the paging engine (host->queue_cpu_work) when the GPU reaches
  * the item's marker. */
 static void ExCpuDoWork(void *Context)
@@ -566,8 +584,10 @@ static void ExCpuDoWork(void *Context)
     EXCPU_WORK *w = Context;
     if (w->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE)
         ExCpuUpdateTable(w->Adapter, w);
-    else
+    else if (w->Operation == DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES)
         ExCpuCopyEntries(w->Adapter, w);
+    else
+        ExCpuWriteFence(w->Adapter, w);
 }
 
 /* Keeps a work item of `Items` entries or ranges and writes its marker;
@@ -591,8 +611,7 @@ static EXCPU_WORK *ExCpuNewWork(EXCPU_ADAPTER *Adapter, DXGKARG_BUILDPAGINGBUFFE
         Adapter->Work = grown;
         Adapter->WorkCapacity = capacity;
     }
-    EXCPU_WORK *w = ExAllocatePool2(POOL_FLAG_NON_PAGED, sizeof(EXCPU_WORK) + (Items ? Items : 1) * ItemSize,
-                                    EXCPU_WORK_TAG);
+    EXCPU_WORK *w = ExAllocatePool2(POOL_FLAG_NON_PAGED, sizeof(EXCPU_WORK) + Items * ItemSize, EXCPU_WORK_TAG);
     if (!w)
         return NULL;
     PUCHAR cur = Args->pDmaBuffer;
@@ -654,6 +673,19 @@ static NTSTATUS ExCpuCopyPageTableEntries(EXCPU_ADAPTER *Adapter, DXGKARG_BUILDP
     return STATUS_SUCCESS;
 }
 
+/* The paging fence, by the CPU in its turn: it must not show before the
+ * work before it has run. */
+static NTSTATUS ExCpuSignalFence(EXCPU_ADAPTER *Adapter, DXGKARG_BUILDPAGINGBUFFER *Args)
+{
+    NTSTATUS status;
+    EXCPU_WORK *w = ExCpuNewWork(Adapter, Args, 0, 0, &status);
+    if (!w)
+        return status;
+    w->Table = Args->SignalMonitoredFence.MonitoredFenceGpuVa;
+    w->Value = Args->SignalMonitoredFence.MonitoredFenceValue;
+    return STATUS_SUCCESS;
+}
+
 /* ---- WDDM 2.x: the GPU's part ---- */
 
 /* VBLIT or VSOLID packets, a page of work each (Source 0: a fill). */
@@ -681,23 +713,6 @@ static NTSTATUS ExCpuVirtualPackets(DXGKARG_BUILDPAGINGBUFFER *Args, ULONGLONG D
     Args->pDmaBuffer = cur;
     Args->MultipassOffset = i;
     return i == total ? STATUS_SUCCESS : STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
-}
-
-/* The paging fence: 64 bits stored by the GPU after the work before it. */
-static NTSTATUS ExCpuSignalFence(DXGKARG_BUILDPAGINGBUFFER *Args)
-{
-    PUCHAR cur = Args->pDmaBuffer;
-    if (Args->DmaSize < EXCPU_LEN_STORE64 * 4)
-        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
-    ULONGLONG va = Args->SignalMonitoredFence.MonitoredFenceGpuVa;
-    ULONGLONG value = Args->SignalMonitoredFence.MonitoredFenceValue;
-    excpu_wr32(cur, (ULONG)EXCPU_OP_STORE64 << 24 | EXCPU_LEN_STORE64);
-    excpu_wr32(cur + 4, (ULONG)va);
-    excpu_wr32(cur + 8, (ULONG)(va >> 32));
-    excpu_wr32(cur + 12, (ULONG)value);
-    excpu_wr32(cur + 16, (ULONG)(value >> 32));
-    Args->pDmaBuffer = cur + EXCPU_LEN_STORE64 * 4;
-    return STATUS_SUCCESS;
 }
 
 /* Start = End = 0 flushes the whole address space; else [Start, End). */
@@ -788,7 +803,7 @@ static NTSTATUS APIENTRY ExCpuBuildPagingBuffer(IN_CONST_HANDLE hAdapter, IN_PDX
         return ExCpuVirtualPackets(Args, Args->FillVirtual.DestinationVirtualAddress, 0,
                                    Args->FillVirtual.FillSizeInBytes, Args->FillVirtual.FillPattern);
     case DXGK_OPERATION_SIGNAL_MONITORED_FENCE:
-        return ExCpuSignalFence(Args);
+        return ExCpuSignalFence(adapter, Args);
     case DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY:
     case DXGK_OPERATION_MAP_MMU:
     case DXGK_OPERATION_UNMAP_MMU:

@@ -1,8 +1,8 @@
 /*
  * The ExCpu blit decoder and disassembler (include/pbcheck/isa.h). ExCpu
  * does most paging work with the CPU; the GPU sees BLIT and SOLID packets
- * (by physical or GPU virtual address), STORE64 (the paging fence),
- * TLBINV, and CPUWORK markers it skips. An opcode not in the table is a
+ * (by physical or GPU virtual address), TLBINV, and CPUWORK markers it
+ * skips. An opcode not in the table is a
  * decode fault.
  */
 #include <inttypes.h>
@@ -21,7 +21,6 @@ static const excpu_packet_desc excpu_packets[256] = {
     [EXCPU_OP_SOLID] = {"SOLID", EXCPU_LEN_SOLID},
     [EXCPU_OP_VBLIT] = {"VBLIT", EXCPU_LEN_BLIT},
     [EXCPU_OP_VSOLID] = {"VSOLID", EXCPU_LEN_SOLID},
-    [EXCPU_OP_STORE64] = {"STORE64", EXCPU_LEN_STORE64},
     [EXCPU_OP_TLB_INVALIDATE] = {"TLBINV", EXCPU_LEN_TLB_INVALIDATE},
     [EXCPU_OP_CPU_WORK] = {"CPUWORK", EXCPU_LEN_CPU_WORK},
 };
@@ -56,13 +55,6 @@ static pbc_decode_status excpu_decode(const uint8_t *bytes, size_t avail, pbc_uo
     if (op == EXCPU_OP_CPU_WORK) /* the driver's CPU work runs here; the GPU does nothing */
         return PBC_DECODE_OK;
     uop->dst = excpu_rd64(bytes + 4);
-    if (op == EXCPU_OP_STORE64) {
-        uop->kind = PBC_UOP_WRITE_IMM;
-        uop->width = 8;
-        uop->value = excpu_rd64(bytes + 12);
-        uop->flags = PBC_UOP_DST_VIRTUAL;
-        return PBC_DECODE_OK;
-    }
     if (op == EXCPU_OP_TLB_INVALIDATE) {
         uop->kind = PBC_UOP_TLB_FLUSH;
         uop->value = uop->dst; /* the root table names the address space */
@@ -109,8 +101,6 @@ static size_t excpu_disasm(const uint8_t *bytes, size_t avail, char *line, size_
     else if (u.kind == PBC_UOP_FILL)
         snprintf(line, line_size, "%sSOLID (fill) dst=0x%" PRIx64 " bytes=0x%" PRIx64 " pattern=0x%08" PRIx64, v,
                  u.dst, u.size, u.value);
-    else if (u.kind == PBC_UOP_WRITE_IMM)
-        snprintf(line, line_size, "STORE64 va=0x%" PRIx64 " value=0x%" PRIx64, u.dst, u.value);
     else
         snprintf(line, line_size, "TLBINV root=0x%" PRIx64 " va=0x%" PRIx64 " bytes=0x%" PRIx64, u.value, u.dst,
                  u.size);
