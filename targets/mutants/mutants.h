@@ -63,7 +63,9 @@
     PBC_MUTANT(pbc_mutant_pte_page_off, "PB-PTE")             \
     PBC_MUTANT(pbc_mutant_fence_at_build, "PB-PAGING-FENCE")  \
     PBC_MUTANT(pbc_mutant_copy_wrong_start, "PB-PTE")          \
-    PBC_MUTANT(pbc_mutant_copy_one_short, "PB-PTE")
+    PBC_MUTANT(pbc_mutant_copy_one_short, "PB-PTE")           \
+    PBC_MUTANT(pbc_mutant_cpu_stale_table_view, "PB-PTE")     \
+    PBC_MUTANT(pbc_mutant_worker_reused_record, "PB-PTE")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST

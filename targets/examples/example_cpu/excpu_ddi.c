@@ -857,11 +857,21 @@ static NTSTATUS APIENTRY ExCpuSubmitCommand(IN_CONST_HANDLE hAdapter, const DXGK
 #define PBC_TARGET_NAME "example-cpu"
 #endif
 
+/* The planted bug's name; linked into pbcheck as a built-in planted bug
+ * (targets/mutants/cpu_stale_table_view.c), it is a mutant-* name there. */
+#ifndef EXCPU_STALE_VIEW_NAME
+#define EXCPU_STALE_VIEW_NAME "example-cpu-bug-stale-table-view"
+#endif
+
+#ifdef EXCPU_TARGET_SYMBOL /* linked into pbcheck */
+const pbc_target EXCPU_TARGET_SYMBOL = {
+#else
 static const pbc_target ExCpuTarget = {
+#endif
     .abi_version = PBC_TARGET_ABI_VERSION,
     .struct_size = sizeof(pbc_target),
 #if defined(EXCPU_BUG_STALE_TABLE_VIEW)
-    .name = "example-cpu-bug-stale-table-view",
+    .name = EXCPU_STALE_VIEW_NAME,
     .summary = "ExCpu with a planted bug: a moved page table's view is kept (PB-PTE)",
 #elif defined(EXCPU_BUG_IGNORE_IDLE)
     .name = "example-cpu-bug-ignore-idle",
@@ -901,4 +911,6 @@ static const pbc_target ExCpuTarget = {
     .gart_view = ExCpuGartView,
 };
 
+#ifndef EXCPU_TARGET_SYMBOL
 __attribute__((visibility("default"))) const pbc_target *pbc_target_get(void) { return &ExCpuTarget; }
+#endif

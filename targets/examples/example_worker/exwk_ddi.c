@@ -895,7 +895,13 @@ static const pbc_adapter_decl ExWkAdapterDecl = {
 #define PBC_TARGET_NAME "example-worker"
 #endif
 
-#ifdef EXWK_VARIANT_SYMBOL /* linked into pbcheck as a legal variant */
+/* The planted bug's name; linked into pbcheck as a built-in planted bug
+ * (targets/mutants/worker_reused_record.c), it is a mutant-* name there. */
+#ifndef EXWK_REUSED_RECORD_NAME
+#define EXWK_REUSED_RECORD_NAME "example-worker-bug-reused-record"
+#endif
+
+#ifdef EXWK_VARIANT_SYMBOL /* linked into pbcheck as a legal variant or a planted bug */
 const pbc_target EXWK_VARIANT_SYMBOL = {
 #else
 static const pbc_target ExWkTarget = {
@@ -909,7 +915,7 @@ static const pbc_target ExWkTarget = {
     .name = "example-worker-bug-transfer-offset",
     .summary = "ExWorker with a planted bug: the worker ignores TransferOffset (PB-DIVERGE)",
 #elif defined(EXWK_BUG_REUSED_RECORD)
-    .name = "example-worker-bug-reused-record",
+    .name = EXWK_REUSED_RECORD_NAME,
     .summary = "ExWorker with a planted bug: the worker reads VidMm's entry array after the call (PB-PTE)",
 #elif defined(EXWK_BUG_SMALL_PAGE_TABLE)
     .name = "example-worker-bug-small-page-table",
