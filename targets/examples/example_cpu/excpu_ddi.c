@@ -34,8 +34,7 @@
  *    through views the driver keeps, in the queue's order (CPU work at a
  *    marker), the views following the tables when VidMm moves them; the
  *    paging fence by the CPU in its turn too; virtual transfers, fills and
- *    TLB flushes as packets.
- *    See "WDDM 2.x" below.
+ *    TLB flushes as packets. See "WDDM 2.x" below.
  *
  * Planted bugs (one -D each):
  *  EXCPU_BUG_IGNORE_IDLE       evictions are copied with the CPU whether or
@@ -84,9 +83,9 @@ typedef struct _EXCPU_APERTURE {
  * the item translates by walking the tables with the CPU; and so is
  * SignalMonitoredFence, whose 64 bits the CPU stores at the address the
  * tables give the fence (it must not show before the work before it has
- * run). Only the
- * root's first update, which VidMm makes immediately through its own
- * mapping (CPU_VIRTUAL, no paging buffer), is written at build time.
+ * run). Only the root's first update, which VidMm makes immediately
+ * through its own mapping (CPU_VIRTUAL, no paging buffer), is written at
+ * build time.
  *
  * The views follow the tables: when VidMm points a directory entry at
  * another table (it moved the table: CopyPageTableEntries into a new one,
@@ -94,8 +93,9 @@ typedef struct _EXCPU_APERTURE {
  * table now in that slot is the one updates reach.
  *
  * Everything else goes to the GPU as packets, in order: TransferVirtual
- * and FillVirtual as VBLIT/VSOLID, FlushTlb as TLBINV. MapApertureSegment2 programs the GART as MapApertureSegment
- * does. The notifications need no work.
+ * and FillVirtual as VBLIT/VSOLID, FlushTlb as TLBINV. MapApertureSegment2
+ * programs the GART as MapApertureSegment does. The notifications need no
+ * work.
  */
 
 #define EXCPU_TABLE_ENTRIES 512u
@@ -117,7 +117,8 @@ typedef struct _EXCPU_WORK {
     ULONGLONG BufferPhys; /* the paging buffer holding its marker, and where */
     UINT MarkerEnd;
     BOOLEAN Queued;
-    DXGK_BUILDPAGINGBUFFER_OPERATION Operation; /* UPDATE_PAGE_TABLE, COPY_PAGE_TABLE_ENTRIES, SIGNAL_MONITORED_FENCE */
+    DXGK_BUILDPAGINGBUFFER_OPERATION Operation; /* UPDATE_PAGE_TABLE, COPY_PAGE_TABLE_ENTRIES or
+                                                   SIGNAL_MONITORED_FENCE */
     ULONGLONG Table; /* the table, or the fence's GPU virtual address */
     ULONGLONG Value; /* the fence value */
     UINT Level, Start, Count;
@@ -797,8 +798,8 @@ static NTSTATUS APIENTRY ExCpuBuildPagingBuffer(IN_CONST_HANDLE hAdapter, IN_PDX
         return ExCpuFlushTlb(adapter, Args);
     case DXGK_OPERATION_VIRTUAL_TRANSFER: /* the addresses already point at the bytes */
         return ExCpuVirtualPackets(Args, Args->TransferVirtual.DestinationVirtualAddress,
-                                   Args->TransferVirtual.SourceVirtualAddress, Args->TransferVirtual.TransferSizeInBytes,
-                                   0);
+                                   Args->TransferVirtual.SourceVirtualAddress,
+                                   Args->TransferVirtual.TransferSizeInBytes, 0);
     case DXGK_OPERATION_VIRTUAL_FILL:
         return ExCpuVirtualPackets(Args, Args->FillVirtual.DestinationVirtualAddress, 0,
                                    Args->FillVirtual.FillSizeInBytes, Args->FillVirtual.FillPattern);

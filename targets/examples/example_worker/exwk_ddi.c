@@ -264,8 +264,8 @@ static int ExWkGartView(HANDLE hAdapter, UINT SegmentId, uint64_t Index, pbc_gar
  * from Payload (copied now: VidMm's arrays live for the call only), and
  * its private-data entry. FALSE (nothing written) when either does not
  * fit. */
-static BOOLEAN ExWkRecord(EXWK_ADAPTER *Adapter, DXGKARG_BUILDPAGINGBUFFER *Args, const DXGKARG_BUILDPAGINGBUFFER *Record,
-                          const void *Payload, SIZE_T ItemSize, UINT Items)
+static BOOLEAN ExWkRecord(EXWK_ADAPTER *Adapter, DXGKARG_BUILDPAGINGBUFFER *Args,
+                          const DXGKARG_BUILDPAGINGBUFFER *Record, const void *Payload, SIZE_T ItemSize, UINT Items)
 {
     SIZE_T size = EXWK_RECORD_SIZE + ((ItemSize * Items + 7) & ~(SIZE_T)7);
     if (Args->DmaSize < size || Args->DmaBufferPrivateDataSize < sizeof(EXWK_PRIVATE_ENTRY))
@@ -323,15 +323,15 @@ static NTSTATUS ExWkRecordInPieces(EXWK_ADAPTER *Adapter, DXGKARG_BUILDPAGINGBUF
         DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &piece.UpdatePageTable;
         size = sizeof(DXGK_PTE);
         total = u->NumPageTableEntries;
+        items = u->pPageTableEntries + (u->Flags.Repeat ? 0 : done);
+        u->pPageTableEntries = NULL; /* the items follow the record: VidMm's pointer is no use later */
         if (u->Flags.Repeat) { /* one entry for the whole range */
-            items = u->pPageTableEntries;
             n = total ? 1 : 0;
             if (!ExWkRecord(Adapter, Args, &piece, items, size, n))
                 return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
             return STATUS_SUCCESS;
         }
         n = ExWkItemsThatFit(Args, size, total - done);
-        items = u->pPageTableEntries + done;
         u->StartIndex += done;
         u->NumPageTableEntries = n;
         break;
@@ -342,22 +342,26 @@ static NTSTATUS ExWkRecordInPieces(EXWK_ADAPTER *Adapter, DXGKARG_BUILDPAGINGBUF
         total = c->NumRanges;
         n = ExWkItemsThatFit(Args, size, total - done);
         items = c->pRanges + done;
+        c->pRanges = NULL;
         c->NumRanges = n;
         break;
     }
-    default: { /* MapApertureSegment2 */
+    default: { /* MapApertureSegment2: the record's pages start at its AdlOffset 0 */
         __typeof__(piece.MapApertureSegment2) *m = &piece.MapApertureSegment2;
         size = sizeof(DXGK_PAGE_NUMBER);
         total = (UINT)m->NumberOfPages;
-        n = ExWkItemsThatFit(Args, size, total - done);
-        items = m->Adl.Flags.Contiguous ? NULL : m->Adl.Pages + m->AdlOffset + done;
-        if (m->Adl.Flags.Contiguous)
+        if (m->Adl.Flags.Contiguous) { /* no array to copy: all in one record */
+            n = total - done;
+            items = NULL;
             m->Adl.BasePageNumber += m->AdlOffset + done;
+        } else {
+            n = ExWkItemsThatFit(Args, size, total - done);
+            items = m->Adl.Pages + m->AdlOffset + done;
+            m->Adl.Pages = NULL;
+        }
         m->OffsetInPages += done;
         m->NumberOfPages = n;
         m->AdlOffset = 0;
-        if (!items) /* contiguous: no array to copy, all in one record */
-            n = total - done, m->NumberOfPages = n;
         break;
     }
     }
