@@ -452,10 +452,55 @@ static uint64_t vm_answer_hash(NTSTATUS st, uint32_t mpo_in, uint32_t mpo_out, c
     return XXH3_64bits_withSeed(words, sizeof(words), h);
 }
 
+static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit);
+
+/* VidMm's arrays that an operation points at (UpdatePageTable's entries,
+ * CopyPageTableEntries' ranges) are its own, for the operation's calls
+ * only: VidMm hands them from one buffer it reuses for every operation,
+ * and scribbles it once the operation is done, so a builder that keeps
+ * the pointer and reads through it later (a worker reading its argument
+ * record late instead of copying the array at build time) reads garbage,
+ * every time, and writes it (PB-PTE), rather than whatever happened to
+ * be there. */
+#define VM_ARRAY_SCRIBBLE 0xA5u
+/* A table's worth of either: 512 entries, or 512 ranges of one entry. */
+#define VM_ARRAY_BYTES (512u * sizeof(DXGK_BUILDPAGINGBUFFER_COPY_RANGE))
+
+/* The array copied into VidMm's buffer (from NULL: scribbled); from
+ * itself when it does not fit, which no operation VidMm issues does. */
+static void *vm_op_array(void *from, size_t bytes)
+{
+    static _Thread_local uint64_t array[VM_ARRAY_BYTES / sizeof(uint64_t)]; /* per thread, as the shim's state */
+    if (bytes > sizeof(array))
+        return from;
+    if (from)
+        memcpy(array, from, bytes);
+    else
+        memset(array, VM_ARRAY_SCRIBBLE, bytes);
+    return array;
+}
+
 /* Issues one DDI operation until it completes: the documented loops.
  * idle_flags, when the operation has AllocationIsIdle (S21-S24), points at
  * its flags word inside *a, idle_bit being the flag. */
 void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit)
+{
+    size_t bytes = 0;
+    if (a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE && a->UpdatePageTable.pPageTableEntries) {
+        bytes = (a->UpdatePageTable.Flags.Repeat ? 1 : a->UpdatePageTable.NumPageTableEntries) * sizeof(DXGK_PTE);
+        if (bytes)
+            a->UpdatePageTable.pPageTableEntries = vm_op_array(a->UpdatePageTable.pPageTableEntries, bytes);
+    } else if (a->Operation == DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES && a->CopyPageTableEntries.pRanges) {
+        bytes = a->CopyPageTableEntries.NumRanges * sizeof(DXGK_BUILDPAGINGBUFFER_COPY_RANGE);
+        if (bytes)
+            a->CopyPageTableEntries.pRanges = vm_op_array(a->CopyPageTableEntries.pRanges, bytes);
+    }
+    vm_paging_op_calls(v, a, alloc, idle_flags, idle_bit);
+    if (bytes)
+        vm_op_array(NULL, bytes);
+}
+
+static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit)
 {
     vm_desc desc;
     if (v->opt.mode == PBC_MODE_SPEC) {

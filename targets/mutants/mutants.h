@@ -65,7 +65,9 @@
     PBC_MUTANT(pbc_mutant_copy_wrong_start, "PB-PTE")          \
     PBC_MUTANT(pbc_mutant_copy_one_short, "PB-PTE")           \
     PBC_MUTANT(pbc_mutant_context_corrupt, "PB-DIVERGE")        \
-    PBC_MUTANT(pbc_mutant_scratch_unfetched, "PB-GPU-FAULT")
+    PBC_MUTANT(pbc_mutant_scratch_unfetched, "PB-GPU-FAULT")    \
+    PBC_MUTANT(pbc_mutant_cpu_stale_table_view, "PB-PTE")     \
+    PBC_MUTANT(pbc_mutant_worker_reused_record, "PB-PTE")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST

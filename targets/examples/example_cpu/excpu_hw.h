@@ -16,9 +16,18 @@
 
 #define EXCPU_OP_BLIT 0xB1 /* d1-d2 dst, d3-d4 src, d5 bytes (at most one page) */
 #define EXCPU_OP_SOLID 0xB2 /* d1-d2 dst, d3 bytes (at most one page), d4 pattern */
+/* WDDM 2.x: the same two by GPU virtual addresses (translated by the
+ * GPU's MMU through the page tables the driver keeps), a TLB invalidate,
+ * and the marker of CPU work the driver does at that point of the queue. */
+#define EXCPU_OP_VBLIT 0xB3 /* as BLIT, both addresses GPU virtual */
+#define EXCPU_OP_VSOLID 0xB4 /* as SOLID, dst GPU virtual */
+#define EXCPU_OP_TLB_INVALIDATE 0xB6 /* d1-d2 root table, d3-d4 first address, d5-d6 bytes (0: all) */
+#define EXCPU_OP_CPU_WORK 0xB7 /* d1 the driver's work item: the GPU does nothing */
 #define EXCPU_LEN_BLIT 6u
 #define EXCPU_LEN_SOLID 5u
-#define EXCPU_MAX_PACKET_BYTES 24u
+#define EXCPU_LEN_TLB_INVALIDATE 7u
+#define EXCPU_LEN_CPU_WORK 2u
+#define EXCPU_MAX_PACKET_BYTES 28u
 #define EXCPU_CHUNK 4096u
 
 /* GART registers (byte offsets in the register file). A store to

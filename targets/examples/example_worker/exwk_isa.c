@@ -24,12 +24,26 @@ static pbc_decode_status exwk_decode(const uint8_t *bytes, size_t avail, pbc_uop
         *why = "unknown opcode (no record marker)";
         return PBC_DECODE_FAULT;
     }
-    if (h.Length != EXWK_RECORD_SIZE || h.Length > avail) {
+    if (h.Length < EXWK_RECORD_SIZE || h.Length % 8 || h.Length > avail) {
         *why = "bad record length";
         return PBC_DECODE_FAULT;
     }
-    uop->kind = PBC_UOP_NOP;
     *length = h.Length;
+    DXGKARG_BUILDPAGINGBUFFER a;
+    memcpy(&a, bytes + sizeof(h), sizeof(a));
+    if (a.Operation == DXGK_OPERATION_FLUSH_TLB) {
+        /* The one record the GPU acts on: its MMU drops the translations
+         * of the range (0 to 0: the whole space) of the root's space. */
+        uint64_t size = a.FlushTlb.EndVirtualAddress > a.FlushTlb.StartVirtualAddress
+                            ? a.FlushTlb.EndVirtualAddress - a.FlushTlb.StartVirtualAddress
+                            : 0;
+        uop->kind = PBC_UOP_TLB_FLUSH;
+        uop->value = a.FlushTlb.RootPageTableAddress.SegmentOffset; /* system memory */
+        uop->dst = size ? a.FlushTlb.StartVirtualAddress : 0;
+        uop->size = size;
+        return PBC_DECODE_OK;
+    }
+    uop->kind = PBC_UOP_NOP;
     return PBC_DECODE_OK;
 }
 
@@ -42,6 +56,13 @@ static const char *const exwk_op_names[] = {
     [DXGK_OPERATION_MAP_APERTURE_SEGMENT] = "MapApertureSegment",
     [DXGK_OPERATION_UNMAP_APERTURE_SEGMENT] = "UnmapApertureSegment",
     [DXGK_OPERATION_SPECIAL_LOCK_TRANSFER] = "SpecialLockTransfer",
+    [DXGK_OPERATION_UPDATE_PAGE_TABLE] = "UpdatePageTable",
+    [DXGK_OPERATION_FLUSH_TLB] = "FlushTlb",
+    [DXGK_OPERATION_VIRTUAL_TRANSFER] = "TransferVirtual",
+    [DXGK_OPERATION_VIRTUAL_FILL] = "FillVirtual",
+    [DXGK_OPERATION_SIGNAL_MONITORED_FENCE] = "SignalMonitoredFence",
+    [DXGK_OPERATION_MAP_APERTURE_SEGMENT2] = "MapApertureSegment2",
+    [DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES] = "CopyPageTableEntries",
 };
 
 static size_t exwk_disasm(const uint8_t *bytes, size_t avail, char *line, size_t line_size)
@@ -59,7 +80,10 @@ static size_t exwk_disasm(const uint8_t *bytes, size_t avail, char *line, size_t
                                exwk_op_names[a.Operation]
                            ? exwk_op_names[a.Operation]
                            : "?";
-    snprintf(line, line_size, "RECORD %s (worker does it; the GPU sees a nop)", name);
+    if (u.kind == PBC_UOP_TLB_FLUSH)
+        snprintf(line, line_size, "RECORD %s (the GPU's MMU flushes)", name);
+    else
+        snprintf(line, line_size, "RECORD %s (worker does it; the GPU sees a nop)", name);
     return len;
 }
 

@@ -1,9 +1,11 @@
 /*
  * exwk_record.h — the "ExWorker" paging-buffer format: each operation is
  * one record, a marker header followed by a verbatim copy of the
- * DXGKARG_BUILDPAGINGBUFFER the driver was handed. The GPU never acts on
- * a record (the driver's worker thread does), so the decoder
- * (exwk_isa.c) executes each one as a NOP of its length.
+ * DXGKARG_BUILDPAGINGBUFFER the driver was handed, then (from
+ * EXWK_RECORD_SIZE on) the items of the array the operation points at,
+ * when it has one. The GPU acts on no record but FlushTlb's (the driver's
+ * worker thread does the rest), so the decoder (exwk_isa.c) executes each
+ * one as a NOP of its length, and a FlushTlb record as the flush.
  */
 #ifndef EXWK_RECORD_H
 #define EXWK_RECORD_H
@@ -15,9 +17,10 @@
 
 typedef struct _EXWK_RECORD_HEADER {
     UINT Magic;
-    UINT Length; /* bytes, header included, a multiple of 8 */
+    UINT Length; /* bytes, header and items included, a multiple of 8 */
 } EXWK_RECORD_HEADER;
 
+/* A record without items. */
 #define EXWK_RECORD_SIZE \
     ((sizeof(EXWK_RECORD_HEADER) + sizeof(DXGKARG_BUILDPAGINGBUFFER) + 7) & ~(size_t)7)
 
