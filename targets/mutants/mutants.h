@@ -63,7 +63,9 @@
     PBC_MUTANT(pbc_mutant_pte_page_off, "PB-PTE")             \
     PBC_MUTANT(pbc_mutant_fence_at_build, "PB-PAGING-FENCE")  \
     PBC_MUTANT(pbc_mutant_copy_wrong_start, "PB-PTE")          \
-    PBC_MUTANT(pbc_mutant_copy_one_short, "PB-PTE")
+    PBC_MUTANT(pbc_mutant_copy_one_short, "PB-PTE")           \
+    PBC_MUTANT(pbc_mutant_flush_first_root, "PB-TLB")        \
+    PBC_MUTANT(pbc_mutant_cached_root, "PB-TLB")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST
