@@ -174,6 +174,10 @@ static void tweak_op(pbc_scenario *s, pbc_sop *o, pbc_rng *r)
     case PBC_SOP_DMA:
         o->dma_size = dma_sizes[pick(r, PBC_ARRAY_LEN(dma_sizes))];
         break;
+    case PBC_SOP_VA_MAP:
+    case PBC_SOP_VA_ZERO: /* the same range in another address space (another process's root) */
+        o->space = (o->space + 1 + pick(r, PBC_MAX_SPACES - 1)) % PBC_MAX_SPACES;
+        break;
     case PBC_SOP_VA_MOVE_TABLES: /* the whole leaf, the entries in use in pieces, or through a scratch table */
         o->flags &= ~(PBC_SOP_COPY_USED | PBC_SOP_COPY_STAGED);
         o->count = o->first = 0;

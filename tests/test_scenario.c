@@ -86,7 +86,7 @@ T_TEST(va_requests_refused_as_vidmm_refuses)
     for (uint32_t i = 0; i < s.op_count; i++)
         pbc_residency_apply(&r, &s.ops[i]);
     T_CHECK(r.va_count == 3 && r.a[1].va_base == 0x104000 && r.a[0].va_base == 0x100000);
-    T_CHECK(pbc_residency_va_reserved(&r, 0x108000, 8, 0) >= 0 && pbc_residency_va_reserved(&r, 0x104000, 1, 0) < 0);
+    T_CHECK(pbc_residency_va_reserved(&r, 0, 0x108000, 8, 0) >= 0 && pbc_residency_va_reserved(&r, 0, 0x104000, 1, 0) < 0);
     pbc_residency_fini(&r);
     pbc_scenario_fini(&s);
 #undef VA_HEAD
@@ -563,6 +563,52 @@ T_TEST(binary_version_5_partial_copies)
                    "out of range"));
     T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K at=1:0\nva-map A\nva-move-tables A used stage=512\nend\n"),
                    "out of range"));
+}
+
+/* Version 6: the address space of a range. Ranges of different spaces
+ * may share addresses; a version-5 input keeps every range in space 0. */
+T_TEST(binary_version_6_address_spaces)
+{
+    const char *text = "pbs 1\nalloc A size=8K at=1:0x200000\nalloc B size=8K at=1:0x400000\n"
+                       "va-map A va=0x100000\nva-map B va=0x100000 space=3\nva-zero count=2 va=0x100000 space=1\nend\n";
+    pbc_scenario a, b;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "v6", &a, err, sizeof(err)) == 0, "%s", err);
+    T_CHECK(a.ops[0].space == 0 && a.ops[1].space == 3 && a.ops[2].space == 1 && pbc_scenario_spaces(&a) == 4);
+    char *printed = pbc_scenario_print(&a);
+    T_CHECK_MSG(strstr(printed, "va-map B first=0 count=2 va=0x100000 space=3\n"), "%s", printed);
+    free(printed);
+    uint8_t *bytes;
+    size_t n = pbc_scenario_encode(&a, &bytes);
+    T_CHECK(n > 0 && bytes[0] == 6);
+    pbc_scenario_decode(bytes, n, &b);
+    T_CHECK(pbc_scenario_equal(&a, &b) && b.ops[1].space == 3);
+    free(bytes);
+    pbc_scenario_fini(&b);
+    a.op_count = 1; /* one space: the version it always was */
+    n = pbc_scenario_encode(&a, &bytes);
+    T_CHECK(n > 0 && bytes[0] == 3);
+    free(bytes);
+    pbc_scenario_fini(&a);
+    /* A in system memory; va-map A (first 0, count 1, flags 0, VidMm's
+     * place, protection 0), then the byte 2: version 5 reads it as a
+     * record of its own (no range in another space), version 6 as the
+     * range's space. */
+    uint8_t in[] = {5, 0, BIN_ALLOC, 0, 10, 1, 0, 0, 0, 1 + PBC_SOP_VA_MAP, 0, 0, 0, 0, 0, 0, 2};
+    pbc_scenario_decode(in, sizeof(in), &b);
+    T_CHECK_MSG(b.op_count >= 1 && b.ops[0].kind == PBC_SOP_VA_MAP && pbc_scenario_spaces(&b) == 1,
+                "version 5: %u operations", b.op_count);
+    pbc_scenario_fini(&b);
+    in[0] = 6;
+    pbc_scenario_decode(in, sizeof(in), &b);
+    T_CHECK_MSG(b.op_count == 1 && b.ops[0].kind == PBC_SOP_VA_MAP && b.ops[0].space == 2,
+                "version 6: %u operations", b.op_count);
+    pbc_scenario_fini(&b);
+    /* One space's addresses are its own: the same range twice in a space is refused. */
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K at=1:0\nalloc B size=8K at=1:0x4000\nva-map A va=0x100000 space=1\n"
+                       "va-map B va=0x100000 space=1\nend\n"),
+                   "neither free"));
+    T_CHECK(strstr(BAD("pbs 1\nalloc A size=8K at=1:0\nva-map A space=4\nend\n"), "out of range"));
 }
 
 /* What VidMm issues the context operations for: a resident allocation

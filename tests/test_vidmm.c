@@ -1132,6 +1132,53 @@ T_TEST(copy_page_table_entries_partial_ranges)
     }
 }
 
+/* Address spaces: each space's updates and flushes name its process, and
+ * its flushes its own root; the spaces' roots differ. */
+#define SPACES_SEEN 64
+static uint64_t flush_root[SPACES_SEEN];
+static HANDLE flush_process[SPACES_SEEN], update_process[SPACES_SEEN];
+static uint64_t flush_start[SPACES_SEEN];
+static int flushes_seen, updates_seen;
+
+static NTSTATUS APIENTRY spaces_spy_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_FLUSH_TLB && a->MultipassOffset == 0 && flushes_seen < SPACES_SEEN) {
+        flush_root[flushes_seen] = a->FlushTlb.RootPageTableAddress.SegmentOffset;
+        flush_start[flushes_seen] = a->FlushTlb.StartVirtualAddress;
+        flush_process[flushes_seen++] = a->FlushTlb.hProcess;
+    }
+    if (a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE && a->MultipassOffset == 0 && updates_seen < SPACES_SEEN &&
+        a->UpdatePageTable.hAllocation)
+        update_process[updates_seen++] = a->UpdatePageTable.hProcess;
+    return ref_build_paging_buffer(adapter, a);
+}
+
+T_TEST(address_spaces_name_their_root_and_process)
+{
+    flushes_seen = updates_seen = 0;
+    /* A in space 0 and B in space 2 at the same address; each moves once
+     * (an allocation's range is updated, then flushed, in its space). */
+    pbc_outcome out = run_with_build("pbs 1\n"
+                                     "alloc A size=16K at=1:0x100000\nalloc B size=16K at=1:0x200000\n"
+                                     "va-map A\nva-map B space=2\n"
+                                     "render-write A offset=0 size=16K pattern=0x1 via=va\n"
+                                     "render-write B offset=0 size=16K pattern=0x2 via=va\n"
+                                     "transfer A to=2:0x100000\ntransfer B to=2:0x200000\n"
+                                     "render-read B offset=0 size=16K via=va\n"
+                                     "end\n",
+                                     spaces_spy_build);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s", pbc_verdict_name(out.verdict), out.message);
+    T_CHECK_MSG(flushes_seen == 2, "%d flushes", flushes_seen);
+    T_CHECK(flush_start[0] == 0x10000 && flush_start[1] == 0x10000);
+    T_CHECK_MSG(flush_process[0] == (HANDLE)PBC_VA_PROCESS(0) && flush_process[1] == (HANDLE)PBC_VA_PROCESS(2),
+                "processes %p %p", flush_process[0], flush_process[1]);
+    T_CHECK(flush_root[0] && flush_root[1] && flush_root[0] != flush_root[1]);
+    /* va-map A, va-map B, the two moves: each update of a range names its space's process. */
+    T_CHECK_MSG(updates_seen == 4, "%d range updates", updates_seen);
+    T_CHECK(update_process[0] == (HANDLE)PBC_VA_PROCESS(0) && update_process[1] == (HANDLE)PBC_VA_PROCESS(2) &&
+            update_process[2] == (HANDLE)PBC_VA_PROCESS(0) && update_process[3] == (HANDLE)PBC_VA_PROCESS(2));
+}
+
 /* A scenario that opens with `dma` gets buffers of that size from its
  * first call, VidMm's own page-table setup included (for the paging
  * fence, it takes a buffer before any operation runs). */

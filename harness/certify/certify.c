@@ -673,7 +673,10 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
  * notify-residency: NotifyResidency after each move, resident and
  * evicted.
  * aperture-cpu-visible: MapApertureSegment2 of a CPU-visible allocation
- * (CpuVisibleAddress until the unmap) and of one that is not. */
+ * (CpuVisibleAddress until the unmap) and of one that is not.
+ * address-spaces: ranges of several address spaces at the same addresses,
+ * each filling the TLB under its root, then moved (FlushTlb of each
+ * space's root), a further space's leaves copied, one range released. */
 static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
 {
     uint32_t low = b->layout->low, high = b->layout->high;
@@ -799,6 +802,27 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         gb(b, "render-read C offset=0 size=256K via=va\n");
         return 0;
     }
+    if (variant == 13 + PBC_NOTIFY_COUNT) {
+        /* Four address spaces, ranges of three at the same addresses: work
+         * through each fills the TLB under its own root; each range then
+         * moves (a flush of its space's root), one's leaves are copied, one
+         * is released, and a zero range sits in the fourth. */
+        gb(b, "alloc A size=64K at=");
+        story_at(b, low, 0x100000);
+        gb(b, "%s\nalloc B size=64K at=", story_idle(d));
+        story_at(b, low, 0x200000);
+        gb(b, "%s\nalloc C size=32K at=system%s\n", story_idle(d), story_idle(d));
+        story_dma(b, d);
+        gb(b, "va-map A\nva-map B space=1\nva-map C space=2 read-only\nva-zero count=4 space=3 min=0x40000000\n");
+        gb(b, "render-write A offset=0 size=8K pattern=0x41414141 via=va\n");
+        gb(b, "render-write B offset=0 size=8K pattern=0x42424242 via=va\n");
+        gb(b, "render-read C offset=0 size=8K via=va\n");
+        story_to(b, "transfer A", high, 0x100000, "");
+        story_to(b, "transfer B", high, 0x200000, " split=2");
+        story_to(b, "transfer C", low, 0x300000, "");
+        gb(b, "render-read A offset=0 size=4K via=va\nva-move-tables B used pieces=2\nva-unmap C\n");
+        return 0;
+    }
     if (variant >= 7) { /* each notification alone, between transfers: a target may declare some only */
         gb(b, "alloc A size=20K mdl-offset=1%s\n", story_idle(d));
         story_dma(b, d);
@@ -874,7 +898,7 @@ static const char *const gpummu_variants[] = {"follows", "64k-pages", "unmap-reu
                                               "notify-fence-residency", "notify-map-mmu", "notify-unmap-mmu",
                                               "notify-residency2", "notify-alloc", "init-context", "update-context",
                                               "notify-residency", "aperture-cpu-visible", "move-tables-partial",
-                                              "move-tables-staged"};
+                                              "move-tables-staged", "address-spaces"};
 static const char *const special_lock_variants[] = {"to-system", "from-system"};
 static const char *const reuse_variants[] = {"discard", "special-lock", "fill", "map"};
 static const char *const engine_variants[] = {"paging-pending", "render-woken"};
@@ -888,7 +912,7 @@ static const story stories[] = {
     {"busy-later-op", NULL, 1, 1, story_busy_later},
     {"handle-reuse-after-destroy", reuse_variants, 4, 0, story_handle_reuse},
     {"engines", engine_variants, 2, 0, story_engines},
-    {"gpummu", gpummu_variants, 13 + PBC_NOTIFY_COUNT, 0, story_gpummu},
+    {"gpummu", gpummu_variants, 14 + PBC_NOTIFY_COUNT, 0, story_gpummu},
 };
 
 /* Adds the story when the target supports every operation it issues
@@ -947,6 +971,9 @@ static void story_cases(const pbc_target *t, const gen_layout *layout, pbc_case_
  *   va-map/dma-min/busy/high/odd-size/va-across-2m
  *   transfer-virtual/split3/dma-4k/idle/system/big-size
  *   move-tables/staged-start/dma-min/idle/low/64k-pages/va-across-1g
+ * A busy va-map or move-tables case maps its range in a second address
+ * space, over a range of the first at the same addresses that work went
+ * through (".../two-spaces").
  * A case runs where the target supports every operation it issues. */
 
 enum { V_MAP, V_ZERO, V_TRANSFER, V_FILL, V_MOVE_TABLES, V_FENCE, V_APERTURE, V_CONTEXT, V_COUNT };
@@ -1057,6 +1084,10 @@ static void v_start(gen_buf *b, const v_dims *d, const char *name)
         gb(b, "render-write %s offset=0 size=4K pattern=0x5EED5EED\n", name);
 }
 
+/* A busy va-map or move-tables case puts its range in a second address
+ * space, over a range of the first at the same addresses. */
+static int v_two_spaces(int op, const v_dims *d) { return (op == V_MAP || op == V_MOVE_TABLES) && d->busy; }
+
 static int v_text(int op, const v_dims *d, gen_buf *b)
 {
     uint64_t size = v_size(d->size);
@@ -1074,17 +1105,33 @@ static int v_text(int op, const v_dims *d, gen_buf *b)
             story_at(b, b->layout->low, 0x2000000);
             gb(b, "\n");
         }
+        if (v_two_spaces(op, d)) {
+            gb(b, "alloc Z size=8K at=");
+            story_at(b, b->layout->low, 0x2800000);
+            gb(b, "\n");
+        }
         v_start(b, d, "A");
+        if (v_two_spaces(op, d)) { /* the first space's range at the same addresses, in its TLB */
+            gb(b, "va-map Z");
+            v_va(b, d->va, page64 ? 0x10000 : 4096);
+            gb(b, "\nrender-write Z offset=0 size=8K pattern=0x2A2A2A2A via=va\n");
+        }
+        const char *space = v_two_spaces(op, d) ? " space=1" : "";
         gb(b, "va-map A");
         v_va(b, d->va, page64 ? 0x10000 : 4096);
-        gb(b, "%s driver-protection=0x3\n", page64 ? " 64k" : "");
+        gb(b, "%s driver-protection=0x3%s\n", page64 ? " 64k" : "", space);
         if (op == V_MOVE_TABLES)
-            gb(b, "va-map B count=1\n");
+            gb(b, "va-map B count=1%s\n", space);
         gb(b, "render-write A offset=0x1000 size=8K pattern=0x11223344 via=va\n");
         if (op == V_MOVE_TABLES) {
             gb(b, "va-move-tables A%s\n", v_move_words[d->variant]);
             gb(b, "render-read A offset=0 size=%llu via=va\n", (unsigned long long)size);
             gb(b, "va-move-tables B%s\nrender-read B offset=0 size=4K via=va\n", v_move_words[d->variant]);
+        }
+        if (v_two_spaces(op, d)) { /* a flush of the first space's root, then of the second's */
+            gb(b, "transfer Z to=");
+            story_at(b, b->layout->high, 0x2800000);
+            gb(b, "\n");
         }
         gb(b, "transfer A to=");
         v_place(b, d->addr, 1);
@@ -1194,7 +1241,9 @@ static void v_add(pbc_case_list *out, const pbc_target *t, int op, const v_dims 
     if (v_uses_size(op) || op == V_ZERO)
         n += snprintf(name + n, sizeof(name) - (size_t)n, "/%s", v_size_names[d->size]);
     if (v_uses_va(op))
-        snprintf(name + n, sizeof(name) - (size_t)n, "/%s", v_va_names[d->va]);
+        n += snprintf(name + n, sizeof(name) - (size_t)n, "/%s", v_va_names[d->va]);
+    if (v_two_spaces(op, d))
+        snprintf(name + n, sizeof(name) - (size_t)n, "/two-spaces");
     add_story(out, t, name, b->text);
 }
 

@@ -18,6 +18,7 @@
 
 #include "base/util.h"
 #include "gpu/gpu.h"
+#include "scenario/scenario.h"
 
 typedef struct cond_call {
     const DXGKARG_BUILDPAGINGBUFFER *a;
@@ -221,6 +222,7 @@ static int up_page_below_4g(const cond_call *c) { return up_entry_kind(c, 3); }
 static int up_read_only(const cond_call *c) { return up_entry_kind(c, 4); }
 static int up_zero(const cond_call *c) { return up_entry_kind(c, 5); }
 static int up_protection(const cond_call *c) { return UP->DriverProtection != 0; }
+static int up_other_space(const cond_call *c) { return UP->hProcess != (HANDLE)PBC_VA_PROCESS(0); }
 #undef UP
 
 /* ---- FlushTlb ---- */
@@ -237,6 +239,9 @@ static int ft_unaligned(const cond_call *c)
 }
 static int ft_across_2m(const cond_call *c) { return crosses(FT->StartVirtualAddress, ft_size(c), MIB2); }
 static int ft_across_1g(const cond_call *c) { return crosses(FT->StartVirtualAddress, ft_size(c), GIB1); }
+/* Of an address space other than the first (another process, another
+ * root): known by the process VidMm names. */
+static int ft_other_space(const cond_call *c) { return FT->hProcess != (HANDLE)PBC_VA_PROCESS(0); }
 #undef FT
 
 /* ---- TransferVirtual, FillVirtual ---- */
@@ -400,12 +405,16 @@ static const cond_def conds[] = {
     {{DXGK_OPERATION_UPDATE_PAGE_TABLE, "read-only", "an entry with ReadOnly"}, up_read_only},
     {{DXGK_OPERATION_UPDATE_PAGE_TABLE, "zero", "an entry with Zero"}, up_zero},
     {{DXGK_OPERATION_UPDATE_PAGE_TABLE, "driver-protection", "DriverProtection not 0"}, up_protection},
+    {{DXGK_OPERATION_UPDATE_PAGE_TABLE, "other-space", "a space other than the first (more than one address space)"},
+     up_other_space},
 
     SMALLEST(DXGK_OPERATION_FLUSH_TLB),
     {{DXGK_OPERATION_FLUSH_TLB, "one-page", "a range of 4 KiB"}, ft_one_page},
     {{DXGK_OPERATION_FLUSH_TLB, "not-2m-aligned", "a range not on 2 MiB lines"}, ft_unaligned},
     {{DXGK_OPERATION_FLUSH_TLB, "across-2m", "a range across a leaf table's 2 MiB line"}, ft_across_2m},
     {{DXGK_OPERATION_FLUSH_TLB, "across-1g", "a range across a directory's 1 GiB line"}, ft_across_1g},
+    {{DXGK_OPERATION_FLUSH_TLB, "other-space", "a space other than the first (more than one address space)"},
+     ft_other_space},
 
     SMALLEST(DXGK_OPERATION_VIRTUAL_TRANSFER),
     RESUMED(DXGK_OPERATION_VIRTUAL_TRANSFER),

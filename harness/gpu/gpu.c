@@ -794,8 +794,24 @@ uint32_t pbc_gpu_push_fence(pbc_gpu *gpu, uint32_t fence, uint32_t tag)
 
 uint32_t pbc_gpu_push_work(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag, uint32_t wait_fence)
 {
-    pbc_qentry e = {.kind = PBC_QE_WORK, .uop = *uop, .tag = tag, .wait = wait_fence};
+    return pbc_gpu_push_work_in(gpu, uop, tag, wait_fence, 0);
+}
+
+uint32_t pbc_gpu_push_work_in(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag, uint32_t wait_fence, uint64_t root)
+{
+    pbc_qentry e = {.kind = PBC_QE_WORK, .uop = *uop, .tag = tag, .wait = wait_fence, .root = root};
     return gpu_push(gpu, &e);
+}
+
+int pbc_gpu_exec_uop_in(pbc_gpu *gpu, const pbc_uop *uop, uint64_t root)
+{
+    if (!root)
+        return pbc_gpu_exec_uop(gpu, uop);
+    uint64_t was = gpu->va_root;
+    gpu->va_root = root;
+    int rc = pbc_gpu_exec_uop(gpu, uop);
+    gpu->va_root = was;
+    return rc;
 }
 
 uint32_t pbc_gpu_push_cpu(pbc_gpu *gpu, void (*fn)(void *arg), void *arg, uint32_t tag)
@@ -915,7 +931,7 @@ static void gpu_step(pbc_gpu *gpu, uint32_t seq)
         break;
     default:
         gpu->cur.writer = PBC_WRITER_RENDER;
-        pbc_gpu_exec_uop(gpu, &e->uop);
+        pbc_gpu_exec_uop_in(gpu, &e->uop, e->root);
         break;
     }
     e = &gpu->queue[seq]; /* CPU work may have pushed entries */

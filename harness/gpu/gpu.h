@@ -152,6 +152,8 @@ typedef struct pbc_qentry {
     uint32_t fence;  /* FENCE */
     uint32_t tag;    /* the queue owner's cookie */
     pbc_uop uop;     /* WORK */
+    uint64_t root;   /* WORK: the root table of the address space its GPU virtual
+                        addresses are in (0: va_root's) */
     void (*cpu_fn)(void *arg); /* CPU */
     void *cpu_arg;
     uint64_t work_end; /* gpu->work_uops (paging work) once the entry has executed */
@@ -356,6 +358,12 @@ uint32_t pbc_gpu_push_dma(pbc_gpu *gpu, UINT segment_id, uint64_t phys, UINT sta
 uint32_t pbc_gpu_push_fence(pbc_gpu *gpu, uint32_t fence, uint32_t tag);
 /* Render work that waits for paging fence `wait_fence` (0: none). */
 uint32_t pbc_gpu_push_work(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag, uint32_t wait_fence);
+/* The same in the address space of root table `root` (0: va_root's): a
+ * process's own work, translated (and cached in the TLB) through its
+ * tables. */
+uint32_t pbc_gpu_push_work_in(pbc_gpu *gpu, const pbc_uop *uop, uint32_t tag, uint32_t wait_fence, uint64_t root);
+/* One micro-op at once, in the address space of `root` (0: va_root's). */
+int pbc_gpu_exec_uop_in(pbc_gpu *gpu, const pbc_uop *uop, uint64_t root);
 /* CPU work: fn(arg) runs when the queue reaches it, its writes stamped as
  * the CPU's. */
 uint32_t pbc_gpu_push_cpu(pbc_gpu *gpu, void (*fn)(void *arg), void *arg, uint32_t tag);

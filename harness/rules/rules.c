@@ -400,9 +400,12 @@ int pbc_rule_pte(pbc_findings *f, uint32_t op, uint64_t va, const char *what, co
     return 1;
 }
 
-int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint64_t cached, uint64_t now, int invalid)
+int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint32_t space, uint64_t cached, uint64_t now,
+                 int invalid)
 {
-    char tables[64], kept[64];
+    char tables[64], kept[64], in[40] = "";
+    if (space)
+        snprintf(in, sizeof(in), " of address space %u", space);
     if (invalid)
         snprintf(tables, sizeof(tables), "no valid entry");
     else
@@ -412,9 +415,9 @@ int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint64_t cached, uin
     else
         snprintf(kept, sizeof(kept), "a zero page");
     pbc_rule_report(f, PBC_RULE_TLB, op,
-                    "GPU virtual address 0x%" PRIx64 ": the TLB still translates it to %s where the page tables "
+                    "GPU virtual address 0x%" PRIx64 "%s: the TLB still translates it to %s where the page tables "
                     "now give %s: a FlushTlb VidMm issued for it was not carried out",
-                    va, kept, tables);
+                    va, in, kept, tables);
     return 1;
 }
 

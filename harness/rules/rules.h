@@ -206,7 +206,8 @@ int pbc_rule_pte(pbc_findings *f, uint32_t op, uint64_t va, const char *what, co
 /* PB-TLB (FlushTlb): after the run, the TLB still translates `va` to
  * `cached` (0: a zero page) where the tables now give `now` (or nothing,
  * `invalid`). */
-int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint64_t cached, uint64_t now, int invalid);
+int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint32_t space, uint64_t cached, uint64_t now,
+                 int invalid);
 
 /* PB-PAGING-FENCE (SignalMonitoredFence): after the run, the paging fence
  * holds `have` where the last signal asked for `value`. */

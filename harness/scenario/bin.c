@@ -20,8 +20,10 @@
  * (and physical layouts); version 3 the GPU virtual ranges (and render
  * work through them) up to va-move-tables; version 4 the context
  * operations and notify-residency (and CPU-visible allocations); version 5
- * a mode byte on va-move-tables (partial copies). An input keeps the
- * meaning its version gave it. */
+ * a mode byte on va-move-tables (partial copies); version 6 a space byte
+ * at the end of va-map and va-zero (their GPU virtual address space,
+ * modulo PBC_MAX_SPACES; before it every range is in space 0). An input
+ * keeps the meaning its version gave it. */
 #define BIN_RECORD_ALLOC 0u
 #define BIN_RECORD_TYPES_V1 (2u + PBC_SOP_DMA)
 #define BIN_RECORD_TYPES_V2 (2u + PBC_SOP_CREATE)
@@ -454,6 +456,8 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
         decode_va_pages(o);
         decode_va_place(r, o);
         o->driver_protection = rd_var(r);
+        if (version >= 6)
+            o->space = rd_u8(r) % PBC_MAX_SPACES;
         break;
     }
     case PBC_SOP_NOTIFY:
@@ -478,6 +482,8 @@ static int decode_op(bin_reader *r, const pbc_scenario *s, uint32_t kind, pbc_so
         decode_va_pages(o);
         decode_va_place(r, o);
         o->driver_protection = rd_var(r);
+        if (version >= 6)
+            o->space = rd_u8(r) % PBC_MAX_SPACES;
         break;
     }
     case PBC_SOP_GPU_READ:
@@ -574,6 +580,8 @@ static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o, in
                            ((o->flags & PBC_SOP_VA_64K) ? BIN_VA_64K : 0)));
         encode_va_place(w, o);
         wr_var(w, o->driver_protection);
+        if (version >= 6)
+            wr_u8(w, (uint8_t)o->space);
         break;
     case PBC_SOP_NOTIFY:
         wr_var(w, o->pattern);
@@ -595,6 +603,8 @@ static void encode_op(bin_writer *w, const pbc_scenario *s, const pbc_sop *o, in
                            ((o->flags & PBC_SOP_VA_64K) ? BIN_VA_64K : 0)));
         encode_va_place(w, o);
         wr_var(w, o->driver_protection);
+        if (version >= 6)
+            wr_u8(w, (uint8_t)o->space);
         break;
     case PBC_SOP_GPU_READ:
     case PBC_SOP_GPU_WRITE:
@@ -645,7 +655,7 @@ void pbc_scenario_decode_again(const uint8_t *data, size_t size, const pbc_segme
      * and the destroy and create records, version 3 the GPU virtual
      * ranges; any other version byte reads as version 1. */
     uint8_t version = rd_u8(&r);
-    if (version < 1 || version > 5)
+    if (version < 1 || version > 6)
         version = 1;
     int v4 = version >= 4, v3 = version >= 3, has_phys = version >= 2;
     uint32_t types = v4 ? BIN_RECORD_TYPES : v3 ? BIN_RECORD_TYPES_V3 : version == 2 ? BIN_RECORD_TYPES_V2
@@ -699,7 +709,9 @@ size_t pbc_scenario_encode_to(const pbc_scenario *s, uint8_t *out, size_t max)
         if (o->kind > PBC_SOP_VA_MOVE_TABLES)
             version = version < 4 ? 4 : version;
         if (o->kind == PBC_SOP_VA_MOVE_TABLES && (o->flags & PBC_SOP_COPY_USED))
-            version = 5;
+            version = version < 5 ? 5 : version;
+        if (o->space)
+            version = 6;
     }
     for (uint32_t i = 0; i < s->alloc_count; i++)
         if (s->allocs[i].flags & PBC_ALLOC_CPU_VISIBLE)

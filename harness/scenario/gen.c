@@ -286,11 +286,14 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
         default:
             break;
         }
-        /* Sometimes into a range reserved before (S49). */
+        /* Half the ranges in the first address space, the rest in any of
+         * them: ranges of several processes at the same addresses. */
+        o->space = c(x, 2) ? 0 : c(x, PBC_MAX_SPACES);
+        /* Sometimes into a range reserved before (S49), of the same space. */
         for (uint32_t i = 0; o->kind == PBC_SOP_VA_MAP && i < r->va_count && c(x, 2); i++) {
             const pbc_res_va *u = &r->vas[i];
             uint64_t step = (o->flags & PBC_SOP_VA_64K) ? 16 : 1;
-            if (u->alloc >= 0 || u->pages < o->count || (u->flags & PBC_SOP_VA_64K) != (o->flags & PBC_SOP_VA_64K))
+            if (u->alloc >= 0 || u->space != o->space || u->pages < o->count || (u->flags & PBC_SOP_VA_64K) != (o->flags & PBC_SOP_VA_64K))
                 continue;
             o->va = u->base + (uint64_t)c(x, (uint32_t)((u->pages - o->count) / step + 1)) * step * PBC_PAGE_SIZE;
             o->va_min = o->va_max = 0;

@@ -560,14 +560,18 @@ static void res_va_extent(uint64_t base, uint64_t pages, uint32_t flags, uint64_
     }
 }
 
-/* The first range in use that [base, +pages) with `flags` meets, or NULL. */
-static const pbc_res_va *res_va_meets(const pbc_residency *r, uint64_t base, uint64_t pages, uint32_t flags)
+/* The first range in use of address space `space` that [base, +pages)
+ * with `flags` meets, or NULL: each space's addresses are its own. */
+static const pbc_res_va *res_va_meets(const pbc_residency *r, uint32_t space, uint64_t base, uint64_t pages,
+                                      uint32_t flags)
 {
     uint64_t lo, hi;
     res_va_extent(base, pages, flags, &lo, &hi);
     for (uint32_t i = 0; i < r->va_count; i++) {
         const pbc_res_va *u = &r->vas[i];
         uint64_t ulo, uhi;
+        if (u->space != space)
+            continue;
         /* Two ranges of 4 KiB pages may share a region; a 64 KiB one may not. */
         res_va_extent(u->base, u->pages, (u->flags | flags) & PBC_SOP_VA_64K, &ulo, &uhi);
         if (lo < uhi && ulo < hi)
@@ -576,16 +580,17 @@ static const pbc_res_va *res_va_meets(const pbc_residency *r, uint64_t base, uin
     return NULL;
 }
 
-static int res_va_free(const pbc_residency *r, uint64_t base, uint64_t pages, uint32_t flags)
+static int res_va_free(const pbc_residency *r, uint32_t space, uint64_t base, uint64_t pages, uint32_t flags)
 {
-    return res_va_meets(r, base, pages, flags) == NULL;
+    return res_va_meets(r, space, base, pages, flags) == NULL;
 }
 
-int pbc_residency_va_reserved(const pbc_residency *r, uint64_t base, uint64_t pages, uint32_t flags)
+int pbc_residency_va_reserved(const pbc_residency *r, uint32_t space, uint64_t base, uint64_t pages,
+                              uint32_t flags)
 {
     for (uint32_t i = 0; i < r->va_count; i++) {
         const pbc_res_va *u = &r->vas[i];
-        if (u->alloc < 0 && base >= u->base && base + pages * PBC_PAGE_SIZE <= u->base + u->pages * PBC_PAGE_SIZE &&
+        if (u->alloc < 0 && u->space == space && base >= u->base && base + pages * PBC_PAGE_SIZE <= u->base + u->pages * PBC_PAGE_SIZE &&
             (u->flags & PBC_SOP_VA_64K) == (flags & PBC_SOP_VA_64K))
             return (int)i;
     }
@@ -603,7 +608,7 @@ uint64_t pbc_residency_va_base(const pbc_residency *r, const pbc_sop *op)
         hi = PBC_VA_END;
     uint64_t at = (lo + align - 1) & ~(align - 1);
     /* First fit: past every range the candidate meets. */
-    for (const pbc_res_va *u; at + size <= hi && (u = res_va_meets(r, at, op->count, op->flags)) != NULL;) {
+    for (const pbc_res_va *u; at + size <= hi && (u = res_va_meets(r, op->space, at, op->count, op->flags)) != NULL;) {
         uint64_t ulo, uhi;
         res_va_extent(u->base, u->pages, (u->flags | op->flags) & PBC_SOP_VA_64K, &ulo, &uhi);
         at = (uhi + align - 1) & ~(align - 1);
@@ -618,6 +623,8 @@ static const char *res_check_va_request(const pbc_residency *r, const pbc_sop *o
     uint64_t align = res_va_align(op), size = (uint64_t)op->count * PBC_PAGE_SIZE;
     if (op->flags & PBC_SOP_VA_RESERVED)
         return "VidMm refuses it: Reserved0 and Reserved1 must be zero (S54)";
+    if (op->space >= PBC_MAX_SPACES)
+        return "pbcheck keeps at most 4 GPU virtual address spaces (space=0 to 3)";
     if (op->count == 0)
         return "VidMm refuses it: SizeInPages must not be 0 (S52)";
     if (op->count > PBC_MAX_VA_PAGES)
@@ -633,8 +640,8 @@ static const char *res_check_va_request(const pbc_residency *r, const pbc_sop *o
             return "VidMm refuses it: BaseAddress+size outside the GPU virtual address space";
         /* Not free, it must lie in a range reserved before (S49): pbcheck
          * maps into one va-zero range, of the same page size. */
-        if (!res_va_free(r, op->va, op->count, op->flags) &&
-            pbc_residency_va_reserved(r, op->va, op->count, op->flags) < 0)
+        if (!res_va_free(r, op->space, op->va, op->count, op->flags) &&
+            pbc_residency_va_reserved(r, op->space, op->va, op->count, op->flags) < 0)
             return "VidMm refuses it: [BaseAddress, BaseAddress+size) is neither free nor within one range reserved "
                    "before (S49)";
         return NULL;
@@ -672,19 +679,19 @@ static const char *res_check_va_map(const pbc_residency *r, const pbc_sop *op)
 
 static void res_apply_va(pbc_residency *r, const pbc_sop *op, int alloc)
 {
-    pbc_res_va u = {pbc_residency_va_base(r, op), op->count, alloc, op->flags};
-    int within = op->va ? pbc_residency_va_reserved(r, op->va, op->count, op->flags) : -1;
-    if (within >= 0 && res_va_meets(r, op->va, op->count, op->flags)) {
+    pbc_res_va u = {pbc_residency_va_base(r, op), op->count, alloc, op->flags, op->space};
+    int within = op->va ? pbc_residency_va_reserved(r, op->space, op->va, op->count, op->flags) : -1;
+    if (within >= 0 && res_va_meets(r, op->space, op->va, op->count, op->flags)) {
         /* What is left of the reserved range on either side stays reserved. */
         pbc_res_va old = r->vas[within];
         r->vas[within] = r->vas[--r->va_count];
         uint64_t end = u.base + u.pages * PBC_PAGE_SIZE, old_end = old.base + old.pages * PBC_PAGE_SIZE;
         if (u.base > old.base) {
-            pbc_res_va left = {old.base, (u.base - old.base) / PBC_PAGE_SIZE, -1, old.flags};
+            pbc_res_va left = {old.base, (u.base - old.base) / PBC_PAGE_SIZE, -1, old.flags, old.space};
             PBC_PUSH(r->vas, r->va_count, r->va_cap, left);
         }
         if (end < old_end) {
-            pbc_res_va right = {end, (old_end - end) / PBC_PAGE_SIZE, -1, old.flags};
+            pbc_res_va right = {end, (old_end - end) / PBC_PAGE_SIZE, -1, old.flags, old.space};
             PBC_PUSH(r->vas, r->va_count, r->va_cap, right);
         }
     }
@@ -698,6 +705,7 @@ static void res_apply_va(pbc_residency *r, const pbc_sop *op, int alloc)
     a->va_first = op->first;
     a->va_count = op->count;
     a->va_protection = op->driver_protection;
+    a->va_space = op->space;
 }
 
 static void res_drop_va(pbc_residency *r, int alloc)
@@ -710,10 +718,21 @@ static void res_drop_va(pbc_residency *r, int alloc)
     r->a[alloc].va_mapped = 0;
 }
 
+uint32_t pbc_scenario_spaces(const pbc_scenario *s)
+{
+    uint32_t n = 1;
+    for (uint32_t i = 0; i < s->op_count; i++)
+        if (s->ops[i].space >= n)
+            n = s->ops[i].space + 1;
+    return n;
+}
+
 const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
 {
     if (op->kind >= PBC_SOP_COUNT)
         return "unknown operation";
+    if (op->space && op->kind != PBC_SOP_VA_MAP && op->kind != PBC_SOP_VA_ZERO)
+        return "only va-map and va-zero name an address space (the others follow the allocation's range)";
     if (pbc_sop_has_alloc(op->kind) && op->alloc >= r->s->alloc_count)
         return "no such allocation";
     if (pbc_sop_has_alloc(op->kind)) {

@@ -103,7 +103,18 @@ typedef struct pbc_sop {
     uint64_t va;      /* BaseAddress, 0: VidMm chooses (S49, S50) */
     uint64_t va_min, va_max; /* MinimumAddress, MaximumAddress (0: no limit) */
     uint64_t driver_protection; /* DriverProtection (S53) */
+    uint32_t space;   /* va-map, va-zero: the GPU virtual address space (process) of the range,
+                         0 to PBC_MAX_SPACES - 1; 0 for every other kind */
 } pbc_sop;
+
+/* GPU virtual address spaces a scenario may use (`space=` on va-map and
+ * va-zero): space 0 is the one every scenario has (VidMm's paging windows,
+ * tables window and paging fence live there too); the others are further
+ * processes, each with its own root page table, ranges and TLB entries. */
+#define PBC_MAX_SPACES 4u
+/* The process handle VidMm names address space k by (hProcess of
+ * UpdatePageTable and FlushTlb): opaque to a builder, distinct per space. */
+#define PBC_VA_PROCESS(k) ((void *)(uintptr_t)(0xB00000u + 0x10000u * (uint32_t)(k)))
 
 #define PBC_ALLOC_NEEDS_IDLE PBC_ALLOCATION_NEEDS_IDLE
 #define PBC_ALLOC_PRIMARY PBC_ALLOCATION_PRIMARY
@@ -209,6 +220,7 @@ typedef struct pbc_res_alloc {
     uint64_t va_base;
     uint32_t va_first, va_count;
     uint64_t va_protection; /* its DriverProtection, for every later update (S53) */
+    uint32_t va_space;    /* the address space of that range */
 } pbc_res_alloc;
 
 /* A GPU virtual range in use: an allocation's, or a zero or no-access one. */
@@ -216,6 +228,7 @@ typedef struct pbc_res_va {
     uint64_t base, pages;
     int alloc;      /* -1: zero or no-access */
     uint32_t flags; /* PBC_SOP_VA_* */
+    uint32_t space; /* its address space */
 } pbc_res_va;
 
 /* The GPU virtual address space VidMm hands out: 512 GiB (gpu/gpu.h),
@@ -272,7 +285,10 @@ void pbc_residency_apply(pbc_residency *r, const pbc_sop *op);
 uint64_t pbc_residency_va_base(const pbc_residency *r, const pbc_sop *op);
 /* The index in r->vas of the va-zero range (reserved: zero or no-access)
  * that holds [base, base + pages) whole, with the same page size, or -1. */
-int pbc_residency_va_reserved(const pbc_residency *r, uint64_t base, uint64_t pages, uint32_t flags);
+int pbc_residency_va_reserved(const pbc_residency *r, uint32_t space, uint64_t base, uint64_t pages,
+                              uint32_t flags);
+/* How many GPU virtual address spaces s uses: 1 + the highest `space`. */
+uint32_t pbc_scenario_spaces(const pbc_scenario *s);
 /* Whether [offset, offset+size) of segment is free of resident allocations
  * other than `except` (-1 for none). */
 int pbc_residency_range_free(const pbc_residency *r, uint32_t segment, uint64_t offset,
@@ -400,9 +416,11 @@ char *pbc_scenario_print(const pbc_scenario *s);
  * update-context, notify-residency and CPU-visible allocations (bit 4 of
  * their flags byte). Version 5 gives va-move-tables a mode byte (entries
  * in use, pieces, a scratch table); before it the record is the whole-leaf
- * copy it always was. Each version reads its record types modulo its own
- * count, so an input of an earlier version keeps its meaning. */
-#define PBC_SCENARIO_BIN_VERSION 5u
+ * copy it always was. Version 6 gives va-map and va-zero a last byte,
+ * their address space (`space=`); before it every range is in space 0.
+ * Each version reads its record types modulo its own count, so an input
+ * of an earlier version keeps its meaning. */
+#define PBC_SCENARIO_BIN_VERSION 6u
 
 /* Decodes any byte string into a valid scenario (s is initialized here;
  * the caller finalizes it). Never fails and never reads beyond size. */

@@ -427,6 +427,9 @@ static int pbs_op(pbs_parser *p, uint32_t kind)
             pbs_num_key(p, "max", 0, 0, 0, UINT64_MAX, &o.va_max) ||
             pbs_num_key(p, "driver-protection", 0, 0, 0, UINT64_MAX, &o.driver_protection))
             return -1;
+        if (pbs_num_key(p, "space", 0, 0, 0, PBC_MAX_SPACES - 1, &v))
+            return -1;
+        o.space = (uint32_t)v;
         if (kind == PBC_SOP_VA_MAP) {
             if (pbs_num_key(p, "first", 0, 0, 0, pbc_alloc_pages(al) - 1, &v))
                 return -1;
@@ -810,6 +813,8 @@ char *pbc_scenario_print(const pbc_scenario *s)
                 out_printf(&o, " max=0x%" PRIx64, op->va_max);
             if (op->driver_protection)
                 out_printf(&o, " driver-protection=0x%" PRIx64, op->driver_protection);
+            if (op->space)
+                out_printf(&o, " space=%u", op->space);
             out_printf(&o, "%s%s%s%s", (op->flags & PBC_SOP_VA_READ_ONLY) ? " read-only" : "",
                        (op->flags & PBC_SOP_VA_NO_ACCESS) ? " no-access" : "",
                        (op->flags & PBC_SOP_VA_64K) ? " 64k" : "", (op->flags & PBC_SOP_VA_RESERVED) ? " reserved" : "");

@@ -365,7 +365,7 @@ static void vm_gpu_work(vm *v, const pbc_uop *u, int alloc)
 {
     if (v->opt.mode == PBC_MODE_SPEC) {
         v->gpu->cur.writer = PBC_WRITER_RENDER;
-        pbc_gpu_exec_uop(v->gpu, u);
+        pbc_gpu_exec_uop_in(v->gpu, u, v->work_root);
         v->gpu->cur.writer = PBC_WRITER_NONE;
         return;
     }
@@ -376,7 +376,7 @@ static void vm_gpu_work(vm *v, const pbc_uop *u, int alloc)
     uint32_t wait = alloc >= 0 ? v->allocs[alloc].paging_fence : v->res->sub_count;
     if (wait < v->global_fence)
         wait = v->global_fence;
-    uint32_t seq = pbc_gpu_push_work(v->gpu, u, UINT32_MAX, wait);
+    uint32_t seq = pbc_gpu_push_work_in(v->gpu, u, UINT32_MAX, wait, v->work_root);
     uint64_t n = u->kind == PBC_UOP_READ ? u->width : u->size;
     /* Work through a GPU virtual range names its allocation, which VidMm
      * neither discards nor destroys while the range exists: the
@@ -424,8 +424,10 @@ static void vm_render(vm *v, const pbc_sop *op)
     vm_render_ctx rc = {op, (int)op->alloc};
     const pbc_res_alloc *ra = &v->rs.a[op->alloc];
     if (op->flags & PBC_SOP_VIA_VA) {
-        /* One access through the range: the GPU translates it page by page
-         * (after the paging fence of its mapping, S55). */
+        /* One access through the range, by its process (in the range's
+         * address space): the GPU translates it page by page (after the
+         * paging fence of its mapping, S55). */
+        v->work_root = pbc_vidmm_va_space_root(v, ra->va_space);
         pbc_uop u = {.dst = pbc_vidmm_va_of(v, op->alloc, op->offset), .size = op->size, .value = op->pattern,
                      .flags = PBC_UOP_DST_VIRTUAL};
         if (op->kind == PBC_SOP_RENDER_WRITE) {
@@ -442,6 +444,7 @@ static void vm_render(vm *v, const pbc_sop *op)
             vm_gpu_work(v, &r, (int)op->alloc);
             at += left;
         }
+        v->work_root = 0;
     } else if (op->flags & PBC_SOP_VIA_APERTURE) {
         uint64_t base = pbc_vidmm_segment_base(v, ra->ap_segment) + ra->ap_page * PBC_PAGE_SIZE;
         uint64_t mapped_from = (uint64_t)ra->map_first * PBC_PAGE_SIZE;

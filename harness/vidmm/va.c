@@ -4,8 +4,12 @@
  * FlushTlb), for D3DDDI_MAPGPUVIRTUALADDRESS requests (va-map, va-zero),
  * their release (va-unmap) and the allocations they map moving.
  *
- * One address space (the model's process, whose root VidMm points the
- * GPU at). Tables live in system memory VidMm takes from the pool, and
+ * One address space a process (space 0, whose root VidMm points the GPU
+ * at, and where VidMm keeps its paging windows, tables window and paging
+ * fence), and one for each further `space=` of the scenario: each has its
+ * own root, tables, ranges, process handle and TLB entries, and VidMm
+ * names the space's root and process in every UpdatePageTable and FlushTlb
+ * it issues for it. Tables live in system memory VidMm takes from the pool, and
  * start as garbage, as memory does: VidMm initializes each with a Repeat
  * of a not-valid entry (InitialUpdate), the root immediately through its
  * CPU mapping (CPU_VIRTUAL, pDmaBuffer NULL), the others in paging
@@ -25,7 +29,7 @@
 
 #define VA_REGION_2M ((uint64_t)1 << 21)
 #define VA_GARBAGE 0xA5C3F00Du /* what a table's memory holds before its initial update */
-#define VM_FAKE_PROCESS ((HANDLE)(uintptr_t)0xB00000)
+#define VA_PROCESS(k) ((HANDLE)PBC_VA_PROCESS(k)) /* space 0's is what it always was */
 
 static const char *const va_mask_reason = "page tables hold the builder's own entries: judged by PB-PTE";
 
@@ -48,7 +52,8 @@ void pbc_vidmm_va_reserve(vm *v)
     /* Tables for the pages, and for each range its own leaf, directory
      * and upper directory at worst: small ranges far apart (in separate
      * 2 MiB or 1 GiB regions) share none. */
-    uint64_t want = 3 * ((va + PBC_PT_ENTRIES - 1) / PBC_PT_ENTRIES) + 3 * ranges + 32;
+    uint64_t want = 3 * ((va + PBC_PT_ENTRIES - 1) / PBC_PT_ENTRIES) + 3 * ranges + 32 +
+                    6 * (uint64_t)(pbc_scenario_spaces(v->s) - 1); /* each further space's root and top */
     uint64_t *pfns = pbc_xcalloc(want, sizeof(*pfns));
     uint64_t got = pbc_gpu_alloc_system_run(v->gpu, 0, want, pfns);
     for (uint64_t i = 1; i < got; i++)
@@ -77,7 +82,7 @@ static uint64_t va_table_memory(vm *v, uint32_t bytes)
     return phys;
 }
 
-static void va_args(DXGKARG_BUILDPAGINGBUFFER *a, UINT level, uint64_t table, UINT start, UINT n,
+static void va_args(const vm *v, DXGKARG_BUILDPAGINGBUFFER *a, UINT level, uint64_t table, UINT start, UINT n,
                     DXGK_PTE *entries)
 {
     memset(a, 0, sizeof(*a));
@@ -89,7 +94,7 @@ static void va_args(DXGKARG_BUILDPAGINGBUFFER *a, UINT level, uint64_t table, UI
     u->pPageTableEntries = entries;
     u->StartIndex = start;
     u->NumPageTableEntries = n;
-    u->hProcess = VM_FAKE_PROCESS;
+    u->hProcess = VA_PROCESS(v->space);
     u->UpdateMode = DXGK_PAGETABLEUPDATE_GPU_PHYSICAL;
 }
 
@@ -205,7 +210,7 @@ static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, ui
  * updates by GPU virtual address. */
 #define VA_OWN_TOP 2u
 
-static uint64_t va_table_phys(const vm *v, int t) { return t == VA_ROOT ? v->va_root : v->pts[t].phys; }
+static uint64_t va_table_phys(const vm *v, int t) { return t == VA_ROOT ? v->space_roots[v->space] : v->pts[t].phys; }
 
 /* The root's level: the GPU's levels, less one. */
 static UINT va_top(const vm *v) { return pbc_gpu_va_levels(v->gpu) - 1; }
@@ -256,11 +261,11 @@ static void va_init_table(vm *v, int t, int alloc)
     memset(&invalid, 0, sizeof(invalid));
     UINT level = t == VA_ROOT ? va_top(v) : v->pts[t].level;
     DXGKARG_BUILDPAGINGBUFFER a;
-    va_args(&a, level, va_table_phys(v, t), 0, va_table_entries(v, t), &invalid);
+    va_args(v, &a, level, va_table_phys(v, t), 0, va_table_entries(v, t), &invalid);
     a.UpdatePageTable.Flags.Repeat = 1;
     a.UpdatePageTable.Flags.InitialUpdate = 1;
     if (t == VA_ROOT)
-        va_immediate(v, &a, v->va_root, va_table_bytes(v, VA_ROOT)); /* the paging process's tables are first set up */
+        va_immediate(v, &a, va_table_phys(v, VA_ROOT), va_table_bytes(v, VA_ROOT)); /* a process's tables are first set up */
     else
         va_update(v, &a, t, alloc);
 }
@@ -272,7 +277,7 @@ static int va_find_table(const vm *v, uint32_t level, uint64_t va)
 {
     uint64_t span = va_table_span(level);
     for (uint32_t i = 0; i < v->pt_count; i++)
-        if (v->pts[i].level == level && v->pts[i].va == (va & ~(span - 1)))
+        if (v->pts[i].level == level && v->pts[i].va == (va & ~(span - 1)) && v->pts[i].space == v->space)
             return (int)i;
     return -2;
 }
@@ -291,7 +296,7 @@ static void va_link(vm *v, int parent, uint64_t va, int child, int alloc)
     if (page64)
         e.PageTablePageSize = DXGK_PTE_PAGE_TABLE_PAGE_64KB;
     DXGKARG_BUILDPAGINGBUFFER a;
-    va_args(&a, level, va_table_phys(v, parent), (UINT)(va >> (PBC_PAGE_SHIFT + PBC_VA_INDEX_BITS * level)) & (PBC_PT_ENTRIES - 1),
+    va_args(v, &a, level, va_table_phys(v, parent), (UINT)(va >> (PBC_PAGE_SHIFT + PBC_VA_INDEX_BITS * level)) & (PBC_PT_ENTRIES - 1),
             1, &e);
     a.UpdatePageTable.Flags.Use64KBPages = page64 != 0;
     va_update(v, &a, parent, alloc);
@@ -309,6 +314,8 @@ static void va_window_table(vm *v, int t)
     v->pts[t].wva = wva;
     uint64_t phys = v->pts[t].phys;
     uint32_t pages = (va_table_bytes(v, t) + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE;
+    uint32_t space = v->space;
+    v->space = 0; /* the window is the paging process's */
     int leaf = va_leaf_for(v, wva, 0, -1, 1);
     for (uint32_t i = 0; i < pages && v->pt_window; i++) {
         DXGK_PTE e;
@@ -316,9 +323,10 @@ static void va_window_table(vm *v, int t)
         e.Valid = 1;
         e.PageAddress = (phys >> PBC_PAGE_SHIFT) + i;
         DXGKARG_BUILDPAGINGBUFFER a;
-        va_args(&a, 0, v->pts[leaf].phys, (UINT)(((wva >> PBC_PAGE_SHIFT) + i) & (PBC_PT_ENTRIES - 1)), 1, &e);
+        va_args(v, &a, 0, v->pts[leaf].phys, (UINT)(((wva >> PBC_PAGE_SHIFT) + i) & (PBC_PT_ENTRIES - 1)), 1, &e);
         va_update(v, &a, leaf, -1);
     }
+    v->space = space;
 }
 
 /* A table covering va's region at `level`, in memory at phys,
@@ -326,7 +334,7 @@ static void va_window_table(vm *v, int t)
 static int va_add_table(vm *v, uint32_t level, uint64_t va, int page64, int alloc, int own, uint64_t phys)
 {
     uint64_t span = va_table_span(level);
-    vm_pt t = {va & ~(span - 1), level, level == 0 && page64, phys, 0, (uint32_t)own};
+    vm_pt t = {va & ~(span - 1), level, level == 0 && page64, phys, 0, (uint32_t)own, v->space};
     PBC_PUSH(v->pts, v->pt_count, v->pt_cap, t);
     int i = (int)v->pt_count - 1;
     if (!own)
@@ -544,9 +552,23 @@ void pbc_vidmm_va_setup(vm *v)
      * their tables at the same addresses. */
     uint64_t top_dir = va_table_memory(v, PBC_PT_BYTES);
     v->gpu->va_root = v->va_root; /* the process's root, as DxgkDdiSetRootPageTable would say */
+    v->space_roots[0] = v->va_root;
+    v->space_count = pbc_scenario_spaces(v->s);
+    v->space = 0;
     va_init_table(v, VA_ROOT, -1);
     if (va_top(v) == 3)
         va_link(v, VA_ROOT, 0, va_add_table(v, 2, 0, 0, -1, VA_OWN_TOP, top_dir), -1);
+    /* Each further process: its root and level-2 directory the same way,
+     * after space 0's (which keeps the addresses it always had). */
+    for (uint32_t k = 1; k < v->space_count && !v->stop; k++) {
+        v->space = k;
+        v->space_roots[k] = va_table_memory(v, PBC_PT_BYTES);
+        uint64_t top = va_table_memory(v, PBC_PT_BYTES);
+        va_init_table(v, VA_ROOT, -1);
+        if (va_top(v) == 3)
+            va_link(v, VA_ROOT, 0, va_add_table(v, 2, 0, 0, -1, VA_OWN_TOP, top), -1);
+    }
+    v->space = 0;
     for (uint32_t i = 0; i < v->s->op_count; i++) {
         if (v->s->ops[i].kind != PBC_SOP_SIGNAL_FENCE)
             continue;
@@ -644,7 +666,7 @@ static void va_write_range(vm *v, uint64_t base, uint32_t count, int alloc, uint
         for (UINT i = 0; !repeat && i < n; i++)
             entries[i] = va_entry(v, (uint32_t)alloc, where, mdl, page0 + (uint64_t)i * pages_per_entry, flags);
         DXGKARG_BUILDPAGINGBUFFER a;
-        va_args(&a, 0, leaf_phys, (UINT)((at & (VA_REGION_2M - 1)) / step), n, entries);
+        va_args(v, &a, 0, leaf_phys, (UINT)((at & (VA_REGION_2M - 1)) / step), n, entries);
         a.UpdatePageTable.Flags.Repeat = repeat != NULL;
         a.UpdatePageTable.DriverProtection = prot; /* S53 */
         if (alloc >= 0 && !repeat) {
@@ -664,14 +686,28 @@ static void va_flush(vm *v, uint64_t base, uint64_t size, int alloc)
     DXGKARG_BUILDPAGINGBUFFER a;
     memset(&a, 0, sizeof(a));
     a.Operation = DXGK_OPERATION_FLUSH_TLB;
-    a.FlushTlb.RootPageTableAddress.SegmentOffset = v->va_root;
-    a.FlushTlb.hProcess = VM_FAKE_PROCESS;
+    a.FlushTlb.RootPageTableAddress.SegmentOffset = v->space_roots[v->space]; /* the space's, in system memory */
+    a.FlushTlb.hProcess = VA_PROCESS(v->space);
     a.FlushTlb.StartVirtualAddress = base;
     a.FlushTlb.EndVirtualAddress = base + size;
     pbc_vidmm_paging_op(v, &a, alloc, NULL, 0);
 }
 
+uint64_t pbc_vidmm_va_space_root(const vm *v, uint32_t space)
+{
+    return space && space < v->space_count ? v->space_roots[space] : 0;
+}
+
+static void va_map_in(vm *v, const pbc_sop *op);
+
 void pbc_vidmm_va_map(vm *v, const pbc_sop *op)
+{
+    v->space = op->space < v->space_count ? op->space : 0;
+    va_map_in(v, op);
+    v->space = 0;
+}
+
+static void va_map_in(vm *v, const pbc_sop *op)
 {
     uint64_t base = pbc_residency_va_base(&v->rs, op);
     pbc_vidmm_trace(v, " GPU virtual range [0x%" PRIx64 ", 0x%" PRIx64 ")", base,
@@ -687,7 +723,7 @@ void pbc_vidmm_va_map(vm *v, const pbc_sop *op)
     /* Fresh entries were not valid, so the TLB holds none of them: no
      * flush is needed, unless the range was reserved as zero pages (valid
      * entries, which the GPU may have cached). */
-    int within = op->va ? pbc_residency_va_reserved(&v->rs, op->va, op->count, op->flags) : -1;
+    int within = op->va ? pbc_residency_va_reserved(&v->rs, op->space, op->va, op->count, op->flags) : -1;
     int was_valid = within >= 0 && !(v->rs.vas[within].flags & PBC_SOP_VA_NO_ACCESS);
     va_write_range(v, base, op->count, (int)op->alloc, op->first, op->flags, &v->rs.a[op->alloc],
                    &v->allocs[op->alloc].mdl, NULL, op->driver_protection);
@@ -702,8 +738,10 @@ void pbc_vidmm_va_unmap(vm *v, const pbc_sop *op)
         pbc_vidmm_wait_idle(v, (int)op->alloc); /* nothing queued uses the range any more */
     DXGK_PTE invalid;
     memset(&invalid, 0, sizeof(invalid));
+    v->space = ra->va_space;
     va_write_range(v, ra->va_base, ra->va_count, (int)op->alloc, 0, ra->va_flags, NULL, NULL, &invalid, 0);
     va_flush(v, ra->va_base, (uint64_t)ra->va_count * PBC_PAGE_SIZE, (int)op->alloc);
+    v->space = 0;
 }
 
 void pbc_vidmm_va_moved(vm *v, uint32_t index, const pbc_res_alloc *to)
@@ -712,9 +750,12 @@ void pbc_vidmm_va_moved(vm *v, uint32_t index, const pbc_res_alloc *to)
     if (!ra->va_mapped)
         return;
     pbc_vidmm_trace(v, " its GPU virtual range follows it");
+    uint32_t space = v->space;
+    v->space = ra->va_space;
     va_write_range(v, ra->va_base, ra->va_count, (int)index, ra->va_first, ra->va_flags, to, &v->allocs[index].mdl,
                    NULL, ra->va_protection);
     va_flush(v, ra->va_base, (uint64_t)ra->va_count * PBC_PAGE_SIZE, (int)index);
+    v->space = space;
 }
 
 /* ---- Paging windows: TransferVirtual and FillVirtual ----
@@ -818,6 +859,8 @@ static UINT va_used_ranges(const vm *v, uint64_t at, uint64_t step, uint32_t pie
     DXGK_BUILDPAGINGBUFFER_COPY_RANGE *ranges = NULL;
     for (uint32_t r = 0; r < v->rs.va_count; r++) {
         const pbc_res_va *u = &v->rs.vas[r];
+        if (u->space != v->space)
+            continue;
         uint64_t lo = u->base > at ? u->base : at, end = u->base + u->pages * PBC_PAGE_SIZE;
         uint64_t hi = end < at + VA_REGION_2M ? end : at + VA_REGION_2M;
         if (lo >= hi)
@@ -860,7 +903,16 @@ static void va_copy_entries(vm *v, int alloc, DXGK_BUILDPAGINGBUFFER_COPY_RANGE 
  * its entry `first` (less where they would not fit): out to it and back
  * in, so source and destination start indexes differ. The DDI bounds the
  * indexes only by the tables. */
+static void va_move_tables_in(vm *v, const pbc_sop *op);
+
 void pbc_vidmm_va_move_tables(vm *v, const pbc_sop *op)
+{
+    v->space = v->rs.a[op->alloc].va_space;
+    va_move_tables_in(v, op);
+    v->space = 0;
+}
+
+static void va_move_tables_in(vm *v, const pbc_sop *op)
 {
     const pbc_res_alloc *ra = &v->rs.a[op->alloc];
     uint64_t end = ra->va_base + (uint64_t)ra->va_count * PBC_PAGE_SIZE;
@@ -934,7 +986,7 @@ static int va_check_page(vm *v, uint64_t va, uint32_t r, uint64_t p, int expect_
 {
     pbc_va_xlat got;
     const char *why = NULL;
-    int rc = pbc_gpu_va_walk(v->gpu, v->va_root, va, &got, &why);
+    int rc = pbc_gpu_va_walk(v->gpu, v->space_roots[v->rs.vas[r].space], va, &got, &why);
     int ok;
     if (expect_fault)
         ok = rc != 0;
@@ -963,6 +1015,10 @@ static int va_check_page(vm *v, uint64_t va, uint32_t r, uint64_t p, int expect_
     else
         snprintf(what, sizeof(what), "allocation %s page %" PRIu64, v->s->allocs[u->alloc].name,
                  v->rs.a[u->alloc].va_first + p);
+    if (u->space) {
+        size_t len = strlen(what);
+        snprintf(what + len, sizeof(what) - len, " (address space %u)", u->space);
+    }
     return pbc_rule_pte(&v->res->findings, UINT32_MAX, va, what, have, need);
 }
 
@@ -1005,14 +1061,17 @@ void pbc_vidmm_va_check(vm *v)
     const pbc_gpu *g = v->gpu;
     for (uint32_t i = 0; i < g->tlb_count && !v->stop; i++) {
         const pbc_tlb_entry *t = &g->tlb[i];
-        if (t->root != v->va_root)
-            continue;
+        uint32_t k = 0;
+        while (k < v->space_count && t->root != v->space_roots[k])
+            k++;
+        if (k == v->space_count)
+            continue; /* no space's: a root no process has */
         pbc_va_xlat now;
         const char *why = NULL;
         int rc = pbc_gpu_va_walk(g, t->root, t->vpn << PBC_PAGE_SHIFT, &now, &why);
         if (rc == 0 && now.zero == t->x.zero && (now.zero || (now.page == t->x.page && now.read_only == t->x.read_only)))
             continue;
-        VM_RULE(v, pbc_rule_tlb(&v->res->findings, UINT32_MAX, t->vpn << PBC_PAGE_SHIFT, t->x.zero ? 0 : t->x.page,
+        VM_RULE(v, pbc_rule_tlb(&v->res->findings, UINT32_MAX, t->vpn << PBC_PAGE_SHIFT, k, t->x.zero ? 0 : t->x.page,
                                 rc ? 0 : now.page, rc != 0));
     }
 }

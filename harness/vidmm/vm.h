@@ -140,6 +140,7 @@ typedef struct vm_pt {
     uint64_t phys;
     uint64_t wva;   /* where VidMm's tables window shows it (GPU_VIRTUAL adapters), 0: nowhere */
     uint32_t own;   /* the paging process's own (va.c, VA_OWN_TOP): updated at once with the CPU */
+    uint32_t space; /* the address space whose tables it is part of */
 } vm_pt;
 
 typedef struct vm vm;
@@ -201,6 +202,10 @@ struct vm {
     uint64_t priv_written_hash; /* and of its unsubmitted private data */
     uint32_t unmapped_count, unmapped_cap;
     uint64_t va_root;        /* the root page table (0: the scenario uses no GPU virtual range) */
+    uint64_t space_roots[PBC_MAX_SPACES]; /* each address space's root (space_roots[0] == va_root) */
+    uint32_t space_count;    /* address spaces the scenario uses (1 + its highest `space=`) */
+    uint32_t space;          /* the address space the tables work being done is for (va.c) */
+    uint64_t work_root;      /* render work being queued runs in this root's space (0: va_root's) */
     vm_pt *pts;              /* the other tables */
     uint32_t pt_count, pt_cap;
     uint64_t pt_pool;        /* the run of system pages reserved for page tables */
@@ -248,6 +253,10 @@ void pbc_vidmm_va_reserve(vm *v);
 void pbc_vidmm_va_setup(vm *v);
 void pbc_vidmm_va_map(vm *v, const pbc_sop *op);   /* va-map, va-zero */
 void pbc_vidmm_va_unmap(vm *v, const pbc_sop *op);
+/* The root of address space `space` for render work in it: 0 for space 0
+ * (the GPU's current root), so that a scenario of one space runs as it
+ * always did. */
+uint64_t pbc_vidmm_va_space_root(const vm *v, uint32_t space);
 /* After a transfer of allocation `index` to `to`: its range follows it. */
 void pbc_vidmm_va_moved(vm *v, uint32_t index, const pbc_res_alloc *to);
 /* TransferVirtual from `src` to `dst` (the allocation's old MDL and new

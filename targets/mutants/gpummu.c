@@ -39,6 +39,11 @@
  *                           arrives short).
  *   mutant-copy-one-short   CopyPageTableEntries: a partial range's last
  *                           entry stays behind (PB-PTE).
+ *   mutant-flush-first-root FlushTlb flushes the root of the first address
+ *                           space it ever flushed (PB-TLB).
+ *   mutant-cached-root      FlushTlb uses the root cached at the paging
+ *                           buffer's first flush, whatever the space
+ *                           (PB-TLB).
  */
 #include "mutants.h"
 
@@ -297,3 +302,70 @@ static void tweak_page_off(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
 
 MMU_MUTANT(pbc_mutant_pte_page_off, "mutant-pte-page-off", "system pages' entries point one page on",
            tweak_page_off);
+
+/* ---- Address spaces: the root a FlushTlb names ----
+ * State of one adapter, on the thread that builds for it (pbcheck builds
+ * for an adapter on the thread that made it), cleared when an adapter is
+ * made. */
+static _Thread_local uint64_t mmu_first_root; /* mutant-flush-first-root */
+static _Thread_local int mmu_first_root_seen;
+static _Thread_local const uint8_t *mmu_root_buffer_end; /* mutant-cached-root */
+static _Thread_local uint64_t mmu_cached_root;
+
+static NTSTATUS mmu_roots_create_adapter(const pbc_adapter_info *info, HANDLE *adapter)
+{
+    mmu_first_root = mmu_cached_root = 0;
+    mmu_first_root_seen = 0;
+    mmu_root_buffer_end = NULL;
+    return ref_create_adapter(info, adapter);
+}
+
+/* Bug: flushes the root of the first address space it ever flushed,
+ * as a driver written for one process per adapter would: every later
+ * FlushTlb of another space leaves that space's TLB entries in place
+ * (PB-TLB). */
+static void tweak_flush_first_root(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    (void)entries;
+    if (a->Operation != DXGK_OPERATION_FLUSH_TLB)
+        return;
+    if (!mmu_first_root_seen) {
+        mmu_first_root_seen = 1;
+        mmu_first_root = a->FlushTlb.RootPageTableAddress.SegmentOffset;
+    }
+    a->FlushTlb.RootPageTableAddress.SegmentOffset = mmu_first_root;
+}
+
+/* Bug: loads the root once per paging buffer, at its first FlushTlb, and
+ * every later FlushTlb written into the same buffer uses that cached
+ * root, whichever address space it is for (a buffer is known by its end,
+ * pDmaBuffer + DmaSize, which stays put while VidMm fills it): a flush of
+ * another space in the same buffer misses its root (PB-TLB). */
+static void tweak_cached_root(DXGKARG_BUILDPAGINGBUFFER *a, DXGK_PTE *entries)
+{
+    (void)entries;
+    if (a->Operation != DXGK_OPERATION_FLUSH_TLB || !a->pDmaBuffer)
+        return;
+    const uint8_t *end = (const uint8_t *)a->pDmaBuffer + a->DmaSize;
+    if (end == mmu_root_buffer_end) {
+        a->FlushTlb.RootPageTableAddress.SegmentOffset = mmu_cached_root;
+        return;
+    }
+    mmu_root_buffer_end = end;
+    mmu_cached_root = a->FlushTlb.RootPageTableAddress.SegmentOffset;
+}
+
+#define MMU_ROOT_MUTANT(sym, nm, summary_text, tweak)                                                        \
+    static NTSTATUS APIENTRY sym##_build(IN_CONST_HANDLE h, IN_PDXGKARG_BUILDPAGINGBUFFER a)                 \
+    {                                                                                                        \
+        return mmu_call_modified(h, a, tweak);                                                               \
+    }                                                                                                        \
+    const pbc_target sym = {REF_TARGET_FIELDS_OPS(REF_OPERATIONS_GPUMMU, nm, summary_text, REF_MAX_PACKET_BYTES, \
+                                                  0, mmu_roots_create_adapter, ref_destroy_adapter,           \
+                                                  ref_create_allocation, ref_destroy_allocation, sym##_build,  \
+                                                  ref_patch, ref_submit_command)}
+
+MMU_ROOT_MUTANT(pbc_mutant_flush_first_root, "mutant-flush-first-root",
+                "FlushTlb flushes the first address space's root it saw", tweak_flush_first_root);
+MMU_ROOT_MUTANT(pbc_mutant_cached_root, "mutant-cached-root",
+                "FlushTlb reuses the root cached at a paging buffer's first flush", tweak_cached_root);

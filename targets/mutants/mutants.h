@@ -67,7 +67,9 @@
     PBC_MUTANT(pbc_mutant_context_corrupt, "PB-DIVERGE")        \
     PBC_MUTANT(pbc_mutant_scratch_unfetched, "PB-GPU-FAULT")    \
     PBC_MUTANT(pbc_mutant_cpu_stale_table_view, "PB-PTE")     \
-    PBC_MUTANT(pbc_mutant_worker_reused_record, "PB-PTE")
+    PBC_MUTANT(pbc_mutant_worker_reused_record, "PB-PTE")     \
+    PBC_MUTANT(pbc_mutant_flush_first_root, "PB-TLB")        \
+    PBC_MUTANT(pbc_mutant_cached_root, "PB-TLB")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST
