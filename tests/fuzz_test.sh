@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzing smoke tests (CTest label "fuzz"), one mode per invocation:
 #   fuzz_test.sh clean PBCHECK BIN_DIR TARGET    20,000 inputs or 90 s (at least 1,000), no finding
-#   fuzz_test.sh finds PBCHECK BIN_DIR MUTANT    a finding, which replays
+#   fuzz_test.sh finds PBCHECK BIN_DIR MUTANT [SEED...]
+#                                                a finding, which replays (from
+#                                                the given seeds only, if any)
 #   fuzz_test.sh keeps-going PBCHECK BIN_DIR     a crashing seed does not end --time, any --jobs
 #   fuzz_test.sh targets PBCHECK BIN_DIR         a binary, .dict, .options per target
 #   fuzz_test.sh afl PBCHECK SRC_DIR WORK_DIR    AFL++ build runs the seed corpus
@@ -28,9 +30,15 @@ clean)
     ;;
 finds)
     bin=$3 mutant=$4
+    seeds=()
+    if [ $# -gt 4 ]; then
+        mkdir "$tmp/seeds"
+        cp "${@:5}" "$tmp/seeds/"
+        seeds=(--seeds "$tmp/seeds")
+    fi
     rc=0
     "$pbcheck" fuzz --target "$mutant" --runs 200000 --time 240 --stop-at-crash --out "$tmp/out" --bin-dir "$bin" \
-        >"$tmp/log" || rc=$?
+        "${seeds[@]}" >"$tmp/log" || rc=$?
     cat "$tmp/log"
     [ $rc -eq 1 ] || fail "fuzzing $mutant exited $rc, expected 1 (a finding)"
     artifacts=("$tmp"/out/artifacts/crash-*)
