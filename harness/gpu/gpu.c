@@ -440,8 +440,20 @@ static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, const pbc_
             memcpy(out, gpu->dma_pool + pool, len);
             return 0;
         }
-        const char *why = gpu->pool_write ? gpu->pool_write(gpu->observer_ctx, (uint64_t)pool, len)
+        int ahead = 0;
+        const char *why = gpu->pool_write ? gpu->pool_write(gpu->observer_ctx, (uint64_t)pool, len, &ahead)
                                           : "GPU write into the paging-buffer pool";
+        if (!why && ahead) { /* judged when the packets over it are decoded */
+            if (gpu->ahead_count == PBC_POOL_AHEAD_MAX || len > PBC_POOL_AHEAD_BYTES)
+                why = "GPU write into bytes of its paging buffer still to be fetched (more than the GPU model "
+                      "follows to judge by what it changes)";
+            else {
+                pbc_pool_ahead *w = &gpu->ahead[gpu->ahead_count++];
+                w->offset = (uint32_t)pool;
+                w->len = (uint32_t)len;
+                memcpy(w->was, gpu->dma_pool + pool, len);
+            }
+        }
         if (why) {
             pbc_gpu_fault(gpu, PBC_FAULT_BAD_ADDRESS, addr, why);
             return -1;
@@ -845,8 +857,44 @@ static const uint8_t *gpu_fetch(pbc_gpu *gpu, const pbc_qentry *e)
     return gpu->fetch;
 }
 
+/* Whether the packet just decoded from pool bytes [at, at + plen) (as uop)
+ * decodes the same with the bytes GPU writes changed before it was
+ * fetched put back as they were: a write that changed nothing the GPU
+ * runs (a NOP's ignored payload, say) broke nothing. Forgets the writes
+ * that lie wholly within the packets decoded so far. */
+static int gpu_ahead_same(pbc_gpu *gpu, uint64_t at, size_t plen, const pbc_uop *uop)
+{
+    pbc_grow((void **)&gpu->fetch, &gpu->fetch_cap, (uint32_t)plen, 1); /* free: the entry is the pool's */
+    uint8_t *was = gpu->fetch;
+    int touched = 0, same = 1;
+    memcpy(was, gpu->dma_pool + at, plen);
+    for (uint32_t k = gpu->ahead_count; k-- > 0;) { /* the newest first: the oldest bytes win */
+        const pbc_pool_ahead *w = &gpu->ahead[k];
+        uint64_t lo = w->offset > at ? w->offset : at, hi = w->offset + w->len < at + plen ? w->offset + w->len : at + plen;
+        if (lo >= hi)
+            continue;
+        memcpy(was + (lo - at), w->was + (lo - w->offset), hi - lo);
+        touched = 1;
+    }
+    if (touched) {
+        pbc_uop then;
+        memset(&then, 0, sizeof(then));
+        size_t then_len = 0;
+        const char *why = NULL;
+        same = gpu->isa->decode(was, plen, &then, &then_len, &why) == PBC_DECODE_OK && then_len == plen &&
+               memcmp(&then, uop, sizeof(then)) == 0;
+    }
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < gpu->ahead_count; k++)
+        if (gpu->ahead[k].offset + gpu->ahead[k].len > at + plen)
+            gpu->ahead[n++] = gpu->ahead[k];
+    gpu->ahead_count = n;
+    return same;
+}
+
 static void gpu_exec_dma(pbc_gpu *gpu, const pbc_qentry *e)
 {
+    gpu->ahead_count = 0;
     const uint8_t *bytes = gpu_fetch(gpu, e);
     if (!bytes)
         return;
@@ -860,7 +908,16 @@ static void gpu_exec_dma(pbc_gpu *gpu, const pbc_qentry *e)
         const char *why = "decoder failed";
         gpu->cur.packet_offset = (uint32_t)(e->start + off);
         if (gpu->isa->decode(bytes + off, len - off, &uop, &plen, &why) != PBC_DECODE_OK) {
-            pbc_gpu_fault(gpu, PBC_FAULT_DECODE, e->phys + e->start + off, why);
+            uint64_t at = (uint64_t)(bytes + off - gpu->dma_pool);
+            int written = 0; /* by a GPU write since it was fetched: the write is the cause */
+            for (uint32_t k = 0; e->segment_id == 0 && k < gpu->ahead_count; k++)
+                written |= gpu->ahead[k].offset < at + PBC_POOL_AHEAD_BYTES && gpu->ahead[k].offset + gpu->ahead[k].len > at;
+            if (written)
+                pbc_gpu_fault(gpu, PBC_FAULT_BAD_ADDRESS, e->phys + e->start + off,
+                              "GPU write into bytes of its paging buffer still to be fetched: the packet there "
+                              "no longer decodes");
+            else
+                pbc_gpu_fault(gpu, PBC_FAULT_DECODE, e->phys + e->start + off, why);
             return;
         }
         if (plen == 0 || plen > len - off) {
@@ -869,6 +926,13 @@ static void gpu_exec_dma(pbc_gpu *gpu, const pbc_qentry *e)
             return;
         }
         gpu->packet_next = (uint32_t)(e->start + off + plen);
+        if (gpu->ahead_count && e->segment_id == 0 &&
+            !gpu_ahead_same(gpu, (uint64_t)(bytes + off - gpu->dma_pool), plen, &uop)) {
+            pbc_gpu_fault(gpu, PBC_FAULT_BAD_ADDRESS, e->phys + e->start + off,
+                          "GPU write into bytes of its paging buffer still to be fetched: the packet there "
+                          "decodes otherwise than the builder wrote it");
+            return;
+        }
         if (gpu->on_packet)
             gpu->on_packet(gpu->packet_ctx, e, gpu->cur.packet_offset, &uop);
         gpu->exec_hash = XXH3_64bits_withSeed(&uop, sizeof(uop), gpu->exec_hash);

@@ -191,8 +191,20 @@ typedef void (*pbc_fetch_observer)(void *ctx, const pbc_qentry *entry, const uin
 typedef int (*pbc_gart_lookup)(void *ctx, UINT segment, uint64_t index, pbc_gart_entry *e);
 /* A GPU write of `len` bytes at offset `offset` of the paging-buffer pool:
  * NULL when it breaks nothing (it is made), else why it does (a static
- * string; the write is a fault). Without it every such write is one. */
-typedef const char *(*pbc_pool_write_judge)(void *ctx, uint64_t offset, uint64_t len);
+ * string; the write is a fault). Without it every such write is one.
+ * *ahead set with NULL: the bytes are packets of the running submission
+ * still to be fetched; the write is made and judged by what it changes
+ * there (a packet that then decodes otherwise is a fault). */
+typedef const char *(*pbc_pool_write_judge)(void *ctx, uint64_t offset, uint64_t len, int *ahead);
+
+/* Bytes of the running submission a GPU write changed before they were
+ * fetched: what they held, to decode each packet over them both ways. */
+#define PBC_POOL_AHEAD_MAX 8u
+#define PBC_POOL_AHEAD_BYTES 256u
+typedef struct pbc_pool_ahead {
+    uint32_t offset, len; /* in the pool */
+    uint8_t was[PBC_POOL_AHEAD_BYTES];
+} pbc_pool_ahead;
 /* Called for every fence the GPU completes. */
 typedef void (*pbc_fence_observer)(void *ctx, uint32_t fence, uint32_t seq);
 /* The watched value (pbc_gpu.value_addr) changed: it now holds `value`.
@@ -260,6 +272,8 @@ struct pbc_gpu {
     pbc_gart_lookup gart_lookup; /* a driver-kept GART, when set */
     pbc_value_observer on_value;
     pbc_pool_write_judge pool_write; /* GPU writes into the paging-buffer pool, when set */
+    pbc_pool_ahead ahead[PBC_POOL_AHEAD_MAX]; /* writes into packets still to be fetched */
+    uint32_t ahead_count;
     uint32_t packet_next; /* while a DMA entry runs: the entry offset of the packet after the one executing */
     uint64_t value_addr; /* a 64-bit value read after every packet and every CPU work entry (0: none) */
     uint64_t value_last; /* what it held at the last look */

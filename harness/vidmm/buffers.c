@@ -473,7 +473,7 @@ static int vm_buffer_live(const vm *v, uint32_t id)
  * packets after the one running, later submissions of the buffer, bytes
  * written and not yet submitted), another buffer still in use, the guard
  * pages and anything outside every buffer are not its to write. */
-static const char *vm_on_pool_write(void *ctx, uint64_t offset, uint64_t len)
+static const char *vm_on_pool_write(void *ctx, uint64_t offset, uint64_t len, int *ahead)
 {
     vm *v = ctx;
     const pbc_gpu *g = v->gpu;
@@ -503,8 +503,16 @@ static const char *vm_on_pool_write(void *ctx, uint64_t offset, uint64_t len)
         int64_t next = pbc_gpu_pool_offset(g, e->phys + g->packet_next);
         next = next < 0 ? 0 : next - (int64_t)pb->pool_offset;
         uint64_t lo = at - pb->pool_offset, hi = end - pb->pool_offset;
-        if (lo < written && (int64_t)hi > next)
-            return "GPU write into bytes of its paging buffer still to be fetched";
+        if (lo < written && (int64_t)hi > next) {
+            /* Packets of the running submission after the one running:
+             * the write is made, and judged by the packets it changes
+             * (the GPU decodes each both ways). Beyond the submission
+             * (later ones, bytes not yet submitted) it is a fault. */
+            const pbc_submission *sub = &v->res->subs[e->tag];
+            if ((int64_t)lo < next || hi > sub->end || pb->pool_offset != sub->pool_offset)
+                return "GPU write into bytes of its paging buffer still to be fetched";
+            *ahead = 1;
+        }
         if (v->have_buf && id == v->buf.id && hi > written) { /* the current buffer's tail: its scratch */
             uint32_t from = lo > written ? (uint32_t)lo : written;
             if (v->scratch_hi <= v->scratch_lo || from < v->scratch_lo)

@@ -33,7 +33,8 @@
     PBC_VARIANT(pbc_variant_native_pte)          \
     PBC_VARIANT(pbc_variant_mmu_cpu_worker)      \
     PBC_VARIANT(pbc_variant_drain_worker)        \
-    PBC_VARIANT(pbc_variant_gpu_scratch)
+    PBC_VARIANT(pbc_variant_gpu_scratch)         \
+    PBC_VARIANT(pbc_variant_nop_scratch)
 
 #define PBC_VARIANT(sym) extern const pbc_target sym;
 PBC_VARIANT_LIST
