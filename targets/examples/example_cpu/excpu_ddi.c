@@ -114,7 +114,8 @@ typedef struct _EXCPU_TABLE {
 /* Work the CPU does in the queue's order. */
 typedef struct _EXCPU_WORK {
     struct _EXCPU_ADAPTER *Adapter;
-    ULONGLONG BufferPhys; /* the paging buffer holding its marker, and where */
+    PUCHAR BufferCpu;     /* the paging buffer holding its marker, as the CPU sees it */
+    ULONGLONG BufferPhys; /* and as VidMm submits it (learned at Patch) */
     UINT MarkerEnd;
     BOOLEAN Queued;
     DXGK_BUILDPAGINGBUFFER_OPERATION Operation; /* UPDATE_PAGE_TABLE, COPY_PAGE_TABLE_ENTRIES or
@@ -618,7 +619,8 @@ static EXCPU_WORK *ExCpuNewWork(EXCPU_ADAPTER *Adapter, DXGKARG_BUILDPAGINGBUFFE
     PUCHAR cur = Args->pDmaBuffer;
     w->Adapter = Adapter;
     w->Operation = Args->Operation;
-    w->BufferPhys = (ULONGLONG)MmGetPhysicalAddress(cur - Args->DmaBufferWriteOffset).QuadPart;
+    w->BufferCpu = cur - Args->DmaBufferWriteOffset;
+    w->BufferPhys = (ULONGLONG)MmGetPhysicalAddress(w->BufferCpu).QuadPart;
     w->MarkerEnd = Args->DmaBufferWriteOffset + EXCPU_LEN_CPU_WORK * 4;
     excpu_wr32(cur, (ULONG)EXCPU_OP_CPU_WORK << 24 | EXCPU_LEN_CPU_WORK);
     excpu_wr32(cur + 4, Adapter->WorkCount);
@@ -817,10 +819,19 @@ static NTSTATUS APIENTRY ExCpuBuildPagingBuffer(IN_CONST_HANDLE hAdapter, IN_PDX
     }
 }
 
+/* Where VidMm submits a buffer can differ from where its CPU view lies:
+ * a paging buffer in a memory segment is submitted at the segment's
+ * address (S40). Patch names both, so each work item of the range learns
+ * the address SubmitCommand will name. */
 static NTSTATUS APIENTRY ExCpuPatch(IN_CONST_HANDLE hAdapter, const DXGKARG_PATCH *Args)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(Args);
+    EXCPU_ADAPTER *adapter = (EXCPU_ADAPTER *)hAdapter;
+    for (ULONG i = adapter->FirstUnqueued; i < adapter->WorkCount; i++) {
+        EXCPU_WORK *w = adapter->Work[i];
+        if (!w->Queued && w->BufferCpu == (PUCHAR)Args->pDmaBuffer &&
+            w->MarkerEnd > Args->DmaBufferSubmissionStartOffset && w->MarkerEnd <= Args->DmaBufferSubmissionEndOffset)
+            w->BufferPhys = (ULONGLONG)Args->DmaBufferPhysicalAddress.QuadPart;
+    }
     return STATUS_SUCCESS;
 }
 
