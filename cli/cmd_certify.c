@@ -374,7 +374,7 @@ int pbc_cmd_certify(int argc, char **argv)
         {"quick", PBC_OPT_FLAG, &quick, NULL, NULL, 0, 0, "off",
          "a reduced suite (addresses above 4 GiB, odd sizes only; every story)"},
         {"large", PBC_OPT_FLAG, &large, NULL, NULL, 0, 0, "off",
-         "also a transfer beyond 4 GiB (TransferSize over 32 bits); a\nbuilder copying it with the CPU "
+         "also a transfer beyond 4 GiB (TransferSize over 32 bits), with\n--quick too; a builder copying it with the CPU "
          "needs --memory-limit 16G"},
         PBC_ISOLATION_OPTS(no_fork, case_timeout, memory_limit, "20"),
         {"waivers", PBC_OPT_STRING, &waivers_path, "FILE", "a file", 0, 0, "none",

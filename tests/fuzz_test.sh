@@ -20,7 +20,7 @@ clean)
     rc=0
     # Bounded in time too: under an unoptimised ASan build, inputs that grow
     # to the fuzz budget (256 MiB allocations) take seconds each.
-    "$pbcheck" fuzz --target "$target" --runs 20000 --time 90 --stop-at-crash --out "$tmp/out" --bin-dir "$bin" >"$tmp/log" ||
+    "$pbcheck" fuzz --target "$target" --runs 20000 --time 45 --stop-at-crash --out "$tmp/out" --bin-dir "$bin" >"$tmp/log" ||
         rc=$?
     cat "$tmp/log"
     [ $rc -eq 0 ] || { tail -40 "$tmp/out/fuzz-0.log"; fail "fuzzing $target exited $rc"; }

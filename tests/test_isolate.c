@@ -31,7 +31,7 @@ static uint8_t *job(void *ctx, const uint8_t *in, size_t len, size_t *answer_len
     case 'x':
         exit(3);
     case 'l':
-        for (volatile int spin = 0;; spin++)
+        for (volatile unsigned spin = 0;; spin++)
             ;
     case 'm': { /* shared memory, so only the resident-memory watch sees it */
         size_t n = 512u << 20;

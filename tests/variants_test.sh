@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every legal variant builder is certified CONFORMANT (CTest label
 # "conformance"): the quick suite (every story, every operation at the
-# address and size classes most likely to break) with 5 seconds of random
+# address and size classes most likely to break) with 2 seconds of random
 # scenarios (seed 1). The full suite for every variant under the
 # sanitizers alone took most of CI's time; `pbcheck certify --target V`
 # runs it. Two variants run at a time: this is the longest test.
@@ -20,7 +20,7 @@ variants=$("$pbcheck" list targets | awk '/\[legal variant\]$/ {print $1}')
 # verdict.
 certify_one() {
     local v=$1 out="$tmp/$1" rc=0
-    "$pbcheck" certify --target "$v" --quick --time 5 --seed 1 --case-timeout 120 --out "$out" >"$out.log" 2>&1 || rc=$?
+    "$pbcheck" certify --target "$v" --quick --time 2 --seed 1 --case-timeout 120 --out "$out" >"$out.log" 2>&1 || rc=$?
     if [ $rc -eq 0 ] && grep -q "CONFORMANT" "$out.log" && ! grep -q "NOT CONFORMANT" "$out.log"; then
         echo "ok    $v"
     else

@@ -1496,7 +1496,8 @@ static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *la
                     case_name(name, sizeof(name), "size", ops[oi], &d, sizes[zi].name);
                     add_case(out, name, b.text);
                 }
-    if (quick || !(flags & PBC_CERTIFY_LARGE) || (t->adapter && t->adapter->segment_count))
+    /* --large adds it to either suite (--quick too): it was asked for. */
+    if (!(flags & PBC_CERTIFY_LARGE) || (t->adapter && t->adapter->segment_count))
         return;
     gen_layout wide;
     wide_layout(0, &wide);
