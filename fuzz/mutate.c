@@ -3,7 +3,8 @@
  * decodes one, edits its operations (insert a generated legal one, often
  * on the allocation of the operation before it; delete, duplicate,
  * reorder, splice from another input, push one field to a boundary, make
- * an allocation busy just before it is used), its allocations (one more,
+ * an allocation busy just before it is used, repeat an operation on its
+ * allocation with a discard or render work between), its allocations (one more,
  * another physical page layout) or its layout, and encodes the result.
  * The decoder re-checks legality, so an edit that makes a later operation
  * illegal only drops that operation.
@@ -283,8 +284,9 @@ static int has_memory_segment(const pbc_scenario *s)
     return 0;
 }
 
-/* A generated operation that is legal after ops[0, pos). */
-static int insert_generated(pbc_scenario *s, uint32_t pos, pbc_rng *r)
+/* A generated operation that is legal after ops[0, pos), on allocation
+ * `on` when it is not -1. */
+static int insert_generated_on(pbc_scenario *s, uint32_t pos, int on, pbc_rng *r)
 {
     if (!s->alloc_count || !has_memory_segment(s) || s->op_count >= PBC_MAX_OPS)
         return -1;
@@ -304,7 +306,9 @@ static int insert_generated(pbc_scenario *s, uint32_t pos, pbc_rng *r)
         pbc_sop o;
         /* Half the time on that allocation: a story for state a builder
          * keeps between operations. */
-        if (last >= 0 && pick(r, 2))
+        if (on >= 0)
+            pbc_gen_op_on(s, &res, (uint32_t)on, &o, pbc_rng_choose, r);
+        else if (last >= 0 && pick(r, 2))
             pbc_gen_op_on(s, &res, (uint32_t)last, &o, pbc_rng_choose, r);
         else
             pbc_gen_op(s, &res, &o, pbc_rng_choose, r);
@@ -315,6 +319,39 @@ static int insert_generated(pbc_scenario *s, uint32_t pos, pbc_rng *r)
     }
     pbc_residency_fini(&res);
     return rc;
+}
+
+static int insert_generated(pbc_scenario *s, uint32_t pos, pbc_rng *r) { return insert_generated_on(s, pos, -1, r); }
+
+/* ops[pos] again on its allocation right after it, with a discard,
+ * render work, or render work and a discard on the allocation between the
+ * two three times in four, then a generated operation on the allocation.
+ * A builder that remembers its last Fill or a discard (mutant-same-fill,
+ * mutant-discard-mark) is wrong only in such a story: the same fill again
+ * after render work and a discard (a Fill needs its allocation not
+ * resident), a fill after a discard, and a move after that carries what
+ * it laid. Insertions alone need three or four rare choices in a row. */
+static int repeat_on_alloc(pbc_scenario *s, uint32_t pos, pbc_rng *r)
+{
+    const pbc_sop at = s->ops[pos];
+    if (!pbc_sop_has_alloc(at.kind) || at.alloc >= s->alloc_count || s->op_count + 4 > PBC_MAX_OPS)
+        return -1;
+    uint32_t next = pos + 1, between = pick(r, 4);
+    if (between == 1 || between == 2) {
+        pbc_sop w = {.kind = PBC_SOP_RENDER_WRITE, .alloc = at.alloc, .split = 1};
+        uint64_t size = s->allocs[at.alloc].size, pages = (size - 1) / 4096;
+        w.offset = 4096 * pick(r, (uint32_t)(pages < 16 ? pages : 16) + 1);
+        w.size = size - w.offset < 8192 ? size - w.offset : 8192;
+        w.pattern = 0xB0B00000u | pick(r, 1u << 16);
+        insert_at(s, next++, &w);
+    }
+    if (between == 0 || between == 1) {
+        pbc_sop d = {.kind = PBC_SOP_DISCARD, .alloc = at.alloc, .split = 1};
+        insert_at(s, next++, &d);
+    }
+    insert_at(s, next++, &at);
+    insert_generated_on(s, next, (int)at.alloc, r); /* the decoder drops what is illegal there */
+    return 0;
 }
 
 /* Render work writing the allocation that ops[pos] uses, just before it, so
@@ -412,6 +449,8 @@ int pbc_mutate_scenario(pbc_scenario *s, pbc_mutation m, const pbc_scenario *oth
         return 1;
     case PBC_MUT_LAYOUT:
         return mutate_layout(s, r);
+    case PBC_MUT_AGAIN:
+        return n && repeat_on_alloc(s, pick(r, n), r) == 0;
     case PBC_MUT_PHYS: {
         if (!s->alloc_count)
             return 0;
@@ -431,7 +470,7 @@ static pbc_mutation choose_mutation(const pbc_scenario *s, pbc_rng *r)
         [PBC_MUT_INSERT] = 26, [PBC_MUT_DELETE] = 10, [PBC_MUT_DUPLICATE] = 8,
         [PBC_MUT_REORDER] = 8, [PBC_MUT_SPLICE] = 8,  [PBC_MUT_TWEAK] = 22,
         [PBC_MUT_BUSY] = 8,    [PBC_MUT_ALLOC] = 4,   [PBC_MUT_LAYOUT] = 3,
-        [PBC_MUT_PHYS] = 4,
+        [PBC_MUT_PHYS] = 4,    [PBC_MUT_AGAIN] = 4,
         [PBC_MUT_BYTES] = 6,
     };
     if (!s->alloc_count)

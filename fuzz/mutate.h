@@ -27,6 +27,8 @@ typedef enum pbc_mutation {
     PBC_MUT_ALLOC,        /* one more allocation */
     PBC_MUT_LAYOUT,       /* the adapter: a new layout, or one segment resized or moved */
     PBC_MUT_PHYS,         /* another physical page layout for an allocation's MDLs */
+    PBC_MUT_AGAIN,        /* an operation repeated on its allocation, a discard or render work
+                             between, then another operation on it */
     PBC_MUT_BYTES,        /* the byte-level fallback */
     PBC_MUT_COUNT
 } pbc_mutation;

@@ -152,6 +152,43 @@ T_TEST(busy_puts_render_work_before_a_use)
     pbc_scenario_fini(&c);
 }
 
+/* again repeats an operation on its allocation: the copy follows it at
+ * once or after a discard, render work, or both on that allocation, each
+ * seen over a few calls, and a fill's copy keeps its pattern. */
+T_TEST(again_repeats_an_operation_on_its_allocation)
+{
+    pbc_rng r = {9};
+    int plain = 0, discard = 0, render = 0, same_fill = 0;
+    for (int i = 0; i < 60; i++) {
+        pbc_scenario c;
+        load("fill-basic.pbs", &c);
+        uint32_t n = c.op_count;
+        if (!pbc_mutate_scenario(&c, PBC_MUT_AGAIN, NULL, &r)) {
+            pbc_scenario_fini(&c);
+            continue;
+        }
+        T_CHECK(c.op_count > n);
+        for (uint32_t k = 0; k + 1 < c.op_count; k++) {
+            const pbc_sop *a = &c.ops[k];
+            if (!pbc_sop_has_alloc(a->kind))
+                continue;
+            for (uint32_t gap = 1; gap <= 3 && k + gap < c.op_count; gap++) {
+                const pbc_sop *b = &c.ops[k + gap];
+                if (memcmp(a, b, sizeof(*a)))
+                    continue;
+                const pbc_sop *mid = &c.ops[k + 1], *last = &c.ops[k + gap - 1];
+                plain += gap == 1;
+                discard += gap >= 2 && last->kind == PBC_SOP_DISCARD && last->alloc == a->alloc;
+                render += gap >= 2 && mid->kind == PBC_SOP_RENDER_WRITE && mid->alloc == a->alloc;
+                same_fill += a->kind == PBC_SOP_FILL;
+            }
+        }
+        pbc_scenario_fini(&c);
+    }
+    T_CHECK_MSG(plain && discard && render && same_fill, "%d plain, %d after a discard, %d after render work, %d fills",
+                plain, discard, render, same_fill);
+}
+
 /* phys changes the physical layout of exactly one allocation, and over
  * a few calls reaches every layout; the result encodes (version 2) and
  * decodes back. */
