@@ -1086,6 +1086,67 @@ static NTSTATUS APIENTRY copy_spy_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUI
     return ref_build_paging_buffer(adapter, a);
 }
 
+/* UpdatePageTable's entries are VidMm's only during a call: a builder
+ * that keeps the pointer and reads it between the calls of one operation
+ * (here at the SubmitCommand of a buffer the operation filled, as a worker
+ * woken there would) reads scribble, not entries. */
+static const DXGK_PTE *kept_entries;
+static UINT kept_count;
+static int reads_between_calls, scribbled_between_calls, intact_during_calls;
+
+static NTSTATUS APIENTRY keep_entries_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE) {
+        kept_entries = a->UpdatePageTable.pPageTableEntries;
+        kept_count = a->UpdatePageTable.Flags.Repeat ? 1 : a->UpdatePageTable.NumPageTableEntries;
+        const uint8_t *bytes = (const uint8_t *)kept_entries;
+        int scribble = 1;
+        for (size_t i = 0; i < kept_count * sizeof(DXGK_PTE); i++)
+            scribble &= bytes[i] == 0xA5;
+        intact_during_calls += !scribble;
+    } else {
+        kept_entries = NULL;
+    }
+    return ref_build_paging_buffer(adapter, a);
+}
+
+static NTSTATUS APIENTRY keep_entries_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAND *c)
+{
+    if (kept_entries) {
+        const uint8_t *bytes = (const uint8_t *)kept_entries;
+        int scribble = 1;
+        for (size_t i = 0; i < kept_count * sizeof(DXGK_PTE); i++)
+            scribble &= bytes[i] == 0xA5;
+        reads_between_calls++;
+        scribbled_between_calls += scribble;
+    }
+    return spy_submit(adapter, c);
+}
+
+T_TEST(page_table_entries_are_vidmms_only_during_a_call)
+{
+    static const char text[] = "pbs 1\nalloc A size=4M at=1:0x400000\ndma size=min\nva-map A\nend\n";
+    pbc_scenario s;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "keep", &s, err, sizeof(err)) == 0, "%s", err);
+    spy_init(REF_OPERATIONS_GPUMMU);
+    spy.build_paging_buffer = keep_entries_build;
+    spy.submit_command = keep_entries_submit;
+    kept_entries = NULL;
+    reads_between_calls = scribbled_between_calls = intact_during_calls = 0;
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {0};
+    pbc_outcome out;
+    pbc_runner_run(&r, &s, &spy, &o, &out);
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s", pbc_verdict_name(out.verdict), out.message);
+    T_CHECK_MSG(intact_during_calls > 0 && reads_between_calls > 0 && scribbled_between_calls == reads_between_calls,
+                "%d calls saw entries; %d of %d reads between calls saw scribble", intact_during_calls,
+                scribbled_between_calls, reads_between_calls);
+}
+
 T_TEST(copy_page_table_entries_partial_ranges)
 {
     copy_calls = 0;

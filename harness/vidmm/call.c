@@ -455,29 +455,29 @@ static uint64_t vm_answer_hash(NTSTATUS st, uint32_t mpo_in, uint32_t mpo_out, c
 static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit);
 
 /* VidMm's arrays that an operation points at (UpdatePageTable's entries,
- * CopyPageTableEntries' ranges) are its own, for the operation's calls
- * only: VidMm hands them from one buffer it reuses for every operation,
- * and scribbles it once the operation is done, so a builder that keeps
- * the pointer and reads through it later (a worker reading its argument
- * record late instead of copying the array at build time) reads garbage,
- * every time, and writes it (PB-PTE), rather than whatever happened to
- * be there. */
+ * CopyPageTableEntries' ranges) are its own, for the duration of a call:
+ * a DDI's arguments are the caller's outside it. VidMm hands them from
+ * one buffer it reuses for every operation, lays it before each call and
+ * scribbles it when the call returns, so a builder that keeps the pointer
+ * and reads through it later (a worker reading its argument record after
+ * the call instead of copying the array at build time) reads garbage,
+ * every time, and writes it (PB-PTE), rather than whatever happened to be
+ * there. The buffer grows to what the operation names, however large. */
 #define VM_ARRAY_SCRIBBLE 0xA5u
-/* A table's worth of either: 512 entries, or 512 ranges of one entry. */
-#define VM_ARRAY_BYTES (512u * sizeof(DXGK_BUILDPAGINGBUFFER_COPY_RANGE))
 
-/* The array copied into VidMm's buffer (from NULL: scribbled); from
- * itself when it does not fit, which no operation VidMm issues does. */
-static void *vm_op_array(void *from, size_t bytes)
+/* Points the operation's array at VidMm's buffer (laid at each call). */
+static void *vm_op_array(vm *v, const void *from, size_t bytes)
 {
-    static _Thread_local uint64_t array[VM_ARRAY_BYTES / sizeof(uint64_t)]; /* per thread, as the shim's state */
-    if (bytes > sizeof(array))
-        return from;
-    if (from)
-        memcpy(array, from, bytes);
-    else
-        memset(array, VM_ARRAY_SCRIBBLE, bytes);
-    return array;
+    if (bytes > v->arr_cap) {
+        if (v->arr)
+            PBC_PUSH(v->arr_old, v->arr_old_count, v->arr_old_cap, v->arr);
+        v->arr = pbc_xmalloc(bytes);
+        v->arr_cap = bytes;
+    }
+    v->arr_from = from;
+    v->arr_bytes = bytes;
+    memset(v->arr, VM_ARRAY_SCRIBBLE, bytes);
+    return v->arr;
 }
 
 /* Issues one DDI operation until it completes: the documented loops.
@@ -489,21 +489,22 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
     if (a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE && a->UpdatePageTable.pPageTableEntries) {
         bytes = (a->UpdatePageTable.Flags.Repeat ? 1 : a->UpdatePageTable.NumPageTableEntries) * sizeof(DXGK_PTE);
         if (bytes)
-            a->UpdatePageTable.pPageTableEntries = vm_op_array(a->UpdatePageTable.pPageTableEntries, bytes);
+            a->UpdatePageTable.pPageTableEntries = vm_op_array(v, a->UpdatePageTable.pPageTableEntries, bytes);
     } else if (a->Operation == DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES && a->CopyPageTableEntries.pRanges) {
         bytes = a->CopyPageTableEntries.NumRanges * sizeof(DXGK_BUILDPAGINGBUFFER_COPY_RANGE);
         if (bytes)
-            a->CopyPageTableEntries.pRanges = vm_op_array(a->CopyPageTableEntries.pRanges, bytes);
+            a->CopyPageTableEntries.pRanges = vm_op_array(v, a->CopyPageTableEntries.pRanges, bytes);
     }
     vm_paging_op_calls(v, a, alloc, idle_flags, idle_bit);
-    if (bytes)
-        vm_op_array(NULL, bytes);
+    v->arr_bytes = 0;
 }
 
 static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit)
 {
     vm_desc desc;
     if (v->opt.mode == PBC_MODE_SPEC) {
+        if (v->arr_bytes)
+            memcpy(v->arr, v->arr_from, v->arr_bytes);
         pbc_spec_apply(a, pbc_vidmm_spec_sink, v);
         return;
     }
@@ -566,7 +567,11 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
         v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
         if (v->opt.observe)
             v->opt.observe(v->opt.observe_ctx, a);
+        if (v->arr_bytes)
+            memcpy(v->arr, v->arr_from, v->arr_bytes);
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
+        if (v->arr_bytes)
+            memset(v->arr, VM_ARRAY_SCRIBBLE, v->arr_bytes);
         pbc_vidmm_fence_poll(v);
         const char *assert_msg;
         if (pbc_shim_take_asserts(&assert_msg)) {

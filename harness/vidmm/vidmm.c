@@ -292,6 +292,10 @@ static void vm_teardown(vm *v)
     pbc_shim_unbind();
     pbc_shim_watch_fini(&v->own_pool);
     free(v->open_copy);
+    free(v->arr);
+    for (uint32_t i = 0; i < v->arr_old_count; i++)
+        free(v->arr_old[i]);
+    free(v->arr_old);
     for (uint32_t i = 0; i < v->s->alloc_count; i++) {
         pbc_vidmm_mdl_free(&v->allocs[i].mdl);
         pbc_vidmm_mdl_free(&v->allocs[i].old_mdl);

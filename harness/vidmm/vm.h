@@ -164,6 +164,15 @@ struct vm {
     pbc_shim_watch *pool;    /* the paging-buffer pool's pages (the caller's, or own_pool) */
     pbc_shim_watch own_pool; /* for a run whose caller keeps no watch */
     uint8_t *open_copy;      /* Patch: the open pages' bytes outside the submission, before it */
+    /* The array an operation points at (UpdatePageTable's entries,
+     * CopyPageTableEntries' ranges) as handed to the builder: VidMm's own
+     * buffer, laid from arr_from before each call, scribbled after it. */
+    uint8_t *arr;
+    size_t arr_cap, arr_bytes;
+    const void *arr_from;
+    uint8_t **arr_old; /* outgrown buffers, scribbled: kept to the end of the run, as a
+                          builder may still read through a pointer into one */
+    uint32_t arr_old_count, arr_old_cap;
     uint8_t *priv_mem;       /* the current buffer's private data block (guards included) */
     vm_priv_block *priv_live; /* blocks of buffers not retired, the current one last: a buffer's
                                  private data lives until its last submission's fence completes */
