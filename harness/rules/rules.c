@@ -68,8 +68,9 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
         "Use64KBPages points at 64 KiB leaves)", "S52"},
     [PBC_RULE_PAGING_FENCE] = {"PB-PAGING-FENCE",
         "SignalMonitoredFence writes the 64-bit MonitoredFenceValue at the GPU virtual address "
-        "MonitoredFenceGpuVa, once the work VidMm issued before it has run: after the run the paging fence "
-        "holds the last value signaled", "-"},
+        "MonitoredFenceGpuVa, once the work VidMm issued before it has run (CPU work still queued then "
+        "changes nothing that work was to produce): after the run the paging fence holds the last value "
+        "signaled", "S55, S46"},
     [PBC_RULE_TLB] = {"PB-TLB",
         "after FlushTlb the GPU keeps no translation of the range that the page tables no longer give", "-"},
 };
@@ -439,7 +440,7 @@ int pbc_rule_paging_fence_late_effect(pbc_findings *f, uint32_t op, uint64_t val
     if (gart)
         snprintf(where, sizeof(where), "aperture entries [%" PRIu64 ", %" PRIu64 ") of segment %u", lo, hi, segment);
     else
-        snprintf(where, sizeof(where), "bytes [0x%" PRIx64 ", 0x%" PRIx64 ")", lo, hi);
+        snprintf(where, sizeof(where), "bytes in [0x%" PRIx64 ", 0x%" PRIx64 ")", lo, hi);
     pbc_rule_report(f, PBC_RULE_PAGING_FENCE, op,
                     "the paging fence reached 0x%" PRIx64 " (%s) before the effect of operation %u, issued before "
                     "that SignalMonitoredFence: CPU work queued at the SubmitCommand of operation %u (GPU queue "
