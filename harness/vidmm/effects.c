@@ -10,10 +10,11 @@
  * work (every byte rung, every piece run), that work is held and judged
  * by what it changes: each operation's destinations are noted as VidMm
  * builds it (the spec model's micro-ops for its arguments; page-table
- * entries at the GPU's entry size), and around each held entry's run the
- * bytes (or aperture entries) that an operation before the signal writes
- * and that no operation at or after it also writes are digested a page at
- * a time. A digest that changed means the entry carried out part of an
+ * entries at the GPU's entry size), GPU virtual ones turned physical when
+ * the fence is reached (through the tables the work before it left), and
+ * around each held entry's run the bytes (or aperture entries) that an
+ * operation before the signal writes and that no operation at or after it
+ * also writes are digested a page at a time. A digest that changed means the entry carried out part of an
  * earlier operation after the fence said it was done: PB-PAGING-FENCE.
  * Bytes an operation after the signal also writes are given the benefit
  * of the doubt: the entry may be doing that one's work.
@@ -215,10 +216,17 @@ void pbc_vidmm_effects_hold(vm *v, const uint32_t *seqs, uint32_t n, uint32_t si
             PBC_PUSH(v->fx_held, v->fx_held_count, v->fx_held_cap, seqs[i]);
     }
     /* A later signal reached while entries are still held: everything
-     * before it must be done now. */
+     * before it must be done now. Its destinations are found now, through
+     * the tables as the work before the fence left them (a paging window
+     * an operation after the signal maps elsewhere still shows where the
+     * earlier one wrote). */
     v->fx_signal_op = signal_op;
     v->fx_value = value;
     v->fx_by = by;
+    v->fx_early_count = 0;
+    for (uint32_t i = 0; i < v->effect_count; i++)
+        if (v->effects[i].op < signal_op)
+            fx_pieces_of(v, &v->effects[i], &v->fx_early, &v->fx_early_count, &v->fx_early_cap);
     pbc_vidmm_trace(v, "  paging fence 0x%" PRIx64 " reached with %u CPU work entr%s of earlier submissions "
                     "pending: judged by what they change",
                     value, v->fx_held_count, v->fx_held_count == 1 ? "y" : "ies");
@@ -233,15 +241,18 @@ int pbc_vidmm_effects_before(vm *v, uint32_t seq)
         return 0;
     v->fx_held[k] = v->fx_held[--v->fx_held_count];
     v->fx_piece_count = 0;
+    if (v->fx_early_count) {
+        pbc_grow((void **)&v->fx_pieces, &v->fx_piece_cap, v->fx_early_count, sizeof(*v->fx_pieces));
+        memcpy(v->fx_pieces, v->fx_early, (size_t)v->fx_early_count * sizeof(*v->fx_pieces));
+        v->fx_piece_count = v->fx_early_count;
+    }
+    /* What operations from the signal on write, through the tables as
+     * they stand now. */
     vm_fx_piece *later = NULL;
     uint32_t later_count = 0, later_cap = 0;
-    for (uint32_t i = 0; i < v->effect_count; i++) {
-        const vm_effect *e = &v->effects[i];
-        if (e->op < v->fx_signal_op)
-            fx_pieces_of(v, e, &v->fx_pieces, &v->fx_piece_count, &v->fx_piece_cap);
-        else
-            fx_pieces_of(v, e, &later, &later_count, &later_cap);
-    }
+    for (uint32_t i = 0; i < v->effect_count && v->fx_piece_count; i++)
+        if (v->effects[i].op >= v->fx_signal_op)
+            fx_pieces_of(v, &v->effects[i], &later, &later_count, &later_cap);
     for (uint32_t i = 0; i < later_count && v->fx_piece_count; i++)
         fx_subtract(&v->fx_pieces, &v->fx_piece_count, &v->fx_piece_cap, &later[i]);
     free(later);

@@ -331,6 +331,7 @@ static void vm_teardown(vm *v)
     free(v->effects);
     free(v->fx_held);
     free(v->fx_pieces);
+    free(v->fx_early);
 }
 
 int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,

@@ -246,6 +246,9 @@ struct vm {
     uint32_t fx_signal_op;   /* the scenario operation of the latest signal they are held for */
     uint64_t fx_value;       /* and its value, and who wrote it */
     const char *fx_by;
+    vm_fx_piece *fx_early;   /* the destinations of the operations before that signal, physical,
+                                as the fence found them */
+    uint32_t fx_early_count, fx_early_cap;
     vm_fx_piece *fx_pieces;  /* while a held entry runs: what it must not change */
     uint32_t fx_piece_count, fx_piece_cap;
     uint64_t fx_value_of_pieces;
