@@ -481,7 +481,8 @@ T_TEST(gpummu_variants_make_their_choices)
     pbc_record ref = run_record("reference", s, 4096, &bytes);
     T_CHECK(ref.exec_hash != 0);
     static const char *const names[] = {"variant-flush-all", "variant-pte-gpu-virtual", "variant-mmu-tricks",
-                                        "variant-native-pte", "variant-mmu-cpu-worker"};
+                                        "variant-native-pte", "variant-mmu-cpu-worker",
+                                        "variant-worker-fence-packet"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         pbc_record v = run_record(names[i], s, 4096, &bytes);
         T_CHECK_MSG(v.exec_hash != ref.exec_hash, "%s gave the GPU the reference's work", names[i]);

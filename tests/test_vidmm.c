@@ -1263,4 +1263,53 @@ T_TEST(leading_dma_sizes_the_first_buffer)
                 largest_dma, pbc_target_reference.min_dma_size);
 }
 
+/* PB-PAGING-FENCE judges CPU work still queued when a packet writes the
+ * fence by what it changes. One submission holds va-map A (entries
+ * written by CPU work), the fence's packet, and va-map B (likewise):
+ * B's CPU work is still queued when the packet lands, and changes only
+ * B's entries, so the run passes (it failed when every CPU work entry of
+ * the submission was held against the fence). When A's CPU work is
+ * queued after the fence's packet instead, A's entries change after the
+ * fence: PB-PAGING-FENCE, naming operation 1 and the CPU work. Entries
+ * an operation after the signal writes too (A's, when A moves after it)
+ * are given the benefit of the doubt. */
+static pbc_outcome run_named(const char *target, const char *text)
+{
+    const pbc_target *t = pbc_target_find(target);
+    T_CHECK_MSG(t != NULL, "%s", target);
+    pbc_outcome out;
+    memset(&out, 0, sizeof(out));
+    if (!t)
+        return out;
+    pbc_scenario s;
+    char err[256];
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), target, &s, err, sizeof(err)) == 0, "%s", err);
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {.check_determinism = 1};
+    pbc_runner_run(&r, &s, t, &o, &out);
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+    return out;
+}
+
+T_TEST(paging_fence_judges_pending_cpu_work_by_its_effects)
+{
+    static const char held[] = "pbs 1\nalloc A size=16K at=1:0x100000 seed=3\nalloc B size=16K at=1:0x200000 seed=4\n"
+                               "va-map A\nsignal-fence\nva-map B\nend\n";
+    pbc_outcome out = run_named("variant-worker-fence-packet", held);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s: %s", pbc_verdict_name(out.verdict), out.rule, out.message);
+    out = run_named("mutant-late-cpu-work", held);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_FAIL && !strcmp(out.rule, "PB-PAGING-FENCE"), "%s %s: %s",
+                pbc_verdict_name(out.verdict), out.rule, out.message);
+    T_CHECK_MSG(strstr(out.message, "before the effect of operation 1") && strstr(out.message, "CPU work queued"),
+                "%s", out.message);
+    /* A's entries are rewritten after the signal when A moves: whose work
+     * changed them cannot be told. */
+    static const char both[] = "pbs 1\nalloc A size=16K at=1:0x100000 seed=3\n"
+                               "va-map A\nsignal-fence\ntransfer A to=1:0x300000\nend\n";
+    out = run_named("mutant-late-cpu-work", both);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s: %s", pbc_verdict_name(out.verdict), out.rule, out.message);
+}
+
 T_MAIN()

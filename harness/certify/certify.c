@@ -654,7 +654,9 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
  * allocation, read-only.
  * virtual-transfers: TransferVirtual in its three directions, split, and
  * FillVirtual, through VidMm's paging windows.
- * paging-fence: SignalMonitoredFence after transfers.
+ * paging-fence: SignalMonitoredFence after transfers and a range's
+ * mapping (whose entries nothing after the signal writes again), and
+ * another range mapped right after it, in the same paging buffer.
  * notify-*: each notification that must do no harm, between transfers.
  * aperture-adl: MapApertureSegment2 with a page-array ADL and a
  * contiguous one, AdlOffset past foreign pages.
@@ -715,9 +717,15 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         gb(b, "alloc B size=8K at=");
         story_at(b, low, 0x100000);
         gb(b, "%s\n", story_idle(d));
+        gb(b, "alloc C size=8K at=");
+        story_at(b, low, 0x300000);
+        gb(b, "%s\n", story_idle(d));
+        gb(b, "alloc D size=8K at=");
+        story_at(b, low, 0x380000);
+        gb(b, "%s\n", story_idle(d));
         story_dma(b, d);
         story_to(b, "transfer A", low, 0x200000, " split=2");
-        gb(b, "signal-fence\n");
+        gb(b, "va-map C\nsignal-fence\nva-map D\n");
         gb(b, "transfer B to=system\nsignal-fence\nflush\n");
         story_to(b, "transfer B", high, 0x100000, "");
         gb(b, "signal-fence\n");

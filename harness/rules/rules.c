@@ -68,8 +68,9 @@ static const pbc_rule rules[PBC_RULE_COUNT] = {
         "Use64KBPages points at 64 KiB leaves)", "S52"},
     [PBC_RULE_PAGING_FENCE] = {"PB-PAGING-FENCE",
         "SignalMonitoredFence writes the 64-bit MonitoredFenceValue at the GPU virtual address "
-        "MonitoredFenceGpuVa, once the work VidMm issued before it has run: after the run the paging fence "
-        "holds the last value signaled", "-"},
+        "MonitoredFenceGpuVa, once the work VidMm issued before it has run (CPU work still queued then "
+        "changes nothing that work was to produce): after the run the paging fence holds the last value "
+        "signaled", "S55, S46"},
     [PBC_RULE_TLB] = {"PB-TLB",
         "after FlushTlb the GPU keeps no translation of the range that the page tables no longer give", "-"},
 };
@@ -428,6 +429,24 @@ int pbc_rule_paging_fence_early(pbc_findings *f, uint32_t op, uint64_t value, co
                     "the paging fence reached 0x%" PRIx64 " (%s) while work issued before that SignalMonitoredFence "
                     "had not run: bytes [0x%x, 0x%x) of paging buffer %u, built for operation %u", value, by, start,
                     end, buffer, work_op + 1);
+    return 1;
+}
+
+int pbc_rule_paging_fence_late_effect(pbc_findings *f, uint32_t op, uint64_t value, const char *by, uint32_t work_op,
+                                      int gart, uint32_t segment, uint64_t lo, uint64_t hi, uint32_t cpu_op,
+                                      uint32_t seq)
+{
+    char where[96];
+    if (gart)
+        snprintf(where, sizeof(where), "aperture entries [%" PRIu64 ", %" PRIu64 ") of segment %u", lo, hi, segment);
+    else
+        snprintf(where, sizeof(where), "bytes in [0x%" PRIx64 ", 0x%" PRIx64 ")", lo, hi);
+    pbc_rule_report(f, PBC_RULE_PAGING_FENCE, op,
+                    "the paging fence reached 0x%" PRIx64 " (%s) before the effect of operation %u, issued before "
+                    "that SignalMonitoredFence: CPU work queued at the SubmitCommand of operation %u (GPU queue "
+                    "entry %u), still to run then, changed %s, which operation %u writes and no operation from the "
+                    "signal on does",
+                    value, by, work_op + 1, cpu_op + 1, seq + 1, where, work_op + 1);
     return 1;
 }
 

@@ -216,6 +216,14 @@ int pbc_rule_tlb(pbc_findings *f, uint32_t op, uint64_t va, uint32_t space, uint
  * work_op before the signal, had not run. */
 int pbc_rule_paging_fence_early(pbc_findings *f, uint32_t op, uint64_t value, const char *by, uint32_t work_op,
                                 uint32_t buffer, uint32_t start, uint32_t end);
+/* CPU work queued at the SubmitCommand of operation cpu_op (GPU queue
+ * entry seq), still to run when the fence reached `value`, then changed
+ * bytes [lo, hi) of physical memory (gart: entries [lo, hi) of aperture
+ * segment `segment`) that operation work_op, before the signal, writes
+ * and no operation from the signal on does. */
+int pbc_rule_paging_fence_late_effect(pbc_findings *f, uint32_t op, uint64_t value, const char *by, uint32_t work_op,
+                                      int gart, uint32_t segment, uint64_t lo, uint64_t hi, uint32_t cpu_op,
+                                      uint32_t seq);
 int pbc_rule_paging_fence(pbc_findings *f, uint32_t op, uint64_t have, uint64_t value);
 
 /* PB-DIVERGE and PB-NONDET are judged by the oracle, which writes the

@@ -348,11 +348,17 @@ static void host_log(void *ctx, const char *line) { pbc_vidmm_trace(ctx, "  targ
 static void vm_run_cpu_work(void *arg)
 {
     const vm_cpu_work *w = arg;
+    uint32_t seq = w->v->gpu->running;
     pbc_vidmm_trace(w->v, "  gpu queue: the target's CPU work runs");
-    w->v->gpu->cpu = (pbc_prov){.submission = w->v->gpu->running + 1, .op = w->op};
+    /* Held against a paging fence reached before it ran: what it changes
+     * is judged (PB-PAGING-FENCE). */
+    int held = w->v->fx_held_count && pbc_vidmm_effects_before(w->v, seq);
+    w->v->gpu->cpu = (pbc_prov){.submission = seq + 1, .op = w->op};
     pbc_shim_enter();
     w->fn(w->arg);
     pbc_shim_leave(); /* what the work wrote through CPU views lands now */
+    if (held)
+        pbc_vidmm_effects_after(w->v, seq, w->op);
     /* A worker that reads (or writes) a ReadPhysical/WritePhysical address
      * through any view does the access when its turn comes (PB-PHYSICAL);
      * its accesses are its own, not the next BuildPagingBuffer call's. */

@@ -428,13 +428,15 @@ static int64_t va_piece_base(const pbc_gpu *g, const pbc_qentry *e, const pbc_su
  * running), whose packets before buffer offset next_offset have run:
  * - not all of them were rung (or handed to CPU work) yet;
  * - a piece holding some of them has not run (pending[0, npending): the
- *   paging engine's entries not run yet);
- * - CPU work queued at the SubmitCommand of a submission holding some of
- *   them has not run, unless the fence is reached by CPU work of that
- *   same submission (what its work does, and in which order, is the
- *   driver's: the benefit of the doubt). */
+ *   paging engine's entries not run yet).
+ * CPU work queued at the SubmitCommand of a submission holding some of
+ * them that has not run is not early by itself (it may serve operations
+ * after the signal): it is added to held[0, *nheld) instead, to be judged
+ * by what it changes (effects.c), unless the fence is reached by CPU work
+ * of that same submission (what its work does, and in which order, is
+ * the driver's: the benefit of the doubt). */
 static int va_work_pending(const vm *v, const uint32_t *pending, uint32_t npending, const pbc_write_rec *w,
-                           uint32_t now, uint32_t next_offset)
+                           uint32_t now, uint32_t next_offset, uint32_t **held, uint32_t *nheld, uint32_t *held_cap)
 {
     const pbc_gpu *g = v->gpu;
     const pbc_record *r = v->res;
@@ -459,7 +461,12 @@ static int va_work_pending(const vm *v, const uint32_t *pending, uint32_t npendi
         if (e->kind == PBC_QE_CPU) {
             if (now_cpu && e->tag == g->queue[now].tag)
                 continue;
-            return 1;
+            uint32_t h = 0;
+            while (h < *nheld && (*held)[h] != q)
+                h++;
+            if (h == *nheld)
+                PBC_PUSH(*held, *nheld, *held_cap, q);
+            continue;
         }
         int64_t base = va_piece_base(g, e, sub);
         if (base + (int64_t)e->start < (int64_t)w->end && (int64_t)w->start < base + (int64_t)e->end)
@@ -504,15 +511,22 @@ static void va_on_fence_value(void *ctx, uint64_t value, uint32_t seq, uint32_t 
             g->queue[q].tag < v->res->sub_count)
             pending[npending++] = q;
     int early = 0;
+    uint32_t *held = NULL, nheld = 0, held_cap = 0;
     for (uint32_t i = v->mfence_cursor; i < v->res->write_count && !early; i++) {
         const pbc_write_rec *w = &v->res->writes[i];
-        if (w->op == UINT32_MAX || w->op >= signal_op || !va_work_pending(v, pending, npending, w, seq, next_offset))
+        if (w->op == UINT32_MAX || w->op >= signal_op ||
+            !va_work_pending(v, pending, npending, w, seq, next_offset, &held, &nheld, &held_cap))
             continue;
         early = 1;
         VM_RULE(v, pbc_rule_paging_fence_early(&v->res->findings, v->op, value, by, w->op, w->buffer, w->start,
                                                w->end));
     }
     free(pending);
+    /* Only CPU work of earlier submissions still to run: judged by its
+     * effects when it runs, the work before the signal otherwise done. */
+    if (!early && nheld)
+        pbc_vidmm_effects_hold(v, held, nheld, signal_op, value, by);
+    free(held);
     /* Clean: every write before the signal has run, and stays run. */
     while (!early && v->mfence_cursor < v->res->write_count &&
            (v->res->writes[v->mfence_cursor].op < signal_op || v->res->writes[v->mfence_cursor].op == UINT32_MAX))

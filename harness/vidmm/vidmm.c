@@ -332,6 +332,10 @@ static void vm_teardown(vm *v)
     free(v->mfence_ops);
     free(v->fence_buf_first);
     free(v->fence_sub_next);
+    free(v->effects);
+    free(v->fx_held);
+    free(v->fx_pieces);
+    free(v->fx_early);
 }
 
 int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,

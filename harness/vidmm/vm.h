@@ -143,6 +143,21 @@ typedef struct vm_pt {
     uint32_t space; /* the address space whose tables it is part of */
 } vm_pt;
 
+/* A destination an operation's work writes (effects.c): bytes
+ * [lo, hi) of physical memory or of GPU virtual space 0 (the paging
+ * process's), or entries [lo, hi) of an aperture segment's GART. */
+typedef struct vm_effect {
+    uint64_t lo, hi;
+    uint32_t op, kind, segment;
+} vm_effect;
+
+/* A page (or a run of GART entries) of those, physical, and its digest
+ * when the held CPU work entry running now started. */
+typedef struct vm_fx_piece {
+    uint64_t lo, hi, hash;
+    uint32_t op, kind, segment;
+} vm_fx_piece;
+
 typedef struct vm vm;
 
 struct vm {
@@ -231,6 +246,22 @@ struct vm {
     uint32_t mfence_cursor;  /* writes before it were judged run */
     uint32_t *fence_buf_first, *fence_sub_next; /* each paging buffer's submissions, as chains */
     uint32_t fence_buf_cap, fence_sub_cap, fence_subs_indexed;
+    vm_effect *effects;      /* every operation's destinations, noted as built (scenarios that
+                                signal the paging fence only) */
+    uint32_t effect_count, effect_cap;
+    uint32_t *fx_held;       /* CPU work entries (queue sequence numbers) still to run when a
+                                fence was reached: judged by what they change */
+    uint32_t fx_held_count, fx_held_cap;
+    uint32_t fx_signal_op;   /* the scenario operation of the latest signal they are held for */
+    uint64_t fx_value;       /* and its value, and who wrote it */
+    const char *fx_by;
+    vm_fx_piece *fx_early;   /* the destinations of the operations before that signal, physical,
+                                as the fence found them */
+    uint32_t fx_early_count, fx_early_cap;
+    vm_fx_piece *fx_pieces;  /* while a held entry runs: what it must not change */
+    uint32_t fx_piece_count, fx_piece_cap;
+    uint64_t fx_value_of_pieces;
+    const char *fx_by_of_pieces;
 };
 
 /* A rule function returns 1 when it recorded a finding: the scenario stops. */
@@ -285,6 +316,19 @@ void pbc_vidmm_cpu_view_release(vm *v, vm_mdl *m, void **view);
  * uses no GPU virtual addresses; closed (not valid, flushed) after. */
 uint64_t pbc_vidmm_va_window_open(vm *v, uint32_t index);
 void pbc_vidmm_va_window_close(vm *v, uint32_t index);
+/* effects.c: an operation's destinations (its DXGKARG as VidMm issued
+ * it), noted under the current scenario operation. */
+void pbc_vidmm_effects_note(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a);
+/* The paging fence reached `value` (the signal of scenario operation
+ * signal_op) with only CPU work entries seqs[0, n) pending among the work
+ * before it: they are held and judged by what they change. */
+void pbc_vidmm_effects_hold(vm *v, const uint32_t *seqs, uint32_t n, uint32_t signal_op, uint64_t value,
+                            const char *by);
+/* Around CPU work entry `seq` queued at the SubmitCommand of operation
+ * cpu_op: before returns 1 when it is held (its digests taken), and then
+ * after judges what it changed (PB-PAGING-FENCE). */
+int pbc_vidmm_effects_before(vm *v, uint32_t seq);
+void pbc_vidmm_effects_after(vm *v, uint32_t seq, uint32_t cpu_op);
 /* A DDI call returned: a CPU write may have reached the paging fence. */
 void pbc_vidmm_fence_poll(vm *v);
 void pbc_vidmm_notify(vm *v, const pbc_sop *op);

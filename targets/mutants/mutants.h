@@ -62,6 +62,7 @@
     PBC_MUTANT(pbc_mutant_copy_pte_half, "PB-PTE")       \
     PBC_MUTANT(pbc_mutant_pte_page_off, "PB-PTE")             \
     PBC_MUTANT(pbc_mutant_fence_at_build, "PB-PAGING-FENCE")  \
+    PBC_MUTANT(pbc_mutant_late_cpu_work, "PB-PAGING-FENCE")   \
     PBC_MUTANT(pbc_mutant_copy_wrong_start, "PB-PTE")          \
     PBC_MUTANT(pbc_mutant_copy_one_short, "PB-PTE")           \
     PBC_MUTANT(pbc_mutant_context_corrupt, "PB-DIVERGE")        \

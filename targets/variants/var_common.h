@@ -56,6 +56,16 @@ NTSTATUS var_kept_create_adapter(const pbc_adapter_info *info, HANDLE *adapter);
 void var_kept_destroy_adapter(HANDLE adapter);
 NTSTATUS var_kept_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, int require_idle);
 
+/* variant-worker-fence-packet's adapter and hooks (page-table entries by
+ * CPU work queued at SubmitCommand, the fence by a packet); late set: its
+ * SubmitCommand rings a marker a fence packet follows on through that
+ * packet before queuing the marker's CPU work (a planted bug). */
+NTSTATUS var_fpw_create_adapter(const pbc_adapter_info *info, HANDLE *adapter);
+void var_fpw_destroy_adapter(HANDLE adapter);
+NTSTATUS APIENTRY var_fpw_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a);
+NTSTATUS APIENTRY var_fpw_patch(IN_CONST_HANDLE adapter, const DXGKARG_PATCH *p);
+NTSTATUS var_fpw_submit(HANDLE adapter, const DXGKARG_SUBMITCOMMAND *c, int late);
+
 /* The reference's entry points, taking a variant adapter. */
 NTSTATUS APIENTRY var_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a);
 NTSTATUS APIENTRY var_patch(IN_CONST_HANDLE adapter, const DXGKARG_PATCH *p);

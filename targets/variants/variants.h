@@ -32,6 +32,7 @@
     PBC_VARIANT(pbc_variant_mmu_tricks)          \
     PBC_VARIANT(pbc_variant_native_pte)          \
     PBC_VARIANT(pbc_variant_mmu_cpu_worker)      \
+    PBC_VARIANT(pbc_variant_worker_fence_packet) \
     PBC_VARIANT(pbc_variant_drain_worker)        \
     PBC_VARIANT(pbc_variant_gpu_scratch)         \
     PBC_VARIANT(pbc_variant_nop_scratch)
