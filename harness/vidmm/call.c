@@ -513,8 +513,13 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
      * read builder-writable memory. Only MultipassOffset is the builder's
      * (S05): VidMm hands back what the builder left there. */
     const DXGKARG_BUILDPAGINGBUFFER canon = *a;
-    if (v->mfence_page) /* what it is to produce, should CPU work pend when the fence is reached */
+    if (v->mfence_page) { /* what it is to produce, should CPU work pend when the fence is reached */
+        if (v->arr_bytes) /* the ranges of a CopyPageTableEntries say where it writes */
+            memcpy(v->arr, v->arr_from, v->arr_bytes);
         pbc_vidmm_effects_note(v, &canon);
+        if (v->arr_bytes)
+            memset(v->arr, VM_ARRAY_SCRIBBLE, v->arr_bytes);
+    }
     size_t idle_at = idle_flags ? (size_t)((uint8_t *)idle_flags - (uint8_t *)a) : 0;
     int idle = idle_flags && pbc_vidmm_alloc_idle(v, alloc);
     uint32_t mpo = 0;
