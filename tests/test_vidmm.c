@@ -1312,4 +1312,268 @@ T_TEST(paging_fence_judges_pending_cpu_work_by_its_effects)
     T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s: %s", pbc_verdict_name(out.verdict), out.rule, out.message);
 }
 
+/* InitContextResource and UpdateContextAllocation carried out by the CPU,
+ * from work SubmitCommand queues after ringing the buffer, as a driver
+ * that keeps its contexts with the CPU from a worker does: the build
+ * keeps a record of the operation (where the context is, a physical
+ * address per page, and what to write) and leaves a marker in the buffer
+ * (a NOP carrying the record's number, nothing else); Patch finds the
+ * markers of its range; SubmitCommand rings the whole range, queues a
+ * CPU work item per marker (host->queue_cpu_work) and then the fence.
+ * The work maps the context's pages (MmMapIoSpace) and writes its own
+ * image: a pattern of the operation over the whole allocation, and for
+ * an update the driver's data at its head. Where a context is, the
+ * builder follows itself, from InitContextResource's destination and the
+ * transfers of its handle. Legal (the DDI lets the driver choose the
+ * content and who writes it): VidMm must take the context's image once
+ * that work has run, not when the buffer's last DMA piece has. */
+#define CPUCTX_MAGIC 0x58544343u /* "CCTX" */
+#define CPUCTX_MARKER_DWORDS 3u
+#define CPUCTX_PAGES 16u
+#define CPUCTX_RECORDS 64u
+#define CPUCTX_SLOTS 8u
+
+typedef struct cpuctx_place {
+    HANDLE h;
+    uint64_t size;
+    uint64_t page[CPUCTX_PAGES]; /* physical address of each page of the context */
+    uint32_t head;               /* the first word the last work wrote there */
+} cpuctx_place;
+
+typedef struct cpuctx_record {
+    cpuctx_place at; /* where the context is when the work runs */
+    uint32_t tag;    /* the pattern's high half: the operation's number */
+    uint32_t data[VM_CONTEXT_DATA_MAX / 4], data_words;
+} cpuctx_record;
+
+static cpuctx_place cpuctx_places[4];
+static cpuctx_record cpuctx_records[CPUCTX_RECORDS];
+static uint32_t cpuctx_record_count, cpuctx_runs;
+static struct {
+    UINT fence;
+    uint32_t count, id[CPUCTX_RECORDS];
+} cpuctx_slots[CPUCTX_SLOTS];
+
+static cpuctx_place *cpuctx_place_of(HANDLE h, int make)
+{
+    for (uint32_t i = 0; i < sizeof(cpuctx_places) / sizeof(cpuctx_places[0]); i++)
+        if (cpuctx_places[i].h == h || (make && !cpuctx_places[i].h)) {
+            cpuctx_places[i].h = h;
+            return &cpuctx_places[i];
+        }
+    return NULL;
+}
+
+/* A page of the allocation at a segment address or from an MDL. */
+static uint64_t cpuctx_side(UINT segment, LARGE_INTEGER address, const MDL *mdl, UINT mdl_page, uint64_t offset)
+{
+    if (segment)
+        return (uint64_t)address.QuadPart + offset;
+    return (uint64_t)MmGetMdlPfnArray(mdl)[mdl_page] << PAGE_SHIFT;
+}
+
+static NTSTATUS cpuctx_mark(DXGKARG_BUILDPAGINGBUFFER *a, const cpuctx_record *r)
+{
+    if (a->DmaSize < CPUCTX_MARKER_DWORDS * 4)
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+    T_CHECK(cpuctx_record_count < CPUCTX_RECORDS);
+    if (cpuctx_record_count >= CPUCTX_RECORDS)
+        return STATUS_NO_MEMORY;
+    cpuctx_records[cpuctx_record_count] = *r;
+    uint8_t *cur = a->pDmaBuffer;
+    ref_encode_nop(cur, CPUCTX_MARKER_DWORDS);
+    uint32_t words[2] = {CPUCTX_MAGIC, cpuctx_record_count++};
+    memcpy(cur + 4, words, sizeof(words));
+    a->pDmaBuffer = cur + CPUCTX_MARKER_DWORDS * 4;
+    a->MultipassOffset = 0;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY cpuctx_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    if (a->Operation == DXGK_OPERATION_INIT_CONTEXT_RESOURCE) {
+        const __typeof__(a->InitContextResource.Destination) *d = &a->InitContextResource.Destination;
+        cpuctx_place *p = cpuctx_place_of(a->InitContextResource.hAllocation, 1);
+        T_CHECK(p != NULL);
+        if (!p)
+            return STATUS_NO_MEMORY;
+        p->size = ref_allocation_size(p->h);
+        T_CHECK(p->size <= (uint64_t)CPUCTX_PAGES * PAGE_SIZE);
+        for (uint32_t k = 0; (uint64_t)k * PAGE_SIZE < p->size && k < CPUCTX_PAGES; k++)
+            p->page[k] = cpuctx_side(d->SegmentId, d->SegmentAddress, d->pMdl, k, (uint64_t)k * PAGE_SIZE);
+        cpuctx_record r = {.at = *p, .tag = 0xC100u + cpuctx_record_count};
+        return cpuctx_mark(a, &r);
+    }
+    if (a->Operation == DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION) {
+        const DXGK_BUILDPAGINGBUFFER_UPDATECONTEXTALLOCATION *u = &a->UpdateContextAllocation;
+        /* The window is VidMm's: the driver finds its context by the
+         * handle its own data names (cpuctx_update_data). */
+        HANDLE h = NULL;
+        if (u->DriverPrivateDataSize >= 16 + sizeof(h))
+            memcpy(&h, (const uint8_t *)u->pDriverPrivateData + 16, sizeof(h));
+        const cpuctx_place *p = h ? cpuctx_place_of(h, 0) : NULL;
+        T_CHECK_MSG(p != NULL && p->size == u->ContextAllocationSize, "an update of a context never initialized");
+        if (!p)
+            return STATUS_UNSUCCESSFUL;
+        cpuctx_record r = {.at = *p, .tag = 0xD200u + cpuctx_record_count};
+        r.data_words = u->DriverPrivateDataSize / 4 < VM_CONTEXT_DATA_MAX / 4 ? u->DriverPrivateDataSize / 4
+                                                                                 : VM_CONTEXT_DATA_MAX / 4;
+        memcpy(r.data, u->pDriverPrivateData, r.data_words * 4); /* VidMm's data lives for the call */
+        return cpuctx_mark(a, &r);
+    }
+    if (a->Operation == DXGK_OPERATION_TRANSFER && a->MultipassOffset == 0) {
+        const __typeof__(a->Transfer) *t = &a->Transfer;
+        cpuctx_place *p = cpuctx_place_of(t->hAllocation, 0);
+        for (uint64_t off = 0; p && off < t->TransferSize; off += PAGE_SIZE) {
+            uint64_t k = (t->TransferOffset + off) / PAGE_SIZE;
+            if (k < CPUCTX_PAGES)
+                p->page[k] = cpuctx_side(t->Destination.SegmentId, t->Destination.SegmentAddress,
+                                         t->Destination.pMdl, t->MdlOffset + (UINT)(off / PAGE_SIZE),
+                                         t->TransferOffset + off);
+        }
+    }
+    return ref_build_paging_buffer(adapter, a);
+}
+
+/* The reference's data, then the context's handle. */
+static uint32_t cpuctx_update_data(HANDLE adapter, HANDLE allocation, void *buf, uint32_t capacity)
+{
+    uint32_t n = ref_context_update_data(adapter, allocation, buf, capacity);
+    if (n != 16 || capacity < n + sizeof(allocation))
+        return 0;
+    memcpy((uint8_t *)buf + n, &allocation, sizeof(allocation));
+    return n + (uint32_t)sizeof(allocation);
+}
+
+static void cpuctx_run(void *arg)
+{
+    const cpuctx_record *r = arg;
+    cpuctx_runs++;
+    for (uint32_t k = 0; (uint64_t)k * PAGE_SIZE < r->at.size && k < CPUCTX_PAGES; k++) {
+        uint64_t left = r->at.size - (uint64_t)k * PAGE_SIZE;
+        size_t n = left < PAGE_SIZE ? (size_t)left : PAGE_SIZE;
+        PHYSICAL_ADDRESS pa;
+        pa.QuadPart = (LONGLONG)r->at.page[k];
+        uint32_t *view = MmMapIoSpace(pa, n, MmNonCached);
+        T_CHECK_MSG(view != NULL, "no CPU view of the context's page at 0x%llx", (unsigned long long)r->at.page[k]);
+        if (!view)
+            continue;
+        cpuctx_place *p = cpuctx_place_of(r->at.h, 0);
+        /* An update finds what the work before it left, moved with the
+         * context: the CPU's stores landed and were carried. */
+        T_CHECK_MSG(k || !r->data_words || !p || view[0] == p->head, "the context's head holds 0x%08x, not 0x%08x",
+                    view[0], p ? p->head : 0);
+        for (uint32_t i = 0; i < n / 4; i++) {
+            uint32_t word = k * (PAGE_SIZE / 4) + i;
+            view[i] = word < r->data_words ? r->data[word] : r->tag << 16 | (word & 0xFFFFu);
+        }
+        if (!k && p)
+            p->head = view[0];
+        MmUnmapIoSpace(view, n);
+    }
+}
+
+static NTSTATUS APIENTRY cpuctx_patch(IN_CONST_HANDLE adapter, const DXGKARG_PATCH *p)
+{
+    const uint8_t *buf = p->pDmaBuffer;
+    __typeof__(cpuctx_slots[0]) *slot = &cpuctx_slots[p->SubmissionFenceId % CPUCTX_SLOTS];
+    slot->fence = p->SubmissionFenceId;
+    slot->count = 0;
+    for (UINT off = p->DmaBufferSubmissionStartOffset; off < p->DmaBufferSubmissionEndOffset;) {
+        pbc_uop u;
+        size_t len;
+        const char *why;
+        if (ref_isa.decode(buf + off, p->DmaBufferSubmissionEndOffset - off, &u, &len, &why) != PBC_DECODE_OK)
+            break;
+        uint32_t words[2];
+        memcpy(words, buf + off + 4, sizeof(words));
+        if (u.kind == PBC_UOP_NOP && len == CPUCTX_MARKER_DWORDS * 4 && words[0] == CPUCTX_MAGIC &&
+            words[1] < cpuctx_record_count && slot->count < CPUCTX_RECORDS)
+            slot->id[slot->count++] = words[1];
+        off += (UINT)len;
+    }
+    return ref_patch(adapter, p);
+}
+
+/* The whole range first, then the CPU work, then the fence. */
+static NTSTATUS APIENTRY cpuctx_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAND *c)
+{
+    const pbc_host *h = ref_adapter_host(adapter);
+    const __typeof__(cpuctx_slots[0]) *slot = &cpuctx_slots[c->SubmissionFenceId % CPUCTX_SLOTS];
+    h->ring_submit(h->ctx, c->DmaBufferSegmentId, (uint64_t)c->DmaBufferPhysicalAddress.QuadPart,
+                   c->DmaBufferSubmissionStartOffset, c->DmaBufferSubmissionEndOffset);
+    for (uint32_t i = 0; slot->fence == c->SubmissionFenceId && i < slot->count; i++)
+        h->queue_cpu_work(h->ctx, cpuctx_run, &cpuctx_records[slot->id[i]]);
+    h->ring_fence(h->ctx, c->SubmissionFenceId);
+    return STATUS_SUCCESS;
+}
+
+static pbc_outcome run_cpuctx(const pbc_scenario *s)
+{
+    memset(cpuctx_places, 0, sizeof(cpuctx_places));
+    memset(cpuctx_slots, 0, sizeof(cpuctx_slots));
+    cpuctx_record_count = cpuctx_runs = 0;
+    spy_init(REF_OPERATIONS_GPUMMU);
+    spy.build_paging_buffer = cpuctx_build;
+    spy.patch = cpuctx_patch;
+    spy.submit_command = cpuctx_submit;
+    spy.context_update_data = cpuctx_update_data;
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {0};
+    pbc_outcome out;
+    pbc_runner_run(&r, s, &spy, &o, &out);
+    pbc_runner_fini(&r);
+    return out;
+}
+
+/* On the seed, and on moves of each context after its init and after each
+ * update (split, at the minimum buffer size, segment to segment, evicted
+ * and restored), the builder's own images are followed: it passes. */
+T_TEST(context_image_waits_for_cpu_work_queued_at_submit)
+{
+    char err[256];
+    pbc_scenario s;
+    T_CHECK_MSG(pbc_scenario_load(PBC_SEEDS_DIR "/context-allocations.pbs", &s, err, sizeof(err)) == 0, "%s", err);
+    pbc_outcome out = run_cpuctx(&s);
+    T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "context-allocations.pbs: %s %s: %s", pbc_verdict_name(out.verdict),
+                out.rule, out.message);
+    T_CHECK_MSG(cpuctx_runs == cpuctx_record_count && cpuctx_runs >= 4, "%u records, %u runs", cpuctx_record_count,
+                cpuctx_runs);
+    pbc_scenario_fini(&s);
+    /* At the default size each operation's marker is in the last piece
+     * its operation submits (the window's close follows it in the same
+     * buffer), so the CPU work is the last work queued for it; at the
+     * minimum size, in a piece of its own before the window's close. */
+    static const char moves[] = "alloc C size=12K at=1:0x100000 seed=21\n"
+                                "alloc B size=8K at=1:0x103000 seed=22\n"
+                                "alloc S size=20K mdl-offset=1 seed=23\n"
+                                "init-context C\n"
+                                "transfer C to=2:0x200000 split=2\n"
+                                "init-context S\n"
+                                "transfer S to=1:0x300000 split=3\n"
+                                "va-map C\n"
+                                "update-context C\n"
+                                "transfer C to=system\n"
+                                "transfer C to=1:0x100000 split=2\n"
+                                "transfer S to=system\n"
+                                "update-context C\n"
+                                "transfer C to=2:0x240000\n"
+                                "render-write B offset=0 size=8K pattern=0xB0B0B0B0\n"
+                                "end\n";
+    static const char *const heads[] = {"pbs 1\n", "pbs 1\ndma size=min\n"};
+    for (int i = 0; i < 2; i++) {
+        char text[1024];
+        snprintf(text, sizeof(text), "%s%s", heads[i], moves);
+        T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "cpu-context-moves", &s, err, sizeof(err)) == 0, "%s",
+                    err);
+        out = run_cpuctx(&s);
+        T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "moves (%s): %s %s: %s", i ? "min" : "default",
+                    pbc_verdict_name(out.verdict), out.rule, out.message);
+        T_CHECK_MSG(cpuctx_runs == cpuctx_record_count && cpuctx_runs == 4, "%u records, %u runs",
+                    cpuctx_record_count, cpuctx_runs);
+        pbc_scenario_fini(&s);
+    }
+}
+
 T_MAIN()

@@ -510,7 +510,9 @@ static uint64_t vm_alloc_phys(const vm *v, uint32_t index, const pbc_res_alloc *
  * update has run): so the allocation's bytes are recorded just before the
  * operation when it is a context already (before), which the content
  * oracle holds to the history so far (the image the last one left,
- * carried through every move since), and once its buffers have run, as the builder's own image of the
+ * carried through every move since), and once its buffers have run (with
+ * the CPU work their SubmitCommand queued, which the submission's
+ * queue_seq reaches: host_queue_cpu_work), as the builder's own image of the
  * context (docs/rules.md, "Masks"). The spec model writes no context and
  * keeps none. */
 static void vm_context_image(vm *v, const pbc_sop *op, int before)
