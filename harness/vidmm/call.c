@@ -455,7 +455,8 @@ static uint64_t vm_answer_hash(NTSTATUS st, uint32_t mpo_in, uint32_t mpo_out, c
 static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit);
 
 /* VidMm's arrays that an operation points at (UpdatePageTable's entries,
- * CopyPageTableEntries' ranges) are its own, for the duration of a call:
+ * CopyPageTableEntries' ranges, an ADL's page array) are its own, for the
+ * duration of a call:
  * a DDI's arguments are the caller's outside it. VidMm hands them from
  * one buffer it reuses for every operation, lays it before each call and
  * scribbles it when the call returns, so a builder that keeps the pointer
@@ -494,6 +495,11 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
         bytes = a->CopyPageTableEntries.NumRanges * sizeof(DXGK_BUILDPAGINGBUFFER_COPY_RANGE);
         if (bytes)
             a->CopyPageTableEntries.pRanges = vm_op_array(v, a->CopyPageTableEntries.pRanges, bytes);
+    } else if (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT2 && !a->MapApertureSegment2.Adl.Flags.Contiguous &&
+               a->MapApertureSegment2.Adl.Pages) {
+        bytes = (size_t)a->MapApertureSegment2.Adl.PageCount * sizeof(DXGK_PAGE_NUMBER);
+        if (bytes)
+            a->MapApertureSegment2.Adl.Pages = vm_op_array(v, a->MapApertureSegment2.Adl.Pages, bytes);
     }
     vm_paging_op_calls(v, a, alloc, idle_flags, idle_bit);
     v->arr_bytes = 0;
@@ -516,7 +522,7 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
     if (v->mfence_page) { /* what it is to produce, should CPU work pend when the fence is reached */
         if (v->arr_bytes) /* the ranges of a CopyPageTableEntries say where it writes */
             memcpy(v->arr, v->arr_from, v->arr_bytes);
-        pbc_vidmm_effects_note(v, &canon);
+        pbc_vidmm_effects_note(v, &canon, alloc);
         if (v->arr_bytes)
             memset(v->arr, VM_ARRAY_SCRIBBLE, v->arr_bytes);
     }
@@ -572,10 +578,10 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
         const pbc_shim_access *earlier;
         pbc_shim_take_accesses(&earlier); /* only this call's accesses count */
         v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
+        if (v->arr_bytes) /* laid before anything reads the call's arguments */
+            memcpy(v->arr, v->arr_from, v->arr_bytes);
         if (v->opt.observe)
             v->opt.observe(v->opt.observe_ctx, a);
-        if (v->arr_bytes)
-            memcpy(v->arr, v->arr_from, v->arr_bytes);
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
         if (v->arr_bytes)
             memset(v->arr, VM_ARRAY_SCRIBBLE, v->arr_bytes);

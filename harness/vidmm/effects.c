@@ -36,24 +36,56 @@
 
 enum { VM_FX_MEM = 0, VM_FX_VIRTUAL, VM_FX_GART };
 
+/* Bytes digested around held CPU work entries in one run, at most. */
+#define VM_FX_DIGEST_BUDGET (1ull << 30)
+
 typedef struct vm_fx_note {
     vm *v;
     uint32_t op;
 } vm_fx_note;
 
-static void fx_add(vm *v, uint32_t op, uint32_t kind, uint32_t segment, uint64_t lo, uint64_t hi)
+static void fx_add_as(vm *v, uint32_t op, uint32_t kind, uint32_t segment, uint64_t lo, uint64_t hi, uint32_t loose)
 {
     if (hi <= lo)
         return;
     if (v->effect_count) {
         vm_effect *last = &v->effects[v->effect_count - 1];
-        if (last->op == op && last->kind == kind && last->segment == segment && last->hi == lo) {
+        if (last->op == op && last->kind == kind && last->segment == segment && last->hi == lo &&
+            last->loose == loose) {
             last->hi = hi;
             return;
         }
     }
-    vm_effect e = {lo, hi, op, kind, segment};
+    vm_effect e = {lo, hi, op, kind, segment, loose};
     PBC_PUSH(v->effects, v->effect_count, v->effect_cap, e);
+}
+
+static void fx_add(vm *v, uint32_t op, uint32_t kind, uint32_t segment, uint64_t lo, uint64_t hi)
+{
+    fx_add_as(v, op, kind, segment, lo, hi, 0);
+}
+
+/* Allocation `alloc`'s memory where it is now, as bytes an operation may
+ * leave anything in: a segment range, or its system pages. */
+static void fx_add_loose_alloc(vm *v, int alloc)
+{
+    if (alloc < 0 || (uint32_t)alloc >= v->s->alloc_count)
+        return;
+    const pbc_res_alloc *ra = &v->rs.a[alloc];
+    uint64_t size = v->s->allocs[alloc].size;
+    if (ra->where == PBC_WHERE_SEGMENT) {
+        uint64_t base = pbc_vidmm_segment_base(v, ra->at.segment) + ra->at.offset;
+        fx_add_as(v, v->op, VM_FX_MEM, 0, base, base + size, 1);
+        return;
+    }
+    const vm_mdl *m = &v->allocs[alloc].mdl;
+    uint64_t first = v->s->allocs[alloc].mdl_offset, pages = pbc_alloc_pages(&v->s->allocs[alloc]);
+    if (!m->frames || first + pages > m->count)
+        return;
+    for (uint64_t i = 0; i < pages; i++) { /* a context is small; contiguous frames merge */
+        uint64_t at = pbc_frames_pfn(m->frames, first + i) << PBC_PAGE_SHIFT;
+        fx_add_as(v, v->op, VM_FX_MEM, 0, at, at + PBC_PAGE_SIZE, 1);
+    }
 }
 
 static void fx_sink(void *ctx, const pbc_uop *u)
@@ -76,9 +108,27 @@ static void fx_sink(void *ctx, const pbc_uop *u)
     }
 }
 
-void pbc_vidmm_effects_note(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a)
+void pbc_vidmm_effects_note(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, int alloc)
 {
     uint64_t size = pbc_gpu_pte_size(v->gpu);
+    switch (a->Operation) {
+    /* What the spec model gives no micro-ops for, but a driver may write:
+     * discarded content is undefined (S27), a context's bytes are the
+     * driver's, WritePhysical leaves its bytes undefined (S29). Never held
+     * against late work; from the signal on, bytes such work may change. */
+    case DXGK_OPERATION_DISCARD_CONTENT:
+    case DXGK_OPERATION_INIT_CONTEXT_RESOURCE:
+    case DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION:
+        fx_add_loose_alloc(v, alloc);
+        return;
+    case DXGK_OPERATION_WRITE_PHYSICAL: {
+        uint64_t at = (uint64_t)a->WritePhysical.PhysicalAddress.QuadPart;
+        fx_add_as(v, v->op, VM_FX_MEM, 0, at, at + 8, 1);
+        return;
+    }
+    default:
+        break;
+    }
     if (a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE) {
         /* The entries at the GPU's own entry size (the spec model's
          * micro-ops assume DXGK_PTE's). */
@@ -176,27 +226,68 @@ static uint64_t fx_digest(vm *v, const vm_fx_piece *p)
     return XXH3_64bits(bytes, (size_t)(p->hi - p->lo));
 }
 
-/* Cuts what `cut` covers out of the pieces of the same kind (and
- * segment) in the list. */
-static void fx_subtract(vm_fx_piece **list, uint32_t *count, uint32_t *cap, const vm_fx_piece *cut)
+static int fx_key_cmp(const vm_fx_piece *x, const vm_fx_piece *y)
 {
-    uint32_t n = *count;
-    for (uint32_t i = 0; i < n; i++) {
-        vm_fx_piece *p = &(*list)[i];
-        if (p->kind != cut->kind || p->segment != cut->segment || p->hi <= cut->lo || cut->hi <= p->lo)
-            continue;
-        if (p->lo < cut->lo && p->hi > cut->hi) {
-            vm_fx_piece right = *p;
-            right.lo = cut->hi;
-            p->hi = cut->lo;
-            PBC_PUSH(*list, *count, *cap, right);
-            p = &(*list)[i];
-        } else if (p->lo < cut->lo)
-            p->hi = cut->lo;
-        else if (p->hi > cut->hi)
-            p->lo = cut->hi;
-        else
-            p->hi = p->lo; /* all of it: dropped below */
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (x->segment != y->segment)
+        return x->segment < y->segment ? -1 : 1;
+    return 0;
+}
+
+static int fx_cmp(const void *a, const void *b)
+{
+    const vm_fx_piece *x = a, *y = b;
+    int k = fx_key_cmp(x, y);
+    return k ? k : (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* Cuts what cuts[0, n) cover out of the pieces of the same kind (and
+ * segment) in the list: the cuts sorted and merged, each piece's
+ * overlaps found by binary search (pieces and cuts may each number a
+ * page of a large transfer). Sorts and reorders cuts. */
+static void fx_subtract(vm_fx_piece **list, uint32_t *count, uint32_t *cap, vm_fx_piece *cuts, uint32_t n)
+{
+    if (!n || !*count)
+        return;
+    qsort(cuts, n, sizeof(*cuts), fx_cmp);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) { /* merged: disjoint and in order within a key */
+        if (m && !fx_key_cmp(&cuts[m - 1], &cuts[i]) && cuts[i].lo <= cuts[m - 1].hi) {
+            if (cuts[i].hi > cuts[m - 1].hi)
+                cuts[m - 1].hi = cuts[i].hi;
+        } else
+            cuts[m++] = cuts[i];
+    }
+    uint32_t pieces = *count;
+    for (uint32_t i = 0; i < pieces; i++) {
+        vm_fx_piece p = (*list)[i];
+        uint32_t lo = 0, hi = m; /* the first cut of p's key not ending at or before p.lo */
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            int k = fx_key_cmp(&cuts[mid], &p);
+            if (k < 0 || (k == 0 && cuts[mid].hi <= p.lo))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        uint64_t at = p.lo;
+        (*list)[i].hi = (*list)[i].lo; /* replaced by what is left of it, appended */
+        for (uint32_t j = lo; j < m && !fx_key_cmp(&cuts[j], &p) && cuts[j].lo < p.hi && at < p.hi; j++) {
+            if (cuts[j].lo > at) {
+                vm_fx_piece left = p;
+                left.lo = at;
+                left.hi = cuts[j].lo;
+                PBC_PUSH(*list, *count, *cap, left);
+            }
+            if (cuts[j].hi > at)
+                at = cuts[j].hi;
+        }
+        if (at < p.hi) {
+            vm_fx_piece rest = p;
+            rest.lo = at;
+            PBC_PUSH(*list, *count, *cap, rest);
+        }
     }
     uint32_t kept = 0;
     for (uint32_t i = 0; i < *count; i++)
@@ -225,7 +316,7 @@ void pbc_vidmm_effects_hold(vm *v, const uint32_t *seqs, uint32_t n, uint32_t si
     v->fx_by = by;
     v->fx_early_count = 0;
     for (uint32_t i = 0; i < v->effect_count; i++)
-        if (v->effects[i].op < signal_op)
+        if (v->effects[i].op < signal_op && !v->effects[i].loose)
             fx_pieces_of(v, &v->effects[i], &v->fx_early, &v->fx_early_count, &v->fx_early_cap);
     pbc_vidmm_trace(v, "  paging fence 0x%" PRIx64 " reached with %u CPU work entr%s of earlier submissions "
                     "pending: judged by what they change",
@@ -241,6 +332,10 @@ int pbc_vidmm_effects_before(vm *v, uint32_t seq)
         return 0;
     v->fx_held[k] = v->fx_held[--v->fx_held_count];
     v->fx_piece_count = 0;
+    if (v->fx_digested >= VM_FX_DIGEST_BUDGET) {
+        pbc_vidmm_trace(v, "  CPU work entry %u not judged by its effects: the run's bound is spent", seq);
+        return 1;
+    }
     if (v->fx_early_count) {
         pbc_grow((void **)&v->fx_pieces, &v->fx_piece_cap, v->fx_early_count, sizeof(*v->fx_pieces));
         memcpy(v->fx_pieces, v->fx_early, (size_t)v->fx_early_count * sizeof(*v->fx_pieces));
@@ -253,9 +348,23 @@ int pbc_vidmm_effects_before(vm *v, uint32_t seq)
     for (uint32_t i = 0; i < v->effect_count && v->fx_piece_count; i++)
         if (v->effects[i].op >= v->fx_signal_op)
             fx_pieces_of(v, &v->effects[i], &later, &later_count, &later_cap);
-    for (uint32_t i = 0; i < later_count && v->fx_piece_count; i++)
-        fx_subtract(&v->fx_pieces, &v->fx_piece_count, &v->fx_piece_cap, &later[i]);
+    fx_subtract(&v->fx_pieces, &v->fx_piece_count, &v->fx_piece_cap, later, later_count);
     free(later);
+    /* Each held entry digests what it must not change twice: bounded per
+     * run, so that a legal builder's run stays within the case time
+     * (which grows with the bytes it writes, not with entries x bytes).
+     * Past the bound, entries are not judged (docs/rules.md). */
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < v->fx_piece_count; i++)
+        bytes += v->fx_pieces[i].kind == VM_FX_GART ? 16 * (v->fx_pieces[i].hi - v->fx_pieces[i].lo)
+                                                    : v->fx_pieces[i].hi - v->fx_pieces[i].lo;
+    if (v->fx_digested + 2 * bytes > VM_FX_DIGEST_BUDGET) {
+        pbc_vidmm_trace(v, "  CPU work entry %u not judged by its effects: %" PRIu64 " MiB to digest, past the "
+                        "run's bound", seq, bytes >> 20);
+        v->fx_piece_count = 0;
+        return 1;
+    }
+    v->fx_digested += 2 * bytes;
     for (uint32_t i = 0; i < v->fx_piece_count; i++)
         v->fx_pieces[i].hash = fx_digest(v, &v->fx_pieces[i]);
     v->fx_value_of_pieces = v->fx_value;
@@ -265,13 +374,16 @@ int pbc_vidmm_effects_before(vm *v, uint32_t seq)
 
 void pbc_vidmm_effects_after(vm *v, uint32_t seq, uint32_t cpu_op)
 {
-    for (uint32_t i = 0; i < v->fx_piece_count && !v->stop; i++) {
+    /* Of what changed, the latest operation's: the work most likely late. */
+    const vm_fx_piece *late = NULL;
+    for (uint32_t i = 0; i < v->fx_piece_count; i++) {
         const vm_fx_piece *p = &v->fx_pieces[i];
-        if (fx_digest(v, p) == p->hash)
-            continue;
-        VM_RULE(v, pbc_rule_paging_fence_late_effect(&v->res->findings, v->op, v->fx_value_of_pieces,
-                                                      v->fx_by_of_pieces, p->op, p->kind == VM_FX_GART,
-                                                      p->segment, p->lo, p->hi, cpu_op, seq));
+        if ((!late || p->op > late->op) && fx_digest(v, p) != p->hash)
+            late = p;
     }
+    if (late && !v->stop)
+        VM_RULE(v, pbc_rule_paging_fence_late_effect(&v->res->findings, v->op, v->fx_value_of_pieces,
+                                                      v->fx_by_of_pieces, late->op, late->kind == VM_FX_GART,
+                                                      late->segment, late->lo, late->hi, cpu_op, seq));
     v->fx_piece_count = 0;
 }

@@ -149,6 +149,9 @@ typedef struct vm_pt {
 typedef struct vm_effect {
     uint64_t lo, hi;
     uint32_t op, kind, segment;
+    uint32_t loose; /* bytes the operation may leave anything in (discarded content, a
+                       context's image, WritePhysical's bytes): only ever given the benefit
+                       of the doubt, never held against late work */
 } vm_effect;
 
 /* A page (or a run of GART entries) of those, physical, and its digest
@@ -258,6 +261,7 @@ struct vm {
     vm_fx_piece *fx_early;   /* the destinations of the operations before that signal, physical,
                                 as the fence found them */
     uint32_t fx_early_count, fx_early_cap;
+    uint64_t fx_digested;    /* bytes digested for held entries this run, against fx_budget */
     vm_fx_piece *fx_pieces;  /* while a held entry runs: what it must not change */
     uint32_t fx_piece_count, fx_piece_cap;
     uint64_t fx_value_of_pieces;
@@ -318,7 +322,7 @@ uint64_t pbc_vidmm_va_window_open(vm *v, uint32_t index);
 void pbc_vidmm_va_window_close(vm *v, uint32_t index);
 /* effects.c: an operation's destinations (its DXGKARG as VidMm issued
  * it), noted under the current scenario operation. */
-void pbc_vidmm_effects_note(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a);
+void pbc_vidmm_effects_note(vm *v, const DXGKARG_BUILDPAGINGBUFFER *a, int alloc);
 /* The paging fence reached `value` (the signal of scenario operation
  * signal_op) with only CPU work entries seqs[0, n) pending among the work
  * before it: they are held and judged by what they change. */

@@ -1,7 +1,9 @@
 /*
  * variant-worker-fence-packet: page-table entries written by CPU work the
- * GPU's queue wakes, the paging fence written by a packet. BuildPagingBuffer
- * keeps each UpdatePageTable by physical address as a record and leaves a
+ * GPU's queue wakes, the paging fence written by a packet; discarded
+ * content poisoned by such work too. BuildPagingBuffer keeps each
+ * UpdatePageTable by physical address, and each DiscardContent of a
+ * segment range, as a record and leaves a
  * marker NOP carrying the record's number where the work belongs; every
  * other operation, SignalMonitoredFence among them, is the reference's
  * packets. Patch finds the markers of the range; SubmitCommand rings the
@@ -15,7 +17,9 @@
  * Legal: CPU work runs in the paging engine's order and each record's
  * work runs after the packets before its marker and before those after
  * it. PB-PAGING-FENCE must judge the pending work by what it changes, not
- * hold every CPU work entry of the submission against the fence.
+ * hold every CPU work entry of the submission against the fence; and the
+ * poison of a discard after the signal lands on bytes an earlier Fill
+ * wrote, which a discard may leave holding anything (S27).
  *
  * mutant-late-cpu-work (var_fpw_submit with late set) rings the range up
  * to its last fence packet first, and only then queues the CPU work of
@@ -32,6 +36,7 @@
 #define FPW_SLOTS 16u
 
 typedef struct fpw_record {
+    uint32_t discard; /* a DiscardContent: poisons [table, table + count) */
     uint64_t table; /* physical address */
     UINT level, start, count, repeat, use64k;
     DXGK_PTE *entries; /* count entries (1 with repeat) */
@@ -71,19 +76,51 @@ void var_fpw_destroy_adapter(HANDLE adapter)
     var_adapter_destroy(adapter);
 }
 
+/* Keeps r as the next record and leaves its marker in the buffer. */
+static NTSTATUS fpw_keep(fpw_adapter *fa, DXGKARG_BUILDPAGINGBUFFER *a, fpw_record *r)
+{
+    if (fa->record_count == fa->record_cap) {
+        uint32_t cap = fa->record_cap ? fa->record_cap * 2 : 64;
+        fpw_record **grown = realloc(fa->records, cap * sizeof(*grown));
+        if (!grown) {
+            free(r->entries);
+            free(r);
+            return STATUS_NO_MEMORY;
+        }
+        fa->records = grown;
+        fa->record_cap = cap;
+    }
+    uint32_t id = fa->record_count;
+    fa->records[fa->record_count++] = r;
+    uint8_t *cur = a->pDmaBuffer;
+    ref_encode_nop(cur, FPW_MARKER_DWORDS);
+    uint32_t words[2] = {FPW_MAGIC, id};
+    memcpy(cur + 4, words, sizeof(words));
+    a->pDmaBuffer = cur + FPW_MARKER_DWORDS * 4;
+    a->MultipassOffset = 0;
+    return STATUS_SUCCESS;
+}
+
+/* DiscardContent by CPU work that poisons what it discards: the content
+ * is undefined after it (S27), whoever makes it so and when. */
+static NTSTATUS fpw_discard(fpw_adapter *fa, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    if (a->DmaSize < FPW_MARKER_DWORDS * 4)
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+    fpw_record *r = calloc(1, sizeof(*r));
+    if (!r)
+        return STATUS_NO_MEMORY;
+    r->discard = 1;
+    r->table = (uint64_t)a->DiscardContent.SegmentAddress.QuadPart;
+    r->count = (UINT)ref_allocation_size(a->DiscardContent.hAllocation);
+    return fpw_keep(fa, a, r);
+}
+
 static NTSTATUS fpw_update(fpw_adapter *fa, DXGKARG_BUILDPAGINGBUFFER *a)
 {
     const DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE *u = &a->UpdatePageTable;
     if (a->DmaSize < FPW_MARKER_DWORDS * 4)
         return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
-    if (fa->record_count == fa->record_cap) {
-        uint32_t cap = fa->record_cap ? fa->record_cap * 2 : 64;
-        fpw_record **grown = realloc(fa->records, cap * sizeof(*grown));
-        if (!grown)
-            return STATUS_NO_MEMORY;
-        fa->records = grown;
-        fa->record_cap = cap;
-    }
     fpw_record *r = calloc(1, sizeof(*r));
     UINT n = u->Flags.Repeat ? 1 : u->NumPageTableEntries;
     if (!r || !(r->entries = malloc((n ? n : 1) * sizeof(DXGK_PTE)))) {
@@ -97,15 +134,7 @@ static NTSTATUS fpw_update(fpw_adapter *fa, DXGKARG_BUILDPAGINGBUFFER *a)
     r->count = u->NumPageTableEntries;
     r->repeat = u->Flags.Repeat;
     r->use64k = u->Flags.Use64KBPages;
-    uint32_t id = fa->record_count;
-    fa->records[fa->record_count++] = r;
-    uint8_t *cur = a->pDmaBuffer;
-    ref_encode_nop(cur, FPW_MARKER_DWORDS);
-    uint32_t words[2] = {FPW_MAGIC, id};
-    memcpy(cur + 4, words, sizeof(words));
-    a->pDmaBuffer = cur + FPW_MARKER_DWORDS * 4;
-    a->MultipassOffset = 0;
-    return STATUS_SUCCESS;
+    return fpw_keep(fa, a, r);
 }
 
 NTSTATUS APIENTRY var_fpw_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
@@ -114,12 +143,24 @@ NTSTATUS APIENTRY var_fpw_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGING
     if (a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE && u->UpdateMode == DXGK_PAGETABLEUPDATE_GPU_PHYSICAL &&
         !u->PageTableAddress.GpuPhysical.SegmentId)
         return fpw_update((fpw_adapter *)adapter, a);
+    if (a->Operation == DXGK_OPERATION_DISCARD_CONTENT && a->DiscardContent.SegmentId)
+        return fpw_discard((fpw_adapter *)adapter, a);
     return ref_build_paging_buffer(var_ref(adapter), a); /* the fence too: a packet */
 }
 
 static void fpw_run(void *arg)
 {
     const fpw_record *r = arg;
+    if (r->discard) {
+        PHYSICAL_ADDRESS pa;
+        pa.QuadPart = (LONGLONG)r->table;
+        uint8_t *mem = r->count ? MmMapIoSpace(pa, r->count, MmNonCached) : NULL;
+        if (mem) {
+            memset(mem, 0xDB, r->count);
+            MmUnmapIoSpace(mem, r->count);
+        }
+        return;
+    }
     size_t bytes = (size_t)r->count * sizeof(DXGK_PTE);
     PHYSICAL_ADDRESS pa;
     pa.QuadPart = (LONGLONG)(r->table + (uint64_t)r->start * sizeof(DXGK_PTE));
