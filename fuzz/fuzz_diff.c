@@ -171,11 +171,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pbc_scenario_fini(&s);
         return 0;
     }
-    pbc_run_options o = {.check_determinism = pbc_scenario_fuzz_rerun(data, size)};
+    pbc_run_options o = pbc_run_options_fuzz(data, size);
     pbc_outcome out;
     pbc_runner_run(&runner, &s, target, &o, &out);
     if (out.verdict == PBC_VERDICT_FAIL || out.verdict == PBC_VERDICT_HARNESS_BUG)
         report_and_abort(&s, &out);
     pbc_scenario_fini(&s);
-    return 0;
+    /* Over the budget of pages written as bytes: stopped, not judged, and
+     * kept out of the corpus (-1: libFuzzer adds no such input, however
+     * new its coverage), so mutations do not breed more of it. */
+    return runner.over_budget ? -1 : 0;
 }

@@ -1576,4 +1576,57 @@ T_TEST(context_image_waits_for_cpu_work_queued_at_submit)
     }
 }
 
+/* A 64 KiB allocation whose 16 pages hold three streams each (content, a
+ * render write inside, content), so they are bytes, moved `moves` times:
+ * every page a move writes from bytes is bytes, 16 more a world each. */
+static const char *bytes_text(int moves)
+{
+    static char text[32768];
+    size_t n = (size_t)snprintf(text, sizeof(text), "pbs 1\nalloc A size=64K at=1:0\n");
+    for (int k = 0; k < 16; k++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "render-write A offset=0x%x size=4 pattern=0x11223344\n",
+                              0x800 + k * 0x1000);
+    for (int k = 0; k < moves; k++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "transfer A to=2:0x%x\n", 0x100000 + k * 0x10000);
+    snprintf(text + n, sizeof(text) - n, "end\n");
+    return text;
+}
+
+/* The fuzz targets' budget of pages written as bytes (scenario.h,
+ * PBC_FUZZ_MAX_BYTE_PAGES): an input that crosses it in a world is stopped
+ * there, holds no more pages as bytes than the budget, and is not judged;
+ * run's options judge it whole. */
+T_TEST(fuzz_budget_of_pages_as_bytes)
+{
+    const uint8_t input[1] = {0};
+    const pbc_run_options fuzz = pbc_run_options_fuzz(input, sizeof(input)), whole = {0};
+    const int over = PBC_FUZZ_MAX_BYTE_PAGES / 16 + 8; /* 16 pages a move, and the 16 written first */
+    for (int k = 0; k < 3; k++) {
+        const char *text = bytes_text(k == 0 ? 10 : over);
+        const pbc_run_options *o = k == 2 ? &whole : &fuzz;
+        pbc_scenario s;
+        char err[256];
+        T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "bytes", &s, err, sizeof(err)) == 0, "%s", err);
+        pbc_runner r;
+        pbc_runner_init(&r);
+        pbc_outcome out;
+        pbc_runner_run(&r, &s, &pbc_target_reference, o, &out);
+        uint32_t bytes = r.target.gpu->mem.data_count;
+        if (k == 1) {
+            T_CHECK_MSG(out.verdict == PBC_VERDICT_SKIP && r.over_budget, "%s: %s", pbc_verdict_name(out.verdict),
+                        out.message);
+            T_CHECK_MSG(bytes <= PBC_FUZZ_MAX_BYTE_PAGES, "%u pages as bytes, the budget is %u", bytes,
+                        PBC_FUZZ_MAX_BYTE_PAGES);
+        } else {
+            uint32_t want = 16u * (uint32_t)(k == 0 ? 11 : over + 1);
+            T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS && !r.over_budget, "case %d: %s: %s", k,
+                        pbc_verdict_name(out.verdict), out.message);
+            T_CHECK_MSG(bytes == want && r.spec.gpu->mem.data_count == want, "case %d: %u and %u pages as bytes, not %u",
+                        k, bytes, r.spec.gpu->mem.data_count, want);
+        }
+        pbc_runner_fini(&r);
+        pbc_scenario_fini(&s);
+    }
+}
+
 T_MAIN()

@@ -32,22 +32,43 @@ void pbc_runner_fini(pbc_runner *r)
     pbc_scenario_fini(&r->fitted);
 }
 
+pbc_run_options pbc_run_options_fuzz(const uint8_t *data, size_t size)
+{
+    return (pbc_run_options){.check_determinism = pbc_scenario_fuzz_rerun(data, size),
+                             .byte_page_budget = PBC_FUZZ_MAX_BYTE_PAGES};
+}
+
 /* A world ready to run s: its GPU kept from the last run (reset, or laid
  * out anew when the layout changed), or made. */
-static const char *world_prepare(pbc_world *w, const pbc_scenario *s, const pbc_isa *isa)
+static const char *world_prepare(pbc_world *w, const pbc_scenario *s, const pbc_isa *isa, uint32_t budget)
 {
     const char *why = NULL;
     pbc_record_clear(&w->res);
     if (!w->gpu) {
         w->gpu = pbc_gpu_create(s->segments, s->segment_count, isa, &why);
-        return why;
+    } else {
+        w->gpu->isa = isa;
+        if (pbc_gpu_same_layout(w->gpu, s->segments, s->segment_count))
+            pbc_gpu_reset(w->gpu);
+        else
+            why = pbc_gpu_relayout(w->gpu, s->segments, s->segment_count);
     }
-    w->gpu->isa = isa;
-    if (pbc_gpu_same_layout(w->gpu, s->segments, s->segment_count)) {
-        pbc_gpu_reset(w->gpu);
-        return NULL;
-    }
-    return pbc_gpu_relayout(w->gpu, s->segments, s->segment_count);
+    if (w->gpu)
+        w->gpu->mem.data_budget = budget;
+    return why;
+}
+
+/* The run crossed its budget of pages written as bytes in world w: it is
+ * stopped there and nothing of it is judged. */
+static int over_budget(pbc_runner *r, const pbc_world *w, const pbc_run_options *o, pbc_outcome *out)
+{
+    if (!w->gpu->mem.over)
+        return 0;
+    r->over_budget = 1;
+    pbc_verdict_skip(out, "over the budget of %u pages written as bytes in one world (the fuzz targets' "
+                          "PBC_FUZZ_MAX_BYTE_PAGES, docs/fuzzing.md): stopped, not judged",
+                     o->byte_page_budget);
+    return 1;
 }
 
 /* `watched`: the target's first run, the one the trace and the observer
@@ -75,6 +96,7 @@ int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t
                    const pbc_run_options *o, pbc_outcome *out)
 {
     pbc_verdict_begin(out);
+    r->over_budget = 0;
     char unfit[256];
     const pbc_scenario *s = fit_adapter(r, given, t, unfit, sizeof(unfit));
     if (!s)
@@ -82,16 +104,19 @@ int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t
                                 unfit);
     const pbc_target *ref = &pbc_target_reference;
     int differential = t != ref;
-    const char *why = world_prepare(&r->target, s, t->isa);
+    uint32_t budget = o->byte_page_budget;
+    const char *why = world_prepare(&r->target, s, t->isa, budget);
     if (!why)
-        why = world_prepare(&r->spec, s, ref->isa);
+        why = world_prepare(&r->spec, s, ref->isa, budget);
     if (!why && differential)
-        why = world_prepare(&r->reference, s, ref->isa);
+        why = world_prepare(&r->reference, s, ref->isa, budget);
     if (why)
         return pbc_verdict_skip(out, "the GPU model cannot build this layout: %s", why);
 
     pbc_verdict_worlds w = {s, &r->target, differential ? &r->reference : NULL, &r->spec, 0, 0, 0};
     w.target_rc = world_run(&r->target, s, t, PBC_MODE_TARGET, o, 1);
+    if (over_budget(r, &r->target, o, out))
+        return (int)out->verdict;
     if (w.target_rc == 2) {
         if (r->target.res.unsupported_op) {
             char need[160];
@@ -104,13 +129,20 @@ int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t
     if (o->digest)
         pbc_state_digest(r->target.gpu, r->target.res.masks, r->target.res.mask_count, &out->digest);
     w.spec_rc = world_run(&r->spec, s, ref, PBC_MODE_SPEC, o, 0);
-    if (w.spec_rc == 0 && differential)
+    if (over_budget(r, &r->spec, o, out))
+        return (int)out->verdict;
+    if (w.spec_rc == 0 && differential) {
         w.reference_rc = world_run(&r->reference, s, ref, PBC_MODE_TARGET, o, 0);
+        if (over_budget(r, &r->reference, o, out))
+            return (int)out->verdict;
+    }
     if (pbc_verdict_judge(&w, out) != PBC_VERDICT_PASS || !o->check_determinism)
         return (int)out->verdict;
-    why = world_prepare(&r->again, s, t->isa);
+    why = world_prepare(&r->again, s, t->isa, budget);
     if (why)
         return pbc_verdict_skip(out, "the GPU model cannot build this layout: %s", why);
     world_run(&r->again, s, t, PBC_MODE_TARGET, o, 0);
+    if (over_budget(r, &r->again, o, out))
+        return (int)out->verdict;
     return pbc_verdict_determinism(&r->target, &r->again, out);
 }

@@ -16,12 +16,18 @@ typedef struct pbc_runner {
     pbc_world target, reference, spec;
     pbc_world again; /* the target's second run, for PB-NONDET */
     pbc_scenario fitted; /* the scenario laid onto a declared adapter */
+    int over_budget;     /* the last run crossed pbc_run_options.byte_page_budget */
 } pbc_runner;
 
 typedef struct pbc_run_options {
     uint32_t dma_override;
     uint32_t call_budget;
     int check_determinism; /* run the target twice (rule PB-NONDET) */
+    /* Pages each world may write as bytes, 0 for no limit: the fuzz
+     * targets' budget (PBC_FUZZ_MAX_BYTE_PAGES). A run that crosses it in
+     * any world is stopped and not judged: PBC_VERDICT_SKIP, and the
+     * runner's over_budget set. */
+    uint32_t byte_page_budget;
     int digest;            /* fill out->digest (costs the bytes of every page the target touched) */
     uint32_t experiment;   /* PBC_VIDMM_EXP_*: tests only */
     FILE *trace;
@@ -33,6 +39,11 @@ typedef struct pbc_run_options {
 
 void pbc_runner_init(pbc_runner *r);
 void pbc_runner_fini(pbc_runner *r);
+/* How the fuzz targets run an input (docs/fuzzing.md), and only they:
+ * the determinism re-run for one input in PBC_FUZZ_RERUN_EVERY, and the
+ * budget of pages written as bytes (PBC_FUZZ_MAX_BYTE_PAGES). `run`,
+ * `replay` and `certify` judge every input whole. */
+pbc_run_options pbc_run_options_fuzz(const uint8_t *data, size_t size);
 /* Returns the verdict (also in out->verdict). A scenario whose layout the
  * GPU model cannot build gives PBC_VERDICT_SKIP with the reason. */
 int pbc_runner_run(pbc_runner *r, const pbc_scenario *s, const pbc_target *t,

@@ -88,6 +88,16 @@ const char *pbc_gpu_uop_name(uint32_t kind)
     return kind < PBC_UOP_KIND_COUNT ? names[kind] : "?";
 }
 
+/* Words of a segment's gart_dirty. */
+static size_t gart_dirty_words(const pbc_gpu_segment *s)
+{
+    return ((size_t)s->gart_cap / PBC_GART_PER_PAGE + 64) / 64;
+}
+
+/* The most queue entries kept from run to run (about 1 MiB): a run that
+ * queued more gives its queue back at reset. */
+#define PBC_QUEUE_KEEP 8192u
+
 pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const pbc_isa *isa,
                         const char **why)
 {
@@ -134,8 +144,11 @@ const char *pbc_gpu_relayout(pbc_gpu *gpu, const pbc_segment_info *segments, uin
         s->gart_pages = (uint32_t)(segments[i].size / PBC_PAGE_SIZE);
         if (s->gart_pages > s->gart_cap) { /* calloc'd: pages never touched cost nothing */
             free(s->gart);
+            free(s->gart_dirty);
             s->gart = pbc_xcalloc(s->gart_pages, sizeof(pbc_gart_entry));
             s->gart_cap = s->gart_pages;
+            s->gart_dirty = pbc_xcalloc(gart_dirty_words(s), sizeof(uint64_t));
+            s->gart_dirty_count = 0;
         }
     }
     gpu->segment_count = count;
@@ -149,6 +162,7 @@ void pbc_gpu_destroy(pbc_gpu *gpu)
         return;
     for (uint32_t i = 0; i < PBC_MAX_SEGMENTS; i++) {
         free(gpu->seg[i].gart);
+        free(gpu->seg[i].gart_dirty);
         free(gpu->seg[i].touched);
     }
     pbc_mem_fini(&gpu->mem);
@@ -163,13 +177,40 @@ void pbc_gpu_destroy(pbc_gpu *gpu)
     free(gpu);
 }
 
-void pbc_gpu_reset(pbc_gpu *gpu)
+/* Clears the GART entries the last run wrote: in place, or, once the
+ * array's written pages pass PBC_GART_DIRTY_MAX, by a fresh array (a
+ * calloc that costs nothing until written), so that the array's resident
+ * pages follow what recent runs wrote, not every place any run ever did. */
+static void gart_reset(pbc_gpu_segment *s)
 {
-    for (uint32_t i = 0; i < gpu->segment_count; i++) {
-        pbc_gpu_segment *s = &gpu->seg[i];
+    for (uint32_t t = 0; t < s->touched_count; t++) {
+        uint32_t p = s->touched[t] / PBC_GART_PER_PAGE;
+        if (!(s->gart_dirty[p / 64] >> (p % 64) & 1)) {
+            s->gart_dirty[p / 64] |= 1ull << (p % 64);
+            s->gart_dirty_count++;
+        }
+    }
+    if (s->gart_dirty_count > PBC_GART_DIRTY_MAX) {
+        free(s->gart);
+        s->gart = pbc_xcalloc(s->gart_cap, sizeof(pbc_gart_entry));
+        memset(s->gart_dirty, 0, gart_dirty_words(s) * sizeof(uint64_t));
+        s->gart_dirty_count = 0;
+    } else {
         for (uint32_t t = 0; t < s->touched_count; t++)
             memset(&s->gart[s->touched[t]], 0, sizeof(pbc_gart_entry));
-        s->touched_count = 0;
+    }
+    s->touched_count = 0;
+}
+
+void pbc_gpu_reset(pbc_gpu *gpu)
+{
+    for (uint32_t i = 0; i < gpu->segment_count; i++)
+        gart_reset(&gpu->seg[i]);
+    /* A queue grown far by one run is given back, not kept for the next. */
+    if (gpu->queue_cap > PBC_QUEUE_KEEP) {
+        free(gpu->queue);
+        gpu->queue = NULL;
+        gpu->queue_cap = 0;
     }
     pbc_mem_reset(&gpu->mem);
     gpu->sys_pages_used = 0;
@@ -478,13 +519,15 @@ static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, const pbc_
             if (n == PBC_PAGE_SIZE && d) {
                 pg->desc = piece; /* a whole page: described, nothing made */
                 pg->split = 0;
+            } else if (d) {
+                pbc_mem_write_desc(&gpu->mem, pg, (uint32_t)off, (uint32_t)n, &piece);
+            } else if (!pbc_mem_may_hold_bytes(&gpu->mem, pg)) {
+                /* over the run's budget of pages as bytes: dropped (mem.h) */
             } else if (n == PBC_PAGE_SIZE) {
                 pbc_mem_data(&gpu->mem, pg);
                 pg->desc.kind = PBC_PAGE_BYTES;
                 pg->split = 0;
                 memcpy(pg->data, in + done, n);
-            } else if (d) {
-                pbc_mem_write_desc(&gpu->mem, pg, (uint32_t)off, (uint32_t)n, &piece);
             } else {
                 memcpy(pbc_mem_bytes(&gpu->mem, pg) + off, in + done, n);
             }

@@ -64,7 +64,17 @@ typedef struct pbc_gpu_segment {
     uint32_t gart_cap;    /* entries allocated: kept across layouts */
     uint32_t *touched;    /* indices of GART entries written since reset */
     uint32_t touched_count, touched_cap;
+    /* Pages of the gart array (PBC_GART_PER_PAGE entries each) written
+     * since it was calloc'd, one bit each: they stay resident once their
+     * entries are cleared, so runs that map all over the aperture would
+     * make the whole array resident in time. Past PBC_GART_DIRTY_MAX of
+     * them reset hands the array back and takes a fresh one. */
+    uint64_t *gart_dirty;
+    uint32_t gart_dirty_count;
 } pbc_gpu_segment;
+
+#define PBC_GART_PER_PAGE (4096u / sizeof(pbc_gart_entry))
+#define PBC_GART_DIRTY_MAX 256u /* 1 MiB of GART entries a segment */
 
 typedef enum pbc_fault_kind {
     PBC_FAULT_GART_UNMAPPED = 1, /* access through an invalid GART entry */

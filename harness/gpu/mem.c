@@ -19,6 +19,8 @@
  * allocates nothing, however its addresses move from run to run. */
 #define MEM_LEAF_BITS 12u
 #define MEM_LEAF (1u << MEM_LEAF_BITS)
+/* The most entries of the page list kept from run to run (5 MiB). */
+#define MEM_PAGES_KEEP 65536u
 
 static uint32_t mem_dir_slot(uint64_t key, uint32_t cap)
 {
@@ -127,8 +129,17 @@ void pbc_mem_reset(pbc_mem *m)
         m->dir_leaves[h] = NULL;
         m->dir_count--;
     }
+    /* A page list grown far by one run (it is zeroed as it grows, so
+     * resident whole) is given back, not kept for the next. */
+    if (m->pages_cap > MEM_PAGES_KEEP) {
+        free(m->pages);
+        m->pages = NULL;
+        m->pages_cap = 0;
+    }
     m->last_key = 0;
     m->count = 0;
+    m->data_count = 0;
+    m->over = 0;
     m->pool_written_count = m->pool_written_of = 0;
     m->ext_count = m->pool_count = 0;
     m->ext_sorted = m->pool_sorted = 1;
@@ -269,8 +280,10 @@ static void mem_desc_page_read(const pbc_page *pg, uint32_t off, uint8_t *out, u
 
 uint8_t *pbc_mem_data(pbc_mem *m, pbc_page *pg)
 {
-    if (!pg->data)
+    if (!pg->data) {
         pg->data = m->spare_count ? m->spare[--m->spare_count] : pbc_xmalloc(PBC_PAGE_SIZE);
+        m->data_count++;
+    }
     return pg->data;
 }
 
@@ -377,7 +390,8 @@ void pbc_mem_write_desc(pbc_mem *m, pbc_page *pg, uint32_t off, uint32_t n, cons
             return;
         }
     }
-    pbc_desc_read(d, 0, pbc_mem_bytes(m, pg) + off, n);
+    if (pbc_mem_may_hold_bytes(m, pg))
+        pbc_desc_read(d, 0, pbc_mem_bytes(m, pg) + off, n);
 }
 
 int pbc_desc_same(const pbc_desc *a, const pbc_desc *b)

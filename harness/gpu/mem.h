@@ -129,6 +129,16 @@ typedef struct pbc_mem {
      * the most pages one run wrote in pieces, not every page ever seen. */
     uint8_t **spare;
     uint32_t spare_count, spare_cap;
+    /* Pages given a data buffer since the last reset: what this run holds
+     * as bytes (each page gets at most one buffer a run). */
+    uint32_t data_count;
+    /* The most pages a run may give a data buffer, 0 for no limit (the
+     * fuzz targets' budget: PBC_FUZZ_MAX_BYTE_PAGES). A write that would
+     * make one more page of bytes is dropped and `over` set: memory no
+     * longer holds what was written, so whoever set the budget stops the
+     * run and judges nothing of it. Reset clears `over`. */
+    uint32_t data_budget;
+    int over;
     pbc_page *pages;  /* touched pages, in first-touch order */
     uint32_t count;
     uint32_t pages_cap;
@@ -190,6 +200,16 @@ void pbc_mem_read(const pbc_mem *m, uint64_t addr, void *out, uint64_t n);
 /* The page, created holding what its base says (described, no bytes yet)
  * if needed. */
 pbc_page *pbc_mem_touch(pbc_mem *m, uint64_t ppn);
+/* Whether the page may hold bytes: it has a data buffer, or the run is
+ * within its budget of them (else `over` is set, and the caller drops the
+ * write). Every write that makes bytes asks first. */
+static inline int pbc_mem_may_hold_bytes(pbc_mem *m, const pbc_page *pg)
+{
+    if (pg->data || !m->data_budget || m->data_count < m->data_budget)
+        return 1;
+    m->over = 1;
+    return 0;
+}
 /* The page's bytes, made from its description first if it has one: for
  * whoever writes part of a page. */
 uint8_t *pbc_mem_bytes(pbc_mem *m, pbc_page *pg);

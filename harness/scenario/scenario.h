@@ -373,6 +373,14 @@ int pbc_scenario_check_limits(const pbc_scenario *s, char *buf, size_t size, uin
 /* And at most this many pages of page-table entries written (256 MiB of
  * GPU virtual address space). */
 #define PBC_FUZZ_MAX_VA_PAGES 65536u
+/* And, while it runs, at most this many pages written as bytes in each
+ * world (32 MiB): a page the GPU writes whole, or in one or two pieces of
+ * a stream, is a description of about 100 bytes, but a page written byte
+ * by byte (a builder's CPU writes, pieces of three streams) holds 4 KiB,
+ * in every world that writes it. An input that crosses it is stopped and
+ * neither judged nor kept (pbc_run_options.byte_page_budget), which keeps
+ * a fuzzing process within its memory goal (docs/benchmarks.md, (c)). */
+#define PBC_FUZZ_MAX_BYTE_PAGES 8192u
 /* Whether a fuzz target runs s: within the limits and the budget. Inputs
  * it does not run are only decoded (`pbcheck replay` runs them); `pbcheck
  * bench` replays a fuzzer's corpus by the same rule. */

@@ -367,7 +367,9 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
         vm_teardown(&v);
         return 2;
     }
-    for (uint32_t i = 0; i < s->op_count && !v.stop; i++) {
+    /* Over its budget of pages as bytes (gpu/mem.h) the run's memory is
+     * not what was written: no further operation is worth its time. */
+    for (uint32_t i = 0; i < s->op_count && !v.stop && !gpu->mem.over; i++) {
         const pbc_sop *op = &s->ops[i];
         v.op = i;
         v.sub = v.pass = 0;
