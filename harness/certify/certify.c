@@ -330,6 +330,14 @@ static void story_at(gen_buf *b, uint32_t segment, uint64_t offset)
     gb(b, "%u:0x%llx", segment, (unsigned long long)offset);
 }
 
+/* "alloc WHAT at=SEG:OFF" and the story's idle flag, on a line of its own. */
+static void story_alloc(gen_buf *b, const story_dims *d, const char *what, uint32_t segment, uint64_t offset)
+{
+    gb(b, "alloc %s at=", what);
+    story_at(b, segment, offset);
+    gb(b, "%s\n", story_idle(d));
+}
+
 /* "WHAT to=SEG:OFF REST" on a line of its own. */
 static void story_to(gen_buf *b, const char *what, uint32_t segment, uint64_t offset, const char *rest)
 {
@@ -617,9 +625,7 @@ static int story_engines(gen_buf *b, const story_dims *d, uint32_t variant)
 {
     uint32_t low = b->layout->low, high = b->layout->high;
     story_header(b, 0);
-    gb(b, "alloc A size=24K at=");
-    story_at(b, low, 0x10000);
-    gb(b, "%s\n", story_idle(d));
+    story_alloc(b, d, "A size=24K", low, 0x10000);
     gb(b, "alloc B size=24K mdl-offset=1%s\n", story_idle(d));
     story_dma(b, d);
     if (variant == 0) {
@@ -684,9 +690,7 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
     uint32_t low = b->layout->low, high = b->layout->high;
     story_header(b, 0);
     if (variant == 0) {
-        gb(b, "alloc A size=64K at=");
-        story_at(b, low, 0x100000);
-        gb(b, "%s\n", story_idle(d));
+        story_alloc(b, d, "A size=64K", low, 0x100000);
         gb(b, "alloc B size=16K at=system%s\n", story_idle(d));
         story_dma(b, d);
         gb(b, "va-map A\nva-map B read-only driver-protection=0x5\n");
@@ -700,9 +704,7 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         return 0;
     }
     if (variant == 1) {
-        gb(b, "alloc C size=256K at=");
-        story_at(b, low, 0x400000);
-        gb(b, "%s\n", story_idle(d));
+        story_alloc(b, d, "C size=256K", low, 0x400000);
         gb(b, "alloc D size=8K at=system%s\n", story_idle(d));
         story_dma(b, d);
         gb(b, "va-map C 64k\nva-map D\n");
@@ -714,15 +716,9 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
     }
     if (variant == 4) { /* the paging fence */
         gb(b, "alloc A size=20K mdl-offset=1%s\n", story_idle(d));
-        gb(b, "alloc B size=8K at=");
-        story_at(b, low, 0x100000);
-        gb(b, "%s\n", story_idle(d));
-        gb(b, "alloc C size=8K at=");
-        story_at(b, low, 0x300000);
-        gb(b, "%s\n", story_idle(d));
-        gb(b, "alloc D size=8K at=");
-        story_at(b, low, 0x380000);
-        gb(b, "%s\n", story_idle(d));
+        story_alloc(b, d, "B size=8K", low, 0x100000);
+        story_alloc(b, d, "C size=8K", low, 0x300000);
+        story_alloc(b, d, "D size=8K", low, 0x380000);
         story_dma(b, d);
         story_to(b, "transfer A", low, 0x200000, " split=2");
         gb(b, "va-map C\nsignal-fence\nva-map D\n");
@@ -857,12 +853,8 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         return 0;
     }
     if (variant == 6) { /* CopyPageTableEntries: the leaves of two ranges move */
-        gb(b, "alloc A size=2M at=");
-        story_at(b, low, 0x200000);
-        gb(b, "%s\n", story_idle(d));
-        gb(b, "alloc C size=128K at=");
-        story_at(b, low, 0x800000);
-        gb(b, "%s\n", story_idle(d));
+        story_alloc(b, d, "A size=2M", low, 0x200000);
+        story_alloc(b, d, "C size=128K", low, 0x800000);
         story_dma(b, d);
         gb(b, "va-map A min=0x1f0000\nva-map C 64k\n");
         gb(b, "render-write A offset=0x1fe000 size=8K pattern=0x7A7A7A7A via=va\nva-move-tables A\n");
@@ -884,12 +876,8 @@ static int story_gpummu(gen_buf *b, const story_dims *d, uint32_t variant)
         story_to(b, "transfer B", high, 0x400000, " virtual");
         return 0;
     }
-    gb(b, "alloc A size=16K at=");
-    story_at(b, low, 0x100000);
-    gb(b, "%s\n", story_idle(d));
-    gb(b, "alloc B size=16K at=");
-    story_at(b, low, 0x200000);
-    gb(b, "%s\n", story_idle(d));
+    story_alloc(b, d, "A size=16K", low, 0x100000);
+    story_alloc(b, d, "B size=16K", low, 0x200000);
     story_dma(b, d);
     gb(b, "va-map A va=0x800000\n");
     gb(b, "render-write A offset=0 size=16K pattern=0xAAAAAAAA via=va\n");
