@@ -105,23 +105,35 @@ static const char *busy_mix =
 
 /* The spy's outcome on `text`, with its BuildPagingBuffer replaced by
  * `build` unless that is NULL. */
-static pbc_outcome run_spy_with(const char *text, uint64_t ops, __typeof__(spy.build_paging_buffer) build)
+/* One run of s on t, in a runner of its own. */
+static pbc_outcome run_on(const pbc_scenario *s, const pbc_target *t, int determinism)
+{
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {.check_determinism = determinism};
+    pbc_outcome out;
+    pbc_runner_run(&r, s, t, &o, &out);
+    pbc_runner_fini(&r);
+    return out;
+}
+
+/* The same for a scenario's text. */
+static pbc_outcome run_text_on(const char *text, const pbc_target *t, int determinism)
 {
     pbc_scenario s;
     char err[256];
-    int rc = pbc_scenario_parse(text, strlen(text), "spy", &s, err, sizeof(err));
-    T_CHECK_MSG(rc == 0, "%s", err);
+    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), t->name, &s, err, sizeof(err)) == 0, "%s", err);
+    pbc_outcome out = run_on(&s, t, determinism);
+    pbc_scenario_fini(&s);
+    return out;
+}
+
+static pbc_outcome run_spy_with(const char *text, uint64_t ops, __typeof__(spy.build_paging_buffer) build)
+{
     spy_init(ops);
     if (build)
         spy.build_paging_buffer = build;
-    pbc_runner r;
-    pbc_runner_init(&r);
-    pbc_run_options o = {0};
-    pbc_outcome out;
-    pbc_runner_run(&r, &s, &spy, &o, &out);
-    pbc_runner_fini(&r);
-    pbc_scenario_fini(&s);
-    return out;
+    return run_text_on(text, &spy, 0);
 }
 
 static pbc_outcome run_spy(const char *text, uint64_t ops) { return run_spy_with(text, ops, NULL); }
@@ -1094,16 +1106,22 @@ static const DXGK_PTE *kept_entries;
 static UINT kept_count;
 static int reads_between_calls, scribbled_between_calls, intact_during_calls;
 
+/* Whether the kept entries hold VidMm's scribble, every byte. */
+static int kept_entries_scribbled(void)
+{
+    const uint8_t *bytes = (const uint8_t *)kept_entries;
+    int scribble = 1;
+    for (size_t i = 0; i < kept_count * sizeof(DXGK_PTE); i++)
+        scribble &= bytes[i] == 0xA5;
+    return scribble;
+}
+
 static NTSTATUS APIENTRY keep_entries_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
 {
     if (a->Operation == DXGK_OPERATION_UPDATE_PAGE_TABLE) {
         kept_entries = a->UpdatePageTable.pPageTableEntries;
         kept_count = a->UpdatePageTable.Flags.Repeat ? 1 : a->UpdatePageTable.NumPageTableEntries;
-        const uint8_t *bytes = (const uint8_t *)kept_entries;
-        int scribble = 1;
-        for (size_t i = 0; i < kept_count * sizeof(DXGK_PTE); i++)
-            scribble &= bytes[i] == 0xA5;
-        intact_during_calls += !scribble;
+        intact_during_calls += !kept_entries_scribbled();
     } else {
         kept_entries = NULL;
     }
@@ -1113,34 +1131,20 @@ static NTSTATUS APIENTRY keep_entries_build(IN_CONST_HANDLE adapter, IN_PDXGKARG
 static NTSTATUS APIENTRY keep_entries_submit(IN_CONST_HANDLE adapter, const DXGKARG_SUBMITCOMMAND *c)
 {
     if (kept_entries) {
-        const uint8_t *bytes = (const uint8_t *)kept_entries;
-        int scribble = 1;
-        for (size_t i = 0; i < kept_count * sizeof(DXGK_PTE); i++)
-            scribble &= bytes[i] == 0xA5;
         reads_between_calls++;
-        scribbled_between_calls += scribble;
+        scribbled_between_calls += kept_entries_scribbled();
     }
     return spy_submit(adapter, c);
 }
 
 T_TEST(page_table_entries_are_vidmms_only_during_a_call)
 {
-    static const char text[] = "pbs 1\nalloc A size=4M at=1:0x400000\ndma size=min\nva-map A\nend\n";
-    pbc_scenario s;
-    char err[256];
-    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), "keep", &s, err, sizeof(err)) == 0, "%s", err);
     spy_init(REF_OPERATIONS_GPUMMU);
     spy.build_paging_buffer = keep_entries_build;
     spy.submit_command = keep_entries_submit;
     kept_entries = NULL;
     reads_between_calls = scribbled_between_calls = intact_during_calls = 0;
-    pbc_runner r;
-    pbc_runner_init(&r);
-    pbc_run_options o = {0};
-    pbc_outcome out;
-    pbc_runner_run(&r, &s, &spy, &o, &out);
-    pbc_runner_fini(&r);
-    pbc_scenario_fini(&s);
+    pbc_outcome out = run_text_on("pbs 1\nalloc A size=4M at=1:0x400000\ndma size=min\nva-map A\nend\n", &spy, 0);
     T_CHECK_MSG(out.verdict == PBC_VERDICT_PASS, "%s %s", pbc_verdict_name(out.verdict), out.message);
     T_CHECK_MSG(intact_during_calls > 0 && reads_between_calls > 0 && scribbled_between_calls == reads_between_calls,
                 "%d calls saw entries; %d of %d reads between calls saw scribble", intact_during_calls,
@@ -1279,18 +1283,7 @@ static pbc_outcome run_named(const char *target, const char *text)
     T_CHECK_MSG(t != NULL, "%s", target);
     pbc_outcome out;
     memset(&out, 0, sizeof(out));
-    if (!t)
-        return out;
-    pbc_scenario s;
-    char err[256];
-    T_CHECK_MSG(pbc_scenario_parse(text, strlen(text), target, &s, err, sizeof(err)) == 0, "%s", err);
-    pbc_runner r;
-    pbc_runner_init(&r);
-    pbc_run_options o = {.check_determinism = 1};
-    pbc_runner_run(&r, &s, t, &o, &out);
-    pbc_runner_fini(&r);
-    pbc_scenario_fini(&s);
-    return out;
+    return t ? run_text_on(text, t, 1) : out;
 }
 
 T_TEST(paging_fence_judges_pending_cpu_work_by_its_effects)
@@ -1518,13 +1511,7 @@ static pbc_outcome run_cpuctx(const pbc_scenario *s)
     spy.patch = cpuctx_patch;
     spy.submit_command = cpuctx_submit;
     spy.context_update_data = cpuctx_update_data;
-    pbc_runner r;
-    pbc_runner_init(&r);
-    pbc_run_options o = {0};
-    pbc_outcome out;
-    pbc_runner_run(&r, s, &spy, &o, &out);
-    pbc_runner_fini(&r);
-    return out;
+    return run_on(s, &spy, 0);
 }
 
 /* On the seed, and on moves of each context after its init and after each
