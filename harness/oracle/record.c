@@ -88,6 +88,14 @@ const pbc_image *pbc_record_image_of(const pbc_record *r, uint32_t op, int befor
 
 void pbc_record_mask_add(pbc_record *r, uint64_t start, uint64_t end, const char *reason)
 {
+    /* A range that carries on the last one for the same reason extends it
+     * (page tables are laid one after another): every page compared looks
+     * through the list. */
+    pbc_mask *last = r->mask_count ? &r->masks[r->mask_count - 1] : NULL;
+    if (last && last->end == start && last->reason == reason) {
+        last->end = end;
+        return;
+    }
     pbc_mask m = {start, end, reason};
     PBC_PUSH(r->masks, r->mask_count, r->mask_cap, m);
 }

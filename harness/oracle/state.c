@@ -159,13 +159,15 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
     out->total = XXH3_64bits(out->region, sizeof(out->region));
 }
 
-/* Offset of the first byte where the two pages differ, or -1. Described
+/* Offset of the first byte where the two pages differ, or -1. A page
+ * masked whole is equal in both (it compares as zeros), and described
  * pages that describe the same bytes are equal without being made. */
 static int page_differs(const pbc_page *pa, const pbc_page *pb, const pbc_mask *masks, uint32_t n)
 {
-    uint64_t ppn = pa ? pa->ppn : pb->ppn;
-    if (pa && pb && pbc_page_single(pa) && pbc_page_single(pb) && pbc_desc_same(&pa->desc, &pb->desc) &&
-        !page_masked(ppn, masks, n))
+    int masked = page_masked(pa ? pa->ppn : pb->ppn, masks, n);
+    if (masked == 2)
+        return -1;
+    if (!masked && pa && pb && pbc_page_single(pa) && pbc_page_single(pb) && pbc_desc_same(&pa->desc, &pb->desc))
         return -1;
     uint8_t sa[PBC_PAGE_SIZE], sb[PBC_PAGE_SIZE];
     const uint8_t *va = masked_view(pa, masks, n, sa), *vb = masked_view(pb, masks, n, sb);
