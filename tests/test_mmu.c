@@ -237,6 +237,51 @@ T_TEST(sixty_four_k_leaves_and_large_pages)
     pbc_gpu_destroy(g);
 }
 
+/* A walk that remembers its leaf answers as a full walk does, starts from
+ * that leaf only within its 2 MiB region, space and page size, and does
+ * not remember a large page (which has no leaf). */
+T_TEST(walk_memo_starts_from_the_leaf_of_its_region_only)
+{
+    pbc_gpu *g = make();
+    uint64_t va = 0x40200000ull, next = va + 0x200000; /* two 2 MiB regions, one directory */
+    tables_for(g, va, L0);
+    tables_for(g, next, L0B);
+    for (uint32_t i = 0; i < 4; i++) {
+        put(g, L0, i, PBC_PTE_VALID | seg_flags(2), (uint64_t)(10 + i) * 4096);
+        put(g, L0B, i, PBC_PTE_VALID | seg_flags(2) | PBC_PTE_READ_ONLY, (uint64_t)(20 + i) * 4096);
+    }
+    pbc_va_walk_memo m = {0};
+    pbc_va_xlat x, y;
+    const char *why = NULL, *why2 = NULL;
+    for (uint32_t i = 0; i < 4; i++) {
+        T_CHECK(pbc_gpu_va_walk_memo(g, ROOT, va + i * 4096ull, &x, &why, &m) == 0);
+        T_CHECK(pbc_gpu_va_walk(g, ROOT, va + i * 4096ull, &y, &why2) == 0);
+        T_CHECK(x.page == y.page && x.page == 0x1000000000ull + (10 + i) * 4096ull && !x.read_only);
+        T_CHECK(m.valid && m.leaf == L0);
+    }
+    /* The next region: its own leaf, found through the directory again. */
+    T_CHECK(pbc_gpu_va_walk_memo(g, ROOT, next + 4096, &x, &why, &m) == 0);
+    T_CHECK(x.page == 0x1000000000ull + 21 * 4096ull && x.read_only && m.leaf == L0B);
+    /* Back in the first region, and a page not valid there: the same fault
+     * and reason as a full walk's. */
+    T_CHECK(pbc_gpu_va_walk_memo(g, ROOT, va + 7 * 4096ull, &x, &why, &m) != 0);
+    T_CHECK(pbc_gpu_va_walk(g, ROOT, va + 7 * 4096ull, &y, &why2) != 0 && strcmp(why, why2) == 0);
+    /* It starts from the leaf it remembers: the directories are not read
+     * again (the caller's promise is that they do not change). */
+    T_CHECK(pbc_gpu_va_walk_memo(g, ROOT, va, &x, &why, &m) == 0 && m.leaf == L0);
+    put(g, L1, idx(va, 1), 0, 0);
+    T_CHECK(pbc_gpu_va_walk_memo(g, ROOT, va + 4096, &x, &why, &m) == 0 && x.page == 0x1000000000ull + 11 * 4096ull);
+    T_CHECK(pbc_gpu_va_walk(g, ROOT, va + 4096, &y, &why2) != 0);
+    /* Another space's root is walked in full. */
+    T_CHECK(pbc_gpu_va_walk_memo(g, ROOT + 0x10000, va + 4096, &x, &why, &m) != 0);
+    /* A large page is not a leaf to remember. */
+    pbc_va_walk_memo big = {0};
+    put(g, L1, idx(va, 1) + 2, PBC_PTE_VALID | PBC_PTE_LARGE_PAGE | seg_flags(1), 0x1200000);
+    T_CHECK(pbc_gpu_va_walk_memo(g, ROOT, va + 0x400000 + 0x3000, &x, &why, &big) == 0 && x.page == 0x1203000);
+    T_CHECK(!big.valid);
+    pbc_gpu_destroy(g);
+}
+
 T_TEST(pieces_cross_pages_and_keep_the_fill_phase)
 {
     pbc_gpu *g = make();

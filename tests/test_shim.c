@@ -300,7 +300,7 @@ T_TEST(watched_pages_note_their_writes)
     free(mem);
 }
 
-static uint32_t lazy_fills;
+static volatile uint32_t lazy_fills; /* counted in the fault handler: read anew each time */
 
 static void lazy_fill(void *ctx, size_t offset, uint8_t *page)
 {

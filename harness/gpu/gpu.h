@@ -420,6 +420,17 @@ static inline uint32_t pbc_gpu_va_levels(const pbc_gpu *gpu) { return gpu->isa ?
  * MMU would, without the TLB and without recording a fault: 0 and *x, or
  * -1 with why (an entry that is not valid, a table outside memory). */
 int pbc_gpu_va_walk(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat *x, const char **why);
+/* The leaf table a walk last went through, so that a walk of a page in the
+ * same 2 MiB region of the same space starts there. Only for walks with no
+ * change to the tables between them (a check of every page in a range). */
+typedef struct pbc_va_walk_memo {
+    uint64_t root, region, leaf;
+    uint32_t entries_64k, valid;
+} pbc_va_walk_memo;
+/* pbc_gpu_va_walk, from *m's leaf when it is va's, and remembering the
+ * leaf it reached in *m. */
+int pbc_gpu_va_walk_memo(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat *x, const char **why,
+                         pbc_va_walk_memo *m);
 /* Translates va in the current address space for an access: the TLB, or
  * a walk whose result it keeps. -1 after recording a fault. */
 int pbc_gpu_va_translate(pbc_gpu *gpu, uint64_t va, int write, pbc_va_xlat *x);

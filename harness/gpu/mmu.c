@@ -84,6 +84,12 @@ static int mmu_entry(const pbc_gpu *gpu, uint64_t table, uint32_t index, uint32_
 
 int pbc_gpu_va_walk(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat *x, const char **why)
 {
+    return pbc_gpu_va_walk_memo(gpu, root, va, x, why, NULL);
+}
+
+int pbc_gpu_va_walk_memo(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat *x, const char **why,
+                         pbc_va_walk_memo *m)
+{
     memset(x, 0, sizeof(*x));
     if (!root) {
         *why = "GPU virtual access with no address space";
@@ -94,9 +100,15 @@ int pbc_gpu_va_walk(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat 
         *why = "GPU virtual address beyond the address space";
         return -1;
     }
-    uint64_t table = root, flags = 0, page = 0;
+    uint64_t table = root, flags = 0, page = 0, region = va >> (PBC_PAGE_SHIFT + PBC_VA_INDEX_BITS);
     uint32_t entries_64k = 0;
-    for (int level = (int)levels - 1; level >= 0; level--) {
+    int top = (int)levels - 1;
+    if (m && m->valid && m->root == root && m->region == region) {
+        table = m->leaf; /* the directories above are the ones the last walk read */
+        entries_64k = m->entries_64k;
+        top = 0;
+    }
+    for (int level = top; level >= 0; level--) {
         uint32_t shift = PBC_PAGE_SHIFT + (uint32_t)level * PBC_VA_INDEX_BITS;
         uint32_t index = (uint32_t)(va >> shift) & (PBC_PT_ENTRIES - 1);
         uint64_t span = 1ull << shift; /* what one entry of this level covers */
@@ -126,6 +138,8 @@ int pbc_gpu_va_walk(const pbc_gpu *gpu, uint64_t root, uint64_t va, pbc_va_xlat 
             if (mmu_resolve(gpu, flags, page, next_size, &target, why))
                 return -1;
             table = target;
+            if (m && level == 1)
+                *m = (pbc_va_walk_memo){root, region, table, entries_64k, 1};
             continue;
         }
         if (mmu_resolve(gpu, flags, page, span, &target, why))

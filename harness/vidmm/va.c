@@ -996,11 +996,12 @@ uint64_t pbc_vidmm_va_of(const vm *v, uint32_t index, uint64_t offset)
 /* Whether the tables translate va as want says (no valid entry when
  * expect_fault); when not, a PB-PTE finding naming what the page is for:
  * range r's page p. Text is made only for a finding. */
-static int va_check_page(vm *v, uint64_t va, uint32_t r, uint64_t p, int expect_fault, const pbc_va_xlat *want)
+static int va_check_page(vm *v, uint64_t va, uint32_t r, uint64_t p, int expect_fault, const pbc_va_xlat *want,
+                         pbc_va_walk_memo *memo)
 {
     pbc_va_xlat got;
     const char *why = NULL;
-    int rc = pbc_gpu_va_walk(v->gpu, v->space_roots[v->rs.vas[r].space], va, &got, &why);
+    int rc = pbc_gpu_va_walk_memo(v->gpu, v->space_roots[v->rs.vas[r].space], va, &got, &why, memo);
     int ok;
     if (expect_fault)
         ok = rc != 0;
@@ -1050,7 +1051,10 @@ void pbc_vidmm_va_check(vm *v)
         VM_RULE(v, pbc_rule_paging_fence(&v->res->findings, UINT32_MAX, va_fence_now(v), v->mfence_value));
         return;
     }
-    /* Every range in use, page by page (a 64 KiB page by its first). */
+    /* Every range in use, page by page (a 64 KiB page by its first); the
+     * tables do not change meanwhile, so a page's walk starts from the leaf
+     * its neighbour's reached. */
+    pbc_va_walk_memo memo = {0};
     for (uint32_t r = 0; r < v->rs.va_count && !v->stop; r++) {
         const pbc_res_va *u = &v->rs.vas[r];
         uint64_t step = (u->flags & PBC_SOP_VA_64K) ? 16 : 1;
@@ -1067,7 +1071,7 @@ void pbc_vidmm_va_check(vm *v)
                 want.page = va_page_address(v, &e);
                 want.read_only = e.ReadOnly;
             }
-            VM_RULE(v, va_check_page(v, va, r, p, fault, &want));
+            VM_RULE(v, va_check_page(v, va, r, p, fault, &want, &memo));
         }
     }
     /* What the TLB still holds must be what the tables say: VidMm flushed
