@@ -285,8 +285,8 @@ static int has_memory_segment(const pbc_scenario *s)
 }
 
 /* A generated operation that is legal after ops[0, pos), on allocation
- * `on` when it is not -1. */
-static int insert_generated_on(pbc_scenario *s, uint32_t pos, int on, pbc_rng *r)
+ * `on` when it is not -1, and then of kind `kind` when that is not -1. */
+static int insert_generated_on(pbc_scenario *s, uint32_t pos, int on, int kind, pbc_rng *r)
 {
     if (!s->alloc_count || !has_memory_segment(s) || s->op_count >= PBC_MAX_OPS)
         return -1;
@@ -306,7 +306,9 @@ static int insert_generated_on(pbc_scenario *s, uint32_t pos, int on, pbc_rng *r
         pbc_sop o;
         /* Half the time on that allocation: a story for state a builder
          * keeps between operations. */
-        if (on >= 0)
+        if (on >= 0 && kind >= 0)
+            pbc_gen_op_kind_on(s, &res, (uint32_t)kind, (uint32_t)on, &o, pbc_rng_choose, r);
+        else if (on >= 0)
             pbc_gen_op_on(s, &res, (uint32_t)on, &o, pbc_rng_choose, r);
         else if (last >= 0 && pick(r, 2))
             pbc_gen_op_on(s, &res, (uint32_t)last, &o, pbc_rng_choose, r);
@@ -321,16 +323,21 @@ static int insert_generated_on(pbc_scenario *s, uint32_t pos, int on, pbc_rng *r
     return rc;
 }
 
-static int insert_generated(pbc_scenario *s, uint32_t pos, pbc_rng *r) { return insert_generated_on(s, pos, -1, r); }
+static int insert_generated(pbc_scenario *s, uint32_t pos, pbc_rng *r)
+{
+    return insert_generated_on(s, pos, -1, -1, r);
+}
 
 /* ops[pos] again on its allocation right after it, with a discard,
  * render work, or render work and a discard on the allocation between the
- * two three times in four, then a generated operation on the allocation.
- * A builder that remembers its last Fill or a discard (mutant-same-fill,
- * mutant-discard-mark) is wrong only in such a story: the same fill again
- * after render work and a discard (a Fill needs its allocation not
- * resident), a fill after a discard, and a move after that carries what
- * it laid. Insertions alone need three or four rare choices in a row. */
+ * two three times in four, then a generated operation on the allocation:
+ * half the time a move (a transfer), which carries whatever the story
+ * left in it to where it can be compared. A builder that remembers its
+ * last Fill or a discard (mutant-same-fill, mutant-discard-mark) is wrong
+ * only in such a story: the same fill again after render work and a
+ * discard (a Fill needs its allocation not resident), a fill after a
+ * discard, and a move after that carries what it laid. Insertions alone
+ * need three or four rare choices in a row. */
 static int repeat_on_alloc(pbc_scenario *s, uint32_t pos, pbc_rng *r)
 {
     const pbc_sop at = s->ops[pos];
@@ -350,7 +357,8 @@ static int repeat_on_alloc(pbc_scenario *s, uint32_t pos, pbc_rng *r)
         insert_at(s, next++, &d);
     }
     insert_at(s, next++, &at);
-    insert_generated_on(s, next, (int)at.alloc, r); /* the decoder drops what is illegal there */
+    /* The decoder drops what is illegal there. */
+    insert_generated_on(s, next, (int)at.alloc, pick(r, 2) ? PBC_SOP_TRANSFER : -1, r);
     return 0;
 }
 

@@ -154,11 +154,12 @@ T_TEST(busy_puts_render_work_before_a_use)
 
 /* again repeats an operation on its allocation: the copy follows it at
  * once or after a discard, render work, or both on that allocation, each
- * seen over a few calls, and a fill's copy keeps its pattern. */
+ * seen over a few calls, a fill's copy keeps its pattern, and a move of
+ * the allocation often comes next. */
 T_TEST(again_repeats_an_operation_on_its_allocation)
 {
     pbc_rng r = {9};
-    int plain = 0, discard = 0, render = 0, same_fill = 0;
+    int plain = 0, discard = 0, render = 0, same_fill = 0, moved = 0;
     for (int i = 0; i < 60; i++) {
         pbc_scenario c;
         load("fill-basic.pbs", &c);
@@ -181,12 +182,15 @@ T_TEST(again_repeats_an_operation_on_its_allocation)
                 discard += gap >= 2 && last->kind == PBC_SOP_DISCARD && last->alloc == a->alloc;
                 render += gap >= 2 && mid->kind == PBC_SOP_RENDER_WRITE && mid->alloc == a->alloc;
                 same_fill += a->kind == PBC_SOP_FILL;
+                moved += k + gap + 1 < c.op_count && c.ops[k + gap + 1].kind == PBC_SOP_TRANSFER &&
+                         c.ops[k + gap + 1].alloc == a->alloc;
             }
         }
         pbc_scenario_fini(&c);
     }
-    T_CHECK_MSG(plain && discard && render && same_fill, "%d plain, %d after a discard, %d after render work, %d fills",
-                plain, discard, render, same_fill);
+    T_CHECK_MSG(plain && discard && render && same_fill && moved > 10,
+                "%d plain, %d after a discard, %d after render work, %d fills, %d then moved", plain, discard, render,
+                same_fill, moved);
 }
 
 /* phys changes the physical layout of exactly one allocation, and over

@@ -340,6 +340,12 @@ void pbc_gen_op_on(const pbc_scenario *s, const pbc_residency *r, uint32_t alloc
     gen_op(s, r, c(x, PBC_SOP_COUNT), alloc, o, c, x);
 }
 
+void pbc_gen_op_kind_on(const pbc_scenario *s, const pbc_residency *r, uint32_t kind, uint32_t alloc, pbc_sop *o,
+                        pbc_choose_fn c, void *x)
+{
+    gen_op(s, r, kind, alloc, o, c, x);
+}
+
 void pbc_gen_scenario(pbc_scenario *s, uint32_t max_ops, pbc_choose_fn c, void *x)
 {
     pbc_gen_scenario_in(s, NULL, 0, max_ops, c, x);

@@ -39,6 +39,9 @@ void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_c
  * allocation (state a builder keeps about it meets the next one). */
 void pbc_gen_op_on(const pbc_scenario *s, const pbc_residency *r, uint32_t alloc, pbc_sop *o, pbc_choose_fn choose,
                    void *ctx);
+/* The same, of operation kind `kind` (a PBC_SOP_*). */
+void pbc_gen_op_kind_on(const pbc_scenario *s, const pbc_residency *r, uint32_t kind, uint32_t alloc, pbc_sop *o,
+                        pbc_choose_fn choose, void *ctx);
 
 /* A splitmix64 choice source. */
 typedef struct pbc_rng {
