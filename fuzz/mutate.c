@@ -139,7 +139,17 @@ static void tweak_op(pbc_scenario *s, pbc_sop *o, pbc_rng *r)
             o->count = pages - o->first;
             break;
         case 1:
-            o->at.offset = pick(r, 2) ? 0 : ap_pages - o->count;
+            switch (pick(r, 3)) {
+            case 0:
+                o->at.offset = 0;
+                break;
+            case 1:
+                o->at.offset = ap_pages - o->count;
+                break;
+            default:
+                o->at.offset = pbc_gen_index_line(ap_pages, o->count);
+                break;
+            }
             break;
         default:
             o->flags ^= PBC_SOP_COHERENT;
@@ -232,8 +242,41 @@ static int mutate_paging_place(pbc_scenario *s, pbc_rng *r)
     return s->paging_segment != now;
 }
 
+static int insert_generated_on(pbc_scenario *s, uint32_t pos, int on, int kind, pbc_rng *r);
+
+/* Maps into aperture g, after it was resized, moved half the time to its
+ * far pages: across the end of a 16-bit page index where it has one, else
+ * to its end; with none, a map generated there. A size alone changes
+ * nothing a builder does; the pages a map then reaches do. */
+static void maps_to_far_pages(pbc_scenario *s, const pbc_segment_info *g, pbc_rng *r)
+{
+    uint64_t ap_pages = g->size / 4096;
+    int any = 0;
+    for (uint32_t i = 0; i < s->op_count; i++) {
+        pbc_sop *o = &s->ops[i];
+        if (o->kind != PBC_SOP_MAP || o->at.segment != g->SegmentId)
+            continue;
+        any = 1;
+        if (pick(r, 2))
+            o->at.offset = pbc_gen_index_line(ap_pages, o->count);
+    }
+    if (any || !s->alloc_count)
+        return;
+    uint32_t pos = pick(r, s->op_count + 1), first = pick(r, s->alloc_count);
+    for (uint32_t k = 0; k < s->alloc_count; k++) { /* the first allocation a map of which is legal there */
+        if (insert_generated_on(s, pos, (int)((first + k) % s->alloc_count), PBC_SOP_MAP, r))
+            continue;
+        if (s->ops[pos].kind == PBC_SOP_MAP) {
+            s->ops[pos].at.segment = g->SegmentId; /* the decoder drops it if that is illegal there */
+            s->ops[pos].at.offset = pbc_gen_index_line(ap_pages, s->ops[pos].count);
+        }
+        return;
+    }
+}
+
 /* A new layout (gen.c), or one segment pushed to a boundary: an aperture
- * of one page or 4 GiB, a memory segment of 1 MiB, 4 GiB or 64 GiB, or a
+ * of one page, 4 GiB, or 2^16 pages or 64 KiB more (the end of a 16-bit GART
+ * index), a memory segment of 1 MiB, 4 GiB or 64 GiB, or a
  * segment moved to end on a 4 GiB line; or the paging buffers moved. A
  * change the GPU model cannot build is undone. Placements that no longer
  * fit are folded into the new layout when the result is decoded. */
@@ -245,7 +288,7 @@ static int mutate_layout(pbc_scenario *s, pbc_rng *r)
         pbc_gen_layout(s, pbc_rng_choose, r);
         return 1;
     }
-    static const uint64_t ap_sizes[] = {4096, 4ull << 30, 256ull << 20};
+    static const uint64_t ap_sizes[] = {4096, 4ull << 30, 256ull << 20, (256ull << 20) + (64ull << 10)};
     static const uint64_t mem_sizes[] = {1ull << 20, 4ull << 30, 64ull << 30, (4ull << 30) + 4096};
     pbc_segment_info *g = &s->segments[pick(r, s->segment_count)], old = *g;
     if (pick(r, 2))
@@ -257,6 +300,8 @@ static int mutate_layout(pbc_scenario *s, pbc_rng *r)
         *g = old;
         return 0;
     }
+    if (g->kind == PBC_SEGMENT_APERTURE && g->size != old.size)
+        maps_to_far_pages(s, g, r);
     return 1;
 }
 

@@ -235,13 +235,15 @@ T_TEST(phys_changes_one_layout)
 
 /* The layout move always leaves a layout the GPU model builds, reaches
  * the boundaries it names (a 4 GiB aperture, a segment above 4 GiB, one
- * ending on a 4 GiB line) and paging buffers in a memory segment (S40),
+ * ending on a 4 GiB line) and paging buffers in a memory segment (S40);
+ * an aperture it resizes gets maps on its far pages (past a 16-bit GART
+ * index where it has them),
  * and the result survives encoding: decoding keeps the layout and the
  * paging buffers' place and folds placements into it. */
 T_TEST(layout_move_reaches_wide_layouts)
 {
     pbc_rng r = {7};
-    int ap4g = 0, high = 0, on_line = 0, changed = 0, paging = 0;
+    int ap4g = 0, high = 0, on_line = 0, changed = 0, paging = 0, far = 0;
     for (int i = 0; i < 200; i++) {
         pbc_scenario c;
         load("everything.pbs", &c);
@@ -269,6 +271,8 @@ T_TEST(layout_move_reaches_wide_layouts)
                 memcmp(d.segments, c.segments, c.segment_count * sizeof(c.segments[0])) == 0);
         T_CHECK(d.paging_segment == c.paging_segment);
         T_CHECK(legal(&d));
+        for (uint32_t k = 0; k < d.op_count; k++) /* a map past what a 16-bit GART index names */
+            far += d.ops[k].kind == PBC_SOP_MAP && d.ops[k].at.offset + d.ops[k].count > 65536;
         free(enc);
         pbc_scenario_fini(&d);
         pbc_scenario_fini(&c);
@@ -276,6 +280,23 @@ T_TEST(layout_move_reaches_wide_layouts)
     T_CHECK_MSG(changed > 150, "%d of 200 changed the layout", changed);
     T_CHECK_MSG(paging >= 20, "%d of 200 with paging buffers in a segment", paging);
     T_CHECK(ap4g && high && on_line);
+    T_CHECK_MSG(far >= 2, "%d maps past the 65,536th page of an aperture", far);
+    /* Without a map to move, one is made there. */
+    int made = 0;
+    for (int i = 0; i < 200; i++) {
+        pbc_scenario c;
+        load("cpu-copy-into-busy-range.pbs", &c);
+        uint32_t maps = 0;
+        for (uint32_t k = 0; k < c.op_count; k++)
+            maps += c.ops[k].kind == PBC_SOP_MAP;
+        T_CHECK(maps == 0);
+        pbc_mutate_scenario(&c, PBC_MUT_LAYOUT, NULL, &r);
+        for (uint32_t k = 0; k < c.op_count; k++)
+            made += c.ops[k].kind == PBC_SOP_MAP && c.ops[k].at.offset + c.ops[k].count > 65536 &&
+                    c.segments[c.ops[k].at.segment - 1].size > (256ull << 20);
+        pbc_scenario_fini(&c);
+    }
+    T_CHECK_MSG(made >= 2, "%d maps made past the 65,536th page of a resized aperture", made);
 }
 
 static int byte_calls;

@@ -46,7 +46,10 @@ void pbc_gen_layout(pbc_scenario *s, pbc_choose_fn c, void *x)
 {
     static const uint64_t mem_sizes[] = {1ull << 20, 16ull << 20, 64ull << 20, 256ull << 20,
                                          1ull << 30, 4ull << 30, (4ull << 30) + (64ull << 10), 64ull << 30};
-    static const uint64_t ap_sizes[] = {4096, 4 * 4096, 1ull << 20, 256ull << 20, 4ull << 30};
+    /* 256 MiB is 2^16 pages, the most a 16-bit page index reaches; 64 KiB
+     * more is past it. */
+    static const uint64_t ap_sizes[] = {4096, 4 * 4096, 1ull << 20, 256ull << 20, (256ull << 20) + (64ull << 10),
+                                        4ull << 30};
     uint32_t n_mem = 1 + c(x, 3), n_ap = c(x, 3);
     uint32_t n = n_mem + n_ap, first_ap = c(x, n_mem + 1); /* apertures sit among the memory segments */
     uint64_t low = 0, high = PBC_RESERVED_END; /* next free address below 2 GiB and above 16 GiB */
@@ -79,6 +82,15 @@ void pbc_gen_layout(pbc_scenario *s, pbc_choose_fn c, void *x)
     }
     s->segment_count = n;
     s->paging_segment = 0;
+}
+
+uint64_t pbc_gen_index_line(uint64_t ap_pages, uint64_t pages)
+{
+    const uint64_t line = 1ull << 16;
+    if (ap_pages < pages)
+        return 0;
+    uint64_t at = line > pages / 2 ? line - pages / 2 : 0;
+    return ap_pages <= line || at > ap_pages - pages ? ap_pages - pages : at;
 }
 
 /* A segment place for size bytes: low, mid, above 4 GiB or flush with the end. */
@@ -209,7 +221,21 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
         const pbc_segment_info *g = &s->segments[ap[c(x, n)]];
         uint64_t ap_pages = g->size / 4096;
         o->at.segment = g->SegmentId;
-        o->at.offset = c(x, 4) || ap_pages < pages ? c(x, 64) : ap_pages - pages;
+        switch (ap_pages < pages ? 2 : c(x, 8)) {
+        case 0:
+        case 1: /* at its end */
+            o->at.offset = ap_pages - pages;
+            break;
+        case 2:
+            o->at.offset = c(x, 64);
+            break;
+        case 3: /* across the line a 16-bit page index ends at, where there is one */
+            o->at.offset = pbc_gen_index_line(ap_pages, pages);
+            break;
+        default:
+            o->at.offset = c(x, 64);
+            break;
+        }
         o->first = c(x, pages);
         o->count = 1 + c(x, pages - o->first);
         o->flags = c(x, 2) ? PBC_SOP_COHERENT : 0;
