@@ -421,6 +421,72 @@ static int make_busy(pbc_scenario *s, uint32_t pos, pbc_rng *r)
     return 0;
 }
 
+/* Where memory pressure strikes: half the time right after a transfer
+ * into a segment (room made for what just came in, its move maybe not run
+ * yet), else anywhere. */
+static int moves_in(const pbc_sop *o) { return o->kind == PBC_SOP_TRANSFER && o->at.segment; }
+
+static uint32_t pressure_point(const pbc_scenario *s, pbc_rng *r)
+{
+    uint32_t n = s->op_count, k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        k += moves_in(&s->ops[i]);
+    if (!k || pick(r, 2))
+        return pick(r, n + 1);
+    for (uint32_t i = 0, j = pick(r, k); i < n; i++)
+        if (moves_in(&s->ops[i]) && j-- == 0)
+            return i + 1;
+    return n;
+}
+
+/* VidMm under memory pressure (a trim, or a large allocation arriving):
+ * every allocation in a segment after ops[0, pos) evicted there, one after
+ * another in a random order, with render work on the first just before
+ * half the time. An eviction then meets ALLOCATION_BUSY while paging work
+ * on the others may still be queued on its own engine: a builder that
+ * takes one AllocationIsIdle for the whole GPU's (mutant-idle-sticks) is
+ * wrong only there. */
+static int evict_all(pbc_scenario *s, uint32_t pos, pbc_rng *r)
+{
+    pbc_residency res;
+    if (pbc_residency_init(&res, s)) {
+        pbc_residency_fini(&res);
+        return -1;
+    }
+    for (uint32_t i = 0; i < pos; i++)
+        pbc_residency_apply(&res, &s->ops[i]);
+    uint32_t order[PBC_MAX_ALLOCS], n = 0;
+    for (uint32_t i = 0; i < s->alloc_count && n < PBC_MAX_ALLOCS; i++)
+        if (!res.a[i].destroyed && res.a[i].where == PBC_WHERE_SEGMENT)
+            order[n++] = i;
+    for (uint32_t i = n; i > 1; i--) { /* a random order */
+        uint32_t j = pick(r, i), t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    int rc = -1;
+    for (uint32_t k = 0; k < n && s->op_count + 2 <= PBC_MAX_OPS; k++) {
+        if (k == 0 && pick(r, 2)) {
+            pbc_sop w = {.kind = PBC_SOP_RENDER_WRITE, .alloc = order[0], .split = 1};
+            uint64_t size = s->allocs[order[0]].size;
+            w.size = size < 8192 ? size : 8192;
+            w.pattern = 0xB0B00000u | pick(r, 1u << 16);
+            if (!pbc_residency_check(&res, &w)) {
+                insert_at(s, pos++, &w);
+                pbc_residency_apply(&res, &w);
+            }
+        }
+        pbc_sop t = {.kind = PBC_SOP_TRANSFER, .alloc = order[k], .split = 1}; /* at segment 0: to system */
+        if (pbc_residency_check(&res, &t))
+            continue;
+        insert_at(s, pos++, &t);
+        pbc_residency_apply(&res, &t);
+        rc = 0;
+    }
+    pbc_residency_fini(&res);
+    return rc;
+}
+
 /* Appends ops[from, from+n) of b, with allocation and segment references
  * folded into a's ranges. */
 static void splice_from(pbc_scenario *a, const pbc_scenario *b, uint32_t pos, uint32_t from,
@@ -495,6 +561,8 @@ int pbc_mutate_scenario(pbc_scenario *s, pbc_mutation m, const pbc_scenario *oth
         return 1;
     case PBC_MUT_BUSY:
         return n && make_busy(s, pick(r, n), r) == 0;
+    case PBC_MUT_EVICT:
+        return evict_all(s, pressure_point(s, r), r) == 0;
     case PBC_MUT_ALLOC:
         if (s->alloc_count >= 8 || !has_memory_segment(s))
             return 0;
@@ -523,7 +591,7 @@ static pbc_mutation choose_mutation(const pbc_scenario *s, pbc_rng *r)
         [PBC_MUT_INSERT] = 26, [PBC_MUT_DELETE] = 10, [PBC_MUT_DUPLICATE] = 8,
         [PBC_MUT_REORDER] = 8, [PBC_MUT_SPLICE] = 8,  [PBC_MUT_TWEAK] = 22,
         [PBC_MUT_BUSY] = 8,    [PBC_MUT_ALLOC] = 4,   [PBC_MUT_LAYOUT] = 3,
-        [PBC_MUT_PHYS] = 4,    [PBC_MUT_AGAIN] = 4,
+        [PBC_MUT_PHYS] = 4,    [PBC_MUT_AGAIN] = 4,   [PBC_MUT_EVICT] = 4,
         [PBC_MUT_BYTES] = 6,
     };
     if (!s->alloc_count)

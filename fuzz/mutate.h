@@ -29,6 +29,7 @@ typedef enum pbc_mutation {
     PBC_MUT_PHYS,         /* another physical page layout for an allocation's MDLs */
     PBC_MUT_AGAIN,        /* an operation repeated on its allocation, a discard or render work
                              between, then another operation on it */
+    PBC_MUT_EVICT,        /* every allocation in a segment evicted in turn, render work on one */
     PBC_MUT_BYTES,        /* the byte-level fallback */
     PBC_MUT_COUNT
 } pbc_mutation;

@@ -193,6 +193,62 @@ T_TEST(again_repeats_an_operation_on_its_allocation)
                 same_fill, moved);
 }
 
+/* evict moves every allocation a segment holds at one point to system
+ * memory, one after another, sometimes with render work on the first just
+ * before, half the time right after a move into a segment; what it makes
+ * is legal. */
+T_TEST(evict_empties_the_segments_at_one_point)
+{
+    static const char text[] = "pbs 1\n"
+                               "alloc A size=16K at=1:0x0\n"
+                               "alloc B size=8K at=system\n"
+                               "alloc C size=4K at=none\n"
+                               "transfer B to=1:0x20000\n"
+                               "fill C to=1:0x10000 pattern=0x12345678\n"
+                               "end\n";
+    pbc_rng r = {11};
+    int emptied = 0, busy_first = 0, after_move_in = 0;
+    for (int i = 0; i < 40; i++) {
+        pbc_scenario c;
+        char err[256];
+        T_CHECK_MSG(pbc_scenario_parse(text, sizeof(text) - 1, "evict", &c, err, sizeof(err)) == 0, "%s", err);
+        uint32_t n = c.op_count;
+        T_CHECK(pbc_mutate_scenario(&c, PBC_MUT_EVICT, NULL, &r) == 1);
+        T_CHECK(legal(&c) && c.op_count > n);
+        /* The evictions: a run of transfers to system memory ending where
+         * nothing is left in a segment. */
+        pbc_residency res;
+        T_CHECK(pbc_residency_init(&res, &c) == NULL);
+        for (uint32_t k = 0; k < c.op_count; k++) {
+            pbc_residency_apply(&res, &c.ops[k]);
+            const pbc_sop *o = &c.ops[k];
+            if (o->kind != PBC_SOP_TRANSFER || o->at.segment)
+                continue;
+            uint32_t left = 0;
+            for (uint32_t a = 0; a < c.alloc_count; a++)
+                left += res.a[a].where == PBC_WHERE_SEGMENT;
+            if (left)
+                continue;
+            emptied++;
+            uint32_t first = k;
+            while (first > 0 && c.ops[first - 1].kind == PBC_SOP_TRANSFER && !c.ops[first - 1].at.segment)
+                first--;
+            busy_first += first > 0 && c.ops[first - 1].kind == PBC_SOP_RENDER_WRITE &&
+                          c.ops[first - 1].alloc == c.ops[first].alloc;
+            const pbc_sop *before = first > 0 && c.ops[first - 1].kind == PBC_SOP_RENDER_WRITE
+                                        ? (first > 1 ? &c.ops[first - 2] : NULL)
+                                        : (first > 0 ? &c.ops[first - 1] : NULL);
+            after_move_in += before && before->kind == PBC_SOP_TRANSFER && before->at.segment;
+            break;
+        }
+        pbc_residency_fini(&res);
+        pbc_scenario_fini(&c);
+    }
+    T_CHECK_MSG(emptied == 40 && busy_first >= 10 && after_move_in >= 20,
+                "%d of 40 emptied the segments, %d with render work first, %d right after a move in", emptied,
+                busy_first, after_move_in);
+}
+
 /* phys changes the physical layout of exactly one allocation, and over
  * a few calls reaches every layout; the result encodes (version 2) and
  * decodes back. */
