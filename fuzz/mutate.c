@@ -4,8 +4,9 @@
  * on the allocation of the operation before it; delete, duplicate,
  * reorder, splice from another input, push one field to a boundary, make
  * an allocation busy just before it is used, repeat an operation on its
- * allocation with a discard or render work between), its allocations (one more,
- * another physical page layout) or its layout, and encodes the result.
+ * allocation with a discard or render work between, evict every
+ * allocation the segments hold), its allocations (one more, another
+ * physical page layout) or its layout, and encodes the result.
  * The decoder re-checks legality, so an edit that makes a later operation
  * illegal only drops that operation.
  *
@@ -147,7 +148,7 @@ static void tweak_op(pbc_scenario *s, pbc_sop *o, pbc_rng *r)
                 o->at.offset = ap_pages - o->count;
                 break;
             default:
-                o->at.offset = pbc_gen_index_line(ap_pages, o->count);
+                o->at.offset = pbc_gen_past_index16(ap_pages, o->count);
                 break;
             }
             break;
@@ -244,39 +245,42 @@ static int mutate_paging_place(pbc_scenario *s, pbc_rng *r)
 
 static int insert_generated_on(pbc_scenario *s, uint32_t pos, int on, int kind, pbc_rng *r);
 
-/* Maps into aperture g, after it was resized, moved half the time to its
- * far pages: across the end of a 16-bit page index where it has one, else
- * to its end; with none, a map generated there. A size alone changes
- * nothing a builder does; the pages a map then reaches do. */
+/* After aperture g was resized, one map into it moved to its far pages:
+ * page 65,536, the first a 16-bit GART index cannot name, where it has
+ * room there, else its end; with none, a map generated there at the end
+ * of the scenario (where nothing after it meets the allocation mapped). A
+ * size alone changes nothing a builder does; the pages a map then
+ * reaches do. */
 static void maps_to_far_pages(pbc_scenario *s, const pbc_segment_info *g, pbc_rng *r)
 {
     uint64_t ap_pages = g->size / 4096;
-    int any = 0;
-    for (uint32_t i = 0; i < s->op_count; i++) {
+    uint32_t maps = 0;
+    for (uint32_t i = 0; i < s->op_count; i++)
+        maps += s->ops[i].kind == PBC_SOP_MAP && s->ops[i].at.segment == g->SegmentId;
+    for (uint32_t i = 0, j = pick(r, maps); maps && i < s->op_count; i++) {
         pbc_sop *o = &s->ops[i];
-        if (o->kind != PBC_SOP_MAP || o->at.segment != g->SegmentId)
-            continue;
-        any = 1;
-        if (pick(r, 2))
-            o->at.offset = pbc_gen_index_line(ap_pages, o->count);
+        if (o->kind == PBC_SOP_MAP && o->at.segment == g->SegmentId && j-- == 0) {
+            o->at.offset = pbc_gen_past_index16(ap_pages, o->count);
+            return;
+        }
     }
-    if (any || !s->alloc_count)
+    if (!s->alloc_count)
         return;
-    uint32_t pos = pick(r, s->op_count + 1), first = pick(r, s->alloc_count);
+    uint32_t pos = s->op_count, first = pick(r, s->alloc_count);
     for (uint32_t k = 0; k < s->alloc_count; k++) { /* the first allocation a map of which is legal there */
         if (insert_generated_on(s, pos, (int)((first + k) % s->alloc_count), PBC_SOP_MAP, r))
             continue;
         if (s->ops[pos].kind == PBC_SOP_MAP) {
             s->ops[pos].at.segment = g->SegmentId; /* the decoder drops it if that is illegal there */
-            s->ops[pos].at.offset = pbc_gen_index_line(ap_pages, s->ops[pos].count);
+            s->ops[pos].at.offset = pbc_gen_past_index16(ap_pages, s->ops[pos].count);
         }
         return;
     }
 }
 
 /* A new layout (gen.c), or one segment pushed to a boundary: an aperture
- * of one page, 4 GiB, or 2^16 pages or 64 KiB more (the end of a 16-bit GART
- * index), a memory segment of 1 MiB, 4 GiB or 64 GiB, or a
+ * of one page, 4 GiB, or 2^16 pages or 64 KiB more (the pages a 16-bit GART
+ * index names, and past them), a memory segment of 1 MiB, 4 GiB or 64 GiB, or a
  * segment moved to end on a 4 GiB line; or the paging buffers moved. A
  * change the GPU model cannot build is undone. Placements that no longer
  * fit are folded into the new layout when the result is decoded. */
@@ -422,8 +426,8 @@ static int make_busy(pbc_scenario *s, uint32_t pos, pbc_rng *r)
 }
 
 /* Where memory pressure strikes: half the time right after a transfer
- * into a segment (room made for what just came in, its move maybe not run
- * yet), else anywhere. */
+ * into a segment (what just came in is evicted too, its move maybe not
+ * run yet), else anywhere. */
 static int moves_in(const pbc_sop *o) { return o->kind == PBC_SOP_TRANSFER && o->at.segment; }
 
 static uint32_t pressure_point(const pbc_scenario *s, pbc_rng *r)
@@ -440,9 +444,9 @@ static uint32_t pressure_point(const pbc_scenario *s, pbc_rng *r)
 }
 
 /* VidMm under memory pressure (a trim, or a large allocation arriving):
- * every allocation in a segment after ops[0, pos) evicted there, one after
- * another in a random order, with render work on the first just before
- * half the time. An eviction then meets ALLOCATION_BUSY while paging work
+ * every allocation the segments hold after ops[0, pos) evicted there, one
+ * after another in a random order, with render work on the first just
+ * before half the time. An eviction then meets ALLOCATION_BUSY while paging work
  * on the others may still be queued on its own engine: a builder that
  * takes one AllocationIsIdle for the whole GPU's (mutant-idle-sticks) is
  * wrong only there. */
@@ -466,9 +470,12 @@ static int evict_all(pbc_scenario *s, uint32_t pos, pbc_rng *r)
     }
     int rc = -1;
     for (uint32_t k = 0; k < n && s->op_count + 2 <= PBC_MAX_OPS; k++) {
-        if (k == 0 && pick(r, 2)) {
-            pbc_sop w = {.kind = PBC_SOP_RENDER_WRITE, .alloc = order[0], .split = 1};
-            uint64_t size = s->allocs[order[0]].size;
+        pbc_sop t = {.kind = PBC_SOP_TRANSFER, .alloc = order[k], .split = 1}; /* at segment 0: to system */
+        if (pbc_residency_check(&res, &t))
+            continue;
+        if (rc && pick(r, 2)) { /* before the first eviction */
+            pbc_sop w = {.kind = PBC_SOP_RENDER_WRITE, .alloc = order[k], .split = 1};
+            uint64_t size = s->allocs[order[k]].size;
             w.size = size < 8192 ? size : 8192;
             w.pattern = 0xB0B00000u | pick(r, 1u << 16);
             if (!pbc_residency_check(&res, &w)) {
@@ -476,9 +483,6 @@ static int evict_all(pbc_scenario *s, uint32_t pos, pbc_rng *r)
                 pbc_residency_apply(&res, &w);
             }
         }
-        pbc_sop t = {.kind = PBC_SOP_TRANSFER, .alloc = order[k], .split = 1}; /* at segment 0: to system */
-        if (pbc_residency_check(&res, &t))
-            continue;
         insert_at(s, pos++, &t);
         pbc_residency_apply(&res, &t);
         rc = 0;

@@ -274,6 +274,15 @@ T_TEST(walk_memo_starts_from_the_leaf_of_its_region_only)
     T_CHECK(pbc_gpu_va_walk(g, ROOT, va + 4096, &y, &why2) != 0);
     /* Another space's root is walked in full. */
     T_CHECK(pbc_gpu_va_walk_memo(g, ROOT + 0x10000, va + 4096, &x, &why, &m) != 0);
+    /* A leaf of 64 KiB pages is remembered as one: the next 64 KiB page of
+     * its region is read from it as such. */
+    uint64_t r64 = va + 0x600000;
+    put(g, L1, idx(r64, 1), PBC_PTE_VALID | seg_flags(1) | (1ull << PBC_PTE_PT_PAGE_SIZE_SHIFT), 0x108000);
+    put(g, 0x108000, 1, PBC_PTE_VALID | seg_flags(1), 0x1010000);
+    put(g, 0x108000, 2, PBC_PTE_VALID | seg_flags(1), 0x1040000);
+    T_CHECK(pbc_gpu_va_walk_memo(g, ROOT, r64 + 0x10000, &x, &why, &m) == 0 && x.page == 0x1010000);
+    T_CHECK(m.valid && m.leaf == 0x108000 && m.entries_64k);
+    T_CHECK(pbc_gpu_va_walk_memo(g, ROOT, r64 + 0x23000, &x, &why, &m) == 0 && x.page == 0x1043000);
     /* A large page is not a leaf to remember. */
     pbc_va_walk_memo big = {0};
     put(g, L1, idx(va, 1) + 2, PBC_PTE_VALID | PBC_PTE_LARGE_PAGE | seg_flags(1), 0x1200000);

@@ -21,7 +21,6 @@
 #include "kernel/shim.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -96,24 +95,14 @@ typedef struct shim_spare {
 static _Thread_local struct {
     shim_spare s[SHIM_SPARES];
     uint32_t count;
-    uint64_t generation; /* the process's (shim_generation), 0 before the first */
+    pid_t pid; /* whose they are */
 } shim_spares;
-
-/* Counts forks, so that a child knows the spares it inherited are its
- * parent's without asking the kernel for its pid at every view (a system
- * call each time: twice a view, about one in every exec). */
-static uint64_t shim_forks;
-static pthread_once_t shim_forks_once = PTHREAD_ONCE_INIT;
-
-static void shim_forked(void) { shim_forks++; }
-static void shim_forks_watch(void) { pthread_atfork(NULL, NULL, shim_forked); }
 
 /* The spares, once those a parent process left are gone. */
 static void shim_spares_own(void)
 {
-    pthread_once(&shim_forks_once, shim_forks_watch);
-    uint64_t me = shim_forks + 1;
-    if (shim_spares.generation == me)
+    pid_t me = getpid();
+    if (shim_spares.pid == me)
         return;
     for (uint32_t k = 0; k < shim_spares.count; k++) {
         munmap(shim_spares.s[k].host, shim_spares.s[k].cap);
@@ -121,7 +110,7 @@ static void shim_spares_own(void)
         munmap(shim_spares.s[k].clean, shim_spares.s[k].cap);
     }
     shim_spares.count = 0;
-    shim_spares.generation = me;
+    shim_spares.pid = me;
 }
 
 /* Memory of the harness's own the builder may read but not write

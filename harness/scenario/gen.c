@@ -84,13 +84,12 @@ void pbc_gen_layout(pbc_scenario *s, pbc_choose_fn c, void *x)
     s->paging_segment = 0;
 }
 
-uint64_t pbc_gen_index_line(uint64_t ap_pages, uint64_t pages)
+uint64_t pbc_gen_past_index16(uint64_t ap_pages, uint64_t pages)
 {
-    const uint64_t line = 1ull << 16;
+    const uint64_t first_beyond = 1ull << 16;
     if (ap_pages < pages)
         return 0;
-    uint64_t at = line > pages / 2 ? line - pages / 2 : 0;
-    return ap_pages <= line || at > ap_pages - pages ? ap_pages - pages : at;
+    return ap_pages - pages >= first_beyond ? first_beyond : ap_pages - pages;
 }
 
 /* A segment place for size bytes: low, mid, above 4 GiB or flush with the end. */
@@ -229,8 +228,8 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
         case 2:
             o->at.offset = c(x, 64);
             break;
-        case 3: /* across the line a 16-bit page index ends at, where there is one */
-            o->at.offset = pbc_gen_index_line(ap_pages, pages);
+        case 3: /* at the first page a 16-bit index cannot name, where there is one */
+            o->at.offset = pbc_gen_past_index16(ap_pages, pages);
             break;
         default:
             o->at.offset = c(x, 64);

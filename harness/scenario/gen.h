@@ -39,10 +39,10 @@ void pbc_gen_op(const pbc_scenario *s, const pbc_residency *r, pbc_sop *o, pbc_c
  * allocation (state a builder keeps about it meets the next one). */
 void pbc_gen_op_on(const pbc_scenario *s, const pbc_residency *r, uint32_t alloc, pbc_sop *o, pbc_choose_fn choose,
                    void *ctx);
-/* A first page for a map of `pages` pages into an aperture of ap_pages:
- * across page 65,536, the first a 16-bit GART index cannot name, in an
- * aperture that has it; else at the aperture's end. */
-uint64_t pbc_gen_index_line(uint64_t ap_pages, uint64_t pages);
+/* A first page for a map of up to `pages` pages into an aperture of
+ * ap_pages: page 65,536, the first a 16-bit GART index cannot name, in an
+ * aperture with room there; else the aperture's last `pages`. */
+uint64_t pbc_gen_past_index16(uint64_t ap_pages, uint64_t pages);
 /* The same, of operation kind `kind` (a PBC_SOP_*). */
 void pbc_gen_op_kind_on(const pbc_scenario *s, const pbc_residency *r, uint32_t kind, uint32_t alloc, pbc_sop *o,
                         pbc_choose_fn choose, void *ctx);
