@@ -418,6 +418,8 @@ static void tri_replay_parallel(tri_ctx *c, pbc_triage_run *r, char **argv, int 
         char err[256];
         if (pbc_child_start(&kids[j], &spec, err, sizeof(err)))
             fprintf(stderr, "pbcheck: triage: %s (its share runs here)\n", err);
+        else
+            pbc_iso_own_child(kids[j].pid, 1); /* not swept away when one of this process's workers dies */
     }
     for (uint32_t k = 0; k < nd; k += jobs) {
         tri_replay(c, &r->inputs[distinct[k]], r->repeat);
@@ -426,7 +428,10 @@ static void tri_replay_parallel(tri_ctx *c, pbc_triage_run *r, char **argv, int 
     for (uint32_t j = 1; j < jobs; j++) {
         char *data = NULL, err[PBC_CLI_ERR_SIZE];
         size_t n = 0;
-        if (kids[j].pid && pbc_child_wait(&kids[j]) == 0 &&
+        pid_t kid = kids[j].pid;
+        int status = kid ? pbc_child_wait(&kids[j]) : -1;
+        pbc_iso_own_child(kid, 0);
+        if (kid && status == 0 &&
             pbc_fs_read(files[j], 1u << 30, &data, &n, err, sizeof(err)) == 0) {
             pbc_iso_reader rd = {(const uint8_t *)data, n, 0};
             /* Each finding names its input: one the other process found
@@ -700,6 +705,7 @@ int pbc_cmd_triage(int argc, char **argv)
             fprintf(stderr, "pbcheck: triage: %s\n", run.input_count ? err : "no input found in what was given");
         pbc_cli_args_fini(&args);
         pbc_triage_run_fini(&run);
+        free(command);
         return PBC_EXIT_USAGE;
     }
     pbc_runner_init(&c.runner);
@@ -715,6 +721,7 @@ int pbc_cmd_triage(int argc, char **argv)
         pbc_runner_fini(&c.runner);
         pbc_cli_args_fini(&args);
         pbc_triage_run_fini(&run);
+        free(command);
         return rc;
     }
     double started = pbc_cli_now();

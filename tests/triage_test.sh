@@ -167,6 +167,15 @@ check segv-own-frame jq_py "$tmp/segv/triage.json" \
 check segv-sarif-at-source python3 -c 'import json,sys
 r=json.load(open(sys.argv[1]))["runs"][0]["results"][0]
 sys.exit(not r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("hostile.c"))' "$tmp/segv/triage.sarif"
+# --jobs 2 where workers crash: the other process is pbcheck's own, not
+# something the dead worker left behind, and is not swept away with it.
+"$pbcheck" triage "$tmp/fills" --target "$segv" --out "$tmp/segv2" --case-timeout 5 --jobs 2 >"$tmp/log" 2>&1
+check jobs-survive-crashes python3 -c 'import json,sys
+a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
+key=lambda d: [(x["facts"]["class"], x["count"]) for x in d["buckets"]]
+sys.exit(key(a) != key(b) or "ended without its findings" in open(sys.argv[3]).read())' \
+    "$tmp/segv/triage.json" "$tmp/segv2/triage.json" "$tmp/log"
+check jobs-crash-no-leftovers [ -z "$(ls -A "$tmp/segv2" | grep '^\.')" ]
 "$pbcheck" triage "$tmp/fills" --target "$loop" --out "$tmp/loop" --case-timeout 2 --repeat 1 >"$tmp/log" 2>&1
 check loop-timeout-bucket jq_py "$tmp/loop/triage.json" \
     "[b['facts']['class'] for b in d['buckets']] == ['timeout', 'no-repro']"

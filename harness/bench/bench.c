@@ -924,8 +924,10 @@ static int pbcheck_fuzz(const char *engine, const char *bin, uint32_t jobs, doub
     return run_child(argv, NULL, NULL, NULL, seconds + 300);
 }
 
-/* libFuzzer from `pbcheck fuzz`: one process (final statistics), or
- * -fork=N (the last progress line, "#RUNS: cov: ... time: Ts"). */
+/* libFuzzer from `pbcheck fuzz`, which runs it in fork mode whatever
+ * --jobs is (-fork=N, so that a crash does not end the run): the last
+ * progress line, "#RUNS: cov: ... time: Ts"; without fork mode, the final
+ * statistics. */
 static fuzz_row libfuzzer_row(const char *bin, uint32_t jobs, double seconds)
 {
     fuzz_row row = {.execs = -1};
@@ -936,9 +938,8 @@ static fuzz_row libfuzzer_row(const char *bin, uint32_t jobs, double seconds)
     snprintf(corpus, sizeof(corpus), "%s/corpus", dir);
     if (pbcheck_fuzz("libfuzzer", bin, jobs, seconds, dir) == 0) {
         row.secs = seconds;
-        if (jobs == 1)
-            row.execs = file_value(log, "stat::number_of_executed_units:");
-        FILE *f = jobs > 1 ? fopen(log, "r") : NULL;
+        row.execs = file_value(log, "stat::number_of_executed_units:");
+        FILE *f = fopen(log, "r");
         while (f && fgets(line, sizeof(line), f)) {
             unsigned long long runs, t;
             const char *at = strstr(line, " time: ");

@@ -510,6 +510,31 @@ static int live_is(pid_t pid)
     return 0;
 }
 
+/* pbcheck's own child processes (pbc_iso_own_child): neither workers nor
+ * what a builder left behind. */
+#define ISO_MAX_OWN 64
+static volatile pid_t own_children[ISO_MAX_OWN];
+
+static int own_is(pid_t pid)
+{
+    for (int i = 0; i < ISO_MAX_OWN; i++)
+        if (pid > 0 && own_children[i] == pid)
+            return 1;
+    return 0;
+}
+
+void pbc_iso_own_child(pid_t pid, int own)
+{
+    for (int i = 0; i < ISO_MAX_OWN; i++)
+        if (own_children[i] == (own ? 0 : pid)) {
+            own_children[i] = own ? pid : 0;
+            if (own)
+                return;
+        }
+    if (own)
+        pbc_harness_bug("more than %d processes of pbcheck's own at once", ISO_MAX_OWN);
+}
+
 pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *ctx)
 {
     pbc_iso *iso = pbc_xcalloc(1, sizeof(*iso));
@@ -582,6 +607,8 @@ static int from_builder(pid_t pid)
     for (int depth = 0; pid > 1 && depth < 64; depth++) {
         if (live_is(pid))
             return 1;
+        if (own_is(pid))
+            return 0;
         pid_t parent = proc_parent(pid, NULL);
         if (parent == self)
             return iso_instances > 0; /* only workers and their orphans are our children while we isolate */
@@ -657,7 +684,7 @@ static uint32_t kill_children_of(pid_t parent, char *what, size_t what_size, siz
         long pid;
         while (fscanf(f, "%ld", &pid) == 1) {
             char state = 0;
-            if (live_is((pid_t)pid) || proc_parent((pid_t)pid, &state) < 0)
+            if (live_is((pid_t)pid) || own_is((pid_t)pid) || proc_parent((pid_t)pid, &state) < 0)
                 continue;
             if (state == 'Z') { /* ended: only its parent's to reap */
                 if (parent == getpid())

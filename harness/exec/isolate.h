@@ -96,6 +96,12 @@ void pbc_iso_destroy(pbc_iso *iso);
 void pbc_iso_set_waiting(pbc_iso *iso, void (*fn)(void *ctx, double seconds), void *ctx);
 /* The worker's pid, 0 when none runs (for signal handlers that must stop it). */
 pid_t pbc_iso_worker(const pbc_iso *iso);
+/* Marks pid, a child process pbcheck started for its own work (triage's
+ * --jobs processes), as its own (own 1) until it is reaped (own 0): the
+ * sweep after a worker dies, which kills every other child of pbcheck's
+ * process as something a builder left behind, leaves it alone, and a
+ * signal from it is not a builder's. */
+void pbc_iso_own_child(pid_t pid, int own);
 
 /* fn runs in every worker as it starts, confined and limited, before its
  * first job (exec/target.h loads library targets there). A worker it
