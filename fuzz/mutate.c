@@ -377,6 +377,17 @@ static int insert_generated(pbc_scenario *s, uint32_t pos, pbc_rng *r)
     return insert_generated_on(s, pos, -1, -1, r);
 }
 
+/* Render work writing allocation `alloc` from byte `offset`, at most `most`
+ * bytes of it, with a pattern of its own: what makes the allocation busy. */
+static pbc_sop render_write(const pbc_scenario *s, uint32_t alloc, uint64_t offset, uint64_t most, pbc_rng *r)
+{
+    uint64_t left = s->allocs[alloc].size - offset;
+    pbc_sop w = {.kind = PBC_SOP_RENDER_WRITE, .alloc = alloc, .split = 1, .offset = offset};
+    w.size = left < most ? left : most;
+    w.pattern = 0xB0B00000u | pick(r, 1u << 16);
+    return w;
+}
+
 /* ops[pos] again on its allocation right after it, with a discard,
  * render work, or render work and a discard on the allocation between the
  * two three times in four, then a generated operation on the allocation:
@@ -394,11 +405,9 @@ static int repeat_on_alloc(pbc_scenario *s, uint32_t pos, pbc_rng *r)
         return -1;
     uint32_t next = pos + 1, between = pick(r, 4);
     if (between == 1 || between == 2) {
-        pbc_sop w = {.kind = PBC_SOP_RENDER_WRITE, .alloc = at.alloc, .split = 1};
-        uint64_t size = s->allocs[at.alloc].size, pages = (size - 1) / 4096;
-        w.offset = 4096 * pick(r, (uint32_t)(pages < 16 ? pages : 16) + 1);
-        w.size = size - w.offset < 8192 ? size - w.offset : 8192;
-        w.pattern = 0xB0B00000u | pick(r, 1u << 16);
+        uint64_t pages = (s->allocs[at.alloc].size - 1) / 4096;
+        uint64_t offset = 4096 * pick(r, (uint32_t)(pages < 16 ? pages : 16) + 1);
+        pbc_sop w = render_write(s, at.alloc, offset, 8192, r);
         insert_at(s, next++, &w);
     }
     if (between == 0 || between == 1) {
@@ -418,18 +427,16 @@ static int make_busy(pbc_scenario *s, uint32_t pos, pbc_rng *r)
     const pbc_sop *at = &s->ops[pos];
     if (!pbc_sop_has_alloc(at->kind) || at->alloc >= s->alloc_count || s->op_count >= PBC_MAX_OPS)
         return -1;
-    pbc_sop w = {.kind = PBC_SOP_RENDER_WRITE, .alloc = at->alloc, .split = 1};
-    w.size = s->allocs[at->alloc].size;
-    w.pattern = 0xB0B00000u | pick(r, 1u << 16);
+    pbc_sop w = render_write(s, at->alloc, 0, UINT64_MAX, r);
     insert_at(s, pos, &w);
     return 0;
 }
 
+static int moves_in(const pbc_sop *o) { return o->kind == PBC_SOP_TRANSFER && o->at.segment; }
+
 /* Where memory pressure strikes: half the time right after a transfer
  * into a segment (what just came in is evicted too, its move maybe not
  * run yet), else anywhere. */
-static int moves_in(const pbc_sop *o) { return o->kind == PBC_SOP_TRANSFER && o->at.segment; }
-
 static uint32_t pressure_point(const pbc_scenario *s, pbc_rng *r)
 {
     uint32_t n = s->op_count, k = 0;
@@ -474,10 +481,7 @@ static int evict_all(pbc_scenario *s, uint32_t pos, pbc_rng *r)
         if (pbc_residency_check(&res, &t))
             continue;
         if (rc && pick(r, 2)) { /* before the first eviction */
-            pbc_sop w = {.kind = PBC_SOP_RENDER_WRITE, .alloc = order[k], .split = 1};
-            uint64_t size = s->allocs[order[k]].size;
-            w.size = size < 8192 ? size : 8192;
-            w.pattern = 0xB0B00000u | pick(r, 1u << 16);
+            pbc_sop w = render_write(s, order[k], 0, 8192, r);
             if (!pbc_residency_check(&res, &w)) {
                 insert_at(s, pos++, &w);
                 pbc_residency_apply(&res, &w);

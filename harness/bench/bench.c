@@ -193,10 +193,9 @@ static double mix_run_on(const mix *m, pbc_runner *runner, double seconds, uint3
             pbc_scenario s;
             pbc_outcome out;
             pbc_scenario_decode(m->in[i], m->len[i], &s);
-            pbc_run_options o = {.check_determinism = rerun == RERUN_ALWAYS ||
-                                                      (rerun == RERUN_AS_FUZZING &&
-                                                       pbc_scenario_fuzz_rerun(m->in[i], m->len[i])),
-                                 .byte_page_budget = PBC_FUZZ_MAX_BYTE_PAGES};
+            pbc_run_options o = pbc_run_options_fuzz(m->in[i], m->len[i]);
+            if (rerun != RERUN_AS_FUZZING)
+                o.check_determinism = rerun == RERUN_ALWAYS;
             pbc_runner_run(runner, &s, t, &o, &out);
             if (out.verdict != PBC_VERDICT_PASS && out.verdict != PBC_VERDICT_SKIP) {
                 fprintf(stderr, "pbcheck: bench input %u: %s %s: %s\n", i, pbc_verdict_name(out.verdict),

@@ -485,54 +485,52 @@ static void worker_main(pbc_iso *iso, int in, int out, pid_t parent)
 
 static pbc_iso *iso_current; /* the one whose job runs: a blamed signal is its builder's */
 
-static void live_add(pid_t pid)
+/* Sets of pids in fixed arrays (read by signal handlers: no locks, no
+ * allocation). */
+static void pid_set_add(volatile pid_t *set, int cap, pid_t pid, const char *what)
 {
-    for (int i = 0; i < ISO_MAX_LIVE; i++)
-        if (live_workers[i] == 0) {
-            live_workers[i] = pid;
+    for (int i = 0; i < cap; i++)
+        if (set[i] == 0) {
+            set[i] = pid;
             return;
         }
-    pbc_harness_bug("more than %d workers at once", ISO_MAX_LIVE);
+    pbc_harness_bug("more than %d %s at once", cap, what);
 }
 
-static void live_remove(pid_t pid)
+static void pid_set_remove(volatile pid_t *set, int cap, pid_t pid)
 {
-    for (int i = 0; i < ISO_MAX_LIVE; i++)
-        if (live_workers[i] == pid)
-            live_workers[i] = 0;
+    for (int i = 0; i < cap; i++)
+        if (set[i] == pid)
+            set[i] = 0;
 }
 
-static int live_is(pid_t pid)
+static int pid_set_has(const volatile pid_t *set, int cap, pid_t pid)
 {
-    for (int i = 0; i < ISO_MAX_LIVE; i++)
-        if (pid > 0 && live_workers[i] == pid)
+    for (int i = 0; i < cap; i++)
+        if (pid > 0 && set[i] == pid)
             return 1;
     return 0;
 }
+
+static void live_add(pid_t pid) { pid_set_add(live_workers, ISO_MAX_LIVE, pid, "workers"); }
+static void live_remove(pid_t pid) { pid_set_remove(live_workers, ISO_MAX_LIVE, pid); }
+static int live_is(pid_t pid) { return pid_set_has(live_workers, ISO_MAX_LIVE, pid); }
 
 /* pbcheck's own child processes (pbc_iso_own_child): neither workers nor
  * what a builder left behind. */
 #define ISO_MAX_OWN 64
 static volatile pid_t own_children[ISO_MAX_OWN];
 
-static int own_is(pid_t pid)
-{
-    for (int i = 0; i < ISO_MAX_OWN; i++)
-        if (pid > 0 && own_children[i] == pid)
-            return 1;
-    return 0;
-}
+static int own_is(pid_t pid) { return pid_set_has(own_children, ISO_MAX_OWN, pid); }
 
 void pbc_iso_own_child(pid_t pid, int own)
 {
-    for (int i = 0; i < ISO_MAX_OWN; i++)
-        if (own_children[i] == (own ? 0 : pid)) {
-            own_children[i] = own ? pid : 0;
-            if (own)
-                return;
-        }
+    if (pid <= 0)
+        return;
     if (own)
-        pbc_harness_bug("more than %d processes of pbcheck's own at once", ISO_MAX_OWN);
+        pid_set_add(own_children, ISO_MAX_OWN, pid, "processes of pbcheck's own");
+    else
+        pid_set_remove(own_children, ISO_MAX_OWN, pid);
 }
 
 pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *ctx)

@@ -456,8 +456,7 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
 
 /* VidMm's arrays that an operation points at (UpdatePageTable's entries,
  * CopyPageTableEntries' ranges, an ADL's page array) are its own, for the
- * duration of a call:
- * a DDI's arguments are the caller's outside it. VidMm hands them from
+ * duration of a call: a DDI's arguments are the caller's outside it. VidMm hands them from
  * one buffer it reuses for every operation, lays it before each call and
  * scribbles it when the call returns, so a builder that keeps the pointer
  * and reads through it later (a worker reading its argument record after
@@ -465,6 +464,20 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
  * every time, and writes it (PB-PTE), rather than whatever happened to be
  * there. The buffer grows to what the operation names, however large. */
 #define VM_ARRAY_SCRIBBLE 0xA5u
+
+/* The operation's array laid into VidMm's buffer, for a call or for
+ * VidMm's own reading of it; and scribbled again when that is done. */
+static void vm_arr_lay(vm *v)
+{
+    if (v->arr_bytes)
+        memcpy(v->arr, v->arr_from, v->arr_bytes);
+}
+
+static void vm_arr_scribble(vm *v)
+{
+    if (v->arr_bytes)
+        memset(v->arr, VM_ARRAY_SCRIBBLE, v->arr_bytes);
+}
 
 /* Points the operation's array at VidMm's buffer (laid at each call). */
 static void *vm_op_array(vm *v, const void *from, size_t bytes)
@@ -477,7 +490,7 @@ static void *vm_op_array(vm *v, const void *from, size_t bytes)
     }
     v->arr_from = from;
     v->arr_bytes = bytes;
-    memset(v->arr, VM_ARRAY_SCRIBBLE, bytes);
+    vm_arr_scribble(v);
     return v->arr;
 }
 
@@ -509,8 +522,7 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
 {
     vm_desc desc;
     if (v->opt.mode == PBC_MODE_SPEC) {
-        if (v->arr_bytes)
-            memcpy(v->arr, v->arr_from, v->arr_bytes);
+        vm_arr_lay(v);
         pbc_spec_apply(a, pbc_vidmm_spec_sink, v);
         return;
     }
@@ -520,11 +532,9 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
      * (S05): VidMm hands back what the builder left there. */
     const DXGKARG_BUILDPAGINGBUFFER canon = *a;
     if (v->mfence_page) { /* what it is to produce, should CPU work pend when the fence is reached */
-        if (v->arr_bytes) /* the ranges of a CopyPageTableEntries say where it writes */
-            memcpy(v->arr, v->arr_from, v->arr_bytes);
+        vm_arr_lay(v); /* the ranges of a CopyPageTableEntries say where it writes */
         pbc_vidmm_effects_note(v, &canon, alloc);
-        if (v->arr_bytes)
-            memset(v->arr, VM_ARRAY_SCRIBBLE, v->arr_bytes);
+        vm_arr_scribble(v);
     }
     size_t idle_at = idle_flags ? (size_t)((uint8_t *)idle_flags - (uint8_t *)a) : 0;
     int idle = idle_flags && pbc_vidmm_alloc_idle(v, alloc);
@@ -578,13 +588,11 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
         const pbc_shim_access *earlier;
         pbc_shim_take_accesses(&earlier); /* only this call's accesses count */
         v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
-        if (v->arr_bytes) /* laid before anything reads the call's arguments */
-            memcpy(v->arr, v->arr_from, v->arr_bytes);
+        vm_arr_lay(v); /* before anything reads the call's arguments */
         if (v->opt.observe)
             v->opt.observe(v->opt.observe_ctx, a);
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
-        if (v->arr_bytes)
-            memset(v->arr, VM_ARRAY_SCRIBBLE, v->arr_bytes);
+        vm_arr_scribble(v);
         pbc_vidmm_fence_poll(v);
         const char *assert_msg;
         if (pbc_shim_take_asserts(&assert_msg)) {

@@ -183,7 +183,7 @@ struct vm {
     pbc_shim_watch own_pool; /* for a run whose caller keeps no watch */
     uint8_t *open_copy;      /* Patch: the open pages' bytes outside the submission, before it */
     /* The array an operation points at (UpdatePageTable's entries,
-     * CopyPageTableEntries' ranges) as handed to the builder: VidMm's own
+     * CopyPageTableEntries' ranges, an ADL's pages) as handed to the builder: VidMm's own
      * buffer, laid from arr_from before each call, scribbled after it. */
     uint8_t *arr;
     size_t arr_cap, arr_bytes;
