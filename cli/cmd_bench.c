@@ -19,7 +19,7 @@ typedef struct bench_args {
     double time_s, cap_s, fuzz_time_s;
     uint32_t seeds;
     const char *mutants, *bin_dir, *afl_bin_dir, *out, *corpus, *guard;
-    int skip_find, skip_long, skip_fuzz, execs_only;
+    int skip_find, skip_long, skip_fuzz, execs_only, calls_only;
 } bench_args;
 
 static int parse_bench_args(int argc, char **argv, bench_args *a)
@@ -54,6 +54,8 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
          * itself: (a)'s execs/s, or (a')'s given --corpus. */
         {"execs-only", PBC_OPT_FLAG, &a->execs_only, NULL, NULL, 0, 0, "off",
          "print only (a)'s execs/s, or with --corpus (a')'s", .hidden = 1},
+        {"calls-only", PBC_OPT_FLAG, &a->calls_only, NULL, NULL, 0, 0, "off",
+         "measure only (p), the cost per DDI call, and print it"},
         {"guard", PBC_OPT_STRING, &a->guard, "FILE", "a file", 0, 0, "off",
          "measure only (a) and (a') per unit of a fixed workload, and\n"
          "exit 1 when either fell by more than 2x against the\n"
@@ -86,6 +88,7 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "  (h) the cost of one mutation, structure-aware against libFuzzer's own;\n"
                  "  (i) certify's cases per second in confined workers and with --no-fork;\n"
                  "  (r) certify's random phase, cases per CPU second;\n"
+                 "  (p) the cost per DDI call on call-heavy inputs (--calls-only: it alone);\n"
                  "  (z) a scenario with allocations and no operations, up to 4 GiB;\n"
                  "and the regression guard's ratios: (a) and (a') per unit of a fixed\n"
                  "workload run in the same process (--guard checks them).\n"
@@ -120,6 +123,10 @@ int pbc_cmd_bench(int argc, char **argv)
         printf("bench guard: (a') %.4f per unit (recorded %.4f, %.2fx)%s\n", g.c, g.want_c,
                g.want_c > 0 ? g.c / g.want_c : 0, g.fell_c ? ": FELL more than 2x" : "");
         return g.fell_a || g.fell_c ? PBC_EXIT_FAIL : PBC_EXIT_PASS;
+    }
+    if (a.calls_only) {
+        pbc_bench_calls(stdout, a.time_s);
+        return PBC_EXIT_PASS;
     }
     if (a.execs_only) {
         printf("%.1f\n", pbc_bench_execs(a.corpus, a.time_s));

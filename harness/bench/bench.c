@@ -675,6 +675,109 @@ static void empty_scenarios(FILE *o)
     fprintf(o, "\n");
 }
 
+/* ---- (p) Cost per DDI call ---- */
+
+/* The call-heavy inputs drivers on real hardware make: paging buffers
+ * too small for the job, thousands of calls per operation. Made as text,
+ * so the rows say exactly what ran. */
+static char *calls_text(int which)
+{
+    size_t cap = 256 * 1024, at = 0;
+    char *t = pbc_xmalloc(cap);
+#define CALLS_PUT(...) (at += (size_t)snprintf(t + at, cap - at, __VA_ARGS__))
+    CALLS_PUT("pbs 1\n");
+    switch (which) {
+    case 0:
+        CALLS_PUT("dma size=min\nalloc A size=2M at=1:0x0\ntransfer A to=system\ntransfer A to=1:0x200000\n");
+        break;
+    case 1:
+        CALLS_PUT("dma size=min\nalloc A size=4K at=none\n");
+        for (uint32_t i = 0; i < PBC_MAX_OPS / 2 - 1; i++) /* and the dma line */
+            CALLS_PUT("fill A to=1:0x%x pattern=0x%x\ndiscard A\n", (i % 1024) * 4096u, 0x10000u + i);
+        break;
+    case 2:
+        CALLS_PUT("alloc A size=4K at=1:0x0\n");
+        for (uint32_t i = 0; i < 1000; i++)
+            CALLS_PUT("va-map A va=0x%x\nva-unmap A\n", 0x800000u + i * 0x1000u);
+        break;
+    default:
+        CALLS_PUT("alloc A size=4K at=1:0x0 needs-idle\n");
+        for (uint32_t i = 0; i < 1000; i++)
+            CALLS_PUT("render-write A pattern=0x%x\ntransfer A to=system\nrender-write A pattern=0x%x\n"
+                      "transfer A to=1:0x0\n", i, ~i);
+        break;
+    }
+    CALLS_PUT("end\n");
+#undef CALLS_PUT
+    return t;
+}
+
+const char *const pbc_bench_calls_rows[PBC_BENCH_CALLS_ROWS] = {
+    "a 2 MiB transfer there and back through minimum-size paging buffers",
+    "2,047 fills of 4 KiB, each discarded, minimum-size paging buffers (the 4,096-operation limit)",
+    "1,000 single-page va-maps, each unmapped",
+    "2,000 ALLOCATION_BUSY retries (render work before every transfer)",
+};
+
+int pbc_bench_calls_scenario(int which, pbc_scenario *s, char *err, size_t err_size)
+{
+    char *text = calls_text(which);
+    int rc = pbc_scenario_parse(text, strlen(text), "bench-p", s, err, err_size);
+    free(text);
+    return rc;
+}
+
+/* One call-heavy input run in this process (reference as target, no
+ * determinism re-run) until `seconds` of CPU time pass: microseconds of
+ * a differential exec per DDI call of the target, and the calls of one
+ * exec; -1 when it does not pass. */
+static double calls_us_per_call(int which, double seconds, uint32_t *calls)
+{
+    pbc_scenario s;
+    char err[512];
+    if (pbc_bench_calls_scenario(which, &s, err, sizeof(err))) {
+        fprintf(stderr, "pbcheck: bench (p): %s\n", err);
+        return -1;
+    }
+    pbc_runner r;
+    pbc_runner_init(&r);
+    pbc_run_options o = {0};
+    const pbc_target *t = pbc_target_find("reference");
+    uint64_t total = 0;
+    int ok = 1;
+    double start = cpu_now(), elapsed;
+    do {
+        pbc_outcome out;
+        pbc_runner_run(&r, &s, t, &o, &out);
+        ok &= out.verdict == PBC_VERDICT_PASS;
+        *calls = r.target.res.calls + 2 * r.target.res.sub_count; /* each submission: Patch, SubmitCommand */
+        total += *calls;
+    } while (ok && (elapsed = cpu_now() - start) < seconds);
+    pbc_runner_fini(&r);
+    pbc_scenario_fini(&s);
+    return ok && total ? elapsed * 1e6 / (double)total : -1;
+}
+
+void pbc_bench_calls(FILE *o, double seconds)
+{
+    fprintf(o, "### (p) Cost per DDI call\n\n");
+    fprintf(o, "Call-heavy inputs run in this process (reference as target, no determinism re-run), each for "
+               "%.0f s of CPU time: a whole differential exec's CPU time divided by the target's "
+               "BuildPagingBuffer, Patch and SubmitCommand calls. Goal: <= 1 us per call in process.\n\n",
+            seconds);
+    fprintf(o, "| input | calls per exec | us per call | goal |\n|---|---|---|---|\n");
+    for (int i = 0; i < PBC_BENCH_CALLS_ROWS; i++) {
+        fprintf(stderr, "bench: (p) %s...\n", pbc_bench_calls_rows[i]);
+        uint32_t calls = 0;
+        double us = calls_us_per_call(i, seconds, &calls);
+        if (us < 0)
+            fprintf(o, "| %s | - | failed | <= 1 |\n", pbc_bench_calls_rows[i]);
+        else
+            fprintf(o, "| %s | %u | %.2f | <= 1 |\n", pbc_bench_calls_rows[i], calls, us);
+    }
+    fprintf(o, "\n");
+}
+
 /* ---- (b) modeled memory size ---- */
 
 static void memory_ratio(double seconds, double *small, double *big)
@@ -1472,6 +1575,7 @@ char *pbc_bench_report(const pbc_bench_plan *p)
     getrusage(RUSAGE_SELF, &ru);
     fprintf(stderr, "bench: (f) per-page cost...\n");
     per_page_cost(o);
+    pbc_bench_calls(o, p->time_s);
     empty_scenarios(o);
 
     fprintf(o, "### (c) Peak RSS (goal for a fuzzing process: <= 512 MiB after 1,000,000 execs)\n\n| process | peak RSS |\n|---|---|\n");

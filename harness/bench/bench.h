@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct pbc_bench_plan {
     double time_s;           /* seconds per speed measurement */
@@ -31,6 +32,15 @@ char *pbc_bench_report(const pbc_bench_plan *p);
 /* (a)'s differential execs/s on the default input mix, or with a corpus
  * (a')'s, measured for `seconds` in this process. */
 double pbc_bench_execs(const char *corpus, double seconds);
+
+/* (p)'s call-heavy inputs: how many, what each is, and each as a
+ * scenario (0, or -1 with why in err). */
+#define PBC_BENCH_CALLS_ROWS 4
+extern const char *const pbc_bench_calls_rows[PBC_BENCH_CALLS_ROWS];
+struct pbc_scenario;
+int pbc_bench_calls_scenario(int which, struct pbc_scenario *s, char *err, size_t err_size);
+/* (p) alone, as Markdown, each input measured for `seconds` of CPU time. */
+void pbc_bench_calls(FILE *o, double seconds);
 
 /* The regression guard: (a) and (a') per unit of a fixed workload run in
  * the same process, against the ratios the report at `doc` records. */

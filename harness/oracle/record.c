@@ -102,16 +102,21 @@ void pbc_record_mask_add(pbc_record *r, uint64_t start, uint64_t end, const char
 
 void pbc_record_mask_clear(pbc_record *r, uint64_t start, uint64_t end)
 {
-    for (uint32_t i = 0; i < r->mask_count; i++) {
+    /* One pass: what a cut leaves lies outside [start, end), so pieces
+     * pushed at the end need no look; the mask moved into slot i does. */
+    uint32_t n = r->mask_count;
+    for (uint32_t i = 0; i < n;) {
         pbc_mask m = r->masks[i];
-        if (m.end <= start || end <= m.start)
+        if (m.end <= start || end <= m.start) {
+            i++;
             continue;
-        r->masks[i] = r->masks[--r->mask_count];
+        }
+        r->masks[i] = r->masks[--n];
+        r->masks[n] = r->masks[--r->mask_count];
         if (m.start < start)
             pbc_record_mask_add(r, m.start, start, m.reason);
         if (end < m.end)
             pbc_record_mask_add(r, end, m.end, m.reason);
-        i = (uint32_t)-1; /* the list changed: rescan */
     }
 }
 
