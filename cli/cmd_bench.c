@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/fs.h"
 #include "bench/bench.h"
 #include "cli.h"
 
@@ -18,7 +19,7 @@
 typedef struct bench_args {
     double time_s, cap_s, fuzz_time_s;
     uint32_t seeds;
-    const char *mutants, *bin_dir, *afl_bin_dir, *out, *corpus, *guard;
+    const char *mutants, *bin_dir, *afl_bin_dir, *out, *corpus, *guard, *calls_seeds, *calls_corpus;
     int skip_find, skip_long, skip_fuzz, execs_only, calls_only;
 } bench_args;
 
@@ -40,6 +41,8 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
          "seconds of each fuzzing run of (g)"},
         {"corpus", PBC_OPT_STRING, &a->corpus, "DIR", "a folder", 0, 0, "corpus/bench of the source tree",
          "the fuzzer-evolved corpus of (a') and (h)\n(scripts/make-bench-corpus makes it)"},
+        {"calls-corpus", PBC_OPT_STRING, &a->calls_corpus, "DIR", "a folder", 0, 0,
+         "corpus/bench-calls of the source tree", "the call-heavy corpus (q) replays\n(scripts/make-bench-corpus --calls makes it)"},
         {"skip-find", PBC_OPT_FLAG, &a->skip_find, NULL, NULL, 0, 0, "off", "skip (c)'s fuzzer run and (d)"},
         {"skip-long", PBC_OPT_FLAG, &a->skip_long, NULL, NULL, 0, 0, "off", "skip (e) and (t)"},
         {"skip-fuzz", PBC_OPT_FLAG, &a->skip_fuzz, NULL, NULL, 0, 0, "off",
@@ -55,10 +58,13 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
         {"execs-only", PBC_OPT_FLAG, &a->execs_only, NULL, NULL, 0, 0, "off",
          "print only (a)'s execs/s, or with --corpus (a')'s", .hidden = 1},
         {"calls-only", PBC_OPT_FLAG, &a->calls_only, NULL, NULL, 0, 0, "off",
-         "measure only (p), the cost per DDI call, and print it"},
+         "measure only (p) and (q), the cost per DDI call, and print them"},
+        /* scripts/make-bench-corpus grows corpus/bench-calls from these. */
+        {"calls-seeds", PBC_OPT_STRING, &a->calls_seeds, "DIR", "a folder", 0, 0, "off",
+         "write (p)'s inputs as DIR/calls-N.pbs and exit", .hidden = 1},
         {"guard", PBC_OPT_STRING, &a->guard, "FILE", "a file", 0, 0, "off",
-         "measure only (a) and (a') per unit of a fixed workload, and\n"
-         "exit 1 when either fell by more than 2x against the\n"
+         "measure only (a), (a') and (p) per unit of a fixed workload,\n"
+         "and exit 1 when one fell by more than 2x against the\n"
          "ratios FILE records (docs/benchmarks.md)"},
         {NULL},
     };
@@ -88,9 +94,10 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "  (h) the cost of one mutation, structure-aware against libFuzzer's own;\n"
                  "  (i) certify's cases per second in confined workers and with --no-fork;\n"
                  "  (r) certify's random phase, cases per CPU second;\n"
-                 "  (p) the cost per DDI call on call-heavy inputs (--calls-only: it alone);\n"
+                 "  (p) the cost per DDI call on call-heavy inputs, and (q) replay of the\n"
+                 "      call-heavy corpus (--calls-corpus) (--calls-only: these alone);\n"
                  "  (z) a scenario with allocations and no operations, up to 4 GiB;\n"
-                 "and the regression guard's ratios: (a) and (a') per unit of a fixed\n"
+                 "and the regression guard's ratios: (a), (a') and (p) per unit of a fixed\n"
                  "workload run in the same process (--guard checks them).\n"
                  "The fuzz preset's binaries (cmake --preset fuzz) serve (a'), (c)-(e), (g)\n"
                  "and (h), the afl preset's (g). A quick run: --skip-find --skip-long\n"
@@ -113,6 +120,7 @@ int pbc_cmd_bench(int argc, char **argv)
     if (rc != PBC_CLI_GO)
         return rc;
     const char *corpus = a.corpus ? a.corpus : PBC_SOURCE_DIR "/corpus/bench";
+    const char *calls_corpus = a.calls_corpus ? a.calls_corpus : PBC_SOURCE_DIR "/corpus/bench-calls";
     char err[PBC_CLI_ERR_SIZE];
     if (a.guard) {
         pbc_bench_guard g;
@@ -122,10 +130,25 @@ int pbc_cmd_bench(int argc, char **argv)
                g.fell_a ? ": FELL more than 2x" : "");
         printf("bench guard: (a') %.4f per unit (recorded %.4f, %.2fx)%s\n", g.c, g.want_c,
                g.want_c > 0 ? g.c / g.want_c : 0, g.fell_c ? ": FELL more than 2x" : "");
-        return g.fell_a || g.fell_c ? PBC_EXIT_FAIL : PBC_EXIT_PASS;
+        printf("bench guard: (p) %.4f per unit (recorded %.4f, %.2fx)%s\n", g.p, g.want_p,
+               g.want_p > 0 ? g.p / g.want_p : 0, g.fell_p ? ": FELL more than 2x" : "");
+        return g.fell_a || g.fell_c || g.fell_p ? PBC_EXIT_FAIL : PBC_EXIT_PASS;
+    }
+    if (a.calls_seeds) {
+        if (pbc_fs_mkdirs(a.calls_seeds, err, sizeof(err)))
+            return pbc_usage_error("bench: %s", err);
+        for (int i = 0; i < PBC_BENCH_CALLS_ROWS; i++) {
+            char path[PATH_MAX], *text = pbc_bench_calls_text(i);
+            snprintf(path, sizeof(path), "%.4000s/calls-%d.pbs", a.calls_seeds, i + 1);
+            int bad = pbc_fs_write_atomic(path, text, strlen(text), err, sizeof(err));
+            free(text);
+            if (bad)
+                return pbc_usage_error("bench: %s", err);
+        }
+        return PBC_EXIT_PASS;
     }
     if (a.calls_only) {
-        pbc_bench_calls(stdout, a.time_s);
+        pbc_bench_calls(stdout, a.time_s, calls_corpus);
         return PBC_EXIT_PASS;
     }
     if (a.execs_only) {
@@ -151,6 +174,7 @@ int pbc_cmd_bench(int argc, char **argv)
         .mutants = a.mutants,
         .corpus = corpus,
         .corpus_name = a.corpus ? a.corpus : "corpus/bench",
+        .calls_corpus = calls_corpus,
         .bin_dir = bin,
         .afl_bin_dir = afl_bin,
         .self_dir = dir,

@@ -194,5 +194,14 @@ check bench-hidden-execs-only grep -Eq '^[0-9]+\.[0-9]$' "$tmp/out"
 # (a') in the sanitizer build: the same on the committed fuzzer-evolved corpus.
 "$pbcheck" bench --execs-only --corpus "$src/corpus/bench" --time 1 >"$tmp/out"
 check bench-hidden-execs-corpus grep -Eq '^[1-9][0-9]*\.[0-9]$' "$tmp/out"
+# (p)'s call-heavy inputs pass through the reference and are call-heavy:
+# thousands of BuildPagingBuffer calls or submissions each.
+"$pbcheck" bench --calls-seeds "$tmp/calls"
+check bench-calls-seeds [ "$(ls "$tmp/calls" | wc -l)" -eq 4 ]
+"$pbcheck" run --no-fork "$tmp"/calls/*.pbs >"$tmp/out" 2>&1
+check bench-calls-pass grep -q '^run: 4 passed, 0 failed, 0 skipped$' "$tmp/out"
+check bench-calls-heavy [ "$(awk '/^pass/ {gsub(/[(,]/, ""); if ($7 + 2 * $11 >= 3000) n++} END {print n}' "$tmp/out")" = 4 ]
+"$pbcheck" bench --calls-only --time 1 --calls-corpus "$tmp/calls" >"$tmp/out" 2>/dev/null
+check bench-calls-only-rows [ "$(grep -cE '^\| (a 2 MiB|2,047|1,000|2,000|workers|--no-fork) .*\| [0-9.]+ \|' "$tmp/out")" -eq 6 ]
 
 finish

@@ -377,7 +377,49 @@ static double ref_work_run(ref_work *w, double seconds)
  * each one's ratio, all in CPU time; -1 for (a') when the corpus holds
  * nothing to run. A median of neighbours' ratios leaves out the slices
  * that something else (a page-cache flush, a migration) hit. */
-static void guard_ratios(const char *corpus, double seconds, double *ra, double *rc)
+/* (p)'s inputs, made once for the guard. */
+typedef struct calls_set {
+    pbc_scenario s[PBC_BENCH_CALLS_ROWS];
+    int ok;
+} calls_set;
+
+static void calls_set_init(calls_set *c)
+{
+    char err[512];
+    c->ok = 1;
+    for (int i = 0; i < PBC_BENCH_CALLS_ROWS; i++)
+        if (pbc_bench_calls_scenario(i, &c->s[i], err, sizeof(err))) {
+            fprintf(stderr, "pbcheck: bench (p): %s\n", err);
+            while (i-- > 0)
+                pbc_scenario_fini(&c->s[i]);
+            c->ok = 0;
+            return;
+        }
+}
+
+static void calls_set_fini(calls_set *c)
+{
+    for (int i = 0; c->ok && i < PBC_BENCH_CALLS_ROWS; i++)
+        pbc_scenario_fini(&c->s[i]);
+}
+
+/* (p)'s inputs in turn, through the reference, until `seconds` of CPU
+ * time pass (at least one exec): DDI calls per CPU second. */
+static double calls_run_on(const calls_set *c, pbc_runner *r, double seconds, uint32_t *cursor)
+{
+    const pbc_target *t = pbc_target_find("reference");
+    pbc_run_options o = {0};
+    double start = cpu_now(), elapsed;
+    uint64_t calls = 0;
+    do {
+        pbc_outcome out;
+        pbc_runner_run(r, &c->s[(*cursor)++ % PBC_BENCH_CALLS_ROWS], t, &o, &out);
+        calls += r->target.res.calls + 2ull * r->target.res.sub_count;
+    } while ((elapsed = cpu_now() - start) < seconds);
+    return (double)calls / elapsed;
+}
+
+static void guard_ratios(const char *corpus, double seconds, double *ra, double *rc, double *rp)
 {
     mix m = {0}, c = {0};
     uint32_t over;
@@ -388,21 +430,32 @@ static void guard_ratios(const char *corpus, double seconds, double *ra, double 
     pbc_runner_init(&r_c);
     ref_work w;
     ref_work_init(&w);
-    uint32_t cm = 0, cc = 0;
+    calls_set cs;
+    calls_set_init(&cs);
+    pbc_runner r_p;
+    pbc_runner_init(&r_p);
+    uint32_t cm = 0, cc = 0, cp = 0;
     mix_run_on(&m, &r_m, 0.2, &cm, RERUN_AS_FUZZING, cpu_now); /* warm up */
+    if (cs.ok)
+        calls_run_on(&cs, &r_p, 0.2, &cp);
     if (c.count)
         mix_run_on(&c, &r_c, 0.2, &cc, RERUN_AS_FUZZING, cpu_now);
     ref_work_run(&w, 0.2);
-    double qa[GUARD_SLICES], qc[GUARD_SLICES], slice = seconds / GUARD_SLICES;
+    double qa[GUARD_SLICES], qc[GUARD_SLICES], qp[GUARD_SLICES], slice = seconds / GUARD_SLICES;
     for (int i = 0; i < GUARD_SLICES; i++) {
         double unit = ref_work_run(&w, slice / 2);
         qa[i] = mix_run_on(&m, &r_m, slice, &cm, RERUN_AS_FUZZING, cpu_now) / unit;
         qc[i] = c.count ? mix_run_on(&c, &r_c, slice, &cc, RERUN_AS_FUZZING, cpu_now) / unit : -1;
+        qp[i] = cs.ok ? calls_run_on(&cs, &r_p, slice, &cp) / unit : -1;
     }
     qsort(qa, GUARD_SLICES, sizeof(qa[0]), cmp_double_f);
     qsort(qc, GUARD_SLICES, sizeof(qc[0]), cmp_double_f);
+    qsort(qp, GUARD_SLICES, sizeof(qp[0]), cmp_double_f);
     *ra = qa[GUARD_SLICES / 2];
     *rc = qc[GUARD_SLICES / 2];
+    *rp = qp[GUARD_SLICES / 2];
+    calls_set_fini(&cs);
+    pbc_runner_fini(&r_p);
     ref_work_fini(&w);
     pbc_runner_fini(&r_m);
     pbc_runner_fini(&r_c);
@@ -414,11 +467,12 @@ static void guard_ratios(const char *corpus, double seconds, double *ra, double 
 
 static void guard_section(FILE *o, const char *corpus, double seconds)
 {
-    double ra, rc;
-    guard_ratios(corpus, seconds, &ra, &rc);
+    double ra, rc, rp;
+    guard_ratios(corpus, seconds, &ra, &rc, &rp);
     fprintf(o, "### Regression guard\n\n");
-    fprintf(o, GUARD_LINE "(a) %.4f, (a') %.4f.\n\n", ra, rc);
-    fprintf(o, "Each the median over %d slices of the fixed workload, the mix and the corpus, in this thread's "
+    fprintf(o, GUARD_LINE "(a) %.4f, (a') %.4f, (p) %.4f.\n\n", ra, rc, rp);
+    fprintf(o, "Each the median over %d slices of the fixed workload, the mix, the corpus and (p)'s inputs "
+               "(DDI calls, not execs), in this thread's "
                "CPU time. `pbcheck bench --guard docs/benchmarks.md` (CTest `bench_guard`, label `bench`) measures "
                "the same ratios and fails when either falls below half the figure above.\n\n", GUARD_SLICES);
 }
@@ -432,15 +486,17 @@ int pbc_bench_guard_check(const char *doc, const char *corpus, double seconds, p
     if (pbc_fs_read(doc, 16u << 20, &text, &len, err, err_size))
         return -1;
     const char *at = strstr(text, GUARD_LINE);
-    int got = at ? sscanf(at + strlen(GUARD_LINE), "(a) %lf, (a') %lf", &g->want_a, &g->want_c) : 0;
+    int got = at ? sscanf(at + strlen(GUARD_LINE), "(a) %lf, (a') %lf, (p) %lf", &g->want_a, &g->want_c,
+                          &g->want_p) : 0;
     free(text);
-    if (got != 2 || g->want_a <= 0) {
+    if (got < 2 || g->want_a <= 0) { /* a record from before (p) guards (a) and (a') */
         snprintf(err, err_size, "%s records no guard ratios (a line '%s(a) X, (a') Y.')", doc, GUARD_LINE);
         return -1;
     }
-    guard_ratios(corpus, seconds, &g->a, &g->c);
+    guard_ratios(corpus, seconds, &g->a, &g->c, &g->p);
     g->fell_a = g->a < g->want_a / 2;
     g->fell_c = g->want_c > 0 && g->c < g->want_c / 2;
+    g->fell_p = g->want_p > 0 && g->p < g->want_p / 2;
     return 0;
 }
 
@@ -680,7 +736,7 @@ static void empty_scenarios(FILE *o)
 /* The call-heavy inputs drivers on real hardware make: paging buffers
  * too small for the job, thousands of calls per operation. Made as text,
  * so the rows say exactly what ran. */
-static char *calls_text(int which)
+char *pbc_bench_calls_text(int which)
 {
     size_t cap = 256 * 1024, at = 0;
     char *t = pbc_xmalloc(cap);
@@ -721,7 +777,7 @@ const char *const pbc_bench_calls_rows[PBC_BENCH_CALLS_ROWS] = {
 
 int pbc_bench_calls_scenario(int which, pbc_scenario *s, char *err, size_t err_size)
 {
-    char *text = calls_text(which);
+    char *text = pbc_bench_calls_text(which);
     int rc = pbc_scenario_parse(text, strlen(text), "bench-p", s, err, err_size);
     free(text);
     return rc;
@@ -758,7 +814,56 @@ static double calls_us_per_call(int which, double seconds, uint32_t *calls)
     return ok && total ? elapsed * 1e6 / (double)total : -1;
 }
 
-void pbc_bench_calls(FILE *o, double seconds)
+static double children_cpu(void);
+static void remove_scratch(const char *dir);
+
+/* `pbcheck replay` of every input in `dir` (in workers, or --no-fork) as a
+ * child: inputs per CPU second of it and its workers, and per second of
+ * its wall time; 0 when it failed. */
+static uint32_t replay_rate(const char *dir, int no_fork, double *per_cpu, double *per_wall)
+{
+    *per_cpu = *per_wall = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    char **argv = NULL;
+    uint32_t n = 0, cap = 0;
+    char *head[] = {SELF_EXE, "replay"};
+    for (int k = 0; k < 2; k++)
+        PBC_PUSH(argv, n, cap, pbc_xstrdup(head[k]));
+    uint32_t inputs = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof(path), "%.2000s/%.1000s", dir, e->d_name);
+        PBC_PUSH(argv, n, cap, pbc_xstrdup(path));
+        inputs++;
+    }
+    closedir(d);
+    if (no_fork)
+        PBC_PUSH(argv, n, cap, pbc_xstrdup("--no-fork"));
+    PBC_PUSH(argv, n, cap, NULL);
+    char scratch[] = "/tmp/pbcheck-bench-replay.XXXXXX", log[PATH_MAX];
+    int rc = -1;
+    double before = children_cpu(), wall = 0;
+    if (inputs && mkdtemp(scratch)) {
+        snprintf(log, sizeof(log), "%s/log", scratch);
+        rc = run_child(argv, log, &wall, NULL, 1200);
+        remove_scratch(scratch);
+    }
+    double cpu = children_cpu() - before;
+    for (uint32_t i = 0; i + 1 < n; i++)
+        free(argv[i]);
+    free(argv);
+    if (rc != 0 || cpu <= 0 || wall <= 0)
+        return 0;
+    *per_cpu = inputs / cpu;
+    *per_wall = inputs / wall;
+    return inputs;
+}
+
+void pbc_bench_calls(FILE *o, double seconds, const char *calls_corpus)
 {
     fprintf(o, "### (p) Cost per DDI call\n\n");
     fprintf(o, "Call-heavy inputs run in this process (reference as target, no determinism re-run), each for "
@@ -774,6 +879,22 @@ void pbc_bench_calls(FILE *o, double seconds)
             fprintf(o, "| %s | - | failed | <= 1 |\n", pbc_bench_calls_rows[i]);
         else
             fprintf(o, "| %s | %u | %.2f | <= 1 |\n", pbc_bench_calls_rows[i], calls, us);
+    }
+    fprintf(o, "\n### (q) Replay of the call-heavy corpus\n\n");
+    fprintf(o, "`pbcheck replay` of every input of %s (scripts/make-bench-corpus --calls), as it judges them "
+               "(the determinism re-run included), in confined workers and with --no-fork: inputs per CPU "
+               "second of replay and its workers, and per second of wall time. Goal: >= 2,000 inputs a "
+               "second on one core, in workers.\n\n", calls_corpus);
+    fprintf(o, "| mode | inputs | per CPU second | per wall second | goal |\n|---|---|---|---|---|\n");
+    for (int no_fork = 0; no_fork < 2; no_fork++) {
+        fprintf(stderr, "bench: (q) replay of %s%s...\n", calls_corpus, no_fork ? " --no-fork" : "");
+        double cpu, wall;
+        uint32_t n = replay_rate(calls_corpus, no_fork, &cpu, &wall);
+        if (!n)
+            fprintf(o, "| %s | - | failed | - | %s |\n", no_fork ? "--no-fork" : "workers", no_fork ? "-" : ">= 2000");
+        else
+            fprintf(o, "| %s | %u | %.0f | %.0f | %s |\n", no_fork ? "--no-fork" : "workers", n, cpu, wall,
+                    no_fork ? "-" : ">= 2000");
     }
     fprintf(o, "\n");
 }
@@ -1575,7 +1696,7 @@ char *pbc_bench_report(const pbc_bench_plan *p)
     getrusage(RUSAGE_SELF, &ru);
     fprintf(stderr, "bench: (f) per-page cost...\n");
     per_page_cost(o);
-    pbc_bench_calls(o, p->time_s);
+    pbc_bench_calls(o, p->time_s, p->calls_corpus);
     empty_scenarios(o);
 
     fprintf(o, "### (c) Peak RSS (goal for a fuzzing process: <= 512 MiB after 1,000,000 execs)\n\n| process | peak RSS |\n|---|---|\n");

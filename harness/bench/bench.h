@@ -19,6 +19,7 @@ typedef struct pbc_bench_plan {
     const char *mutants;     /* (d)'s mutants, comma-separated; NULL: every one */
     const char *corpus;      /* the fuzzer-evolved corpus of (a'), (h) and (t) */
     const char *corpus_name; /* how the report names it */
+    const char *calls_corpus; /* (q)'s call-heavy corpus (corpus/bench-calls) */
     const char *bin_dir;     /* the libFuzzer binaries */
     const char *afl_bin_dir; /* the AFL++ binaries; (g) says when they are not there */
     const char *self_dir;    /* the folder of the running pbcheck: its sibling builds (build/asan, build/fuzz) */
@@ -39,15 +40,19 @@ double pbc_bench_execs(const char *corpus, double seconds);
 extern const char *const pbc_bench_calls_rows[PBC_BENCH_CALLS_ROWS];
 struct pbc_scenario;
 int pbc_bench_calls_scenario(int which, struct pbc_scenario *s, char *err, size_t err_size);
-/* (p) alone, as Markdown, each input measured for `seconds` of CPU time. */
-void pbc_bench_calls(FILE *o, double seconds);
+/* The same as text (owned): scripts/make-bench-corpus grows corpus/bench-calls from them. */
+char *pbc_bench_calls_text(int which);
+/* (p) and (q) alone, as Markdown: each input measured for `seconds` of
+ * CPU time, then replay of the call-heavy corpus. */
+void pbc_bench_calls(FILE *o, double seconds, const char *calls_corpus);
 
 /* The regression guard: (a) and (a') per unit of a fixed workload run in
  * the same process, against the ratios the report at `doc` records. */
 typedef struct pbc_bench_guard {
     double a, want_a; /* (a): measured now, recorded */
     double c, want_c; /* (a'): measured now, recorded (0: none recorded) */
-    int fell_a, fell_c; /* fell by more than 2x */
+    double p, want_p; /* (p): DDI calls per unit, measured now, recorded (0: none recorded) */
+    int fell_a, fell_c, fell_p; /* fell by more than 2x */
 } pbc_bench_guard;
 /* 0 with *g filled, or -1 with why in err (doc unreadable or recording no
  * ratios). */
