@@ -20,7 +20,7 @@ typedef struct bench_args {
     double time_s, cap_s, fuzz_time_s;
     uint32_t seeds;
     const char *mutants, *bin_dir, *afl_bin_dir, *out, *corpus, *guard, *calls_seeds, *calls_corpus;
-    int skip_find, skip_long, skip_fuzz, execs_only, calls_only;
+    int skip_find, skip_long, skip_fuzz, execs_only, calls_only, libfuzzer_only;
 } bench_args;
 
 static int parse_bench_args(int argc, char **argv, bench_args *a)
@@ -57,6 +57,8 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
          * itself: (a)'s execs/s, or (a')'s given --corpus. */
         {"execs-only", PBC_OPT_FLAG, &a->execs_only, NULL, NULL, 0, 0, "off",
          "print only (a)'s execs/s, or with --corpus (a')'s", .hidden = 1},
+        {"libfuzzer-only", PBC_OPT_FLAG, &a->libfuzzer_only, NULL, NULL, 0, 0, "off",
+         "measure only (l), libFuzzer's levers under ASan+UBSan, and print it"},
         {"calls-only", PBC_OPT_FLAG, &a->calls_only, NULL, NULL, 0, 0, "off",
          "measure only (p) and (q), the cost per DDI call, and print them"},
         /* scripts/make-bench-corpus grows corpus/bench-calls from these. */
@@ -92,6 +94,9 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "      and with -jobs=2 -workers=2; AFL++ with -M and -S (execs/s and\n"
                  "      stability);\n"
                  "  (h) the cost of one mutation, structure-aware against libFuzzer's own;\n"
+                 "  (l) where an exec of libFuzzer under ASan+UBSan goes: the sanitized\n"
+                 "      model alone, the corpus run once, and libFuzzer's levers one at a\n"
+                 "      time (--libfuzzer-only: it alone);\n"
                  "  (i) certify's cases per second in confined workers and with --no-fork;\n"
                  "  (r) certify's random phase, cases per CPU second;\n"
                  "  (p) the cost per DDI call on call-heavy inputs, and (q) replay of the\n"
@@ -160,6 +165,10 @@ int pbc_cmd_bench(int argc, char **argv)
     snprintf(bin, sizeof(bin), "%.4000s", a.bin_dir ? a.bin_dir : dir);
     if (!a.bin_dir)
         strcat(bin, "/../fuzz/fuzz");
+    if (a.libfuzzer_only) {
+        pbc_bench_libfuzzer(stdout, dir, bin, corpus, a.time_s);
+        return PBC_EXIT_PASS;
+    }
     if ((!a.skip_find || !a.skip_long) && access(bin, X_OK))
         return pbc_usage_error("bench: no libFuzzer build in %s for (d) and (e): cmake --preset fuzz && "
                                "cmake --build --preset fuzz, or --skip-find --skip-long", bin);

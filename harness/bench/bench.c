@@ -1082,6 +1082,100 @@ static corpus_split corpus_breakdown(const char *dir)
  * and fuzz_diff_reference fuzzing from it (libFuzzer's own average, the
  * corpus's inputs first, then their mutations). `name` is how the report
  * names the corpus. */
+/* The exec/s of libFuzzer's INITED line in log (every corpus input run
+ * once, no mutation yet), or -1. */
+static double inited_rate(const char *path)
+{
+    char line[1024];
+    double v = -1;
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof(line), f)) {
+        const char *at = strstr(line, "INITED");
+        at = at ? strstr(at, "exec/s:") : NULL;
+        if (at)
+            v = strtod(at + 7, NULL);
+    }
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/* fuzz_diff_reference running every input of corpus once (-runs=0): the
+ * INITED line's exec/s, or -1. */
+static double libfuzzer_corpus_once(const char *bin, const char *corpus)
+{
+    char exe[PATH_MAX], dir[] = "/tmp/pbcheck-bench-lf.XXXXXX", log[64];
+    snprintf(exe, sizeof(exe), "%.4000s/fuzz_diff_reference", bin);
+    if (access(exe, X_OK) || !mkdtemp(dir))
+        return -1;
+    snprintf(log, sizeof(log), "%s/log", dir);
+    char *argv[] = {exe, "-runs=0", "-max_len=4096", "-timeout=10", (char *)corpus, NULL};
+    run_child(argv, log, NULL, NULL, 600);
+    double v = inited_rate(log);
+    remove_scratch(dir);
+    return v;
+}
+
+/* (l): where an exec of libFuzzer under ASan+UBSan goes, on corpus/bench:
+ * the sanitized model alone, then the instrumented target running every
+ * input once, then fuzzing with libFuzzer's levers one at a time. */
+void pbc_bench_libfuzzer(FILE *o, const char *self_dir, const char *bin, const char *corpus, double seconds)
+{
+    static const struct {
+        const char *what;
+        char *flags[4];
+    } rows[] = {
+        {"fuzzing, libFuzzer's defaults (as (a'))", {NULL}},
+        {"`-entropic=0`: no entropic power schedule", {"-entropic=0", NULL}},
+        {"`-use_cmp=0`: comparison tracing not used for mutations", {"-use_cmp=0", NULL}},
+        {"`-use_value_profile=1`: value profiles as features", {"-use_value_profile=1", NULL}},
+        {"`-reduce_inputs=0`: no corpus reduction", {"-reduce_inputs=0", NULL}},
+        {"`-entropic=0 -use_cmp=0 -reduce_inputs=0` together", {"-entropic=0", "-use_cmp=0", "-reduce_inputs=0"}},
+    };
+    fprintf(o, "### (l) libFuzzer under ASan+UBSan: where an exec goes\n\n");
+    char exe[PATH_MAX];
+    snprintf(exe, sizeof(exe), "%.4000s/fuzz_diff_reference", bin);
+    if (access(exe, X_OK)) {
+        fprintf(o, "Not measured: no fuzz_diff_reference in %s (cmake --preset fuzz).\n\n", bin);
+        return;
+    }
+    fprintf(o, "On `corpus/bench`, one process each, %.0f s per fuzzing row. The first rows take libFuzzer's "
+               "loop apart: the sanitized model in pbcheck's own loop, then the instrumented target running "
+               "every input once with no mutation (its coverage callbacks and libFuzzer's per-input "
+               "bookkeeping); the others change one lever of the fuzzing loop at a time.\n\n", seconds);
+    fprintf(o, "| run | execs/s | against the defaults |\n|---|---|---|\n");
+    char note[PATH_MAX + 128] = "";
+    fprintf(stderr, "bench: (l) the sanitized model alone...\n");
+    double model = asan_speed(self_dir, seconds, corpus, note, sizeof(note));
+    fprintf(stderr, "bench: (l) every input once...\n");
+    double once = libfuzzer_corpus_once(bin, corpus);
+    double base = -1;
+    double v[sizeof(rows) / sizeof(rows[0])];
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        fprintf(stderr, "bench: (l) %s...\n", rows[i].what);
+        v[i] = libfuzzer_on_corpus(bin, "fuzz_diff_reference", corpus, seconds, rows[i].flags, NULL,
+                                   "stat::average_exec_per_sec:");
+        if (i == 0)
+            base = v[i];
+    }
+    if (model > 0)
+        fprintf(o, "| the sanitized model in pbcheck's loop (%s) | %.0f | %.2fx |\n", note, model,
+                base > 0 ? model / base : 0);
+    else
+        fprintf(o, "| the sanitized model in pbcheck's loop | %s | - |\n", note);
+    if (once > 0)
+        fprintf(o, "| fuzz_diff_reference, every input once (`-runs=0`, INITED) | %.0f | %.2fx |\n", once,
+                base > 0 ? once / base : 0);
+    else
+        fprintf(o, "| fuzz_diff_reference, every input once | failed | - |\n");
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        if (v[i] > 0)
+            fprintf(o, "| %s | %.0f | %.2fx |\n", rows[i].what, v[i], base > 0 ? v[i] / base : 0);
+        else
+            fprintf(o, "| %s | failed | - |\n", rows[i].what);
+    fprintf(o, "\n");
+}
+
 static void corpus_section(FILE *o, const char *self_dir, const char *corpus, const char *name, const char *bin, const char *build,
                            double seconds)
 {
@@ -1715,6 +1809,8 @@ char *pbc_bench_report(const pbc_bench_plan *p)
     fprintf(o, "\n");
 
     mutation_cost(o, p->bin_dir, p->corpus, p->time_s);
+    if (!p->skip_find)
+        pbc_bench_libfuzzer(o, p->self_dir, p->bin_dir, p->corpus, p->time_s);
     if (!p->skip_find) {
         fprintf(o, "### (d) libFuzzer time to find each planted mutant\n\n");
         fprintf(o, "From an empty corpus; median of %u seeds; each run capped at %.0f s. "

@@ -46,6 +46,10 @@ char *pbc_bench_calls_text(int which);
  * CPU time, then replay of the call-heavy corpus. */
 void pbc_bench_calls(FILE *o, double seconds, const char *calls_corpus);
 
+/* (l) alone, as Markdown: libFuzzer under ASan+UBSan (fuzz_diff_reference
+ * in bin) on corpus, its levers one at a time, `seconds` each. */
+void pbc_bench_libfuzzer(FILE *o, const char *self_dir, const char *bin, const char *corpus, double seconds);
+
 /* The regression guard: (a) and (a') per unit of a fixed workload run in
  * the same process, against the ratios the report at `doc` records. */
 typedef struct pbc_bench_guard {
