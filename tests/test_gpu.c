@@ -455,6 +455,51 @@ T_TEST(digest_and_diff_see_bytes_not_how_they_are_held)
     pbc_gpu_destroy(y);
 }
 
+/* Many masks (past the few the comparison scans as they are: sorted and
+ * merged) hide exactly what few would: overlapping, adjacent and out of
+ * order, in the diff and in the digest. */
+T_TEST(many_masks_hide_what_few_would)
+{
+    pbc_gpu *x = make(16u << 20), *y = make(16u << 20);
+    const uint64_t base = 0x40000;
+    uint8_t one = 0x5A;
+    for (uint64_t p = 0; p < 40; p++)
+        T_CHECK(pbc_gpu_write(y, base + p * 4096 + 100, &one, 1) == 0);
+    pbc_mask m[96];
+    uint32_t n = 0;
+    for (uint64_t k = 0; k < 40; k++) {
+        uint64_t p = (k * 17) % 40; /* out of order */
+        if (p == 37)
+            continue;
+        uint64_t at = base + p * 4096 + 100;
+        if (p % 3 == 0) { /* two masks that meet */
+            m[n++] = (pbc_mask){at - 8, at + 1, "a"};
+            m[n++] = (pbc_mask){at + 1, at + 9, "b"};
+        } else if (p % 3 == 1) { /* one inside another */
+            m[n++] = (pbc_mask){at - 50, at + 50, "a"};
+            m[n++] = (pbc_mask){at - 1, at + 2, "b"};
+        } else { /* the whole page, in two halves */
+            m[n++] = (pbc_mask){base + p * 4096 + 2048, base + (p + 1) * 4096, "a"};
+            m[n++] = (pbc_mask){base + p * 4096, base + p * 4096 + 2048, "a"};
+        }
+    }
+    m[n++] = (pbc_mask){base + 37 * 4096 - 16, base + 37 * 4096, "d"}; /* ends where page 37 starts */
+    T_CHECK(n > 16);
+    pbc_diff diff;
+    T_CHECK(pbc_state_diff(x, y, m, n, 1, &diff) == 1 && diff.addr == base + 37 * 4096 + 100 &&
+            diff.differing_pages == 1);
+    pbc_digest dx, dy;
+    pbc_state_digest(x, NULL, 0, &dx);
+    pbc_state_digest(y, m, n, &dy);
+    T_CHECK(dx.total != dy.total);
+    m[n++] = (pbc_mask){base + 37 * 4096 + 100, base + 37 * 4096 + 101, "c"};
+    T_CHECK(pbc_state_diff(x, y, m, n, 1, &diff) == 0);
+    pbc_state_digest(y, m, n, &dy);
+    T_CHECK(dx.total == dy.total);
+    pbc_gpu_destroy(x);
+    pbc_gpu_destroy(y);
+}
+
 /* Initial content laid as extents: one record however many pages, read,
  * copied, diffed and digested as the bytes it stands for; a later lay
  * over the same pages wins, written pages included; a reset forgets it. */

@@ -2,26 +2,91 @@
  * Observable state: digests per region with XXH3, and a diff that finds the
  * first differing byte. Both walk only the pages and GART entries the runs
  * touched (untouched memory is zero in every run), in place: no copies of
- * described pages that match, no sorting, no allocation.
+ * described pages that match, and no allocation but the sorted masks of a
+ * run that made many.
  */
 #include "oracle/state.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <xxhash.h>
 
 #include "base/util.h"
 
-/* Whether masks meet physical page ppn: 0 no, 1 in part, 2 one mask
- * covers it whole (it then compares as zeros, whatever it holds). */
-static int page_masked(uint64_t ppn, const pbc_mask *masks, uint32_t n)
+/* The masks a comparison looks through. Few are scanned as they are; past
+ * MASKS_SCANNED they are sorted and merged once, so that a run which
+ * discarded thousands of ranges costs a binary search per page, not a
+ * scan of them all (merging changes nothing: a page covered by several
+ * masks compares as zeros, as one covered by one). */
+#define MASKS_SCANNED 16u
+typedef struct mask_set {
+    const pbc_mask *m;
+    uint32_t n;
+    pbc_mask *merged; /* sorted by start, disjoint; NULL: m is scanned */
+} mask_set;
+
+static int mask_by_start(const void *x, const void *y)
+{
+    const pbc_mask *a = x, *b = y;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+static void mask_set_init(mask_set *ms, const pbc_mask *masks, uint32_t n)
+{
+    *ms = (mask_set){masks, n, NULL};
+    if (n <= MASKS_SCANNED)
+        return;
+    pbc_mask *m = pbc_xmalloc(n * sizeof(*m));
+    memcpy(m, masks, n * sizeof(*m));
+    qsort(m, n, sizeof(*m), mask_by_start);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (m[i].end <= m[i].start)
+            continue;
+        if (k && m[i].start <= m[k - 1].end) {
+            if (m[i].end > m[k - 1].end)
+                m[k - 1].end = m[i].end;
+        } else {
+            m[k++] = m[i];
+        }
+    }
+    ms->m = ms->merged = m;
+    ms->n = k;
+}
+
+static void mask_set_fini(mask_set *ms) { free(ms->merged); }
+
+/* The first mask that may meet [lo, ...): merged masks past the last one
+ * ending at or before lo; every mask when they are scanned. */
+static uint32_t mask_first(const mask_set *ms, uint64_t lo)
+{
+    if (!ms->merged)
+        return 0;
+    uint32_t a = 0, b = ms->n;
+    while (a < b) {
+        uint32_t mid = a + (b - a) / 2;
+        if (ms->m[mid].end <= lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return a;
+}
+
+/* Whether masks meet physical page ppn: 0 no, 1 in part, 2 they cover it
+ * whole (it then compares as zeros, whatever it holds). */
+static int page_masked(uint64_t ppn, const mask_set *ms)
 {
     uint64_t lo = ppn << PBC_PAGE_SHIFT, hi = lo + PBC_PAGE_SIZE;
     int met = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (masks[i].start <= lo && masks[i].end >= hi)
+    for (uint32_t i = mask_first(ms, lo); i < ms->n; i++) {
+        const pbc_mask *k = &ms->m[i];
+        if (k->start <= lo && k->end >= hi)
             return 2;
-        met |= masks[i].end > lo && masks[i].start < hi;
+        met |= k->end > lo && k->start < hi;
+        if (ms->merged)
+            break; /* disjoint and sorted: the first past lo tells */
     }
     return met;
 }
@@ -29,11 +94,11 @@ static int page_masked(uint64_t ppn, const pbc_mask *masks, uint32_t n)
 /* The page's bytes as the comparison sees them, masked bytes zeroed: the
  * page itself when nothing is masked, else a copy in scratch. NULL (all
  * zeros) for a page never written or masked whole. */
-static const uint8_t *masked_view(const pbc_page *p, const pbc_mask *masks, uint32_t n, uint8_t *scratch)
+static const uint8_t *masked_view(const pbc_page *p, const mask_set *ms, uint8_t *scratch)
 {
     if (!p)
         return NULL;
-    int masked = page_masked(p->ppn, masks, n);
+    int masked = page_masked(p->ppn, ms);
     if (masked == 2)
         return NULL;
     if (!masked)
@@ -42,11 +107,14 @@ static const uint8_t *masked_view(const pbc_page *p, const pbc_mask *masks, uint
     if (v != scratch)
         memcpy(scratch, v, PBC_PAGE_SIZE);
     uint64_t lo = p->ppn << PBC_PAGE_SHIFT, hi = lo + PBC_PAGE_SIZE;
-    for (uint32_t i = 0; i < n; i++) {
-        if (masks[i].end <= lo || masks[i].start >= hi)
+    for (uint32_t i = mask_first(ms, lo); i < ms->n; i++) {
+        const pbc_mask *k = &ms->m[i];
+        if (ms->merged && k->start >= hi)
+            break;
+        if (k->end <= lo || k->start >= hi)
             continue;
-        uint64_t s = masks[i].start > lo ? masks[i].start : lo;
-        uint64_t e = masks[i].end < hi ? masks[i].end : hi;
+        uint64_t s = k->start > lo ? k->start : lo;
+        uint64_t e = k->end < hi ? k->end : hi;
         memset(scratch + (s - lo), 0, e - s);
     }
     return scratch;
@@ -81,7 +149,7 @@ static int gart_conforms(const pbc_gart_entry *a, const pbc_gart_entry *b)
 /* Whether written page p, seen through the masks as v (NULL: masked
  * whole), holds what the base beneath it says (zeros where no extent
  * lies). */
-static int page_is_base(const pbc_gpu *g, const pbc_page *p, const uint8_t *v, const pbc_mask *masks, uint32_t n)
+static int page_is_base(const pbc_gpu *g, const pbc_page *p, const uint8_t *v, const mask_set *ms)
 {
     if (!v)
         return 1;
@@ -89,7 +157,7 @@ static int page_is_base(const pbc_gpu *g, const pbc_page *p, const uint8_t *v, c
     if (!pbc_mem_base_at(&g->mem, p->ppn, &base.desc, NULL))
         return pbc_all_bytes(v, PBC_PAGE_SIZE, 0);
     uint8_t sb[PBC_PAGE_SIZE];
-    const uint8_t *vb = masked_view(&base, masks, n, sb);
+    const uint8_t *vb = masked_view(&base, ms, sb);
     return memcmp(v, vb ? vb : zero_page, PBC_PAGE_SIZE) == 0;
 }
 
@@ -123,9 +191,11 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
     uint8_t scratch[PBC_PAGE_SIZE];
     pbc_desc last = {PBC_PAGE_BYTES, 0, 0}; /* a pattern page's hash is the same for its whole fill */
     uint64_t last_hash = 0;
+    mask_set ms;
+    mask_set_init(&ms, masks, mask_count);
     for (uint32_t i = 0; i < g->mem.count; i++) {
         const pbc_page *p = &g->mem.pages[i];
-        int masked = page_masked(p->ppn, masks, mask_count);
+        int masked = page_masked(p->ppn, &ms);
         int is_base = masked ? -1 : described_is_base(g, p);
         if (is_base == 1)
             continue;
@@ -134,8 +204,8 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
         if (pattern && !masked && is_base == 0 && pbc_desc_same(&p->desc, &last)) {
             h = last_hash;
         } else {
-            const uint8_t *v = masked_view(p, masks, mask_count, scratch);
-            if (is_base < 0 && page_is_base(g, p, v, masks, mask_count))
+            const uint8_t *v = masked_view(p, &ms, scratch);
+            if (is_base < 0 && page_is_base(g, p, v, &ms))
                 continue;
             h = XXH3_64bits(v, PBC_PAGE_SIZE);
             if (pattern && !masked)
@@ -143,6 +213,7 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
         }
         sum[page_region(g, p->ppn)] += XXH3_64bits_withSeed(&h, sizeof(h), p->ppn);
     }
+    mask_set_fini(&ms);
     for (uint32_t i = 0; i < g->segment_count; i++) {
         const pbc_gpu_segment *seg = &g->seg[i];
         for (uint32_t k = 0; k < seg->touched_count; k++) {
@@ -162,15 +233,15 @@ void pbc_state_digest(const pbc_gpu *g, const pbc_mask *masks, uint32_t mask_cou
 /* Offset of the first byte where the two pages differ, or -1. A page
  * masked whole is equal in both (it compares as zeros), and described
  * pages that describe the same bytes are equal without being made. */
-static int page_differs(const pbc_page *pa, const pbc_page *pb, const pbc_mask *masks, uint32_t n)
+static int page_differs(const pbc_page *pa, const pbc_page *pb, const mask_set *ms)
 {
-    int masked = page_masked(pa ? pa->ppn : pb->ppn, masks, n);
+    int masked = page_masked(pa ? pa->ppn : pb->ppn, ms);
     if (masked == 2)
         return -1;
     if (!masked && pa && pb && pbc_page_single(pa) && pbc_page_single(pb) && pbc_desc_same(&pa->desc, &pb->desc))
         return -1;
     uint8_t sa[PBC_PAGE_SIZE], sb[PBC_PAGE_SIZE];
-    const uint8_t *va = masked_view(pa, masks, n, sa), *vb = masked_view(pb, masks, n, sb);
+    const uint8_t *va = masked_view(pa, ms, sa), *vb = masked_view(pb, ms, sb);
     if (!va)
         va = zero_page;
     if (!vb)
@@ -183,11 +254,11 @@ static int page_differs(const pbc_page *pa, const pbc_page *pb, const pbc_mask *
     return off;
 }
 
-static void fill_window(const pbc_gpu *g, uint64_t start, const pbc_mask *masks, uint32_t n, uint8_t *w)
+static void fill_window(const pbc_gpu *g, uint64_t start, const mask_set *ms, uint8_t *w)
 {
     uint8_t scratch[PBC_PAGE_SIZE];
     pbc_page tmp;
-    const uint8_t *v = masked_view(pbc_mem_get(&g->mem, start >> PBC_PAGE_SHIFT, &tmp), masks, n, scratch);
+    const uint8_t *v = masked_view(pbc_mem_get(&g->mem, start >> PBC_PAGE_SHIFT, &tmp), ms, scratch);
     memcpy(w, (v ? v : zero_page) + (start & (PBC_PAGE_SIZE - 1)), PBC_DIFF_WINDOW);
 }
 
@@ -200,11 +271,11 @@ static pbc_prov page_prov(const pbc_gpu *g, uint64_t ppn)
 
 /* Page ppn of both worlds, compared: the lowest differing address so far
  * in *first. */
-static void diff_page(const pbc_gpu *a, const pbc_gpu *b, uint64_t ppn, const pbc_mask *masks, uint32_t n,
-                      uint64_t *first, pbc_diff *d)
+static void diff_page(const pbc_gpu *a, const pbc_gpu *b, uint64_t ppn, const mask_set *ms, uint64_t *first,
+                      pbc_diff *d)
 {
     pbc_page ta, tb;
-    int off = page_differs(pbc_mem_get(&a->mem, ppn, &ta), pbc_mem_get(&b->mem, ppn, &tb), masks, n);
+    int off = page_differs(pbc_mem_get(&a->mem, ppn, &ta), pbc_mem_get(&b->mem, ppn, &tb), ms);
     if (off < 0)
         return;
     d->differing_pages++;
@@ -215,8 +286,8 @@ static void diff_page(const pbc_gpu *a, const pbc_gpu *b, uint64_t ppn, const pb
 
 /* Pages of x's base extents that neither world wrote: compared only when
  * the two bases differ (they never do for two worlds of one scenario). */
-static void diff_base(const pbc_gpu *x, const pbc_gpu *other, const pbc_gpu *a, const pbc_gpu *b,
-                      const pbc_mask *masks, uint32_t n, uint64_t *first, pbc_diff *d)
+static void diff_base(const pbc_gpu *x, const pbc_gpu *other, const pbc_gpu *a, const pbc_gpu *b, const mask_set *ms,
+                      uint64_t *first, pbc_diff *d)
 {
     pbc_desc ignored;
     const pbc_mem *m = &x->mem;
@@ -227,7 +298,7 @@ static void diff_base(const pbc_gpu *x, const pbc_gpu *other, const pbc_gpu *a, 
             if (other && pbc_mem_base_at(&other->mem, ppn, &ignored, NULL))
                 continue; /* compared from the other's extents */
             if (!pbc_mem_find(&a->mem, ppn) && !pbc_mem_find(&b->mem, ppn))
-                diff_page(a, b, ppn, masks, n, first, d);
+                diff_page(a, b, ppn, ms, first, d);
         }
     }
 }
@@ -235,25 +306,25 @@ static void diff_base(const pbc_gpu *x, const pbc_gpu *other, const pbc_gpu *a, 
 /* Every page either run wrote, compared once: a's pages against b's, then
  * b's that a never wrote (an unwritten page reads as its base). The first
  * difference is the lowest address. */
-static void diff_memory(const pbc_gpu *a, const pbc_gpu *b, const pbc_mask *masks, uint32_t n, pbc_diff *d)
+static void diff_memory(const pbc_gpu *a, const pbc_gpu *b, const mask_set *ms, pbc_diff *d)
 {
     uint64_t first = UINT64_MAX;
     for (uint32_t i = 0; i < a->mem.count; i++)
-        diff_page(a, b, a->mem.pages[i].ppn, masks, n, &first, d);
+        diff_page(a, b, a->mem.pages[i].ppn, ms, &first, d);
     for (uint32_t i = 0; i < b->mem.count; i++)
         if (!pbc_mem_find(&a->mem, b->mem.pages[i].ppn))
-            diff_page(a, b, b->mem.pages[i].ppn, masks, n, &first, d);
+            diff_page(a, b, b->mem.pages[i].ppn, ms, &first, d);
     if (!pbc_mem_same_base(&a->mem, &b->mem)) {
-        diff_base(a, NULL, a, b, masks, n, &first, d);
-        diff_base(b, a, a, b, masks, n, &first, d);
+        diff_base(a, NULL, a, b, ms, &first, d);
+        diff_base(b, a, a, b, ms, &first, d);
     }
     if (first == UINT64_MAX)
         return;
     d->kind = PBC_DIFF_MEMORY;
     d->addr = first;
     d->window_start = first & ~(uint64_t)(PBC_DIFF_WINDOW - 1);
-    fill_window(a, d->window_start, masks, n, d->a);
-    fill_window(b, d->window_start, masks, n, d->b);
+    fill_window(a, d->window_start, ms, d->a);
+    fill_window(b, d->window_start, ms, d->b);
     d->prov_a = page_prov(a, first >> PBC_PAGE_SHIFT);
     d->prov_b = page_prov(b, first >> PBC_PAGE_SHIFT);
 }
@@ -278,7 +349,10 @@ int pbc_state_diff(const pbc_gpu *a, const pbc_gpu *b, const pbc_mask *masks, ui
                    int with_queue, pbc_diff *d)
 {
     memset(d, 0, sizeof(*d));
-    diff_memory(a, b, masks, mask_count, d);
+    mask_set ms;
+    mask_set_init(&ms, masks, mask_count);
+    diff_memory(a, b, &ms, d);
+    mask_set_fini(&ms);
     if (d->kind)
         return 1;
     for (uint32_t s = 0; s < a->segment_count; s++) {
