@@ -60,7 +60,7 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
         {"libfuzzer-only", PBC_OPT_FLAG, &a->libfuzzer_only, NULL, NULL, 0, 0, "off",
          "measure only (l), libFuzzer's levers under ASan+UBSan, and print it"},
         {"calls-only", PBC_OPT_FLAG, &a->calls_only, NULL, NULL, 0, 0, "off",
-         "measure only (p) and (q), the cost per DDI call, and print them"},
+         "measure only (p), (q) and (x), the cost per DDI call, and print them"},
         /* scripts/make-bench-corpus grows corpus/bench-calls from these. */
         {"calls-seeds", PBC_OPT_STRING, &a->calls_seeds, "DIR", "a folder", 0, 0, "off",
          "write (p)'s inputs as DIR/calls-N.pbs and exit", .hidden = 1},
@@ -99,8 +99,9 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "      time (--libfuzzer-only: it alone);\n"
                  "  (i) certify's cases per second in confined workers and with --no-fork;\n"
                  "  (r) certify's random phase, cases per CPU second;\n"
-                 "  (p) the cost per DDI call on call-heavy inputs, and (q) replay of the\n"
-                 "      call-heavy corpus (--calls-corpus) (--calls-only: these alone);\n"
+                 "  (p) the cost per DDI call on call-heavy inputs, (q) replay of the\n"
+                 "      call-heavy corpus (--calls-corpus) and (x) one process crossing\n"
+                 "      (--calls-only: these alone);\n"
                  "  (z) a scenario with allocations and no operations, up to 4 GiB;\n"
                  "and the regression guard's ratios: (a), (a') and (p) per unit of a fixed\n"
                  "workload run in the same process (--guard checks them).\n"

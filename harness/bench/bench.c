@@ -19,22 +19,31 @@
  *       -jobs alternative --jobs does not use), AFL++ with -M and -S;
  *   (h) the cost of one mutation, structure-aware against libFuzzer's own;
  *   (z) scenarios with allocations and no operations, up to 4 GiB;
- * and the regression guard's ratios: (a) and (a') per unit of a fixed
+ *   (p) the cost per DDI call on call-heavy inputs, (q) replay of the
+ *       call-heavy corpus, (x) one process crossing;
+ *   (l) where an exec of libFuzzer under ASan+UBSan goes;
+ * and the regression guard's ratios: (a), (a') and (p) per unit of a fixed
  * workload run in the same process, which --guard checks against those
  * a report recorded. It makes a Markdown report (docs/benchmarks.md keeps
  * the last one). cli/cmd_bench.c parses the options and calls this room.
  */
+#define _GNU_SOURCE
 #include "bench/bench.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <linux/futex.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -816,6 +825,7 @@ static double calls_us_per_call(int which, double seconds, uint32_t *calls)
 
 static double children_cpu(void);
 static void remove_scratch(const char *dir);
+static void crossing_section(FILE *o);
 
 /* `pbcheck replay` of every input in `dir` (in workers, or --no-fork) as a
  * child: inputs per CPU second of it and its workers, and per second of
@@ -895,6 +905,107 @@ void pbc_bench_calls(FILE *o, double seconds, const char *calls_corpus)
         else
             fprintf(o, "| %s | %u | %.0f | %.0f | %s |\n", no_fork ? "--no-fork" : "workers", n, cpu, wall,
                     no_fork ? "-" : ">= 2000");
+    }
+    fprintf(o, "\n");
+    crossing_section(o);
+}
+
+/* ---- (x) One process crossing ---- */
+
+/* What a DDI call costs when the driver runs in a process of its own
+ * (issue: the judge on the other side of the DDI): a request and its
+ * answer between two processes, by pipe, and through a shared page with
+ * a futex to wake the other side (spinning a little first). Measured
+ * with a child that echoes; per round trip. */
+typedef struct xring {
+    _Atomic uint32_t seq, ack; /* the request's number, the answer's */
+} xring;
+
+static void futex_wait(_Atomic uint32_t *at, uint32_t old)
+{
+    syscall(SYS_futex, at, FUTEX_WAIT, old, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *at) { syscall(SYS_futex, at, FUTEX_WAKE, 1, NULL, NULL, 0); }
+
+/* Waits until *at differs from old: `spins` looks first, then the futex. */
+static void xring_await(_Atomic uint32_t *at, uint32_t old, uint32_t spins)
+{
+    for (uint32_t i = 0; i < spins; i++)
+        if (atomic_load_explicit(at, memory_order_acquire) != old)
+            return;
+    while (atomic_load_explicit(at, memory_order_acquire) == old)
+        futex_wait(at, old);
+}
+
+static double crossing_us(int ring, uint32_t spins, uint32_t trips)
+{
+    int to[2], from[2];
+    xring *x = mmap(NULL, sizeof(*x), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (x == MAP_FAILED || pipe(to) || pipe(from))
+        return -1;
+    atomic_store(&x->seq, 0);
+    atomic_store(&x->ack, 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char b;
+        for (uint32_t i = 1; i <= trips; i++) {
+            if (ring) {
+                xring_await(&x->seq, i - 1, spins);
+                atomic_store_explicit(&x->ack, i, memory_order_release);
+                futex_wake(&x->ack);
+            } else if (read(to[0], &b, 1) != 1 || write(from[1], &b, 1) != 1) {
+                _exit(1);
+            }
+        }
+        _exit(0);
+    }
+    double start = wall_now();
+    char b = 0;
+    for (uint32_t i = 1; pid > 0 && i <= trips; i++) {
+        if (ring) {
+            atomic_store_explicit(&x->seq, i, memory_order_release);
+            futex_wake(&x->seq);
+            xring_await(&x->ack, i - 1, spins);
+        } else if (write(to[1], &b, 1) != 1 || read(from[0], &b, 1) != 1) {
+            break;
+        }
+    }
+    double us = (wall_now() - start) * 1e6 / trips;
+    int st = 0;
+    if (pid > 0)
+        waitpid(pid, &st, 0);
+    close(to[0]), close(to[1]), close(from[0]), close(from[1]);
+    munmap(x, sizeof(*x));
+    return pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? us : -1;
+}
+
+static void crossing_section(FILE *o)
+{
+    static const struct {
+        const char *what;
+        int ring;
+        uint32_t spins;
+    } rows[] = {
+        {"a pipe each way", 0, 0},
+        {"a shared page, a futex each way", 1, 0},
+        {"a shared page, 2,000 looks before the futex", 1, 2000},
+    };
+    fprintf(o, "### (x) One process crossing\n\n");
+    fprintf(o, "A request and its answer between pbcheck and a child that echoes, 20,000 round trips each: what "
+               "each DDI call adds when the driver runs in a process of its own. The median of three, in "
+               "microseconds of wall time (the two sides must both run: a loaded machine makes them "
+               "wait).\n\n| crossing | us per round trip |\n|---|---|\n");
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        fprintf(stderr, "bench: (x) %s...\n", rows[i].what);
+        double t[3];
+        for (int k = 0; k < 3; k++)
+            t[k] = crossing_us(rows[i].ring, rows[i].spins, 20000);
+        qsort(t, 3, sizeof(t[0]), cmp_double_f);
+        if (t[0] < 0)
+            fprintf(o, "| %s | failed |\n", rows[i].what);
+        else
+            fprintf(o, "| %s | %.2f |\n", rows[i].what, t[1]);
     }
     fprintf(o, "\n");
 }
