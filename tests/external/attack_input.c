@@ -155,7 +155,7 @@ static void attack_fill(void)
         send_and_die(&f);
         break;
     case 7:
-        fprintf(stderr, "pbcheck: worker: fatal signal, backtrace:\nx.so(+0x0;touch pbc-pwned) [0x0]\n");
+        fprintf(stderr, "pbcheck: worker: fatal signal, backtrace:\n/tmp/x.so(+0x0;touch pbc-pwned) [0x0]\n");
         fflush(stderr);
         abort();
     case 8:
