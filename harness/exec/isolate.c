@@ -838,13 +838,15 @@ static int worker_stop(pbc_iso *iso, int kill_it)
     if (pid > 0) {
         if (kill_it)
             kill(pid, SIGKILL);
-        double until = now_seconds() + ISO_EXIT_GRACE;
-        pid_t got;
-        while (!kill_it && (got = waitpid(pid, &status, WNOHANG)) == 0 && now_seconds() < until) {
+        pid_t got = 0;
+        for (double until = now_seconds() + ISO_EXIT_GRACE; !kill_it && now_seconds() < until;) {
+            got = waitpid(pid, &status, WNOHANG);
+            if (got > 0 || (got < 0 && errno != EINTR))
+                break;
             struct timespec pause = {0, 5 * 1000 * 1000};
             nanosleep(&pause, NULL);
         }
-        if (kill_it || got == 0) {
+        if (got <= 0) {
             kill(pid, SIGKILL);
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
                 ;
