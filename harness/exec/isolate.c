@@ -514,6 +514,21 @@ static uint32_t worker_children(void)
     }
 }
 
+/* worker_children after a job: a child that is ending by itself (the
+ * first half of a double fork, which exits once the second is started)
+ * gets a moment to end, so that only what stays running is swept and
+ * counted. */
+static uint32_t worker_children_after_job(void)
+{
+    uint32_t live = worker_children();
+    for (int i = 0; live && i < 10; i++) {
+        struct timespec pause = {0, 2 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        live = worker_children();
+    }
+    return live;
+}
+
 /* ---- the worker ------------------------------------------------------- */
 
 static void worker_main(pbc_iso *iso, int in, int out, pid_t parent)
@@ -534,7 +549,7 @@ static void worker_main(pbc_iso *iso, int in, int out, pid_t parent)
         free(job);
         fflush(stdout);
         fflush(stderr);
-        uint32_t flags = worker_children(), total = (uint32_t)answer_len + 4;
+        uint32_t flags = worker_children_after_job(), total = (uint32_t)answer_len + 4;
         if (write_all(out, &total, 4) || write_all(out, &flags, 4) || write_all(out, answer, answer_len))
             _exit(0);
         free(answer);
