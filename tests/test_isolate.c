@@ -16,6 +16,7 @@
 
 #include "base/util.h"
 #include "exec/isolate.h"
+#include "exec/symbolize.h"
 #include "kernel/services.h"
 #include "t.h"
 
@@ -241,6 +242,16 @@ T_TEST(a_worker_that_never_exits_is_killed)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     T_CHECK(t1.tv_sec - t0.tv_sec < 10);
     T_CHECK(kill(lingering, 0) != 0);
+}
+
+T_TEST(code_is_named_from_debug_information)
+{
+    pbc_sym s;
+    T_CHECK(pbc_sym_address((const void *)job, &s) == 0);
+    T_CHECK(!strcmp(s.function, "job") && strstr(s.where, "test_isolate.c:"));
+    if (strcmp(s.function, "job") || !strstr(s.where, "test_isolate.c:"))
+        fprintf(stderr, "  named '%s' at '%s'\n", s.function, s.where);
+    T_CHECK(pbc_sym_module("not/absolute.so", 0, 0, &s) == -1);
 }
 
 T_TEST(workers_are_replaced_after_a_batch)

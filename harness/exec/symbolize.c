@@ -81,6 +81,18 @@ static void call_site(Dwarf_Die *cu, Dwarf_Die *inlined, char *buf, size_t size)
         snprintf(buf, size, "%s:?", name ? name : "??");
 }
 
+/* The compile unit holding addr. libdw finds it through .debug_aranges,
+ * which compilers leave out unless asked (-gdwarf-aranges); without it,
+ * each unit's own ranges are asked in turn. */
+static Dwarf_Die *unit_at(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *bias)
+{
+    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+    for (Dwarf_Die *c = NULL; !cu && (c = dwfl_module_nextcu(mod, c, bias));)
+        if (dwarf_haspc(c, addr - *bias) > 0)
+            cu = c;
+    return cu;
+}
+
 int pbc_sym_module(const char *module, uint64_t offset, int return_address, pbc_sym *out)
 {
     memset(out, 0, sizeof(*out));
@@ -90,14 +102,15 @@ int pbc_sym_module(const char *module, uint64_t offset, int return_address, pbc_
     GElf_Addr bias = 0;
     if (!mod || !dwfl_module_getelf(mod, &bias))
         return -1;
-    Dwarf_Addr addr = bias + offset;
-    Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
+    Dwarf_Addr addr = bias + offset, cubias = 0;
+    Dwarf_Die *cu = unit_at(mod, addr, &cubias);
+    Dwarf_Line *line = cu ? dwarf_getsrc_die(cu, addr - cubias) : NULL;
     int lineno = 0;
-    const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
+    if (file && dwarf_lineno(line, &lineno))
+        lineno = 0;
     if (file)
         snprintf(out->where, sizeof(out->where), lineno ? "%s:%d" : "%s:?", file, lineno);
-    Dwarf_Addr cubias = 0;
-    Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &cubias);
     Dwarf_Die *scopes = NULL;
     int n = cu ? dwarf_getscopes(cu, addr - cubias, &scopes) : 0;
     /* Innermost first: each inlined subroutine's call site is where the
