@@ -301,7 +301,10 @@ static void tri_ask(tri_ctx *c, uint32_t kind, const char *name, const uint8_t *
                 pbc_iso_reject(c->iso, &r, "the failure's facts are not triage's");
         } else {
             char what[96];
-            snprintf(what, sizeof(what), "the failure's facts are %zu bytes, not %zu", got, sizeof(*f));
+            if (got != sizeof(*f))
+                snprintf(what, sizeof(what), "the failure's facts are %zu bytes, not %zu", got, sizeof(*f));
+            else
+                snprintf(what, sizeof(what), "not one triage answer");
             pbc_iso_reject(c->iso, &r, what);
         }
         free(fb);
