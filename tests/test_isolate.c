@@ -244,6 +244,24 @@ T_TEST(a_worker_that_never_exits_is_killed)
     T_CHECK(kill(lingering, 0) != 0);
 }
 
+/* Where its caller will go on: a point inside inlined_step's code, once
+ * that is inlined into the test. */
+static __attribute__((noinline)) const void *caller_pc(void) { return __builtin_return_address(0); }
+
+static inline __attribute__((always_inline)) const void *inlined_step(void) { return caller_pc(); }
+
+T_TEST(an_inlined_function_is_named_with_its_caller)
+{
+    pbc_sym s;
+    const char *pc = inlined_step();
+    T_CHECK(pbc_sym_address(pc - 1, &s) == 0); /* a return address: the call is the byte before */
+    T_CHECK(!strcmp(s.function, "inlined_step") && strstr(s.where, "test_isolate.c:"));
+    T_CHECK(strstr(s.inlined, ", inlined into t_an_inlined_function_is_named_with_its_caller at ") &&
+            strstr(s.inlined, "test_isolate.c:"));
+    if (strcmp(s.function, "inlined_step") || !strstr(s.inlined, "inlined into"))
+        fprintf(stderr, "  named '%s' at '%s'%s\n", s.function, s.where, s.inlined);
+}
+
 T_TEST(code_is_named_from_debug_information)
 {
     pbc_sym s;

@@ -93,6 +93,29 @@ static Dwarf_Die *unit_at(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *bias)
     return cu;
 }
 
+/* ", inlined into F at FILE:LINE" for each function the inlined code at
+ * `inlined` stands in, out to the real one. The scopes around an inlined
+ * instance are its caller's, found from the instance itself (the scopes
+ * of an address stop at the inlined function's own definition). */
+static void inline_chain(Dwarf_Die *cu, Dwarf_Die *inlined, char *buf, size_t size)
+{
+    Dwarf_Die *chain = NULL, inner = *inlined;
+    int n = dwarf_getscopes_die(inlined, &chain);
+    size_t at = 0;
+    for (int i = 1; i < n && at < size; i++) {
+        int tag = dwarf_tag(&chain[i]);
+        if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+            continue;
+        char site[320];
+        call_site(cu, &inner, site, sizeof(site));
+        at += (size_t)snprintf(buf + at, size - at, ", inlined into %s at %s", die_name(&chain[i]), site);
+        if (tag == DW_TAG_subprogram)
+            break;
+        inner = chain[i];
+    }
+    free(chain);
+}
+
 int pbc_sym_module(const char *module, uint64_t offset, int return_address, pbc_sym *out)
 {
     memset(out, 0, sizeof(*out));
@@ -113,29 +136,17 @@ int pbc_sym_module(const char *module, uint64_t offset, int return_address, pbc_
         snprintf(out->where, sizeof(out->where), lineno ? "%s:%d" : "%s:?", file, lineno);
     Dwarf_Die *scopes = NULL;
     int n = cu ? dwarf_getscopes(cu, addr - cubias, &scopes) : 0;
-    /* Innermost first: each inlined subroutine's call site is where the
-     * code stands in the function around it. */
-    size_t at = 0;
-    int inner = -1; /* the function scope just inside the one at hand */
-    for (int i = 0; i < n; i++) {
-        int tag = dwarf_tag(&scopes[i]);
-        if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
-            continue;
-        if (inner < 0) {
-            snprintf(out->function, sizeof(out->function), "%s", die_name(&scopes[i]));
-        } else if (at < sizeof(out->inlined)) {
-            char site[320];
-            call_site(cu, &scopes[inner], site, sizeof(site));
-            at += (size_t)snprintf(out->inlined + at, sizeof(out->inlined) - at, ", inlined into %s at %s",
-                                   die_name(&scopes[i]), site);
-        }
-        inner = i;
-        if (tag == DW_TAG_subprogram)
-            break;
+    int inner = -1; /* the innermost function scope: an inlined one when the code was inlined */
+    for (int i = 0; i < n && inner < 0; i++)
+        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram || dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+            inner = i;
+    if (inner >= 0) {
+        snprintf(out->function, sizeof(out->function), "%s", die_name(&scopes[inner]));
+        if (dwarf_tag(&scopes[inner]) == DW_TAG_inlined_subroutine)
+            inline_chain(cu, &scopes[inner], out->inlined, sizeof(out->inlined));
     }
     free(scopes);
-    int named = inner >= 0;
-    if (!named) {
+    if (inner < 0) { /* no debug information here: the symbol table's name */
         const char *sym = dwfl_module_addrname(mod, addr);
         if (sym)
             snprintf(out->function, sizeof(out->function), "%s", sym);
