@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/fs.h"
+#include "base/safe.h"
 #include "base/util.h"
 #include "cli.h"
 #include "coverage.h"
@@ -95,7 +96,7 @@ static const char certify_about[] =
     "waived failure is reported with its reason and does not fail the run; a\n"
     "waiver past its date does (docs/report-format.md).";
 
-/* Set by SIGINT or SIGTERM (the signal's number): certify stops. */
+/* Set by SIGINT, SIGTERM, SIGHUP or SIGQUIT (the signal's number): certify stops. */
 static volatile sig_atomic_t certify_stop;
 
 /* What a certify worker does with one job: run a case, or minimize a
@@ -246,14 +247,30 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
         pbc_iso_result_fini(&r);
         return 1;
     }
+    char *rule = NULL, *message = NULL, *log = NULL;
+    int truncated = 0;
+    if (cls == PBC_ISO_OK) { /* every field checked before any is used: the worker is the builder's */
+        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
+        res->verdict = pbc_iso_get_u32_max(&in, PBC_VERDICT_HARNESS_BUG);
+        rule = pbc_iso_get_text(&in, 0);
+        message = pbc_iso_get_text(&in, PBC_SAFE_LINES);
+        log = pbc_iso_get_text(&in, PBC_SAFE_LINES);
+        truncated = (int)pbc_iso_get_u32_max(&in, 1);
+        res->signature = pbc_iso_get_text(&in, 0);
+        res->title = pbc_iso_get_text(&in, 0);
+        res->location = pbc_iso_get_text(&in, 0);
+        if (!pbc_iso_reader_done(&in) || (rule && strlen(rule) >= sizeof(res->rule))) {
+            free(rule);
+            free(message);
+            free(log);
+            free(res->signature);
+            free(res->title);
+            free(res->location);
+            rule = message = log = res->signature = res->title = res->location = NULL;
+            cls = pbc_iso_reject(iso, &r, "not a case's verdict");
+        }
+    }
     if (cls == PBC_ISO_OK) {
-        pbc_iso_reader in = {r.answer, r.answer_len, 0};
-        res->verdict = pbc_iso_get_u32(&in);
-        char *rule = pbc_iso_get_str(&in), *message = pbc_iso_get_str(&in), *log = pbc_iso_get_str(&in);
-        int truncated = (int)pbc_iso_get_u32(&in);
-        res->signature = pbc_iso_get_str(&in);
-        res->title = pbc_iso_get_str(&in);
-        res->location = pbc_iso_get_str(&in);
         if (res->signature && !res->signature[0]) { /* not a failure */
             free(res->signature);
             free(res->title);
@@ -294,8 +311,14 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
         return 0; /* another case of its group holds the reproducer */
     /* Once stopping, the failure stands as it ran: no minimization. */
     if (!res->isolation && !certify_stop && certify_ask(iso, w, JOB_MINIMIZE, c, res->rule, &r) == PBC_ISO_OK) {
-        pbc_iso_reader in = {r.answer, r.answer_len, 0};
+        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
         res->minimized = pbc_iso_get_str(&in);
+        /* pbcheck writes scenarios in printable text: anything else is not its */
+        if (!pbc_iso_reader_done(&in) || !pbc_safe_is_text(res->minimized, PBC_SAFE_LINES)) {
+            free(res->minimized);
+            res->minimized = NULL;
+            pbc_iso_reject(iso, &r, "not a minimized case");
+        }
     }
     pbc_iso_result_fini(&r);
     if (!res->minimized)
@@ -320,15 +343,16 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
     return 0;
 }
 
-/* SIGINT and SIGTERM from the user stop certification: the case under
- * way is abandoned (its worker killed), the reports are written for the
- * cases that ran, marked interrupted, and certify exits 128 + the signal.
- * The same signals sent by a builder fail its case instead (isolate.h). */
+/* SIGINT, SIGTERM, SIGHUP (the terminal went away) and SIGQUIT from the
+ * user stop certification: the case under way is abandoned (its worker
+ * killed), the reports are written for the cases that ran, marked
+ * interrupted, and certify exits 128 + the signal. The same signals sent
+ * by a builder fail its case instead (isolate.h). */
 static pbc_iso *certify_iso;
 
 static void certify_on_signal(int sig)
 {
-    if (sig != SIGINT && sig != SIGTERM) {
+    if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP && sig != SIGQUIT) {
         signal(sig, SIG_DFL);
         raise(sig);
         return;
@@ -400,7 +424,8 @@ int pbc_cmd_certify(int argc, char **argv)
                   "        failure; 1 not conformant (a failure not waived, a harness bug, an expired\n"
                   "        waiver, a library that would not load) or incomplete (nothing judged);\n"
                   "      2 usage error, a bad waivers file, or a report or journal that cannot be\n"
-                  "        written (no verdict is printed then); 130/143 interrupted by SIGINT/SIGTERM\n"
+                  "        written (no verdict is printed then); 130/143/129/131 interrupted by\n"
+                  "        SIGINT/SIGTERM/SIGHUP/SIGQUIT\n"
                   "        (the reports say so). Builders run in confined worker processes (their\n"
                   "        signals to pbcheck fail their case; what they start dies with it).",
         .opts = opts,
@@ -439,7 +464,11 @@ int pbc_cmd_certify(int argc, char **argv)
     const char *shown_name = t ? t->name : base;
     pbc_report report = {.target = shown_name, .waivers = waivers_path ? &waivers : NULL};
     pbc_rundir run = {0};
-    char *default_out = !out_dir ? pbc_xprintf("reports/%s", shown_name) : NULL;
+    /* A library's table name is the builder's text: one safe folder name
+     * under reports/, whatever it holds ("../..", a newline). */
+    char *folder = pbc_safe_component(shown_name);
+    char *default_out = !out_dir ? pbc_xprintf("reports/%s", folder) : NULL;
+    free(folder);
     rc = PBC_CLI_GO;
     if (pbc_rundir_create(&run, out_dir ? out_dir : default_out, run_id, started, err, sizeof(err)))
         rc = pbc_usage_error("certify: %s", err);
@@ -616,7 +645,11 @@ int pbc_cmd_certify(int argc, char **argv)
         char *shown_dir = pbc_report_shell_quote(dir);
         if (certify_stop)
             printf("verdict: INTERRUPTED by %s after %u cases (partial reports in %s/)\n",
-                   certify_stop == SIGINT ? "SIGINT" : "SIGTERM", cases.count, shown_dir);
+                   certify_stop == SIGINT    ? "SIGINT"
+                   : certify_stop == SIGTERM ? "SIGTERM"
+                   : certify_stop == SIGHUP  ? "SIGHUP"
+                                             : "SIGQUIT",
+                   cases.count, shown_dir);
         else if (verdict == PBC_REPORT_INCOMPLETE)
             printf("verdict: INCOMPLETE: %s (reports in %s/)\n", pbc_report_incomplete_reason(&report), shown_dir);
         else

@@ -222,11 +222,20 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
     pbc_iso_result r;
     judge_current = name;
     judge_told = 0;
+    pbc_judge_counts got = {0};
     if (pbc_iso_run_scaled(judge_iso, job.p, job.n, pbc_scenario_timeout_units(s), &r) == PBC_ISO_OK) {
-        pbc_iso_reader in = {r.answer, r.answer_len, 0};
-        c->passed += pbc_iso_get_u32(&in);
-        c->failed += pbc_iso_get_u32(&in);
-        c->skipped += pbc_iso_get_u32(&in);
+        /* One scenario is judged once: counts of 0 or 1 and nothing else. */
+        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
+        got.passed = pbc_iso_get_u32_max(&in, 1);
+        got.failed = pbc_iso_get_u32_max(&in, 1);
+        got.skipped = pbc_iso_get_u32_max(&in, 1);
+        if (!pbc_iso_reader_done(&in))
+            pbc_iso_reject(judge_iso, &r, "not a scenario's counts");
+    }
+    if (r.cls == PBC_ISO_OK) {
+        c->passed += got.passed;
+        c->failed += got.failed;
+        c->skipped += got.skipped;
     } else {
         c->failed++;
         if (r.cls == PBC_ISO_HARNESS)
@@ -388,9 +397,12 @@ int pbc_cmd_disasm(int argc, char **argv)
         pbc_iso_put_str(&job, name);
         pbc_iso_result r;
         if (pbc_iso_run_scaled(iso, job.p, job.n, pbc_scenario_timeout_units(&s), &r) == PBC_ISO_OK) {
-            pbc_iso_reader in = {r.answer, r.answer_len, 0};
-            done = (int)pbc_iso_get_u32(&in);
-        } else {
+            pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
+            done = (int)pbc_iso_get_u32_max(&in, 3);
+            if (!pbc_iso_reader_done(&in))
+                pbc_iso_reject(iso, &r, "not an exit status");
+        }
+        if (r.cls != PBC_ISO_OK) {
             printf("FAIL  %s  %s\n  %s: %s\n", name, pbc_iso_class_name(r.cls), pbc_iso_class_name(r.cls), r.detail);
             if (r.output && r.output[0])
                 printf("  its output (stderr):\n%s%s", r.output, r.output[strlen(r.output) - 1] == '\n' ? "" : "\n");

@@ -25,6 +25,7 @@
 #include <xxhash.h>
 
 #include "base/fs.h"
+#include "base/safe.h"
 #include "base/util.h"
 #include "cli.h"
 #include "exec/child.h"
@@ -289,16 +290,30 @@ static void tri_ask(tri_ctx *c, uint32_t kind, const char *name, const uint8_t *
         r.cls = PBC_ISO_OK;
     }
     free(job.p);
-    if (r.cls == PBC_ISO_OK) {
-        pbc_iso_reader in = {r.answer, r.answer_len, 0};
+    if (r.cls == PBC_ISO_OK) { /* the worker is the builder's: its answer is checked whole */
+        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
         size_t got;
         uint8_t *fb = pbc_iso_get_bytes(&in, &got);
-        if (!fb || got != sizeof(*f))
-            pbc_harness_bug("a triage worker's answer is %zu bytes, not %zu", got, sizeof(*f));
-        memcpy(f, fb, sizeof(*f));
+        *report = pbc_iso_get_text(&in, PBC_SAFE_LINES);
+        if (fb && got == sizeof(*f) && pbc_iso_reader_done(&in)) {
+            memcpy(f, fb, sizeof(*f));
+            if (pbc_triage_facts_check(f))
+                pbc_iso_reject(c->iso, &r, "the failure's facts are not triage's");
+        } else {
+            char what[96];
+            if (got != sizeof(*f))
+                snprintf(what, sizeof(what), "the failure's facts are %zu bytes, not %zu", got, sizeof(*f));
+            else
+                snprintf(what, sizeof(what), "not one triage answer");
+            pbc_iso_reject(c->iso, &r, what);
+        }
         free(fb);
-        *report = pbc_iso_get_str(&in);
-    } else {
+        if (r.cls != PBC_ISO_OK) {
+            free(*report);
+            *report = NULL;
+        }
+    }
+    if (r.cls != PBC_ISO_OK) {
         const char *own = pbc_exec_target_is_path(c->target_arg) ? c->target_arg : NULL;
         pbc_triage_from_isolation(pbc_iso_class_name(r.cls), r.detail, r.output, own, f);
         *report = pbc_xprintf("%s: %s%s%s", pbc_iso_class_name(r.cls), r.detail, r.output ? "\n" : "",

@@ -40,7 +40,7 @@ cmake -DINPUTS="$src/reports/template.html|$src/reports/report.css|$src/reports/
       -DNAMES="pbc_report_template_html|pbc_report_template_css|pbc_report_template_triage_html" \
       -DOUTPUT="$work/report_templates.c" -P "$src/cmake/embed.cmake"
 $CC -O1 "${common[@]}" -I/usr/include/libxml2 -DPBC_SOURCE_DIR="\"$src\"" "$src"/cli/*.c \
-    "${lib_sources[@]}" "$src"/harness/report/*.c "$src"/harness/bench/*.c "$work/report_templates.c" -ljansson -lxml2 \
+    "${lib_sources[@]}" "$src"/harness/report/*.c "$src"/harness/bench/*.c "$work/report_templates.c" -ljansson -lxml2 -ldw \
     -o "$work/pbcheck"
 
 # libFuzzer's mutator hooks with their own plain copy of the codec, in one
@@ -65,7 +65,7 @@ zip_dir() { # zip_dir DIR ZIP: the files of DIR, flat
 fuzz_target() { # fuzz_target NAME KIND SEED_DIR SOURCES...
     local name="$1" kind="$2" seeds="$3"
     shift 3
-    $CC $CFLAGS "${common[@]}" "$@" "${objs[@]}" $LIB_FUZZING_ENGINE -o "$OUT/$name"
+    $CC $CFLAGS "${common[@]}" "$@" "${objs[@]}" $LIB_FUZZING_ENGINE -ldw -o "$OUT/$name"
     cp "$src/fuzz/dict/$kind.dict" "$OUT/$name.dict"
     cp "$src/fuzz/options/$kind.options" "$OUT/$name.options"
     zip_dir "$seeds" "$OUT/${name}_seed_corpus.zip"

@@ -9,12 +9,14 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pbcheck/wdk/wdm.h>
 
 #include "base/util.h"
 #include "exec/isolate.h"
+#include "exec/symbolize.h"
 #include "kernel/services.h"
 #include "t.h"
 
@@ -73,10 +75,35 @@ static uint8_t *job(void *ctx, const uint8_t *in, size_t len, size_t *answer_len
             usleep(1000);
         break;
     }
+    case 'D': /* the same, without waiting for the first fork: it is still ending as the job answers */
+        if (fork() == 0) {
+            setsid();
+            if (fork() == 0) {
+                *escapee = getpid();
+                for (;;)
+                    pause();
+            }
+            _exit(0);
+        }
+        while (!*escapee)
+            usleep(1000);
+        break;
     case 'w': /* last words */
         DbgPrint("the last words: %d\n", 7);
         raise(SIGSEGV);
         break;
+    case 'L': { /* its job pipe swapped for one it holds open itself: it never reads the end */
+        int p[2];
+        if (pipe(p) == 0)
+            dup2(p[0], 3);
+        break;
+    }
+    case 'G': { /* an answer of its own, with flags no worker sends, ahead of the real one */
+        uint32_t forged[2] = {4, 0x80000000u};
+        if (write(4, forged, sizeof(forged)) == (ssize_t)sizeof(forged))
+            _exit(0);
+        break;
+    }
     default:
         break;
     }
@@ -134,6 +161,117 @@ T_TEST(each_failure_is_classified_and_costs_one_job)
     pbc_iso_destroy(iso);
 }
 
+T_TEST(answers_are_read_with_bounds)
+{
+    pbc_iso_buf b = {0};
+    pbc_iso_put_u32(&b, 7);
+    pbc_iso_put_str(&b, "two");
+    pbc_iso_reader ok = {b.p, b.n, 0, 0};
+    T_CHECK(pbc_iso_get_u32_max(&ok, 7) == 7);
+    char *s = pbc_iso_get_str(&ok);
+    T_CHECK(s && !strcmp(s, "two") && pbc_iso_reader_done(&ok));
+    free(s);
+    /* one byte short: the string's length runs past the end */
+    pbc_iso_reader shortr = {b.p, b.n - 1, 0, 0};
+    pbc_iso_get_u32(&shortr);
+    T_CHECK(pbc_iso_get_str(&shortr) == NULL && !pbc_iso_reader_done(&shortr));
+    /* one byte too long: everything read, one byte left over */
+    pbc_iso_put_bytes(&b, "x", 0);
+    b.p[b.n - 4] = 0;
+    pbc_iso_reader longr = {b.p, b.n - 3, 0, 0};
+    pbc_iso_get_u32(&longr);
+    free(pbc_iso_get_str(&longr));
+    T_CHECK(!pbc_iso_reader_done(&longr));
+    /* a value out of its range, a read past the end */
+    pbc_iso_reader range = {b.p, b.n, 0, 0};
+    T_CHECK(pbc_iso_get_u32_max(&range, 6) == 0 && !pbc_iso_reader_done(&range));
+    pbc_iso_reader past = {b.p, 2, 0, 0};
+    T_CHECK(pbc_iso_get_u32(&past) == 0 && past.bad);
+    /* a string with a NUL inside is not one string; text is made safe */
+    pbc_iso_buf t = {0};
+    pbc_iso_put_bytes(&t, "a\0b", 3);
+    pbc_iso_put_str(&t, "v\n\x1b[8m");
+    pbc_iso_reader nul = {t.p, t.n, 0, 0};
+    T_CHECK(pbc_iso_get_str(&nul) == NULL && nul.bad);
+    pbc_iso_reader text = {t.p, t.n, 0, 0};
+    size_t n;
+    free(pbc_iso_get_bytes(&text, &n));
+    s = pbc_iso_get_text(&text, 0);
+    T_CHECK(s && !strcmp(s, "v\\x0a\\x1b[8m") && pbc_iso_reader_done(&text));
+    free(s);
+    free(t.p);
+    free(b.p);
+}
+
+T_TEST(a_garbled_answer_is_the_builders)
+{
+    pbc_iso_limits lim = {2.0, 0, 100, PBC_ISO_CAPTURE_ALL};
+    pbc_iso *iso = pbc_iso_create(&lim, job, NULL);
+    pbc_iso_result r;
+    T_CHECK(run(iso, "G", &r) == PBC_ISO_CRASH && strstr(r.detail, "the worker's answer is garbled"));
+    pbc_iso_result_fini(&r);
+    /* an answer its reader refuses: the worker goes, the next job gets a fresh one */
+    T_CHECK(run(iso, "eone", &r) == PBC_ISO_OK);
+    pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
+    uint32_t pid = pbc_iso_get_u32(&in);
+    T_CHECK(pbc_iso_reject(iso, &r, "a test") == PBC_ISO_CRASH && r.answer == NULL);
+    T_CHECK(!strcmp(r.detail, "the worker's answer is garbled: a test"));
+    pbc_iso_result_fini(&r);
+    T_CHECK(kill((pid_t)pid, 0) != 0);
+    T_CHECK(run(iso, "etwo", &r) == PBC_ISO_OK);
+    pbc_iso_reader again = {r.answer, r.answer_len, 0, 0};
+    T_CHECK(pbc_iso_get_u32(&again) != pid);
+    pbc_iso_result_fini(&r);
+    pbc_iso_destroy(iso);
+}
+
+T_TEST(a_worker_that_never_exits_is_killed)
+{
+    pbc_iso_limits lim = {2.0, 0, 1, 0};
+    pbc_iso *iso = pbc_iso_create(&lim, job, NULL);
+    pbc_iso_result r;
+    T_CHECK(run(iso, "L", &r) == PBC_ISO_OK);
+    pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
+    pid_t lingering = (pid_t)pbc_iso_get_u32(&in);
+    pbc_iso_result_fini(&r);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    T_CHECK(run(iso, "enext", &r) == PBC_ISO_OK); /* the batch of one is over: the lingering worker goes */
+    pbc_iso_result_fini(&r);
+    pbc_iso_destroy(iso);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    T_CHECK(t1.tv_sec - t0.tv_sec < 10);
+    T_CHECK(kill(lingering, 0) != 0);
+}
+
+/* Where its caller will go on: a point inside inlined_step's code, once
+ * that is inlined into the test. */
+static __attribute__((noinline)) const void *caller_pc(void) { return __builtin_return_address(0); }
+
+static inline __attribute__((always_inline)) const void *inlined_step(void) { return caller_pc(); }
+
+T_TEST(an_inlined_function_is_named_with_its_caller)
+{
+    pbc_sym s;
+    const char *pc = inlined_step();
+    T_CHECK(pbc_sym_address(pc - 1, &s) == 0); /* a return address: the call is the byte before */
+    T_CHECK(!strcmp(s.function, "inlined_step") && strstr(s.where, "test_isolate.c:"));
+    T_CHECK(strstr(s.inlined, ", inlined into t_an_inlined_function_is_named_with_its_caller at ") &&
+            strstr(s.inlined, "test_isolate.c:"));
+    if (strcmp(s.function, "inlined_step") || !strstr(s.inlined, "inlined into"))
+        fprintf(stderr, "  named '%s' at '%s'%s\n", s.function, s.where, s.inlined);
+}
+
+T_TEST(code_is_named_from_debug_information)
+{
+    pbc_sym s;
+    T_CHECK(pbc_sym_address((const void *)job, &s) == 0);
+    T_CHECK(!strcmp(s.function, "job") && strstr(s.where, "test_isolate.c:"));
+    if (strcmp(s.function, "job") || !strstr(s.where, "test_isolate.c:"))
+        fprintf(stderr, "  named '%s' at '%s'\n", s.function, s.where);
+    T_CHECK(pbc_sym_module("not/absolute.so", 0, 0, &s) == -1);
+}
+
 T_TEST(workers_are_replaced_after_a_batch)
 {
     pbc_iso_limits lim = {0, 0, 2, 0};
@@ -187,6 +325,16 @@ T_TEST(nothing_a_job_starts_outlives_it)
     T_CHECK(run(iso, "eafter", &r) == PBC_ISO_OK); /* the same worker goes on */
     pbc_iso_result_fini(&r);
     T_CHECK(pid > 0 && kill(pid, 0) == -1); /* gone, and reaped by the worker before its next job */
+    /* One escaped process is counted once: not the fork that was ending
+     * by itself, not the escapee again while it dies. */
+    for (int i = 0; i < 20; i++) {
+        *escapee = 0;
+        T_CHECK(run(iso, "D", &r) == PBC_ISO_ESCAPE);
+        T_CHECK(strstr(r.detail, "left 1 process running after its case (killed: pid ") != NULL);
+        if (!strstr(r.detail, "left 1 process"))
+            fprintf(stderr, "  %s\n", r.detail);
+        pbc_iso_result_fini(&r);
+    }
     pbc_iso_destroy(iso);
     munmap((void *)escapee, 4096);
 }

@@ -26,9 +26,11 @@ static int fail(char *err, size_t err_size, const char *verb, const char *path, 
 }
 
 /* A single mkdir that accepts an existing folder (made by us earlier, or by
- * a concurrent run sharing the output tree). */
-static int mkdir_one(const char *path)
+ * a concurrent run sharing the output tree). A symbolic link that leads
+ * nowhere is said to be one: mkdir's "File exists" would not tell. */
+static int mkdir_one(const char *path, const char **why)
 {
+    *why = NULL;
     if (mkdir(path, 0777) == 0)
         return 0;
     int saved = errno;
@@ -37,6 +39,9 @@ static int mkdir_one(const char *path)
         if (S_ISDIR(st.st_mode))
             return 0;
         saved = ENOTDIR;
+    } else if (saved == EEXIST && (errno == ENOENT || errno == ELOOP) && lstat(path, &st) == 0 &&
+               S_ISLNK(st.st_mode)) {
+        *why = errno == ELOOP ? "a symbolic link in a loop" : "a symbolic link to nothing (dangling)";
     }
     errno = saved;
     return -1;
@@ -48,19 +53,26 @@ int pbc_fs_mkdirs(const char *path, char *err, size_t err_size)
         return fail(err, err_size, "create", "''", "empty path");
     char *buf = pbc_xstrdup(path);
     int rc = 0;
+    const char *why = NULL;
     /* Each '/' after a name ends a parent; repeated slashes are skipped so
      * "a//b" does not try to create "a/" twice. */
     for (char *p = buf + 1; *p && rc == 0; p++) {
         if (*p != '/' || p[-1] == '/')
             continue;
         *p = 0;
-        rc = mkdir_one(buf);
+        rc = mkdir_one(buf, &why);
+        if (rc && why) { /* the parent at fault, named */
+            if (err && err_size)
+                snprintf(err, err_size, "cannot create %s: %s is %s", path, buf, why);
+            free(buf);
+            return -1;
+        }
         *p = '/';
     }
     if (rc == 0)
-        rc = mkdir_one(buf);
+        rc = mkdir_one(buf, &why);
     if (rc)
-        fail(err, err_size, "create", path, strerror(errno));
+        fail(err, err_size, "create", path, why ? why : strerror(errno));
     free(buf);
     return rc;
 }
@@ -155,13 +167,41 @@ int pbc_fs_write_atomic(const char *path, const void *data, size_t n, char *err,
     return saved ? fail(err, err_size, "write", path, strerror(saved)) : 0;
 }
 
+FILE *pbc_fs_open_file(const char *path, const char **why)
+{
+    /* Without blocking: a FIFO with no writer would hold open() forever.
+     * Only a regular file is read (a FIFO, a device or a folder is no
+     * file to read whole). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st)) {
+        *why = strerror(errno);
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *why = S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file";
+        close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        *why = strerror(errno);
+        close(fd);
+    }
+    return f;
+}
+
 int pbc_fs_read(const char *path, size_t max, char **data, size_t *n, char *err, size_t err_size)
 {
     *data = NULL;
     *n = 0;
-    FILE *f = fopen(path, "rb");
+    const char *why;
+    FILE *f = pbc_fs_open_file(path, &why);
     if (!f)
-        return fail(err, err_size, "open", path, strerror(errno));
+        return fail(err, err_size, "open", path, why);
     size_t cap = 4096, len = 0;
     char *buf = pbc_xmalloc(cap + 1);
     for (;;) {
@@ -182,9 +222,9 @@ int pbc_fs_read(const char *path, size_t max, char **data, size_t *n, char *err,
         free(buf);
         if (rd_err)
             return fail(err, err_size, "read", path, "read error");
-        char why[64];
-        snprintf(why, sizeof(why), "larger than %zu bytes", max);
-        return fail(err, err_size, "read", path, why);
+        char too_large[64];
+        snprintf(too_large, sizeof(too_large), "larger than %zu bytes", max);
+        return fail(err, err_size, "read", path, too_large);
     }
     buf[len] = 0;
     *data = buf;

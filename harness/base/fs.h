@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,11 @@ int pbc_fs_mkdirs(const char *path, char *err, size_t err_size);
  * /dev/null, a FIFO; or a link to one) cannot be replaced: the data is
  * written into it. */
 int pbc_fs_write_atomic(const char *path, const void *data, size_t n, char *err, size_t err_size);
+
+/* Opens path to read it, only when it is a regular file (or a link to
+ * one), never blocking in open() (a FIFO with no writer); NULL with *why
+ * ("not a regular file", or the system's reason) otherwise. */
+FILE *pbc_fs_open_file(const char *path, const char **why);
 
 /* Reads all of path into *data (owned, NUL-terminated beyond *n). A file
  * larger than max bytes is an error ("larger than MAX bytes"). */

@@ -89,7 +89,7 @@ typedef struct pbc_report {
     uint32_t rule_hits[PBC_RULE_COUNT]; /* failing cases per rule, by pbc_rule_id (not waived) */
     const pbc_report_case *cases;
     uint32_t case_count;
-    /* SIGINT or SIGTERM stopped the run: its verdict is INCOMPLETE. */
+    /* SIGINT, SIGTERM, SIGHUP or SIGQUIT stopped the run: its verdict is INCOMPLETE. */
     int interrupted;
     /* Planned cases with no verdict of their own: the verdict is
      * INCOMPLETE (a run that judged nothing is never CONFORMANT either). */

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/audit.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
@@ -27,9 +28,12 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
+#include "base/safe.h"
 #include "base/util.h"
+#include "exec/symbolize.h"
 #include "kernel/services.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -59,6 +63,7 @@ struct pbc_iso {
     int to_worker, from_worker; /* the caller's ends */
     int output;                 /* capture file (memfd), -1 without capture */
     uint32_t jobs;              /* jobs the current worker has run */
+    off_t output_from;          /* the capture file's end when the current job was sent */
     void (*waiting)(void *ctx, double seconds);
     void *waiting_ctx;
     volatile sig_atomic_t blamed_signal; /* a signal pbcheck got from the worker or its descendants */
@@ -132,12 +137,28 @@ void pbc_iso_put_bytes(pbc_iso_buf *b, const void *p, size_t len)
 
 void pbc_iso_put_str(pbc_iso_buf *b, const char *s) { pbc_iso_put_bytes(b, s, s ? strlen(s) : 0); }
 
+/* A read past the end, or a field that cannot be what it claims, spoils
+ * the reader for good: every later read is empty, and
+ * pbc_iso_reader_done says so. */
 uint32_t pbc_iso_get_u32(pbc_iso_reader *r)
 {
     uint32_t v = 0;
-    if (r->at + 4 <= r->n)
-        memcpy(&v, r->p + r->at, 4);
+    if (r->bad || r->at > r->n || r->n - r->at < 4) {
+        r->bad = 1;
+        return 0;
+    }
+    memcpy(&v, r->p + r->at, 4);
     r->at += 4;
+    return v;
+}
+
+uint32_t pbc_iso_get_u32_max(pbc_iso_reader *r, uint32_t max)
+{
+    uint32_t v = pbc_iso_get_u32(r);
+    if (v > max) {
+        r->bad = 1;
+        return 0;
+    }
     return v;
 }
 
@@ -148,8 +169,10 @@ uint8_t *pbc_iso_get_bytes(pbc_iso_reader *r, size_t *n)
     if (len == 0)
         return NULL;
     len--;
-    if (r->at > r->n || len > r->n - r->at)
-        len = r->at > r->n ? 0 : (uint32_t)(r->n - r->at);
+    if (r->bad || len > r->n - r->at) {
+        r->bad = 1;
+        return NULL;
+    }
     uint8_t *s = pbc_xmalloc(len + 1u);
     if (len)
         memcpy(s, r->p + r->at, len);
@@ -162,8 +185,26 @@ uint8_t *pbc_iso_get_bytes(pbc_iso_reader *r, size_t *n)
 char *pbc_iso_get_str(pbc_iso_reader *r)
 {
     size_t n;
-    return (char *)pbc_iso_get_bytes(r, &n);
+    char *s = (char *)pbc_iso_get_bytes(r, &n);
+    if (s && strlen(s) != n) { /* a NUL inside: not one string */
+        r->bad = 1;
+        free(s);
+        return NULL;
+    }
+    return s;
 }
+
+char *pbc_iso_get_text(pbc_iso_reader *r, unsigned flags)
+{
+    char *s = pbc_iso_get_str(r);
+    if (!s || pbc_safe_is_text(s, flags))
+        return s;
+    char *safe = pbc_safe_text(s, flags);
+    free(s);
+    return safe;
+}
+
+int pbc_iso_reader_done(const pbc_iso_reader *r) { return !r->bad && r->at == r->n; }
 
 /* ---- confinement -------------------------------------------------------
  *
@@ -380,13 +421,32 @@ static void (*worker_init)(void);
 
 void pbc_iso_set_worker_init(void (*fn)(void)) { worker_init = fn; }
 
+/* The header of a worker's backtrace, before the faulting address: the
+ * one frame whose address is exact (the others are return addresses). */
+#define ISO_FATAL_HEAD "pbcheck: worker: fatal signal, pc 0x"
+
 /* A fatal signal in the worker: the backtrace goes to stderr (the capture
  * file), then the signal ends the worker as it would have. */
-static void iso_fatal(int sig)
+static void iso_fatal(int sig, siginfo_t *info, void *ucontext)
 {
-    static const char head[] = "\npbcheck: worker: fatal signal, backtrace:\n";
+    (void)info;
+    uintptr_t pc = 0;
+#if defined(__x86_64__)
+    pc = (uintptr_t)((ucontext_t *)ucontext)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    pc = (uintptr_t)((ucontext_t *)ucontext)->uc_mcontext.pc;
+#else
+    (void)ucontext;
+#endif
+    /* By hand: snprintf is not async-signal-safe. */
+    char head[80] = "\n" ISO_FATAL_HEAD;
+    size_t at = strlen(head);
+    for (int shift = (int)sizeof(pc) * 8 - 4; shift >= 0; shift -= 4)
+        head[at++] = "0123456789abcdef"[(pc >> shift) & 15];
+    memcpy(head + at, ", backtrace:\n", 14);
+    at += 13;
     void *frames[48];
-    ssize_t ignored = write(STDERR_FILENO, head, sizeof(head) - 1);
+    ssize_t ignored = write(STDERR_FILENO, head, at);
     (void)ignored;
     int n = backtrace(frames, 48);
     backtrace_symbols_fd(frames, n, STDERR_FILENO);
@@ -416,20 +476,20 @@ static void worker_setup(const pbc_iso_limits *lim, pid_t parent)
         struct rlimit rl = {lim->memory_bytes, lim->memory_bytes};
         setrlimit(RLIMIT_DATA, &rl);
     }
-    if (!ISO_ASAN) { /* the sanitizer reports these itself, better */
-        stack_t ss = {.ss_sp = iso_altstack, .ss_size = sizeof(iso_altstack)};
+    /* The sanitizer reports the faults itself, better; not abort(). */
+    stack_t ss = {.ss_sp = iso_altstack, .ss_size = sizeof(iso_altstack)};
+    if (!ISO_ASAN)
         sigaltstack(&ss, NULL);
-        static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-        for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
-            struct sigaction sa;
-            memset(&sa, 0, sizeof(sa));
-            sa.sa_handler = iso_fatal;
-            sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
-            sigemptyset(&sa.sa_mask);
-            sigaction(fatal[i], &sa, NULL);
-        }
-        backtrace((void *[1]){0}, 1); /* loads libgcc now, not in a handler */
+    static const int fatal[] = {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+    for (size_t i = 0; i < (ISO_ASAN ? 1 : sizeof(fatal) / sizeof(fatal[0])); i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = iso_fatal;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+        sigemptyset(&sa.sa_mask);
+        sigaction(fatal[i], &sa, NULL);
     }
+    backtrace((void *[1]){0}, 1); /* loads libgcc now, not in a handler */
     prctl(PR_SET_DUMPABLE, 1); /* pbcheck is not (pbc_iso_create); LeakSanitizer must trace us */
     worker_drop_capabilities();
     if (pbc_iso_seccomp_available() && worker_confine(getpid())) {
@@ -454,6 +514,21 @@ static uint32_t worker_children(void)
     }
 }
 
+/* worker_children after a job: a child that is ending by itself (the
+ * first half of a double fork, which exits once the second is started)
+ * gets a moment to end, so that only what stays running is swept and
+ * counted. */
+static uint32_t worker_children_after_job(void)
+{
+    uint32_t live = worker_children();
+    for (int i = 0; live && i < 10; i++) {
+        struct timespec pause = {0, 2 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        live = worker_children();
+    }
+    return live;
+}
+
 /* ---- the worker ------------------------------------------------------- */
 
 static void worker_main(pbc_iso *iso, int in, int out, pid_t parent)
@@ -474,7 +549,7 @@ static void worker_main(pbc_iso *iso, int in, int out, pid_t parent)
         free(job);
         fflush(stdout);
         fflush(stderr);
-        uint32_t flags = worker_children(), total = (uint32_t)answer_len + 4;
+        uint32_t flags = worker_children_after_job(), total = (uint32_t)answer_len + 4;
         if (write_all(out, &total, 4) || write_all(out, &flags, 4) || write_all(out, answer, answer_len))
             _exit(0);
         free(answer);
@@ -660,9 +735,18 @@ void pbc_iso_catch_signals(void (*on_user)(int sig))
     }
 }
 
+/* The processes one sweep killed, each counted once: a process SIGKILLed
+ * is listed until it has died, which may take more than one round. */
+typedef struct iso_killed {
+    pid_t pid[64];
+    int n;
+    int listed; /* processes found alive in the last round, new or not */
+} iso_killed;
+
 /* The live processes listed as children of parent (every thread's), not
- * counting workers: killed, described into what; their number. */
-static uint32_t kill_children_of(pid_t parent, char *what, size_t what_size, size_t *at)
+ * counting workers: killed, those not killed before described into what;
+ * their number. */
+static uint32_t kill_children_of(pid_t parent, iso_killed *seen, char *what, size_t what_size, size_t *at)
 {
     char dir[64];
     snprintf(dir, sizeof(dir), "/proc/%d/task", (int)parent);
@@ -699,10 +783,18 @@ static uint32_t kill_children_of(pid_t parent, char *what, size_t what_size, siz
                 fclose(c);
             }
             kill((pid_t)pid, SIGKILL);
+            seen->listed++;
             if (parent == getpid())
                 waitpid((pid_t)pid, NULL, 0);
             if (!strcmp(comm, "llvm-symbolizer"))
                 continue; /* the sanitizer's own helper, reporting the worker's death: not the builder's */
+            int again = 0;
+            for (int k = 0; k < seen->n; k++)
+                again |= seen->pid[k] == (pid_t)pid;
+            if (again)
+                continue;
+            if (seen->n < (int)PBC_ARRAY_LEN(seen->pid))
+                seen->pid[seen->n++] = (pid_t)pid;
             killed++;
             if (*at < what_size)
                 *at += (size_t)snprintf(what + *at, what_size - *at, "%spid %ld '%s'", *at ? ", " : "", pid, comm);
@@ -721,24 +813,33 @@ static uint32_t sweep(pid_t parent, char *what, size_t what_size)
 {
     uint32_t total = 0, quiet = 0;
     size_t at = 0;
+    iso_killed seen = {.n = 0};
     what[0] = 0;
     /* Nothing found at first: nothing there (a dead worker's children are
      * ours before its death is reported). After a kill, a few quiet rounds:
      * the killed hand their children over as they die. */
     for (int round = 0; round < 200 && quiet < 3; round++) {
-        uint32_t k = kill_children_of(parent, what, what_size, &at);
-        total += k;
+        seen.listed = 0;
+        total += kill_children_of(parent, &seen, what, what_size, &at);
         if (!total)
             break;
-        quiet = k ? 0 : quiet + 1;
+        quiet = seen.listed ? 0 : quiet + 1;
         struct timespec pause = {0, 2 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }
     return total;
 }
 
+/* How long a worker has to exit once its job pipe is closed: it exits
+ * as soon as it reads the end; one that does not (its builder holds the
+ * pipe open, or took it over) is killed. */
+#define ISO_EXIT_GRACE 2.0
+
+static double now_seconds(void);
+
 /* Ends the worker: closes its pipes (it exits when it reads EOF), kills
- * it if asked, and reaps it. Returns its wait status. */
+ * it if asked or if it is still there after ISO_EXIT_GRACE, and reaps it.
+ * Returns its wait status. */
 static int worker_stop(pbc_iso *iso, int kill_it)
 {
     int status = 0;
@@ -752,8 +853,19 @@ static int worker_stop(pbc_iso *iso, int kill_it)
     if (pid > 0) {
         if (kill_it)
             kill(pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
+        pid_t got = 0;
+        for (double until = now_seconds() + ISO_EXIT_GRACE; !kill_it && now_seconds() < until;) {
+            got = waitpid(pid, &status, WNOHANG);
+            if (got > 0 || (got < 0 && errno != EINTR))
+                break;
+            struct timespec pause = {0, 5 * 1000 * 1000};
+            nanosleep(&pause, NULL);
+        }
+        if (got <= 0) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        }
         live_remove(pid);
     }
     return status;
@@ -835,6 +947,14 @@ static uint64_t worker_rss(pid_t pid)
     return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
+/* Whether the worker has ended (left for worker_stop to reap). */
+static int worker_gone(pid_t pid)
+{
+    siginfo_t info;
+    memset(&info, 0, sizeof(info));
+    return pid > 0 && waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
 /* Reads a whole frame within the deadline; 0, -1 (the worker is gone),
  * -2 (deadline), -3 (over the memory limit). */
 static int receive_frame(pbc_iso *iso, uint8_t **out, size_t *out_len, double deadline, uint64_t *rss_seen)
@@ -868,6 +988,10 @@ static int receive_frame(pbc_iso *iso, uint8_t **out, size_t *out_len, double de
                 free(body);
                 return -3;
             }
+        }
+        if (ready == 0 && worker_gone(iso->pid)) {
+            free(body); /* what it started holds the pipe open: its answer will not come */
+            return -1;
         }
         if (ready <= 0)
             continue;
@@ -935,74 +1059,67 @@ static char *read_output(int fd, off_t from)
     return s;
 }
 
-/* The function at OFFSET of MODULE and its "FILE:LINE" by its debug
- * information (addr2line); -1 when it has none. */
-static int addr2line(const char *module, const char *offset, char *fn, size_t fn_size, char *where,
-                     size_t where_size)
+/* Hex digits at *p, at most 16, into *v; the first byte after them. */
+static const char *parse_hex(const char *p, uint64_t *v)
 {
-    for (const char *c = module; *c; c++)
-        if (!(*c == '/' || *c == '.' || *c == '_' || *c == '-' || *c == '+' || (*c >= '0' && *c <= '9') ||
-              (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
-            return -1; /* keep the shell out of odd paths */
-    char *cmd = pbc_xprintf("addr2line -f -C -e '%s' %s 2>/dev/null", module, offset);
-    FILE *p = popen(cmd, "r");
-    free(cmd);
-    if (!p)
-        return -1;
-    fn[0] = where[0] = 0;
-    if (!fgets(fn, (int)fn_size, p) || !fgets(where, (int)where_size, p))
-        fn[0] = 0;
-    pclose(p);
-    fn[strcspn(fn, "\n")] = 0;
-    where[strcspn(where, "\n")] = 0;
-    return !fn[0] || !strcmp(fn, "??") ? -1 : 0;
+    const char *start = p;
+    *v = 0;
+    for (; p - start < 16; p++) {
+        int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+        if (d < 0)
+            break;
+        *v = *v << 4 | (uint64_t)d;
+    }
+    return p > start ? p : NULL;
 }
 
-/* A backtrace frame of a shared library, "path.so(+0xOFF) [0x...]" or
- * "path.so(sym+0xOFF) [...]": symbolized with addr2line when it has no
- * name. Returns an owned replacement line, or NULL to keep it. */
-static char *symbolize_frame(const char *line)
+/* A backtrace frame of a shared library as glibc prints it,
+ * "/path/lib.so(+0xOFF)[0xADDR]", and nothing else: an absolute module
+ * path of printable characters, an offset and an address in lower-case
+ * hex. The worker's stderr is the builder's to write, so a line that is
+ * not exactly that is left as text. 0, or -1. */
+static int parse_frame_line(const char *line, char *module, size_t module_size, uint64_t *offset, uint64_t *addr)
 {
-    const char *open = strchr(line, '('), *plus = open ? strstr(open, "(+0x") : NULL;
-    if (!open || plus != open || open - line < 4 || strncmp(open - 3, ".so", 3) != 0)
-        return NULL;
-    char module[1024], offset[32];
-    size_t mlen = (size_t)(open - line);
-    const char *close = strchr(open, ')');
-    if (mlen >= sizeof(module) || !close || (size_t)(close - open - 2) >= sizeof(offset))
-        return NULL;
-    memcpy(module, line, mlen);
-    module[mlen] = 0;
-    memcpy(offset, open + 2, (size_t)(close - open - 2));
-    offset[close - open - 2] = 0;
-    char fn[512], where[512];
-    if (addr2line(module, offset, fn, sizeof(fn), where, sizeof(where)))
-        return NULL;
-    return pbc_xprintf("%s" ISO_FRAME_MARK "%s (%s+%s)", fn, where, module, offset);
+    const char *open = strstr(line, "(+0x");
+    if (!open || line[0] != '/' || (size_t)(open - line) >= module_size || open - line < 4 ||
+        strncmp(open - 3, ".so", 3))
+        return -1;
+    for (const char *c = line; c < open; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+            return -1;
+    const char *p = parse_hex(open + 4, offset);
+    if (!p || strncmp(p, ")[0x", 4) || !(p = parse_hex(p + 4, addr)) || strcmp(p, "]"))
+        return -1;
+    memcpy(module, line, (size_t)(open - line));
+    module[open - line] = 0;
+    return 0;
 }
 
-int pbc_iso_symbolize(const void *addr, char *fn, size_t fn_size, char *where, size_t where_size)
+/* A library frame named: "FN at FILE:LINE (MODULE+0xOFF)", and the
+ * functions it was inlined into. Owned, or NULL to keep the line. Every
+ * frame but the faulting one (its address is fault_pc) is a return
+ * address. */
+static char *symbolize_frame(const char *line, uint64_t fault_pc)
 {
-    Dl_info info, self;
-    if (!addr || !dladdr(addr, &info) || !info.dli_fbase || !dladdr((const void *)pbc_iso_symbolize, &self))
-        return -1;
-    char module[1024], offset[32];
-    ssize_t n = info.dli_fbase == self.dli_fbase ? readlink("/proc/self/exe", module, sizeof(module) - 1) : -1;
-    if (n > 0)
-        module[n] = 0; /* pbcheck itself: a built-in target */
-    else if (info.dli_fname && info.dli_fname[0] == '/')
-        snprintf(module, sizeof(module), "%s", info.dli_fname);
-    else
-        return -1;
-    snprintf(offset, sizeof(offset), "0x%lx", (unsigned long)((const char *)addr - (const char *)info.dli_fbase));
-    return addr2line(module, offset, fn, fn_size, where, where_size);
+    char module[1024];
+    uint64_t offset, addr;
+    pbc_sym sym;
+    if (parse_frame_line(line, module, sizeof(module), &offset, &addr) ||
+        pbc_sym_module(module, offset, addr != fault_pc, &sym))
+        return NULL;
+    return pbc_xprintf("%s" ISO_FRAME_MARK "%s (%s+0x%" PRIx64 ")%s", sym.function, sym.where[0] ? sym.where : "??:?",
+                       module, offset, sym.inlined);
 }
 
 /* Symbolizes the library frames of a worker backtrace in place. */
 static char *symbolize_output(char *out)
 {
-    if (!out || !strstr(out, "pbcheck: worker: fatal signal"))
+    const char *head = out ? strstr(out, ISO_FATAL_HEAD) : NULL;
+    if (!head)
         return out;
+    uint64_t fault_pc = 0;
+    if (!parse_hex(head + strlen(ISO_FATAL_HEAD), &fault_pc))
+        fault_pc = 0;
     size_t cap = strlen(out) + 1, n = 0;
     char *res = pbc_xmalloc(cap);
     for (char *line = out; *line;) {
@@ -1010,7 +1127,7 @@ static char *symbolize_output(char *out)
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
         char save = line[len];
         line[len] = 0;
-        char *sym = symbolize_frame(line);
+        char *sym = symbolize_frame(line, fault_pc);
         const char *text = sym ? sym : line;
         size_t tl = strlen(text);
         if (n + tl + 2 > cap) {
@@ -1048,7 +1165,7 @@ pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_
     return pbc_iso_run_scaled(iso, job, len, 1, r);
 }
 
-pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, uint32_t units, pbc_iso_result *r)
+static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint32_t units, pbc_iso_result *r)
 {
     double seconds = iso->lim.job_seconds * (units ? units : 1);
     memset(r, 0, sizeof(*r));
@@ -1065,6 +1182,7 @@ pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, u
             return r->cls;
         }
         from = iso->output >= 0 ? lseek(iso->output, 0, SEEK_END) : 0; /* before the worker can write */
+        iso->output_from = from;
         if (send_frame(iso->to_worker, job, len) == 0)
             break;
         worker_stop(iso, 1); /* it died between jobs: a fresh one takes this job */
@@ -1081,9 +1199,10 @@ pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, u
     uint64_t rss = 0;
     int got = receive_frame(iso, &r->answer, &r->answer_len, deadline, &rss);
     char left[sizeof(r->detail) / 2];
-    if (got == 0 && r->answer_len >= 4 && !iso->blamed_signal) {
-        uint32_t flags;
+    uint32_t flags = 0;
+    if (got == 0 && r->answer_len >= 4)
         memcpy(&flags, r->answer, 4);
+    if (got == 0 && r->answer_len >= 4 && !(flags & ~ISO_LIVE_CHILDREN) && !iso->blamed_signal) {
         memmove(r->answer, r->answer + 4, r->answer_len - 4);
         r->answer_len -= 4;
         uint32_t n = flags & ISO_LIVE_CHILDREN ? sweep(iso->pid, left, sizeof(left)) : 0;
@@ -1097,8 +1216,8 @@ pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, u
                  n, n == 1 ? "" : "es", left);
         return r->cls = PBC_ISO_ESCAPE;
     }
-    if (got == 0) { /* an answer with no room for flags, or after a signal the builder sent us */
-        got = r->answer_len < 4 ? -4 : -1;
+    if (got == 0) { /* an answer with no room for flags, flags unknown, or after a signal the builder sent us */
+        got = iso->blamed_signal ? -1 : -4;
         free(r->answer);
         r->answer = NULL;
         r->answer_len = 0;
@@ -1160,6 +1279,52 @@ pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, u
         snprintf(r->detail + at, sizeof(r->detail) - at, "; it left %u process%s running (killed: %s)", orphans,
                  orphans == 1 ? "" : "es", left);
     }
+    return r->cls;
+}
+
+/* What reaches a report, stdout or a file name from a worker is the
+ * builder's text: made safe once, here. */
+static void result_make_safe(pbc_iso_result *r)
+{
+    if (r->output && !pbc_safe_is_text(r->output, PBC_SAFE_LINES)) {
+        char *safe = pbc_safe_text(r->output, PBC_SAFE_LINES);
+        free(r->output);
+        r->output = safe;
+    }
+    if (!pbc_safe_is_text(r->detail, 0)) {
+        char *safe = pbc_safe_text(r->detail, 0);
+        snprintf(r->detail, sizeof(r->detail), "%s", safe);
+        free(safe);
+    }
+}
+
+pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, uint32_t units, pbc_iso_result *r)
+{
+    iso_run(iso, job, len, units, r);
+    result_make_safe(r);
+    return r->cls;
+}
+
+pbc_iso_class pbc_iso_reject(pbc_iso *iso, pbc_iso_result *r, const char *what)
+{
+    if (!iso)
+        pbc_harness_bug("an answer of pbcheck's own does not read back: %s", what);
+    char left[sizeof(r->detail) / 2];
+    worker_stop(iso, 1);
+    uint32_t orphans = sweep(getpid(), left, sizeof(left));
+    free(r->answer);
+    free(r->output);
+    r->answer = NULL;
+    r->answer_len = 0;
+    r->output = read_output(iso->output, iso->output_from);
+    r->cls = PBC_ISO_CRASH;
+    snprintf(r->detail, sizeof(r->detail), "the worker's answer is garbled: %s", what);
+    if (orphans) {
+        size_t at = strlen(r->detail);
+        snprintf(r->detail + at, sizeof(r->detail) - at, "; it left %u process%s running (killed: %s)", orphans,
+                 orphans == 1 ? "" : "es", left);
+    }
+    result_make_safe(r);
     return r->cls;
 }
 

@@ -68,19 +68,17 @@ typedef struct pbc_iso_result {
     uint8_t *answer; /* PBC_ISO_OK: owned */
     size_t answer_len;
     char detail[512]; /* otherwise: what happened, one line ("SIGSEGV",
-                         "exit status 0", "no answer within 10 s", ...) */
+                         "exit status 0", "no answer within 10 s", ...),
+                         printable characters only */
     char *output;     /* otherwise, with capture: the worker's output
                          while it ran the job, at most 16 KiB (its end),
                          crash backtrace with the target's frames
-                         symbolized; owned, may be NULL */
+                         symbolized (exec/symbolize.h), made safe
+                         (base/safe.h, newlines kept); owned, may be
+                         NULL */
 } pbc_iso_result;
 
 typedef struct pbc_iso pbc_iso;
-
-/* The function at code address addr (in pbcheck or a loaded library) and
- * its "FILE:LINE", from debug information (addr2line); -1 when none
- * names it. Runs a process: for a worker, once per thing it names. */
-int pbc_iso_symbolize(const void *addr, char *fn, size_t fn_size, char *where, size_t where_size);
 
 pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *ctx);
 /* One job; fills r (free it with pbc_iso_result_fini). Returns r->cls. */
@@ -89,6 +87,14 @@ pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_
  * scenario: pbc_scenario_timeout_units). */
 pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, uint32_t units, pbc_iso_result *r);
 void pbc_iso_result_fini(pbc_iso_result *r);
+/* An answer (class PBC_ISO_OK) that does not read back as one
+ * (pbc_iso_reader_done false, a value out of range): the builder's doing
+ * (its process wrote into the answer pipe, or its memory over the
+ * answer), never pbcheck's. The worker is killed, so that nothing more it
+ * wrote is taken for an answer, and r becomes PBC_ISO_CRASH "the worker's
+ * answer is garbled: what". With iso NULL (the job ran in this process)
+ * the answer was pbcheck's own: a harness bug. Returns r->cls. */
+pbc_iso_class pbc_iso_reject(pbc_iso *iso, pbc_iso_result *r, const char *what);
 /* Stops the worker (if any) and frees everything. */
 void pbc_iso_destroy(pbc_iso *iso);
 /* While a job runs, fn(ctx, seconds) is called about once a second with
@@ -136,12 +142,22 @@ typedef struct pbc_iso_buf {
 void pbc_iso_put_u32(pbc_iso_buf *b, uint32_t v);
 void pbc_iso_put_str(pbc_iso_buf *b, const char *s); /* NULL reads back as NULL */
 void pbc_iso_put_bytes(pbc_iso_buf *b, const void *p, size_t len);
+/* Reading past the end, a length beyond the bytes left, a string with a
+ * NUL inside or a value over its maximum marks the reader bad: later
+ * reads give 0 and NULL. A worker's answer is read whole and then
+ * checked with pbc_iso_reader_done before any of it is used. */
 typedef struct pbc_iso_reader {
     const uint8_t *p;
     size_t n, at;
+    int bad;
 } pbc_iso_reader;
 uint32_t pbc_iso_get_u32(pbc_iso_reader *r);
+uint32_t pbc_iso_get_u32_max(pbc_iso_reader *r, uint32_t max); /* over max: bad */
 char *pbc_iso_get_str(pbc_iso_reader *r); /* owned, or NULL */
+/* A string from a worker, made safe (pbc_safe_text with flags). */
+char *pbc_iso_get_text(pbc_iso_reader *r, unsigned flags);
 uint8_t *pbc_iso_get_bytes(pbc_iso_reader *r, size_t *n); /* owned (NUL after the bytes), or NULL */
+/* Every byte read and none missing. */
+int pbc_iso_reader_done(const pbc_iso_reader *r);
 
 #endif

@@ -213,16 +213,19 @@ static pbc_decode_status trap_decode(const uint8_t *b, size_t n, pbc_uop *u, siz
 static size_t trap_disasm(const uint8_t *b, size_t n, char *l, size_t s) { (void)b, (void)n, (void)l, (void)s; trap("disassembler"); }
 static int trap_pte_decode(const uint8_t *e, uint32_t l, uint64_t *f, uint64_t *p) { (void)e, (void)l, (void)f, (void)p; trap("pte_decode"); }
 
-/* The description read back into l; 0, or -1 when the bytes are short. */
-static int undescribe(library_target *l, const uint8_t *bytes, size_t len)
+/* The description read back into l, its strings made safe; 0, or -1
+ * with why when the bytes are not exactly one description, or describe a
+ * table pbc_exec_target_check refuses (the worker checked it, but the
+ * worker is the builder's). */
+static int undescribe(library_target *l, const uint8_t *bytes, size_t len, const char **why)
 {
-    pbc_iso_reader r = {bytes, len, 0};
+    pbc_iso_reader r = {bytes, len, 0, 0};
     pbc_target *t = &l->table;
     memset(t, 0, sizeof(*t));
     t->abi_version = PBC_TARGET_ABI_VERSION;
     t->struct_size = sizeof(*t);
-    t->name = pbc_iso_get_str(&r);
-    t->summary = pbc_iso_get_str(&r);
+    t->name = pbc_iso_get_text(&r, 0);
+    t->summary = pbc_iso_get_text(&r, 0);
     t->min_dma_size = pbc_iso_get_u32(&r);
     t->private_data_size = pbc_iso_get_u32(&r);
     t->supported_operations = get_u64(&r);
@@ -238,7 +241,7 @@ static int undescribe(library_target *l, const uint8_t *bytes, size_t len)
     t->context_update_data = hooks & 2 ? trap_context_data : NULL;
     memset(&l->isa, 0, sizeof(l->isa));
     l->isa.abi_version = PBC_ISA_ABI_VERSION;
-    l->isa.name = pbc_iso_get_str(&r);
+    l->isa.name = pbc_iso_get_text(&r, 0);
     l->isa.struct_size = sizeof(l->isa); /* the entry size and levels below are with defaults applied */
     l->isa.pte_size = pbc_iso_get_u32(&r);
     l->isa.pt_levels = pbc_iso_get_u32(&r);
@@ -254,7 +257,7 @@ static int undescribe(library_target *l, const uint8_t *bytes, size_t len)
         d->page_table_update = pbc_iso_get_u32(&r);
         d->gpummu_lacks = pbc_iso_get_u32(&r);
         if (d->segment_count > 8)
-            return -1;
+            r.bad = 1;
         for (uint32_t i = 0; i < d->segment_count; i++) {
             pbc_segment_decl *s = &l->segments[i];
             s->SegmentId = pbc_iso_get_u32(&r);
@@ -270,7 +273,9 @@ static int undescribe(library_target *l, const uint8_t *bytes, size_t len)
     l->strings[0] = (char *)t->name;
     l->strings[1] = (char *)t->summary;
     l->strings[2] = (char *)l->isa.name;
-    return r.at == r.n && t->name && l->isa.name ? 0 : -1;
+    *why = !pbc_iso_reader_done(&r) || !t->name || !l->isa.name ? "not one target description"
+                                                                : pbc_exec_target_check(t);
+    return *why ? -1 : 0;
 }
 
 /* ---- the probe ------------------------------------------------------------ */
@@ -321,8 +326,30 @@ static const pbc_target *library_probe(const char *path, const pbc_iso_limits *l
     pbc_iso_result r;
     pbc_iso_run(iso, job.p, job.n, &r);
     free(job.p);
-    pbc_iso_destroy(iso);
     const pbc_target *t = NULL;
+    library_target *l = NULL;
+    pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
+    uint32_t kind = r.cls == PBC_ISO_OK ? pbc_iso_get_u32(&in) : 0;
+    if (r.cls == PBC_ISO_OK && kind == PROBE_TARGET) {
+        const char *bad;
+        l = pbc_xcalloc(1, sizeof(*l));
+        l->described_len = r.answer_len - in.at;
+        l->described = pbc_xmalloc(l->described_len + 1);
+        memcpy(l->described, r.answer + in.at, l->described_len);
+        if (undescribe(l, l->described, l->described_len, &bad)) {
+            char what[160];
+            snprintf(what, sizeof(what), "the target description: %s", bad);
+            pbc_iso_reject(iso, &r, what);
+            for (size_t i = 0; i < PBC_ARRAY_LEN(l->strings); i++)
+                free(l->strings[i]);
+            free(l->described);
+            free(l);
+            l = NULL;
+        }
+    } else if (r.cls == PBC_ISO_OK && kind != PROBE_NOT_TARGET) {
+        pbc_iso_reject(iso, &r, "the probe's answer is neither a target nor a refusal");
+    }
+    pbc_iso_destroy(iso);
     if (r.cls != PBC_ISO_OK) {
         load->failed = 1;
         load->cls = r.cls;
@@ -330,24 +357,15 @@ static const pbc_target *library_probe(const char *path, const pbc_iso_limits *l
         load->output = r.output;
         r.output = NULL;
         snprintf(why, why_size, "target '%s' could not be loaded: %s: %s", path, pbc_iso_class_name(r.cls), r.detail);
+    } else if (l) {
+        l->path = pbc_xstrdup(path);
+        PBC_PUSH(libraries, library_count, library_cap, l);
+        pbc_iso_set_worker_init(pbc_exec_targets_load_here); /* workers load it, not us */
+        t = &l->table;
     } else {
-        pbc_iso_reader in = {r.answer, r.answer_len, 0};
-        if (pbc_iso_get_u32(&in) == PROBE_TARGET) {
-            library_target *l = pbc_xcalloc(1, sizeof(*l));
-            l->path = pbc_xstrdup(path);
-            l->described_len = r.answer_len - in.at;
-            l->described = pbc_xmalloc(l->described_len + 1);
-            memcpy(l->described, r.answer + in.at, l->described_len);
-            if (undescribe(l, l->described, l->described_len))
-                pbc_harness_bug("a target description does not read back");
-            PBC_PUSH(libraries, library_count, library_cap, l);
-            pbc_iso_set_worker_init(pbc_exec_targets_load_here); /* workers load it, not us */
-            t = &l->table;
-        } else {
-            char *text = pbc_iso_get_str(&in);
-            snprintf(why, why_size, "%s", text ? text : "not a pbcheck target");
-            free(text);
-        }
+        char *text = pbc_iso_get_text(&in, 0);
+        snprintf(why, why_size, "%s", text ? text : "not a pbcheck target");
+        free(text);
     }
     pbc_iso_result_fini(&r);
     return t;

@@ -589,7 +589,7 @@ static void emit_counts(FILE *f, const pbc_report *r)
 static void emit_notes(FILE *f, const pbc_report *r)
 {
     if (r->interrupted)
-        fputs("  <p class=\"note\" id=\"interrupted\">Interrupted (SIGINT or SIGTERM): only the cases below ran; "
+        fputs("  <p class=\"note\" id=\"interrupted\">Interrupted (SIGINT, SIGTERM, SIGHUP or SIGQUIT): only the cases below ran; "
               "no verdict on the rest.</p>\n", f);
     else if (pbc_report_incomplete_reason(r)) {
         fputs("  <p class=\"note\" id=\"incomplete\">Incomplete: ", f);

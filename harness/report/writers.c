@@ -683,7 +683,7 @@ int pbc_report_write_summary(const pbc_report *r, const char *path, char *err, s
             r->harness_bugs, r->isolated, r->seconds);
     free(target);
     if (r->interrupted)
-        fprintf(f, "\nThe run was interrupted (SIGINT or SIGTERM): only the cases below ran.\n");
+        fprintf(f, "\nThe run was interrupted (SIGINT, SIGTERM, SIGHUP or SIGQUIT): only the cases below ran.\n");
     else if (pbc_report_incomplete_reason(r))
         fprintf(f, "\nIncomplete: %s.\n", pbc_report_incomplete_reason(r));
     fprintf(f, "\nThe whole run: [index.html](index.html) (open it in a browser), [report.json](report.json).\n");

@@ -20,6 +20,7 @@
 
 #include "scenario/scenario.h"
 #include "gpu/gpu.h"
+#include "base/fs.h"
 #include "base/util.h"
 
 #define PBS_MAX_LINE 1024u
@@ -671,9 +672,10 @@ int pbc_scenario_is_text(const char *name, const uint8_t *data, size_t n)
 
 int pbc_scenario_load(const char *path, pbc_scenario *s, char *err, size_t err_size)
 {
-    FILE *f = fopen(path, "rb");
+    const char *why;
+    FILE *f = pbc_fs_open_file(path, &why);
     if (!f) {
-        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+        snprintf(err, err_size, "%s: cannot open: %s", path, why);
         return -1;
     }
     char *buf = pbc_xmalloc(PBS_MAX_FILE + 1);

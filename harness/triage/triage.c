@@ -11,8 +11,10 @@
 
 #include <xxhash.h>
 
+#include "base/safe.h"
 #include "base/util.h"
 #include "exec/isolate.h"
+#include "exec/symbolize.h"
 
 const char *pbc_triage_class_name(uint32_t cls)
 {
@@ -77,7 +79,8 @@ void pbc_triage_ddi_location(const pbc_target *t, pbc_triage_facts *f)
     else if (!strcmp(f->rule, "PB-EXEC-RANGE") || !strcmp(f->rule, "PB-FENCE") ||
              !strcmp(f->rule, "PB-DMA-SUBMITTED"))
         fn = (const void *)t->submit_command;
-    /* addr2line is a process: once per function in a worker's life. */
+    /* Reading debug information takes a while: once per function in a
+     * worker's life. */
     static struct {
         const void *fn;
         char where[256];
@@ -89,14 +92,28 @@ void pbc_triage_ddi_location(const pbc_target *t, pbc_triage_facts *f)
         }
         if (known[i].fn)
             continue;
-        char name[256], where[512] = "";
-        if (pbc_iso_symbolize(fn, name, sizeof(name), where, sizeof(where)) || strstr(where, "??"))
-            where[0] = 0;
+        pbc_sym sym;
+        if (pbc_sym_address(fn, &sym) || strstr(sym.where, "??"))
+            sym.where[0] = 0;
         known[i].fn = fn;
-        snprintf(known[i].where, sizeof(known[i].where), "%.*s", (int)strcspn(where, " ("), where);
+        snprintf(known[i].where, sizeof(known[i].where), "%.*s", (int)strcspn(sym.where, " ("), sym.where);
         snprintf(f->location, sizeof(f->location), "%s", known[i].where);
         return;
     }
+}
+
+static int member_safe(const char *s, size_t size) { return memchr(s, 0, size) && pbc_safe_is_text(s, 0); }
+
+int pbc_triage_facts_check(const pbc_triage_facts *f)
+{
+#define PBC_FACT_OK(m) member_safe(f->m, sizeof(f->m))
+    int ok = f->cls < PBC_TRIAGE_CLASS_COUNT && PBC_FACT_OK(rule) && PBC_FACT_OK(operation) && PBC_FACT_OK(region) &&
+             PBC_FACT_OK(writer) && PBC_FACT_OK(shape) && PBC_FACT_OK(kind) && PBC_FACT_OK(access) &&
+             PBC_FACT_OK(location);
+    for (uint32_t i = 0; i < PBC_TRIAGE_FRAMES; i++)
+        ok &= PBC_FACT_OK(frames[i]);
+#undef PBC_FACT_OK
+    return ok ? 0 : -1;
 }
 
 /* ---- Reports of workers that did not answer ---- */

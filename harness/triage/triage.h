@@ -59,6 +59,11 @@ typedef struct pbc_triage_facts {
                                information names it */
 } pbc_triage_facts;
 
+/* Facts that came from another process (a worker, the builder's): 0
+ * when its class is one of pbc_triage_class and each text member is one
+ * NUL-terminated line of printable characters (base/safe.h); else -1. */
+int pbc_triage_facts_check(const pbc_triage_facts *f);
+
 /* Facts from a run that answered (verdict, rule, message, shape; op is
  * the operation it points at, s the scenario). */
 void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_triage_facts *f);
