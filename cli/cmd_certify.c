@@ -84,7 +84,8 @@ static const char certify_about[] =
     "  story/fill-render-discard-refill/same-pattern/dma-min/busy\n"
     "'pbcheck list conditions' shows how many cases reach each condition a\n"
     "builder could branch on (docs/certify-conditions.md).\n"
-    "Prints progress, a per-rule table and the verdict, and writes into a new\n"
+    "Prints progress, the rules that failed (--all-rules: every rule) with a\n"
+    "total, and the verdict, and writes into a new\n"
     "run folder DIR/RUN-ID (DIR/latest links to it): index.html (open it in a\n"
     "browser), report.json, junit.xml, summary.md, and repro/CASE.pbs, a\n"
     "minimized scenario with the command that replays it for the smallest\n"
@@ -329,10 +330,15 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
     char timeout[32], memory[32];
     snprintf(timeout, sizeof(timeout), "--case-timeout=%g", w->limits.job_seconds);
     snprintf(memory, sizeof(memory), "--memory-limit=%" PRIu64, w->limits.memory_bytes);
-    const char *argv[] = {pbc_child_self_command(), "run", path, "--target", target_arg, timeout, memory, NULL};
+    /* Absolute paths: the command works from any folder, not only the one certify ran in. */
+    char *abs_path = pbc_fs_absolute(path);
+    char *abs_target = pbc_exec_target_is_path(target_arg) ? pbc_fs_absolute(target_arg) : pbc_xstrdup(target_arg);
+    const char *argv[] = {pbc_child_self_command(), "run", abs_path, "--target", abs_target, timeout, memory, NULL};
     if (w->limits.job_seconds == 20 && w->limits.memory_bytes == PBC_DEFAULT_MEMORY_LIMIT)
         argv[5] = NULL; /* the defaults of run serve as well */
     char *replay = pbc_report_shell_command(argv);
+    free(abs_path);
+    free(abs_target);
     if (pbc_report_write_repro(path, c->name, res->rule[0] ? res->rule : res->isolation, replay, res->minimized,
                                err, sizeof(err))) {
         fprintf(stderr, "pbcheck: certify: %s\n", err);
@@ -379,10 +385,55 @@ static void add_load_case(pbc_case_list *cases, pbc_case_result *res, const pbc_
     res->output = load->output ? pbc_xstrdup(load->output) : NULL;
 }
 
+/* --coverage: the verdict and the fingerprint are the shipped library's;
+ * what its sources ran comes from the same suite run again, by a second
+ * pbcheck, on libNAME_cov.so with a profile per worker. The arguments are
+ * certify's own but for --coverage, --target, --out and --run-id. */
+static int coverage_run(const pbc_coverage *cov, int argc, char **argv)
+{
+    static const char *const with_value[] = {"--target", "--out", "--run-id"};
+    char **args = pbc_xcalloc((size_t)argc + 10, sizeof(*args));
+    int n = 0;
+    args[n++] = (char *)pbc_child_self_command();
+    args[n++] = "certify";
+    for (int i = 1; i < argc; i++) {
+        int skip = !strcmp(argv[i], "--coverage");
+        for (size_t k = 0; k < PBC_ARRAY_LEN(with_value) && !skip; k++) {
+            size_t len = strlen(with_value[k]);
+            if (!strncmp(argv[i], with_value[k], len) && (argv[i][len] == '=' || !argv[i][len]))
+                skip = argv[i][len] ? 1 : 2; /* 2: its value follows */
+        }
+        if (skip == 2)
+            i++;
+        if (!skip && i < argc)
+            args[n++] = argv[i];
+    }
+    char *out = pbc_xprintf("%s/certify", cov->raw_dir), *log = pbc_xprintf("%s/certify.log", cov->raw_dir);
+    args[n++] = "--target";
+    args[n++] = (char *)cov->library;
+    args[n++] = "--out";
+    args[n++] = out;
+    args[n++] = "--run-id";
+    args[n++] = "coverage";
+    char *env[] = {(char *)cov->profile_env, NULL};
+    printf("certify: coverage: the suite again on %s (log %s)\n", cov->library, log);
+    fflush(stdout);
+    pbc_child_spec spec = {.argv = args, .output = log, .env = env};
+    int rc = pbc_child_run(&spec, NULL);
+    /* Its verdict is not the library's: only a run that did not happen fails. */
+    if (rc != PBC_EXIT_PASS && rc != PBC_EXIT_FAIL)
+        fprintf(stderr, "pbcheck: certify: --coverage: the run of %s ended with exit code %d: see %s\n",
+                cov->library, rc, log);
+    free(out);
+    free(log);
+    free(args);
+    return rc == PBC_EXIT_PASS || rc == PBC_EXIT_FAIL ? 0 : -1;
+}
+
 int pbc_cmd_certify(int argc, char **argv)
 {
     const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL, *source_root = ".";
-    int quick = 0, large = 0, no_fork = 0, all_repros = 0, coverage = 0;
+    int quick = 0, large = 0, no_fork = 0, all_repros = 0, coverage = 0, all_rules = 0;
     pbc_coverage cov;
     uint64_t fuzz_seconds = 0, seed = 1, memory_limit = PBC_DEFAULT_MEMORY_LIMIT;
     double case_timeout = 20;
@@ -406,9 +457,11 @@ int pbc_cmd_certify(int argc, char **argv)
         {"all-repros", PBC_OPT_FLAG, &all_repros, NULL, NULL, 0, 0, "off",
          "a reproducer for every failing case, not only for the smallest\ncase of each group (cases failing the "
          "same way)"},
+        {"all-rules", PBC_OPT_FLAG, &all_rules, NULL, NULL, 0, 0, "rules with failing cases",
+         "print every rule's count, zeros too (report.json and summary.md\nalways hold them all)"},
         {"coverage", PBC_OPT_FLAG, &coverage, NULL, NULL, 0, 0, "off",
-         "run libNAME_cov.so and report line, branch and function\ncoverage of the builder's sources "
-         "(docs/ci-fuzzing.md)"},
+         "after certifying the library, run the suite again on\nlibNAME_cov.so and report line, branch and "
+         "function\ncoverage of the builder's sources (docs/ci-fuzzing.md)"},
         {"source-root", PBC_OPT_STRING, &source_root, "DIR", "a folder", 0, 0, "the current folder",
          "the builder's repository: report.sarif gives source locations\nunder it relative to it (SRCROOT)"},
         /* Tests: the run folder's name, a folder that may exist already. */
@@ -447,7 +500,7 @@ int pbc_cmd_certify(int argc, char **argv)
                                "which cannot certify it (its exit or crash would end pbcheck); debug a case "
                                "with 'pbcheck run CASE.pbs --target %s --no-fork'", target);
     }
-    if (coverage && pbc_coverage_begin("certify", &target, &cov)) { /* target becomes libNAME_cov.so */
+    if (coverage && pbc_coverage_prepare("certify", target, &cov)) {
         pbc_waivers_fini(&waivers);
         return PBC_EXIT_USAGE;
     }
@@ -621,12 +674,23 @@ int pbc_cmd_certify(int argc, char **argv)
         fprintf(stderr, "pbcheck: certify: cannot write %s/journal.jsonl: %s\n", dir, strerror(errno));
         write_error = 1;
     }
-    if (coverage && !write_error && pbc_coverage_end(&cov, dir))
+    if (coverage && !write_error && !certify_stop && (coverage_run(&cov, argc, argv) || pbc_coverage_end(&cov, dir)))
         write_error = 1;
     if (!write_error) { /* every file holds what this says */
-        printf("%-18s %s\n", "rule", "failing cases");
+        /* Only the rules that failed: a table of zeros hides the line that
+         * matters. The reports keep every rule. */
+        uint32_t hits = 0, rules_hit = 0;
+        for (uint32_t r = 0; r < PBC_RULE_COUNT; r++) {
+            hits += report.rule_hits[r];
+            rules_hit += report.rule_hits[r] != 0;
+        }
+        if (rules_hit || all_rules)
+            printf("%-18s %s\n", "rule", "failing cases");
         for (uint32_t r = 0; r < PBC_RULE_COUNT; r++)
-            printf("%-18s %u\n", pbc_rule_get((pbc_rule_id)r)->id, report.rule_hits[r]);
+            if (report.rule_hits[r] || all_rules)
+                printf("%-18s %u\n", pbc_rule_get((pbc_rule_id)r)->id, report.rule_hits[r]);
+        printf("rules: %u failing case%s under %u of %u rules%s\n", hits, hits == 1 ? "" : "s", rules_hit,
+               (unsigned)PBC_RULE_COUNT, all_rules ? "" : " (--all-rules for every row; summary.md has them)");
         printf("certify %s: %u cases in %.1f s: %u passed, %u failed, %u skipped, %u harness bugs\n", shown_name,
                cases.count, report.seconds, report.passed, report.failed, report.skipped, report.harness_bugs);
         if (report.random_cases)

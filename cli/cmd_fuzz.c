@@ -363,30 +363,91 @@ static void libfuzzer_status(const char *log, char *out, size_t n)
         fclose(f);
 }
 
-/* Live counts from the main instance's folders (afl-fuzz without its UI
- * writes fuzzer_stats only now and then), plus its last execs/s there. */
-static void afl_status(const char *dir, char *out, size_t n)
+/* What one afl-fuzz instance says of itself in OUT/NAME/fuzzer_stats, by
+ * the fields AFL++ documents (docs/afl-fuzz_approach.md, "Addendum: status
+ * and plot files"): execs_done, run_time (seconds to the last update),
+ * corpus_count (paths_total before AFL++ 4.0) and saved_crashes
+ * (unique_crashes before 4.0). afl-fuzz rewrites the file every few
+ * seconds and when it stops. */
+typedef struct afl_stats {
+    int found;
+    unsigned long long execs, run_time, corpus, crashes;
+} afl_stats;
+
+static void afl_stats_read(const char *dir, const char *instance, afl_stats *st)
 {
-    char path[PATH_MAX], line[256], speed[64] = "?";
-    snprintf(path, sizeof(path), "%.4000s/afl/main/fuzzer_stats", dir);
+    char path[PATH_MAX], line[512], key[64];
+    memset(st, 0, sizeof(*st));
+    snprintf(path, sizeof(path), "%.4000s/afl/%s/fuzzer_stats", dir, instance);
     FILE *f = fopen(path, "r");
-    while (f && fgets(line, sizeof(line), f))
-        sscanf(line, "execs_per_sec : %63s", speed);
+    unsigned long long v;
+    while (f && fgets(line, sizeof(line), f)) {
+        if (sscanf(line, "%63s : %llu", key, &v) != 2)
+            continue;
+        st->found = 1;
+        if (!strcmp(key, "execs_done"))
+            st->execs = v;
+        else if (!strcmp(key, "run_time"))
+            st->run_time = v;
+        else if (!strcmp(key, "corpus_count") || !strcmp(key, "paths_total"))
+            st->corpus = v;
+        else if (!strcmp(key, "saved_crashes") || !strcmp(key, "unique_crashes"))
+            st->crashes = v;
+    }
     if (f)
         fclose(f);
-    char queue[PATH_MAX], crashes[PATH_MAX];
-    snprintf(queue, sizeof(queue), "%.4000s/afl/main/queue", dir);
-    snprintf(crashes, sizeof(crashes), "%.4000s/afl/main/crashes", dir);
-    uint32_t nc = pbc_fs_count_entries(crashes);
-    nc -= nc && is_file(strcat(crashes, "/README.txt")); /* AFL++'s own note */
-    snprintf(out, n, "main: corpus %u, crashes %u, last reported %s execs/s", pbc_fs_count_entries(queue), nc, speed);
+}
+
+/* Every instance of the run (main, secondary1...), added up: execs and
+ * crashes summed, the rate over the longest run time; the corpus is the
+ * main instance's queue (the others sync from it). */
+static void afl_stats_total(const char *dir, uint32_t jobs, afl_stats *sum)
+{
+    afl_stats_read(dir, "main", sum);
+    for (uint32_t j = 1; j < jobs; j++) {
+        char name[32];
+        afl_stats one;
+        snprintf(name, sizeof(name), "secondary%u", j);
+        afl_stats_read(dir, name, &one);
+        sum->found |= one.found;
+        sum->execs += one.execs;
+        sum->crashes += one.crashes;
+        sum->run_time = one.run_time > sum->run_time ? one.run_time : sum->run_time;
+    }
+}
+
+/* "N execs/s", or "?" before the first whole second of stats: a rate over
+ * less than that says nothing. */
+static void afl_rate(const afl_stats *st, char *out, size_t n)
+{
+    if (st->run_time)
+        snprintf(out, n, "%.1f execs/s", (double)st->execs / (double)st->run_time);
+    else
+        snprintf(out, n, "? execs/s");
+}
+
+static void afl_status(const fuzz_args *a, char *out, size_t n)
+{
+    afl_stats st;
+    afl_stats_total(a->dir, a->jobs, &st);
+    if (!st.found) {
+        snprintf(out, n, "starting (calibrating the corpus; no fuzzer_stats yet)");
+        return;
+    }
+    char rate[64];
+    afl_rate(&st, rate, sizeof(rate));
+    snprintf(out, n, "%llu execs in %llu s, %s, queue %llu inputs, %llu crashes (afl/*/fuzzer_stats)", st.execs,
+             st.run_time, rate, st.corpus, st.crashes);
 }
 
 /* Waits for the engine processes, printing a status line: rewritten in
- * place on a terminal, a plain line every 10 seconds otherwise. */
+ * place on a terminal, a plain line every 10 seconds otherwise. AFL++'s
+ * -V counts from its own start and is checked only between queue entries,
+ * so with --time the instances are also asked to stop (SIGINT: they write
+ * their stats and exit) a second past it. */
 static void wait_with_progress(const fuzz_args *a, pbc_child *children, uint32_t n, int *engine_rc)
 {
-    int tty = isatty(1);
+    int tty = isatty(1), stopping = 0;
     double start = pbc_cli_now(), last = 0;
     uint32_t alive = 0;
     *engine_rc = 0;
@@ -400,10 +461,15 @@ static void wait_with_progress(const fuzz_args *a, pbc_child *children, uint32_t
             }
         }
         double t = pbc_cli_now() - start;
+        if (alive && !stopping && a->time_s && !strcmp(a->engine, "afl") && t >= (double)a->time_s + 1) {
+            for (uint32_t i = 0; i < n; i++)
+                pbc_child_kill(&children[i], SIGINT);
+            stopping = 1;
+        }
         if (alive && (tty ? t - last >= 1 : t - last >= 10)) {
             char status[1100] = "starting", log[PATH_MAX];
             if (!strcmp(a->engine, "afl")) {
-                afl_status(a->dir, status, sizeof(status));
+                afl_status(a, status, sizeof(status));
             } else {
                 snprintf(log, sizeof(log), "%.4000s/fuzz-0.log", a->dir);
                 libfuzzer_status(log, status, sizeof(status));
@@ -700,8 +766,20 @@ int pbc_cmd_fuzz(int argc, char **argv)
     found += list_findings(&a, findings, &before, found);
     uint32_t known = before.count - name_set_has(&before, "README.txt");
     name_set_fini(&before);
-    printf("fuzz: %u new finding%s; corpus now %u inputs\n", found, found == 1 ? "" : "s",
-           pbc_fs_count_entries(corpus));
+    if (afl) { /* AFL++'s own account of the run, and its queue: the corpus it grew */
+        afl_stats st;
+        afl_stats_total(a.dir, procs, &st);
+        char rate[64], queue[PATH_MAX];
+        afl_rate(&st, rate, sizeof(rate));
+        snprintf(queue, sizeof(queue), "%.4000s/afl/main/queue", a.dir);
+        if (st.found)
+            printf("afl: %llu execs in %llu s, %s (afl/*/fuzzer_stats)\n", st.execs, st.run_time, rate);
+        printf("fuzz: %u new finding%s; corpus now %u inputs (%s)\n", found, found == 1 ? "" : "s",
+               pbc_fs_count_entries(queue), queue);
+    } else {
+        printf("fuzz: %u new finding%s; corpus now %u inputs\n", found, found == 1 ? "" : "s",
+               pbc_fs_count_entries(corpus));
+    }
     if (a.coverage && engine_rc != 127 && fuzz_coverage(&a, afl))
         return PBC_EXIT_USAGE;
     if (engine_rc == 127)

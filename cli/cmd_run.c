@@ -45,7 +45,7 @@ typedef struct run_args {
 /* run and disasm take the same options; verb picks the help's words. */
 static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
 {
-    const char *target = "reference";
+    const char *target = NULL;
     uint64_t dma_size = 0, memory = PBC_DEFAULT_MEMORY_LIMIT;
     int trace = 0, no_fork = 0;
     double timeout = 60;
@@ -81,6 +81,11 @@ static int parse_run_args(const char *verb, int argc, char **argv, run_args *a)
     a->timeout = timeout;
     a->memory = memory;
     int bad = PBC_EXIT_USAGE;
+    if (!target) { /* a vendor who forgot --target must not read the reference's pass as theirs */
+        target = "reference";
+        printf("%s: no --target: judging pbcheck's reference builder (--target NAME or libNAME.so for yours)\n",
+               verb);
+    }
     if (!(a->target = pbc_cli_target(verb, target, timeout, memory, NULL, &bad)))
         rc = bad;
     else if (a->files.count == 0 && is_run) /* the seeds, installed or in the source tree */

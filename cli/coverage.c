@@ -1,8 +1,10 @@
 /*
  * Coverage of a vendor's builder code (`certify --coverage`, `fuzz
- * --coverage`): the run uses the builder's coverage build, libNAME_cov.so
- * (pbcheck_add_target builds it with clang's source-based coverage), and
- * every worker that loads it writes its own raw profile. The profiles are
+ * --coverage`): a run of the builder's coverage build, libNAME_cov.so
+ * (pbcheck_add_target builds it with clang's source-based coverage), in
+ * which every worker that loads it writes its own raw profile. certify
+ * judges and fingerprints the library it was given, and measures with a
+ * second run of the same suite on the coverage build. The profiles are
  * in continuous mode (%c, with -runtime-counter-relocation): the counters
  * live in the mapped file, so a worker that ends with _exit, is killed or
  * crashes still leaves what it ran. Afterwards LLVM's own tools merge them
@@ -55,10 +57,10 @@ static const char *llvm_tool(const char *name, char *out, size_t n)
     return NULL;
 }
 
-int pbc_coverage_begin(const char *verb, const char **target, pbc_coverage *c)
+int pbc_coverage_prepare(const char *verb, const char *target, pbc_coverage *c)
 {
     memset(c, 0, sizeof(*c));
-    const char *t = *target;
+    const char *t = target;
     size_t len = strlen(t);
     if (!pbc_exec_target_is_path(t) || len < 4 || strcmp(t + len - 3, ".so"))
         return pbc_usage_error("%s: --coverage measures a builder library (--target path/libNAME.so), not '%s'",
@@ -79,10 +81,16 @@ int pbc_coverage_begin(const char *verb, const char **target, pbc_coverage *c)
     if (!mkdtemp(c->raw_dir))
         return pbc_usage_error("%s: --coverage: cannot make a folder for the profiles: %s", verb, strerror(errno));
     /* %p: one file per worker; %c: continuous mode (see the top). */
-    char pattern[PATH_MAX + 32];
-    snprintf(pattern, sizeof(pattern), "%.4000s/w-%%p%%c.profraw", c->raw_dir);
-    setenv("LLVM_PROFILE_FILE", pattern, 1);
+    snprintf(c->profile_env, sizeof(c->profile_env), "LLVM_PROFILE_FILE=%.4000s/w-%%p%%c.profraw", c->raw_dir);
     c->on = 1;
+    return 0;
+}
+
+int pbc_coverage_begin(const char *verb, const char **target, pbc_coverage *c)
+{
+    if (pbc_coverage_prepare(verb, *target, c))
+        return PBC_EXIT_USAGE;
+    setenv("LLVM_PROFILE_FILE", strchr(c->profile_env, '=') + 1, 1);
     *target = c->library;
     printf("%s: coverage of %s, profiles in %s\n", verb, c->library, c->raw_dir);
     return 0;
@@ -212,7 +220,8 @@ static json_t *coverage_object(json_t *export, const char *html)
     return out;
 }
 
-/* summary.md gets a section; index.html a link before </body>. */
+/* summary.md gets a section; index.html a section at the end of its
+ * <main>, before the footer (before </body> in a page without one). */
 static void add_to_reports(const char *dir, json_t *cov)
 {
     char *path = pbc_xprintf("%s/summary.md", dir);
@@ -246,7 +255,10 @@ static void add_to_reports(const char *dir, json_t *cov)
     char *html, err[PATH_MAX + 128];
     size_t n;
     if (pbc_fs_read(path, 64u << 20, &html, &n, err, sizeof(err)) == 0) {
-        char *end = strstr(html, "</body>");
+        /* Inside the page, after its last section and before the footer. */
+        char *end = strstr(html, "</main>");
+        if (!end)
+            end = strstr(html, "</body>");
         if (end) {
             char *out = pbc_xprintf("%.*s<section id=\"coverage\"><h2>Coverage of the builder's code</h2>"
                                     "<p>lines %.1f%%, branches %.1f%%, functions %.1f%%: "

@@ -13,12 +13,18 @@ typedef struct pbc_coverage {
     char raw_dir[PATH_MAX];  /* the workers' raw profiles */
     char profdata[PATH_MAX]; /* llvm-profdata(-14) */
     char cov[PATH_MAX];      /* llvm-cov(-14) */
+    char profile_env[PATH_MAX + 64]; /* "LLVM_PROFILE_FILE=...": one profile per worker */
 } pbc_coverage;
 
-/* For `VERB --coverage --target path/libNAME.so`: points *target at
- * libNAME_cov.so beside it and sets LLVM_PROFILE_FILE so that every worker
- * started after this writes its own profile. 0, or a usage error's exit
- * code after saying why. */
+/* For `VERB --coverage --target path/libNAME.so`: finds libNAME_cov.so
+ * beside it and llvm's tools, and makes the profiles' folder; whoever runs
+ * the coverage build puts profile_env in its environment. 0, or a usage
+ * error's exit code after saying why. */
+int pbc_coverage_prepare(const char *verb, const char *target, pbc_coverage *c);
+
+/* pbc_coverage_prepare, then points *target at libNAME_cov.so and sets
+ * LLVM_PROFILE_FILE so that every worker started after this writes its
+ * own profile (fuzz --coverage: the run is the coverage build's alone). */
 int pbc_coverage_begin(const char *verb, const char **target, pbc_coverage *c);
 /* Merges the profiles and writes DIR/coverage/ (llvm-cov's HTML in html/,
  * coverage.json), and adds the totals to DIR/report.json, DIR/summary.md

@@ -40,10 +40,9 @@ static const char usage[] =
     "  bench              fuzzing speed, memory and time-to-find (docs/benchmarks.md)\n"
     "  list [targets|operations|rules]\n"
     "                     what pbcheck knows, without running anything\n"
+    "  version            the version and git revision of this build (also -V, --version)\n"
     "\n"
-    "Run 'pbcheck VERB --help' (or 'pbcheck help VERB') for a verb's options;\n"
-    "'pbcheck --version' for "
-    "the version and git revision of this build.\n"
+    "Run 'pbcheck VERB --help' (or 'pbcheck help VERB') for a verb's options.\n"
     "exit codes: 0 pass, 1 conformance failure, 2 usage or input error, 77 skipped\n";
 
 const char *pbc_cli_version(void) { return PBC_VERSION; }
@@ -130,7 +129,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help"))
         return fputs(usage, stdout), PBC_EXIT_PASS;
-    if (!strcmp(verb, "--version"))
+    if (!strcmp(verb, "--version") || !strcmp(verb, "-V") || !strcmp(verb, "version"))
         return printf("pbcheck %s (git %s)\n", pbc_cli_version(), pbc_cli_git_revision()), PBC_EXIT_PASS;
     for (size_t i = 0; i < PBC_ARRAY_LEN(verbs); i++)
         if (!strcmp(verb, verbs[i].name))

@@ -1,6 +1,19 @@
 # pbcheck_add_target(NAME SOURCES src... [INCLUDE_DIRS dir...]
-#                    [COMPILE_DEFINITIONS def...] [CASE_INSENSITIVE_INCLUDES]
-#                    [NO_CERTIFY_TEST] [CERTIFY_ARGS arg...] [FUZZ_RUNS n])
+#                    [COMPILE_DEFINITIONS def...] [COMPILE_OPTIONS opt...]
+#                    [CASE_INSENSITIVE_INCLUDES] [NO_CERTIFY_TEST]
+#                    [CERTIFY_ARGS arg...] [FUZZ_RUNS n])
+#
+# INCLUDE_DIRS, COMPILE_DEFINITIONS and COMPILE_OPTIONS apply to every
+# build of the sources: libNAME.so, libNAME_cov.so, NAME_fuzzer and
+# NAME_afl_fuzz. Include folders, definitions and options set later on the
+# NAME target (target_compile_options(NAME ...)) reach libNAME_cov.so and
+# NAME_fuzzer too, not NAME_afl_fuzz.
+#
+# Loud toolchains: a compiler that cannot build NAME_fuzzer (libFuzzer) or
+# libNAME_cov.so (clang's source-based coverage) leaves them out with a
+# configure-time warning naming the fix (clang, and Debian's
+# libclang-rt-14-dev). With no CMAKE_BUILD_TYPE and no -g in CMAKE_C_FLAGS,
+# every build of the sources gets -g, so findings name file:line.
 #
 # Builds the shared library libNAME.so from a vendor's builder sources
 # against the installed pbcheck headers, ready for
@@ -19,7 +32,9 @@
 # Fuzzing (docs/ci-fuzzing.md). With clang, also builds NAME_fuzzer: a
 # libFuzzer binary with the builder's sources linked in (compiled with
 # -fsanitize=fuzzer-no-link, the harness from the package's fuzz kit), so
-# it needs no environment variable and no library beside it; next to it
+# it needs no environment variable and no library beside it (the kit
+# links no jansson or libxml2 and xxHash statically: only libc and the
+# sanitizer runtimes, so it starts in a runner image); next to it
 # NAME_fuzzer.dict, NAME_fuzzer.options and NAME_fuzzer_seed_corpus.zip
 # (pbcheck's seeds laid onto the adapter the builder declares, also as
 # the folder NAME_fuzzer_seeds/), and the CTest test fuzz_NAME (label fuzz):
@@ -38,7 +53,7 @@
 # input through it. `pbcheck fuzz --engine afl --target
 # BINARY_DIR/libNAME.so` runs it, or afl-fuzz -i BINARY_DIR/NAME_fuzzer_seeds
 # -o OUT -m none -- BINARY_DIR/NAME_afl_fuzz. It is compiled from SOURCES,
-# INCLUDE_DIRS and COMPILE_DEFINITIONS only, with afl-clang-fast as a C
+# INCLUDE_DIRS, COMPILE_DEFINITIONS and COMPILE_OPTIONS only, with afl-clang-fast as a C
 # compiler: options given later to the NAME target and C++ sources do not
 # reach it.
 #
@@ -173,10 +188,68 @@ function(_pbcheck_case_includes name out_dir)
   set(${out_dir} "${gen}" PARENT_SCOPE)
 endfunction()
 
+# _pbcheck_toolchain(OUT_FUZZER OUT_COVERAGE): whether this project's C
+# compiler can link a libFuzzer binary and a source-based coverage library,
+# tried once per build tree; what is missing is said once, with the fix.
+function(_pbcheck_toolchain out_fuzzer out_coverage)
+  set(fix "configure with -DCMAKE_C_COMPILER=clang (Debian: apt-get install clang libclang-rt-14-dev)")
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    set(fuzzer FALSE)
+    set(coverage FALSE)
+    set(why "the C compiler is ${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}, not clang: no libFuzzer, no ")
+    string(APPEND why "source-based coverage")
+  else()
+    include(CheckCSourceCompiles)
+    include(CMakePushCheckState)
+    cmake_push_check_state(RESET)
+    set(CMAKE_REQUIRED_QUIET ON)
+    set(CMAKE_REQUIRED_LINK_OPTIONS -fsanitize=fuzzer)
+    check_c_source_compiles("
+      #include <stddef.h>
+      #include <stdint.h>
+      int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }" PBCHECK_HAVE_LIBFUZZER)
+    cmake_reset_check_state()
+    set(CMAKE_REQUIRED_QUIET ON)
+    set(CMAKE_REQUIRED_FLAGS "-fprofile-instr-generate -fcoverage-mapping")
+    set(CMAKE_REQUIRED_LINK_OPTIONS -fprofile-instr-generate)
+    check_c_source_compiles("int main(void) { return 0; }" PBCHECK_HAVE_PROFILE_RT)
+    cmake_pop_check_state()
+    set(fuzzer ${PBCHECK_HAVE_LIBFUZZER})
+    set(coverage ${PBCHECK_HAVE_PROFILE_RT})
+    # Under OSS-Fuzz or ClusterFuzzLite the engine comes from LIB_FUZZING_ENGINE.
+    if(DEFINED ENV{LIB_FUZZING_ENGINE})
+      set(fuzzer TRUE)
+    endif()
+    set(why)
+    if(NOT fuzzer)
+      list(APPEND why "clang cannot link -fsanitize=fuzzer (libFuzzer's runtime is missing)")
+    endif()
+    if(NOT coverage)
+      list(APPEND why "clang cannot link -fprofile-instr-generate (the profile runtime is missing)")
+    endif()
+    list(JOIN why "; " why)
+  endif()
+  get_property(said GLOBAL PROPERTY _PBCHECK_TOOLCHAIN_SAID)
+  if(why AND NOT said)
+    set(left)
+    if(NOT fuzzer)
+      list(APPEND left "NAME_fuzzer (docs/ci-fuzzing.md)")
+    endif()
+    if(NOT coverage)
+      list(APPEND left "libNAME_cov.so (certify --coverage)")
+    endif()
+    list(JOIN left " and " left)
+    message(WARNING "pbcheck_add_target: ${why}, so ${left} will not be built. To build them, ${fix}.")
+    set_property(GLOBAL PROPERTY _PBCHECK_TOOLCHAIN_SAID TRUE)
+  endif()
+  set(${out_fuzzer} ${fuzzer} PARENT_SCOPE)
+  set(${out_coverage} ${coverage} PARENT_SCOPE)
+endfunction()
+
 # _pbcheck_add_afl(NAME SOURCES ... INCLUDE_DIRS ... DEFINITIONS ...): the
 # AFL++ library and fuzz binary, when afl-clang-fast and the kit exist.
 function(_pbcheck_add_afl name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;INCLUDE_DIRS;DEFINITIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;INCLUDE_DIRS;DEFINITIONS;OPTIONS")
   find_program(PBCHECK_AFL_CC afl-clang-fast)
   option(PBCHECK_AFL "Build the AFL++ fuzz binaries of pbcheck_add_target by default" OFF)
   if(NOT PBCHECK_AFL_CC OR NOT pbcheck_KIT_LIBRARIES)
@@ -187,7 +260,7 @@ function(_pbcheck_add_afl name)
       return()
     endif()
   endforeach()
-  set(flags -O1 -g -fPIC ${pbcheck_KIT_SANITIZE} -D_POSIX_C_SOURCE=200809L)
+  set(flags -O1 -g -fPIC ${pbcheck_KIT_SANITIZE} -D_POSIX_C_SOURCE=200809L ${arg_OPTIONS})
   foreach(dir ${arg_INCLUDE_DIRS} "${pbcheck_INCLUDE_DIR}" "${pbcheck_INCLUDE_DIR}/pbcheck/wdk")
     list(APPEND flags "-I${dir}")
   endforeach()
@@ -221,18 +294,19 @@ function(_pbcheck_add_afl name)
   set(PBCHECK_AFL_FOUND TRUE PARENT_SCOPE)
 endfunction()
 
-# _pbcheck_add_fuzzer(NAME SOURCES ... INCLUDE_DIRS ... DEFINITIONS ... RUNS n):
-# NAME_fuzzer, its dictionary, options and seed corpus, and fuzz_NAME.
+# _pbcheck_add_fuzzer(NAME SOURCES ... RUNS n): NAME_fuzzer (compiled as the
+# NAME target is), its dictionary, options and seed corpus, and fuzz_NAME.
 function(_pbcheck_add_fuzzer name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNS" "SOURCES;INCLUDE_DIRS;DEFINITIONS")
-  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang" OR NOT EXISTS "${pbcheck_KIT_MUTATOR}")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RUNS" "SOURCES")
+  if(NOT EXISTS "${pbcheck_KIT_MUTATOR}")
+    message(WARNING "pbcheck_add_target(${name}): the package has no fuzz kit (${pbcheck_KIT_MUTATOR} is "
+                    "missing), so ${name}_fuzzer will not be built: reinstall pbcheck (cmake --install).")
     return()
   endif()
   set(exe ${name}_fuzzer)
   add_executable(${exe} ${arg_SOURCES})
-  target_include_directories(${exe} PRIVATE ${arg_INCLUDE_DIRS})
+  _pbcheck_same_build(${exe} ${name})
   target_link_libraries(${exe} PRIVATE pbcheck::headers)
-  target_compile_definitions(${exe} PRIVATE ${arg_DEFINITIONS} "PBC_TARGET_NAME=\"${name}\"")
   if(DEFINED ENV{LIB_FUZZING_ENGINE})
     # OSS-Fuzz / ClusterFuzzLite: CFLAGS (in CMAKE_C_FLAGS) carry the
     # sanitizer and the engine's instrumentation; the engine links as given.
@@ -286,9 +360,18 @@ function(_pbcheck_add_fuzzer name)
   set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz)
 endfunction()
 
+# _pbcheck_same_build(FLAVOUR NAME): FLAVOUR (libNAME_cov.so, NAME_fuzzer)
+# compiles the sources as the NAME target does, with the include folders,
+# definitions and options given to pbcheck_add_target or set on NAME later.
+function(_pbcheck_same_build flavour name)
+  target_include_directories(${flavour} PRIVATE $<TARGET_PROPERTY:${name},INCLUDE_DIRECTORIES>)
+  target_compile_definitions(${flavour} PRIVATE $<TARGET_PROPERTY:${name},COMPILE_DEFINITIONS>)
+  target_compile_options(${flavour} PRIVATE $<TARGET_PROPERTY:${name},COMPILE_OPTIONS>)
+endfunction()
+
 function(pbcheck_add_target name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "CASE_INSENSITIVE_INCLUDES;NO_CERTIFY_TEST" "FUZZ_RUNS"
-                        "SOURCES;INCLUDE_DIRS;COMPILE_DEFINITIONS;CERTIFY_ARGS")
+                        "SOURCES;INCLUDE_DIRS;COMPILE_DEFINITIONS;COMPILE_OPTIONS;CERTIFY_ARGS")
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "pbcheck_add_target(${name}): SOURCES is required")
   endif()
@@ -306,10 +389,21 @@ function(pbcheck_add_target name)
     list(APPEND include_dirs "${abs}")
   endforeach()
 
+  # No build type and no -g: findings would read file:? (no line tables).
+  set(options ${arg_COMPILE_OPTIONS})
+  if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES AND NOT CMAKE_C_FLAGS MATCHES "(^| )-g"
+     AND NOT CMAKE_CXX_FLAGS MATCHES "(^| )-g")
+    message(STATUS "pbcheck_add_target(${name}): no CMAKE_BUILD_TYPE, so lib${name}.so is compiled with -g "
+                   "(findings name file:line)")
+    list(PREPEND options -g)
+  endif()
+  _pbcheck_toolchain(can_fuzz can_cover)
+
   add_library(${name} SHARED ${sources})
   target_include_directories(${name} PRIVATE ${include_dirs})
   target_link_libraries(${name} PRIVATE pbcheck::headers)
   target_compile_definitions(${name} PRIVATE ${arg_COMPILE_DEFINITIONS} "PBC_TARGET_NAME=\"${name}\"")
+  target_compile_options(${name} PRIVATE ${options})
   set_target_properties(${name} PROPERTIES PREFIX "lib" C_VISIBILITY_PRESET hidden
                         CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   # The link check (see the top of this file). The compiler drives the
@@ -335,11 +429,10 @@ function(pbcheck_add_target name)
   # `certify --coverage` and `fuzz --coverage`. Continuous mode (counters
   # relocated into the mapped profile) lets a worker that ends with _exit
   # or a crash keep what it ran.
-  if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+  if(can_cover)
     add_library(${name}_cov SHARED ${sources})
-    target_include_directories(${name}_cov PRIVATE ${include_dirs} ${case_dir})
+    _pbcheck_same_build(${name}_cov ${name})
     target_link_libraries(${name}_cov PRIVATE pbcheck::headers)
-    target_compile_definitions(${name}_cov PRIVATE ${arg_COMPILE_DEFINITIONS} "PBC_TARGET_NAME=\"${name}\"")
     target_compile_options(${name}_cov PRIVATE -O0 -fprofile-instr-generate -fcoverage-mapping
                            "SHELL:-mllvm -runtime-counter-relocation")
     target_link_options(${name}_cov PRIVATE -fprofile-instr-generate)
@@ -359,8 +452,9 @@ function(pbcheck_add_target name)
   endif()
 
   _pbcheck_add_afl(${name} SOURCES ${sources} INCLUDE_DIRS ${include_dirs} ${case_dir}
-                   DEFINITIONS ${arg_COMPILE_DEFINITIONS})
+                   DEFINITIONS ${arg_COMPILE_DEFINITIONS} OPTIONS ${arg_COMPILE_OPTIONS})
 
-  _pbcheck_add_fuzzer(${name} SOURCES ${sources} INCLUDE_DIRS ${include_dirs} ${case_dir}
-                      DEFINITIONS ${arg_COMPILE_DEFINITIONS} RUNS ${arg_FUZZ_RUNS})
+  if(can_fuzz)
+    _pbcheck_add_fuzzer(${name} SOURCES ${sources} RUNS ${arg_FUZZ_RUNS})
+  endif()
 endfunction()

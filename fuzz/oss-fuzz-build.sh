@@ -43,6 +43,10 @@ $CC -O1 "${common[@]}" -I/usr/include/libxml2 -DPBC_SOURCE_DIR="\"$src\"" "$src"
     "${lib_sources[@]}" "$src"/harness/report/*.c "$src"/harness/bench/*.c "$work/report_templates.c" -ljansson -lxml2 -ldw \
     -o "$work/pbcheck"
 
+# libdw and what it needs, linked statically: a fuzzer in the runner image
+# finds nothing of the build's packages.
+libdw_static="-Wl,-Bstatic -ldw -lelf -lz -lbz2 -llzma -Wl,-Bdynamic -pthread"
+
 # libFuzzer's mutator hooks with their own plain copy of the codec, in one
 # object whose only global symbols are the hooks: the mutator is not the
 # code under test, and instrumenting it only slows every mutation down
@@ -65,7 +69,7 @@ zip_dir() { # zip_dir DIR ZIP: the files of DIR, flat
 fuzz_target() { # fuzz_target NAME KIND SEED_DIR SOURCES...
     local name="$1" kind="$2" seeds="$3"
     shift 3
-    $CC $CFLAGS "${common[@]}" "$@" "${objs[@]}" $LIB_FUZZING_ENGINE -ldw -o "$OUT/$name"
+    $CC $CFLAGS "${common[@]}" "$@" "${objs[@]}" $LIB_FUZZING_ENGINE $libdw_static -o "$OUT/$name"
     cp "$src/fuzz/dict/$kind.dict" "$OUT/$name.dict"
     cp "$src/fuzz/options/$kind.options" "$OUT/$name.options"
     zip_dir "$seeds" "$OUT/${name}_seed_corpus.zip"

@@ -8,7 +8,7 @@ set -euo pipefail
 # llvm-14 (llvm-profdata-14, llvm-cov-14) serves certify --coverage;
 # python3-yaml reads the GitHub workflows in tests/workflows_test.py, which
 # also lints them with actionlint (below).
-need=(clang cmake make pkg-config libxxhash-dev libjansson-dev libxml2-dev libdw-dev libxml2-utils python3 libclang-rt-14-dev afl++ zip unzip
+need=(clang cmake make pkg-config libxxhash-dev libjansson-dev libxml2-dev libdw-dev libbz2-dev liblzma-dev zlib1g-dev libxml2-utils python3 libclang-rt-14-dev afl++ zip unzip
       llvm-14 python3-jsonschema python3-yaml chromium)
 missing=()
 for p in "${need[@]}"; do

@@ -4,13 +4,19 @@
 # example_cpu, renamed mygpu in its CMakeLists.txt alone), given the
 # installed ClusterFuzzLite files, built by the template's build.sh with
 # the environment OSS-Fuzz sets (libFuzzer, and AFL++ when installed);
-# every binary in $OUT runs with an empty environment and fuzzes briefly.
+# every binary in $OUT runs with an empty environment and fuzzes briefly,
+# needs no library beyond libc, libstdc++ and the sanitizer runtimes (ldd),
+# and starts where the build's libraries (libxxhash, libjansson, libxml2)
+# are not: a mount namespace whose system library folder holds only libc
+# and its kin, as ClusterFuzzLite's runner image has. The page's own
+# local check runs as written (60 s cut to 5).
 # Usage: ci_fuzzing_test.sh SOURCE_DIR PBCHECK_BINARY_DIR
 set -u
 src=$1 bin=$2
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check.sh"
+. "$(dirname "$0")/runner_env.sh"
 
 prefix=$tmp/pbcheck
 cmake --install "$bin" --prefix "$prefix" >"$tmp/install.log" 2>&1
@@ -66,6 +72,32 @@ mv "$tmp/out" "$tmp/out-lf"
     "$tmp/seeds" >"$tmp/fuzz-lf.log" 2>&1)
 check libfuzzer-fuzzes-clean [ $? -eq 0 ] || tail -20 "$tmp/fuzz-lf.log"
 check libfuzzer-ran grep -q '^Done [0-9]* runs' "$tmp/fuzz-lf.log"
+# What the runner image lacks: nothing.
+check libfuzzer-needs-no-build-library [ -z "$(runner_libs "$tmp/out-lf/mygpu_fuzzer")" ] ||
+    runner_libs "$tmp/out-lf/mygpu_fuzzer"
+runner_run "$tmp/out-lf/mygpu_fuzzer" -runs=50 "$tmp/seeds" >"$tmp/runner-lf.log" 2>&1
+rc=$?
+[ $rc -eq 125 ] && echo "note: no mount namespace here (unshare -rm): the runner start is not tried"
+check libfuzzer-starts-in-runner [ $rc -eq 0 ] || tail -5 "$tmp/runner-lf.log"
+check libfuzzer-runs-in-runner grep -q '^Done [0-9]* runs' "$tmp/runner-lf.log"
+# docs/ci-fuzzing.md, "3. Try the build as ClusterFuzzLite runs it": its
+# local check, from the repository, on the seed corpus the build made.
+mkdir -p "$tmp/out"
+cp "$tmp"/out-lf/* "$tmp/out/"
+(
+    cd "$repo" || exit 1
+    # The section's last sh block, its paths under $tmp, 60 s cut to 5.
+    sed -n '/^## 3\. Try the build/,/^## What/p' "$src/docs/ci-fuzzing.md" |
+        awk '/^```sh$/ {n++; block = ""; on = 1; next} /^```$/ {on = 0; last = block} on {block = block $0 "\n"}
+             END {printf "%s", last}' |
+        sed -e "s|/tmp/out|$tmp/out|g" -e "s|/tmp/corpus|$tmp/doc-corpus|g" \
+            -e 's|-max_total_time=60|-max_total_time=5|' >"$tmp/doc-check.sh"
+    [ -s "$tmp/doc-check.sh" ] || exit 1
+    bash -e "$tmp/doc-check.sh"
+) >"$tmp/doc-check.log" 2>&1
+check doc-local-check-runs [ $? -eq 0 ] || { cat "$tmp/doc-check.sh"; tail -20 "$tmp/doc-check.log"; }
+check doc-local-check-fuzzed grep -q '^Done [0-9]* runs' "$tmp/doc-check.log"
+rm -rf "$tmp/out"
 
 if command -v afl-clang-fast >/dev/null; then
     oss_fuzz_build afl
@@ -74,6 +106,9 @@ if command -v afl-clang-fast >/dev/null; then
     (cd "$tmp" && env -i PATH=/usr/bin:/bin "$tmp/out/mygpu_fuzzer" "$tmp"/seeds/* >"$tmp/run-afl.log" 2>&1)
     check afl-runs-seeds [ $? -eq 0 ] || tail -20 "$tmp/run-afl.log"
     check afl-ran grep -q '^Execution successful' "$tmp/run-afl.log"
+    check afl-needs-no-build-library [ -z "$(runner_libs "$tmp/out/mygpu_fuzzer")" ] || runner_libs "$tmp/out/mygpu_fuzzer"
+    runner_run "$tmp/out/mygpu_fuzzer" "$tmp"/seeds/* >"$tmp/runner-afl.log" 2>&1
+    check afl-starts-in-runner grep -q '^Execution successful' "$tmp/runner-afl.log" || tail -5 "$tmp/runner-afl.log"
     # A short afl-fuzz campaign on it, from the eight smallest seeds (the
     # dry run of all of them can take a minute on a loaded machine).
     mkdir -p "$tmp/afl-in"

@@ -151,6 +151,26 @@ check no-hex [ $? -eq 2 ]
 "$pbcheck" --version >"$tmp/out"
 check version-exit [ $? -eq 0 ]
 check version-line grep -Eq '^pbcheck [0-9]+\.[0-9]+\.[0-9]+ \(git [^ )]+\)$' "$tmp/out"
+# -V and the verb 'version' say the same.
+for spelling in -V version; do
+    "$pbcheck" "$spelling" >"$tmp/v" 2>&1
+    check "version-as-$spelling" cmp -s "$tmp/out" "$tmp/v"
+done
+# run without --target judges the reference, and says so before anything else.
+"$pbcheck" run "$seed" >"$tmp/out" 2>&1
+check run-no-target-says-reference [ "$(head -1 "$tmp/out")" = \
+    "run: no --target: judging pbcheck's reference builder (--target NAME or libNAME.so for yours)" ]
+"$pbcheck" run "$seed" --target reference >"$tmp/out" 2>&1
+check run-target-given-no-note bash -c "! grep -q 'no --target' '$tmp/out'"
+# certify's rule table: only the rules that failed, and a total; --all-rules
+# every row (summary.md always has every row).
+"$pbcheck" certify --target mutant-trunc32 --quick --out "$tmp/rt" --run-id r >"$tmp/out" 2>&1
+rules=$("$pbcheck" list rules | grep -c '^PB-')
+check rule-table-nonzero-only awk '/^PB-/ && $2 == 0 {bad = 1} /^PB-/ {n++} END {exit bad || n == 0}' "$tmp/out"
+check rule-table-total grep -Eq "^rules: [1-9][0-9]* failing cases under [1-9][0-9]* of $rules rules" "$tmp/out"
+check rule-table-summary-md-all [ "$(grep -c '^| PB-' "$tmp/rt/r/summary.md")" -ge "$rules" ]
+"$pbcheck" certify --target reference --quick --all-rules --out "$tmp/rt" --run-id all >"$tmp/out" 2>&1
+check rule-table-all-rules [ "$(grep -c '^PB-[A-Z0-9-]* *0$' "$tmp/out")" -eq "$rules" ]
 # A near miss is named: verbs, options, pbcheck's own options; 'help VERB' is 'VERB --help'.
 "$pbcheck" certfy >"$tmp/out" 2>"$tmp/err"
 check typo-verb-exit-2 [ $? -eq 2 ]

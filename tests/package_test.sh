@@ -1,20 +1,31 @@
 #!/usr/bin/env bash
 # The CMake package: installs pbcheck to a temporary prefix, builds
 # tests/package/ (the three example builders through find_package(pbcheck)
-# and pbcheck_add_target, one of them with a wrong-case include) and runs
-# its CTest: each certify_NAME test must certify its example CONFORMANT.
+# and pbcheck_add_target, one of them with a wrong-case include, one with
+# a source that needs INCLUDE_DIRS, COMPILE_DEFINITIONS, COMPILE_OPTIONS
+# and an option set later in every build of it) and runs its CTest: each
+# certify_NAME test must certify its example CONFORMANT. Then what a run
+# leaves (schemas, replay commands that work from any folder), certify
+# --coverage, fuzz --engine afl's numbers and a GCC configure that says
+# what it cannot build.
 # Usage: package_test.sh SOURCE_DIR PBCHECK_BINARY_DIR C_COMPILER
 set -u
 src=$1 bin=$2 cc=$3
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check.sh"
+. "$(dirname "$0")/runner_env.sh"
 
 cmake --install "$bin" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1
 check install [ $? -eq 0 ]
 check installed-config [ -f "$tmp/prefix/lib/cmake/pbcheck/pbcheckConfig.cmake" ]
 check installed-version [ -f "$tmp/prefix/lib/cmake/pbcheck/pbcheckConfigVersion.cmake" ]
 check installed-headers [ -f "$tmp/prefix/include/pbcheck/target.h" ]
+# The schemas of report.json and triage.json, for a vendor's CI.
+for schema in report triage; do
+    check "installed-$schema-schema" cmp -s "$src/docs/$schema.schema.json" \
+        "$tmp/prefix/share/pbcheck/schemas/$schema.schema.json"
+done
 cmake -S "$src/tests/package" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
     -DEXAMPLES_DIR="$src/targets/examples" -DCMAKE_C_COMPILER="$cc" -DPBCHECK_AFL="$(command -v afl-clang-fast >/dev/null && echo ON || echo OFF)" \
     >"$tmp/configure.log" 2>&1
@@ -43,6 +54,16 @@ for ex in example_gpu example_cpu example_worker; do
         tail -20 "$tmp/$ex-fuzzer.log"
 done
 check fuzzer-has-builder-linked-in bash -c "nm '$tmp/build/example_cpu_fuzzer' | grep -q ' T pbc_target_get$'"
+# The fuzz binaries start where the build's libraries are not.
+for f in example_cpu_fuzzer example_cpu_afl_fuzz; do
+    [ -x "$tmp/build/$f" ] || continue
+    check "$f-needs-no-build-library" [ -z "$(runner_libs "$tmp/build/$f")" ] || runner_libs "$tmp/build/$f"
+    runner_run "$tmp/build/$f" "$tmp/build/example_cpu_fuzzer_seeds/$(ls "$tmp/build/example_cpu_fuzzer_seeds" | head -1)" \
+        >"$tmp/$f-runner.log" 2>&1
+    rc=$?
+    [ $rc -eq 125 ] && echo "note: no mount namespace here (unshare -rm): the runner start is not tried"
+    check "$f-starts-in-runner" [ $rc -eq 0 ] || tail -5 "$tmp/$f-runner.log"
+done
 # pbcheck fuzz --target libNAME.so takes the builder's own binary.
 "$tmp/prefix/bin/pbcheck" fuzz --target "$tmp/build/libexample_cpu.so" --runs 50 --out "$tmp/fz" >"$tmp/fz.log" 2>&1
 check fuzz-verb-uses-own-binary grep -q "(${tmp}/build/example_cpu_fuzzer)" "$tmp/fz.log" || cat "$tmp/fz.log"
@@ -111,6 +132,16 @@ assert c['lines']['covered'] > 0 and c['branches']['count'] > 0
 assert all(b['function'].startswith('ExCpu') for b in c['uncovered_entry_branches'])"
     check "coverage-$name-summary" grep -q "^| excpu_ddi.c | [0-9]*/[0-9]* " "$tmp/cov-$name/r/summary.md"
     check "coverage-$name-linked" grep -q 'href="coverage/html/index.html"' "$tmp/cov-$name/r/index.html"
+    # The verdict and the fingerprint are the shipped library's; the
+    # coverage section is inside the page, before its footer.
+    check "coverage-$name-certifies-shipped-library" python3 -c "
+import json, sys
+b = json.load(open('$tmp/cov-$name/r/report.json'))['provenance']['target_binary']
+sys.exit(0 if b['path'].endswith('/libexample_cpu.so') else b['path'])"
+    check "coverage-$name-before-footer" python3 -c "
+import sys
+page = open('$tmp/cov-$name/r/index.html').read()
+sys.exit(0 if 0 <= page.find('id=\"coverage\"') < page.find('<footer') else 1)"
 done
 check random-branch-uncovered-without-time [ "$(covered "$tmp/cov-quick/r")" = 0 ]
 check random-branch-covered-with-time [ "$(covered "$tmp/cov-random/r")" -gt 0 ]
@@ -119,6 +150,87 @@ check random-branch-covered-with-time [ "$(covered "$tmp/cov-random/r")" -gt 0 ]
     >"$tmp/fzc.log" 2>&1
 check fuzz-coverage grep -q '^coverage: lines' "$tmp/fzc.log" || tail "$tmp/fzc.log"
 check fuzz-coverage-json [ -f "$tmp/fzc/coverage/coverage.json" ]
+
+# pbcheck fuzz --engine afl: --time 20 ends near 20 s; the rate is AFL++'s
+# execs_done over run_time from fuzzer_stats, the corpus its queue.
+if [ -x "$tmp/build/example_cpu_afl_fuzz" ]; then
+    mkdir -p "$tmp/afl-seeds"
+    cp "$tmp/prefix/share/pbcheck/seeds/"{fill-basic,transfer-basic,map-access-unmap-dummy}.pbs "$tmp/afl-seeds/" 2>/dev/null
+    start=$(date +%s)
+    "$tmp/prefix/bin/pbcheck" fuzz --target "$tmp/build/libexample_cpu.so" --engine afl --time 20 \
+        --seeds "$tmp/afl-seeds" --out "$tmp/afl-fz" >"$tmp/afl-fz.log" 2>&1
+    took=$(($(date +%s) - start))
+    check afl-fuzz-runs grep -q '^fuzz: [0-9]* new finding' "$tmp/afl-fz.log" || tail -20 "$tmp/afl-fz.log"
+    check afl-fuzz-stops-near-time [ "$took" -le 35 ] || echo "took $took s"
+    stats=$tmp/afl-fz/afl/main/fuzzer_stats
+    check afl-fuzz-rate-from-stats python3 - "$stats" "$tmp/afl-fz.log" <<'PY'
+import re, sys
+stats = dict(l.split(":", 1) for l in open(sys.argv[1]) if ":" in l)
+stats = {k.strip(): v.strip() for k, v in stats.items()}
+log = open(sys.argv[2]).read()
+m = re.search(r"^afl: (\d+) execs in (\d+) s, ([0-9.]+) execs/s", log, re.M)
+execs, secs = int(stats["execs_done"]), int(stats["run_time"])
+ok = m and int(m.group(1)) == execs and int(m.group(2)) == secs and secs > 0 and \
+     abs(float(m.group(3)) - execs / secs) < 0.1
+sys.exit(0 if ok else "log says %s; fuzzer_stats %d execs in %d s" % (m and m.group(0), execs, secs))
+PY
+    queue=$(find "$tmp/afl-fz/afl/main/queue" -maxdepth 1 -type f | wc -l)
+    check afl-fuzz-corpus-is-queue grep -q "^fuzz: [0-9]* new findings\?; corpus now $queue inputs" "$tmp/afl-fz.log" ||
+        grep 'corpus now' "$tmp/afl-fz.log"
+fi
+
+# What a run leaves: replay commands that work from any folder. certify
+# from one folder, with relative paths, then each replay command from
+# another: the same failure.
+bug=$bin/targets/examples/libexample_worker_bug_transfer_offset.so
+mkdir -p "$tmp/here/lib" "$tmp/elsewhere"
+cp "$bug" "$tmp/here/lib/"
+(cd "$tmp/here" && "$tmp/prefix/bin/pbcheck" certify --target lib/$(basename "$bug") --quick --out reports \
+    --run-id r >certify.log 2>&1)
+check replay-certify-fails [ $? -eq 1 ] || tail "$tmp/here/certify.log"
+replay=$(python3 -c "
+import json, sys
+cases = [c for c in json.load(open('$tmp/here/reports/r/report.json'))['results'] if c.get('replay')]
+print(cases[0]['replay'])")
+check replay-in-summary grep -qF -- "$replay" "$tmp/here/reports/r/summary.md"
+(cd "$tmp/elsewhere" && eval "$replay" >replay.log 2>&1)
+check replay-from-elsewhere-fails-alike [ $? -eq 1 ] || { echo "$replay"; tail -5 "$tmp/elsewhere/replay.log"; }
+check replay-from-elsewhere-diverges grep -q '^FAIL .*PB-DIVERGE$' "$tmp/elsewhere/replay.log"
+
+# Loud toolchains: GCC builds the library but no fuzzer and no coverage
+# build, and configure says so, naming the fix; with no build type the
+# library still has line tables.
+cmake -S "$src/tests/package/missing_symbol" -B "$tmp/gcc" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+    -DCMAKE_C_COMPILER=gcc >"$tmp/gcc-configure.log" 2>&1
+check gcc-configures [ $? -eq 0 ] || tail "$tmp/gcc-configure.log"
+tr -s ' \n' '  ' <"$tmp/gcc-configure.log" >"$tmp/gcc-configure.flat" # CMake wraps its warnings
+check gcc-says-no-fuzzer grep -q 'so NAME_fuzzer (docs/ci-fuzzing.md) and libNAME_cov.so (certify --coverage) will not be built' \
+    "$tmp/gcc-configure.flat"
+check gcc-names-the-fix grep -q 'configure with -DCMAKE_C_COMPILER=clang (Debian: apt-get install clang libclang-rt-14-dev)' \
+    "$tmp/gcc-configure.flat"
+check gcc-warns-once [ "$(grep -c 'CMake Warning' "$tmp/gcc-configure.log")" -eq 1 ]
+check no-build-type-says-g grep -q 'no CMAKE_BUILD_TYPE, so libglue_ok.so is compiled with -g' "$tmp/gcc-configure.log"
+cmake --build "$tmp/gcc" --target glue_ok >"$tmp/gcc-build.log" 2>&1
+check gcc-builds-library [ -f "$tmp/gcc/libglue_ok.so" ] || tail "$tmp/gcc-build.log"
+check no-build-type-line-tables bash -c "readelf -S '$tmp/gcc/libglue_ok.so' | grep -q '\.debug_line'"
+check clang-no-warning bash -c "! grep -q 'CMake Warning' '$tmp/configure.log'"
+
+# docs/writing-a-target.md, "From driver source to a certified builder", as
+# written: steps 2 and 3 (step 1 is this test's install) with the page's
+# CMakeLists.txt, from a home whose ~/pbcheck is the installed package.
+home=$tmp/home
+mkdir -p "$home/work" && ln -s "$tmp/prefix" "$home/pbcheck"
+section() { sed -n '/^## From driver source/,/^## Headers/p' "$src/docs/writing-a-target.md"; }
+section | awk '/^```cmake$/ {on = 1; next} /^```$/ {on = 0} on' >"$home/work/CMakeLists.txt"
+section | awk '/^```sh$/ {on = 1; next} /^```$/ {on = 0} on' | sed -n '/^# 2\./,$p' |
+    awk '{print} /^mkdir -p mydriver/ {print "cp CMakeLists.txt mydriver/"}' >"$tmp/doc-steps.sh"
+check doc-steps-found grep -q 'pbcheck certify --target mydriver/build/libmygpu.so' "$tmp/doc-steps.sh"
+(cd "$home/work" && HOME=$home bash -ex "$tmp/doc-steps.sh") >"$tmp/doc-steps.log" 2>&1
+check doc-steps-run [ $? -eq 0 ] || tail -30 "$tmp/doc-steps.log"
+check doc-steps-fuzzer-built [ -x "$home/work/mydriver/build/mygpu_fuzzer" ]
+check doc-steps-certified grep -q '^verdict: CONFORMANT (reports in reports/mygpu/' "$tmp/doc-steps.log"
+check doc-steps-report-line grep -Eq '^report: reports/mygpu/[0-9TZ-]+/index.html$' "$tmp/doc-steps.log"
+check doc-steps-latest [ -f "$home/work/reports/mygpu/latest/index.html" ]
 
 # Link-time truth: a library that needs a symbol neither it nor pbcheck's
 # kernel services define fails to build, naming it, and leaves no library;

@@ -623,3 +623,16 @@ T_TEST(entry_format_defaults_and_checks)
     T_CHECK(pbc_isa_pt_levels(&old) == 3);
 }
 
+
+/* A builder that does every operation with the CPU writes nothing into the
+ * paging buffer, so it needs none: min_dma_size 0 is a declaration, not a
+ * mistake. More than 1 MiB still is. */
+T_TEST(min_dma_size_zero_is_accepted)
+{
+    pbc_target t = *pbc_target_find("reference");
+    t.min_dma_size = 0;
+    const char *why = pbc_exec_target_check(&t);
+    T_CHECK_MSG(why == NULL, "refused: %s", why ? why : "");
+    t.min_dma_size = (1u << 20) + 1;
+    T_CHECK(pbc_exec_target_check(&t) != NULL);
+}

@@ -31,6 +31,7 @@ import html.parser
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -201,7 +202,10 @@ def judge(name, page, profile, screenshot=None, hostile=None):
         check(name + "-signature-" + b["id"], b["signature"] in text and b["signature_text"] in text)
         replay = [p.text() for p in sec.all("pre", "replay")]
         if "repro" in b:
-            want = "pbcheck run buckets/%s/repro.pbs --target %s" % (b["id"], target)
+            # From any folder: cd into the triage folder first, the target by its absolute path.
+            shown_target = os.path.abspath(target) if "/" in target else target
+            want = "cd %s && pbcheck run buckets/%s/repro.pbs --target %s" % (
+                shlex.quote(os.path.abspath(folder)), b["id"], shlex.quote(shown_target))
             check(name + "-replay-" + b["id"], replay == [want], replay)
         items = [li.text() for li in next(sec.all("ul", "inputs")).all("li")]
         check(name + "-inputs-" + b["id"], len(items) == len(b["inputs"]) and

@@ -271,3 +271,13 @@ uint32_t pbc_fs_count_entries(const char *dir)
         closedir(d);
     return n;
 }
+
+char *pbc_fs_absolute(const char *path)
+{
+    char cwd[4096];
+    if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+        return pbc_xstrdup(path);
+    while (path[0] == '.' && path[1] == '/') /* ./x is x */
+        path += 2;
+    return pbc_xprintf("%s/%s", cwd, path);
+}

@@ -45,6 +45,11 @@ int pbc_fs_remove_tree(const char *path, char *err, size_t err_size);
  * when it cannot be read. */
 uint32_t pbc_fs_count_entries(const char *dir);
 
+/* path as an absolute path (the current folder before a relative one; not
+ * resolved, need not exist), malloc'd: for commands a report prints, which
+ * are run from anywhere. */
+char *pbc_fs_absolute(const char *path);
+
 #ifdef __cplusplus
 }
 #endif

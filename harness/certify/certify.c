@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "base/util.h"
 
 void pbc_case_list_fini(pbc_case_list *l)
@@ -1296,6 +1298,69 @@ static void add_grid_case(pbc_case_list *out, int op, const gen_dims *d, gen_buf
     add_case(out, name, b->text);
 }
 
+/* A scenario's text without its "dma" lines, hashed: what it does on an
+ * adapter whose declared paging-buffer size replaces every DMA size. */
+static uint64_t hash_but_dma(const char *text)
+{
+    XXH3_state_t *st = XXH3_createState();
+    XXH3_64bits_reset(st);
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (strncmp(line, "dma ", 4))
+            XXH3_64bits_update(st, line, len + (line[len] == '\n'));
+        line += len + (line[len] == '\n');
+    }
+    uint64_t h = XXH3_64bits_digest(st);
+    XXH3_freeState(st);
+    return h;
+}
+
+typedef struct case_key {
+    uint64_t hash;
+    uint32_t index;
+} case_key;
+
+static int by_hash_then_index(const void *a, const void *b)
+{
+    const case_key *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* With a declared paging-buffer size every DMA-size class of a case is
+ * the same scenario: keep the first (in suite order), so one failure is
+ * counted once, not once per class. Cases are told apart by XXH3-64 of
+ * their text: a few thousand of them make a collision no worry. */
+static void drop_same_but_dma(pbc_case_list *l)
+{
+    if (l->count < 2)
+        return;
+    case_key *keys = pbc_xcalloc(l->count, sizeof(*keys));
+    uint8_t *drop = pbc_xcalloc(l->count, 1);
+    for (uint32_t i = 0; i < l->count; i++)
+        keys[i] = (case_key){hash_but_dma(l->items[i].text), i};
+    qsort(keys, l->count, sizeof(*keys), by_hash_then_index);
+    for (uint32_t i = 1, first = 0; i < l->count; i++) {
+        if (keys[i].hash != keys[first].hash) {
+            first = i;
+            continue;
+        }
+        drop[keys[i].index] = 1;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < l->count; i++) {
+        if (drop[i]) {
+            free(l->items[i].text);
+            continue;
+        }
+        l->items[n++] = l->items[i];
+    }
+    l->count = n;
+    free(drop);
+    free(keys);
+}
+
 static void layout_cases(const pbc_target *t, int quick, pbc_case_list *out);
 static void size_cases(const pbc_target *t, unsigned flags, const struct gen_layout *layout, pbc_case_list *out);
 
@@ -1366,6 +1431,8 @@ void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out)
     gpummu_cases(t, quick, &layout, dmas, PBC_ARRAY_LEN(dmas), out);
     layout_cases(t, quick, out);
     size_cases(t, flags, &layout, out);
+    if (t->adapter && t->adapter->paging_buffer_size)
+        drop_same_but_dma(out);
 }
 
 /* ---- A wider world: layouts and sizes ---- */

@@ -63,8 +63,9 @@ const char *pbc_exec_target_check(const pbc_target *t)
         return "an ISA with entries that are not DXGK_PTE must decode them (pte_decode)";
     if (pbc_isa_pt_levels(t->isa) != 3 && pbc_isa_pt_levels(t->isa) != 4)
         return "the ISA's page tables must have 3 or 4 levels";
-    if (t->min_dma_size < 4 || t->min_dma_size > (1u << 20))
-        return "min_dma_size must be between 4 bytes and 1 MiB";
+    /* 0: a builder that writes no bytes (every operation by the CPU) needs no buffer. */
+    if (t->min_dma_size > (1u << 20))
+        return "min_dma_size must be at most 1 MiB";
     if (t->private_data_size > (1u << 20))
         return "private_data_size is limited to 1 MiB";
     const pbc_adapter_decl *d = t->adapter;

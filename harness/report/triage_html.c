@@ -27,6 +27,7 @@
 
 #include "base/fs.h"
 #include "base/util.h"
+#include "exec/target.h"
 #include "report/templates.h"
 #include "report/text.h"
 
@@ -368,14 +369,24 @@ static void emit_facts(FILE *f, const json_t *b)
     fputs("</dl>\n", f);
 }
 
-static void put_command(FILE *f, const char *cls, const char *verb, const char *input, const char *target)
+/* cd into the triage folder first, and the target's absolute path: the
+ * command works from wherever it is pasted. */
+static void put_command(FILE *f, const tpage *p, const char *cls, const char *verb, const char *input,
+                        const char *target)
 {
-    const char *argv[] = {"pbcheck", verb, input, "--target", target, NULL};
-    char *cmd = pbc_report_shell_command(argv);
+    char *abs_target = pbc_exec_target_is_path(target) ? pbc_fs_absolute(target) : pbc_xstrdup(target);
+    char *abs_dir = pbc_fs_absolute(p->dir);
+    const char *cd[] = {"cd", abs_dir, NULL}, *argv[] = {"pbcheck", verb, input, "--target", abs_target, NULL};
+    char *where = pbc_report_shell_command(cd), *cmd = pbc_report_shell_command(argv);
     fprintf(f, "<pre class=\"%s\">", cls);
+    put(f, where);
+    put(f, " && ");
     put(f, cmd);
     fputs("</pre>\n", f);
+    free(where);
     free(cmd);
+    free(abs_dir);
+    free(abs_target);
 }
 
 /* The command that replays the bucket (its reproducer, relative to the
@@ -389,7 +400,7 @@ static void emit_replay(FILE *f, const tpage *p, const json_t *b)
     if (repro) {
         int text = !strcmp(repro_name(b), "repro.pbs");
         char *rel = pbc_xprintf("buckets/%s/%s", id, repro_name(b));
-        put_command(f, "replay", text ? "run" : "replay", rel, target);
+        put_command(f, p, "replay", text ? "run" : "replay", rel, target);
         free(rel);
     } else {
         const char *first = json_string_value(json_array_get(json_object_get(b, "inputs"), 0));
@@ -397,7 +408,7 @@ static void emit_replay(FILE *f, const tpage *p, const json_t *b)
               "invalid inputs are not minimized)", f);
         if (first) {
             fputs("; its first input replays with:</p>\n", f);
-            put_command(f, "replay-input", "replay", first, target);
+            put_command(f, p, "replay-input", "replay", first, target);
         } else {
             fputs(".</p>\n", f);
         }

@@ -34,8 +34,14 @@ static int write_text(const char *dir, const char *name, const char *text, char 
 /* The command that replays a bucket's reproducer. */
 static char *replay_command(const pbc_triage_run *r, const char *repro)
 {
-    const char *argv[] = {pbc_child_self_command(), "run", repro, "--target", r->target, NULL};
-    return pbc_report_shell_command(argv);
+    /* Absolute paths: the command works from any folder, not only triage's. */
+    char *abs_repro = pbc_fs_absolute(repro);
+    char *abs_target = pbc_exec_target_is_path(r->target) ? pbc_fs_absolute(r->target) : pbc_xstrdup(r->target);
+    const char *argv[] = {pbc_child_self_command(), "run", abs_repro, "--target", abs_target, NULL};
+    char *cmd = pbc_report_shell_command(argv);
+    free(abs_repro);
+    free(abs_target);
+    return cmd;
 }
 
 static int failing(const pbc_triage_bucket *b)

@@ -322,9 +322,14 @@ int pbc_rule_unmap_dummy(pbc_findings *f, UINT segment, uint64_t page, int valid
 {
     if (valid && addr == dummy_page)
         return 0;
-    pbc_rule_report(f, PBC_RULE_UNMAP_DUMMY, UINT32_MAX, "aperture %u page %" PRIu64 " was unmapped "
-                     "but its GART entry is %s 0x%" PRIx64 ", not the dummy page 0x%" PRIx64 " (S33)",
-                     segment, page, valid ? "valid, pointing at" : "invalid,", addr, dummy_page);
+    if (!valid && addr == dummy_page) /* the usual slip: the page written, the valid bit forgotten */
+        pbc_rule_report(f, PBC_RULE_UNMAP_DUMMY, UINT32_MAX, "aperture %u page %" PRIu64 " was unmapped and "
+                         "its GART entry holds the right page, the dummy page 0x%" PRIx64 ", with its valid bit "
+                         "clear: an unmapped page maps the dummy page, valid (S33)", segment, page, dummy_page);
+    else
+        pbc_rule_report(f, PBC_RULE_UNMAP_DUMMY, UINT32_MAX, "aperture %u page %" PRIu64 " was unmapped "
+                         "but its GART entry is %s 0x%" PRIx64 ", not the dummy page 0x%" PRIx64 " (S33)",
+                         segment, page, valid ? "valid, pointing at" : "invalid, holding", addr, dummy_page);
     return 1;
 }
 

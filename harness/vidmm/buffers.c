@@ -369,6 +369,23 @@ static void vm_run_cpu_work(void *arg)
     pbc_vidmm_kernel_check(w->v, "CPU work queued by SubmitCommand");
 }
 
+/* The paging operation whose bytes end last at or before `upto` in the
+ * submission being handed over: the one CPU work queued there carries
+ * out. VidMm submits paging buffers when later work needs them, so the
+ * current operation is often the render work that rang the doorbell, not
+ * what the worker runs. The newest record of the buffer's range wins (a
+ * buffer is reused). */
+static uint32_t vm_submitted_op(const vm *v, uint32_t upto)
+{
+    const pbc_submission *s = &v->res->subs[v->cur_sub];
+    for (uint32_t i = v->res->write_count; i-- > 0;) {
+        const pbc_write_rec *r = &v->res->writes[i];
+        if (r->buffer == s->buffer && r->start >= s->start && r->end <= upto && r->end > r->start)
+            return r->op;
+    }
+    return v->op;
+}
+
 /* CPU work handed over by SubmitCommand: a submission that rings nothing
  * and queues work instead is executed by that work (a worker thread), so
  * it counts as the whole range handed over. */
@@ -378,7 +395,12 @@ static void host_queue_cpu_work(void *ctx, void (*fn)(void *arg), void *arg)
     if (!fn)
         return;
     vm_cpu_work *w = pbc_xmalloc(sizeof(*w));
-    *w = (vm_cpu_work){v, fn, arg, v->op};
+    uint32_t op = v->op;
+    if (v->in_submit) {
+        const pbc_submission *s = &v->res->subs[v->cur_sub];
+        op = vm_submitted_op(v, s->rung ? s->covered : s->end);
+    }
+    *w = (vm_cpu_work){v, fn, arg, op};
     PBC_PUSH(v->cpu_work, v->cpu_work_count, v->cpu_work_cap, w);
     uint32_t seq = pbc_gpu_push_cpu(v->gpu, vm_run_cpu_work, w, v->in_submit ? v->cur_sub : UINT32_MAX);
     if (!v->in_submit) {

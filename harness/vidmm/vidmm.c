@@ -150,8 +150,18 @@ static void vm_check_unmapped(vm *v, int wrong_target_only)
             const pbc_gart_entry *e = &seg->gart[p];
             if (wrong_target_only && !(e->flags & PBC_GART_VALID))
                 continue;
-            if (pbc_rule_unmap_dummy(&v->res->findings, u->segment, p, (e->flags & PBC_GART_VALID) != 0,
-                                     e->addr, v->gpu->dummy_page)) {
+            uint64_t addr = e->addr;
+            if (!(e->flags & PBC_GART_VALID) && v->t->gart_view) {
+                /* The model keeps no page for an invalid entry; the driver's
+                 * view says which one it holds, so the finding can name it. */
+                pbc_gart_view view = {0};
+                pbc_shim_enter();
+                if (v->t->gart_view(v->adapter, u->segment, p, &view) == 0 && !view.valid)
+                    addr = view.page;
+                pbc_shim_leave();
+            }
+            if (pbc_rule_unmap_dummy(&v->res->findings, u->segment, p, (e->flags & PBC_GART_VALID) != 0, addr,
+                                     v->gpu->dummy_page)) {
                 v->stop = 1;
                 break;
             }

@@ -160,7 +160,8 @@ typedef struct pbc_target {
     const char *summary;  /* one line */
     const pbc_isa *isa;   /* decoder for what this target emits */
     /* Smallest DmaSize with which BuildPagingBuffer always makes progress on
-     * a fresh buffer; the harness never offers less. */
+     * a fresh buffer; the harness never offers less. 0: the builder never
+     * writes to the paging buffer (every operation done by the CPU). */
     uint32_t min_dma_size;
     /* Private data bytes the harness attaches to each paging buffer. */
     uint32_t private_data_size;

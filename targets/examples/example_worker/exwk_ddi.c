@@ -60,6 +60,9 @@
  *      handed, like the 1.x operations, and the worker reads the entries
  *      through pPageTableEntries when it runs, after VidMm has reused that
  *      array (PB-PTE: the tables hold what VidMm left there since).
+ *  EXWK_BUG_UNMAP_INVALID           unmap writes the dummy page into the
+ *      entries but leaves their valid bit clear (S33, PB-UNMAP-DUMMY: "the
+ *      right page, with its valid bit clear").
  *  EXWK_BUG_SMALL_PAGE_TABLE        the page table has 32 entries, copied
  *      from a board with a 128 KiB aperture; entries beyond it are
  *      dropped, so pages mapped there stay invalid (PB-DIVERGE when they
@@ -779,8 +782,13 @@ static void ExWkExecute(EXWK_ADAPTER *Adapter, const DXGKARG_BUILDPAGINGBUFFER *
     }
     case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT: { /* the dummy page, still valid (S33) */
         const __typeof__(A->UnmapApertureSegment) *u = &A->UnmapApertureSegment;
+#ifdef EXWK_BUG_UNMAP_INVALID
+        ULONGLONG flags = 0; /* planted bug: the dummy page, but not valid */
+#else
+        ULONGLONG flags = EXWK_PTE_VALID;
+#endif
         ExWkWritePageTable(Adapter, u->SegmentId, u->OffsetInPages, u->NumberOfPages, NULL,
-                           (ULONGLONG)u->DummyPage.QuadPart, EXWK_PTE_VALID);
+                           (ULONGLONG)u->DummyPage.QuadPart, flags);
         break;
     }
     default:
@@ -921,6 +929,9 @@ static const pbc_target ExWkTarget = {
 #elif defined(EXWK_BUG_REUSED_RECORD)
     .name = EXWK_REUSED_RECORD_NAME,
     .summary = "ExWorker with a planted bug: the worker reads VidMm's entry array after the call (PB-PTE)",
+#elif defined(EXWK_BUG_UNMAP_INVALID)
+    .name = "example-worker-bug-unmap-invalid",
+    .summary = "ExWorker with a planted bug: unmapped entries hold the dummy page, not valid (PB-UNMAP-DUMMY)",
 #elif defined(EXWK_BUG_SMALL_PAGE_TABLE)
     .name = "example-worker-bug-small-page-table",
     .summary = "ExWorker with a planted bug: a 32-entry page table for a larger aperture",
