@@ -27,6 +27,7 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "cli.h"
+#include "exec/isolate.h"
 #include "coverage.h"
 
 static int is_file(const char *path)
@@ -83,6 +84,7 @@ int pbc_coverage_begin(const char *verb, const char **target, pbc_coverage *c)
     snprintf(pattern, sizeof(pattern), "%.4000s/w-%%p%%c.profraw", c->raw_dir);
     setenv("LLVM_PROFILE_FILE", pattern, 1);
     c->on = 1;
+    pbc_iso_set_writable(c->raw_dir); /* workers write nothing else outside their scratch folders */
     *target = c->library;
     printf("%s: coverage of %s, profiles in %s\n", verb, c->library, c->raw_dir);
     return 0;
@@ -269,6 +271,7 @@ int pbc_coverage_end(pbc_coverage *c, const char *dir)
 {
     if (!c->on)
         return 0;
+    pbc_iso_set_writable(NULL);
     unsetenv("LLVM_PROFILE_FILE");
     char err[PATH_MAX + 128];
     char *cov_dir = pbc_xprintf("%s/coverage", dir);
