@@ -30,8 +30,9 @@ as_user() { # as_user USER COMMAND...: root as itself, nobody through setpriv
 # A certify run under a pseudo-terminal whose shell reads the terminal
 # after pbcheck exits, as a user's would: what a builder typed into it
 # would run then.
+python=$(command -v /usr/bin/python3 || command -v python3) # one nobody can run too
 pty_certify() { # pty_certify USER LIB OUT
-    as_user "$1" python3 - "$exe" "$2" "$3" <<'PY'
+    as_user "$1" "$python" - "$exe" "$2" "$3" <<'PY'
 import os, pty, select, sys, time
 exe, lib, out = sys.argv[1:4]
 pid, fd = pty.fork()
@@ -99,7 +100,7 @@ for user in root nobody; do
             mkdir -p "$out" "$tmp/tmpdir" "$tmp/marks"
             chmod 777 "$out" "$tmp/tmpdir" "$tmp/marks"
             export PBC_SANDBOX_NO_NS=$no_ns TMPDIR=$tmp/tmpdir PBC_ATTACK_DIR=$tmp/marks PBC_ATTACK_RUN=$out/r
-            cp "$pbcheck" "$exe.orig"
+            cp "$pbcheck" "$exe.tmp" && mv -f "$exe.tmp" "$exe" # as it was, whatever a run before did
             case $kind in
             tiocsti)
                 pty_certify "$user" "$lib" "$out"
@@ -115,7 +116,7 @@ for user in root nobody; do
                 sleep 0.5 # a rewriter that outlived pbcheck would act now
                 check "$name-reports-still-say-fail" python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 sys.exit(0 if d["verdict"] == "fail" else 1)' "$out/r/report.json"
-                check "$name-executable-unchanged" cmp -s "$exe" "$exe.orig"
+                check "$name-executable-unchanged" cmp -s "$exe" "$pbcheck"
                 check "$name-nothing-beside-executable" test ! -e "$exe.new"
                 ;;
             linger)

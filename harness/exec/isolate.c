@@ -10,12 +10,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <linux/audit.h>
-#include <linux/capability.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <poll.h>
-#include <sched.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,7 +19,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -568,9 +562,18 @@ static uint32_t sweep(pid_t parent, char *what, size_t what_size)
     return total;
 }
 
-/* Ends the worker: closes its pipes (it exits when it reads EOF), kills
- * it if asked, and reaps it. Returns its wait status. */
-static int worker_stop(pbc_iso *iso, int kill_it)
+/* How worker_stop ends a worker. */
+enum {
+    ISO_STOP_EOF,  /* closes its pipes: it exits when it reads EOF */
+    ISO_STOP_KILL, /* SIGKILL at once (a timeout, a garbled answer) */
+    ISO_STOP_GONE, /* it closed its pipe, so it is dying: its end (the
+                      relay passes it on once the namespace is gone) is
+                      awaited a moment before SIGKILL */
+};
+#define ISO_GONE_WAIT_MS 2000
+
+/* Ends the worker as `how` says and reaps it. Returns its wait status. */
+static int worker_stop(pbc_iso *iso, int how)
 {
     int status = 0;
     if (iso->to_worker >= 0)
@@ -581,9 +584,15 @@ static int worker_stop(pbc_iso *iso, int kill_it)
     pid_t pid = iso->pid;
     iso->pid = iso->contained = 0; /* before reaping: a signal handler must not kill a reused pid */
     if (pid > 0) {
-        if (kill_it)
+        pid_t reaped = 0;
+        for (int ms = 0; how == ISO_STOP_GONE && ms < ISO_GONE_WAIT_MS && reaped == 0; ms++) {
+            reaped = waitpid(pid, &status, WNOHANG);
+            if (reaped == 0)
+                usleep(1000);
+        }
+        if (how != ISO_STOP_EOF && reaped == 0)
             kill(pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        while (reaped <= 0 && (reaped = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
             ;
         pbc_sandbox_forget(pid);
         live_remove(pid);
@@ -910,7 +919,7 @@ pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, u
     memset(r, 0, sizeof(*r));
     if (iso->pid && iso->lim.batch && iso->jobs >= iso->lim.batch) {
         char ignored[64];
-        worker_stop(iso, 0);
+        worker_stop(iso, ISO_STOP_EOF);
         sweep(getpid(), ignored, sizeof(ignored)); /* what it started after its last answer */
     }
     off_t from = 0;
@@ -924,7 +933,7 @@ pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, u
         from = iso->output >= 0 ? lseek(iso->output, 0, SEEK_END) : 0; /* before the worker can write */
         if (send_frame(iso->to_worker, job, len) == 0)
             break;
-        worker_stop(iso, 1); /* it died between jobs: a fresh one takes this job */
+        worker_stop(iso, ISO_STOP_KILL); /* it died between jobs: a fresh one takes this job */
         if (attempt == 1) {
             r->cls = PBC_ISO_CRASH;
             snprintf(r->detail, sizeof(r->detail), "the worker process dies before it reads a job");
@@ -960,7 +969,7 @@ pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, u
         r->answer = NULL;
         r->answer_len = 0;
     }
-    int status = worker_stop(iso, 1);
+    int status = worker_stop(iso, got == -1 && !iso->blamed_signal ? ISO_STOP_GONE : ISO_STOP_KILL);
     uint32_t orphans = sweep(getpid(), left, sizeof(left)); /* the dead worker's descendants are ours now */
     r->output = symbolize_output(read_output(iso->output, from));
     if (iso->blamed_signal) {
@@ -1032,7 +1041,7 @@ void pbc_iso_destroy(pbc_iso *iso)
     if (!iso)
         return;
     char ignored[64];
-    worker_stop(iso, 0);
+    worker_stop(iso, ISO_STOP_EOF);
     sweep(getpid(), ignored, sizeof(ignored)); /* what it started after its last answer */
     if (iso->output >= 0)
         close(iso->output);

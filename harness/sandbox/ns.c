@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "sandbox/layers.h"
@@ -35,11 +36,16 @@ int pbc_sandbox_unshare(void)
 {
     uid_t uid = geteuid();
     gid_t gid = getegid();
+    /* A process that is not dumpable (pbcheck is not) has a /proc/self
+     * owned by root: its own maps would be closed to it. It is again once
+     * they are written. */
+    if (prctl(PR_SET_DUMPABLE, 1))
+        return -1;
     if (unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC)) {
         /* Not offered here: no user namespaces in the kernel, or forbidden
          * to this user, or too many. */
         if (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == EUSERS || errno == ENOSYS)
-            return 1;
+            return prctl(PR_SET_DUMPABLE, 0) ? -1 : 1;
         return -1;
     }
     char map[64];
@@ -51,5 +57,7 @@ int pbc_sandbox_unshare(void)
     if (write_file("/proc/self/uid_map", map))
         return -1;
     snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-    return write_file("/proc/self/gid_map", map);
+    if (write_file("/proc/self/gid_map", map))
+        return -1;
+    return prctl(PR_SET_DUMPABLE, 0) ? -1 : 0;
 }
