@@ -8,6 +8,7 @@
  * builder's to write.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -38,8 +39,10 @@ int pbc_sandbox_close_fds(const int *keep, unsigned count, int also)
 {
     int kept[18];
     unsigned n = 0;
-    if (count > 16)
+    if (count > 16) {
+        errno = EINVAL;
         return -1;
+    }
     for (unsigned i = 0; i < count; i++)
         if (keep[i] > 2)
             kept[n++] = keep[i];
