@@ -178,10 +178,12 @@ T_TEST(dies_with_a_killed_caller)
     if (caller == 0) {
         pbc_sandbox_policy p = {.keep_fds = &fds[1], .keep_count = 1, .seccomp = 1};
         pid_t pid = pbc_sandbox_fork(&p, NULL);
-        if (pid == 0)
+        if (pid == 0) {
             sleep(30);
-        pause();
-        _exit(0);
+            _exit(0);
+        }
+        for (;;)
+            pause();
     }
     close(fds[1]);
     usleep(300 * 1000);
