@@ -82,6 +82,20 @@ sys.exit(0 if d["verdict"] == "fail" and "forged" not in d else 1)' "$run/report
     check "$name-no-process-left" no_process_left
 }
 
+# Without the seccomp layer certify refuses to run (exit 2, saying what is
+# missing) unless asked to run unconfined, and then the reports say so.
+PBC_ISO_NO_SECCOMP=1 "$exe" certify --quick --target reference --out "$tmp/unconfined" >"$tmp/refused.log" 2>&1
+check no-seccomp-refused [ $? -eq 2 ]
+check no-seccomp-refusal-says-why grep -q 'the sandbox lacks seccomp' "$tmp/refused.log"
+PBC_ISO_NO_SECCOMP=1 "$exe" certify --quick --target reference --allow-unconfined --out "$tmp/unconfined" \
+    >"$tmp/unconfined.log" 2>&1
+check allow-unconfined-runs [ $? -eq 0 ]
+check allow-unconfined-says-so python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+sys.exit(0 if d["provenance"]["isolation"].startswith("unconfined (--allow-unconfined): ") else 1)' \
+    "$tmp/unconfined/latest/report.json"
+check confined-provenance-names-layers sh -c "'$exe' certify --quick --target reference --out '$tmp/confined' >/dev/null 2>&1 &&
+    grep -q '\"isolation\": \"sandbox: pdeath,' '$tmp/confined/latest/report.json'"
+
 for user in root nobody; do
     if [ "$user" = nobody ]; then
         [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null || { echo "skipped: as nobody (not root)"; continue; }
