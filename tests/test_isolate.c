@@ -195,11 +195,13 @@ T_TEST(nothing_a_job_starts_outlives_it)
     *escapee = 0;
     T_CHECK(run(iso, "d", &r) == PBC_ISO_ESCAPE);
     const char *named = strstr(r.detail, "left 1 process running after its case (killed: pid ");
+    if (!named)
+        fprintf(stderr, "  job d: %s: %s\n", pbc_iso_class_name(r.cls), r.detail);
     T_CHECK(named != NULL && *escapee > 0);
     pid_t pid = named ? (pid_t)atoi(named + strlen("left 1 process running after its case (killed: pid ")) : 0;
     pbc_iso_result_fini(&r);
-    T_CHECK(run(iso, "eafter", &r) == PBC_ISO_OK); /* the same worker goes on */
-    pbc_iso_result_fini(&r);
+    T_CHECK_MSG(run(iso, "eafter", &r) == PBC_ISO_OK, "%s: %s", pbc_iso_class_name(r.cls), r.detail);
+    pbc_iso_result_fini(&r); /* the same worker goes on */
     T_CHECK(pid > 0 && kill(pid, 0) == -1); /* gone, and reaped by the worker before its next job */
     pbc_iso_destroy(iso);
     munmap((void *)escapee, 4096);

@@ -487,7 +487,24 @@ void pbc_iso_catch_signals(void (*on_user)(int sig))
 
 /* The live processes listed as children of parent (every thread's), not
  * counting workers: killed, described into what; their number. */
-static uint32_t kill_children_of(pid_t parent, char *what, size_t what_size, size_t *at)
+/* The pids one sweep has killed: a killed process stays listed among its
+ * parent's children until it is reaped, and is counted once. */
+typedef struct iso_killed {
+    pid_t pid[64];
+    unsigned n;
+} iso_killed;
+
+static int killed_before(iso_killed *k, pid_t pid)
+{
+    for (unsigned i = 0; i < k->n; i++)
+        if (k->pid[i] == pid)
+            return 1;
+    if (k->n < sizeof(k->pid) / sizeof(k->pid[0]))
+        k->pid[k->n++] = pid;
+    return 0;
+}
+
+static uint32_t kill_children_of(pid_t parent, iso_killed *seen, char *what, size_t what_size, size_t *at)
 {
     char dir[64];
     snprintf(dir, sizeof(dir), "/proc/%d/task", (int)parent);
@@ -526,6 +543,8 @@ static uint32_t kill_children_of(pid_t parent, char *what, size_t what_size, siz
             kill((pid_t)pid, SIGKILL);
             if (parent == getpid())
                 waitpid((pid_t)pid, NULL, 0);
+            if (killed_before(seen, (pid_t)pid))
+                continue;
             if (!strcmp(comm, "llvm-symbolizer"))
                 continue; /* the sanitizer's own helper, reporting the worker's death: not the builder's */
             killed++;
@@ -544,6 +563,7 @@ static uint32_t kill_children_of(pid_t parent, char *what, size_t what_size, siz
  * how many. */
 static uint32_t sweep(pid_t parent, char *what, size_t what_size)
 {
+    iso_killed seen = {.n = 0};
     uint32_t total = 0, quiet = 0;
     size_t at = 0;
     what[0] = 0;
@@ -551,7 +571,7 @@ static uint32_t sweep(pid_t parent, char *what, size_t what_size)
      * ours before its death is reported). After a kill, a few quiet rounds:
      * the killed hand their children over as they die. */
     for (int round = 0; round < 200 && quiet < 3; round++) {
-        uint32_t k = kill_children_of(parent, what, what_size, &at);
+        uint32_t k = kill_children_of(parent, &seen, what, what_size, &at);
         total += k;
         if (!total)
             break;
