@@ -27,7 +27,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* The layers, in the order they are applied. */
+/* The layers, in the order contain.c applies them (the mounts are made
+ * before the PID namespace's init is started, so both share them). */
 enum {
     PBC_SANDBOX_PDEATH = 1u << 0,   /* dies with its caller, even a SIGKILLed one */
     PBC_SANDBOX_USER = 1u << 1,     /* its own user namespace */
