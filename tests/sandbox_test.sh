@@ -115,6 +115,8 @@ for user in root nobody; do
             chmod 777 "$out" "$tmp/tmpdir" "$tmp/marks"
             export PBC_SANDBOX_NO_NS=$no_ns TMPDIR=$tmp/tmpdir PBC_ATTACK_DIR=$tmp/marks PBC_ATTACK_RUN=$out/r
             cp "$pbcheck" "$exe.tmp" && mv -f "$exe.tmp" "$exe" # as it was, whatever a run before did
+            # the user's own pbcheck, in a folder of the user's, as an installation in a home folder is
+            [ "$user" = nobody ] && chown 65534:65534 "$tmp/bin" "$exe"
             case $kind in
             tiocsti)
                 pty_certify "$user" "$lib" "$out"
