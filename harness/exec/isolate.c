@@ -192,10 +192,19 @@ const char *pbc_iso_confinement(void)
     return line;
 }
 
-static const char *iso_shared;    /* pbc_iso_set_writable */
 static char iso_start_error[256]; /* why the last worker could not be started */
 
-void pbc_iso_set_writable(const char *dir) { iso_shared = dir; }
+/* In the environment, so that a pbcheck this one runs (fuzz --coverage's
+ * replay) gives its workers the same folder. */
+#define ISO_WRITABLE_ENV "PBC_ISO_WRITABLE"
+
+void pbc_iso_set_writable(const char *dir)
+{
+    if (dir)
+        setenv(ISO_WRITABLE_ENV, dir, 1);
+    else
+        unsetenv(ISO_WRITABLE_ENV);
+}
 
 /* Only stdin, stdout, stderr and the two pipes stay open in a worker, the
  * pipes as fds 3 and 4: nothing of pbcheck's (the journal, other files)
@@ -623,6 +632,20 @@ static int worker_stop(pbc_iso *iso, int how)
     return status;
 }
 
+/* Coverage's profiles (cli/coverage.c) are one per process, named by pid
+ * (LLVM_PROFILE_FILE's %p), which in a PID namespace is the same for every
+ * worker: each worker's name gets its scratch folder's, which is its own. */
+static void worker_profile_name(const char *scratch)
+{
+    const char *pattern = getenv("LLVM_PROFILE_FILE"), *p = pattern ? strstr(pattern, "%p") : NULL;
+    const char *own = scratch ? strrchr(scratch, '/') : NULL;
+    if (!p || !own)
+        return;
+    char *named = pbc_xprintf("%.*s%%p-%s%s", (int)(p - pattern), pattern, own + 1, p + 2);
+    setenv("LLVM_PROFILE_FILE", named, 1);
+    free(named);
+}
+
 static int worker_start(pbc_iso *iso)
 {
     int down[2], up[2];
@@ -659,7 +682,7 @@ static int worker_start(pbc_iso *iso)
     pbc_sandbox_policy policy = {.keep_fds = keep,
                                  .keep_count = iso->output >= 0 ? 3 : 2,
                                  .scratch = iso->scratch,
-                                 .shared = iso_shared,
+                                 .shared = getenv(ISO_WRITABLE_ENV),
                                  .seccomp = 1};
     pbc_sandbox_layers layers;
     pid_t pid = pbc_sandbox_fork(&policy, &layers);
@@ -670,6 +693,7 @@ static int worker_start(pbc_iso *iso)
                 dup2(iso->output, STDOUT_FILENO);
             dup2(iso->output, STDERR_FILENO);
         }
+        worker_profile_name(iso->scratch);
         worker_main(iso, down[0], up[1]);
         _exit(0);
     }

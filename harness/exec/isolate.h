@@ -130,8 +130,9 @@ void pbc_iso_catch_signals(void (*on_user)(int sig));
 int pbc_iso_seccomp_available(void);
 const char *pbc_iso_confinement(void);
 /* A folder every worker started from now on may write besides its own
- * scratch folder (coverage's profiles); NULL: none. dir must outlive the
- * workers. */
+ * scratch folder (coverage's profiles), in this process and in the
+ * pbcheck processes it starts (through the environment, PBC_ISO_WRITABLE);
+ * NULL: none. */
 void pbc_iso_set_writable(const char *dir);
 
 /* Bytes in and out of jobs: length-prefixed fields appended to a growing
