@@ -24,6 +24,7 @@
 #include "exec/isolate.h"
 #include "exec/target.h"
 #include "kernel/services.h"
+#include "sandbox/sandbox.h"
 #include "certify/certify.h"
 #include "certify/groups.h"
 #include "certify/provenance.h"
@@ -433,7 +434,7 @@ static int coverage_run(const pbc_coverage *cov, int argc, char **argv)
 int pbc_cmd_certify(int argc, char **argv)
 {
     const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL, *source_root = ".";
-    int quick = 0, large = 0, no_fork = 0, all_repros = 0, coverage = 0, all_rules = 0;
+    int quick = 0, large = 0, no_fork = 0, all_repros = 0, coverage = 0, all_rules = 0, allow_unconfined = 0;
     pbc_coverage cov;
     uint64_t fuzz_seconds = 0, seed = 1, memory_limit = PBC_DEFAULT_MEMORY_LIMIT;
     double case_timeout = 20;
@@ -452,6 +453,9 @@ int pbc_cmd_certify(int argc, char **argv)
          "also a transfer beyond 4 GiB (TransferSize over 32 bits), with\n--quick too; a builder copying it with the CPU "
          "needs --memory-limit 16G"},
         PBC_ISOLATION_OPTS(no_fork, case_timeout, memory_limit, "20"),
+        {"allow-unconfined", PBC_OPT_FLAG, &allow_unconfined, NULL, NULL, 0, 0, "off",
+         "certify even where the sandbox lacks seccomp, or both namespaces\nand Landlock (the reports then say "
+         "unconfined)"},
         {"waivers", PBC_OPT_STRING, &waivers_path, "FILE", "a file", 0, 0, "none",
          "expected failures: waived cases are reported, not failed"},
         {"all-repros", PBC_OPT_FLAG, &all_repros, NULL, NULL, 0, 0, "off",
@@ -500,6 +504,15 @@ int pbc_cmd_certify(int argc, char **argv)
                                "which cannot certify it (its exit or crash would end pbcheck); debug a case "
                                "with 'pbcheck run CASE.pbs --target %s --no-fork'", target);
     }
+    /* A sandbox that lets a builder reach pbcheck's process or files makes
+     * no certificate, unless asked for (docs/architecture.md). */
+    const char *lacks = no_fork ? NULL : pbc_sandbox_lacks(pbc_sandbox_probe());
+    if (lacks && !allow_unconfined) {
+        pbc_waivers_fini(&waivers);
+        return pbc_usage_error("certify: the sandbox lacks %s on this machine, so a builder could reach "
+                               "pbcheck's process or files; --allow-unconfined certifies anyway (the reports "
+                               "say unconfined)", lacks);
+    }
     if (coverage && pbc_coverage_prepare("certify", target, &cov)) {
         pbc_waivers_fini(&waivers);
         return PBC_EXIT_USAGE;
@@ -536,7 +549,11 @@ int pbc_cmd_certify(int argc, char **argv)
         return rc;
     }
     const char *dir = run.path;
-    report.provenance.isolation = no_fork ? "none (--no-fork): a built-in target ran in pbcheck's own process"
+    static char unconfined[640];
+    if (lacks)
+        snprintf(unconfined, sizeof(unconfined), "unconfined (--allow-unconfined): %s", pbc_iso_confinement());
+    report.provenance.isolation = no_fork  ? "none (--no-fork): a built-in target ran in pbcheck's own process"
+                                  : lacks ? unconfined
                                           : pbc_iso_confinement();
 
     pbc_case_list cases = {0};

@@ -29,6 +29,7 @@
 #include "base/fs.h"
 #include "base/util.h"
 #include "cli.h"
+#include "exec/isolate.h"
 #include "coverage.h"
 
 static int is_file(const char *path)
@@ -83,6 +84,7 @@ int pbc_coverage_prepare(const char *verb, const char *target, pbc_coverage *c)
     /* %p: one file per worker; %c: continuous mode (see the top). */
     snprintf(c->profile_env, sizeof(c->profile_env), "LLVM_PROFILE_FILE=%.4000s/w-%%p%%c.profraw", c->raw_dir);
     c->on = 1;
+    pbc_iso_set_writable(c->raw_dir); /* workers write nothing else outside their scratch folders */
     return 0;
 }
 
@@ -281,6 +283,7 @@ int pbc_coverage_end(pbc_coverage *c, const char *dir)
 {
     if (!c->on)
         return 0;
+    pbc_iso_set_writable(NULL);
     unsetenv("LLVM_PROFILE_FILE");
     char err[PATH_MAX + 128];
     char *cov_dir = pbc_xprintf("%s/coverage", dir);

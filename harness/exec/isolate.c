@@ -11,12 +11,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <linux/audit.h>
-#include <linux/capability.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <poll.h>
-#include <sched.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,7 +20,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <ucontext.h>
@@ -35,6 +29,7 @@
 #include "base/util.h"
 #include "exec/symbolize.h"
 #include "kernel/services.h"
+#include "sandbox/sandbox.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ISO_ASAN 1
@@ -59,7 +54,9 @@ struct pbc_iso {
     pbc_iso_limits lim;
     pbc_iso_job_fn fn;
     void *ctx;
-    pid_t pid;
+    pid_t pid;                  /* what pbc_sandbox_fork returned: signal and reap this one */
+    pid_t contained;            /* the worker itself as our /proc names it: its memory, its children */
+    char *scratch;              /* the worker's own folder, the only place it may write */
     int to_worker, from_worker; /* the caller's ends */
     int output;                 /* capture file (memfd), -1 without capture */
     uint32_t jobs;              /* jobs the current worker has run */
@@ -209,193 +206,45 @@ int pbc_iso_reader_done(const pbc_iso_reader *r) { return !r->bad && r->at == r-
 /* ---- confinement -------------------------------------------------------
  *
  * A builder must not reach the process that keeps the verdict
- * (docs/architecture.md, "Trust boundary"). Each worker, before it loads
- * any builder code:
- *  - runs under a seccomp filter that lets it signal and trace only
- *    itself: kill, tkill, tgkill, the sigqueue calls and ptrace aimed at
- *    another process, and every pidfd signal and cross-process memory
- *    call, end the worker at once with SIGSYS (the kernel's doing: no handler of the
- *    builder's can stop it). Its descendants inherit the filter.
- *  - leads a process group of its own, so kill(0, ...) and a terminal's
- *    Ctrl-C do not cross between it and pbcheck.
- *  - is a subreaper: whatever its builder starts and detaches (setsid,
- *    double fork) stays its descendant, and the caller kills those after
- *    every job. pbcheck itself is a subreaper while workers exist, so the
- *    descendants of a worker that died are its to kill.
- * Without seccomp filters (an old or restricted kernel, or
- * PBC_ISO_NO_SECCOMP=1 for tests) the rest still holds and a signal that
+ * (docs/architecture.md, "Trust boundary"). Each worker is started by the
+ * sandbox (sandbox/sandbox.h): its own namespaces (or Landlock), session,
+ * descriptors, no capabilities, the seccomp filter, and a scratch folder
+ * of its own, the only place it may write. It is a subreaper: whatever
+ * its builder starts and detaches stays its descendant, and the caller
+ * kills those after every job. pbcheck itself is a subreaper while
+ * workers exist, so the descendants of a worker that died without a PID
+ * namespace are its to kill. Without seccomp filters (an old or
+ * restricted kernel, or PBC_ISO_NO_SECCOMP=1 for tests) a signal that
  * reaches pbcheck from a worker is blamed on the builder
- * (pbc_iso_blame_signal); SIGKILL and SIGSTOP then cannot be stopped.
+ * (pbc_iso_blame_signal); SIGKILL and SIGSTOP then cannot be stopped,
+ * unless the PID namespace hides pbcheck from it.
  */
 
-#if defined(__x86_64__)
-#define ISO_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define ISO_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
-
-int pbc_iso_seccomp_available(void)
-{
-    const char *off = getenv("PBC_ISO_NO_SECCOMP");
-    if (off && *off && strcmp(off, "0"))
-        return 0;
-#ifdef ISO_AUDIT_ARCH
-    /* With filters built in, a NULL program is refused as a bad address
-     * before anything else is checked; without them the mode is unknown. */
-    errno = 0;
-    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) == -1 && errno == EFAULT;
-#else
-    return 0;
-#endif
-}
+int pbc_iso_seccomp_available(void) { return pbc_sandbox_seccomp_available(); }
 
 const char *pbc_iso_confinement(void)
 {
-    return pbc_iso_seccomp_available()
-               ? "seccomp: a worker may signal only itself; own process group; subreaper"
-               : "process group and subreaper only (no seccomp filters): signals from a builder are blamed "
-                 "on it, but SIGKILL or SIGSTOP sent to pbcheck cannot be stopped";
+    static char line[512];
+    char names[160];
+    uint32_t bits = pbc_sandbox_probe();
+    const char *lacks = pbc_sandbox_lacks(bits);
+    snprintf(line, sizeof(line), "sandbox: %s%s%s", pbc_sandbox_layer_names(bits, names, sizeof(names)),
+             lacks ? "; lacks " : "", lacks ? lacks : "");
+    return line;
 }
 
+static char iso_start_error[256]; /* why the last worker could not be started */
 
-/* The filter is a run of blocks, one per system call it looks at: a
- * block starts by comparing the call's number (loaded in the accumulator)
- * and jumps over itself when it is another call, so the next block finds
- * the number still loaded; a block that reads an argument always ends in
- * a return. */
-typedef struct iso_prog {
-    struct sock_filter op[96];
-    unsigned n;
-} iso_prog;
+/* In the environment, so that a pbcheck this one runs (fuzz --coverage's
+ * replay) gives its workers the same folder. */
+#define ISO_WRITABLE_ENV "PBC_ISO_WRITABLE"
 
-static void emit(iso_prog *p, struct sock_filter f)
+void pbc_iso_set_writable(const char *dir)
 {
-    if (p->n == sizeof(p->op) / sizeof(p->op[0]))
-        pbc_harness_bug("the worker's seccomp program is too long");
-    p->op[p->n++] = f;
-}
-
-#define ISO_ARG_LO(k) ((uint32_t)(offsetof(struct seccomp_data, args) + 8 * (k)))
-#define ISO_RET(v) ((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, (v)))
-#define ISO_LD(off) ((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off)))
-#define ISO_JEQ(v, t, f) ((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (v), (t), (f)))
-
-/* Call nr is killed. */
-static void block_never(iso_prog *p, int nr)
-{
-    emit(p, ISO_JEQ((uint32_t)nr, 0, 1));
-    emit(p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
-}
-
-/* Call nr is allowed when (the low half of) argument k is the worker's
- * pid, else killed: a signal or a trace aimed at the worker itself. */
-static void block_self(iso_prog *p, int nr, unsigned k, pid_t self)
-{
-    emit(p, ISO_JEQ((uint32_t)nr, 0, 4));
-    emit(p, ISO_LD(ISO_ARG_LO(k)));
-    emit(p, ISO_JEQ((uint32_t)self, 0, 1));
-    emit(p, ISO_RET(SECCOMP_RET_ALLOW));
-    emit(p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
-}
-
-/* Call nr is killed when argument k is one of two values (b may equal
- * a), else allowed. */
-static void block_arg_never(iso_prog *p, int nr, unsigned k, uint32_t a, uint32_t b)
-{
-    emit(p, ISO_JEQ((uint32_t)nr, 0, 5));
-    emit(p, ISO_LD(ISO_ARG_LO(k)));
-    emit(p, ISO_JEQ(a, 2, 0));
-    emit(p, ISO_JEQ(b, 1, 0));
-    emit(p, ISO_RET(SECCOMP_RET_ALLOW));
-    emit(p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
-}
-
-static int worker_confine(pid_t self)
-{
-#ifdef ISO_AUDIT_ARCH
-    iso_prog p = {.n = 0};
-    emit(&p, ISO_LD(offsetof(struct seccomp_data, arch)));
-    emit(&p, ISO_JEQ(ISO_AUDIT_ARCH, 1, 0));
-    emit(&p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
-    emit(&p, ISO_LD(offsetof(struct seccomp_data, nr)));
-#if defined(__x86_64__)
-    /* x32 numbers (the same calls with bit 30 set) are never ours. */
-    emit(&p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1));
-    emit(&p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
-#endif
-    /* Signals: only to the worker itself, whoever sends them. */
-    block_self(&p, SYS_kill, 0, self);
-    block_self(&p, SYS_tkill, 0, self);
-    block_self(&p, SYS_tgkill, 0, self);
-    block_self(&p, SYS_rt_sigqueueinfo, 0, self);
-    block_self(&p, SYS_rt_tgsigqueueinfo, 0, self);
-    /* ptrace only of the worker itself (the second argument): LeakSanitizer
-     * stops the world that way when a sanitized worker exits. */
-    block_self(&p, SYS_ptrace, 1, self);
-    /* A file's owner receives SIGIO, or any signal F_SETSIG picks:
-     * F_SETOWN only to the worker, F_SETOWN_EX (a pointer) never, nor the
-     * ioctls that do the same. */
-    emit(&p, ISO_JEQ(SYS_fcntl, 0, 7));
-    emit(&p, ISO_LD(ISO_ARG_LO(1)));
-    emit(&p, ISO_JEQ(F_SETOWN_EX, 4, 0));
-    emit(&p, ISO_JEQ(F_SETOWN, 0, 2));
-    emit(&p, ISO_LD(ISO_ARG_LO(2)));
-    emit(&p, ISO_JEQ((uint32_t)self, 0, 1));
-    emit(&p, ISO_RET(SECCOMP_RET_ALLOW));
-    emit(&p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
-    block_arg_never(&p, SYS_ioctl, 1, 0x8901 /* FIOSETOWN */, 0x8902 /* SIOCSPGRP */);
-    /* Nothing a worker starts may leave its subtree: no CLONE_PARENT (its
-     * child would be pbcheck's), no giving up being the subreaper; clone3
-     * hides its flags in memory, so it is refused as unknown (ENOSYS) and
-     * the C library falls back to clone. */
-    emit(&p, ISO_JEQ(SYS_clone, 0, 4));
-    emit(&p, ISO_LD(ISO_ARG_LO(0)));
-    emit(&p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_PARENT, 1, 0));
-    emit(&p, ISO_RET(SECCOMP_RET_ALLOW));
-    emit(&p, ISO_RET(SECCOMP_RET_KILL_PROCESS));
-#ifdef SYS_clone3
-    emit(&p, ISO_JEQ(SYS_clone3, 0, 1));
-    emit(&p, ISO_RET(SECCOMP_RET_ERRNO | ENOSYS));
-#endif
-    block_arg_never(&p, SYS_prctl, 0, PR_SET_CHILD_SUBREAPER, PR_SET_CHILD_SUBREAPER);
-    /* Never a worker's business: another process's memory or files. */
-#ifdef SYS_pidfd_send_signal
-    block_never(&p, SYS_pidfd_send_signal);
-#endif
-#ifdef SYS_pidfd_getfd
-    block_never(&p, SYS_pidfd_getfd);
-#endif
-    block_never(&p, SYS_process_vm_readv);
-    block_never(&p, SYS_process_vm_writev);
-    emit(&p, ISO_RET(SECCOMP_RET_ALLOW));
-    struct sock_fprog fprog = {(unsigned short)p.n, p.op};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0))
-        return -1;
-    return 0;
-#else
-    (void)self;
-    return -1;
-#endif
-}
-
-/* Root's privileges over other processes go: a worker run as root could
- * otherwise read and write pbcheck through /proc/PID/mem or /proc/PID/fd
- * (pbcheck is not dumpable, which stops everyone without CAP_SYS_PTRACE). */
-static void worker_drop_capabilities(void)
-{
-    static const int gone[] = {CAP_SYS_PTRACE, CAP_KILL};
-    struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
-    struct __user_cap_data_struct caps[2];
-    if (syscall(SYS_capget, &head, caps))
-        return;
-    for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++) {
-        uint32_t bit = 1u << (gone[i] % 32);
-        caps[gone[i] / 32].effective &= ~bit;
-        caps[gone[i] / 32].permitted &= ~bit;
-        caps[gone[i] / 32].inheritable &= ~bit;
-        prctl(PR_CAPBSET_DROP, gone[i], 0, 0, 0);
-    }
-    syscall(SYS_capset, &head, caps);
+    if (dir)
+        setenv(ISO_WRITABLE_ENV, dir, 1);
+    else
+        unsetenv(ISO_WRITABLE_ENV);
 }
 
 /* Only stdin, stdout, stderr and the two pipes stay open in a worker, the
@@ -454,17 +303,8 @@ static void iso_fatal(int sig, siginfo_t *info, void *ucontext)
     raise(sig);
 }
 
-static void worker_setup(const pbc_iso_limits *lim, pid_t parent)
+static void worker_setup(const pbc_iso_limits *lim)
 {
-    /* A worker never outlives its caller, however the caller ends. */
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-        _exit(0);
-    setpgid(0, 0);
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
-    signal(SIGINT, SIG_DFL); /* its own group: the terminal's Ctrl-C reaches pbcheck, which stops us */
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
     if (lim->job_seconds > 0 && lim->batch) {
@@ -491,12 +331,6 @@ static void worker_setup(const pbc_iso_limits *lim, pid_t parent)
     }
     backtrace((void *[1]){0}, 1); /* loads libgcc now, not in a handler */
     prctl(PR_SET_DUMPABLE, 1); /* pbcheck is not (pbc_iso_create); LeakSanitizer must trace us */
-    worker_drop_capabilities();
-    if (pbc_iso_seccomp_available() && worker_confine(getpid())) {
-        fprintf(stderr, "pbcheck: worker: cannot install the seccomp filter: %s\n", strerror(errno));
-        fflush(stderr);
-        _exit(PBC_ISO_INIT_EXIT);
-    }
     if (lim->capture)
         pbc_kernel_log_echo(STDERR_FILENO); /* a builder's last words outlive it */
     /* Only now, confined and limited: the builder's constructors run here. */
@@ -531,10 +365,10 @@ static uint32_t worker_children_after_job(void)
 
 /* ---- the worker ------------------------------------------------------- */
 
-static void worker_main(pbc_iso *iso, int in, int out, pid_t parent)
+static void worker_main(pbc_iso *iso, int in, int out)
 {
     worker_close_fds(&in, &out);
-    worker_setup(&iso->lim, parent);
+    worker_setup(&iso->lim);
     for (;;) {
         uint32_t len;
         int gone = read_all(in, &len, sizeof(len));
@@ -830,17 +664,23 @@ static uint32_t sweep(pid_t parent, char *what, size_t what_size)
     return total;
 }
 
-/* How long a worker has to exit once its job pipe is closed: it exits
- * as soon as it reads the end; one that does not (its builder holds the
- * pipe open, or took it over) is killed. */
+/* How worker_stop ends a worker. */
+enum {
+    ISO_STOP_EOF,  /* closes its pipes: it exits when it reads EOF */
+    ISO_STOP_KILL, /* SIGKILL at once (a timeout, a garbled answer) */
+    ISO_STOP_GONE, /* it closed its pipe, so it is dying: its end (the
+                      relay passes it on once the namespace is gone) is
+                      awaited */
+};
+/* How long a worker has to exit once its pipes are closed, or once it
+ * closed its own: one that does not (its builder holds the pipe open, or
+ * took it over) is killed. */
 #define ISO_EXIT_GRACE 2.0
 
 static double now_seconds(void);
 
-/* Ends the worker: closes its pipes (it exits when it reads EOF), kills
- * it if asked or if it is still there after ISO_EXIT_GRACE, and reaps it.
- * Returns its wait status. */
-static int worker_stop(pbc_iso *iso, int kill_it)
+/* Ends the worker as `how` says and reaps it. Returns its wait status. */
+static int worker_stop(pbc_iso *iso, int how)
 {
     int status = 0;
     if (iso->to_worker >= 0)
@@ -849,16 +689,15 @@ static int worker_stop(pbc_iso *iso, int kill_it)
         close(iso->from_worker);
     iso->to_worker = iso->from_worker = -1;
     pid_t pid = iso->pid;
-    iso->pid = 0; /* before reaping: a signal handler must not kill a reused pid */
+    iso->pid = iso->contained = 0; /* before reaping: a signal handler must not kill a reused pid */
     if (pid > 0) {
-        if (kill_it)
-            kill(pid, SIGKILL);
         pid_t got = 0;
-        for (double until = now_seconds() + ISO_EXIT_GRACE; !kill_it && now_seconds() < until;) {
+        for (double until = now_seconds() + ISO_EXIT_GRACE; how != ISO_STOP_KILL && now_seconds() < until;) {
             got = waitpid(pid, &status, WNOHANG);
             if (got > 0 || (got < 0 && errno != EINTR))
                 break;
-            struct timespec pause = {0, 5 * 1000 * 1000};
+            got = 0;
+            struct timespec pause = {0, 2 * 1000 * 1000};
             nanosleep(&pause, NULL);
         }
         if (got <= 0) {
@@ -866,14 +705,33 @@ static int worker_stop(pbc_iso *iso, int kill_it)
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
                 ;
         }
+        pbc_sandbox_forget(pid);
         live_remove(pid);
     }
+    pbc_sandbox_scratch_remove(iso->scratch);
+    free(iso->scratch);
+    iso->scratch = NULL;
     return status;
+}
+
+/* Coverage's profiles (cli/coverage.c) are one per process, named by pid
+ * (LLVM_PROFILE_FILE's %p), which in a PID namespace is the same for every
+ * worker: each worker's name gets its scratch folder's, which is its own. */
+static void worker_profile_name(const char *scratch)
+{
+    const char *pattern = getenv("LLVM_PROFILE_FILE"), *p = pattern ? strstr(pattern, "%p") : NULL;
+    const char *own = scratch ? strrchr(scratch, '/') : NULL;
+    if (!p || !own)
+        return;
+    char *named = pbc_xprintf("%.*s%%p-%s%s", (int)(p - pattern), pattern, own + 1, p + 2);
+    setenv("LLVM_PROFILE_FILE", named, 1);
+    free(named);
 }
 
 static int worker_start(pbc_iso *iso)
 {
     int down[2], up[2];
+    iso_start_error[0] = 0;
     if (pipe2(down, O_CLOEXEC))
         return -1;
     if (pipe2(up, O_CLOEXEC)) {
@@ -885,39 +743,60 @@ static int worker_start(pbc_iso *iso)
         iso->output = memfd_create("pbcheck-worker-output", MFD_CLOEXEC);
     if (iso->output >= 0 && ftruncate(iso->output, 0) == 0) /* an earlier worker's output is not kept */
         lseek(iso->output, 0, SEEK_SET);
-    fflush(NULL);
+    /* A fresh folder per worker: what one leaves there is gone with it. */
+    iso->scratch = pbc_sandbox_scratch_create();
+    if (!iso->scratch) {
+        int saved = errno;
+        close(down[0]);
+        close(down[1]);
+        close(up[0]);
+        close(up[1]);
+        errno = saved;
+        return -1;
+    }
     /* A SIGINT between fork and noting the pid would miss the worker. */
     sigset_t stop, saved;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
     sigprocmask(SIG_BLOCK, &stop, &saved);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid == 0)
-        sigprocmask(SIG_SETMASK, &saved, NULL);
-    if (pid < 0) {
-        sigprocmask(SIG_SETMASK, &saved, NULL);
-        close(down[0]);
-        close(down[1]);
-        close(up[0]);
-        close(up[1]);
-        return -1;
-    }
+    const int keep[] = {down[0], up[1], iso->output};
+    pbc_sandbox_policy policy = {.keep_fds = keep,
+                                 .keep_count = iso->output >= 0 ? 3 : 2,
+                                 .scratch = iso->scratch,
+                                 .shared = getenv(ISO_WRITABLE_ENV),
+                                 .seccomp = 1};
+    pbc_sandbox_layers layers;
+    pid_t pid = pbc_sandbox_fork(&policy, &layers);
     if (pid == 0) {
-        close(down[1]);
-        close(up[0]);
+        sigprocmask(SIG_SETMASK, &saved, NULL);
         if (iso->output >= 0) {
             if (iso->lim.capture != PBC_ISO_CAPTURE_STDERR)
                 dup2(iso->output, STDOUT_FILENO);
             dup2(iso->output, STDERR_FILENO);
         }
-        worker_main(iso, down[0], up[1], parent);
+        worker_profile_name(iso->scratch);
+        worker_main(iso, down[0], up[1]);
         _exit(0);
     }
+    int failed = errno;
     close(down[0]);
     close(up[1]);
+    if (pid < 0) {
+        sigprocmask(SIG_SETMASK, &saved, NULL);
+        close(down[1]);
+        close(up[0]);
+        pbc_sandbox_scratch_remove(iso->scratch);
+        free(iso->scratch);
+        iso->scratch = NULL;
+        char names[160];
+        snprintf(iso_start_error, sizeof(iso_start_error), "the sandbox's %s layer could not be set up: %s",
+                 pbc_sandbox_layer_names(layers.failed, names, sizeof(names)), strerror(failed));
+        errno = failed;
+        return -1;
+    }
     iso->pid = pid;
+    iso->contained = pbc_sandbox_contained(pid);
     live_add(pid);
     sigprocmask(SIG_SETMASK, &saved, NULL);
     iso->to_worker = down[1];
@@ -981,7 +860,7 @@ static int receive_frame(pbc_iso *iso, uint8_t **out, size_t *out_len, double de
             return -1;
         }
         if (iso->lim.memory_bytes) {
-            uint64_t rss = worker_rss(iso->pid);
+            uint64_t rss = worker_rss(iso->contained ? iso->contained : iso->pid);
             if (rss > *rss_seen)
                 *rss_seen = rss;
             if (rss > iso->lim.memory_bytes) {
@@ -1171,21 +1050,22 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
     memset(r, 0, sizeof(*r));
     if (iso->pid && iso->lim.batch && iso->jobs >= iso->lim.batch) {
         char ignored[64];
-        worker_stop(iso, 0);
+        worker_stop(iso, ISO_STOP_EOF);
         sweep(getpid(), ignored, sizeof(ignored)); /* what it started after its last answer */
     }
     off_t from = 0;
     for (int attempt = 0;; attempt++) {
         if (!iso->pid && worker_start(iso)) {
             r->cls = PBC_ISO_CRASH;
-            snprintf(r->detail, sizeof(r->detail), "cannot start a worker process: %s", strerror(errno));
+            snprintf(r->detail, sizeof(r->detail), "cannot start a worker process: %s",
+                     iso_start_error[0] ? iso_start_error : strerror(errno));
             return r->cls;
         }
         from = iso->output >= 0 ? lseek(iso->output, 0, SEEK_END) : 0; /* before the worker can write */
         iso->output_from = from;
         if (send_frame(iso->to_worker, job, len) == 0)
             break;
-        worker_stop(iso, 1); /* it died between jobs: a fresh one takes this job */
+        worker_stop(iso, ISO_STOP_KILL); /* it died between jobs: a fresh one takes this job */
         if (attempt == 1) {
             r->cls = PBC_ISO_CRASH;
             snprintf(r->detail, sizeof(r->detail), "the worker process dies before it reads a job");
@@ -1205,7 +1085,7 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
     if (got == 0 && r->answer_len >= 4 && !(flags & ~ISO_LIVE_CHILDREN) && !iso->blamed_signal) {
         memmove(r->answer, r->answer + 4, r->answer_len - 4);
         r->answer_len -= 4;
-        uint32_t n = flags & ISO_LIVE_CHILDREN ? sweep(iso->pid, left, sizeof(left)) : 0;
+        uint32_t n = flags & ISO_LIVE_CHILDREN && iso->contained ? sweep(iso->contained, left, sizeof(left)) : 0;
         if (!n)
             return r->cls = PBC_ISO_OK;
         free(r->answer);
@@ -1222,7 +1102,7 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
         r->answer = NULL;
         r->answer_len = 0;
     }
-    int status = worker_stop(iso, 1);
+    int status = worker_stop(iso, got == -1 && !iso->blamed_signal ? ISO_STOP_GONE : ISO_STOP_KILL);
     uint32_t orphans = sweep(getpid(), left, sizeof(left)); /* the dead worker's descendants are ours now */
     r->output = symbolize_output(read_output(iso->output, from));
     if (iso->blamed_signal) {
@@ -1310,7 +1190,7 @@ pbc_iso_class pbc_iso_reject(pbc_iso *iso, pbc_iso_result *r, const char *what)
     if (!iso)
         pbc_harness_bug("an answer of pbcheck's own does not read back: %s", what);
     char left[sizeof(r->detail) / 2];
-    worker_stop(iso, 1);
+    worker_stop(iso, ISO_STOP_KILL);
     uint32_t orphans = sweep(getpid(), left, sizeof(left));
     free(r->answer);
     free(r->output);
@@ -1340,7 +1220,7 @@ void pbc_iso_destroy(pbc_iso *iso)
     if (!iso)
         return;
     char ignored[64];
-    worker_stop(iso, 0);
+    worker_stop(iso, ISO_STOP_EOF);
     sweep(getpid(), ignored, sizeof(ignored)); /* what it started after its last answer */
     if (iso->output >= 0)
         close(iso->output);

@@ -12,8 +12,9 @@
  * replaced by a fresh one for the next job. Workers are also replaced
  * after `batch` jobs, so state one case leaves behind cannot pile up.
  *
- * Workers are confined (isolate.c, "confinement"): they cannot signal,
- * stop or trace pbcheck, and nothing they start outlives their job: a job
+ * Workers are confined (isolate.c, "confinement", and sandbox/sandbox.h):
+ * they cannot signal, stop or trace pbcheck, write nothing but their own
+ * scratch folder, and nothing they start outlives their job: a job
  * that leaves a process running fails as PBC_ISO_ESCAPE. A library target
  * is loaded in each worker as it starts (exec/target.h), never in the
  * caller. With capture on, the builder's DbgPrint lines reach the capture
@@ -129,9 +130,16 @@ void pbc_iso_catch_signals(void (*on_user)(int sig));
 
 /* Whether workers run under the seccomp filter (else the fallback in
  * isolate.c's "confinement"); and the confinement in one line, for
- * reports. */
+ * reports: "sandbox: " and the layers a worker gets here
+ * (sandbox/sandbox.h), then "; lacks ..." when they are not enough for a
+ * certificate (pbc_sandbox_lacks). */
 int pbc_iso_seccomp_available(void);
 const char *pbc_iso_confinement(void);
+/* A folder every worker started from now on may write besides its own
+ * scratch folder (coverage's profiles), in this process and in the
+ * pbcheck processes it starts (through the environment, PBC_ISO_WRITABLE);
+ * NULL: none. */
+void pbc_iso_set_writable(const char *dir);
 
 /* Bytes in and out of jobs: length-prefixed fields appended to a growing
  * buffer, and read back in order. */
