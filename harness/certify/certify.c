@@ -1582,30 +1582,35 @@ static void placement_cases(const pbc_target *t, const gen_layout *layout, pbc_c
  * system memory, a discard) and, before the GPU has run that, VidMm
  * writes the range for B (a transfer, a special-lock transfer, a fill,
  * their virtual forms, WritePhysical), or works on A again (a transfer
- * back, a fill after the discard). Packets run in order; a driver doing
+ * back, a fill after the discard), in the smallest and 4 KiB buffers,
+ * B needing idle or not. Packets run in order; a driver doing
  * the second with the CPU at build time lands it before the first
  * (corpus/seeds/write-physical-after-eviction.pbs is one such shape). */
 static const char *const queued_names[] = {"transfer",        "special-lock-transfer", "fill",
                                            "write-physical",  "transfer-virtual",      "fill-virtual",
                                            "same-transfer",   "same-transfer-virtual", "same-fill-virtual"};
 
-static int queued_text(gen_buf *b, int kind, int busy, uint32_t dma)
+/* Render work on A first, so that A's move is not idle (a builder that
+ * copies idle moves with the CPU makes this one packets, queued); B needs
+ * idle or not (with it, a builder may take AllocationIsIdle for leave to
+ * use the CPU). */
+static int queued_text(gen_buf *b, int kind, int needs_idle, uint32_t dma)
 {
     uint32_t low = b->layout->low;
-    const char *idle = busy ? " needs-idle" : "";
     story_header(b, 0);
     gb(b, "alloc A size=%u at=", 5 * 4096 + 1236);
     if (kind == 8)
         gb(b, "none");
     else
         story_at(b, low, 0x10000);
-    gb(b, "%s\n", idle);
-    gb(b, "alloc B size=%u%s%s\n", 5 * 4096 + 1236, kind == 2 || kind == 5 ? " at=none" : " mdl-offset=1", idle);
+    gb(b, "\n");
+    gb(b, "alloc B size=%u%s%s\n", 5 * 4096 + 1236, kind == 2 || kind == 5 ? " at=none" : " mdl-offset=1",
+       needs_idle ? " needs-idle" : "");
     if (dma)
         gb(b, "dma size=%u\n", dma);
     else
         gb(b, "dma size=min\n");
-    if (busy)
+    if (kind != 8)
         gb(b, "render-write A offset=0 size=8K pattern=0x5EED5EED\n");
     if (kind == 8) /* its fill is queued when it is discarded and filled again */
         story_to(b, "fill A", low, 0x10000, " pattern=0x11111111\ndiscard A");
@@ -1646,7 +1651,7 @@ static int queued_text(gen_buf *b, int kind, int busy, uint32_t dma)
 
 static void queued_cases(const pbc_target *t, const gen_layout *layout, pbc_case_list *out)
 {
-    static const story_dims dims[] = {{"dma-min", 0, 0}, {"dma-4k", 4096, 0}, {"dma-min", 0, 1}};
+    static const story_dims dims[] = {{"dma-min", 0, 0}, {"dma-4k", 4096, 0}, {"dma-min", 0, 1}, {"dma-4k", 4096, 1}};
     gen_buf b = {.layout = layout};
     for (int kind = 0; kind < (int)PBC_ARRAY_LEN(queued_names); kind++)
         for (size_t di = 0; di < PBC_ARRAY_LEN(dims); di++) {
@@ -1654,7 +1659,7 @@ static void queued_cases(const pbc_target *t, const gen_layout *layout, pbc_case
                 continue;
             char name[128];
             snprintf(name, sizeof(name), "queued/%s/%s/%s", queued_names[kind], dims[di].dma_name,
-                     dims[di].busy ? "busy" : "idle");
+                     dims[di].busy ? "b-needs-idle" : "plain");
             add_story(out, t, name, b.text);
         }
 }
