@@ -6,7 +6,7 @@
  * allocations get a physical page layout other than scattered. One
  * scenario in four has its paging buffers in a memory segment; work is
  * often aimed at the range an allocation just left, while its move out
- * may still be queued; and one scenario in 32 ends with a burst of
+ * may still be queued; and one scenario in 256 ends with a burst of
  * volume (hundreds of maps, of leaf tables, of paging buffers), where
  * drivers' small caches wrap.
  */
@@ -552,7 +552,7 @@ void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32
         if (pbc_sop_has_alloc(o.kind))
             last = (int)o.alloc;
     }
-    if (c(x, 32) == 0)
+    if (c(x, 256) == 0) /* a thousand operations: a case costs what 50 others do */
         gen_volume(s, &r, ranged, &va, c, x);
     free(ranged);
     pbc_residency_fini(&r);
