@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$pbcheck" certify --target reference --no-random --out "$tmp/reference" >"$tmp/out" 2>/dev/null
 check reference-conformant [ $? -eq 0 ]
 check no-random-provenance python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["provenance"]["random_phase"]; sys.exit(p != {"mode": "none", "seed": 1, "cases": 0})' "$tmp/reference/latest/report.json"
-check no-random-summary grep -q '^- random phase: 0 cases of seed 1 (none: --quick or --no-random)$' "$tmp/reference/latest/summary.md"
+check no-random-summary grep -q '^- random phase: `0 cases of seed 1 (none: --quick or --no-random)`$' "$tmp/reference/latest/summary.md"
 "$pbcheck" certify --target reference --no-random --time 3 >/dev/null 2>"$tmp/err"
 check no-random-and-time-exit-2 [ $? -eq 2 ]
 "$pbcheck" certify --help >"$tmp/help"
@@ -31,7 +31,7 @@ check reference-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
 check fuzz-budget-conformant [ $? -eq 0 ]
 check fuzz-cases python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); f=[c for c in r["results"] if c["name"].startswith("fuzz/seed-3/")]; sys.exit(len(f) < 10 or any(c["verdict"] != "pass" for c in f))' "$tmp/fuzz/latest/report.json"
 check fuzz-provenance python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); p=r["provenance"]["random_phase"]; sys.exit(p["mode"] != "time" or p["seed"] != 3 or p["cases"] != r["random_cases"])' "$tmp/fuzz/latest/report.json"
-check fuzz-summary grep -Eq '^- random phase: [0-9]+ cases of seed 3 \(--time\)$' "$tmp/fuzz/latest/summary.md"
+check fuzz-summary grep -Eq '^- random phase: `[0-9]+ cases of seed 3 \(--time\)`$' "$tmp/fuzz/latest/summary.md"
 # The phase's rate: in the closing line and report.json, from its own cases.
 check fuzz-rate-line grep -Eq '^random phase: [0-9]+ cases in [0-9.]+ s, [0-9]+ a second \(seed 3\)$' "$tmp/out"
 check fuzz-rate-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (0 < r["random_seconds"] <= 2 and abs(r["random_cases_per_second"] - r["random_cases"] / r["random_seconds"]) < 1))' "$tmp/fuzz/latest/report.json"
