@@ -42,7 +42,7 @@ typedef struct pbc_case_list {
  * --no-random): this many cases of --seed, about 30 s of the reference on
  * one core (docs/benchmarks.md), a fixed number so that the same version
  * and seed judge the same cases. */
-#define PBC_CERTIFY_DEFAULT_RANDOM 75000u
+#define PBC_CERTIFY_DEFAULT_RANDOM 75000u /* the help text and docs say 75,000 */
 #define PBC_CERTIFY_WHOLE_EVERY 64u
 #define PBC_CERTIFY_LARGE 0x2u
 void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out);
