@@ -42,8 +42,10 @@ static double elapsed_since(const struct timespec *t0)
 }
 
 /* A random valid scenario, within the adapter the target declares; its
- * name says how to make it again. */
-static void add_fuzz_case(pbc_case_list *cases, const pbc_target *t, uint64_t seed, uint32_t index)
+ * name says how to make it again. Allocations of 4 GiB come with --large
+ * only, as the suite's own (a builder that fills or copies them with the
+ * CPU needs more than the default memory limit). */
+static void add_fuzz_case(pbc_case_list *cases, const pbc_target *t, uint64_t seed, uint32_t index, int large)
 {
     pbc_rng rng = {seed * 0x100000000ull + index};
     pbc_scenario s;
@@ -52,8 +54,9 @@ static void add_fuzz_case(pbc_case_list *cases, const pbc_target *t, uint64_t se
     for (;;) { /* the mix: PBC_CERTIFY_WHOLE_EVERY (certify.h) */
         pbc_scenario_init(&s);
         pbc_gen_scenario_in(&s, layout, n, 24, pbc_rng_choose, &rng);
-        if (index % PBC_CERTIFY_WHOLE_EVERY == PBC_CERTIFY_WHOLE_EVERY - 1 ||
-            pbc_scenario_largest_alloc(&s) <= PBC_CERTIFY_RANDOM_ALLOC)
+        uint64_t largest = pbc_scenario_largest_alloc(&s);
+        if ((index % PBC_CERTIFY_WHOLE_EVERY == PBC_CERTIFY_WHOLE_EVERY - 1 && (large || largest < (4ull << 30))) ||
+            largest <= PBC_CERTIFY_RANDOM_ALLOC)
             break;
         pbc_scenario_fini(&s);
     }
@@ -83,6 +86,9 @@ static const char certify_about[] =
     "  move-tables/staged-start/dma-min/idle/low/64k-pages/va-across-1g\n"
     "and stories that chain operations on the same allocations, like\n"
     "  story/fill-render-discard-refill/same-pattern/dma-min/busy\n"
+    "then, by default, a random phase: 75,000 random valid scenarios of --seed\n"
+    "(fuzz/seed-N/I), the same ones for the same version and seed, which\n"
+    "report.json's provenance and summary.md name (--no-random: the suite alone).\n"
     "'pbcheck list conditions' shows how many cases reach each condition a\n"
     "builder could branch on (docs/certify-conditions.md).\n"
     "Prints progress, the rules that failed (--all-rules: every rule) with a\n"
@@ -434,7 +440,8 @@ static int coverage_run(const pbc_coverage *cov, int argc, char **argv)
 int pbc_cmd_certify(int argc, char **argv)
 {
     const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL, *source_root = ".";
-    int quick = 0, large = 0, no_fork = 0, all_repros = 0, coverage = 0, all_rules = 0, allow_unconfined = 0;
+    int quick = 0, large = 0, no_fork = 0, all_repros = 0, coverage = 0, all_rules = 0, allow_unconfined = 0,
+        no_random = 0;
     pbc_coverage cov;
     uint64_t fuzz_seconds = 0, seed = 1, memory_limit = PBC_DEFAULT_MEMORY_LIMIT;
     double case_timeout = 20;
@@ -444,11 +451,13 @@ int pbc_cmd_certify(int argc, char **argv)
         {"out", PBC_OPT_STRING, &out_dir, "DIR", "a folder", 0, 0, "reports/NAME",
          "where the reports and reproducers go (created if missing)"},
         {"time", PBC_OPT_NUMBER, &fuzz_seconds, "S", "seconds", 0, 7 * 24 * 3600, "0",
-         "after the suite, S seconds of random valid scenarios (cases\nnamed fuzz/seed-N/I): allocations up to 64 KiB as fuzzing's\nmix, every 64th case up to 256 MiB; the rate is printed"},
+         "after the suite, S seconds of random valid scenarios (cases\nnamed fuzz/seed-N/I), in place of the fixed random phase:\nallocations up to 64 KiB as fuzzing's mix, every 64th case\nup to 256 MiB; the rate is printed"},
         {"seed", PBC_OPT_NUMBER, &seed, "N", "a number", 0, UINT32_MAX, "1",
          "seed of the random scenarios; the same seed gives the same ones"},
+        {"no-random", PBC_OPT_FLAG, &no_random, NULL, NULL, 0, 0, "off",
+         "the suite alone: no random phase (by default the suite is\nfollowed by a fixed number of random cases of --seed)"},
         {"quick", PBC_OPT_FLAG, &quick, NULL, NULL, 0, 0, "off",
-         "a reduced suite (addresses above 4 GiB, odd sizes only; every story)"},
+         "a reduced suite (addresses above 4 GiB, odd sizes only; every\nstory), without the default random phase (--time adds one)"},
         {"large", PBC_OPT_FLAG, &large, NULL, NULL, 0, 0, "off",
          "also a transfer beyond 4 GiB (TransferSize over 32 bits), with\n--quick too; a builder copying it with the CPU "
          "needs --memory-limit 16G"},
@@ -492,6 +501,12 @@ int pbc_cmd_certify(int argc, char **argv)
         return rc;
     if (!target)
         return pbc_cli_bad_value("certify", "target", "a builder from 'pbcheck list targets'", NULL);
+    if (no_random && fuzz_seconds)
+        return pbc_usage_error("certify: --no-random and --time contradict each other (--time is a random phase)");
+    /* The random phase: --time's seconds, or by default (neither --quick
+     * nor --no-random) a fixed number of cases, so that the same version
+     * and seed certify with the same cases. */
+    uint32_t random_count = fuzz_seconds || quick || no_random ? 0 : PBC_CERTIFY_DEFAULT_RANDOM;
     char err[PBC_CLI_ERR_SIZE];
     time_t started = time(NULL);
     pbc_waivers waivers = {0};
@@ -594,12 +609,14 @@ int pbc_cmd_certify(int argc, char **argv)
             break;
         if (i == suite_count) {
             suite_seconds = elapsed_since(&t0); /* the fuzz budget starts now */
-            pbc_progress_begin(&progress, "certify --time"); /* its rate is the random phase's own */
+            /* its rate is the random phase's own */
+            pbc_progress_begin(&progress, random_count ? "certify random" : "certify --time");
         }
         if (i == cases.count) {
-            if (fuzz_seconds == 0 || elapsed_since(&t0) >= suite_seconds + (double)fuzz_seconds)
+            if (random_count ? i - suite_count >= random_count
+                             : fuzz_seconds == 0 || elapsed_since(&t0) >= suite_seconds + (double)fuzz_seconds)
                 break;
-            add_fuzz_case(&cases, t, seed, i - suite_count);
+            add_fuzz_case(&cases, t, seed, i - suite_count, large);
             pbc_grow((void **)&res, &res_cap, cases.count, sizeof(*res));
             pbc_grow((void **)&rep, &rep_cap, cases.count, sizeof(*rep));
             memset(&res[i], 0, sizeof(*res));
@@ -637,6 +654,8 @@ int pbc_cmd_certify(int argc, char **argv)
         }
         if (i < suite_count)
             pbc_progress_tick(&progress, i + 1, suite_count, failed, -1, cases.items[i].name);
+        else if (random_count)
+            pbc_progress_tick(&progress, i + 1 - suite_count, random_count, failed, -1, cases.items[i].name);
         else
             pbc_progress_tick(&progress, i + 1 - suite_count, 0, failed,
                               suite_seconds + (double)fuzz_seconds - elapsed_since(&t0), cases.items[i].name);
@@ -680,6 +699,9 @@ int pbc_cmd_certify(int argc, char **argv)
     report.provenance.options = options;
     report.provenance.option_count = option_count;
     pbc_provenance_suite(&report.provenance, &cases, t ? suite_count : 0);
+    report.provenance.random_mode = random_count ? "fixed" : fuzz_seconds ? "time" : "none";
+    report.provenance.random_seed = seed;
+    report.provenance.random_cases = report.random_cases;
     snprintf(report.provenance.run_id, sizeof(report.provenance.run_id), "%s", run.run_id);
     pbc_report_verdict verdict = pbc_report_get_verdict(&report);
 
@@ -711,8 +733,9 @@ int pbc_cmd_certify(int argc, char **argv)
         printf("certify %s: %u cases in %.1f s: %u passed, %u failed, %u skipped, %u harness bugs\n", shown_name,
                cases.count, report.seconds, report.passed, report.failed, report.skipped, report.harness_bugs);
         if (report.random_cases)
-            printf("random phase: %u cases in %.1f s, %.0f a second\n", report.random_cases, report.random_seconds,
-                   report.random_seconds > 0 ? report.random_cases / report.random_seconds : 0);
+            printf("random phase: %u cases in %.1f s, %.0f a second (seed %llu)\n", report.random_cases,
+                   report.random_seconds, report.random_seconds > 0 ? report.random_cases / report.random_seconds : 0,
+                   (unsigned long long)seed);
         if (!t)
             printf("%s\n", res[0].message);
         if (report.waivers)

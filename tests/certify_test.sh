@@ -10,8 +10,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check.sh"
 
-"$pbcheck" certify --target reference --out "$tmp/reference" >"$tmp/out" 2>/dev/null
+# The suite alone (--no-random): plain certify adds a fixed random phase of
+# its seed, which the provenance and summary.md name; here its cost is
+# spared, and the checks below show what the provenance says of each mode.
+"$pbcheck" certify --target reference --no-random --out "$tmp/reference" >"$tmp/out" 2>/dev/null
 check reference-conformant [ $? -eq 0 ]
+check no-random-provenance python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["provenance"]["random_phase"]; sys.exit(p != {"mode": "none", "seed": 1, "cases": 0})' "$tmp/reference/latest/report.json"
+check no-random-summary grep -q '^- random phase: `0 cases of seed 1 (none: --quick or --no-random)`$' "$tmp/reference/latest/summary.md"
+"$pbcheck" certify --target reference --no-random --time 3 >/dev/null 2>"$tmp/err"
+check no-random-and-time-exit-2 [ $? -eq 2 ]
+"$pbcheck" certify --help >"$tmp/help"
+check help-says-default grep -q 'by default the suite is' "$tmp/help"
 check reference-verdict grep -q '^verdict: CONFORMANT' "$tmp/out"
 check reference-cases grep -Eq '^certify reference: [0-9]{4} cases .* 0 failed, 0 skipped, 0 harness bugs$' "$tmp/out"
 check reference-junit xmllint --noout "$tmp/reference/latest/junit.xml"
@@ -21,8 +30,10 @@ check reference-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
 "$pbcheck" certify --target reference --quick --time 1 --seed 3 --out "$tmp/fuzz" >"$tmp/out" 2>/dev/null
 check fuzz-budget-conformant [ $? -eq 0 ]
 check fuzz-cases python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); f=[c for c in r["results"] if c["name"].startswith("fuzz/seed-3/")]; sys.exit(len(f) < 10 or any(c["verdict"] != "pass" for c in f))' "$tmp/fuzz/latest/report.json"
+check fuzz-provenance python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); p=r["provenance"]["random_phase"]; sys.exit(p["mode"] != "time" or p["seed"] != 3 or p["cases"] != r["random_cases"])' "$tmp/fuzz/latest/report.json"
+check fuzz-summary grep -Eq '^- random phase: `[0-9]+ cases of seed 3 \(--time\)`$' "$tmp/fuzz/latest/summary.md"
 # The phase's rate: in the closing line and report.json, from its own cases.
-check fuzz-rate-line grep -Eq '^random phase: [0-9]+ cases in [0-9.]+ s, [0-9]+ a second$' "$tmp/out"
+check fuzz-rate-line grep -Eq '^random phase: [0-9]+ cases in [0-9.]+ s, [0-9]+ a second \(seed 3\)$' "$tmp/out"
 check fuzz-rate-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (0 < r["random_seconds"] <= 2 and abs(r["random_cases_per_second"] - r["random_cases"] / r["random_seconds"]) < 1))' "$tmp/fuzz/latest/report.json"
 "$pbcheck" certify --target mutant-fill-tail --quick --time 1 --out "$tmp/fuzz-mutant" >"$tmp/out" 2>/dev/null
 check fuzz-finds-bugs python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not any(c["name"].startswith("fuzz/") and c["verdict"] == "fail" for c in r["results"]))' "$tmp/fuzz-mutant/latest/report.json"

@@ -23,7 +23,7 @@ check vendor-seeds-few-skips [ "${skipped:-99}" -le 5 ]
 check vendor-seeds-skips-say-why [ "$(grep -c '^skip' "$tmp/out")" -eq "$(grep -c '^skip.*: ' "$tmp/out")" ]
 check vendor-seeds-no-assert bash -c "! grep -q PB-ASSERT '$tmp/out'"
 
-"$pbcheck" certify --target "$vendor" --out "$tmp/cert" >"$tmp/out" 2>&1
+"$pbcheck" certify --target "$vendor" --no-random --out "$tmp/cert" >"$tmp/out" 2>&1
 check vendor-certify-exit-0 [ $? -eq 0 ]
 check vendor-certify-conformant grep -q 'verdict: CONFORMANT' "$tmp/out"
 check vendor-certify-none-skipped grep -Eq ': [0-9]+ passed, 0 failed, 0 skipped, 0 harness bugs$' "$tmp/out"
@@ -31,7 +31,7 @@ check vendor-certify-none-skipped grep -Eq ': [0-9]+ passed, 0 failed, 0 skipped
 check vendor-random-conformant grep -q 'verdict: CONFORMANT' "$tmp/out"
 
 # The planted bug: every failing case is a split transfer, and PB-DIVERGE.
-"$pbcheck" certify --target "$bug" --all-repros --out "$tmp/bug" >"$tmp/out" 2>&1
+"$pbcheck" certify --target "$bug" --no-random --all-repros --out "$tmp/bug" >"$tmp/out" 2>&1
 check bug-certify-exit-1 [ $? -eq 1 ]
 check bug-not-conformant grep -q 'verdict: NOT CONFORMANT' "$tmp/out"
 python3 - "$tmp/bug/latest" <<'PY' >"$tmp/split" 2>&1

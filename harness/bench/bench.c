@@ -1803,7 +1803,8 @@ static uint32_t certify_with(char *const *extra, double *cpu, uint32_t *random_c
 
 static uint32_t certify_once(int no_fork, double *cpu)
 {
-    char *const extra[] = {no_fork ? "--no-fork" : NULL, NULL};
+    /* The suite alone: plain certify's random phase is (r)'s business. */
+    char *const extra[] = {"--no-random", no_fork ? "--no-fork" : NULL, NULL};
     return certify_with(extra, cpu, NULL, NULL);
 }
 
@@ -1844,7 +1845,7 @@ static void certify_isolation_cost(FILE *o)
         *(here ? &here_s : &iso_s) += s;
     }
     fprintf(o, "### (i) certify: cost of isolating cases\n\n");
-    fprintf(o, "`certify --target reference` (the whole suite) in confined worker processes (a fork every 256 "
+    fprintf(o, "`certify --target reference --no-random` (the whole suite) in confined worker processes (a fork every 256 "
                "cases, the seccomp filter, the escape check after every case; docs/architecture.md, \"Trust "
                "boundary\") and with `--no-fork` (every case in pbcheck's own process), twice each in the order "
                "isolated, here, here, isolated: cases per CPU second of certify and its workers (user and "

@@ -39,7 +39,7 @@ typedef struct gen_dims {
     int addr;      /* 0 low, 1 high (above 4 GiB), 2 segment end */
     uint32_t mdl_offset;
     int odd;       /* 0: page multiple; 1: odd size; 2: big and odd */
-    int in_segment;/* paging buffers in memory segment 1 (S40) */
+    uint32_t in_segment; /* paging buffers in this memory segment (S40); 0: system memory */
     uint64_t size; /* the allocation's size; 0: by `odd` */
     uint32_t phys; /* the allocation's pbc_phys_layout */
 } gen_dims;
@@ -48,6 +48,9 @@ typedef struct gen_buf {
     char text[4096];
     size_t len;
     const struct gen_layout *layout; /* the segments cases are written for */
+    uint32_t paging;                 /* stories and the 2.x matrix: paging buffers in this memory
+                                        segment (S40); 0: system memory */
+    const char *paging_name;         /* and the word their names start with */
 } gen_buf;
 
 static void gb(gen_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -187,7 +190,7 @@ static int gen_text(int op, const gen_dims *d, gen_buf *b)
            b->layout->seg[i].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory",
            (unsigned long long)b->layout->seg[i].base, (unsigned long long)b->layout->seg[i].size);
     if (d->in_segment)
-        gb(b, "paging-buffers segment=%u\n", b->layout->low);
+        gb(b, "paging-buffers segment=%u\n", d->in_segment);
     int needs_mdl = op == G_MDL_TO_SEG || op == G_SEG_TO_MDL || op == G_SL_TO_SEG || op == G_SL_TO_MDL ||
                     op == G_MAP_UNMAP || op == G_MAP_STAYS;
     int starts_in_system = op == G_MDL_TO_SEG || op == G_SL_TO_SEG || op == G_MAP_UNMAP || op == G_MAP_STAYS;
@@ -363,6 +366,8 @@ static void story_header(gen_buf *b, int extra)
                (unsigned long long)l->seg[i].size);
     if (extra && !l->declared)
         gb(b, "segment %u memory base=0x2000000000 size=64M\n", l->count + 1);
+    if (b->paging)
+        gb(b, "paging-buffers segment=%u\n", b->paging);
 }
 
 static void story_dma(gen_buf *b, const story_dims *d)
@@ -1227,7 +1232,7 @@ static void v_add(pbc_case_list *out, const pbc_target *t, int op, const v_dims 
         return;
     gb(b, "end\n");
     char name[128];
-    int n = snprintf(name, sizeof(name), "%s", v_names[op]);
+    int n = snprintf(name, sizeof(name), "%s%s%s", b->paging ? b->paging_name : "", b->paging ? "/" : "", v_names[op]);
     const char *variant = v_variant_name(op, d->variant);
     if (variant)
         n += snprintf(name + n, sizeof(name) - (size_t)n, "/%s", variant);
@@ -1363,6 +1368,9 @@ static void drop_same_but_dma(pbc_case_list *l)
 
 static void layout_cases(const pbc_target *t, int quick, pbc_case_list *out);
 static void size_cases(const pbc_target *t, unsigned flags, const struct gen_layout *layout, pbc_case_list *out);
+static void placement_cases(const pbc_target *t, const gen_layout *layout, pbc_case_list *out);
+static void queued_cases(const pbc_target *t, const gen_layout *layout, pbc_case_list *out);
+static void volume_cases(const pbc_target *t, const gen_layout *layout, pbc_case_list *out);
 
 void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out)
 {
@@ -1412,23 +1420,34 @@ void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out)
                                     add_grid_case(out, op, &d, &b);
                                 }
     }
-    /* Paging buffers in a memory segment (S40): every operation once, with
-     * several submissions per buffer and split work. */
-    for (int op = 0; op < G_COUNT; op++) {
-        uint64_t needs = op == G_SL_TO_SEG || op == G_SL_TO_MDL ? PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) : 0;
-        if (needs && !(t->supported_operations & needs))
+    /* Paging buffers in a memory segment (S40), below 4 GiB and above it:
+     * every operation once, with several submissions per buffer and split
+     * work (below 4 GiB, the names they always had). */
+    for (int high = 0; high < 2; high++) {
+        uint32_t seg = high ? layout.high : layout.low;
+        if ((high && seg == layout.low) || seg_size(&layout, seg) <= PBC_PAGING_WINDOW)
             continue;
-        for (int busy = 0; busy < 2 && seg_size(&layout, layout.low) > PBC_PAGING_WINDOW; busy++) {
-            gen_dims d = {"dma-100", 100, 3, busy, 1, 2, 1, 1};
-            if (gen_text(op, &d, &b))
+        for (int op = 0; op < G_COUNT; op++) {
+            uint64_t needs =
+                op == G_SL_TO_SEG || op == G_SL_TO_MDL ? PBC_OP_BIT(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) : 0;
+            if (needs && !(t->supported_operations & needs))
                 continue;
-            char name[128];
-            snprintf(name, sizeof(name), "%s/buffers-in-segment/%s", op_names[op], busy ? "busy" : "idle");
-            add_case(out, name, b.text);
+            for (int busy = 0; busy < 2; busy++) {
+                gen_dims d = {"dma-100", 100, 3, busy, 1, 2, 1, seg};
+                if (gen_text(op, &d, &b))
+                    continue;
+                char name[128];
+                snprintf(name, sizeof(name), "%s/buffers-in-%ssegment/%s", op_names[op], high ? "high-" : "",
+                         busy ? "busy" : "idle");
+                add_case(out, name, b.text);
+            }
         }
     }
     story_cases(t, &layout, out);
     gpummu_cases(t, quick, &layout, dmas, PBC_ARRAY_LEN(dmas), out);
+    placement_cases(t, &layout, out);
+    queued_cases(t, &layout, out);
+    volume_cases(t, &layout, out);
     layout_cases(t, quick, out);
     size_cases(t, flags, &layout, out);
     if (t->adapter && t->adapter->paging_buffer_size)
@@ -1576,6 +1595,193 @@ static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *la
     gb(&w, "transfer A to=%u:0x400001000 split=3\n", wide.high);
     gb(&w, "end\n");
     add_case(out, "size/transfer-within-seg/over-4g/dma-64k", w.text);
+    /* TransferSize and FillSize at 4 GiB (0 in 32 bits) and beyond it
+     * (a remainder): a fill is an extent of the memory model, as cheap as
+     * a small one unless the builder touches every page. */
+    static const struct {
+        const char *name;
+        uint64_t size;
+        int fill;
+    } edges[] = {{"size/transfer-within-seg/at-4g/dma-64k", 4ull << 30, 0},
+                 {"size/fill/at-4g/dma-64k", 4ull << 30, 1},
+                 {"size/fill/beyond-4g/dma-64k", (4ull << 30) + 8 * 1024 + 4, 1}};
+    for (size_t i = 0; i < PBC_ARRAY_LEN(edges); i++) {
+        w.len = 0;
+        gb(&w, "pbs 1\n");
+        for (uint32_t k = 0; k < wide.count; k++)
+            gb(&w, "segment %u %s base=0x%llx size=0x%llx\n", wide.seg[k].SegmentId,
+               wide.seg[k].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory",
+               (unsigned long long)wide.seg[k].base, (unsigned long long)wide.seg[k].size);
+        gb(&w, "alloc A size=%llu at=%s\ndma size=65536\n", (unsigned long long)edges[i].size,
+           edges[i].fill ? "none" : "2:0x100000");
+        if (edges[i].fill)
+            gb(&w, "fill A to=%u:0x200001000 pattern=0xA1B2C3D4\n", wide.high);
+        gb(&w, "transfer A to=%u:0x400001000\nend\n", wide.high);
+        add_case(out, edges[i].name, w.text);
+    }
+}
+
+/* ---- Paging buffers anywhere, work behind queued moves, volume ---- */
+
+/* The 2.x matrix's operations, each variant once (4 KiB buffers, split
+ * work, the allocation above 4 GiB at an odd size), with the paging
+ * buffers in a memory segment below 4 GiB and in one above it (S40): a
+ * driver that mishandles Patch or the buffer's address for such buffers
+ * meets every operation class there. (The 1.x operations have theirs in
+ * the grid: .../buffers-in-segment, .../buffers-in-high-segment.) */
+static void placement_cases(const pbc_target *t, const gen_layout *layout, pbc_case_list *out)
+{
+    for (int high = 0; high < 2; high++) {
+        uint32_t seg = high ? layout->high : layout->low;
+        if ((high && seg == layout->low) || seg_size(layout, seg) <= PBC_PAGING_WINDOW)
+            continue;
+        gen_buf b = {.layout = layout, .paging = seg,
+                     .paging_name = high ? "buffers-in-high-segment" : "buffers-in-low-segment"};
+        for (int op = 0; op < V_COUNT; op++)
+            for (uint32_t v = 0; v < v_variant_count(op); v++) {
+                v_dims d = {"dma-4k", 4096, 3, 0, 1, op == V_ZERO ? VS_PAGE : VS_ODD, 1, v};
+                v_add(out, t, op, &d, &b);
+            }
+    }
+}
+
+/* Work aimed at what a queued move left: A leaves its range (a move to
+ * system memory, a discard) and, before the GPU has run that, VidMm
+ * writes the range for B (a transfer, a special-lock transfer, a fill,
+ * their virtual forms, WritePhysical), or works on A again (a transfer
+ * back, a fill after the discard), in the smallest and 4 KiB buffers,
+ * B needing idle or not. Packets run in order; a driver doing
+ * the second with the CPU at build time lands it before the first
+ * (corpus/seeds/write-physical-after-eviction.pbs is one such shape). */
+static const char *const queued_names[] = {"transfer",        "special-lock-transfer", "fill",
+                                           "write-physical",  "transfer-virtual",      "fill-virtual",
+                                           "same-transfer",   "same-transfer-virtual", "same-fill-virtual"};
+
+/* Render work on A first, so that A's move is not idle (a builder that
+ * copies idle moves with the CPU makes this one packets, queued); B needs
+ * idle or not (with it, a builder may take AllocationIsIdle for leave to
+ * use the CPU). */
+static int queued_text(gen_buf *b, int kind, int needs_idle, uint32_t dma)
+{
+    uint32_t low = b->layout->low;
+    story_header(b, 0);
+    gb(b, "alloc A size=%u at=", 5 * 4096 + 1236);
+    if (kind == 8)
+        gb(b, "none");
+    else
+        story_at(b, low, 0x10000);
+    gb(b, "\n");
+    gb(b, "alloc B size=%u%s%s\n", 5 * 4096 + 1236, kind == 2 || kind == 5 ? " at=none" : " mdl-offset=1",
+       needs_idle ? " needs-idle" : "");
+    if (dma)
+        gb(b, "dma size=%u\n", dma);
+    else
+        gb(b, "dma size=min\n");
+    if (kind != 8)
+        gb(b, "render-write A offset=0 size=8K pattern=0x5EED5EED\n");
+    if (kind == 8) /* its fill is queued when it is discarded and filled again */
+        story_to(b, "fill A", low, 0x10000, " pattern=0x11111111\ndiscard A");
+    else
+        gb(b, "transfer A to=system split=2\n");
+    switch (kind) {
+    case 0:
+    case 4:
+        story_to(b, "transfer B", low, 0x10000, kind == 4 ? " virtual" : " split=3");
+        break;
+    case 1:
+        story_to(b, "special-lock-transfer B", low, 0x10000, "");
+        break;
+    case 2:
+    case 5:
+        story_to(b, "fill B", low, 0x10000, kind == 5 ? " pattern=0x0BADCAFE virtual" : " pattern=0x0BADCAFE");
+        break;
+    case 3:
+        gb(b, "write-physical at=");
+        story_at(b, low, 0x10000 + 5 * 4096);
+        gb(b, "\n");
+        break;
+    case 6:
+    case 7:
+        story_to(b, "transfer A", low, 0x20000, kind == 7 ? " virtual" : " split=2");
+        break;
+    default:
+        story_to(b, "fill A", low, 0x10000, " pattern=0x0BADCAFE virtual");
+        break;
+    }
+    if (kind < 6 && kind != 3)
+        gb(b, "render-read B offset=0 size=8K\ntransfer B to=system\n");
+    else if (kind >= 6) /* A is back in a segment: read back */
+        gb(b, "transfer A to=system\n");
+    gb(b, "end\n");
+    return 0;
+}
+
+static void queued_cases(const pbc_target *t, const gen_layout *layout, pbc_case_list *out)
+{
+    static const story_dims dims[] = {{"dma-min", 0, 0}, {"dma-4k", 4096, 0}, {"dma-min", 0, 1}, {"dma-4k", 4096, 1}};
+    gen_buf b = {.layout = layout};
+    for (int kind = 0; kind < (int)PBC_ARRAY_LEN(queued_names); kind++)
+        for (size_t di = 0; di < PBC_ARRAY_LEN(dims); di++) {
+            if (queued_text(&b, kind, dims[di].busy, dims[di].dma))
+                continue;
+            char name[128];
+            snprintf(name, sizeof(name), "queued/%s/%s/%s", queued_names[kind], dims[di].dma_name,
+                     dims[di].busy ? "b-needs-idle" : "plain");
+            add_story(out, t, name, b.text);
+        }
+}
+
+/* Text of any length, for the volume cases. */
+typedef struct long_text {
+    char *p;
+    uint32_t n, cap;
+} long_text;
+
+static void lt(long_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void lt(long_text *t, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (n <= 0)
+        return;
+    pbc_grow((void **)&t->p, &t->cap, t->n + (uint32_t)n + 1, 1);
+    memcpy(t->p + t->n, line, (size_t)n + 1);
+    t->n += (uint32_t)n;
+}
+
+/* Volume in one run, in the smallest buffers: 520 maps and unmaps of one
+ * page, each its own paging buffer, over aperture pages in turn (1,000
+ * maps and paging buffers and more); and 260 GPU virtual ranges, each in
+ * a 2 MiB region of its own (a leaf table each: 256 and more), mapped and
+ * released one after another. Drivers keep small caches (GART windows,
+ * mapped MDLs, views of page tables) that wrap only after hundreds of
+ * uses. */
+#define VOLUME_STEPS 520u
+static void volume_cases(const pbc_target *t, const gen_layout *layout, pbc_case_list *out)
+{
+    gen_buf b = {.layout = layout};
+    story_header(&b, 0); /* the declared layout, if any */
+    uint32_t ap = layout->aperture;
+    uint64_t ap_pages = seg_size(layout, ap) / PBC_PAGE_SIZE;
+    if (ap && ap_pages) {
+        long_text m = {0};
+        lt(&m, "%salloc A size=4K mdl-offset=1\ndma size=min\n", b.text);
+        for (uint32_t k = 0; k < VOLUME_STEPS; k++)
+            lt(&m, "map A aperture=%u:%llu\nunmap A\n", ap, (unsigned long long)((k * 7ull) % ap_pages));
+        lt(&m, "end\n");
+        add_story(out, t, "volume/maps/dma-min", m.p);
+        free(m.p);
+    }
+    long_text v = {0};
+    lt(&v, "%salloc A size=4K at=%u:0x10000\ndma size=min\n", b.text, layout->low);
+    for (uint32_t k = 0; k < VOLUME_STEPS / 2; k++)
+        lt(&v, "va-map A va=0x%llx\nva-unmap A\n", (unsigned long long)(k + 1) << 21);
+    lt(&v, "end\n");
+    add_story(out, t, "volume/tables/dma-min", v.p);
+    free(v.p);
 }
 
 /* ---- Minimization ---- */

@@ -38,6 +38,11 @@ typedef struct pbc_case_list {
  * Large sizes have their own suite cases (size/...): in random cases they
  * cost a hundred times a small case and would set the phase's pace. */
 #define PBC_CERTIFY_RANDOM_ALLOC (64u * 1024)
+/* Plain certify's random phase (neither --quick, --time nor
+ * --no-random): this many cases of --seed, about 30 s of the reference on
+ * one core (docs/benchmarks.md), a fixed number so that the same version
+ * and seed judge the same cases. */
+#define PBC_CERTIFY_DEFAULT_RANDOM 75000u /* the help text and docs say 75,000 */
 #define PBC_CERTIFY_WHOLE_EVERY 64u
 #define PBC_CERTIFY_LARGE 0x2u
 void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out);

@@ -22,6 +22,7 @@
 
 typedef struct cond_call {
     const DXGKARG_BUILDPAGINGBUFFER *a;
+    const pbc_vidmm_facts *f; /* what VidMm knows besides */
     uint32_t min_dma;
     const pbc_scenario *s;
 } cond_call;
@@ -42,6 +43,37 @@ static int c_smallest(const cond_call *c)
 }
 
 static int c_resumed(const cond_call *c) { return c->a->MultipassOffset != 0; }
+
+/* Where the paging buffer lies (S40): system memory, or a memory segment
+ * below or above 4 GiB. An aperture is no place for one in pbcheck's
+ * VidMm (scenario `paging-buffers` takes memory segments only). */
+static int c_buf_system(const cond_call *c)
+{
+    return c->a->pDmaBuffer && c->f->buffer_place == PBC_VIDMM_BUFFER_SYSTEM;
+}
+static int c_buf_low(const cond_call *c)
+{
+    return c->a->pDmaBuffer && c->f->buffer_place == PBC_VIDMM_BUFFER_SEGMENT_LOW;
+}
+static int c_buf_high(const cond_call *c)
+{
+    return c->a->pDmaBuffer && c->f->buffer_place == PBC_VIDMM_BUFFER_SEGMENT_HIGH;
+}
+
+/* Work behind queued work: the GPU has yet to run an earlier operation's
+ * paging work on the allocation (a CPU copy made now reads or writes
+ * bytes that work has not moved), or on the range it writes, left by
+ * another allocation whose move out is queued (a CPU write made now lands
+ * before that move reads the range). */
+static int c_alloc_queued(const cond_call *c) { return c->f->alloc_queued; }
+static int c_vacated_queued(const cond_call *c) { return c->f->vacated_queued; }
+
+/* A size field at a multiple of 2^32 (32 bits of it hold 0) or beyond
+ * 2^32 and not a multiple: a driver that keeps it in 32 bits does
+ * nothing, or a remainder. */
+#define GIB4_LOW(v) (((uint64_t)(v) & 0xFFFFFFFFull) == 0)
+static int size_at_4g(uint64_t v) { return v >= GIB4 && GIB4_LOW(v); }
+static int size_beyond_4g(uint64_t v) { return v > GIB4 && !GIB4_LOW(v); }
 
 /* ---- MDLs: where their pages lie ---- */
 
@@ -78,6 +110,8 @@ static int tr_to_mdl(const cond_call *c) { return TR->Destination.SegmentId == 0
 static int tr_seg_to_seg(const cond_call *c) { return TR->Source.SegmentId && TR->Destination.SegmentId; }
 static int tr_odd(const cond_call *c) { return TR->TransferSize % PBC_PAGE_SIZE != 0; }
 static int tr_offset(const cond_call *c) { return TR->TransferOffset != 0; }
+static int tr_size_at_4g(const cond_call *c) { return size_at_4g(TR->TransferSize); }
+static int tr_size_beyond_4g(const cond_call *c) { return size_beyond_4g(TR->TransferSize); }
 static int tr_first_of_several(const cond_call *c) { return TR->Flags.TransferStart && !TR->Flags.TransferEnd; }
 static int tr_middle(const cond_call *c) { return !TR->Flags.TransferStart && !TR->Flags.TransferEnd; }
 static int tr_last_of_several(const cond_call *c) { return !TR->Flags.TransferStart && TR->Flags.TransferEnd; }
@@ -135,6 +169,8 @@ static int sl_above_4g(const cond_call *c)
 
 #define FI (&c->a->Fill)
 static int fi_odd(const cond_call *c) { return FI->FillSize % PBC_PAGE_SIZE != 0; }
+static int fi_size_at_4g(const cond_call *c) { return size_at_4g(FI->FillSize); }
+static int fi_size_beyond_4g(const cond_call *c) { return size_beyond_4g(FI->FillSize); }
 static int fi_above_4g(const cond_call *c) { return (uint64_t)FI->Destination.SegmentAddress.QuadPart >= GIB4; }
 static int fi_across_4g(const cond_call *c)
 {
@@ -252,6 +288,7 @@ static int tv_from_system(const cond_call *c) { return TV->TransferDirection == 
 static int tv_local(const cond_call *c) { return TV->TransferDirection == DXGK_MEMORY_TRANSFER_LOCAL_TO_LOCAL; }
 static int tv_odd(const cond_call *c) { return TV->TransferSizeInBytes % PBC_PAGE_SIZE != 0; }
 static int tv_offset(const cond_call *c) { return TV->AllocationOffsetInBytes != 0; }
+
 static int tv_across_2m(const cond_call *c)
 {
     return crosses(TV->SourceVirtualAddress, TV->TransferSizeInBytes, MIB2) ||
@@ -261,6 +298,7 @@ static int tv_across_2m(const cond_call *c)
 
 #define FV (&c->a->FillVirtual)
 static int fv_odd(const cond_call *c) { return FV->FillSizeInBytes % PBC_PAGE_SIZE != 0; }
+
 static int fv_across_2m(const cond_call *c) { return crosses(FV->DestinationVirtualAddress, FV->FillSizeInBytes, MIB2); }
 #undef FV
 
@@ -304,12 +342,32 @@ static int any(const cond_call *c)
 static int nr_resident(const cond_call *c) { return c->a->NotifyResidency.Resident; }
 static int nr_evicted(const cond_call *c) { return !c->a->NotifyResidency.Resident; }
 
+/* ---- Volume: counted over the run's calls ---- */
+
+static int v_tables(const pbc_condition_tally *t) { return t->tables >= PBC_VOLUME_TABLES; }
+static int v_maps(const pbc_condition_tally *t) { return t->maps >= PBC_VOLUME_MAPS; }
+static int v_buffers(const pbc_condition_tally *t) { return t->buffers >= PBC_VOLUME_BUFFERS; }
+
 typedef struct cond_def {
     pbc_condition c;
-    int (*test)(const cond_call *c);
+    int (*test)(const cond_call *c);            /* on one call; NULL: */
+    int (*per_run)(const pbc_condition_tally *t); /* on the run's counts, when it ends */
 } cond_def;
 
-#define SMALLEST(op) {{op, "smallest-buffer", "a fresh paging buffer of the target's minimum size"}, c_smallest}
+/* Every operation issued in a buffer: the smallest buffer, and each place
+ * the buffer can lie. */
+#define SMALLEST(op)                                                                                           \
+    {{op, "smallest-buffer", "a fresh paging buffer of the target's minimum size"}, c_smallest},              \
+        {{op, "buffer-in-system", "its paging buffer in system memory"}, c_buf_system},                        \
+        {{op, "buffer-in-low-segment", "its paging buffer in a memory segment below 4 GiB (S40)"}, c_buf_low},     \
+        {{op, "buffer-in-high-segment", "its paging buffer in a memory segment at or above 4 GiB (S40)"},  \
+         c_buf_high}
+#define AFTER_QUEUED(op)                                                                                       \
+    {{op, "after-queued-work", "an earlier move, fill or discard of its allocation not yet run by the GPU"},   \
+     c_alloc_queued}
+#define BEHIND_QUEUED(op)                                                                                      \
+    {{op, "behind-queued-move", "writes a range another allocation's queued move, discard or destroy left"},   \
+     c_vacated_queued}
 #define RESUMED(op) {{op, "resumed", "MultipassOffset not 0: the operation goes on in a new buffer"}, c_resumed}
 
 static const cond_def conds[] = {
@@ -331,6 +389,14 @@ static const cond_def conds[] = {
     {{DXGK_OPERATION_TRANSFER, "mdl-pages-above-4g", "a system page of the MDL side above 4 GiB"}, tr_mdl_above_4g},
     {{DXGK_OPERATION_TRANSFER, "mdl-pages-in-a-row", "two system pages next to each other"}, tr_mdl_in_a_row},
     {{DXGK_OPERATION_TRANSFER, "mdl-pages-across-4g", "pages in a row across a 4 GiB line"}, tr_mdl_across_4g},
+    {{DXGK_OPERATION_TRANSFER, "size-at-4g", "TransferSize a multiple of 4 GiB: 0 in 32 bits"}, tr_size_at_4g},
+    {{DXGK_OPERATION_TRANSFER, "size-beyond-4g", "TransferSize beyond 4 GiB, not a multiple of it"},
+     tr_size_beyond_4g},
+    AFTER_QUEUED(DXGK_OPERATION_TRANSFER),
+    BEHIND_QUEUED(DXGK_OPERATION_TRANSFER),
+    {{DXGK_OPERATION_TRANSFER, "1000-buffers-in-a-run",
+      "1,000 paging buffers or more in one run (counted over every operation)"},
+     NULL, v_buffers},
 
     SMALLEST(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER),
     RESUMED(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER),
@@ -340,12 +406,18 @@ static const cond_def conds[] = {
     {{DXGK_OPERATION_SPECIAL_LOCK_TRANSFER, "idle", "AllocationIsIdle set"}, sl_idle},
     {{DXGK_OPERATION_SPECIAL_LOCK_TRANSFER, "maybe-busy", "AllocationIsIdle clear"}, sl_maybe_busy},
     {{DXGK_OPERATION_SPECIAL_LOCK_TRANSFER, "segment-above-4g", "the segment side at or above 4 GiB"}, sl_above_4g},
+    AFTER_QUEUED(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER),
+    BEHIND_QUEUED(DXGK_OPERATION_SPECIAL_LOCK_TRANSFER),
 
     SMALLEST(DXGK_OPERATION_FILL),
     RESUMED(DXGK_OPERATION_FILL),
     {{DXGK_OPERATION_FILL, "size-not-page-multiple", "FillSize not a multiple of 4 KiB"}, fi_odd},
     {{DXGK_OPERATION_FILL, "above-4g", "the destination at or above 4 GiB"}, fi_above_4g},
     {{DXGK_OPERATION_FILL, "across-4g", "the destination across a 4 GiB line"}, fi_across_4g},
+    {{DXGK_OPERATION_FILL, "size-at-4g", "FillSize a multiple of 4 GiB: 0 in 32 bits"}, fi_size_at_4g},
+    {{DXGK_OPERATION_FILL, "size-beyond-4g", "FillSize beyond 4 GiB, not a multiple of it"}, fi_size_beyond_4g},
+    AFTER_QUEUED(DXGK_OPERATION_FILL),
+    BEHIND_QUEUED(DXGK_OPERATION_FILL),
 
     SMALLEST(DXGK_OPERATION_DISCARD_CONTENT),
     {{DXGK_OPERATION_DISCARD_CONTENT, "idle", "AllocationIsIdle set"}, dc_idle},
@@ -358,6 +430,7 @@ static const cond_def conds[] = {
     SMALLEST(DXGK_OPERATION_WRITE_PHYSICAL),
     {{DXGK_OPERATION_WRITE_PHYSICAL, "below-4g", "PhysicalAddress below 4 GiB"}, wp_below_4g},
     {{DXGK_OPERATION_WRITE_PHYSICAL, "above-4g", "PhysicalAddress at or above 4 GiB"}, wp_above_4g},
+    BEHIND_QUEUED(DXGK_OPERATION_WRITE_PHYSICAL),
 
     SMALLEST(DXGK_OPERATION_MAP_APERTURE_SEGMENT),
     RESUMED(DXGK_OPERATION_MAP_APERTURE_SEGMENT),
@@ -368,6 +441,9 @@ static const cond_def conds[] = {
     {{DXGK_OPERATION_MAP_APERTURE_SEGMENT, "several-pages", "NumberOfPages above 1"}, ma_several},
     {{DXGK_OPERATION_MAP_APERTURE_SEGMENT, "pages-above-4g", "a mapped system page above 4 GiB"}, ma_above_4g},
     {{DXGK_OPERATION_MAP_APERTURE_SEGMENT, "pages-in-a-row", "two mapped pages next to each other"}, ma_in_a_row},
+    {{DXGK_OPERATION_MAP_APERTURE_SEGMENT, "1000-maps-in-a-run",
+      "1,000 aperture maps or more in one run (MapApertureSegment and MapApertureSegment2)"},
+     NULL, v_maps},
 
     SMALLEST(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT),
     RESUMED(DXGK_OPERATION_UNMAP_APERTURE_SEGMENT),
@@ -407,6 +483,8 @@ static const cond_def conds[] = {
     {{DXGK_OPERATION_UPDATE_PAGE_TABLE, "driver-protection", "DriverProtection not 0"}, up_protection},
     {{DXGK_OPERATION_UPDATE_PAGE_TABLE, "other-space", "a space other than the first (more than one address space)"},
      up_other_space},
+    {{DXGK_OPERATION_UPDATE_PAGE_TABLE, "256-tables-in-a-run", "256 leaf tables or more written in one run"}, NULL,
+     v_tables},
 
     SMALLEST(DXGK_OPERATION_FLUSH_TLB),
     {{DXGK_OPERATION_FLUSH_TLB, "one-page", "a range of 4 KiB"}, ft_one_page},
@@ -425,11 +503,15 @@ static const cond_def conds[] = {
      tv_odd},
     {{DXGK_OPERATION_VIRTUAL_TRANSFER, "allocation-offset", "AllocationOffsetInBytes not 0 (split)"}, tv_offset},
     {{DXGK_OPERATION_VIRTUAL_TRANSFER, "across-2m", "a side across a 2 MiB line"}, tv_across_2m},
+    AFTER_QUEUED(DXGK_OPERATION_VIRTUAL_TRANSFER),
+    BEHIND_QUEUED(DXGK_OPERATION_VIRTUAL_TRANSFER),
 
     SMALLEST(DXGK_OPERATION_VIRTUAL_FILL),
     RESUMED(DXGK_OPERATION_VIRTUAL_FILL),
     {{DXGK_OPERATION_VIRTUAL_FILL, "size-not-page-multiple", "FillSizeInBytes not a multiple of 4 KiB"}, fv_odd},
     {{DXGK_OPERATION_VIRTUAL_FILL, "across-2m", "the destination across a 2 MiB line"}, fv_across_2m},
+    AFTER_QUEUED(DXGK_OPERATION_VIRTUAL_FILL),
+    BEHIND_QUEUED(DXGK_OPERATION_VIRTUAL_FILL),
 
     SMALLEST(DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES),
     RESUMED(DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES),
@@ -484,25 +566,65 @@ void pbc_condition_tally_fini(pbc_condition_tally *t)
  * operation's first call but for the buffer and MultipassOffset (S08):
  * only the buffer's conditions can be new on it, and judging the others
  * again would cost a scan of a large MDL per call. */
-static void tally_observe(void *ctx, const DXGKARG_BUILDPAGINGBUFFER *a)
+static int about_the_buffer(int (*test)(const cond_call *c))
+{
+    return test == c_smallest || test == c_resumed || test == c_buf_system || test == c_buf_low ||
+           test == c_buf_high;
+}
+
+/* Counts the run's volume: leaf tables (by address, a small open set
+ * that stops growing once the condition is met), aperture maps, and
+ * fresh paging buffers. */
+static void tally_volume(pbc_condition_tally *t, const DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    int first = a->MultipassOffset == 0;
+    if (a->pDmaBuffer && a->DmaBufferWriteOffset == 0)
+        t->buffers++;
+    if (first && (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT ||
+                  a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT2))
+        t->maps++;
+    if (!first || a->Operation != DXGK_OPERATION_UPDATE_PAGE_TABLE || a->UpdatePageTable.PageTableLevel != 0 ||
+        t->tables >= PBC_VOLUME_TABLES)
+        return;
+    const DXGK_PAGETABLEUPDATEADDRESS *at = &a->UpdatePageTable.PageTableAddress;
+    uint64_t key = a->UpdatePageTable.UpdateMode == DXGK_PAGETABLEUPDATE_GPU_PHYSICAL
+                       ? at->GpuPhysical.SegmentOffset ^ ((uint64_t)at->GpuPhysical.SegmentId << 56)
+                       : (uint64_t)at->GpuVirtual;
+    key |= 1; /* 0 is an empty slot */
+    uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 54) % PBC_ARRAY_LEN(t->table_set);
+    while (t->table_set[slot] && t->table_set[slot] != key)
+        slot = (slot + 1) % PBC_ARRAY_LEN(t->table_set);
+    if (!t->table_set[slot]) {
+        t->table_set[slot] = key;
+        t->tables++;
+    }
+}
+
+static void tally_observe(void *ctx, const DXGKARG_BUILDPAGINGBUFFER *a, const pbc_vidmm_facts *f)
 {
     pbc_condition_tally *t = ctx;
-    cond_call c = {a, t->min_dma, t->s};
+    cond_call c = {a, f, t->min_dma, t->s};
     int resumed = a->MultipassOffset != 0;
+    tally_volume(t, a);
     for (uint32_t i = 0; i < PBC_ARRAY_LEN(conds); i++)
-        if (!t->seen[i] && conds[i].c.operation == (uint32_t)a->Operation &&
-            (!resumed || conds[i].test == c_smallest || conds[i].test == c_resumed) && conds[i].test(&c))
+        if (!t->seen[i] && conds[i].test && conds[i].c.operation == (uint32_t)a->Operation &&
+            (!resumed || about_the_buffer(conds[i].test)) && conds[i].test(&c))
             t->seen[i] = 1;
 }
 
 int pbc_condition_tally_run(pbc_condition_tally *t, pbc_runner *r, const pbc_scenario *s, const pbc_target *target)
 {
     memset(t->seen, 0, PBC_ARRAY_LEN(conds));
+    memset(t->table_set, 0, sizeof(t->table_set));
+    t->tables = t->maps = t->buffers = 0;
     t->s = s;
     pbc_run_options o = {.observe = tally_observe, .observe_ctx = t};
     pbc_outcome out;
     pbc_runner_run(r, s, target, &o, &out);
     t->s = NULL;
+    for (uint32_t i = 0; i < PBC_ARRAY_LEN(conds); i++)
+        if (conds[i].per_run && conds[i].per_run(t))
+            t->seen[i] = 1;
     for (uint32_t i = 0; i < PBC_ARRAY_LEN(conds); i++)
         t->runs[i] += t->seen[i];
     return (int)out.verdict;

@@ -25,11 +25,22 @@ const pbc_condition *pbc_condition_get(uint32_t i);
 /* Counts conditions over runs: for each, in how many runs some call of
  * the target met it. The tally takes the target's min_dma_size (the
  * smallest buffer) and each scenario's segments (where entries point). */
+/* The volume one run must reach: drivers keep small caches (views of
+ * page tables, mapped MDLs, GART windows) whose bugs show only after
+ * hundreds of uses. */
+#define PBC_VOLUME_TABLES 256u   /* leaf page tables written */
+#define PBC_VOLUME_MAPS 1000u    /* aperture maps */
+#define PBC_VOLUME_BUFFERS 1000u /* paging buffers */
+
 typedef struct pbc_condition_tally {
     uint32_t *runs;      /* [pbc_condition_count()] */
     uint8_t *seen;       /* this run's, [pbc_condition_count()] */
     uint32_t min_dma;
     const pbc_scenario *s;
+    /* This run's volume: leaf tables written (their addresses in
+     * table_set), aperture maps, fresh paging buffers. */
+    uint32_t tables, maps, buffers;
+    uint64_t table_set[1024];
 } pbc_condition_tally;
 
 void pbc_condition_tally_init(pbc_condition_tally *t, const pbc_target *target);

@@ -72,6 +72,10 @@ typedef struct pbc_report_provenance {
     char target_xxh3[33];     /* XXH3-128 of target_binary, hex */
     char suite_xxh3[33];      /* XXH3-128 of the suite's case names and scenarios, hex */
     uint32_t suite_cases;     /* cases in the deterministic suite */
+    const char *random_mode;  /* the random phase: "fixed" (the default's number of cases), "time"
+                                 (--time) or "none" (--quick, --no-random); NULL: unknown */
+    uint64_t random_seed;     /* its seed */
+    uint32_t random_cases;    /* the random cases that ran */
     char started[32];         /* UTC, ISO 8601: 2026-11-24T06:15:00Z */
     char host[256];
     char os[256];             /* "Linux 6.1.0 x86_64" */

@@ -33,7 +33,7 @@ typedef struct pbc_run_options {
     FILE *trace;
     /* Sees every BuildPagingBuffer call of the target's run (not the
      * reference's, nor the second one's): pbc_vidmm_options.observe. */
-    void (*observe)(void *ctx, const DXGKARG_BUILDPAGINGBUFFER *a);
+    void (*observe)(void *ctx, const DXGKARG_BUILDPAGINGBUFFER *a, const pbc_vidmm_facts *f);
     void *observe_ctx;
 } pbc_run_options;
 

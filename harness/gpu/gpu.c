@@ -674,9 +674,18 @@ static int gpu_copy(pbc_gpu *gpu, uint64_t dst, uint64_t src, uint64_t size)
     return 0;
 }
 
+/* Fills from this size on are laid as an extent where they land on
+ * memory in a row (pbc_gpu_lay): a fill of 4 GiB then costs what a small
+ * one does, unless something later touches every page. Smaller ones stay
+ * pages, as they always were. */
+#define GPU_FILL_LAY_MIN (16ull << 20)
+
 static int gpu_fill(pbc_gpu *gpu, uint64_t dst, uint64_t size, uint32_t pattern)
 {
     pbc_desc d = {PBC_PAGE_PATTERN, pattern, 0};
+    if (size >= GPU_FILL_LAY_MIN && gpu_range_ok(gpu, dst, size) && pbc_gpu_pool_offset(gpu, dst) < 0 &&
+        pbc_gpu_pool_offset(gpu, dst + size - 1) < 0)
+        return pbc_gpu_lay(gpu, dst, size, &d);
     return pbc_gpu_write_desc(gpu, dst, size, &d);
 }
 

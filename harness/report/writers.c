@@ -102,6 +102,11 @@ static json_t *json_provenance(const pbc_report_provenance *p)
     bad |= json_object_set_new(suite, "cases", json_integer(p->suite_cases));
     bad |= json_object_set_new(suite, "xxh3_128", json_known(p->suite_xxh3));
     bad |= json_object_set(o, "suite", suite);
+    json_t *random = json_object();
+    bad |= !random || json_object_set_new(random, "mode", json_known(p->random_mode)) ||
+           json_object_set_new(random, "seed", json_integer((json_int_t)p->random_seed)) ||
+           json_object_set_new(random, "cases", json_integer(p->random_cases)) ||
+           json_object_set_new(o, "random_phase", random);
     for (uint32_t i = 0; i < p->option_count; i++)
         bad |= json_object_set_new(options, p->options[i].name, json_option(&p->options[i]));
     bad |= json_object_set(o, "options", options);
@@ -580,6 +585,15 @@ static void md_provenance(FILE *f, const pbc_report *r)
     char *suite = p->suite_xxh3[0] ? pbc_xprintf("%s (%u cases)", p->suite_xxh3, p->suite_cases) : NULL;
     md_fact(f, "suite XXH3-128", suite);
     free(suite);
+    /* What makes the random phase again: its seed, with its number of cases. */
+    char *random = p->random_mode ? pbc_xprintf("%u cases of seed %llu (%s)", p->random_cases,
+                                                (unsigned long long)p->random_seed,
+                                                !strcmp(p->random_mode, "fixed")  ? "the default's fixed number"
+                                                : !strcmp(p->random_mode, "time") ? "--time"
+                                                                                  : "none: --quick or --no-random")
+                                  : NULL;
+    md_fact(f, "random phase", random);
+    free(random);
     for (uint32_t i = 0; i < p->option_count; i++) {
         char *name = pbc_xprintf("option --%s", p->options[i].name);
         md_fact(f, name, p->options[i].value ? p->options[i].value : "(not given)");

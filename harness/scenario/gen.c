@@ -3,7 +3,12 @@
  * its parameters, biased toward the boundaries that matter (page and
  * buffer edges, splits, addresses above 4 GiB, segment ends), and keeps it
  * only if the residency tracker says a real VidMm could issue it. Half the
- * allocations get a physical page layout other than scattered.
+ * allocations get a physical page layout other than scattered. One
+ * scenario in four has its paging buffers in a memory segment; work is
+ * often aimed at the range an allocation just left, while its move out
+ * may still be queued; and one scenario in 256 ends with a burst of
+ * volume (hundreds of maps, of leaf tables, of paging buffers), where
+ * drivers' small caches wrap.
  */
 #include "scenario/gen.h"
 
@@ -32,8 +37,11 @@ static uint64_t gen_size(pbc_choose_fn c, void *x)
     static const uint64_t small[] = {4, 4096, 4100, 8192, 12300, 20480, 65536, 4092, 36864};
     static const uint64_t large[] = {(1ull << 20) + 12300, (16ull << 20) + 8196, (64ull << 20) - 4,
                                      256ull << 20};
+    /* One large one in eight of 4 GiB or a little more: a size field kept
+     * in 32 bits holds 0, or a remainder. */
+    static const uint64_t edge[] = {4ull << 30, (4ull << 30) + 8196};
     if (c(x, 24) == 0)
-        return large[c(x, sizeof(large) / sizeof(large[0]))];
+        return c(x, 8) ? large[c(x, sizeof(large) / sizeof(large[0]))] : edge[c(x, 2)];
     return small[c(x, sizeof(small) / sizeof(small[0]))];
 }
 
@@ -92,39 +100,63 @@ uint64_t pbc_gen_past_index16(uint64_t ap_pages, uint64_t pages)
     return ap_pages - pages >= first_beyond ? first_beyond : ap_pages - pages;
 }
 
+/* The bytes of segment i allocations may use: all but the paging-buffer
+ * window of the segment that holds the paging buffers. */
+static uint64_t gen_room(const pbc_scenario *s, uint32_t i)
+{
+    return s->segments[i].size - (s->paging_segment == i + 1 ? PBC_PAGING_WINDOW : 0);
+}
+
 /* A segment place for size bytes: low, mid, above 4 GiB or flush with the end. */
 static pbc_place gen_place(const pbc_scenario *s, uint64_t size, pbc_choose_fn c, void *x)
 {
     uint32_t mem[PBC_MAX_SEGMENTS], n = 0;
     for (uint32_t i = 0; i < s->segment_count; i++)
-        if (s->segments[i].kind == PBC_SEGMENT_MEMORY && s->segments[i].size >= size)
+        if (s->segments[i].kind == PBC_SEGMENT_MEMORY && gen_room(s, i) >= size)
             mem[n++] = i;
     if (n == 0)
         return (pbc_place){0, 0}; /* no segment: the residency tracker refuses it */
-    const pbc_segment_info *g = &s->segments[mem[c(x, n)]];
+    uint32_t k = mem[c(x, n)];
+    const pbc_segment_info *g = &s->segments[k];
+    uint64_t room = gen_room(s, k);
     pbc_place p = {g->SegmentId, 0};
     /* Sometimes across a 4 GiB line of the address space inside the
      * segment, where it has one and the bytes fit on both sides. */
     uint64_t line = (g->base + (4ull << 30)) & ~((4ull << 30) - 1);
-    if (size >= 8 && line - g->base >= size / 2 && line - g->base + size / 2 <= g->size && c(x, 8) == 0) {
+    if (size >= 8 && line - g->base >= size / 2 && line - g->base + size / 2 <= room && c(x, 8) == 0) {
         p.offset = (line - g->base - size / 2) & ~3ull;
         return p;
     }
     switch (c(x, 4)) {
     case 0:
-        p.offset = (uint64_t)c(x, 64) * 4096 % (g->size - size + 1) & ~4095ull;
+        p.offset = (uint64_t)c(x, 64) * 4096 % (room - size + 1) & ~4095ull;
         break;
     case 1:
-        p.offset = (uint64_t)c(x, 1u << 20) * 4 % (g->size - size + 1) & ~3ull;
+        p.offset = (uint64_t)c(x, 1u << 20) * 4 % (room - size + 1) & ~3ull;
         break;
     case 2:
-        p.offset = (g->size - size) & ~3ull;
+        p.offset = (room - size) & ~3ull;
         break;
     default:
-        p.offset = (g->size / 2 + (uint64_t)c(x, 16) * 4096) & ~3ull;
+        p.offset = ((room - size) / 2 + (uint64_t)c(x, 16) * 4096) % (room - size + 1) & ~3ull;
         break;
     }
     return p;
+}
+
+/* The segment range an allocation last left (pbc_residency.vacated),
+ * for work aimed at it while that move may still be queued: its place,
+ * for `size` bytes from its start, or the last 8 bytes of it (`tail`,
+ * WritePhysical's). 0 when there is none. */
+static int gen_vacated(const pbc_scenario *s, const pbc_residency *r, uint64_t size, int tail, pbc_place *out)
+{
+    if (!r->vacated)
+        return 0;
+    uint32_t j = r->vacated - 1;
+    *out = r->a[j].left;
+    if (tail && s->allocs[j].size >= 8)
+        out->offset = (out->offset + s->allocs[j].size - 8) & ~7ull;
+    return out->segment != 0 && size;
 }
 
 void pbc_gen_alloc(pbc_scenario *s, pbc_choose_fn c, void *x)
@@ -143,6 +175,8 @@ void pbc_gen_alloc(pbc_scenario *s, pbc_choose_fn c, void *x)
         a->at = gen_place(s, a->size, c, x);
     if (a->where == PBC_WHERE_SEGMENT && a->at.segment == 0) /* no segment holds it */
         a->where = PBC_WHERE_SYSTEM;
+    if (a->size >= (4ull << 30) && a->where == PBC_WHERE_SYSTEM) /* two would pass the system pool */
+        a->where = PBC_WHERE_NONE;
     a->phys = c(x, 2) ? PBC_PHYS_SCATTERED : 1 + c(x, PBC_PHYS_COUNT - 1);
     if (c(x, 4) == 0)
         a->flags |= PBC_ALLOC_CPU_VISIBLE; /* MapApertureSegment2 hands it a CpuVisibleAddress */
@@ -172,11 +206,14 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
     case PBC_SOP_SPECIAL_LOCK:
         if (o->kind == PBC_SOP_TRANSFER && pages > 1)
             o->split = 1 + c(x, pages < 6 ? pages : 6);
+        if (al->size >= (4ull << 30) && c(x, 2)) /* TransferSize at or beyond 4 GiB itself */
+            o->split = 1;
         if (o->kind == PBC_SOP_TRANSFER && c(x, 4) == 0)
             o->flags = PBC_SOP_VIRTUAL; /* TransferVirtual */
         if (ra->where == PBC_WHERE_SEGMENT && c(x, 2))
             break; /* to system */
-        o->at = gen_place(s, al->size, c, x);
+        if (c(x, 3) || !gen_vacated(s, r, al->size, 0, &o->at))
+            o->at = gen_place(s, al->size, c, x);
         if (o->flags & PBC_SOP_VIRTUAL)
             o->at.offset &= ~(uint64_t)(PBC_PAGE_SIZE - 1);
         break;
@@ -184,6 +221,8 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
         /* Often where it was last (after a discard): state a builder may
          * keep about the allocation or the range meets a second fill. */
         o->at = ra->at.segment && c(x, 2) ? ra->at : gen_place(s, al->size, c, x);
+        if (c(x, 3) == 0)
+            gen_vacated(s, r, al->size, 0, &o->at);
         o->pattern = c(x, 4) ? 0xA5A5A5A5u : 0x01020304u * (1 + c(x, 200));
         if (c(x, 4) == 0 && o->at.offset % PBC_PAGE_SIZE == 0)
             o->flags = PBC_SOP_VIRTUAL; /* FillVirtual */
@@ -207,6 +246,8 @@ static void gen_op(const pbc_scenario *s, const pbc_residency *r, uint32_t kind,
     case PBC_SOP_WRITE_PHYSICAL:
         o->at = gen_place(s, 8, c, x);
         o->at.offset &= ~7ull;
+        if (o->kind == PBC_SOP_WRITE_PHYSICAL && c(x, 3) == 0)
+            gen_vacated(s, r, 8, 1, &o->at);
         break;
     case PBC_SOP_MAP: {
         uint32_t ap[PBC_MAX_SEGMENTS], n = 0;
@@ -376,6 +417,87 @@ void pbc_gen_scenario(pbc_scenario *s, uint32_t max_ops, pbc_choose_fn c, void *
     pbc_gen_scenario_in(s, NULL, 0, max_ops, c, x);
 }
 
+/* Paging buffers in a memory segment that holds VidMm's window (S40),
+ * one scenario in four: below 4 GiB or above it, as the layout has them. */
+static void gen_paging_segment(pbc_scenario *s, pbc_choose_fn c, void *x)
+{
+    uint32_t mem[PBC_MAX_SEGMENTS], n = 0;
+    for (uint32_t i = 0; i < s->segment_count; i++)
+        if (s->segments[i].kind == PBC_SEGMENT_MEMORY && s->segments[i].size > PBC_PAGING_WINDOW)
+            mem[n++] = i + 1;
+    if (n && c(x, 4) == 0)
+        s->paging_segment = mem[c(x, n)];
+}
+
+/* Appends op when the residency tracker takes it, and the GPU virtual
+ * limit and, with allocations of 4 GiB, the memory limits (a few moves
+ * of one reach them); 1 when it did. */
+static int gen_push(pbc_scenario *s, pbc_residency *r, const pbc_sop *o, uint8_t *ranged, uint64_t *va)
+{
+    if (s->op_count >= PBC_MAX_OPS || pbc_residency_check(r, o))
+        return 0;
+    uint64_t was = *va;
+    if (!pbc_sop_va_fits(s, o, ranged, va))
+        return 0;
+    *pbc_scenario_add_op(s) = *o;
+    char why[256];
+    uint32_t line;
+    if (pbc_scenario_largest_alloc(s) >= (4ull << 30) && pbc_scenario_check_limits(s, why, sizeof(why), &line)) {
+        s->op_count--;
+        *va = was;
+        return 0;
+    }
+    pbc_residency_apply(r, o);
+    return 1;
+}
+
+/* The volume burst, in the smallest paging buffers: an allocation of at
+ * most 64 KiB mapped and unmapped a page at a time over an aperture's
+ * pages (a buffer each: 1,000 maps and paging buffers and more), or
+ * given a GPU virtual range and releasing it, in a new 2 MiB region
+ * every time (a leaf table each: 256 and more). */
+#define GEN_VOLUME_STEPS 520u
+static void gen_volume(pbc_scenario *s, pbc_residency *r, uint8_t *ranged, uint64_t *va, pbc_choose_fn c, void *x)
+{
+    int tables = c(x, 2);
+    uint32_t ap = 0;
+    for (uint32_t i = 0; i < s->segment_count && !ap; i++)
+        if (s->segments[i].kind == PBC_SEGMENT_APERTURE)
+            ap = i + 1;
+    uint32_t a = s->alloc_count;
+    for (uint32_t i = 0; i < s->alloc_count && a == s->alloc_count; i++)
+        if (s->allocs[i].size <= 65536 && !r->a[i].destroyed && !r->a[i].mapped && !r->a[i].va_mapped &&
+            (tables ? r->a[i].where == PBC_WHERE_SEGMENT : r->a[i].where == PBC_WHERE_SYSTEM))
+            a = i;
+    if (a == s->alloc_count || (!tables && !ap))
+        return;
+    pbc_sop o;
+    memset(&o, 0, sizeof(o));
+    o.kind = PBC_SOP_DMA; /* dma_size 0: the target's minimum */
+    gen_push(s, r, &o, ranged, va);
+    uint64_t ap_pages = ap ? s->segments[ap - 1].size / PBC_PAGE_SIZE : 0;
+    for (uint32_t k = 0; k < GEN_VOLUME_STEPS; k++) {
+        memset(&o, 0, sizeof(o));
+        o.alloc = a;
+        o.split = 1;
+        if (tables) {
+            o.kind = PBC_SOP_VA_MAP;
+            o.count = 1;
+            o.va = (uint64_t)(k + 1) << 21;
+        } else {
+            o.kind = PBC_SOP_MAP;
+            o.at.segment = ap;
+            o.at.offset = (k * 7ull) % ap_pages;
+            o.count = 1;
+        }
+        if (!gen_push(s, r, &o, ranged, va))
+            return;
+        o.kind = tables ? PBC_SOP_VA_UNMAP : PBC_SOP_UNMAP;
+        if (!gen_push(s, r, &o, ranged, va))
+            return;
+    }
+}
+
 void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32_t n, uint32_t max_ops,
                          pbc_choose_fn c, void *x)
 {
@@ -387,6 +509,7 @@ void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32
     } else {
         pbc_gen_layout(s, c, x);
     }
+    gen_paging_segment(s, c, x);
     gen_allocs(s, c, x);
     pbc_residency r;
     if (pbc_residency_init(&r, s)) { /* overlapping initial placements: start them in system */
@@ -400,6 +523,22 @@ void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32
     int last = -1; /* the allocation of the last operation that named one */
     uint8_t *ranged = pbc_xcalloc(s->alloc_count + 1, 1); /* for the GPU virtual limit */
     uint64_t va = 0;
+    /* An allocation of 4 GiB or more is filled (when it has no content)
+     * and moved whole first (its sizes at and beyond 4 GiB are what it is
+     * there for); then it is the last. */
+    for (uint32_t i = 0; i < s->alloc_count; i++) {
+        if (s->allocs[i].size < (4ull << 30))
+            continue;
+        pbc_sop o;
+        if (r.a[i].where == PBC_WHERE_NONE) {
+            gen_op(s, &r, PBC_SOP_FILL, i, &o, c, x);
+            gen_push(s, &r, &o, ranged, &va);
+        }
+        gen_op(s, &r, PBC_SOP_TRANSFER, i, &o, c, x);
+        o.split = 1;
+        if (gen_push(s, &r, &o, ranged, &va))
+            last = (int)i;
+    }
     for (uint32_t tries = 0; s->op_count < want && tries < want * 8; tries++) {
         pbc_sop o;
         /* Half the time on the same allocation as the last operation:
@@ -408,13 +547,13 @@ void pbc_gen_scenario_in(pbc_scenario *s, const pbc_segment_info *layout, uint32
             pbc_gen_op_on(s, &r, (uint32_t)last, &o, c, x);
         else
             pbc_gen_op(s, &r, &o, c, x);
-        if (pbc_residency_check(&r, &o) || !pbc_sop_va_fits(s, &o, ranged, &va))
+        if (!gen_push(s, &r, &o, ranged, &va))
             continue;
-        *pbc_scenario_add_op(s) = o;
-        pbc_residency_apply(&r, &o);
         if (pbc_sop_has_alloc(o.kind))
             last = (int)o.alloc;
     }
+    if (c(x, 256) == 0) /* a thousand operations: a case costs what 50 others do */
+        gen_volume(s, &r, ranged, &va, c, x);
     free(ranged);
     pbc_residency_fini(&r);
 }

@@ -804,9 +804,26 @@ const char *pbc_residency_check(const pbc_residency *r, const pbc_sop *op)
     }
 }
 
+/* Notes the segment place an allocation leaves, for work aimed at it
+ * while its move out may still be queued (the generator's, and VidMm's
+ * facts for certify's conditions). */
+static void res_leave(pbc_residency *r, uint32_t alloc, uint32_t where, pbc_place to)
+{
+    pbc_res_alloc *a = &r->a[alloc];
+    if (a->where != PBC_WHERE_SEGMENT || (where == PBC_WHERE_SEGMENT && to.segment == a->at.segment &&
+                                          to.offset == a->at.offset))
+        return;
+    a->left = a->at;
+    r->vacated = alloc + 1;
+}
+
 void pbc_residency_apply(pbc_residency *r, const pbc_sop *op)
 {
     pbc_res_alloc *a = op->alloc < r->s->alloc_count ? &r->a[op->alloc] : NULL;
+    if (a && (op->kind == PBC_SOP_TRANSFER || op->kind == PBC_SOP_SPECIAL_LOCK || op->kind == PBC_SOP_FILL))
+        res_leave(r, op->alloc, op->at.segment ? PBC_WHERE_SEGMENT : PBC_WHERE_SYSTEM, op->at);
+    else if (a && (op->kind == PBC_SOP_DISCARD || op->kind == PBC_SOP_DESTROY))
+        res_leave(r, op->alloc, PBC_WHERE_NONE, op->at);
     switch (op->kind) {
     case PBC_SOP_TRANSFER:
     case PBC_SOP_SPECIAL_LOCK:

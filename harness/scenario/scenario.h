@@ -221,6 +221,8 @@ typedef struct pbc_res_alloc {
     uint32_t va_first, va_count;
     uint64_t va_protection; /* its DriverProtection, for every later update (S53) */
     uint32_t va_space;    /* the address space of that range */
+    pbc_place left;       /* the segment place it last moved out of (a move, a discard, a destroy);
+                             segment 0: none yet. Its bytes may still be in flight there. */
 } pbc_res_alloc;
 
 /* A GPU virtual range in use: an allocation's, or a zero or no-access one. */
@@ -270,6 +272,7 @@ typedef struct pbc_residency {
     uint32_t valid_count, valid_cap;
     pbc_res_va *vas;      /* GPU virtual ranges in use */
     uint32_t va_count, va_cap;
+    uint32_t vacated;     /* 1 + the allocation that last left a segment place (its `left`); 0: none */
 } pbc_residency;
 
 /* Returns NULL when the initial placements are legal, else why not. */

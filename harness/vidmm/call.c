@@ -518,6 +518,40 @@ void pbc_vidmm_paging_op(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *i
     v->arr_bytes = 0;
 }
 
+/* Whether the GPU has yet to run paging work VidMm built for allocation i. */
+static int vm_paging_queued(const vm *v, uint32_t i)
+{
+    const vm_alloc *a = &v->allocs[i];
+    return a->work_op && (a->in_pending || !pbc_gpu_engine_done(v->gpu, PBC_ENGINE_PAGING, a->paging_until));
+}
+
+/* pbc_vidmm_facts of the operation about to be issued for alloc (-1:
+ * none), from the scenario operation and the residency tracker's state
+ * before it. */
+static void vm_facts(vm *v, int alloc, pbc_vidmm_facts *f)
+{
+    const pbc_sop *o = &v->s->ops[v->op];
+    /* As the scenario operation began: its own first paging operations
+     * (VidMm's windows for a virtual transfer, earlier parts of a split
+     * one) queue work too. */
+    if (alloc >= 0 && v->allocs[alloc].facts_op != v->op + 1) {
+        vm_alloc *a = &v->allocs[alloc];
+        a->facts_op = v->op + 1;
+        a->facts_queued = a->work_op && a->work_op != v->op + 1 && vm_paging_queued(v, (uint32_t)alloc);
+    }
+    f->alloc_queued = alloc >= 0 && v->allocs[alloc].facts_queued;
+    uint64_t lo = o->at.offset, size = 0;
+    if ((o->kind == PBC_SOP_TRANSFER || o->kind == PBC_SOP_SPECIAL_LOCK || o->kind == PBC_SOP_FILL) && alloc >= 0)
+        size = v->s->allocs[alloc].size;
+    else if (o->kind == PBC_SOP_WRITE_PHYSICAL)
+        size = 8;
+    for (uint32_t j = 0; size && o->at.segment && j < v->s->alloc_count && !f->vacated_queued; j++) {
+        const pbc_place *left = &v->rs.a[j].left;
+        f->vacated_queued = (int)j != alloc && left->segment == o->at.segment && left->offset < lo + size &&
+                            lo < left->offset + v->s->allocs[j].size && vm_paging_queued(v, j);
+    }
+}
+
 static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, UINT *idle_flags, UINT idle_bit)
 {
     vm_desc desc;
@@ -536,6 +570,9 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
         pbc_vidmm_effects_note(v, &canon, alloc);
         vm_arr_scribble(v);
     }
+    pbc_vidmm_facts facts = {0};
+    if (v->opt.observe)
+        vm_facts(v, alloc, &facts);
     size_t idle_at = idle_flags ? (size_t)((uint8_t *)idle_flags - (uint8_t *)a) : 0;
     int idle = idle_flags && pbc_vidmm_alloc_idle(v, alloc);
     uint32_t mpo = 0;
@@ -589,8 +626,12 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
         pbc_shim_take_accesses(&earlier); /* only this call's accesses count */
         v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
         vm_arr_lay(v); /* before anything reads the call's arguments */
-        if (v->opt.observe)
-            v->opt.observe(v->opt.observe_ctx, a);
+        if (v->opt.observe) {
+            facts.buffer_place = !v->buf.segment ? PBC_VIDMM_BUFFER_SYSTEM
+                                 : v->buf.phys >= (4ull << 30) ? PBC_VIDMM_BUFFER_SEGMENT_HIGH
+                                                                : PBC_VIDMM_BUFFER_SEGMENT_LOW;
+            v->opt.observe(v->opt.observe_ctx, a, &facts);
+        }
         NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
         vm_arr_scribble(v);
         pbc_vidmm_fence_poll(v);
@@ -630,8 +671,10 @@ static void vm_paging_op_calls(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, int alloc, U
             pbc_write_rec w = {b->id, b->write_off, b->write_off + (uint32_t)written, v->op, v->sub,
                                v->pass, v->res->calls};
             PBC_PUSH(v->res->writes, v->res->write_count, v->res->write_cap, w);
-            if (alloc >= 0)
+            if (alloc >= 0) {
                 v->allocs[alloc].in_pending = 1;
+                v->allocs[alloc].work_op = v->op + 1;
+            }
             else
                 v->pending_global = 1;
         }

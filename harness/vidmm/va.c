@@ -188,8 +188,10 @@ static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, ui
     v->res->calls++;
     v->gpu->cpu = (pbc_prov){.call = v->res->calls, .op = v->op};
     pbc_shim_own_view(view, table, span);
-    if (v->opt.observe)
-        v->opt.observe(v->opt.observe_ctx, a);
+    if (v->opt.observe) { /* no buffer, and nothing queued it could be behind: CPU writes of tables */
+        pbc_vidmm_facts none = {0};
+        v->opt.observe(v->opt.observe_ctx, a, &none);
+    }
     NTSTATUS st = pbc_shim_call_build(v->t, v->adapter, a);
     pbc_shim_own_view(NULL, 0, 0);
     va_cpu_write_back(v, table, view, was, span);

@@ -20,6 +20,21 @@ typedef enum pbc_mode {
     PBC_MODE_SPEC        /* apply the spec model's effects directly */
 } pbc_mode;
 
+/* What VidMm knows of a paging operation that its arguments do not say,
+ * as the operation's first call is made. "Queued" work is paging work
+ * built into a paging buffer or submitted that the GPU has not run yet. */
+typedef struct pbc_vidmm_facts {
+    int alloc_queued;   /* an earlier operation's paging work on its allocation (a move, a fill, a
+                           discard) is queued */
+    int vacated_queued; /* it writes a segment range (Transfer, SpecialLockTransfer, Fill, their
+                           virtual forms, WritePhysical) that another allocation left by a move,
+                           discard or destroy whose paging work is queued */
+    int buffer_place;   /* its paging buffer: PBC_VIDMM_BUFFER_* */
+} pbc_vidmm_facts;
+#define PBC_VIDMM_BUFFER_SYSTEM 0
+#define PBC_VIDMM_BUFFER_SEGMENT_LOW 1  /* a memory segment, below 4 GiB */
+#define PBC_VIDMM_BUFFER_SEGMENT_HIGH 2 /* a memory segment, at or above 4 GiB */
+
 typedef struct pbc_vidmm_options {
     uint32_t mode;         /* pbc_mode */
     uint32_t dma_override; /* non-zero: every paging buffer has this size */
@@ -33,11 +48,12 @@ typedef struct pbc_vidmm_options {
                               keeper calls pbc_shim_watch_fini before the GPU goes. NULL: one
                               for this run */
     /* Called with the arguments of every BuildPagingBuffer call as the
-     * builder is about to get them (certify's count of conditions); NULL:
-     * none. */
-    void (*observe)(void *ctx, const DXGKARG_BUILDPAGINGBUFFER *a);
+     * builder is about to get them, and what VidMm knows of the call
+     * besides (certify's count of conditions); NULL: none. */
+    void (*observe)(void *ctx, const DXGKARG_BUILDPAGINGBUFFER *a, const pbc_vidmm_facts *f);
     void *observe_ctx;
 } pbc_vidmm_options;
+
 
 /* Deliberate VidMm-model bugs, for tests only: they show that the content
  * oracle catches a wrong VidMm, which the reference and the spec model,

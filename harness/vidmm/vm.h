@@ -89,6 +89,9 @@ typedef struct vm_alloc {
     uint32_t range_wait;   /* render work its paging buffers wait for besides its own: work
                               queued on the segment range it moves into by its previous occupants */
     int in_pending;      /* used by the unsubmitted part of the current buffer */
+    uint32_t work_op;    /* 1 + the scenario operation that last wrote paging work for it; 0: none */
+    uint32_t facts_op;   /* 1 + the scenario operation facts_queued was found for; 0: none */
+    int facts_queued;    /* pbc_vidmm_facts.alloc_queued as that operation began */
     uint32_t mdls;       /* MDLs made for it so far: each one's pages are laid out afresh */
     vm_mdl view_mdl;     /* MapApertureSegment2 of a CPU-visible allocation: the partial MDL of the
                             CPU view VidMm handed as CpuVisibleAddress, until the unmap */

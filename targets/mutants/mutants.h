@@ -70,7 +70,9 @@
     PBC_MUTANT(pbc_mutant_cpu_stale_table_view, "PB-PTE")     \
     PBC_MUTANT(pbc_mutant_worker_reused_record, "PB-PTE")     \
     PBC_MUTANT(pbc_mutant_flush_first_root, "PB-TLB")        \
-    PBC_MUTANT(pbc_mutant_cached_root, "PB-TLB")
+    PBC_MUTANT(pbc_mutant_cached_root, "PB-TLB")              \
+    PBC_MUTANT(pbc_mutant_cpu_restore, "PB-DIVERGE")         \
+    PBC_MUTANT(pbc_mutant_map_records, "PB-UNMAP-DUMMY")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST

@@ -185,6 +185,28 @@ NTSTATUS var_cpu_eviction_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, in
     return STATUS_SUCCESS; /* no packet: the copy is done */
 }
 
+NTSTATUS var_cpu_restore_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    const __typeof__(a->Transfer) *t = &a->Transfer;
+    int restore = a->Operation == DXGK_OPERATION_TRANSFER && t->Source.SegmentId == 0 &&
+                  t->Destination.SegmentId != 0 && a->MultipassOffset == 0 &&
+                  t->TransferSize != 0 && t->Flags.AllocationIsIdle;
+    if (!restore)
+        return var_cpu_eviction_build(adapter, a, 1);
+    cpu_view sv = {0}, dv = {0};
+    uint8_t *src = cpu_map_side(&sv, 0, t->Source.SegmentAddress, t->Source.pMdl, t->TransferOffset, t->MdlOffset,
+                                t->TransferSize);
+    uint8_t *dst = cpu_map_side(&dv, t->Destination.SegmentId, t->Destination.SegmentAddress, NULL,
+                                t->TransferOffset, t->MdlOffset, t->TransferSize);
+    if (src && dst)
+        memmove(dst, src, t->TransferSize);
+    cpu_unmap(&sv);
+    cpu_unmap(&dv);
+    if (!src || !dst)
+        return ref_build_paging_buffer(var_ref(adapter), a);
+    return STATUS_SUCCESS;
+}
+
 static NTSTATUS APIENTRY cpu_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
 {
     return var_cpu_eviction_build(adapter, a, 1);

@@ -48,6 +48,9 @@ int var_cpu_eviction(const DXGKARG_BUILDPAGINGBUFFER *a);
  * system) copied by the CPU, when AllocationIsIdle is set or, for a
  * planted bug, whatever it says (require_idle 0). */
 NTSTATUS var_cpu_eviction_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a, int require_idle);
+/* The same, and (a planted bug: mutant-cpu-restore) restores too, from
+ * system memory into a segment, when AllocationIsIdle is set. */
+NTSTATUS var_cpu_restore_build(HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a);
 
 /* variant-cpu-kept-view's adapter (segments mapped whole, once) and
  * BuildPagingBuffer (the same copies through those views, and ReadPhysical
