@@ -622,14 +622,16 @@ void pbc_shim_bind(pbc_gpu *gpu)
 
 void pbc_shim_set_invisible(uint32_t segment_mask) { shim.invisible = segment_mask; }
 
+/* The driver's code runs on the run's one CPU (kernel/services.h). */
 void pbc_shim_enter(void)
 {
+    pbc_kernel_enter();
     if (shim.gpu && shim.depth++ == 0)
         shim_sync_in();
 }
 
 /* What one view wrote reaches the others that show the same pages now. */
-void pbc_shim_leave(void)
+static void shim_leave_views(void)
 {
     if (!shim.gpu || (shim.depth && --shim.depth > 0))
         return;
@@ -637,6 +639,13 @@ void pbc_shim_leave(void)
     for (uint32_t k = 0; k < shim.map_count; k++)
         shim_end_call(&shim.map[k]);
     shim_sync_in();
+}
+
+void pbc_shim_leave(void)
+{
+    KeFlushQueuedDpcs(); /* a DPC the call queued writes through the views too */
+    shim_leave_views();
+    pbc_kernel_leave();
 }
 
 void pbc_shim_own_view(const void *host, uint64_t phys, size_t bytes)
