@@ -50,6 +50,13 @@
 # Every build of the sources gets PBC_TARGET_NAME="NAME": a template that
 # says .name = PBC_TARGET_NAME (targets/examples/) is renamed here alone.
 #
+# Every build of the sources is compiled with -fshort-wchar: wchar_t is
+# 16-bit as on Windows, so the WDK headers' WCHAR is wchar_t and a driver's
+# L"..." strings fill WCHAR arrays and UNICODE_STRINGs unchanged. The C
+# library's wide functions (wcslen, wcscpy, swprintf, std::wstring...) are
+# built for a 32-bit wchar_t and must not be called on those strings
+# (docs/wdk-headers.md, "WCHAR strings").
+#
 # Link-time truth: after libNAME.so is linked, every symbol it needs must be
 # defined by itself, by the libraries it links, or by pbcheck's exported
 # kernel services (harness/kernel/exports.list, as the installed pbcheck
@@ -68,6 +75,9 @@
 # different case gets a forwarding header of that spelling in
 # BINARY_DIR/NAME_case_includes/, searched after INCLUDE_DIRS.
 include_guard(GLOBAL)
+
+# Windows' wchar_t, for every flavour of a target's sources (see the top).
+set(_PBCHECK_TARGET_OPTIONS -fshort-wchar)
 
 # Script mode: the link check itself, run after each link of a target
 # (cmake -DPBCHECK_LINK_CHECK=ON -DLIBRARY=... -P pbcheckFunctions.cmake).
@@ -187,7 +197,7 @@ function(_pbcheck_add_afl name)
       return()
     endif()
   endforeach()
-  set(flags -O1 -g -fPIC ${pbcheck_KIT_SANITIZE} -D_POSIX_C_SOURCE=200809L)
+  set(flags -O1 -g -fPIC ${pbcheck_KIT_SANITIZE} ${_PBCHECK_TARGET_OPTIONS} -D_POSIX_C_SOURCE=200809L)
   foreach(dir ${arg_INCLUDE_DIRS} "${pbcheck_INCLUDE_DIR}" "${pbcheck_INCLUDE_DIR}/pbcheck/wdk")
     list(APPEND flags "-I${dir}")
   endforeach()
@@ -233,6 +243,7 @@ function(_pbcheck_add_fuzzer name)
   target_include_directories(${exe} PRIVATE ${arg_INCLUDE_DIRS})
   target_link_libraries(${exe} PRIVATE pbcheck::headers)
   target_compile_definitions(${exe} PRIVATE ${arg_DEFINITIONS} "PBC_TARGET_NAME=\"${name}\"")
+  target_compile_options(${exe} PRIVATE ${_PBCHECK_TARGET_OPTIONS})
   if(DEFINED ENV{LIB_FUZZING_ENGINE})
     # OSS-Fuzz / ClusterFuzzLite: CFLAGS (in CMAKE_C_FLAGS) carry the
     # sanitizer and the engine's instrumentation; the engine links as given.
@@ -310,6 +321,7 @@ function(pbcheck_add_target name)
   target_include_directories(${name} PRIVATE ${include_dirs})
   target_link_libraries(${name} PRIVATE pbcheck::headers)
   target_compile_definitions(${name} PRIVATE ${arg_COMPILE_DEFINITIONS} "PBC_TARGET_NAME=\"${name}\"")
+  target_compile_options(${name} PRIVATE ${_PBCHECK_TARGET_OPTIONS})
   set_target_properties(${name} PROPERTIES PREFIX "lib" C_VISIBILITY_PRESET hidden
                         CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
   # The link check (see the top of this file). The compiler drives the
@@ -340,7 +352,7 @@ function(pbcheck_add_target name)
     target_include_directories(${name}_cov PRIVATE ${include_dirs} ${case_dir})
     target_link_libraries(${name}_cov PRIVATE pbcheck::headers)
     target_compile_definitions(${name}_cov PRIVATE ${arg_COMPILE_DEFINITIONS} "PBC_TARGET_NAME=\"${name}\"")
-    target_compile_options(${name}_cov PRIVATE -O0 -fprofile-instr-generate -fcoverage-mapping
+    target_compile_options(${name}_cov PRIVATE ${_PBCHECK_TARGET_OPTIONS} -O0 -fprofile-instr-generate -fcoverage-mapping
                            "SHELL:-mllvm -runtime-counter-relocation")
     target_link_options(${name}_cov PRIVATE -fprofile-instr-generate)
     set_target_properties(${name}_cov PROPERTIES PREFIX "lib" C_VISIBILITY_PRESET hidden

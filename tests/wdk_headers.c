@@ -1,9 +1,24 @@
 /* The WDK headers as a driver source sees them (compiled as C11 here and as
- * C++17 through wdk_headers.cpp): flag bits and the
- * MDL PFN array at the values Windows uses. */
+ * C++17 through wdk_headers.cpp): flag bits, constants, argument types and
+ * the MDL PFN array at the values Windows uses. */
 #include <pbcheck/wdk/d3dkmddi.h>
 #include <pbcheck/wdk/ntddk.h>
 #include <stdio.h>
+
+/* The WDK's argument typedefs: IN_CONST_PVOID and IN_CONST_HANDLE are a
+ * const pointer to non-const, so a C++ driver static_casts them to its
+ * adapter class with no const_cast. */
+#ifdef __cplusplus
+#include <type_traits>
+static_assert(std::is_same<IN_CONST_PVOID, void *const>::value, "IN_CONST_PVOID is void *const");
+static_assert(std::is_same<IN_CONST_HANDLE, void *const>::value, "IN_CONST_HANDLE is HANDLE const");
+#else
+_Static_assert(_Generic(&(IN_CONST_PVOID){0}, void *const *: 1, default: 0), "IN_CONST_PVOID is void *const");
+#endif
+/* Preprocessor constants, as the WDK has them (a typedef would not do). */
+#if DXGK_PRESENT_SOURCE_INDEX != 1 || DXGK_PRESENT_DESTINATION_INDEX != 2
+#error "DXGK_PRESENT_SOURCE_INDEX/DESTINATION_INDEX"
+#endif
 
 static int failures;
 #define CHECK(c) ((c) ? (void)0 : (void)(failures++, printf("check failed: %s\n", #c)))
@@ -36,6 +51,22 @@ int main(void)
     md.pfn[0] = 7;
     md.pfn[1] = 9;
     CHECK(MmGetMdlPfnArray(&md.mdl)[1] == 9);
+    DXGK_PRESENTATIONCAPS pc;
+    memset(&pc, 0, sizeof(pc));
+    pc.SupportKernelModeCommandBuffer = 1;
+    pc.MaxTextureHeightShift = 2;
+    CHECK(pc.Value == (0x4u | (2u << 17)));
+    D3DKMDT_GDISURFACEDATA gdi;
+    memset(&gdi, 0, sizeof(gdi));
+    gdi.Flags.Value = 1;
+    CHECK(gdi.Flags.Stereo == 1);
+    DXGK_ENGINESTATUS es;
+    es.Value = 0;
+    es.Responsive = 1;
+    CHECK(es.Value == 1);
+    CHECK(D3DDDI_ALLOCATIONPRIORITY_MINIMUM == 0x28000000u && D3DDDI_ALLOCATIONPRIORITY_NORMAL == 0x78000000u &&
+          D3DDDI_ALLOCATIONPRIORITY_MAXIMUM == 0xc8000000u);
+    CHECK(sizeof(DXGK_ALLOCATIONINFOFLAGS) == 4);
     LARGE_INTEGER li;
     li.QuadPart = 0x123456789ll;
     CHECK(li.LowPart == 0x23456789u && li.HighPart == 1);

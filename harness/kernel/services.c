@@ -136,8 +136,10 @@ static void ks_unhold(int took)
         pbc_kernel_leave();
 }
 
-/* Other driver threads exist that could signal what this thread waits on. */
-static int ks_others_live(void) { return ks.live_threads > (ks_self ? 1u : 0u); }
+/* Another thread could signal what this thread waits on: for a system
+ * thread there is always the DDI thread (its next call, or the end of the
+ * run); for the DDI thread, a live system thread. */
+static int ks_others_live(void) { return ks_self || ks.live_threads > 0; }
 
 static struct timespec ks_deadline(int64_t ms)
 {
