@@ -351,6 +351,38 @@ T_TEST(thread_misuse_is_recorded)
     T_CHECK_MSG(strstr(first, "ObDereferenceObject") != NULL, "%s", first);
 }
 
+/* Threads of this process, from /proc/self/status. */
+static int process_threads(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[128];
+    int n = -1;
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "Threads: %d", &n) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+T_TEST(system_thread_left_running_is_ended_at_the_run_end)
+{
+    char first[200];
+    pbc_kernel_reset();
+    int before = process_threads();
+    thread_job job = {.steps = 0};
+    KeInitializeEvent(&job.go, NotificationEvent, FALSE); /* never signalled */
+    KeInitializeEvent(&job.done, SynchronizationEvent, FALSE);
+    HANDLE h = NULL;
+    T_CHECK(PsCreateSystemThread(&h, THREAD_ALL_ACCESS, NULL, NULL, NULL, job_thread, &job) == STATUS_SUCCESS);
+    T_CHECK(ZwClose(h) == STATUS_SUCCESS);
+    T_CHECK(process_threads() == before + 1);
+    T_CHECK(pbc_kernel_take_threads(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "still running when the run ended") != NULL, "%s", first);
+    /* Ended at its wait and joined: nothing left, and it did no more work. */
+    T_CHECK(process_threads() == before && job.steps == 0);
+}
+
 T_TEST(wait_alone_is_a_deadlock_at_once)
 {
     pbc_kernel_reset();
