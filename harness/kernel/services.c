@@ -74,6 +74,10 @@ typedef struct ks_state {
     uint64_t stalled_us;
     int64_t qpc;
     char log[PBC_KERNEL_LOG_MAX]; /* a reset clears what comes before it */
+    uint32_t open;            /* the DDI thread has given the CPU to the system threads (a wait, a
+                                 delay, pbc_kernel_yield, the end of the run); nesting */
+    void (*wake)(void *ctx);  /* pbc_kernel_on_wake */
+    void *wake_ctx;
     pthread_mutex_t cpu;          /* the run's one CPU */
     pthread_cond_t changed;       /* an object was signalled or a thread ended */
 } ks_state;
@@ -87,6 +91,11 @@ struct ks_thread {
     pthread_t tid;
     PKSTART_ROUTINE routine;
     PVOID context;
+    void *binding;   /* the CPU hooks' binding of the thread that started it */
+    int blocked;     /* in a wait on the objects below, not yet satisfied */
+    ULONG wait_count;
+    PVOID *wait_objects;
+    WAIT_TYPE wait_type;
     int handle_open; /* ZwClose not called yet */
     uint32_t refs;   /* ObReferenceObjectByHandle not yet dereferenced */
     int ended;
@@ -101,6 +110,31 @@ static _Thread_local ks_thread *ks_self; /* the system thread this is, or NULL *
 
 static ks_state *ks_here(void) { return ks_run ? ks_run : &ks_own; }
 #define ks (*ks_here())
+
+/* The WDK shim's side of a CPU hand-over (pbc_kernel_set_cpu_hooks):
+ * one set per process. */
+static const pbc_kernel_cpu_hooks *_Atomic ks_hooks;
+
+void pbc_kernel_set_cpu_hooks(const pbc_kernel_cpu_hooks *hooks) { ks_hooks = hooks; }
+
+/* A system thread has the CPU again (mutex held): it waits until the DDI
+ * thread has given the CPU away, then the shim serves it. */
+static void ks_gain(void)
+{
+    while (!ks.open)
+        pthread_cond_wait(&ks.changed, &ks.cpu);
+    const pbc_kernel_cpu_hooks *h = ks_hooks;
+    if (h)
+        h->gain(ks_self->binding);
+}
+
+/* A system thread is about to give the CPU up. */
+static void ks_lose(void)
+{
+    const pbc_kernel_cpu_hooks *h = ks_hooks;
+    if (h)
+        h->lose(ks_self->binding);
+}
 
 static void ks_dpc_drain(void);
 
@@ -500,6 +534,46 @@ VOID KeInitializeEvent(PRKEVENT Event, EVENT_TYPE Type, BOOLEAN State)
     Event->Header.WaitListHead.Flink = Event->Header.WaitListHead.Blink = &Event->Header.WaitListHead;
 }
 
+/* A system thread that would run if given the CPU: started and not yet
+ * waiting, or waiting on objects that would now satisfy its wait. */
+static int ks_ready(const ks_thread *t)
+{
+    if (t->ended || !t->blocked)
+        return !t->ended;
+    ULONG signalled = 0;
+    for (ULONG i = 0; i < t->wait_count; i++)
+        signalled += ((const DISPATCHER_HEADER *)t->wait_objects[i])->SignalState > 0;
+    return t->wait_type == WaitAny ? signalled > 0 : signalled == t->wait_count;
+}
+
+static int ks_any_ready(void)
+{
+    for (const ks_thread *t = ks.threads; t; t = t->next)
+        if (ks_ready(t))
+            return 1;
+    return 0;
+}
+
+void pbc_kernel_yield(void)
+{
+    int took = ks_hold();
+    if (!ks_self) {
+        struct timespec until = ks_deadline(KS_DDI_WAIT_MS);
+        ks.open++;
+        pthread_cond_broadcast(&ks.changed);
+        while (ks_any_ready() && pthread_cond_timedwait(&ks.changed, &ks.cpu, &until) != ETIMEDOUT)
+            ;
+        ks.open--;
+    }
+    ks_unhold(took);
+}
+
+void pbc_kernel_on_wake(void (*wake)(void *ctx), void *ctx)
+{
+    ks.wake = wake;
+    ks.wake_ctx = ctx;
+}
+
 LONG KeSetEvent(PRKEVENT Event, KPRIORITY Increment, BOOLEAN Wait)
 {
     (void)Increment;
@@ -508,6 +582,8 @@ LONG KeSetEvent(PRKEVENT Event, KPRIORITY Increment, BOOLEAN Wait)
     LONG old = Event->Header.SignalState;
     Event->Header.SignalState = 1;
     pthread_cond_broadcast(&ks.changed);
+    if (!ks_self && ks.wake && ks_any_ready())
+        ks.wake(ks.wake_ctx);
     ks_unhold(took);
     return old;
 }
@@ -524,6 +600,26 @@ VOID KeClearEvent(PRKEVENT Event) { Event->Header.SignalState = 0; }
 LONG KeReadStateEvent(PRKEVENT Event) { return Event->Header.SignalState; }
 
 static void ks_thread_end(void);
+
+/* A delay or a stall: the CPU passes to whichever other thread wants it,
+ * and comes back. */
+static void ks_pass_cpu(void)
+{
+    if (ks_self)
+        ks_lose();
+    else
+        ks.open++;
+    pthread_cond_broadcast(&ks.changed);
+    pthread_mutex_unlock(&ks.cpu);
+    sched_yield();
+    pthread_mutex_lock(&ks.cpu);
+    if (ks_self)
+        ks_gain();
+    else
+        ks.open--;
+    if (ks_self && ks.terminating)
+        ks_thread_end();
+}
 
 /* Satisfies a wait on the object if it is signalled: a synchronization
  * event resets, a notification event or an ended thread stays signalled. */
@@ -570,16 +666,35 @@ static NTSTATUS ks_wait(ULONG count, PVOID *objects, WAIT_TYPE type, PLARGE_INTE
         if (!ks_self && (ms < 0 || ms > KS_DDI_WAIT_MS))
             ms = KS_DDI_WAIT_MS;
         struct timespec until = ks_deadline(ms < 0 ? 0 : ms);
+        if (ks_self) { /* what pbc_kernel_yield asks of it */
+            ks_self->wait_count = count;
+            ks_self->wait_objects = objects;
+            ks_self->wait_type = type;
+            ks_self->blocked = 1;
+        } else
+            ks.open++;
         while ((hit = ks_satisfied(count, objects, type)) < 0) {
             if (ks_self && ks.terminating)
                 ks_thread_end();
             if (!ks_others_live())
                 break;
+            pthread_cond_broadcast(&ks.changed); /* a yield waits for this thread to block */
+            int timed_out;
+            if (ks_self)
+                ks_lose();
             if (ms < 0)
-                pthread_cond_wait(&ks.changed, &ks.cpu);
-            else if (pthread_cond_timedwait(&ks.changed, &ks.cpu, &until) == ETIMEDOUT)
+                timed_out = pthread_cond_wait(&ks.changed, &ks.cpu) == ETIMEDOUT;
+            else
+                timed_out = pthread_cond_timedwait(&ks.changed, &ks.cpu, &until) == ETIMEDOUT;
+            if (ks_self)
+                ks_gain();
+            if (timed_out)
                 break;
         }
+        if (ks_self)
+            ks_self->blocked = 0;
+        else
+            ks.open--;
     }
     if (hit >= 0)
         return STATUS_WAIT_0 + hit;
@@ -633,13 +748,8 @@ NTSTATUS KeDelayExecutionThread(KPROCESSOR_MODE WaitMode, BOOLEAN Alertable, PLA
         ks.qpc += -Interval->QuadPart;
     if (ks_self && ks.terminating)
         ks_thread_end();
-    if (ks_others_live()) { /* the others run meanwhile */
-        pthread_mutex_unlock(&ks.cpu);
-        sched_yield();
-        pthread_mutex_lock(&ks.cpu);
-        if (ks_self && ks.terminating)
-            ks_thread_end();
-    }
+    if (ks_others_live()) /* the others run meanwhile */
+        ks_pass_cpu();
     ks_unhold(took);
     return STATUS_SUCCESS;
 }
@@ -727,13 +837,8 @@ VOID KeStallExecutionProcessor(ULONG MicroSeconds)
     ks.qpc += (int64_t)MicroSeconds * (KS_QPC_FREQUENCY / 1000000);
     /* A driver that polls for its worker's progress lets it run; above
      * APC_LEVEL no other thread would run on Windows' one CPU either. */
-    if (ks_depth && ks.irql <= APC_LEVEL && ks_others_live()) {
-        pthread_mutex_unlock(&ks.cpu);
-        sched_yield();
-        pthread_mutex_lock(&ks.cpu);
-        if (ks_self && ks.terminating)
-            ks_thread_end();
-    }
+    if (ks_depth && ks.irql <= APC_LEVEL && ks_others_live())
+        ks_pass_cpu();
 }
 
 LARGE_INTEGER KeQueryPerformanceCounter(PLARGE_INTEGER PerformanceFrequency)
@@ -931,6 +1036,7 @@ static void ks_thread_end(void)
     t->ended = 1;
     t->Header.SignalState = 1;
     ks.live_threads--;
+    ks_lose();
     pthread_cond_broadcast(&ks.changed);
     ks_depth = 0;
     pthread_mutex_unlock(&ks.cpu);
@@ -943,6 +1049,7 @@ static void *ks_thread_main(void *arg)
     ks_run = t->run;
     ks_self = t;
     pbc_kernel_enter();
+    ks_gain();
     if (!ks.terminating)
         t->routine(t->context);
     ks_thread_end(); /* returning from the start routine ends the thread, as on Windows */
@@ -967,9 +1074,11 @@ NTSTATUS PsCreateSystemThread(PHANDLE ThreadHandle, ULONG DesiredAccess, POBJECT
     t->run = &ks;
     t->routine = StartRoutine;
     t->context = StartContext;
+    const pbc_kernel_cpu_hooks *h = ks_hooks;
+    t->binding = h ? h->bind() : NULL;
     t->handle_open = 1;
-    /* It starts when this thread gives up the CPU (a wait, or the end of
-     * the DDI call). */
+    /* It starts when the DDI thread gives the CPU away (a wait, a delay,
+     * pbc_kernel_yield, the end of the run). */
     if (pthread_create(&t->tid, NULL, ks_thread_main, t) != 0) {
         ks_unhold(took);
         free(t);
@@ -1086,6 +1195,7 @@ uint32_t pbc_kernel_take_threads(char *first, size_t n)
     }
     /* The rest of the run's threads end at their next wait, delay or stall. */
     ks.terminating = 1;
+    ks.open++;
     pthread_cond_broadcast(&ks.changed);
     struct timespec until = ks_deadline(KS_END_WAIT_MS);
     while (ks.live_threads && pthread_cond_timedwait(&ks.changed, &ks.cpu, &until) != ETIMEDOUT)
@@ -1100,6 +1210,7 @@ uint32_t pbc_kernel_take_threads(char *first, size_t n)
     }
     ks.threads = NULL;
     ks.terminating = 0;
+    ks.open--;
     ks_unhold(took);
     return count;
 }

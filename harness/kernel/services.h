@@ -28,11 +28,34 @@
 void pbc_kernel_reset(void);
 
 /* The run is one CPU. The harness holds it while it calls into the driver
- * (pbc_shim_enter/leave take it, nesting): the driver's system threads run
- * only while the DDI thread waits in a kernel call or is outside the
- * driver. Leaving the outermost level first runs the DPCs queued. */
+ * (pbc_shim_enter/leave take it, nesting). Leaving the outermost level first runs the DPCs queued. */
 void pbc_kernel_enter(void);
 void pbc_kernel_leave(void);
+
+/* System threads run only while the DDI thread gives the CPU away: in a
+ * wait or a delay of its own, in pbc_kernel_yield, and at the end of the
+ * run. Yield lets every system thread that can run (started, or woken by
+ * what its wait waits on) run until each waits on something unsignalled
+ * or has ended (at most 2 s). */
+void pbc_kernel_yield(void);
+
+/* wake(ctx) is called, on the DDI thread, when it signals an event
+ * (KeSetEvent, from its code or a DPC) and a system thread can run;
+ * NULL: not. The VidMm model uses it during SubmitCommand to queue the
+ * woken thread's turn on the paging engine. Forgotten by the reset. */
+void pbc_kernel_on_wake(void (*wake)(void *ctx), void *ctx);
+
+/* The WDK shim's part in a CPU hand-over: bind() runs on the thread that
+ * creates a system thread and returns what the new thread shares with it
+ * (its CPU views and registers); gain(binding) runs on a system thread
+ * each time it takes the CPU, lose(binding) each time before it gives it
+ * up. One set per process. */
+typedef struct pbc_kernel_cpu_hooks {
+    void *(*bind)(void);
+    void (*gain)(void *binding);
+    void (*lose)(void *binding);
+} pbc_kernel_cpu_hooks;
+void pbc_kernel_set_cpu_hooks(const pbc_kernel_cpu_hooks *hooks);
 
 /* Ends the run's system threads: each is ended at its next wait, delay or
  * stall (as PsTerminateSystemThread would), and joined; one that does not
