@@ -3,6 +3,7 @@
  * conversions, the deterministic clock, and a reset that forgets it all. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <pbcheck/wdk/wdm.h>
 
@@ -324,6 +325,36 @@ T_TEST(system_thread_runs_while_the_ddi_thread_waits)
     T_CHECK(ZwClose(h) == STATUS_SUCCESS);
     pbc_kernel_leave();
     T_CHECK(pbc_kernel_take_threads(NULL, 0) == 0 && pbc_kernel_take_lock_errors(NULL, 0) == 0);
+}
+
+static void count_wake(void *ctx) { ++*(int *)ctx; }
+
+/* Between DDI calls the CPU is the harness's: a woken thread waits for a
+ * yield (the paging engine's turn) and runs then, until it waits again;
+ * the wake is announced on the DDI thread. */
+T_TEST(system_thread_runs_when_the_cpu_is_yielded)
+{
+    pbc_kernel_reset();
+    thread_job job = {.steps = 0};
+    KeInitializeEvent(&job.go, NotificationEvent, FALSE);
+    KeInitializeEvent(&job.done, SynchronizationEvent, FALSE);
+    HANDLE h = NULL;
+    int wakes = 0;
+    T_CHECK(PsCreateSystemThread(&h, THREAD_ALL_ACCESS, NULL, NULL, NULL, job_thread, &job) == STATUS_SUCCESS);
+    pbc_kernel_yield(); /* it starts and waits for go */
+    T_CHECK(job.steps == 0);
+    pbc_kernel_on_wake(count_wake, &wakes);
+    pbc_kernel_enter();
+    KeSetEvent(&job.go, IO_NO_INCREMENT, FALSE);
+    pbc_kernel_leave();
+    pbc_kernel_on_wake(NULL, NULL);
+    T_CHECK(wakes == 1);
+    nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL); /* outside the driver: it must not run */
+    T_CHECK(job.steps == 0);
+    pbc_kernel_yield();
+    T_CHECK(job.steps == 1 && KeReadStateEvent(&job.done) == 1);
+    T_CHECK(ZwClose(h) == STATUS_SUCCESS);
+    T_CHECK(pbc_kernel_take_threads(NULL, 0) == 0);
 }
 
 T_TEST(thread_misuse_is_recorded)
