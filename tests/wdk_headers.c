@@ -67,6 +67,23 @@ int main(void)
     CHECK(D3DDDI_ALLOCATIONPRIORITY_MINIMUM == 0x28000000u && D3DDDI_ALLOCATIONPRIORITY_NORMAL == 0x78000000u &&
           D3DDDI_ALLOCATIONPRIORITY_MAXIMUM == 0xc8000000u);
     CHECK(sizeof(DXGK_ALLOCATIONINFOFLAGS) == 4);
+    /* DxgkDdiControlInterrupt2/3 and DxgkDdiFormatHistoryBuffer's
+     * arguments are laid out (x64 offsets asserted in d3dkmddi.h). */
+    DXGKARG_CONTROLINTERRUPT3 ci;
+    memset(&ci, 0, sizeof(ci));
+    ci.InterruptType = DXGK_INTERRUPT_CRTC_VSYNC;
+    ci.CrtcVsyncState = DXGK_VSYNC_DISABLE_NO_PHASE;
+    ci.VidPnSourceId = D3DDDI_ID_ALL;
+    CHECK(offsetof(DXGKARG_CONTROLINTERRUPT3, InterruptState) == offsetof(DXGKARG_CONTROLINTERRUPT3, CrtcVsyncState) &&
+          ci.CrtcVsyncState == 2 && DXGK_INTERRUPT_DISABLE == 1 && sizeof(DXGKARG_CONTROLINTERRUPT2) == 8);
+    DXGKARG_FORMATHISTORYBUFFER fh;
+    memset(&fh, 0, sizeof(fh));
+    fh.Precision.PrecisionBits = 64;
+    CHECK(fh.NumTimestamps == 0 && sizeof(fh.pHistoryBuffer->Header) == 16);
+    DXGK_PRE_START_INFO ps;
+    memset(&ps, 0, sizeof(ps));
+    ps.IsUEFIFrameBufferCpuAccessibleDuringStartup = 1;
+    CHECK(ps.Output == 2 && ps.Input == 0);
     LARGE_INTEGER li;
     li.QuadPart = 0x123456789ll;
     CHECK(li.LowPart == 0x23456789u && li.HighPart == 1);
