@@ -2,6 +2,7 @@
  * C++17 through wdk_headers.cpp): flag bits, constants, argument types and
  * the MDL PFN array at the values Windows uses. */
 #include <pbcheck/wdk/d3dkmddi.h>
+#include <pbcheck/wdk/dispmprt.h>
 #include <pbcheck/wdk/ntddk.h>
 #include <stdio.h>
 
@@ -84,6 +85,18 @@ int main(void)
     memset(&ps, 0, sizeof(ps));
     ps.IsUEFIFrameBufferCpuAccessibleDuringStartup = 1;
     CHECK(ps.Output == 2 && ps.Input == 0);
+    /* DXGKRNL_INTERFACE through WDDM 1.3, and the WDDM 2.0 callbacks'
+     * arguments (x64 offsets asserted in d3dkmddi.h). */
+    CHECK(offsetof(DXGKRNL_INTERFACE, DxgkCbCompletePStateTransition) ==
+          offsetof(DXGKRNL_INTERFACE, DxgkCbCompleteFStateTransition) + sizeof(void *));
+    DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE rv;
+    memset(&rv, 0, sizeof(rv));
+    rv.AllowUserModeMapping = 1;
+    CHECK(rv.Flags == 1 && sizeof(DXGKARGCB_MAPCONTEXTALLOCATION) == 64 &&
+          sizeof(DXGKARGCB_UPDATECONTEXTALLOCATION) == 24);
+    DXGKCB_MAPCONTEXTALLOCATION *map_cb = NULL;
+    DXGKCB_HARDWARECONTENTPROTECTIONTEARDOWN *teardown_cb = NULL;
+    CHECK(map_cb == NULL && teardown_cb == NULL);
     LARGE_INTEGER li;
     li.QuadPart = 0x123456789ll;
     CHECK(li.LowPart == 0x23456789u && li.HighPart == 1);

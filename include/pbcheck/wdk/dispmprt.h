@@ -7,7 +7,7 @@
  * Windows'.
  *
  * DRIVER_INITIALIZATION_DATA has every member through WDDM 2.7 (Windows 10
- * version 2004), DXGKRNL_INTERFACE its members through Windows 8, both in
+ * version 2004), DXGKRNL_INTERFACE its members through WDDM 1.3, both in
  * Windows' order and gated by DXGKDDI_INTERFACE_VERSION; argument
  * structures pbcheck does not lay out are incomplete types, so a driver can
  * name them in prototypes but not look inside.
@@ -408,7 +408,19 @@ typedef VOID APIENTRY DXGKCB_SETPOWERCOMPONENTRESIDENCY(IN_CONST_HANDLE hAdapter
                                                         ULONGLONG Residency);
 typedef VOID APIENTRY DXGKCB_COMPLETEFSTATETRANSITION(IN_CONST_HANDLE hAdapter, UINT ComponentIndex);
 
-/* Windows' table, in Windows' order, through its Windows 8 members. */
+typedef VOID APIENTRY DXGKCB_COMPLETEPSTATETRANSITION(IN_CONST_HANDLE hAdapter, UINT ComponentIndex,
+                                                      UINT CompletedPState);
+/* WDDM 2.0 (their DXGKRNL_INTERFACE slots follow with the two handle-data
+ * callbacks, which are not declared yet). */
+typedef D3DGPU_VIRTUAL_ADDRESS APIENTRY DXGKCB_MAPCONTEXTALLOCATION(IN_CONST_HANDLE hAdapter,
+                                                                   IN_CONST_PDXGKARGCB_MAPCONTEXTALLOCATION pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_UPDATECONTEXTALLOCATION(IN_CONST_HANDLE hAdapter,
+                                                         IN_CONST_PDXGKARGCB_UPDATECONTEXTALLOCATION pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_RESERVEGPUVIRTUALADDRESSRANGE(IN_CONST_HANDLE hAdapter,
+                                                               INOUT_PDXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE pArgs);
+typedef VOID APIENTRY DXGKCB_HARDWARECONTENTPROTECTIONTEARDOWN(IN_CONST_HANDLE hAdapter, UINT Flags);
+
+/* Windows' table, in Windows' order, through its WDDM 1.3 member. */
 typedef struct _DXGKRNL_INTERFACE {
     ULONG Size;
     ULONG Version;
@@ -446,6 +458,9 @@ typedef struct _DXGKRNL_INTERFACE {
     DXGKCB_SETPOWERCOMPONENTLATENCY *DxgkCbSetPowerComponentLatency;
     DXGKCB_SETPOWERCOMPONENTRESIDENCY *DxgkCbSetPowerComponentResidency;
     DXGKCB_COMPLETEFSTATETRANSITION *DxgkCbCompleteFStateTransition;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM1_3 /* the page says WDDM1_3_M1 */
+    DXGKCB_COMPLETEPSTATETRANSITION *DxgkCbCompletePStateTransition; /* reserved for the system */
 #endif
 } DXGKRNL_INTERFACE, *PDXGKRNL_INTERFACE;
 typedef const DXGKRNL_INTERFACE *IN_PDXGKRNL_INTERFACE;
