@@ -65,6 +65,13 @@
 # Every build of the sources gets PBC_TARGET_NAME="NAME": a template that
 # says .name = PBC_TARGET_NAME (targets/examples/) is renamed here alone.
 #
+# Every build of the sources is compiled with -fshort-wchar: wchar_t is
+# 16-bit as on Windows, so the WDK headers' WCHAR is wchar_t and a driver's
+# L"..." strings fill WCHAR arrays and UNICODE_STRINGs unchanged. The C
+# library's wide functions (wcslen, wcscpy, swprintf, std::wstring...) are
+# built for a 32-bit wchar_t and must not be called on those strings
+# (docs/wdk-headers.md, "WCHAR strings").
+#
 # Link-time truth: after libNAME.so is linked, every symbol it needs must be
 # defined by itself, by the libraries it links, or by pbcheck's exported
 # kernel services (harness/kernel/exports.list, as the installed pbcheck
@@ -83,6 +90,9 @@
 # different case gets a forwarding header of that spelling in
 # BINARY_DIR/NAME_case_includes/, searched after INCLUDE_DIRS.
 include_guard(GLOBAL)
+
+# Windows' wchar_t, for every flavour of a target's sources (see the top).
+set(_PBCHECK_TARGET_OPTIONS -fshort-wchar)
 
 # Script mode: the link check itself, run after each link of a target
 # (cmake -DPBCHECK_LINK_CHECK=ON -DLIBRARY=... -P pbcheckFunctions.cmake).
@@ -390,7 +400,7 @@ function(pbcheck_add_target name)
   endforeach()
 
   # No build type and no -g: findings would read file:? (no line tables).
-  set(options ${arg_COMPILE_OPTIONS})
+  set(options ${_PBCHECK_TARGET_OPTIONS} ${arg_COMPILE_OPTIONS})
   if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES AND NOT CMAKE_C_FLAGS MATCHES "(^| )-g"
      AND NOT CMAKE_CXX_FLAGS MATCHES "(^| )-g")
     message(STATUS "pbcheck_add_target(${name}): no CMAKE_BUILD_TYPE, so lib${name}.so is compiled with -g "
@@ -452,7 +462,7 @@ function(pbcheck_add_target name)
   endif()
 
   _pbcheck_add_afl(${name} SOURCES ${sources} INCLUDE_DIRS ${include_dirs} ${case_dir}
-                   DEFINITIONS ${arg_COMPILE_DEFINITIONS} OPTIONS ${arg_COMPILE_OPTIONS})
+                   DEFINITIONS ${arg_COMPILE_DEFINITIONS} OPTIONS ${options})
 
   if(can_fuzz)
     _pbcheck_add_fuzzer(${name} SOURCES ${sources} RUNS ${arg_FUZZ_RUNS})

@@ -36,8 +36,9 @@ public:
     static DXGKDDI_PATCH DdiPatch;
     static DXGKDDI_SUBMITCOMMAND DdiSubmitCommand;
 
+    /* IN_CONST_HANDLE and IN_CONST_PVOID are both a const pointer to
+     * non-const: one cast serves both, with no const_cast. */
     static KcAdapter *Cast(IN_CONST_HANDLE hAdapter) { return static_cast<KcAdapter *>(hAdapter); }
-    static KcAdapter *Cast(IN_CONST_PVOID Context) { return static_cast<KcAdapter *>(const_cast<PVOID>(Context)); }
 
     KcHardware *m_hw = NULL;
     DXGKRNL_INTERFACE m_dxgkrnl = {};
@@ -68,7 +69,8 @@ NTSTATUS KcAdapter::DdiStartDevice(IN_CONST_PVOID MiniportDeviceContext, IN_PDXG
                                    OUT_PULONG NumberOfChildren)
 {
     UNREFERENCED_PARAMETER(DxgkStartInfo);
-    return Cast(MiniportDeviceContext)->Start(DxgkInterface, NumberOfVideoPresentSources, NumberOfChildren);
+    return static_cast<KcAdapter *>(MiniportDeviceContext)->Start(DxgkInterface, NumberOfVideoPresentSources,
+                                                                  NumberOfChildren);
 }
 
 NTSTATUS KcAdapter::Start(IN_PDXGKRNL_INTERFACE DxgkInterface, OUT_PULONG Sources, OUT_PULONG Children)

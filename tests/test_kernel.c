@@ -3,6 +3,7 @@
  * conversions, the deterministic clock, and a reset that forgets it all. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <pbcheck/wdk/wdm.h>
 
@@ -252,6 +253,194 @@ T_TEST(rtl_compare_memory_counts_the_equal_prefix)
     T_CHECK(RtlCompareMemory(a, b, 6) == 3);
     T_CHECK(RtlCompareMemory(a, a, 6) == 6);
     T_CHECK(RtlEqualMemory(a, b, 3) && !RtlEqualMemory(a, b, 4));
+}
+
+/* ---- DPCs, system threads, handles and device properties ---- */
+
+static int dpc_runs;
+static KIRQL dpc_irql;
+
+static VOID count_dpc(PKDPC Dpc, PVOID Context, PVOID Arg1, PVOID Arg2)
+{
+    (void)Dpc;
+    (void)Arg2;
+    dpc_runs += (int)(ULONG_PTR)Context;
+    dpc_irql = KeGetCurrentIrql();
+    T_CHECK(Arg1 == &dpc_runs);
+}
+
+T_TEST(dpc_runs_at_dispatch_level_once_the_irql_allows)
+{
+    pbc_kernel_reset();
+    KDPC dpc;
+    KIRQL old;
+    dpc_runs = 0;
+    KeInitializeDpc(&dpc, count_dpc, (PVOID)(ULONG_PTR)1);
+    KeRaiseIrql(HIGH_LEVEL, &old); /* as an interrupt routine queues it */
+    T_CHECK(KeInsertQueueDpc(&dpc, &dpc_runs, NULL) == TRUE);
+    T_CHECK(KeInsertQueueDpc(&dpc, &dpc_runs, NULL) == FALSE); /* already queued */
+    T_CHECK(dpc_runs == 0);
+    KeLowerIrql(old);
+    T_CHECK(dpc_runs == 1 && dpc_irql == DISPATCH_LEVEL && KeGetCurrentIrql() == PASSIVE_LEVEL);
+    T_CHECK(KeInsertQueueDpc(&dpc, &dpc_runs, NULL) == TRUE && dpc_runs == 2); /* at PASSIVE_LEVEL: at once */
+    KeRaiseIrql(DISPATCH_LEVEL, &old);
+    KeInsertQueueDpc(&dpc, &dpc_runs, NULL);
+    T_CHECK(KeRemoveQueueDpc(&dpc) == TRUE && KeRemoveQueueDpc(&dpc) == FALSE);
+    KeLowerIrql(old);
+    T_CHECK(dpc_runs == 2 && pbc_kernel_take_bugchecks(NULL, 0) == 0);
+}
+
+typedef struct thread_job {
+    KEVENT go, done;
+    int steps;
+} thread_job;
+
+static VOID job_thread(PVOID Context)
+{
+    thread_job *job = Context;
+    KeWaitForSingleObject(&job->go, Executive, KernelMode, FALSE, NULL);
+    job->steps++;
+    KeSetEvent(&job->done, IO_NO_INCREMENT, FALSE);
+    /* returning ends the thread, as PsTerminateSystemThread would */
+}
+
+T_TEST(system_thread_runs_while_the_ddi_thread_waits)
+{
+    pbc_kernel_reset();
+    thread_job job = {.steps = 0};
+    KeInitializeEvent(&job.go, NotificationEvent, FALSE);
+    KeInitializeEvent(&job.done, SynchronizationEvent, FALSE);
+    pbc_kernel_enter();
+    HANDLE h = NULL;
+    PVOID thread = NULL;
+    T_CHECK(PsCreateSystemThread(&h, THREAD_ALL_ACCESS, NULL, NULL, NULL, job_thread, &job) == STATUS_SUCCESS);
+    T_CHECK(ObReferenceObjectByHandle(h, SYNCHRONIZE, *PsThreadType, KernelMode, &thread, NULL) == STATUS_SUCCESS);
+    /* One CPU: the thread cannot have run while this thread held it. */
+    T_CHECK(job.steps == 0);
+    KeSetEvent(&job.go, IO_NO_INCREMENT, FALSE);
+    T_CHECK(KeWaitForSingleObject(&job.done, Executive, KernelMode, FALSE, NULL) == STATUS_SUCCESS);
+    T_CHECK(job.steps == 1);
+    T_CHECK(KeWaitForSingleObject(thread, Executive, KernelMode, FALSE, NULL) == STATUS_SUCCESS); /* it ended */
+    ObDereferenceObject(thread);
+    T_CHECK(ZwClose(h) == STATUS_SUCCESS);
+    pbc_kernel_leave();
+    T_CHECK(pbc_kernel_take_threads(NULL, 0) == 0 && pbc_kernel_take_lock_errors(NULL, 0) == 0);
+}
+
+static void count_wake(void *ctx) { ++*(int *)ctx; }
+
+/* Between DDI calls the CPU is the harness's: a woken thread waits for a
+ * yield (the paging engine's turn) and runs then, until it waits again;
+ * the wake is announced on the DDI thread. */
+T_TEST(system_thread_runs_when_the_cpu_is_yielded)
+{
+    pbc_kernel_reset();
+    thread_job job = {.steps = 0};
+    KeInitializeEvent(&job.go, NotificationEvent, FALSE);
+    KeInitializeEvent(&job.done, SynchronizationEvent, FALSE);
+    HANDLE h = NULL;
+    int wakes = 0;
+    T_CHECK(PsCreateSystemThread(&h, THREAD_ALL_ACCESS, NULL, NULL, NULL, job_thread, &job) == STATUS_SUCCESS);
+    pbc_kernel_yield(); /* it starts and waits for go */
+    T_CHECK(job.steps == 0);
+    pbc_kernel_on_wake(count_wake, &wakes);
+    pbc_kernel_enter();
+    KeSetEvent(&job.go, IO_NO_INCREMENT, FALSE);
+    pbc_kernel_leave();
+    pbc_kernel_on_wake(NULL, NULL);
+    T_CHECK(wakes == 1);
+    nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL); /* outside the driver: it must not run */
+    T_CHECK(job.steps == 0);
+    pbc_kernel_yield();
+    T_CHECK(job.steps == 1 && KeReadStateEvent(&job.done) == 1);
+    T_CHECK(ZwClose(h) == STATUS_SUCCESS);
+    T_CHECK(pbc_kernel_take_threads(NULL, 0) == 0);
+}
+
+T_TEST(thread_misuse_is_recorded)
+{
+    char first[200];
+    pbc_kernel_reset();
+    thread_job job = {.steps = 0};
+    KeInitializeEvent(&job.go, NotificationEvent, TRUE);
+    KeInitializeEvent(&job.done, SynchronizationEvent, FALSE);
+    HANDLE h = NULL;
+    T_CHECK(PsCreateSystemThread(&h, THREAD_ALL_ACCESS, NULL, NULL, NULL, job_thread, &job) == STATUS_SUCCESS);
+    T_CHECK(KeWaitForSingleObject(&job.done, Executive, KernelMode, FALSE, NULL) == STATUS_SUCCESS);
+    /* Not a system thread: PsTerminateSystemThread returns, recorded. */
+    T_CHECK(PsTerminateSystemThread(STATUS_SUCCESS) == STATUS_INVALID_PARAMETER);
+    T_CHECK_MSG(pbc_kernel_take_bugchecks(first, sizeof(first)) == 1 && strstr(first, "PsTerminateSystemThread"),
+                "%s", first);
+    PVOID object = NULL;
+    T_CHECK(ObReferenceObjectByHandle(h, SYNCHRONIZE, NULL, KernelMode, &object, NULL) == STATUS_SUCCESS);
+    T_CHECK(ObReferenceObjectByHandle(&job, SYNCHRONIZE, *PsThreadType, KernelMode, &object, NULL) ==
+            STATUS_INVALID_HANDLE);
+    T_CHECK(ZwClose(h) == STATUS_SUCCESS && ZwClose(h) == STATUS_INVALID_HANDLE);
+    T_CHECK_MSG(pbc_kernel_take_bad_frees(first, sizeof(first)) == 1 && strstr(first, "ZwClose"), "%s", first);
+    /* The reference taken above was never dropped: the end of the run says so. */
+    T_CHECK(pbc_kernel_take_threads(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "ObDereferenceObject") != NULL, "%s", first);
+}
+
+/* Threads of this process, from /proc/self/status. */
+static int process_threads(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[128];
+    int n = -1;
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "Threads: %d", &n) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+T_TEST(system_thread_left_running_is_ended_at_the_run_end)
+{
+    char first[200];
+    pbc_kernel_reset();
+    int before = process_threads();
+    thread_job job = {.steps = 0};
+    KeInitializeEvent(&job.go, NotificationEvent, FALSE); /* never signalled */
+    KeInitializeEvent(&job.done, SynchronizationEvent, FALSE);
+    HANDLE h = NULL;
+    T_CHECK(PsCreateSystemThread(&h, THREAD_ALL_ACCESS, NULL, NULL, NULL, job_thread, &job) == STATUS_SUCCESS);
+    T_CHECK(ZwClose(h) == STATUS_SUCCESS);
+    T_CHECK(process_threads() == before + 1);
+    T_CHECK(pbc_kernel_take_threads(first, sizeof(first)) == 1);
+    T_CHECK_MSG(strstr(first, "still running when the run ended") != NULL, "%s", first);
+    /* Ended at its wait and joined: nothing left, and it did no more work. */
+    T_CHECK(process_threads() == before && job.steps == 0);
+}
+
+T_TEST(wait_alone_is_a_deadlock_at_once)
+{
+    pbc_kernel_reset();
+    KEVENT never;
+    KeInitializeEvent(&never, NotificationEvent, FALSE);
+    PVOID both[2] = {&never, &never};
+    T_CHECK(KeWaitForMultipleObjects(2, both, WaitAll, Executive, KernelMode, FALSE, NULL, NULL) == STATUS_TIMEOUT);
+    T_CHECK(pbc_kernel_take_lock_errors(NULL, 0) == 1);
+    KeSetEvent(&never, IO_NO_INCREMENT, FALSE);
+    T_CHECK(KeWaitForMultipleObjects(2, both, WaitAny, Executive, KernelMode, FALSE, NULL, NULL) == STATUS_WAIT_0);
+}
+
+T_TEST(device_property_as_windows_returns_it)
+{
+    char pdo;
+    WCHAR text[64];
+    ULONG need = 0, bus = 7;
+    T_CHECK(IoGetDeviceProperty((PDEVICE_OBJECT)(void *)&pdo, DevicePropertyClassName, 4, text, &need) ==
+            STATUS_BUFFER_TOO_SMALL);
+    T_CHECK(need == 8 * sizeof(WCHAR)); /* "Display" and its NUL */
+    T_CHECK(IoGetDeviceProperty((PDEVICE_OBJECT)(void *)&pdo, DevicePropertyClassName, sizeof(text), text, &need) ==
+            STATUS_SUCCESS);
+    T_CHECK(text[0] == 'D' && text[6] == 'y' && text[7] == 0);
+    T_CHECK(IoGetDeviceProperty((PDEVICE_OBJECT)(void *)&pdo, DevicePropertyBusNumber, sizeof(bus), &bus, &need) ==
+            STATUS_SUCCESS && bus == 0 && need == sizeof(ULONG));
+    T_CHECK(IoGetDeviceProperty((PDEVICE_OBJECT)(void *)&pdo, DevicePropertyBootConfiguration, sizeof(text), text,
+                                &need) == STATUS_INVALID_PARAMETER_2);
 }
 
 T_MAIN()

@@ -1,8 +1,9 @@
 /*
- * services.h — the harness's side of the simple kernel services declared in
- * wdk/wdm.h and served by kernel/services.c: events, the DPC-level spin
- * lock forms and IRQL, the stall and the performance counter, pool
- * allocation by tag, RtlCompareMemory, and DbgPrint/DbgPrintEx capture.
+ * services.h — the harness's side of the kernel services declared in
+ * wdk/wdm.h and served by kernel/services.c: events and waits, system
+ * threads and their handles, DPCs, the DPC-level spin lock forms and IRQL,
+ * the stall and the performance counter, pool allocation by tag, device
+ * properties, RtlCompareMemory, and DbgPrint/DbgPrintEx capture.
  *
  * All state is per thread and belongs to one run: call pbc_kernel_reset
  * before a run, and the pbc_kernel_take_* calls after it. A driver's misuse
@@ -20,9 +21,48 @@
  * Windows. */
 #define PBC_KERNEL_LOG_MAX 16384u
 
-/* Forgets everything: frees live pool blocks, clears the log, the findings,
- * the IRQL (back to PASSIVE_LEVEL), the stall total and the clock. */
+/* Forgets everything: ends the last run's system threads
+ * (pbc_kernel_take_threads), frees live pool blocks, clears the log, the
+ * findings, queued DPCs, the IRQL (back to PASSIVE_LEVEL), the stall total
+ * and the clock. */
 void pbc_kernel_reset(void);
+
+/* The run is one CPU. The harness holds it while it calls into the driver
+ * (pbc_shim_enter/leave take it, nesting). Leaving the outermost level first runs the DPCs queued. */
+void pbc_kernel_enter(void);
+void pbc_kernel_leave(void);
+
+/* System threads run only while the DDI thread gives the CPU away: in a
+ * wait or a delay of its own, in pbc_kernel_yield, and at the end of the
+ * run. Yield lets every system thread that can run (started, or woken by
+ * what its wait waits on) run until each waits on something unsignalled
+ * or has ended (at most 2 s). */
+void pbc_kernel_yield(void);
+
+/* wake(ctx) is called, on the DDI thread, when it signals an event
+ * (KeSetEvent, from its code or a DPC) and a system thread can run;
+ * NULL: not. The VidMm model uses it during SubmitCommand to queue the
+ * woken thread's turn on the paging engine. Forgotten by the reset. */
+void pbc_kernel_on_wake(void (*wake)(void *ctx), void *ctx);
+
+/* The WDK shim's part in a CPU hand-over: bind() runs on the thread that
+ * creates a system thread and returns what the new thread shares with it
+ * (its CPU views and registers); gain(binding) runs on a system thread
+ * each time it takes the CPU, lose(binding) each time before it gives it
+ * up. One set per process. */
+typedef struct pbc_kernel_cpu_hooks {
+    void *(*bind)(void);
+    void (*gain)(void *binding);
+    void (*lose)(void *binding);
+} pbc_kernel_cpu_hooks;
+void pbc_kernel_set_cpu_hooks(const pbc_kernel_cpu_hooks *hooks);
+
+/* Ends the run's system threads: each is ended at its next wait, delay or
+ * stall (as PsTerminateSystemThread would), and joined; one that does not
+ * reach one within a second is left running, detached. Returns how many
+ * were still running, or ended with their handle open or a reference not
+ * dropped; first describes the last of them by start order. */
+uint32_t pbc_kernel_take_threads(char *first, size_t n);
 
 /* The run's DbgPrint/DbgPrintEx output, every message in order, NUL-ended;
  * *len (if not NULL) receives its length. Valid until the next reset. */

@@ -76,7 +76,6 @@ typedef struct shim_state {
     shim_mapping map[SHIM_MAX_MAPPINGS]; /* last: entries from map_count on are made afresh */
 } shim_state;
 
-static _Thread_local shim_state shim;
 
 /* The mappings of views that went, kept for views they can hold: making
  * and unmaking a view's three mappings, and faulting in its first pages,
@@ -92,11 +91,47 @@ typedef struct shim_spare {
     uint8_t *host, *alias, *clean;
     size_t cap;
 } shim_spare;
-static _Thread_local struct {
+typedef struct shim_spares_t {
     shim_spare s[SHIM_SPARES];
     uint32_t count;
     pid_t pid; /* whose they are */
-} shim_spares;
+} shim_spares_t;
+
+
+/* Memory of the harness's own the builder may read but not write
+ * (pbc_shim_guard): kept apart from the per-run state. */
+typedef struct shim_guard {
+    uint8_t *start;
+    size_t len;
+    int written;
+    pbc_shim_fill_fn fill; /* pbc_shim_guard_lazy: makes a page at its first access */
+    void *ctx;
+    uint64_t *made;        /* bitmap of the pages made so far (lazy guards) */
+} shim_guard;
+
+typedef struct shim_guards_t {
+    shim_guard *g;
+    uint32_t count, cap;
+} shim_guards_t;
+
+/* What the driver's code sees of the machine: a harness thread's own, and
+ * shared with the system threads the driver starts from it, which run on
+ * the same one CPU (kernel/services.h): a worker copies through the views
+ * the DDI thread mapped, its writes tracked and written back as the DDI
+ * thread's are, and reaches the same registers. */
+typedef struct shim_cpu {
+    shim_state state;
+    shim_spares_t spares;
+    shim_guards_t guards;
+} shim_cpu;
+
+static _Thread_local shim_cpu shim_mine;
+static _Thread_local shim_cpu *shim_lent; /* a system thread: the binding of the thread that started it */
+
+static shim_cpu *shim_here(void) { return shim_lent ? shim_lent : &shim_mine; }
+#define shim (shim_here()->state)
+#define shim_spares (shim_here()->spares)
+#define shim_guards (shim_here()->guards)
 
 /* The spares, once those a parent process left are gone. */
 static void shim_spares_own(void)
@@ -112,22 +147,6 @@ static void shim_spares_own(void)
     shim_spares.count = 0;
     shim_spares.pid = me;
 }
-
-/* Memory of the harness's own the builder may read but not write
- * (pbc_shim_guard): kept apart from the per-run state. */
-typedef struct shim_guard {
-    uint8_t *start;
-    size_t len;
-    int written;
-    pbc_shim_fill_fn fill; /* pbc_shim_guard_lazy: makes a page at its first access */
-    void *ctx;
-    uint64_t *made;        /* bitmap of the pages made so far (lazy guards) */
-} shim_guard;
-
-static _Thread_local struct {
-    shim_guard *g;
-    uint32_t count, cap;
-} shim_guards;
 
 /* ---- write detection ------------------------------------------------ */
 
@@ -614,22 +633,50 @@ static void shim_flush_all(void)
         shim_release(shim.map_count - 1);
 }
 
+/* ---- system threads (kernel/services.h, pbc_kernel_cpu_hooks) ---- */
+
+static void *shim_thread_bind(void) { return shim_here(); }
+
+/* A system thread takes the CPU: with the DDI thread outside the driver,
+ * the views take what the model changed, as at pbc_shim_enter. */
+static void shim_thread_gain(void *binding)
+{
+    shim_lent = binding;
+    if (shim.gpu && shim.depth++ == 0)
+        shim_sync_in();
+}
+
+static void shim_leave_views(void);
+
+/* It gives the CPU up: at the outermost level what it wrote through the
+ * views reaches the model, as at pbc_shim_leave. */
+static void shim_thread_lose(void *binding)
+{
+    shim_lent = binding;
+    shim_leave_views();
+}
+
+static const pbc_kernel_cpu_hooks shim_hooks = {shim_thread_bind, shim_thread_gain, shim_thread_lose};
+
 void pbc_shim_bind(pbc_gpu *gpu)
 {
+    pbc_kernel_set_cpu_hooks(&shim_hooks);
     pbc_shim_unbind();
     shim.gpu = gpu;
 }
 
 void pbc_shim_set_invisible(uint32_t segment_mask) { shim.invisible = segment_mask; }
 
+/* The driver's code runs on the run's one CPU (kernel/services.h). */
 void pbc_shim_enter(void)
 {
+    pbc_kernel_enter();
     if (shim.gpu && shim.depth++ == 0)
         shim_sync_in();
 }
 
 /* What one view wrote reaches the others that show the same pages now. */
-void pbc_shim_leave(void)
+static void shim_leave_views(void)
 {
     if (!shim.gpu || (shim.depth && --shim.depth > 0))
         return;
@@ -637,6 +684,13 @@ void pbc_shim_leave(void)
     for (uint32_t k = 0; k < shim.map_count; k++)
         shim_end_call(&shim.map[k]);
     shim_sync_in();
+}
+
+void pbc_shim_leave(void)
+{
+    KeFlushQueuedDpcs(); /* a DPC the call queued writes through the views too */
+    shim_leave_views();
+    pbc_kernel_leave();
 }
 
 void pbc_shim_own_view(const void *host, uint64_t phys, size_t bytes)

@@ -6,7 +6,9 @@
  * call into the target is bracketed by pbc_shim_enter and pbc_shim_leave
  * (pbc_shim_call_* do it for the DDIs), which keep persistent CPU views
  * and modeled memory in step. State lives in one thread-local
- * binding, reset by pbc_shim_bind, so fuzz iterations never share it.
+ * binding, reset by pbc_shim_bind, so fuzz iterations never share it; the
+ * driver's system threads started from a thread share its binding
+ * (pbc_kernel_cpu_hooks, set by pbc_shim_bind).
  */
 #ifndef PBCHECK_WDK_SHIM_H
 #define PBCHECK_WDK_SHIM_H

@@ -416,6 +416,18 @@ static void host_queue_cpu_work(void *ctx, void (*fn)(void *arg), void *arg)
     s->queue_seq = seq;
 }
 
+/* A driver's system thread woken by SubmitCommand (kernel/services.h):
+ * the CPU work it does is the submission's, done when the paging engine
+ * reaches the point where SubmitCommand woke it, as work queued there
+ * with host_queue_cpu_work would be, and judged the same way. */
+static void vm_give_cpu(void *arg)
+{
+    (void)arg;
+    pbc_kernel_yield();
+}
+
+static void vm_on_wake(void *ctx) { host_queue_cpu_work(ctx, vm_give_cpu, NULL); }
+
 /* The GPU completed a fence: fences complete once each, in order, after
  * the buffer they follow (S46). */
 static void vm_on_fence(void *ctx, uint32_t fence, uint32_t seq)
@@ -674,7 +686,9 @@ static void vm_submit_command(vm *v, pbc_submission *s, const vm_buffer *b)
     v->cur_sub = s->fence - 1;
     s->covered = s->start;
     v->gpu->paging_wait = wait;
+    pbc_kernel_on_wake(vm_on_wake, v);
     NTSTATUS st = pbc_shim_call_submit(v->t, v->adapter, &c);
+    pbc_kernel_on_wake(NULL, NULL);
     pbc_vidmm_fence_poll(v);
     v->gpu->paging_wait = UINT32_MAX;
     v->in_submit = 0;

@@ -421,6 +421,10 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
     if (pbc_kernel_take_leaks(what, sizeof(what)) && !v.stop && opt->mode == PBC_MODE_TARGET)
         VM_RULE(&v, pbc_rule_kernel(&res->findings, UINT32_MAX, "the builder, once its adapter was destroyed,",
                                     what));
+    /* So are the system threads it started: one still running is ended. */
+    if (pbc_kernel_take_threads(what, sizeof(what)) && !v.stop && opt->mode == PBC_MODE_TARGET)
+        VM_RULE(&v, pbc_rule_kernel(&res->findings, UINT32_MAX, "the builder, once its adapter was destroyed,",
+                                    what));
     if (opt->mode == PBC_MODE_TARGET) { /* what the builder printed, for the reports */
         size_t len;
         const char *log = pbc_kernel_log(&len);

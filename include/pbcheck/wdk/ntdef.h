@@ -180,9 +180,15 @@ typedef ULONG_PTR KAFFINITY, *PKAFFINITY;
 #ifndef BASETYPES
 #define BASETYPES
 #endif
-/* Windows' wchar_t is 16-bit; Linux's is 32-bit, so WCHAR is never wchar_t
- * here: u"..." literals (char16_t) fit it, L"..." literals do not. */
-#ifdef __cplusplus
+/* WCHAR is 16-bit. Windows' wchar_t is 16-bit and WCHAR is wchar_t, so
+ * drivers write L"..." into WCHAR arrays. Where wchar_t is 16-bit here too
+ * (clang -fshort-wchar, which pbcheck_add_target applies), WCHAR is
+ * wchar_t and L"..." fits it as on Windows; otherwise (wchar_t is 32-bit
+ * on Linux) WCHAR is char16_t in C++ and uint16_t in C, and only u"..."
+ * literals fit it (docs/wdk-headers.md, "WCHAR strings"). */
+#if defined(__SIZEOF_WCHAR_T__) && __SIZEOF_WCHAR_T__ == 2
+typedef wchar_t WCHAR;
+#elif defined(__cplusplus)
 typedef char16_t WCHAR;
 #else
 typedef uint16_t WCHAR;
@@ -296,6 +302,13 @@ typedef struct _RECT {
 
 #define STATUS_SUCCESS ((NTSTATUS)0x00000000L)
 #define STATUS_WAIT_0 ((NTSTATUS)0x00000000L)
+#define STATUS_WAIT_1 ((NTSTATUS)0x00000001L)
+#define STATUS_WAIT_2 ((NTSTATUS)0x00000002L)
+#define STATUS_WAIT_3 ((NTSTATUS)0x00000003L)
+#define STATUS_WAIT_63 ((NTSTATUS)0x0000003FL)
+#define STATUS_ABANDONED ((NTSTATUS)0x00000080L)
+#define STATUS_USER_APC ((NTSTATUS)0x000000C0L)
+#define STATUS_ALERTED ((NTSTATUS)0x00000101L)
 #define STATUS_TIMEOUT ((NTSTATUS)0x00000102L)
 #define STATUS_PENDING ((NTSTATUS)0x00000103L)
 #define STATUS_BUFFER_OVERFLOW ((NTSTATUS)0x80000005L)
@@ -308,11 +321,15 @@ typedef struct _RECT {
 #define STATUS_NO_MEMORY ((NTSTATUS)0xC0000017L)
 #define STATUS_ACCESS_DENIED ((NTSTATUS)0xC0000022L)
 #define STATUS_BUFFER_TOO_SMALL ((NTSTATUS)0xC0000023L)
+#define STATUS_OBJECT_TYPE_MISMATCH ((NTSTATUS)0xC0000024L)
 #define STATUS_OBJECT_NAME_NOT_FOUND ((NTSTATUS)0xC0000034L)
 #define STATUS_INTEGER_OVERFLOW ((NTSTATUS)0xC0000095L)
 #define STATUS_INSUFFICIENT_RESOURCES ((NTSTATUS)0xC000009AL)
 #define STATUS_DEVICE_NOT_READY ((NTSTATUS)0xC00000A3L)
 #define STATUS_NOT_SUPPORTED ((NTSTATUS)0xC00000BBL)
+#define STATUS_INVALID_PARAMETER_1 ((NTSTATUS)0xC00000EFL)
+#define STATUS_INVALID_PARAMETER_2 ((NTSTATUS)0xC00000F0L)
+#define STATUS_INVALID_PARAMETER_3 ((NTSTATUS)0xC00000F1L)
 #define STATUS_INVALID_DEVICE_STATE ((NTSTATUS)0xC0000184L)
 #define STATUS_INVALID_BUFFER_SIZE ((NTSTATUS)0xC0000206L)
 #define STATUS_NOT_FOUND ((NTSTATUS)0xC0000225L)

@@ -373,7 +373,108 @@ typedef struct _KTIMER {
     ULONG Period;
 } KTIMER, *PKTIMER, *PRKTIMER;
 
+/* ---- Threads, objects and handles ---- */
+typedef ULONG ACCESS_MASK, *PACCESS_MASK;
+#define SYNCHRONIZE 0x00100000u
+#define STANDARD_RIGHTS_REQUIRED 0x000F0000u
+#define STANDARD_RIGHTS_ALL 0x001F0000u
+#define GENERIC_READ 0x80000000u
+#define GENERIC_WRITE 0x40000000u
+#define GENERIC_EXECUTE 0x20000000u
+#define GENERIC_ALL 0x10000000u
+#define THREAD_ALL_ACCESS (STANDARD_RIGHTS_REQUIRED | SYNCHRONIZE | 0xFFFFu)
+
+#define OBJ_INHERIT 0x00000002u
+#define OBJ_PERMANENT 0x00000010u
+#define OBJ_EXCLUSIVE 0x00000020u
+#define OBJ_CASE_INSENSITIVE 0x00000040u
+#define OBJ_OPENIF 0x00000080u
+#define OBJ_OPENLINK 0x00000100u
+#define OBJ_KERNEL_HANDLE 0x00000200u
+#define OBJ_FORCE_ACCESS_CHECK 0x00000400u
+
+typedef struct _OBJECT_ATTRIBUTES {
+    ULONG Length;
+    HANDLE RootDirectory;
+    PUNICODE_STRING ObjectName;
+    ULONG Attributes;
+    PVOID SecurityDescriptor;
+    PVOID SecurityQualityOfService;
+} OBJECT_ATTRIBUTES, *POBJECT_ATTRIBUTES;
+typedef const OBJECT_ATTRIBUTES *PCOBJECT_ATTRIBUTES;
+
+#define InitializeObjectAttributes(p, n, a, r, s) \
+    do {                                          \
+        (p)->Length = sizeof(OBJECT_ATTRIBUTES);  \
+        (p)->RootDirectory = (r);                 \
+        (p)->Attributes = (a);                    \
+        (p)->ObjectName = (n);                    \
+        (p)->SecurityDescriptor = (s);            \
+        (p)->SecurityQualityOfService = NULL;     \
+    } while (0)
+
+typedef struct _CLIENT_ID {
+    HANDLE UniqueProcess;
+    HANDLE UniqueThread;
+} CLIENT_ID, *PCLIENT_ID;
+
+typedef VOID KSTART_ROUTINE(PVOID StartContext);
+typedef KSTART_ROUTINE *PKSTART_ROUTINE;
+
+/* Object types are opaque; drivers pass *PsThreadType. */
+typedef struct _OBJECT_TYPE *POBJECT_TYPE;
+typedef struct _OBJECT_HANDLE_INFORMATION {
+    ULONG HandleAttributes;
+    ACCESS_MASK GrantedAccess;
+} OBJECT_HANDLE_INFORMATION, *POBJECT_HANDLE_INFORMATION;
+
+/* Waits on more than one object (KeWaitForMultipleObjects). */
+typedef enum _WAIT_TYPE { WaitAll = 0, WaitAny = 1, WaitNotification = 2, WaitDequeue = 3 } WAIT_TYPE;
+#define THREAD_WAIT_OBJECTS 3
+#define MAXIMUM_WAIT_OBJECTS 64
+typedef struct _KWAIT_BLOCK {
+    LIST_ENTRY WaitListEntry;
+    UCHAR WaitType;
+    UCHAR BlockState;
+    USHORT WaitKey;
+    LONG SpareLong;
+    PVOID Thread;
+    PVOID Object;
+    PVOID SparePtr;
+} KWAIT_BLOCK, *PKWAIT_BLOCK, *PRKWAIT_BLOCK;
+
+/* IoGetDeviceProperty */
+typedef enum _DEVICE_REGISTRY_PROPERTY {
+    DevicePropertyDeviceDescription = 0,
+    DevicePropertyHardwareID = 1,
+    DevicePropertyCompatibleIDs = 2,
+    DevicePropertyBootConfiguration = 3,
+    DevicePropertyBootConfigurationTranslated = 4,
+    DevicePropertyClassName = 5,
+    DevicePropertyClassGuid = 6,
+    DevicePropertyDriverKeyName = 7,
+    DevicePropertyManufacturer = 8,
+    DevicePropertyFriendlyName = 9,
+    DevicePropertyLocationInformation = 10,
+    DevicePropertyPhysicalDeviceObjectName = 11,
+    DevicePropertyBusTypeGuid = 12,
+    DevicePropertyLegacyBusType = 13,
+    DevicePropertyBusNumber = 14,
+    DevicePropertyEnumeratorName = 15,
+    DevicePropertyAddress = 16,
+    DevicePropertyUINumber = 17,
+    DevicePropertyInstallState = 18,
+    DevicePropertyRemovalPolicy = 19,
+    DevicePropertyResourceRequirements = 20,
+    DevicePropertyAllocatedResources = 21,
+    DevicePropertyContainerID = 22
+} DEVICE_REGISTRY_PROPERTY;
+
 PBC_WDK_STATIC_ASSERT(sizeof(KEVENT) == 24, "KEVENT");
+PBC_WDK_STATIC_ASSERT(sizeof(OBJECT_ATTRIBUTES) == 48, "OBJECT_ATTRIBUTES");
+PBC_WDK_STATIC_ASSERT(offsetof(OBJECT_ATTRIBUTES, ObjectName) == 16, "OBJECT_ATTRIBUTES.ObjectName");
+PBC_WDK_STATIC_ASSERT(sizeof(CLIENT_ID) == 16, "CLIENT_ID");
+PBC_WDK_STATIC_ASSERT(sizeof(KWAIT_BLOCK) == 48, "KWAIT_BLOCK");
 PBC_WDK_STATIC_ASSERT(sizeof(KDPC) == 64, "KDPC");
 PBC_WDK_STATIC_ASSERT(sizeof(KTIMER) == 64, "KTIMER");
 
@@ -454,11 +555,11 @@ VOID KeReleaseSpinLock(PKSPIN_LOCK SpinLock, KIRQL NewIrql);
  * target; it never aborts the harness. */
 VOID pbc_wdk_assert_failed(const char *expr, const char *file, int line);
 
-/* ---- Kernel services: the simple ones (services.c) ----
- * The harness runs one driver call at a time on one thread: nothing
- * blocks. A wait that could never be satisfied, a spin lock acquired
- * twice, a bad pool free, a leak, a bug check or a break point is
- * recorded as a finding against the driver; every call returns. */
+/* ---- Kernel services (services.c) ----
+ * The harness is one CPU: driver code never runs on two threads at once.
+ * A wait that could never be satisfied, a spin lock acquired twice, a bad
+ * pool free, a leak, a bug check or a break point is recorded as a finding
+ * against the driver; every call returns. */
 
 /* Captured into the run's log (Windows conversions such as %wZ, %ws and
  * %I64x are understood; %lx reads a 32-bit ULONG as on Windows). */
@@ -476,11 +577,56 @@ LONG KeSetEvent(PRKEVENT Event, KPRIORITY Increment, BOOLEAN Wait);
 LONG KeResetEvent(PRKEVENT Event);
 VOID KeClearEvent(PRKEVENT Event);
 LONG KeReadStateEvent(PRKEVENT Event);
-/* Object must be a KEVENT. A signalled event satisfies the wait (and a
- * synchronization event resets); an unsignalled one times out at once
- * (STATUS_TIMEOUT), and without a Timeout that is recorded as a deadlock. */
+/* Object is a KEVENT or a thread object. A signalled event satisfies the
+ * wait (and a synchronization event resets). Unsignalled: when no other
+ * driver thread could signal it the wait times out at once (STATUS_TIMEOUT),
+ * and without a Timeout that is recorded as a deadlock; otherwise the
+ * caller really waits while the others run (a DDI thread at most 2 s). */
 NTSTATUS KeWaitForSingleObject(PVOID Object, KWAIT_REASON WaitReason, KPROCESSOR_MODE WaitMode,
                                BOOLEAN Alertable, PLARGE_INTEGER Timeout);
+
+/* Waits for any or all of Count objects (events or threads); WaitBlockArray
+ * may be NULL for up to THREAD_WAIT_OBJECTS. Returns STATUS_WAIT_0 + the
+ * index of the object that satisfied a WaitAny. */
+NTSTATUS KeWaitForMultipleObjects(ULONG Count, PVOID Object[], WAIT_TYPE WaitType, KWAIT_REASON WaitReason,
+                                  KPROCESSOR_MODE WaitMode, BOOLEAN Alertable, PLARGE_INTEGER Timeout,
+                                  PKWAIT_BLOCK WaitBlockArray);
+/* Lets the driver's other threads run; a relative interval advances the
+ * clock. */
+NTSTATUS KeDelayExecutionThread(KPROCESSOR_MODE WaitMode, BOOLEAN Alertable, PLARGE_INTEGER Interval);
+
+/* DPCs run at DISPATCH_LEVEL on the harness's one CPU: at once when
+ * queued below DISPATCH_LEVEL, else when the IRQL drops below it (or the
+ * DDI call returns). */
+VOID KeInitializeDpc(PRKDPC Dpc, PKDEFERRED_ROUTINE DeferredRoutine, PVOID DeferredContext);
+BOOLEAN KeInsertQueueDpc(PRKDPC Dpc, PVOID SystemArgument1, PVOID SystemArgument2);
+BOOLEAN KeRemoveQueueDpc(PRKDPC Dpc);
+VOID KeFlushQueuedDpcs(VOID);
+
+/* A system thread is a real thread running StartRoutine. The harness has
+ * one CPU: the driver's threads take turns, switching only inside waits
+ * (KeWait*, KeDelayExecutionThread, KeStallExecutionProcessor) and between
+ * DDI calls. A thread still running when the run ends is ended at its next
+ * wait and reported. */
+NTSTATUS PsCreateSystemThread(PHANDLE ThreadHandle, ULONG DesiredAccess, POBJECT_ATTRIBUTES ObjectAttributes,
+                              HANDLE ProcessHandle, PCLIENT_ID ClientId, PKSTART_ROUTINE StartRoutine,
+                              PVOID StartContext);
+/* Ends the calling system thread (does not return); from any other thread
+ * it is recorded as a bug check and returns STATUS_INVALID_PARAMETER. */
+NTSTATUS PsTerminateSystemThread(NTSTATUS ExitStatus);
+extern POBJECT_TYPE *PsThreadType;
+/* Thread handles only: *Object is the thread object, which a wait
+ * satisfies when the thread has ended. */
+NTSTATUS ObReferenceObjectByHandle(HANDLE Handle, ACCESS_MASK DesiredAccess, POBJECT_TYPE ObjectType,
+                                   KPROCESSOR_MODE AccessMode, PVOID *Object,
+                                   POBJECT_HANDLE_INFORMATION HandleInformation);
+LONG_PTR ObfDereferenceObject(PVOID Object);
+#define ObDereferenceObject(o) ObfDereferenceObject(o)
+NTSTATUS ZwClose(HANDLE Handle);
+
+/* The model adapter's properties: fixed values (docs/wdk-headers.md). */
+NTSTATUS IoGetDeviceProperty(PDEVICE_OBJECT DeviceObject, DEVICE_REGISTRY_PROPERTY DeviceProperty,
+                             ULONG BufferLength, PVOID PropertyBuffer, PULONG ResultLength);
 
 VOID KeInitializeSpinLock(PKSPIN_LOCK SpinLock);
 /* Require DISPATCH_LEVEL or above; acquiring a held lock is a deadlock. */
@@ -503,6 +649,11 @@ VOID ExFreePoolWithTag(PVOID P, ULONG Tag);
 VOID ExFreePool(PVOID P);
 
 SIZE_T RtlCompareMemory(const VOID *Source1, const VOID *Source2, SIZE_T Length);
+/* Points DestinationString at SourceString (NULL: empty), lengths in bytes. */
+VOID RtlInitUnicodeString(PUNICODE_STRING DestinationString, PCWSTR SourceString);
+/* A UNICODE_STRING over a string literal: RTL_CONSTANT_STRING(L"...") when
+ * WCHAR is wchar_t (-fshort-wchar), RTL_CONSTANT_STRING(u"...") otherwise. */
+#define RTL_CONSTANT_STRING(s) {sizeof(s) - sizeof((s)[0]), sizeof(s), (PWCH)(s)}
 
 /* The interlocked list forms take the lock with KeAcquireSpinLockAtDpcLevel
  * semantics (a held lock is a deadlock) without changing the IRQL. */
