@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -549,9 +550,18 @@ static uint32_t kill_children_of(pid_t parent, iso_killed *seen, char *what, siz
                 comm[strcspn(comm, "\n")] = 0;
                 fclose(c);
             }
+            /* Dead before the job's answer is taken: one still dying
+             * would be found again after the next job, and blamed on it. */
+            int dying = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
             kill((pid_t)pid, SIGKILL);
-            if (parent == getpid())
+            if (parent == getpid()) {
                 waitpid((pid_t)pid, NULL, 0);
+            } else if (dying >= 0) {
+                struct pollfd gone = {dying, POLLIN, 0};
+                poll(&gone, 1, 1000);
+            }
+            if (dying >= 0)
+                close(dying);
             if (killed_before(seen, (pid_t)pid))
                 continue;
             if (!strcmp(comm, "llvm-symbolizer"))
