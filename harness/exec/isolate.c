@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <ucontext.h>
@@ -616,10 +617,19 @@ static uint32_t kill_children_of(pid_t parent, iso_killed *seen, char *what, siz
                 comm[strcspn(comm, "\n")] = 0;
                 fclose(c);
             }
+            /* Dead before the job's answer is taken: one still dying
+             * would be found again after the next job, and blamed on it. */
+            int dying = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
             kill((pid_t)pid, SIGKILL);
             seen->listed++;
-            if (parent == getpid())
+            if (parent == getpid()) {
                 waitpid((pid_t)pid, NULL, 0);
+            } else if (dying >= 0) {
+                struct pollfd gone = {dying, POLLIN, 0};
+                poll(&gone, 1, 1000);
+            }
+            if (dying >= 0)
+                close(dying);
             if (!strcmp(comm, "llvm-symbolizer"))
                 continue; /* the sanitizer's own helper, reporting the worker's death: not the builder's */
             int again = 0;
