@@ -22,7 +22,7 @@
 #include "../../targets/examples/example_worker/exwk_isa.c"
 #include "../../targets/examples/example_worker/exwk_ddi.c"
 
-#define KT_QUEUE 64u
+#define KT_QUEUE 8192u /* more than the operations one paging buffer can carry (4,096 a scenario) */
 #define KT_DONE_REGISTER 0x40u /* byte offset of the completion register */
 
 /* One adapter at a time: a run creates and destroys it. */
