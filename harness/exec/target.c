@@ -99,7 +99,10 @@ int pbc_exec_target_is_path(const char *name) { return strchr(name, '/') || strs
  * copied to full size into *out. 0, or -1 with why. */
 static int library_load(const char *path, pbc_target *out, char *why, size_t why_size)
 {
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    /* By its absolute path: glibc's backtrace then names the library so,
+     * and only such a frame is symbolized (exec/isolate.c). */
+    char abs[PATH_MAX];
+    void *lib = dlopen(realpath(path, abs) ? abs : path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         snprintf(why, why_size, "cannot load target '%s': %s", path, dlerror());
         return -1;
