@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "progress.h"
+#include "base/safe.h"
 #include "exec/child.h"
 #include "exec/isolate.h"
 #include "exec/runner.h"
@@ -169,6 +170,30 @@ static void judge_waiting(void *ctx, double seconds)
 
 static void judge_here(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
                        const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c);
+static void judge_text(FILE *o, pbc_runner *runner, const char *name, const pbc_scenario *s, const pbc_target *t,
+                       uint32_t dma_size, int trace, pbc_judge_counts *c);
+
+/* Text a builder may have written (its messages, DbgPrint output, crash
+ * output, the verdict lines of a worker it runs in) reaches the terminal
+ * only made safe: no escape sequence, no byte that is not printable. */
+static void print_safe(const char *text)
+{
+    char *safe = pbc_safe_text(text ? text : "", PBC_SAFE_LINES);
+    fputs(safe, stdout);
+    if (safe[0] && safe[strlen(safe) - 1] != '\n')
+        putchar('\n');
+    free(safe);
+}
+
+/* The command that replays one scenario, pbcheck's own text. */
+static void print_replay(const char *verb, const char *name, int trace)
+{
+    const char *argv[] = {pbc_child_self_command(), verb, name, "--target", pbc_cli_target_arg(),
+                          trace ? "--trace" : NULL, NULL};
+    char *cmd = pbc_report_shell_command(argv);
+    printf("  replay: %s\n", cmd);
+    free(cmd);
+}
 
 /* In the worker: the input read again from its file (so positions in
  * messages are the file's), judged and printed as in-process. */
@@ -180,16 +205,22 @@ static uint8_t *judge_job(void *ctx, const uint8_t *job, size_t len, size_t *ans
     uint32_t dma_size = pbc_iso_get_u32(&in), trace = pbc_iso_get_u32(&in);
     pbc_judge_counts c = {0};
     pbc_scenario s;
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *o = open_memstream(&text, &text_len);
     if (w->load(name, w->t, &s) == 0) {
-        judge_here(w->runner, verb, name, &s, w->t, dma_size, (int)trace, &c);
+        judge_text(o, w->runner, name, &s, w->t, dma_size, (int)trace, &c);
         pbc_scenario_fini(&s);
     } else {
         c.failed++; /* read a moment ago, unreadable now: the loader said why */
     }
+    fclose(o);
     pbc_iso_buf out = {0};
     pbc_iso_put_u32(&out, c.passed);
     pbc_iso_put_u32(&out, c.failed);
     pbc_iso_put_u32(&out, c.skipped);
+    pbc_iso_put_str(&out, text);
+    free(text);
     free(verb);
     free(name);
     *answer_len = out.n;
@@ -200,7 +231,8 @@ void pbc_cli_isolate(pbc_runner *runner, const pbc_target *t, pbc_cli_loader loa
                      uint64_t memory)
 {
     judge_w = (judge_worker){runner, t, load};
-    pbc_iso_limits lim = {seconds, memory, 64, PBC_ISO_CAPTURE_STDERR};
+    /* The worker's stdout too: only the answer, made safe, reaches ours. */
+    pbc_iso_limits lim = {seconds, memory, 64, PBC_ISO_CAPTURE_ALL};
     judge_iso = pbc_iso_create(&lim, judge_job, &judge_w);
     pbc_iso_set_waiting(judge_iso, judge_waiting, NULL);
     pbc_iso_catch_signals(NULL); /* a builder's signal fails its scenario; the user's ends the run */
@@ -228,70 +260,91 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
     judge_current = name;
     judge_told = 0;
     pbc_judge_counts got = {0};
+    char *text = NULL;
     if (pbc_iso_run_scaled(judge_iso, job.p, job.n, pbc_scenario_timeout_units(s), &r) == PBC_ISO_OK) {
-        /* One scenario is judged once: counts of 0 or 1 and nothing else. */
+        /* One scenario is judged once: counts of 0 or 1, one of them 1,
+         * and the verdict lines, made safe here (the worker is the
+         * builder's to write). */
         pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
         got.passed = pbc_iso_get_u32_max(&in, 1);
         got.failed = pbc_iso_get_u32_max(&in, 1);
         got.skipped = pbc_iso_get_u32_max(&in, 1);
-        if (!pbc_iso_reader_done(&in))
-            pbc_iso_reject(judge_iso, &r, "not a scenario's counts");
+        text = pbc_iso_get_str(&in);
+        if (!pbc_iso_reader_done(&in) || got.passed + got.failed + got.skipped != 1)
+            pbc_iso_reject(judge_iso, &r, "not a scenario's counts and verdict");
     }
     if (r.cls == PBC_ISO_OK) {
         c->passed += got.passed;
         c->failed += got.failed;
         c->skipped += got.skipped;
+        print_safe(text);
+        if (got.failed)
+            print_replay(verb, name, 1);
     } else {
         c->failed++;
+        char *detail = pbc_safe_text(r.detail, 0);
         if (r.cls == PBC_ISO_HARNESS)
-            printf("HARNESS BUG  %s  %s\n", name, r.detail);
-        const char *argv[] = {pbc_child_self_command(), verb, name, "--target", pbc_cli_target_arg(), NULL};
-        char *cmd = pbc_report_shell_command(argv);
-        printf("FAIL  %s  %s\n  %s: %s\n", name, pbc_iso_class_name(r.cls), pbc_iso_class_name(r.cls), r.detail);
-        if (r.output && r.output[0]) /* what the worker said on stderr: a sanitizer's report, the backtrace */
-            printf("  its output (stderr):\n%s%s", r.output, r.output[strlen(r.output) - 1] == '\n' ? "" : "\n");
-        printf("  replay: %s\n", cmd);
-        free(cmd);
+            printf("HARNESS BUG  %s  %s\n", name, detail);
+        printf("FAIL  %s  %s\n  %s: %s\n", name, pbc_iso_class_name(r.cls), pbc_iso_class_name(r.cls), detail);
+        free(detail);
+        if (r.output && r.output[0]) { /* what the worker printed: a sanitizer's report, the backtrace */
+            printf("  its output:\n");
+            print_safe(r.output);
+        }
+        print_replay(verb, name, 0);
     }
+    free(text);
     pbc_iso_result_fini(&r);
     free(job.p);
 }
 
+/* In this process (a built-in target, or --no-fork): the same text, made
+ * safe as a worker's is. */
 static void judge_here(pbc_runner *runner, const char *verb, const char *name, const pbc_scenario *s,
                        const pbc_target *t, uint32_t dma_size, int trace, pbc_judge_counts *c)
 {
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *o = open_memstream(&text, &text_len);
+    uint32_t failed = c->failed;
+    judge_text(o, runner, name, s, t, dma_size, trace, c);
+    fclose(o);
+    print_safe(text);
+    free(text);
+    if (c->failed != failed)
+        print_replay(verb, name, 1);
+}
+
+/* One scenario judged, its verdict lines (and --trace's) into o: all but
+ * the replay command, which the caller adds. */
+static void judge_text(FILE *out, pbc_runner *runner, const char *name, const pbc_scenario *s, const pbc_target *t,
+                       uint32_t dma_size, int trace, pbc_judge_counts *c)
+{
     pbc_run_options o = {.dma_override = dma_size, .check_determinism = 1, .digest = 1,
-                         .trace = trace ? stdout : NULL};
+                         .trace = trace ? out : NULL};
     if (trace)
-        printf("== %s (target %s)\n", name, t->name);
-    pbc_outcome out;
-    pbc_runner_run(runner, s, t, &o, &out);
+        fprintf(out, "== %s (target %s)\n", name, t->name);
+    pbc_outcome res;
+    pbc_runner_run(runner, s, t, &o, &res);
     const pbc_record *r = &runner->target.res;
-    switch (out.verdict) {
+    switch (res.verdict) {
     case PBC_VERDICT_PASS:
         c->passed++;
-        printf("pass  %s  digest %016" PRIx64 "  (%u ops, %u calls, %u buffers, %u submissions, "
-               "%u busy retries)\n", name, out.digest.total, s->op_count, r->calls, r->buffers,
-               r->sub_count, r->busy_retries);
+        fprintf(out, "pass  %s  digest %016" PRIx64 "  (%u ops, %u calls, %u buffers, %u submissions, "
+                "%u busy retries)\n", name, res.digest.total, s->op_count, r->calls, r->buffers,
+                r->sub_count, r->busy_retries);
         break;
     case PBC_VERDICT_SKIP:
         c->skipped++;
-        printf("skip  %s  %s\n", name, out.message);
+        fprintf(out, "skip  %s  %s\n", name, res.message);
         break;
     default:
         c->failed++;
-        printf("%s  %s  %s\n  %s\n", out.verdict == PBC_VERDICT_FAIL ? "FAIL" : "HARNESS BUG", name,
-               out.rule, out.message);
-        if (out.log[0])
-            printf("  the builder's DbgPrint output%s:\n%s%s", out.log_truncated ? " (last lines)" : "", out.log,
-                   out.log[strlen(out.log) - 1] == '\n' ? "" : "\n");
-        {
-            (void)t;
-            const char *argv[] = {pbc_child_self_command(), verb, name, "--target", pbc_cli_target_arg(), "--trace", NULL};
-            char *cmd = pbc_report_shell_command(argv);
-            printf("  replay: %s\n", cmd);
-            free(cmd);
-        }
+        fprintf(out, "%s  %s  %s\n  %s\n", res.verdict == PBC_VERDICT_FAIL ? "FAIL" : "HARNESS BUG", name,
+                res.rule, res.message);
+        if (res.log[0])
+            fprintf(out, "  the builder's DbgPrint output%s:\n%s%s", res.log_truncated ? " (last lines)" : "",
+                    res.log, res.log[strlen(res.log) - 1] == '\n' ? "" : "\n");
         break;
     }
 }
@@ -313,6 +366,7 @@ int pbc_cli_judge_summary(const char *verb, const pbc_judge_counts *c)
 typedef struct disasm_ctx {
     const pbc_gpu *gpu;
     uint32_t last_entry;
+    FILE *o;
 } disasm_ctx;
 
 static void disasm_packet(void *ctx, const pbc_qentry *e, uint32_t offset, const pbc_uop *uop)
@@ -321,39 +375,39 @@ static void disasm_packet(void *ctx, const pbc_qentry *e, uint32_t offset, const
     (void)uop;
     uint32_t entry = (uint32_t)(e - d->gpu->queue) + 1;
     if (entry != d->last_entry) {
-        printf("submission %u: buffer at 0x%" PRIx64 " [0x%x, 0x%x)\n", entry, e->phys, e->start, e->end);
+        fprintf(d->o, "submission %u: buffer at 0x%" PRIx64 " [0x%x, 0x%x)\n", entry, e->phys, e->start, e->end);
         d->last_entry = entry;
     }
     char line[256];
     int64_t at = pbc_gpu_pool_offset(d->gpu, e->phys + offset); /* the pool may be seen through a segment (S40) */
     if (at < 0 || (uint64_t)at + (e->end - offset) > PBC_DMA_POOL_SIZE) {
-        printf("  +0x%05x  (outside the paging-buffer pool)\n", offset);
+        fprintf(d->o, "  +0x%05x  (outside the paging-buffer pool)\n", offset);
         return;
     }
     d->gpu->isa->disasm(d->gpu->dma_pool + at, e->end - offset, line, sizeof(line));
-    printf("  +0x%05x  %s\n", offset, line);
+    fprintf(d->o, "  +0x%05x  %s\n", offset, line);
 }
 
 /* The disassembly itself: in a worker unless --no-fork, printing to the
  * caller's stdout. 0 ran to the end, 1 stopped by a finding, 2 a layout
  * the model cannot build (printed), 3 skipped. */
-static int disasm_here(const run_args *a, const pbc_scenario *s, const char *name)
+static int disasm_here(const run_args *a, const pbc_scenario *s, const char *name, FILE *o)
 {
     const char *why;
     pbc_gpu *gpu = pbc_gpu_create(s->segments, s->segment_count, a->target->isa, &why);
     if (!gpu) {
-        fprintf(stderr, "%s: %s\n", name, why);
+        fprintf(o, "%s: %s\n", name, why);
         return 2;
     }
-    disasm_ctx d = {gpu, 0};
+    disasm_ctx d = {gpu, 0, o};
     gpu->on_packet = disasm_packet;
     gpu->packet_ctx = &d;
     pbc_record res;
     pbc_record_init(&res);
-    pbc_vidmm_options o = {PBC_MODE_TARGET, a->dma_size, 0, NULL};
-    int rc = pbc_vidmm_run(gpu, s, a->target, &o, &res);
+    pbc_vidmm_options vo = {PBC_MODE_TARGET, a->dma_size, 0, NULL};
+    int rc = pbc_vidmm_run(gpu, s, a->target, &vo, &res);
     if (res.findings.count)
-        printf("stopped: %s: %s\n", pbc_rule_get(res.findings.items[0].rule)->id, res.findings.items[0].detail);
+        fprintf(o, "stopped: %s: %s\n", pbc_rule_get(res.findings.items[0].rule)->id, res.findings.items[0].detail);
     pbc_record_fini(&res);
     pbc_gpu_destroy(gpu);
     return rc == 0 ? 0 : rc == 2 ? 3 : 1;
@@ -369,8 +423,15 @@ static uint8_t *disasm_job(void *ctx, const uint8_t *job, size_t len, size_t *an
     const disasm_job_ctx *d = ctx;
     pbc_iso_reader in = {job, len, 0};
     char *name = pbc_iso_get_str(&in);
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *o = open_memstream(&text, &text_len);
+    int done = disasm_here(d->a, d->s, name, o);
+    fclose(o);
     pbc_iso_buf out = {0};
-    pbc_iso_put_u32(&out, (uint32_t)disasm_here(d->a, d->s, name));
+    pbc_iso_put_u32(&out, (uint32_t)done);
+    pbc_iso_put_str(&out, text);
+    free(text);
     free(name);
     *answer_len = out.n;
     return out.p;
@@ -392,27 +453,42 @@ int pbc_cmd_disasm(int argc, char **argv)
     }
     int done;
     if (a.no_fork) {
-        done = disasm_here(&a, &s, name);
+        char *text = NULL;
+        size_t text_len = 0;
+        FILE *o = open_memstream(&text, &text_len);
+        done = disasm_here(&a, &s, name, o);
+        fclose(o);
+        print_safe(text); /* the ISA's disassembler is the builder's code */
+        free(text);
     } else {
         disasm_job_ctx ctx = {&a, &s};
-        pbc_iso_limits lim = {a.timeout, a.memory, 1, PBC_ISO_CAPTURE_STDERR};
+        pbc_iso_limits lim = {a.timeout, a.memory, 1, PBC_ISO_CAPTURE_ALL};
         pbc_iso *iso = pbc_iso_create(&lim, disasm_job, &ctx);
         pbc_iso_catch_signals(NULL);
         pbc_iso_buf job = {0};
         pbc_iso_put_str(&job, name);
         pbc_iso_result r;
+        char *text = NULL;
         if (pbc_iso_run_scaled(iso, job.p, job.n, pbc_scenario_timeout_units(&s), &r) == PBC_ISO_OK) {
             pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
             done = (int)pbc_iso_get_u32_max(&in, 3);
+            text = pbc_iso_get_str(&in);
             if (!pbc_iso_reader_done(&in))
-                pbc_iso_reject(iso, &r, "not an exit status");
+                pbc_iso_reject(iso, &r, "not an exit status and a listing");
         }
-        if (r.cls != PBC_ISO_OK) {
-            printf("FAIL  %s  %s\n  %s: %s\n", name, pbc_iso_class_name(r.cls), pbc_iso_class_name(r.cls), r.detail);
-            if (r.output && r.output[0])
-                printf("  its output (stderr):\n%s%s", r.output, r.output[strlen(r.output) - 1] == '\n' ? "" : "\n");
+        if (r.cls == PBC_ISO_OK) {
+            print_safe(text);
+        } else {
+            char *detail = pbc_safe_text(r.detail, 0);
+            printf("FAIL  %s  %s\n  %s: %s\n", name, pbc_iso_class_name(r.cls), pbc_iso_class_name(r.cls), detail);
+            free(detail);
+            if (r.output && r.output[0]) {
+                printf("  its output:\n");
+                print_safe(r.output);
+            }
             done = 1;
         }
+        free(text);
         pbc_iso_result_fini(&r);
         free(job.p);
         pbc_iso_destroy(iso);

@@ -34,6 +34,7 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 }
+no_escape() { python3 -c 'import sys; sys.exit(b"\x1b" in open(sys.argv[1], "rb").read())' "$1"; }
 nothing_left() { ! pgrep -f -- "--target $1" >/dev/null; }
 
 for pair in "$@"; do
@@ -82,10 +83,23 @@ sys.exit(not any(b["facts"]["class"] == "crash" for b in d["buckets"]))' "$tmp/t
     newline)
         check newline-files-say-fail says_fail "$dir"
         check newline-one-verdict-line [ "$(grep -c '^verdict:' "$tmp/$kind.log")" -eq 1 ]
-        check newline-no-escape-on-stdout sh -c "! grep -q \$'\\x1b' '$tmp/$kind.log'"
+        check newline-no-escape-on-stdout no_escape "$tmp/$kind.log"
         check newline-shown-escaped grep -q 'certify attack\\x0a\\x1b\[8mverdict: CONFORMANT' "$tmp/$kind.log"
         check newline-folder-printable python3 -c 'import os,sys
 sys.exit(not all(n.isprintable() for n in os.listdir(sys.argv[1])))' "$cwd/reports"
+        # run, replay and disasm print a worker's verdict lines, messages
+        # and output only made safe: what the builder printed cannot reach
+        # the terminal as it is.
+        for verb in run replay disasm; do
+            input=$src/corpus/seeds/fill-basic.pbs
+            [ $verb = replay ] && input=$tmp/encoded/fill-basic.bin &&
+                "$pbcheck" encode "$src/corpus/seeds/fill-basic.pbs" --out "$tmp/encoded" >/dev/null
+            timeout -s KILL 60 "$pbcheck" $verb "$input" --target "$lib" --trace >"$tmp/$verb.out" 2>&1
+            rc=$?
+            [ $verb = disasm ] || check "newline-$verb-fails" [ $rc -eq 1 ]
+            check "newline-$verb-no-escape" no_escape "$tmp/$verb.out"
+            [ $verb = disasm ] || check "newline-$verb-no-forged-pass" sh -c "! grep -q '^pass  forged' '$tmp/$verb.out'"
+        done
         ;;
     dotdot)
         check dotdot-files-say-fail says_fail "$dir"

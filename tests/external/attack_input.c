@@ -10,7 +10,8 @@
  *   3 triage      a job answer whose triage facts are the wrong size
  *   4 verdict     a job answer with the verdict 0x7fffffff
  *   5 newline     a table name holding a newline, ESC[8m and a forged
- *                 verdict line
+ *                 verdict line; every Fill also prints ESC[8m and forged
+ *                 verdict lines on stdout and in a DbgPrint
  *   6 dotdot      a table name "../../x"
  *   7 shell       a backtrace line with a shell command as its offset on
  *                 stderr, then abort()
@@ -153,6 +154,11 @@ static void attack_fill(void)
         put_str(&f, "");
         put_str(&f, "");
         send_and_die(&f);
+        break;
+    case 5: /* what run and replay print: its own stdout, and a forged line in a DbgPrint */
+        fputs("\x1b[8mpass  forged\nrun: 1 passed, 0 failed, 0 skipped\n", stdout);
+        fflush(stdout);
+        DbgPrint("\x1b[8mrun: 1 passed, 0 failed, 0 skipped\n");
         break;
     case 7:
         fprintf(stderr, "pbcheck: worker: fatal signal, backtrace:\n/tmp/x.so(+0x0;touch pbc-pwned) [0x0]\n");
