@@ -160,6 +160,18 @@ sys.exit(0 if d["verdict"] == "fail" else 1)' "$out/r/report.json"
                     check "$name-$sig-delayed-action-never-happened" test ! -e "$tmp/marks/linger-ran"
                     check "$name-$sig-nothing-in-scratch-folders" test -z "$(find "$tmp/tmpdir" -name linger-ran)"
                     pkill -KILL -x pbc-attack-lngr 2>/dev/null
+                    if [ $sig = KILL ]; then
+                        # The SIGKILLed pbcheck's scratch folders stay until the
+                        # next pbcheck of the user starts a worker, which
+                        # removes every folder no live pbcheck holds.
+                        check "$name-KILL-left-scratch" test -n "$(ls -d "$tmp/tmpdir"/pbcheck-worker-* 2>/dev/null)"
+                        left=$(ls -d "$tmp/tmpdir"/pbcheck-worker-* 2>/dev/null)
+                        printf 'pbs 1\nalloc A size=4K at=1:0\nend\n' >"$tmp/nothing.pbs"
+                        chmod 644 "$tmp/nothing.pbs"
+                        as_user "$user" "$exe" run "$tmp/nothing.pbs" --target "$lib" >"$out-sweep.log" 2>&1
+                        check "$name-KILL-next-run-passes" [ $? -eq 0 ] || cat "$out-sweep.log"
+                        for d in $left; do check "$name-KILL-scratch-swept" test ! -e "$d"; done
+                    fi
                 done
                 ;;
             esac

@@ -32,6 +32,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -302,20 +305,87 @@ uint32_t pbc_sandbox_probe(void)
 
 /* ---- scratch folders ---------------------------------------------------- */
 
-char *pbc_sandbox_scratch_create(void)
+/* A scratch folder is locked (flock, exclusive) by the pbcheck that made
+ * it, through a descriptor no worker keeps, for as long as that pbcheck
+ * lives: the kernel drops the lock when it dies, however it dies. A
+ * folder nobody holds is a SIGKILLed pbcheck's, and the next pbcheck that
+ * makes one removes it. The lock, unlike a pid in the name, means the same
+ * in every PID namespace sharing the folder. */
+#define SCRATCH_PREFIX "pbcheck-worker-"
+
+typedef struct scratch_lock {
+    char *dir;
+    int fd;
+} scratch_lock;
+static scratch_lock *scratch_held;
+static size_t scratch_count;
+
+static const char *scratch_parent(void)
 {
     const char *tmp = getenv("TMPDIR");
-    char *dir = pbc_xprintf("%s/pbcheck-scratch-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+    return tmp && *tmp == '/' ? tmp : "/tmp";
+}
+
+/* Removes the scratch folders under parent that no live pbcheck holds,
+ * and only folders of this user: once a process. */
+static void scratch_sweep(const char *parent)
+{
+    static int swept;
+    if (swept++)
+        return;
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strncmp(e->d_name, SCRATCH_PREFIX, strlen(SCRATCH_PREFIX)))
+            continue;
+        int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0)
+            continue;
+        if (!fstat(fd, &st) && st.st_uid == geteuid() && !flock(fd, LOCK_EX | LOCK_NB)) {
+            char *path = pbc_xprintf("%s/%s", parent, e->d_name);
+            char err[256];
+            pbc_fs_remove_tree(path, err, sizeof(err));
+            free(path);
+        }
+        close(fd);
+    }
+    closedir(d);
+}
+
+char *pbc_sandbox_scratch_create(void)
+{
+    const char *parent = scratch_parent();
+    scratch_sweep(parent);
+    char *dir = pbc_xprintf("%s/" SCRATCH_PREFIX "XXXXXX", parent);
     if (!mkdtemp(dir)) {
         free(dir);
         return NULL;
     }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
+        close(fd); /* a filesystem without locks: no sweep can lock it either */
+        return dir;
+    }
+    if (fd < 0)
+        return dir;
+    scratch_held = pbc_xrealloc(scratch_held, (scratch_count + 1) * sizeof(*scratch_held));
+    scratch_held[scratch_count++] = (scratch_lock){pbc_xstrdup(dir), fd};
     return dir;
 }
 
 void pbc_sandbox_scratch_remove(const char *dir)
 {
     char err[256];
-    if (dir)
-        pbc_fs_remove_tree(dir, err, sizeof(err)); /* what cannot go stays in the temporary folder */
+    if (!dir)
+        return;
+    pbc_fs_remove_tree(dir, err, sizeof(err)); /* what cannot go stays in the temporary folder */
+    for (size_t i = 0; i < scratch_count; i++)
+        if (!strcmp(scratch_held[i].dir, dir)) {
+            close(scratch_held[i].fd);
+            free(scratch_held[i].dir);
+            scratch_held[i] = scratch_held[--scratch_count];
+            break;
+        }
 }
