@@ -34,6 +34,8 @@ typedef struct _PV_ADAPTER {
     D3DGPU_VIRTUAL_ADDRESS ProgressFence;
     UINT PowerLevel;
     PHYSICAL_ADDRESS Scanout[2];
+    HANDLE ProtectedSession;
+    D3DGPU_VIRTUAL_ADDRESS SchedulingLog;
 } PV_ADAPTER, *PPV_ADAPTER;
 
 static UNICODE_STRING g_pvServiceName = RTL_CONSTANT_STRING(L"pvgpu");
@@ -540,9 +542,12 @@ static NTSTATUS APIENTRY PvUpdateHwContextState(IN_CONST_HANDLE hAdapter, IN_CON
 
 static NTSTATUS APIENTRY PvCreateProtectedSession(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CREATEPROTECTEDSESSION pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->PrivateDriverDataSize < sizeof(ULONG) || pArgs->pPrivateDriverData == NULL)
+        return STATUS_INVALID_PARAMETER;
+    *(ULONG *)pArgs->pPrivateDriverData = PV_POOL_TAG; /* the session's key, for the user-mode driver */
+    adapter->ProtectedSession = pArgs->hProtectedSession;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvDestroyProtectedSession(IN_CONST_HANDLE hAdapter, HANDLE hProtectedSession)
@@ -555,9 +560,11 @@ static NTSTATUS APIENTRY PvDestroyProtectedSession(IN_CONST_HANDLE hAdapter, HAN
 static NTSTATUS APIENTRY PvSetSchedulingLogBuffer(IN_CONST_HANDLE hAdapter,
                                                   IN_CONST_PDXGKARG_SETSCHEDULINGLOGBUFFER pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->NodeOrdinal != 0 || pArgs->InterruptEntry >= pArgs->NumberOfEntries)
+        return STATUS_INVALID_PARAMETER;
+    adapter->SchedulingLog = pArgs->LogBufferGpuVa;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvSetupPriorityBands(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETUPPRIORITYBANDS pArgs)
@@ -618,11 +625,10 @@ static NTSTATUS APIENTRY PvControlDiagnosticReporting(IN_CONST_PVOID MiniportDev
     return STATUS_NOT_SUPPORTED;
 }
 
-static NTSTATUS APIENTRY PvResumeHwEngine(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_RESUMEHWENGINE pArgs)
+static NTSTATUS APIENTRY PvResumeHwEngine(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_RESUMEHWENGINE pArgs)
 {
     UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    return pArgs->NodeOrdinal == 0 && pArgs->EngineOrdinal == 0 ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
 }
 
 static NTSTATUS APIENTRY PvSignalMonitoredFence(IN_CONST_HANDLE hContext, INOUT_PDXGKARG_SIGNALMONITOREDFENCE pArgs)
@@ -932,6 +938,16 @@ int main(void)
     DXGKARG_ENDEXCLUSIVEACCESS end = {0};
     CHECK(g_table.DxgkDdiBeginExclusiveAccess(context, &begin) == STATUS_SUCCESS &&
           g_table.DxgkDdiEndExclusiveAccess(context, &end) == STATUS_SUCCESS);
+    ULONG key = 0;
+    DXGKARG_CREATEPROTECTEDSESSION session = {(HANDLE)9, &key, sizeof(key)};
+    CHECK(g_table.DxgkDdiCreateProtectedSession(context, &session) == STATUS_SUCCESS && key == PV_POOL_TAG &&
+          adapter->ProtectedSession == (HANDLE)9);
+    DXGKARG_SETSCHEDULINGLOGBUFFER log = {0, 0, 64, NULL, 0x9000, 63};
+    CHECK(g_table.DxgkDdiSetSchedulingLogBuffer(context, &log) == STATUS_SUCCESS && adapter->SchedulingLog == 0x9000);
+    log.InterruptEntry = 64;
+    CHECK(g_table.DxgkDdiSetSchedulingLogBuffer(context, &log) == STATUS_INVALID_PARAMETER);
+    DXGKARG_RESUMEHWENGINE resume = {0, 1};
+    CHECK(g_table.DxgkDdiResumeHwEngine(context, &resume) == STATUS_INVALID_PARAMETER);
     static DXGKARG_SETVIDPNSOURCEADDRESS flip; /* 2 KiB: not on the stack */
     flip.ContextCount = 2;
     flip.PrimaryData[1].SegmentId = 1;
