@@ -660,12 +660,17 @@ static NTSTATUS APIENTRY PvSetTargetAdjustedColorimetry2(IN_CONST_HANDLE hAdapte
     return STATUS_NOT_SUPPORTED;
 }
 
+/* A hot update saves the command ring through DXGKRNL (WDDM 2.6). */
 static NTSTATUS APIENTRY PvSaveMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
                                                   IN_CONST_PDXGKARG_SAVEMEMORYFORHOTUPDATE pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
     UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    DXGKARGCB_SAVEMEMORYFORHOTUPDATE save;
+    RtlZeroMemory(&save, sizeof(save));
+    save.pData = adapter->Ring.pMemory;
+    save.DataSize = (UINT)adapter->Ring.NumberOfBytes;
+    return adapter->Dxgkrnl.DxgkCbSaveMemoryForHotUpdate(adapter->Dxgkrnl.DeviceHandle, &save);
 }
 
 static NTSTATUS APIENTRY PvRestoreMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
@@ -948,6 +953,10 @@ int main(void)
     CHECK(g_table.DxgkDdiSetSchedulingLogBuffer(context, &log) == STATUS_INVALID_PARAMETER);
     DXGKARG_RESUMEHWENGINE resume = {0, 1};
     CHECK(g_table.DxgkDdiResumeHwEngine(context, &resume) == STATUS_INVALID_PARAMETER);
+    /* Saving for a hot update needs a callback pbcheck does not serve. */
+    CHECK(g_table.DxgkDdiSaveMemoryForHotUpdate(context, NULL) == STATUS_NOT_SUPPORTED);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbSaveMemoryForHotUpdate called") != NULL);
     static DXGKARG_SETVIDPNSOURCEADDRESS flip; /* 2 KiB: not on the stack */
     flip.ContextCount = 2;
     flip.PrimaryData[1].SegmentId = 1;
