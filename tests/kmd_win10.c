@@ -35,6 +35,8 @@ typedef struct _PV_ADAPTER {
     UINT PowerLevel;
     PHYSICAL_ADDRESS Scanout[2];
     HANDLE ProtectedSession;
+    ULONG MaxLuminance;
+    BOOLEAN Hdr;
     D3DGPU_VIRTUAL_ADDRESS SchedulingLog;
 } PV_ADAPTER, *PPV_ADAPTER;
 
@@ -496,6 +498,18 @@ static NTSTATUS APIENTRY PvSetTargetContentType(IN_CONST_HANDLE hAdapter, IN_CON
     return STATUS_NOT_SUPPORTED;
 }
 
+/* The OS's final colorimetry for the panel (WDDM 2.2), kept for HDR. */
+static NTSTATUS APIENTRY PvSetTargetAdjustedColorimetry(IN_CONST_HANDLE hAdapter, D3DDDI_VIDEO_PRESENT_TARGET_ID TargetId,
+                                                        DXGK_COLORIMETRY AdjustedColorimetry)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (TargetId != 0 || AdjustedColorimetry.WhitePoint.cx > 1023 || AdjustedColorimetry.WhitePoint.cy > 1023)
+        return STATUS_INVALID_PARAMETER;
+    adapter->MaxLuminance = AdjustedColorimetry.MaxLuminance;
+    adapter->Hdr = AdjustedColorimetry.StandardColorimetryFlags.ST2084 && AdjustedColorimetry.FormatBitDepths.Rgb >= 10;
+    return STATUS_SUCCESS;
+}
+
 static NTSTATUS APIENTRY PvSetTargetAnalogCopyProtection(IN_CONST_HANDLE hAdapter,
                                                          IN_CONST_PDXGKARG_SETTARGETANALOGCOPYPROTECTION pArgs)
 {
@@ -738,8 +752,7 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
     init.DxgkDdiValidateUpdateAllocationProperty = PvValidateUpdateAllocationProperty;
     init.DxgkDdiControlModeBehavior = PvControlModeBehavior;
     init.DxgkDdiUpdateMonitorLinkInfo = PvUpdateMonitorLinkInfo;
-    /* WDDM 2.2; DxgkDdiSetTargetAdjustedColorimetry takes a DXGK_COLORIMETRY
-     * by value, which the headers do not lay out (docs/wdk-headers.md). */
+    /* WDDM 2.2 */
     init.DxgkDdiCreateHwContext = PvCreateHwContext;
     init.DxgkDdiDestroyHwContext = PvDestroyHwContext;
     init.DxgkDdiCreateHwQueue = PvCreateHwQueue;
@@ -753,6 +766,7 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
     init.DxgkDdiSetTargetGamma = PvSetTargetGamma;
     init.DxgkDdiSetTargetContentType = PvSetTargetContentType;
     init.DxgkDdiSetTargetAnalogCopyProtection = PvSetTargetAnalogCopyProtection;
+    init.DxgkDdiSetTargetAdjustedColorimetry = PvSetTargetAdjustedColorimetry;
     init.DxgkDdiDisplayDetectControl = PvDisplayDetectControl;
     init.DxgkDdiQueryConnectionChange = PvQueryConnectionChange;
     init.DxgkDdiExchangePreStartInfo = PvExchangePreStartInfo;
@@ -827,14 +841,13 @@ static NTSTATUS APIENTRY TestFreeContiguousMemory(IN_CONST_HANDLE hAdapter, IN_C
 }
 
 /* Every pointer slot of DRIVER_INITIALIZATION_DATA from first to last
- * (inclusive) is set, but for the reserved ones and SetTargetAdjustedColorimetry. */
+ * (inclusive) is set, but for the reserved ones. */
 static int UnsetSlots(size_t first, size_t last)
 {
     static const size_t skipped[] = {
         offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetPowerPState),
         offsetof(DRIVER_INITIALIZATION_DATA, Reserved1),
         offsetof(DRIVER_INITIALIZATION_DATA, Reserved2),
-        offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetTargetAdjustedColorimetry),
     };
     int unset = 0;
     for (size_t off = first; off <= last; off += sizeof(PVOID)) {
@@ -957,6 +970,15 @@ int main(void)
     CHECK(g_table.DxgkDdiSaveMemoryForHotUpdate(context, NULL) == STATUS_NOT_SUPPORTED);
     CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
           strstr(first, "DxgkCbSaveMemoryForHotUpdate called") != NULL);
+    DXGK_COLORIMETRY colorimetry;
+    RtlZeroMemory(&colorimetry, sizeof(colorimetry));
+    colorimetry.WhitePoint.cx = 320;
+    colorimetry.WhitePoint.cy = 337;
+    colorimetry.MaxLuminance = 6000000; /* 600 nits */
+    colorimetry.FormatBitDepths.Rgb = 10;
+    colorimetry.StandardColorimetryFlags.ST2084 = 1;
+    CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry(context, 0, colorimetry) == STATUS_SUCCESS && adapter->Hdr &&
+          adapter->MaxLuminance == 6000000);
     static DXGKARG_SETVIDPNSOURCEADDRESS flip; /* 2 KiB: not on the stack */
     flip.ContextCount = 2;
     flip.PrimaryData[1].SegmentId = 1;
