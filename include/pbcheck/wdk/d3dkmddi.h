@@ -2633,9 +2633,9 @@ PBC_WDK_OFF(DXGK_PRE_START_INFO, Output, 4);
 PBC_WDK_SIZE(DXGK_PRE_START_INFO, 8);
 typedef DXGK_PRE_START_INFO *IN_OUT_PDXGK_PRE_START_INFO;
 
-/* Named only (incomplete): the multiplane-overlay, display-configuration,
- * protected-session, diagnostics and hot-update arguments of WDDM 1.3 to
- * 2.7. */
+/* Named only (incomplete): the WDDM 1.3 to 2.7 arguments not laid out
+ * yet, or without a page (docs/wdk-headers.md): multiplane overlays, most
+ * display configuration, hardware contexts, diagnostics and hot update. */
 typedef struct _DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT;
 typedef struct _DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2;
 typedef struct _DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3 DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3;
