@@ -1,12 +1,15 @@
 /* A Windows 10 (WDDM 2.x) display miniport written in C, as a paravirtual
- * driver's whole entry-point file is: DriverEntry fills the WDDM 2.x
- * members of DRIVER_INITIALIZATION_DATA; StartDevice reads device
+ * driver's whole entry-point file is: DriverEntry fills every WDDM 1.3 to
+ * 2.7 member of DRIVER_INITIALIZATION_DATA; StartDevice keeps its copy of
+ * DXGKRNL_INTERFACE and calls WDDM 2.x callbacks through it, reads device
  * properties, initialises an event and a DPC and starts a system thread
- * that completes submissions; the strings are L"..." in WCHAR arrays and
- * UNICODE_STRINGs. It compiles against include/pbcheck/wdk alone, as C11
- * with every warning an error and -fshort-wchar (as pbcheck_add_target
- * builds a target), and the test at the end runs it on the kernel
- * services. */
+ * that completes submissions; the WDDM 2.x DDIs look inside their
+ * arguments (hardware queues, display detection, the flip's per-context
+ * primaries); the strings are L"..." in WCHAR arrays and UNICODE_STRINGs.
+ * It compiles against include/pbcheck/wdk alone, as C11 with every warning
+ * an error and -fshort-wchar (as pbcheck_add_target builds a target), and
+ * the test at the end runs it on the kernel services, with the
+ * DXGKRNL_INTERFACE pbcheck hands a driver (pbc_wdk_dxgkrnl_interface). */
 #include <ntddk.h>
 #include <dispmprt.h>
 
@@ -24,6 +27,17 @@ typedef struct _PV_ADAPTER {
     volatile LONG Submitted;
     volatile LONG Completed;
     KIRQL DpcIrql;
+    DXGKRNL_INTERFACE Dxgkrnl;
+    DXGKARGCB_ALLOCATECONTIGUOUSMEMORY Ring;
+    UINT HwQueues;
+    BOOLEAN HotPlugDetection;
+    D3DGPU_VIRTUAL_ADDRESS ProgressFence;
+    UINT PowerLevel;
+    PHYSICAL_ADDRESS Scanout[2];
+    HANDLE ProtectedSession;
+    ULONG MaxLuminance;
+    BOOLEAN Hdr;
+    D3DGPU_VIRTUAL_ADDRESS SchedulingLog;
 } PV_ADAPTER, *PPV_ADAPTER;
 
 static UNICODE_STRING g_pvServiceName = RTL_CONSTANT_STRING(L"pvgpu");
@@ -48,7 +62,19 @@ static NTSTATUS PvStartDevice(IN_CONST_PVOID MiniportDeviceContext, IN_PDXGK_STA
 {
     PPV_ADAPTER adapter = (PPV_ADAPTER)MiniportDeviceContext;
     UNREFERENCED_PARAMETER(DxgkStartInfo);
-    UNREFERENCED_PARAMETER(DxgkInterface);
+    adapter->Dxgkrnl = *DxgkInterface;
+    /* The command ring, in memory the IOMMU maps (WDDM 2.4). */
+    RtlZeroMemory(&adapter->Ring, sizeof(adapter->Ring));
+    adapter->Ring.NumberOfBytes = 4 * PAGE_SIZE;
+    adapter->Ring.HighestAcceptableAddress.QuadPart = -1;
+    adapter->Ring.CacheType = DXGK_MEMORY_CACHING_TYPE_WRITE_COMBINED;
+    NTSTATUS ring = adapter->Dxgkrnl.DxgkCbAllocateContiguousMemory(adapter->Dxgkrnl.DeviceHandle, &adapter->Ring);
+    if (!NT_SUCCESS(ring))
+        return ring;
+    /* Connectors already plugged in (WDDM 2.2), and no overlay to keep
+     * (WDDM 2.1): notifications whose failure the driver can live with. */
+    (void)adapter->Dxgkrnl.DxgkCbIndicateConnectorChange(adapter->Dxgkrnl.DeviceHandle);
+    adapter->Dxgkrnl.DxgkCbMultiPlaneOverlayDisabled(adapter->Dxgkrnl.DeviceHandle, 0);
     ULONG length = 0;
     NTSTATUS status = IoGetDeviceProperty(adapter->Pdo, DevicePropertyHardwareID, sizeof(adapter->HardwareId),
                                           adapter->HardwareId, &length);
@@ -111,8 +137,12 @@ static NTSTATUS PvStopDevice(IN_CONST_PVOID MiniportDeviceContext)
 
 static NTSTATUS PvRemoveDevice(IN_CONST_PVOID MiniportDeviceContext)
 {
+    PPV_ADAPTER adapter = (PPV_ADAPTER)MiniportDeviceContext;
+    DXGKARGCB_FREECONTIGUOUSMEMORY free;
+    free.hMemoryHandle = adapter->Ring.hMemoryHandle;
+    NTSTATUS status = adapter->Dxgkrnl.DxgkCbFreeContiguousMemory(adapter->Dxgkrnl.DeviceHandle, &free);
     ExFreePoolWithTag(MiniportDeviceContext, PV_POOL_TAG);
-    return STATUS_SUCCESS;
+    return status;
 }
 
 static NTSTATUS APIENTRY PvCreateAllocation(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CREATEALLOCATION pCreate)
@@ -178,13 +208,515 @@ static NTSTATUS APIENTRY PvCancelCommand(IN_CONST_HANDLE hAdapter, IN_CONST_PDXG
     return pCancelCommand->hContext != NULL ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
 }
 
+/* ---- WDDM 2.x DDIs that look inside their arguments ---- */
+static NTSTATUS APIENTRY PvCreateHwQueue(IN_CONST_HANDLE hHwContext, INOUT_PDXGKARG_CREATEHWQUEUE pCreateHwQueue)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hHwContext;
+    if (pCreateHwQueue->Flags.UserModeSubmission || pCreateHwQueue->PrivateDriverDataSize != 0)
+        return STATUS_INVALID_PARAMETER;
+    adapter->ProgressFence = pCreateHwQueue->HwQueueProgressFenceGPUVirtualAddress;
+    adapter->HwQueues++;
+    pCreateHwQueue->hHwQueue = (HANDLE)(ULONG_PTR)adapter->HwQueues;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvDisplayDetectControl(IN_CONST_HANDLE hAdapter,
+                                                IN_CONST_PDXGKARG_DISPLAYDETECTCONTROL pDisplayDetectControl)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    switch (pDisplayDetectControl->Type) {
+    case DXGK_DDCT_ENABLEHPD:
+        adapter->HotPlugDetection = TRUE;
+        return STATUS_SUCCESS;
+    case DXGK_DDCT_DISABLEHPD:
+        adapter->HotPlugDetection = FALSE;
+        return STATUS_SUCCESS;
+    case DXGK_DDCT_POLLONE:
+        return pDisplayDetectControl->TargetId == 0 ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
+    default:
+        return STATUS_INVALID_PARAMETER;
+    }
+}
+
+static NTSTATUS APIENTRY PvSetTrackedWorkloadPowerLevel(IN_CONST_HANDLE hContext,
+                                                        INOUT_PDXGKARG_SETTRACKEDWORKLOADPOWERLEVEL pArgs)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hContext;
+    adapter->PowerLevel = pArgs->PowerLevel > 80 ? 80 : pArgs->PowerLevel;
+    pArgs->EffectivePowerLevel = adapter->PowerLevel;
+    pArgs->Flags.Value = 0;
+    pArgs->Flags.Saturated = pArgs->PowerLevel > 80;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvBeginExclusiveAccess(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_BEGINEXCLUSIVEACCESS pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    return pArgs->Reserved == 0 ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
+}
+
+static NTSTATUS APIENTRY PvEndExclusiveAccess(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_ENDEXCLUSIVEACCESS pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    return pArgs->Reserved == 0 ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
+}
+
+/* A flip scans out the primary each context names (WDDM 2.0 adds them). */
+static NTSTATUS APIENTRY PvSetVidPnSourceAddress(IN_CONST_HANDLE hAdapter,
+                                                 IN_CONST_PDXGKARG_SETVIDPNSOURCEADDRESS pSetVidPnSourceAddress)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pSetVidPnSourceAddress->ContextCount > RTL_NUMBER_OF(adapter->Scanout))
+        return STATUS_INVALID_PARAMETER;
+    for (UINT i = 0; i < pSetVidPnSourceAddress->ContextCount; i++)
+        adapter->Scanout[i] = pSetVidPnSourceAddress->PrimaryData[i].SegmentAddress;
+    return pSetVidPnSourceAddress->DriverPrivateDataSize == 0 ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
+}
+
+/* ---- The rest of WDDM 1.3 to 2.7: not supported by this device ---- */
+static NTSTATUS APIENTRY PvControlInterrupt2(IN_CONST_HANDLE hAdapter, IN_CONST_DXGKARG_CONTROLINTERRUPT2 InterruptControl)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(InterruptControl);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvCheckMultiPlaneOverlaySupport(IN_CONST_HANDLE hAdapter,
+                                                         IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvCalibrateGpuClock(IN_CONST_HANDLE hAdapter, UINT32 NodeOrdinal, UINT32 EngineOrdinal,
+                                             OUT_PDXGKARG_CALIBRATEGPUCLOCK pClockCalibration)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(NodeOrdinal);
+    UNREFERENCED_PARAMETER(EngineOrdinal);
+    UNREFERENCED_PARAMETER(pClockCalibration);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvFormatHistoryBuffer(IN_CONST_HANDLE hContext, IN_PDXGKARG_FORMATHISTORYBUFFER pFormatData)
+{
+    UNREFERENCED_PARAMETER(hContext);
+    UNREFERENCED_PARAMETER(pFormatData);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvRenderGdi(IN_CONST_HANDLE hContext, INOUT_PDXGKARG_RENDERGDI pRenderGdi)
+{
+    UNREFERENCED_PARAMETER(hContext);
+    UNREFERENCED_PARAMETER(pRenderGdi);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvMapCpuHostAperture(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_MAPCPUHOSTAPERTURE pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvUnmapCpuHostAperture(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_UNMAPCPUHOSTAPERTURE pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvCheckMultiPlaneOverlaySupport2(IN_CONST_HANDLE hAdapter,
+                                                          IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvCreateProcess(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CREATEPROCESS pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvDestroyProcess(IN_CONST_HANDLE hAdapter, IN_CONST_HANDLE hKmdProcess)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(hKmdProcess);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvSetVidPnSourceAddressWithMultiPlaneOverlay2(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvPowerRuntimeSetDeviceHandle(IN_CONST_HANDLE DriverContext, HANDLE PepDeviceHandle)
+{
+    UNREFERENCED_PARAMETER(DriverContext);
+    UNREFERENCED_PARAMETER(PepDeviceHandle);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static VOID APIENTRY PvSetStablePowerState(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETSTABLEPOWERSTATE pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+}
+
+static NTSTATUS APIENTRY PvSetVideoProtectedRegion(IN_CONST_HANDLE hAdapter,
+                                                   IN_CONST_PDXGKARG_SETVIDEOPROTECTEDREGION pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvCheckMultiPlaneOverlaySupport3(IN_CONST_HANDLE hAdapter,
+                                                          IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3 pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvSetVidPnSourceAddressWithMultiPlaneOverlay3(
+    IN_CONST_HANDLE hAdapter, IN_OUT_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3 pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvPostMultiPlaneOverlayPresent(IN_CONST_HANDLE hAdapter,
+                                                        IN_CONST_PDXGKARG_POSTMULTIPLANEOVERLAYPRESENT pPostPresent)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pPostPresent);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvValidateUpdateAllocationProperty(IN_CONST_HANDLE hAdapter,
+                                                            IN_CONST_PDXGKARG_VALIDATEUPDATEALLOCPROPERTY pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvControlModeBehavior(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CONTROLMODEBEHAVIOR pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvUpdateMonitorLinkInfo(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_UPDATEMONITORLINKINFO pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvCreateHwContext(IN_CONST_HANDLE hDevice, INOUT_PDXGKARG_CREATEHWCONTEXT pCreateHwContext)
+{
+    UNREFERENCED_PARAMETER(hDevice);
+    UNREFERENCED_PARAMETER(pCreateHwContext);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvDestroyHwContext(IN_CONST_HANDLE hHwContext)
+{
+    UNREFERENCED_PARAMETER(hHwContext);
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvDestroyHwQueue(IN_CONST_HANDLE hHwQueue)
+{
+    UNREFERENCED_PARAMETER(hHwQueue);
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvSubmitCommandToHwQueue(IN_CONST_HANDLE hAdapter,
+                                                  IN_CONST_PDXGKARG_SUBMITCOMMANDTOHWQUEUE pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvSwitchToHwContextList(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SWITCHTOHWCONTEXTLIST pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvResetHwEngine(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_RESETHWENGINE pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvCreatePeriodicFrameNotification(INOUT_PDXGKARG_CREATEPERIODICFRAMENOTIFICATION pArgs)
+{
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvDestroyPeriodicFrameNotification(IN_CONST_PDXGKARG_DESTROYPERIODICFRAMENOTIFICATION pArgs)
+{
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvSetTimingsFromVidPn(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_SETTIMINGSFROMVIDPN pSetTimings)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pSetTimings);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvSetTargetGamma(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETTARGETGAMMA pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvSetTargetContentType(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETTARGETCONTENTTYPE pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+/* The OS's final colorimetry for the panel (WDDM 2.2), kept for HDR. */
+static NTSTATUS APIENTRY PvSetTargetAdjustedColorimetry(IN_CONST_HANDLE hAdapter, D3DDDI_VIDEO_PRESENT_TARGET_ID TargetId,
+                                                        DXGK_COLORIMETRY AdjustedColorimetry)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (TargetId != 0 || AdjustedColorimetry.WhitePoint.cx > 1023 || AdjustedColorimetry.WhitePoint.cy > 1023)
+        return STATUS_INVALID_PARAMETER;
+    adapter->MaxLuminance = AdjustedColorimetry.MaxLuminance;
+    adapter->Hdr = AdjustedColorimetry.StandardColorimetryFlags.ST2084 && AdjustedColorimetry.FormatBitDepths.Rgb >= 10;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvSetTargetAnalogCopyProtection(IN_CONST_HANDLE hAdapter,
+                                                         IN_CONST_PDXGKARG_SETTARGETANALOGCOPYPROTECTION pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvQueryConnectionChange(IN_CONST_HANDLE hAdapter, IN_PDXGKARG_QUERYCONNECTIONCHANGE pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvExchangePreStartInfo(IN_CONST_HANDLE hAdapter, IN_OUT_PDXGK_PRE_START_INFO pPreStartInfo)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    pPreStartInfo->Output = 0;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvGetMultiPlaneOverlayCaps(IN_CONST_HANDLE hAdapter,
+                                                    IN_OUT_PDXGKARG_GETMULTIPLANEOVERLAYCAPS pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvGetPostCompositionCaps(IN_CONST_HANDLE hAdapter, IN_OUT_PDXGKARG_GETPOSTCOMPOSITIONCAPS pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvUpdateHwContextState(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_UPDATEHWCONTEXTSTATE pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvCreateProtectedSession(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CREATEPROTECTEDSESSION pArgs)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->PrivateDriverDataSize < sizeof(ULONG) || pArgs->pPrivateDriverData == NULL)
+        return STATUS_INVALID_PARAMETER;
+    *(ULONG *)pArgs->pPrivateDriverData = PV_POOL_TAG; /* the session's key, for the user-mode driver */
+    adapter->ProtectedSession = pArgs->hProtectedSession;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvDestroyProtectedSession(IN_CONST_HANDLE hAdapter, HANDLE hProtectedSession)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(hProtectedSession);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvSetSchedulingLogBuffer(IN_CONST_HANDLE hAdapter,
+                                                  IN_CONST_PDXGKARG_SETSCHEDULINGLOGBUFFER pArgs)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->NodeOrdinal != 0 || pArgs->InterruptEntry >= pArgs->NumberOfEntries)
+        return STATUS_INVALID_PARAMETER;
+    adapter->SchedulingLog = pArgs->LogBufferGpuVa;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvSetupPriorityBands(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETUPPRIORITYBANDS pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvNotifyFocusPresent(IN_CONST_HANDLE hAdapter)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvSetContextSchedulingProperties(IN_CONST_HANDLE hAdapter,
+                                                          IN_CONST_PDXGKARG_SETCONTEXTSCHEDULINGPROPERTIES pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvSuspendContext(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SUSPENDCONTEXT pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvResumeContext(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_RESUMECONTEXT pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvSetVirtualMachineData(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETVIRTUALMACHINEDATA Args)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(Args);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvQueryDiagnosticTypesSupport(IN_CONST_PVOID MiniportDeviceContext,
+                                                       INOUT_PDXGKARG_QUERYDIAGNOSTICTYPESSUPPORT pArgs)
+{
+    UNREFERENCED_PARAMETER(MiniportDeviceContext);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvControlDiagnosticReporting(IN_CONST_PVOID MiniportDeviceContext,
+                                                      IN_PDXGKARG_CONTROLDIAGNOSTICREPORTING pArgs)
+{
+    UNREFERENCED_PARAMETER(MiniportDeviceContext);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvResumeHwEngine(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_RESUMEHWENGINE pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    return pArgs->NodeOrdinal == 0 && pArgs->EngineOrdinal == 0 ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
+}
+
+static NTSTATUS APIENTRY PvSignalMonitoredFence(IN_CONST_HANDLE hContext, INOUT_PDXGKARG_SIGNALMONITOREDFENCE pArgs)
+{
+    UNREFERENCED_PARAMETER(hContext);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvPresentToHwQueue(IN_CONST_HANDLE hHwQueue, INOUT_PDXGKARG_PRESENT pPresent)
+{
+    UNREFERENCED_PARAMETER(hHwQueue);
+    UNREFERENCED_PARAMETER(pPresent);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvValidateSubmitCommand(IN_CONST_HANDLE hContext, INOUT_PDXGKARG_VALIDATESUBMITCOMMAND pArgs)
+{
+    UNREFERENCED_PARAMETER(hContext);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvSetTargetAdjustedColorimetry2(IN_CONST_HANDLE hAdapter,
+                                                         IN_CONST_PDXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+/* A hot update saves the command ring through DXGKRNL (WDDM 2.6). */
+static NTSTATUS APIENTRY PvSaveMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
+                                                  IN_CONST_PDXGKARG_SAVEMEMORYFORHOTUPDATE pArgs)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    UNREFERENCED_PARAMETER(pArgs);
+    DXGKARGCB_SAVEMEMORYFORHOTUPDATE save;
+    RtlZeroMemory(&save, sizeof(save));
+    save.pData = adapter->Ring.pMemory;
+    save.DataSize = (UINT)adapter->Ring.NumberOfBytes;
+    return adapter->Dxgkrnl.DxgkCbSaveMemoryForHotUpdate(adapter->Dxgkrnl.DeviceHandle, &save);
+}
+
+static NTSTATUS APIENTRY PvRestoreMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
+                                                     IN_CONST_PDXGKARG_RESTOREMEMORYFORHOTUPDATE pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvCollectDiagnosticInfo(IN_CONST_PVOID MiniportDeviceContext,
+                                                 INOUT_PDXGKARG_COLLECTDIAGNOSTICINFO pArgs)
+{
+    UNREFERENCED_PARAMETER(MiniportDeviceContext);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
+static NTSTATUS APIENTRY PvControlInterrupt3(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_CONTROLINTERRUPT3 pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    UNREFERENCED_PARAMETER(pArgs);
+    return STATUS_NOT_SUPPORTED;
+}
+
 DRIVER_INITIALIZE DriverEntry;
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
 {
     DRIVER_INITIALIZATION_DATA init;
     RtlZeroMemory(&init, sizeof(init));
-    init.Version = DXGKDDI_INTERFACE_VERSION_WDDM2_0;
+    init.Version = DXGKDDI_INTERFACE_VERSION_WDDM2_7;
     init.DxgkDdiAddDevice = PvAddDevice;
     init.DxgkDdiStartDevice = PvStartDevice;
     init.DxgkDdiStopDevice = PvStopDevice;
@@ -196,6 +728,79 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
     init.DxgkDdiSubmitCommandVirtual = PvSubmitCommandVirtual;
     init.DxgkDdiSetRootPageTable = PvSetRootPageTable;
     init.DxgkDdiGetRootPageTableSize = PvGetRootPageTableSize;
+    init.DxgkDdiSetVidPnSourceAddress = PvSetVidPnSourceAddress;
+    /* WDDM 1.3 */
+    init.DxgkDdiControlInterrupt2 = PvControlInterrupt2;
+    init.DxgkDdiCheckMultiPlaneOverlaySupport = PvCheckMultiPlaneOverlaySupport;
+    init.DxgkDdiCalibrateGpuClock = PvCalibrateGpuClock;
+    init.DxgkDdiFormatHistoryBuffer = PvFormatHistoryBuffer;
+    /* WDDM 2.0 */
+    init.DxgkDdiRenderGdi = PvRenderGdi;
+    init.DxgkDdiMapCpuHostAperture = PvMapCpuHostAperture;
+    init.DxgkDdiUnmapCpuHostAperture = PvUnmapCpuHostAperture;
+    init.DxgkDdiCheckMultiPlaneOverlaySupport2 = PvCheckMultiPlaneOverlaySupport2;
+    init.DxgkDdiCreateProcess = PvCreateProcess;
+    init.DxgkDdiDestroyProcess = PvDestroyProcess;
+    init.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2 = PvSetVidPnSourceAddressWithMultiPlaneOverlay2;
+    init.DxgkDdiPowerRuntimeSetDeviceHandle = PvPowerRuntimeSetDeviceHandle;
+    init.DxgkDdiSetStablePowerState = PvSetStablePowerState;
+    init.DxgkDdiSetVideoProtectedRegion = PvSetVideoProtectedRegion;
+    /* WDDM 2.1 */
+    init.DxgkDdiCheckMultiPlaneOverlaySupport3 = PvCheckMultiPlaneOverlaySupport3;
+    init.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay3 = PvSetVidPnSourceAddressWithMultiPlaneOverlay3;
+    init.DxgkDdiPostMultiPlaneOverlayPresent = PvPostMultiPlaneOverlayPresent;
+    init.DxgkDdiValidateUpdateAllocationProperty = PvValidateUpdateAllocationProperty;
+    init.DxgkDdiControlModeBehavior = PvControlModeBehavior;
+    init.DxgkDdiUpdateMonitorLinkInfo = PvUpdateMonitorLinkInfo;
+    /* WDDM 2.2 */
+    init.DxgkDdiCreateHwContext = PvCreateHwContext;
+    init.DxgkDdiDestroyHwContext = PvDestroyHwContext;
+    init.DxgkDdiCreateHwQueue = PvCreateHwQueue;
+    init.DxgkDdiDestroyHwQueue = PvDestroyHwQueue;
+    init.DxgkDdiSubmitCommandToHwQueue = PvSubmitCommandToHwQueue;
+    init.DxgkDdiSwitchToHwContextList = PvSwitchToHwContextList;
+    init.DxgkDdiResetHwEngine = PvResetHwEngine;
+    init.DxgkDdiCreatePeriodicFrameNotification = PvCreatePeriodicFrameNotification;
+    init.DxgkDdiDestroyPeriodicFrameNotification = PvDestroyPeriodicFrameNotification;
+    init.DxgkDdiSetTimingsFromVidPn = PvSetTimingsFromVidPn;
+    init.DxgkDdiSetTargetGamma = PvSetTargetGamma;
+    init.DxgkDdiSetTargetContentType = PvSetTargetContentType;
+    init.DxgkDdiSetTargetAnalogCopyProtection = PvSetTargetAnalogCopyProtection;
+    init.DxgkDdiSetTargetAdjustedColorimetry = PvSetTargetAdjustedColorimetry;
+    init.DxgkDdiDisplayDetectControl = PvDisplayDetectControl;
+    init.DxgkDdiQueryConnectionChange = PvQueryConnectionChange;
+    init.DxgkDdiExchangePreStartInfo = PvExchangePreStartInfo;
+    init.DxgkDdiGetMultiPlaneOverlayCaps = PvGetMultiPlaneOverlayCaps;
+    init.DxgkDdiGetPostCompositionCaps = PvGetPostCompositionCaps;
+    /* WDDM 2.3 */
+    init.DxgkDdiUpdateHwContextState = PvUpdateHwContextState;
+    init.DxgkDdiCreateProtectedSession = PvCreateProtectedSession;
+    init.DxgkDdiDestroyProtectedSession = PvDestroyProtectedSession;
+    /* WDDM 2.4 */
+    init.DxgkDdiSetSchedulingLogBuffer = PvSetSchedulingLogBuffer;
+    init.DxgkDdiSetupPriorityBands = PvSetupPriorityBands;
+    init.DxgkDdiNotifyFocusPresent = PvNotifyFocusPresent;
+    init.DxgkDdiSetContextSchedulingProperties = PvSetContextSchedulingProperties;
+    init.DxgkDdiSuspendContext = PvSuspendContext;
+    init.DxgkDdiResumeContext = PvResumeContext;
+    init.DxgkDdiSetVirtualMachineData = PvSetVirtualMachineData;
+    init.DxgkDdiBeginExclusiveAccess = PvBeginExclusiveAccess;
+    init.DxgkDdiEndExclusiveAccess = PvEndExclusiveAccess;
+    init.DxgkDdiQueryDiagnosticTypesSupport = PvQueryDiagnosticTypesSupport;
+    init.DxgkDdiControlDiagnosticReporting = PvControlDiagnosticReporting;
+    init.DxgkDdiResumeHwEngine = PvResumeHwEngine;
+    /* WDDM 2.5 */
+    init.DxgkDdiSignalMonitoredFence = PvSignalMonitoredFence;
+    init.DxgkDdiPresentToHwQueue = PvPresentToHwQueue;
+    init.DxgkDdiValidateSubmitCommand = PvValidateSubmitCommand;
+    init.DxgkDdiSetTargetAdjustedColorimetry2 = PvSetTargetAdjustedColorimetry2;
+    init.DxgkDdiSetTrackedWorkloadPowerLevel = PvSetTrackedWorkloadPowerLevel;
+    /* WDDM 2.6 */
+    init.DxgkDdiSaveMemoryForHotUpdate = PvSaveMemoryForHotUpdate;
+    init.DxgkDdiRestoreMemoryForHotUpdate = PvRestoreMemoryForHotUpdate;
+    init.DxgkDdiCollectDiagnosticInfo = PvCollectDiagnosticInfo;
+    /* WDDM 2.7 */
+    init.DxgkDdiControlInterrupt3 = PvControlInterrupt3;
     DbgPrintEx(DPFLTR_IHVVIDEO_ID, DPFLTR_INFO_LEVEL, "%wZ: DriverEntry\n", &g_pvServiceName);
     return DxgkInitialize(DriverObject, RegistryPath, &init);
 }
@@ -212,6 +817,53 @@ static int failures;
 static DRIVER_INITIALIZATION_DATA g_table;
 static char g_pdo; /* a stand-in for the physical device object, never looked inside */
 
+/* The two callbacks this test serves itself, as a glue would: the rest of
+ * the table is pbcheck's traps. */
+static char g_ring[4 * PAGE_SIZE];
+static int g_ring_freed;
+
+static NTSTATUS APIENTRY TestAllocateContiguousMemory(IN_CONST_HANDLE hAdapter,
+                                                      INOUT_PDXGKARGCB_ALLOCATECONTIGUOUSMEMORY pArgs)
+{
+    if (hAdapter != (HANDLE)&g_pdo || pArgs->NumberOfBytes > sizeof(g_ring) ||
+        pArgs->CacheType != DXGK_MEMORY_CACHING_TYPE_WRITE_COMBINED)
+        return STATUS_INVALID_PARAMETER;
+    pArgs->pMemory = g_ring;
+    pArgs->hMemoryHandle = (HANDLE)g_ring;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY TestFreeContiguousMemory(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARGCB_FREECONTIGUOUSMEMORY pArgs)
+{
+    (void)hAdapter;
+    g_ring_freed += pArgs->hMemoryHandle == (HANDLE)g_ring;
+    return STATUS_SUCCESS;
+}
+
+/* Every pointer slot of DRIVER_INITIALIZATION_DATA from first to last
+ * (inclusive) is set, but for the reserved ones. */
+static int UnsetSlots(size_t first, size_t last)
+{
+    static const size_t skipped[] = {
+        offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetPowerPState),
+        offsetof(DRIVER_INITIALIZATION_DATA, Reserved1),
+        offsetof(DRIVER_INITIALIZATION_DATA, Reserved2),
+    };
+    int unset = 0;
+    for (size_t off = first; off <= last; off += sizeof(PVOID)) {
+        int skip = 0;
+        for (size_t i = 0; i < RTL_NUMBER_OF(skipped); i++)
+            skip |= off == skipped[i];
+        PVOID slot;
+        memcpy(&slot, (const char *)&g_table + off, sizeof(slot));
+        if (!skip && slot == NULL) {
+            printf("DRIVER_INITIALIZATION_DATA slot at %zu is not set\n", off);
+            unset++;
+        }
+    }
+    return unset;
+}
+
 NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath,
                         PDRIVER_INITIALIZATION_DATA Data)
 {
@@ -226,19 +878,36 @@ int main(void)
     char first[256];
     pbc_kernel_reset();
     CHECK(DriverEntry(NULL, NULL) == STATUS_SUCCESS);
-    CHECK(g_table.Version == DXGKDDI_INTERFACE_VERSION_WDDM2_0 && g_table.DxgkDdiSubmitCommandVirtual != NULL);
+    CHECK(g_table.Version == DXGKDDI_INTERFACE_VERSION_WDDM2_7 && g_table.DxgkDdiSubmitCommandVirtual != NULL);
+    CHECK(UnsetSlots(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiGetNodeMetadata),
+                     offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiControlInterrupt3)) == 0);
     CHECK(strstr(pbc_kernel_log(NULL), "pvgpu: DriverEntry") != NULL);
 
     PVOID context = NULL;
     DXGKRNL_INTERFACE krnl;
     DXGK_START_INFO start;
-    RtlZeroMemory(&krnl, sizeof(krnl));
+    pbc_wdk_dxgkrnl_interface((HANDLE)&g_pdo, &krnl, sizeof(krnl));
+    /* pbcheck's table: every callback through WDDM 2.7 is there. */
+    CHECK(krnl.Size == sizeof(krnl) && krnl.Version == DXGKDDI_INTERFACE_VERSION_WDDM2_7 &&
+          krnl.DeviceHandle == (HANDLE)&g_pdo);
+    for (size_t off = offsetof(DXGKRNL_INTERFACE, DxgkCbEvalAcpiMethod); off < sizeof(krnl); off += sizeof(PVOID)) {
+        PVOID slot;
+        memcpy(&slot, (const char *)&krnl + off, sizeof(slot));
+        CHECK(slot != NULL);
+    }
+    krnl.DxgkCbAllocateContiguousMemory = TestAllocateContiguousMemory;
+    krnl.DxgkCbFreeContiguousMemory = TestFreeContiguousMemory;
     RtlZeroMemory(&start, sizeof(start));
     ULONG sources = 0, children = 0;
     pbc_kernel_enter();
     CHECK(g_table.DxgkDdiAddDevice((PDEVICE_OBJECT)(void *)&g_pdo, &context) == STATUS_SUCCESS);
     CHECK(g_table.DxgkDdiStartDevice(context, &start, &krnl, &sources, &children) == STATUS_SUCCESS);
     PPV_ADAPTER adapter = (PPV_ADAPTER)context;
+    CHECK(adapter->Ring.pMemory == g_ring);
+    /* The two notifications pbcheck does not serve failed, and are reported
+     * by name. */
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 2);
+    CHECK(strstr(first, "DxgkCbIndicateConnectorChange called") != NULL);
     static const WCHAR expected_id[] = L"PBCHECK\\MODEL_GPU";
     CHECK(memcmp(adapter->HardwareId, expected_id, sizeof(expected_id)) == 0 && adapter->BusNumber == 0);
 
@@ -262,13 +931,84 @@ int main(void)
     CHECK(g_table.DxgkDdiCreateAllocation(context, &create) == STATUS_SUCCESS &&
           info.AllocationPriority == 0xa0000000u);
 
+    /* The WDDM 2.x arguments the driver looks inside. */
+    DXGKARG_CREATEHWQUEUE queue;
+    RtlZeroMemory(&queue, sizeof(queue));
+    queue.Flags.DisableGpuTimeout = 1;
+    queue.HwQueueProgressFenceGPUVirtualAddress = 0x7000;
+    CHECK(g_table.DxgkDdiCreateHwQueue(context, &queue) == STATUS_SUCCESS && queue.hHwQueue == (HANDLE)1 &&
+          adapter->ProgressFence == 0x7000);
+    queue.Flags.UserModeSubmission = 1;
+    CHECK(g_table.DxgkDdiCreateHwQueue(context, &queue) == STATUS_INVALID_PARAMETER);
+    DXGKARG_DISPLAYDETECTCONTROL detect;
+    RtlZeroMemory(&detect, sizeof(detect));
+    detect.Type = DXGK_DDCT_ENABLEHPD;
+    CHECK(g_table.DxgkDdiDisplayDetectControl(context, &detect) == STATUS_SUCCESS && adapter->HotPlugDetection);
+    detect.Type = DXGK_DDCT_POLLONE;
+    detect.TargetId = 3;
+    CHECK(g_table.DxgkDdiDisplayDetectControl(context, &detect) == STATUS_INVALID_PARAMETER);
+    DXGKARG_SETTRACKEDWORKLOADPOWERLEVEL power;
+    RtlZeroMemory(&power, sizeof(power));
+    power.PowerLevel = 95;
+    CHECK(g_table.DxgkDdiSetTrackedWorkloadPowerLevel(context, &power) == STATUS_SUCCESS &&
+          power.EffectivePowerLevel == 80 && power.Flags.Value == 1);
+    DXGKARG_BEGINEXCLUSIVEACCESS begin = {0};
+    DXGKARG_ENDEXCLUSIVEACCESS end = {0};
+    CHECK(g_table.DxgkDdiBeginExclusiveAccess(context, &begin) == STATUS_SUCCESS &&
+          g_table.DxgkDdiEndExclusiveAccess(context, &end) == STATUS_SUCCESS);
+    ULONG key = 0;
+    DXGKARG_CREATEPROTECTEDSESSION session = {(HANDLE)9, &key, sizeof(key)};
+    CHECK(g_table.DxgkDdiCreateProtectedSession(context, &session) == STATUS_SUCCESS && key == PV_POOL_TAG &&
+          adapter->ProtectedSession == (HANDLE)9);
+    DXGKARG_SETSCHEDULINGLOGBUFFER log = {0, 0, 64, NULL, 0x9000, 63};
+    CHECK(g_table.DxgkDdiSetSchedulingLogBuffer(context, &log) == STATUS_SUCCESS && adapter->SchedulingLog == 0x9000);
+    log.InterruptEntry = 64;
+    CHECK(g_table.DxgkDdiSetSchedulingLogBuffer(context, &log) == STATUS_INVALID_PARAMETER);
+    DXGKARG_RESUMEHWENGINE resume = {0, 1};
+    CHECK(g_table.DxgkDdiResumeHwEngine(context, &resume) == STATUS_INVALID_PARAMETER);
+    /* Saving for a hot update needs a callback pbcheck does not serve. */
+    CHECK(g_table.DxgkDdiSaveMemoryForHotUpdate(context, NULL) == STATUS_NOT_SUPPORTED);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbSaveMemoryForHotUpdate called") != NULL);
+    DXGK_COLORIMETRY colorimetry;
+    RtlZeroMemory(&colorimetry, sizeof(colorimetry));
+    colorimetry.WhitePoint.cx = 320;
+    colorimetry.WhitePoint.cy = 337;
+    colorimetry.MaxLuminance = 6000000; /* 600 nits */
+    colorimetry.FormatBitDepths.Rgb = 10;
+    colorimetry.StandardColorimetryFlags.ST2084 = 1;
+    CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry(context, 0, colorimetry) == STATUS_SUCCESS && adapter->Hdr &&
+          adapter->MaxLuminance == 6000000);
+    static DXGKARG_SETVIDPNSOURCEADDRESS flip; /* 2 KiB: not on the stack */
+    flip.ContextCount = 2;
+    flip.PrimaryData[1].SegmentId = 1;
+    flip.PrimaryData[1].SegmentAddress.QuadPart = 0x123000;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddress(context, &flip) == STATUS_SUCCESS &&
+          adapter->Scanout[1].QuadPart == 0x123000);
+
     CHECK(g_table.DxgkDdiStopDevice(context) == STATUS_SUCCESS);
-    CHECK(g_table.DxgkDdiRemoveDevice(context) == STATUS_SUCCESS);
+    CHECK(g_table.DxgkDdiRemoveDevice(context) == STATUS_SUCCESS && g_ring_freed == 1);
     pbc_kernel_leave();
     CHECK(pbc_kernel_take_threads(first, sizeof(first)) == 0);
     CHECK(pbc_kernel_take_lock_errors(first, sizeof(first)) == 0);
     CHECK(pbc_kernel_take_bugchecks(first, sizeof(first)) == 0);
     CHECK(pbc_kernel_take_leaks(first, sizeof(first)) == 0);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 0);
+
+    /* A driver built for an older interface has a shorter table: pbcheck
+     * fills that much and not a byte more. */
+    union {
+        DXGKRNL_INTERFACE table;
+        unsigned char bytes[sizeof(DXGKRNL_INTERFACE)];
+    } older;
+    const size_t wddm13 = offsetof(DXGKRNL_INTERFACE, DxgkCbMapContextAllocation);
+    memset(older.bytes, 0xA5, sizeof(older.bytes));
+    pbc_wdk_dxgkrnl_interface(NULL, &older.table, wddm13);
+    CHECK(older.table.Size == wddm13 && older.table.DxgkCbCompletePStateTransition != NULL);
+    int untouched = 1;
+    for (size_t i = wddm13; i < sizeof(older.bytes); i++)
+        untouched &= older.bytes[i] == 0xA5;
+    CHECK(untouched);
     pbc_kernel_reset();
 
     printf("%s\n", failures ? "FAIL" : "ok");

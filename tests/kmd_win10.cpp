@@ -2,9 +2,12 @@
  * describes, as one whole file: the adapter is a C++ class whose DDI entry
  * points are static members taking IN_CONST_PVOID and IN_CONST_HANDLE and
  * casting them straight to the class; DriverEntry fills the WDDM 2.x
- * members of DRIVER_INITIALIZATION_DATA; StartDevice reads a device
- * property, initialises events and a DPC and starts a worker thread that
- * SubmitCommandVirtual wakes; the strings are L"..." in WCHAR arrays.
+ * members of DRIVER_INITIALIZATION_DATA; StartDevice keeps its copy of
+ * DXGKRNL_INTERFACE and calls a WDDM 2.x callback through it, reads a
+ * device property, initialises events and a DPC and starts a worker thread
+ * that SubmitCommandVirtual wakes; hardware queues and display detection
+ * look inside their WDDM 2.2 arguments; the strings are L"..." in WCHAR
+ * arrays.
  * It compiles against include/pbcheck/wdk alone, as C++17 with every
  * warning an error and -fshort-wchar (as pbcheck_add_target builds a
  * target), and the test at the end runs it on the kernel services. */
@@ -37,6 +40,8 @@ public:
     static DXGKDDI_DESTROYPROCESS DdiDestroyProcess;
     static DXGKDDI_SETSTABLEPOWERSTATE DdiSetStablePowerState;
     static DXGKDDI_QUERYENGINESTATUS DdiQueryEngineStatus;
+    static DXGKDDI_CREATEHWQUEUE DdiCreateHwQueue;
+    static DXGKDDI_DISPLAYDETECTCONTROL DdiDisplayDetectControl;
     static DXGKDDI_QUERYDEPENDENTENGINEGROUP DdiQueryDependentEngineGroup;
     static DXGKDDI_RESETENGINE DdiResetEngine;
     static DXGKDDI_CANCELCOMMAND DdiCancelCommand;
@@ -55,6 +60,9 @@ public:
     KIRQL m_dpcIrql = PASSIVE_LEVEL;
     D3DGPU_PHYSICAL_ADDRESS m_rootPageTable = {};
     BOOLEAN m_stablePower = FALSE;
+    BOOLEAN m_hotPlug = FALSE;
+    UINT m_queues = 0;
+    NTSTATUS m_connectorChange = STATUS_SUCCESS;
 
 private:
     static KSTART_ROUTINE WorkerThread;
@@ -87,6 +95,8 @@ NTSTATUS W10Adapter::DdiStartDevice(IN_CONST_PVOID MiniportDeviceContext, IN_PDX
 NTSTATUS W10Adapter::Start(IN_PDXGKRNL_INTERFACE DxgkInterface, OUT_PULONG Sources, OUT_PULONG Children)
 {
     m_dxgkrnl = *DxgkInterface;
+    /* Tell the OS about the connector already plugged in (WDDM 2.2). */
+    m_connectorChange = m_dxgkrnl.DxgkCbIndicateConnectorChange(m_dxgkrnl.DeviceHandle);
     ULONG length = 0;
     NTSTATUS status = IoGetDeviceProperty(m_pdo, DevicePropertyDeviceDescription, sizeof(m_description),
                                           m_description, &length);
@@ -180,6 +190,25 @@ NTSTATUS APIENTRY W10Adapter::DdiQueryAdapterInfo(IN_CONST_HANDLE hAdapter,
     caps->MemoryManagementCaps.GpuMmuSupported = 1;
     caps->SchedulingCaps.MultiEngineAware = 1;
     caps->SchedulingCaps.CancelCommandAware = 1;
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiCreateHwQueue(IN_CONST_HANDLE hHwContext, INOUT_PDXGKARG_CREATEHWQUEUE pCreateHwQueue)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hHwContext);
+    if (pCreateHwQueue->Flags.Value & ~1u) /* only DisableGpuTimeout */
+        return STATUS_NOT_SUPPORTED;
+    pCreateHwQueue->hHwQueue = reinterpret_cast<HANDLE>(static_cast<ULONG_PTR>(++adapter->m_queues));
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiDisplayDetectControl(IN_CONST_HANDLE hAdapter,
+                                                      IN_CONST_PDXGKARG_DISPLAYDETECTCONTROL pDisplayDetectControl)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hAdapter);
+    if (pDisplayDetectControl->Type != DXGK_DDCT_ENABLEHPD && pDisplayDetectControl->Type != DXGK_DDCT_DISABLEHPD)
+        return STATUS_NOT_SUPPORTED;
+    adapter->m_hotPlug = pDisplayDetectControl->Type == DXGK_DDCT_ENABLEHPD;
     return STATUS_SUCCESS;
 }
 
@@ -352,6 +381,8 @@ extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING Reg
     init.DxgkDdiCreateProcess = W10Adapter::DdiCreateProcess;
     init.DxgkDdiDestroyProcess = W10Adapter::DdiDestroyProcess;
     init.DxgkDdiSetStablePowerState = W10Adapter::DdiSetStablePowerState;
+    init.DxgkDdiCreateHwQueue = W10Adapter::DdiCreateHwQueue;
+    init.DxgkDdiDisplayDetectControl = W10Adapter::DdiDisplayDetectControl;
     return DxgkInitialize(DriverObject, RegistryPath, &init);
 }
 
@@ -382,7 +413,8 @@ static char g_pdo;
 static W10Adapter *StartAdapter()
 {
     PVOID context = NULL;
-    DXGKRNL_INTERFACE krnl = {};
+    DXGKRNL_INTERFACE krnl;
+    pbc_wdk_dxgkrnl_interface(reinterpret_cast<HANDLE>(&g_pdo), &krnl, sizeof(krnl));
     DXGK_START_INFO start = {};
     ULONG sources = 0, children = 0;
     pbc_kernel_enter();
@@ -407,6 +439,11 @@ int main()
      * at DISPATCH_LEVEL. */
     W10Adapter *adapter = StartAdapter();
     CHECK(memcmp(adapter->m_description, L"pbcheck model GPU", sizeof(L"pbcheck model GPU")) == 0);
+    /* The callback pbcheck does not serve failed, and is reported by name. */
+    CHECK(adapter->m_connectorChange == STATUS_NOT_SUPPORTED &&
+          adapter->m_dxgkrnl.DeviceHandle == reinterpret_cast<HANDLE>(&g_pdo));
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbIndicateConnectorChange called") != NULL);
     pbc_kernel_enter();
     DXGKARG_SUBMITCOMMANDVIRTUAL submit = {};
     submit.SubmissionFenceId = 7;
@@ -430,6 +467,15 @@ int main()
           g_table.DxgkDdiDestroyProcess(adapter, process.hKmdProcess) == STATUS_SUCCESS);
     DXGKARG_RESETENGINE reset = {};
     CHECK(g_table.DxgkDdiResetEngine(adapter, &reset) == STATUS_SUCCESS && reset.LastAbortedFenceId == 7);
+    DXGKARG_CREATEHWQUEUE queue = {};
+    queue.Flags.DisableGpuTimeout = 1;
+    CHECK(g_table.DxgkDdiCreateHwQueue(adapter, &queue) == STATUS_SUCCESS &&
+          queue.hHwQueue == reinterpret_cast<HANDLE>(1));
+    queue.Flags.NoBroadcastWait = 1;
+    CHECK(g_table.DxgkDdiCreateHwQueue(adapter, &queue) == STATUS_NOT_SUPPORTED);
+    DXGKARG_DISPLAYDETECTCONTROL detect = {};
+    detect.Type = DXGK_DDCT_ENABLEHPD;
+    CHECK(g_table.DxgkDdiDisplayDetectControl(adapter, &detect) == STATUS_SUCCESS && adapter->m_hotPlug);
     DXGK_DRIVERCAPS caps;
     DXGKARG_QUERYADAPTERINFO query = {};
     query.Type = DXGKQAITYPE_DRIVERCAPS;
@@ -450,6 +496,7 @@ int main()
     /* A driver that is never stopped: the end of the run ends its worker
      * (waiting for work) and says so. */
     adapter = StartAdapter();
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1);
     CHECK(pbc_kernel_take_threads(first, sizeof(first)) == 1);
     CHECK(strstr(first, "system thread 1 of 1") && strstr(first, "still running when the run ended"));
     CHECK(adapter->m_worked == 0); /* ended at its wait, having done nothing */

@@ -212,6 +212,26 @@ PBC_WDK_STATIC_ASSERT(offsetof(D3DDDI_MAPGPUVIRTUALADDRESS, VirtualAddress) == 8
 PBC_WDK_STATIC_ASSERT(offsetof(D3DDDI_MAPGPUVIRTUALADDRESS, PagingFenceValue) == 96, "map va");
 PBC_WDK_STATIC_ASSERT(sizeof(D3DDDI_MAPGPUVIRTUALADDRESS) == 104, "map va");
 
+/* Hardware-queue creation flags (WDDM 2.2; DxgkDdiCreateHwQueue), in
+ * their page's newest form: bits added after WDDM 2.7 read 0 for older
+ * runtimes, and the word is 4 bytes in every version. */
+typedef struct _D3DDDI_CREATEHWQUEUEFLAGS {
+    union {
+        struct {
+            UINT DisableGpuTimeout : 1;
+            UINT NoBroadcastSignal : 1;
+            UINT NoBroadcastWait : 1;
+            UINT NoKmdAccess : 1;
+            UINT UserModeSubmission : 1;
+            UINT NativeProgressFence : 1;
+            UINT TestQueue : 1;
+            UINT Reserved : 25;
+        };
+        UINT Value;
+    };
+} D3DDDI_CREATEHWQUEUEFLAGS;
+PBC_WDK_STATIC_ASSERT(sizeof(D3DDDI_CREATEHWQUEUEFLAGS) == 4, "hw queue flags");
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,8 +6,8 @@
  * DXGK_START_INFO and DXGK_DEVICE_INFO. Names and x86-64 layouts are
  * Windows'.
  *
- * DRIVER_INITIALIZATION_DATA has every member through WDDM 2.7 (Windows 10
- * version 2004), DXGKRNL_INTERFACE its members through WDDM 1.3, both in
+ * DRIVER_INITIALIZATION_DATA and DXGKRNL_INTERFACE have every member
+ * through WDDM 2.7 (Windows 10 version 2004), both in
  * Windows' order and gated by DXGKDDI_INTERFACE_VERSION; argument
  * structures pbcheck does not lay out are incomplete types, so a driver can
  * name them in prototypes but not look inside.
@@ -410,8 +410,7 @@ typedef VOID APIENTRY DXGKCB_COMPLETEFSTATETRANSITION(IN_CONST_HANDLE hAdapter, 
 
 typedef VOID APIENTRY DXGKCB_COMPLETEPSTATETRANSITION(IN_CONST_HANDLE hAdapter, UINT ComponentIndex,
                                                       UINT CompletedPState);
-/* WDDM 2.0 (their DXGKRNL_INTERFACE slots follow with the two handle-data
- * callbacks, which are not declared yet). */
+/* WDDM 2.0 to 2.6, from each callback's page (docs/wdk-headers.md). */
 typedef D3DGPU_VIRTUAL_ADDRESS APIENTRY DXGKCB_MAPCONTEXTALLOCATION(IN_CONST_HANDLE hAdapter,
                                                                    IN_CONST_PDXGKARGCB_MAPCONTEXTALLOCATION pArgs);
 typedef NTSTATUS APIENTRY DXGKCB_UPDATECONTEXTALLOCATION(IN_CONST_HANDLE hAdapter,
@@ -419,8 +418,48 @@ typedef NTSTATUS APIENTRY DXGKCB_UPDATECONTEXTALLOCATION(IN_CONST_HANDLE hAdapte
 typedef NTSTATUS APIENTRY DXGKCB_RESERVEGPUVIRTUALADDRESSRANGE(IN_CONST_HANDLE hAdapter,
                                                                INOUT_PDXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE pArgs);
 typedef VOID APIENTRY DXGKCB_HARDWARECONTENTPROTECTIONTEARDOWN(IN_CONST_HANDLE hAdapter, UINT Flags);
+typedef VOID *APIENTRY DXGKCB_ACQUIREHANDLEDATA(IN_CONST_PDXGKARGCB_GETHANDLEDATA pArgs,
+                                                PDXGKARG_RELEASE_HANDLE pReleaseHandle);
+typedef VOID APIENTRY DXGKCB_RELEASEHANDLEDATA(IN_CONST_DXGKARGCB_RELEASEHANDLEDATA ReleaseHandleData);
+typedef VOID APIENTRY DXGKCB_MULTIPLANEOVERLAYDISABLED(IN_CONST_HANDLE hAdapter, UINT VidPnSourceId);
+typedef NTSTATUS APIENTRY DXGKCB_INVALIDATEHWCONTEXT(IN_CONST_PDXGKARGCB_INVALIDATEHWCONTEXT pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_INDICATE_CONNECTOR_CHANGE(IN_CONST_HANDLE hAdapter);
+/* Named only: the display-ownership flags (a DXGK_FRAMEBUFFER_STATE in
+ * bit-fields) and the diagnostic header are not laid out. */
+typedef struct _DXGK_DISPLAY_OWNERSHIP_FLAGS DXGK_DISPLAY_OWNERSHIP_FLAGS, *PDXGK_DISPLAY_OWNERSHIP_FLAGS;
+typedef struct _DXGK_DIAGNOSTIC_HEADER DXGK_DIAGNOSTIC_HEADER;
+typedef DXGK_DIAGNOSTIC_HEADER *IN_PDXGK_DIAGNOSTIC_HEADER;
+typedef NTSTATUS APIENTRY DXGKCB_ACQUIRE_POST_DISPLAY_OWNERSHIP2(HANDLE DeviceHandle,
+                                                                 PDXGK_DISPLAY_INFORMATION DisplayInfo,
+                                                                 PDXGK_DISPLAY_OWNERSHIP_FLAGS Flags);
+typedef NTSTATUS APIENTRY DXGKCB_SETPROTECTEDSESSIONSTATUS(IN_CONST_PDXGKARGCB_PROTECTEDSESSIONSTATUS pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_ALLOCATECONTIGUOUSMEMORY(IN_CONST_HANDLE hAdapter,
+                                                          INOUT_PDXGKARGCB_ALLOCATECONTIGUOUSMEMORY pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_FREECONTIGUOUSMEMORY(IN_CONST_HANDLE hAdapter,
+                                                      IN_CONST_PDXGKARGCB_FREECONTIGUOUSMEMORY pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_ALLOCATEPAGESFORMDL(IN_CONST_HANDLE hAdapter,
+                                                     INOUT_PDXGKARGCB_ALLOCATEPAGESFORMDL pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_FREEPAGESFROMMDL(IN_CONST_HANDLE hAdapter,
+                                                  IN_CONST_PDXGKARGCB_FREEPAGESFROMMDL pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_PINFRAMEBUFFERFORSAVE(IN_CONST_HANDLE hAdapter,
+                                                       INOUT_PDXGKARGCB_PINFRAMEBUFFERFORSAVE pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_UNPINFRAMEBUFFERFORSAVE(IN_CONST_HANDLE hAdapter,
+                                                         IN_CONST_PDXGKARGCB_UNPINFRAMEBUFFERFORSAVE pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_MAPFRAMEBUFFERPOINTER(IN_CONST_HANDLE hAdapter,
+                                                       INOUT_PDXGKARGCB_MAPFRAMEBUFFERPOINTER pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_UNMAPFRAMEBUFFERPOINTER(IN_CONST_HANDLE hAdapter,
+                                                         IN_CONST_PDXGKARGCB_UNMAPFRAMEBUFFERPOINTER pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_MAPMDLTOIOMMU(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARGCB_MAPMDLTOIOMMU pArgs);
+typedef VOID APIENTRY DXGKCB_UNMAPMDLFROMIOMMU(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARGCB_UNMAPMDLFROMIOMMU pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_REPORT_DIAGNOSTIC(HANDLE DeviceHandle, IN_PDXGK_DIAGNOSTIC_HEADER pDiagnostic);
+typedef NTSTATUS APIENTRY DXGKCB_SIGNALEVENT(IN_CONST_PDXGKARGCB_SIGNALEVENT pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_ISFEATUREENABLED(INOUT_PDXGKARGCB_ISFEATUREENABLED pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_SAVEMEMORYFORHOTUPDATE(IN_CONST_HANDLE hAdapter,
+                                                        IN_CONST_PDXGKARGCB_SAVEMEMORYFORHOTUPDATE pArgs);
 
-/* Windows' table, in Windows' order, through its WDDM 1.3 member. */
+/* Windows' table, in Windows' order, through WDDM 2.7 (whose interface
+ * adds no callback after WDDM 2.6's). Two WDDM 2.x slots have no page that
+ * types them: they are PVOID, and a driver casts what it calls there. */
 typedef struct _DXGKRNL_INTERFACE {
     ULONG Size;
     ULONG Version;
@@ -461,6 +500,49 @@ typedef struct _DXGKRNL_INTERFACE {
 #endif
 #if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM1_3 /* the page says WDDM1_3_M1 */
     DXGKCB_COMPLETEPSTATETRANSITION *DxgkCbCompletePStateTransition; /* reserved for the system */
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_0
+    DXGKCB_MAPCONTEXTALLOCATION *DxgkCbMapContextAllocation;
+    DXGKCB_UPDATECONTEXTALLOCATION *DxgkCbUpdateContextAllocation;
+    DXGKCB_RESERVEGPUVIRTUALADDRESSRANGE *DxgkCbReserveGpuVirtualAddressRange;
+    DXGKCB_ACQUIREHANDLEDATA *DxgkCbAcquireHandleData;
+    DXGKCB_RELEASEHANDLEDATA *DxgkCbReleaseHandleData;
+    DXGKCB_HARDWARECONTENTPROTECTIONTEARDOWN *DxgkCbHardwareContentProtectionTeardown;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_1
+    DXGKCB_MULTIPLANEOVERLAYDISABLED *DxgkCbMultiPlaneOverlayDisabled;
+    PVOID DxgkCbMitigatedRangeUpdate; /* untyped: no page */
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_2
+    DXGKCB_INVALIDATEHWCONTEXT *DxgkCbInvalidateHwContext;
+    DXGKCB_INDICATE_CONNECTOR_CHANGE *DxgkCbIndicateConnectorChange;
+    PVOID DxgkCbUnblockUEFIFrameBufferRanges; /* untyped: no page */
+    DXGKCB_ACQUIRE_POST_DISPLAY_OWNERSHIP2 *DxgkCbAcquirePostDisplayOwnership2;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_3
+    DXGKCB_SETPROTECTEDSESSIONSTATUS *DxgkCbSetProtectedSessionStatus;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_4
+    DXGKCB_ALLOCATECONTIGUOUSMEMORY *DxgkCbAllocateContiguousMemory;
+    DXGKCB_FREECONTIGUOUSMEMORY *DxgkCbFreeContiguousMemory;
+    DXGKCB_ALLOCATEPAGESFORMDL *DxgkCbAllocatePagesForMdl;
+    DXGKCB_FREEPAGESFROMMDL *DxgkCbFreePagesFromMdl;
+    DXGKCB_PINFRAMEBUFFERFORSAVE *DxgkCbPinFrameBufferForSave;
+    DXGKCB_UNPINFRAMEBUFFERFORSAVE *DxgkCbUnpinFrameBufferForSave;
+    DXGKCB_MAPFRAMEBUFFERPOINTER *DxgkCbMapFrameBufferPointer;
+    DXGKCB_UNMAPFRAMEBUFFERPOINTER *DxgkCbUnmapFrameBufferPointer;
+    DXGKCB_MAPMDLTOIOMMU *DxgkCbMapMdlToIoMmu;
+    DXGKCB_UNMAPMDLFROMIOMMU *DxgkCbUnmapMdlFromIoMmu;
+    DXGKCB_REPORT_DIAGNOSTIC *DxgkCbReportDiagnostic;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_5
+    DXGKCB_SIGNALEVENT *DxgkCbSignalEvent;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_6
+    DXGKCB_ISFEATUREENABLED *DxgkCbIsFeatureEnabled;
+    /* Not in the interface page's list; its own page says a driver calls it
+     * through DXGKRNL_INTERFACE from WDDM 2.6: placed last. */
+    DXGKCB_SAVEMEMORYFORHOTUPDATE *DxgkCbSaveMemoryForHotUpdate;
 #endif
 } DXGKRNL_INTERFACE, *PDXGKRNL_INTERFACE;
 typedef const DXGKRNL_INTERFACE *IN_PDXGKRNL_INTERFACE;
@@ -714,6 +796,16 @@ typedef DXGKDDI_LINK_DEVICE *PDXGKDDI_LINK_DEVICE;
 NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath,
                         PDRIVER_INITIALIZATION_DATA DriverInitializationData);
 
+/* pbcheck's, not Windows': fills the InterfaceSize bytes at Interface
+ * (pass sizeof(DXGKRNL_INTERFACE) as the caller's DXGKDDI_INTERFACE_VERSION
+ * lays it out) as DXGKRNL hands the table to DxgkDdiStartDevice: Size,
+ * Version (pbcheck's, WDDM 2.7), DeviceHandle, and every callback a trap
+ * that fails the call and reports it as a PB-KERNEL finding naming the
+ * callback, since pbcheck serves none of them (docs/wdk-headers.md). A
+ * glue that runs the driver's own StartDevice passes it this table, after
+ * overwriting any member it serves itself. */
+VOID pbc_wdk_dxgkrnl_interface(HANDLE DeviceHandle, PDXGKRNL_INTERFACE Interface, SIZE_T InterfaceSize);
+
 PBC_WDK_SIZE(DXGK_START_INFO, 28);
 PBC_WDK_OFF(DXGK_DEVICE_INFO, DeviceRegistryPath, 16);
 PBC_WDK_OFF(DXGK_DEVICE_INFO, TranslatedResourceList, 32);
@@ -730,6 +822,20 @@ PBC_WDK_SIZE(QUERY_INTERFACE, 32);
 PBC_WDK_SIZE(VIDEO_REQUEST_PACKET, 48);
 PBC_WDK_SIZE(ACPI_EVAL_INPUT_BUFFER_COMPLEX, 24);
 PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbQueryVidPnInterface, 144);
+/* Every member after DeviceHandle is a pointer: member n of the page's
+ * list (DxgkCbEvalAcpiMethod is 0) is at 16 + 8n. */
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_0
+PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbMapContextAllocation, 264);
+PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbHardwareContentProtectionTeardown, 304);
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_4
+PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbAllocateContiguousMemory, 368);
+PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbReportDiagnostic, 448);
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_6
+PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbIsFeatureEnabled, 464);
+PBC_WDK_SIZE(DXGKRNL_INTERFACE, 480);
+#endif
 PBC_WDK_OFF(DRIVER_INITIALIZATION_DATA, DxgkDdiSetDisplayPrivateDriverFormat, 488);
 /* Every member is a pointer after Version (padded to 8): member n of the
  * page's list (Version is 0) is at 8 * n. */
