@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "progress.h"
+#include "exec/attribute.h"
 #include "exec/child.h"
 #include "exec/isolate.h"
 #include "exec/runner.h"
@@ -282,6 +283,12 @@ static void judge_here(pbc_runner *runner, const char *verb, const char *name, c
         c->failed++;
         printf("%s  %s  %s\n  %s\n", out.verdict == PBC_VERDICT_FAIL ? "FAIL" : "HARNESS BUG", name,
                out.rule, out.message);
+        if (out.verdict == PBC_VERDICT_FAIL && out.shape.addr_known) {
+            /* who wrote the first wrong byte: the case once more, with a store watch */
+            pbc_attribution a;
+            if (pbc_attribute(runner, s, t, &a) != PBC_ATTR_NONE)
+                printf("  %s\n", a.text);
+        }
         if (out.log[0])
             printf("  the builder's DbgPrint output%s:\n%s%s", out.log_truncated ? " (last lines)" : "", out.log,
                    out.log[strlen(out.log) - 1] == '\n' ? "" : "\n");

@@ -21,6 +21,7 @@
 #include "kernel/shim.h"
 
 #include <errno.h>
+#include <execinfo.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -204,6 +206,102 @@ static int shim_watch_fault(uint8_t *a)
  * the previous handler's. */
 static void shim_fill_view_page(shim_mapping *m, size_t i);
 
+/* ---- the attribution watch (pbc_shim_attrib) --------------------------- */
+
+/* Process-wide: one replay at a time, and the driver's system threads
+ * store through the same views on the same one CPU. */
+static pbc_shim_attrib *shim_attrib;
+static struct sigaction shim_prev_trap;
+
+static uint64_t shim_view_ppn(const shim_mapping *m, size_t i);
+
+static int shim_attrib_page(const shim_mapping *m, size_t i)
+{
+    return shim_attrib && shim_attrib->gpu == shim.gpu && shim_view_ppn(m, i) == shim_attrib->ppn;
+}
+
+#if defined(__x86_64__)
+#define SHIM_EFLAGS_TF 0x100
+/* A store into the watched page, about to run again on a writable page:
+ * who makes it (the instruction and its callers, from the signal frame
+ * on: the handler's own frames are dropped), and the watched bytes
+ * before it; the trap flag stops the thread right after it. */
+static void shim_attrib_fault(uint8_t *page, void *uc)
+{
+    ucontext_t *u = uc;
+    pbc_shim_attrib *a = shim_attrib;
+    pbc_shim_store *st = &a->pending;
+    void *raw[PBC_SHIM_STORE_FRAMES + 8];
+    int n = backtrace(raw, (int)PBC_ARRAY_LEN(raw));
+    uintptr_t pc = (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
+    int from = 0;
+    while (from < n && (uintptr_t)raw[from] != pc)
+        from++;
+    st->frames[0] = pc;
+    st->nframes = 1;
+    for (int k = from + 1; k < n && st->nframes < PBC_SHIM_STORE_FRAMES; k++)
+        st->frames[st->nframes++] = (uintptr_t)raw[k];
+    st->call = shim.gpu->cpu.call;
+    st->op = shim.gpu->cpu.op;
+    st->mpo = a->cur_mpo;
+    st->operation = a->cur_operation;
+    a->pending_page = page;
+    memcpy(a->before, page + a->off, a->len);
+    u->uc_mcontext.gregs[REG_EFL] |= SHIM_EFLAGS_TF;
+}
+
+/* The store ran: the page is read-only again, and the store counts as
+ * the watched bytes' writer when it changed them. */
+static void shim_attrib_trap(int sig, siginfo_t *si, void *uc)
+{
+    pbc_shim_attrib *a = shim_attrib;
+    if (!a || !a->pending_page) {
+        if (shim_prev_trap.sa_flags & SA_SIGINFO)
+            shim_prev_trap.sa_sigaction(sig, si, uc);
+        else if (shim_prev_trap.sa_handler != SIG_IGN && shim_prev_trap.sa_handler != SIG_DFL)
+            shim_prev_trap.sa_handler(sig);
+        else {
+            signal(sig, SIG_DFL);
+            raise(sig);
+        }
+        return;
+    }
+    ucontext_t *u = uc;
+    u->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)SHIM_EFLAGS_TF;
+    if (mprotect(a->pending_page, PBC_PAGE_SIZE, PROT_READ) != 0)
+        shim_cannot_track();
+    a->stores++;
+    a->last_store = a->pending;
+    if (memcmp(a->before, a->pending_page + a->off, a->len)) {
+        a->changes++;
+        a->last_change = a->pending;
+    }
+    a->pending_page = NULL;
+}
+#endif
+
+void pbc_shim_attrib_arm(pbc_shim_attrib *a)
+{
+#if defined(__x86_64__)
+    if (a && !shim_attrib) {
+        if (a->len > sizeof(a->before))
+            a->len = sizeof(a->before);
+        backtrace((void *[1]){0}, 1); /* loads the unwinder now, not in the handler */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = shim_attrib_trap;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGTRAP, &sa, &shim_prev_trap);
+    } else if (!a && shim_attrib) {
+        sigaction(SIGTRAP, &shim_prev_trap, NULL);
+    }
+    shim_attrib = a;
+#else
+    (void)a;
+#endif
+}
+
 static void shim_segv(int sig, siginfo_t *si, void *uc)
 {
     uint8_t *a = si->si_addr;
@@ -248,15 +346,22 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
             shim_note_bit(m->touched, &m->touched_lo, &m->touched_hi, i);
             return;
         }
-        if (shim_bit(m->dirty, i))
+        int watched = shim_attrib_page(m, i);
+        if (shim_bit(m->dirty, i) && !watched)
             break; /* writable already: not ours */
-        /* What the page held before: write-back sends only the bytes the
-         * CPU changed, so two views writing one page lose nothing. */
-        memcpy(m->clean + i * PBC_PAGE_SIZE, m->alias + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
+        if (!shim_bit(m->dirty, i)) {
+            /* What the page held before: write-back sends only the bytes
+             * the CPU changed, so two views writing one page lose nothing. */
+            memcpy(m->clean + i * PBC_PAGE_SIZE, m->alias + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
+            shim_note_bit(m->dirty, &m->dirty_lo, &m->dirty_hi, i);
+            m->wrote[i / 64] |= 1ull << (i % 64);
+        }
         if (mprotect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
             shim_cannot_track();
-        shim_note_bit(m->dirty, &m->dirty_lo, &m->dirty_hi, i);
-        m->wrote[i / 64] |= 1ull << (i % 64);
+#if defined(__x86_64__)
+        if (watched) /* a dirty watched page is read-only again after each store */
+            shim_attrib_fault(page, uc);
+#endif
         return;
     }
     if (shim_prev_segv.sa_flags & SA_SIGINFO) {

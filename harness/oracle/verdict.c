@@ -144,6 +144,8 @@ static void describe_diff(pbc_outcome *out, const pbc_scenario *s, const pbc_dif
         describe_addr(s, &expected->res, d->addr, where, sizeof(where));
         snprintf(out->shape.region, sizeof(out->shape.region), "%s",
                  !strncmp(where, "segment", 7) ? "segment" : !strncmp(where, "system", 6) ? "system" : "physical");
+        out->shape.addr = d->addr;
+        out->shape.addr_known = 1;
         out_append(out, "memory differs at 0x%" PRIx64 ", %s; %u page(s) differ\n  %-9s @0x%" PRIx64 ": ",
                    d->addr, where, d->differing_pages, expected_name, d->window_start);
         hex(out, d->a);
