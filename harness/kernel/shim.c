@@ -222,10 +222,18 @@ static int shim_attrib_page(const shim_mapping *m, size_t i)
 
 #if defined(__x86_64__)
 #define SHIM_EFLAGS_TF 0x100
+/* The registers at the store's fault, to run it a second time. */
+static gregset_t shim_attrib_regs;
+/* 1: the store runs with the watched bytes inverted; 2: it runs again on
+ * their true bytes. */
+static int shim_attrib_phase;
+
 /* A store into the watched page, about to run again on a writable page:
  * who makes it (the instruction and its callers, from the signal frame
- * on: the handler's own frames are dropped), and the watched bytes
- * before it; the trap flag stops the thread right after it. */
+ * on: the handler's own frames are dropped). Whether it reaches the
+ * watched bytes is told by the bytes themselves: they are inverted for
+ * this one instruction, so that a store of the value they already hold
+ * shows too; the trap flag stops the thread right after it. */
 static void shim_attrib_fault(uint8_t *page, void *uc)
 {
     ucontext_t *u = uc;
@@ -247,11 +255,18 @@ static void shim_attrib_fault(uint8_t *page, void *uc)
     st->operation = a->cur_operation;
     a->pending_page = page;
     memcpy(a->before, page + a->off, a->len);
+    for (uint32_t k = 0; k < a->len; k++)
+        page[a->off + k] = (uint8_t)~a->before[k];
+    memcpy(shim_attrib_regs, u->uc_mcontext.gregs, sizeof(shim_attrib_regs));
+    shim_attrib_phase = 1;
     u->uc_mcontext.gregs[REG_EFL] |= SHIM_EFLAGS_TF;
 }
 
-/* The store ran: the page is read-only again, and the store counts as
- * the watched bytes' writer when it changed them. */
+/* The store ran. With the watched bytes still inverted it did not reach
+ * them: they get their bytes back. Otherwise it wrote them, and runs once
+ * more from the same registers on their true bytes (an instruction that
+ * reads what it writes, `or [x], 1`, must not see them inverted); the
+ * page is then read-only again and the store counts as their writer. */
 static void shim_attrib_trap(int sig, siginfo_t *si, void *uc)
 {
     pbc_shim_attrib *a = shim_attrib;
@@ -267,16 +282,30 @@ static void shim_attrib_trap(int sig, siginfo_t *si, void *uc)
         return;
     }
     ucontext_t *u = uc;
+    uint8_t *at = a->pending_page + a->off;
+    if (shim_attrib_phase == 1) {
+        int reached = 0;
+        for (uint32_t k = 0; k < a->len; k++)
+            reached |= at[k] != (uint8_t)~a->before[k];
+        memcpy(at, a->before, a->len);
+        if (reached) {
+            memcpy(u->uc_mcontext.gregs, shim_attrib_regs, sizeof(shim_attrib_regs));
+            u->uc_mcontext.gregs[REG_EFL] |= SHIM_EFLAGS_TF;
+            shim_attrib_phase = 2;
+            return;
+        }
+    }
     u->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)SHIM_EFLAGS_TF;
     if (mprotect(a->pending_page, PBC_PAGE_SIZE, PROT_READ) != 0)
         shim_cannot_track();
     a->stores++;
     a->last_store = a->pending;
-    if (memcmp(a->before, a->pending_page + a->off, a->len)) {
+    if (shim_attrib_phase == 2) {
         a->changes++;
         a->last_change = a->pending;
     }
     a->pending_page = NULL;
+    shim_attrib_phase = 0;
 }
 #endif
 

@@ -133,8 +133,9 @@ typedef struct pbc_shim_attrib {
     uint64_t ppn;
     uint32_t off, len;       /* the watched bytes: [off, off + len) of the page, within it */
     uint32_t cur_mpo, cur_operation; /* set by the caller before each call: copied into each store */
-    uint32_t stores, changes; /* stores into the page; those that changed the watched bytes */
-    pbc_shim_store last_store, last_change;
+    uint32_t stores, changes; /* stores into the page; those that wrote the watched bytes (whatever
+                                 they held before) */
+    pbc_shim_store last_store, last_change; /* the last of each */
     /* the store under way (between its fault and its single-step trap) */
     pbc_shim_store pending;
     uint8_t *pending_page;

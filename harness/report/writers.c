@@ -173,6 +173,10 @@ static json_t *json_case(const pbc_report_case *c, const char *group)
     }
     if (c->debug_output)
         bad |= json_object_set_new(o, "debug_output", json_text(c->debug_output));
+    if (c->location)
+        bad |= json_object_set_new(o, "location", json_text(c->location));
+    if (c->last_writer)
+        bad |= json_object_set_new(o, "last_writer", json_text(c->last_writer));
     if (c->waiver) {
         json_t *w = json_object();
         bad |= !w;
@@ -630,6 +634,14 @@ static void md_groups(FILE *f, const pbc_report *r)
         fprintf(f, "%u. **%s** — %u case%s%s — ", i + 1, grp->id, grp->count, grp->count == 1 ? "" : "s",
                 grp->waived ? " (some waived)" : "");
         md_cut(f, grp->title, MD_TEXT_MAX);
+        if (c->message && c->message[0]) {
+            fputs("\n   - finding: ", f);
+            md_cut(f, c->message, 3 * MD_TEXT_MAX);
+        }
+        if (c->last_writer) {
+            fputs("\n   - written by: ", f);
+            md_cut(f, c->last_writer, 2 * MD_TEXT_MAX);
+        }
         fputs("\n   - smallest: ", f);
         md_cut(f, c->name, MD_TEXT_MAX);
         if (c->isolation) {
