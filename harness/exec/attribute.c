@@ -108,8 +108,12 @@ uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
     memset(out, 0, sizeof(*out));
     pbc_outcome first;
     pbc_run_options o = {0};
+    /* The builder's CPU wrote the page last, or nothing did as far as
+     * the model knows (a store of the bytes the page already held leaves
+     * it as it was): its stores are watched. */
     if (pbc_runner_run(r, s, t, &o, &first) != PBC_VERDICT_FAIL || !first.shape.addr_known ||
-        strcmp(first.shape.writer, "cpu"))
+        (strcmp(first.shape.writer, "cpu") && strcmp(first.shape.writer, "none") &&
+         strcmp(first.shape.writer, "init")))
         return out->kind;
     pbc_shim_attrib w;
     memset(&w, 0, sizeof(w));
