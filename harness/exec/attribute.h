@@ -22,6 +22,9 @@ typedef enum pbc_attr_kind {
 typedef struct pbc_attribution {
     uint32_t kind;        /* pbc_attr_kind */
     pbc_sym sym;          /* STORE, NEAREST: the builder's code that stored */
+    char where[512];      /* its "FILE:LINE": the store's, or when that is in a header (a helper
+                             like a write-register function), the first site of the inline
+                             chain in a source file */
     uint32_t call, op;    /* the BuildPagingBuffer call (0: CPU work queued at SubmitCommand) and
                              scenario operation it ran for */
     uint32_t mpo;         /* the call's MultipassOffset */
@@ -34,8 +37,8 @@ typedef struct pbc_attribution {
  * worker) and fills out. Returns out->kind. */
 uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, pbc_attribution *out);
 
-/* The location attribution gives a finding: "FILE:LINE" of the store
- * (STORE, NEAREST), "" otherwise. */
+/* The location attribution gives a finding: its where (STORE, NEAREST),
+ * "" otherwise. */
 const char *pbc_attribution_where(const pbc_attribution *a);
 
 #endif

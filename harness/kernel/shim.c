@@ -217,7 +217,26 @@ static uint64_t shim_view_ppn(const shim_mapping *m, size_t i);
 
 static int shim_attrib_page(const shim_mapping *m, size_t i)
 {
-    return shim_attrib && shim_attrib->gpu == shim.gpu && shim_view_ppn(m, i) == shim_attrib->ppn;
+    return shim_attrib && !shim_attrib->host && shim_attrib->gpu == shim.gpu &&
+           shim_view_ppn(m, i) == shim_attrib->ppn;
+}
+
+/* The watched harness page, while BuildPagingBuffer runs: read-only, so
+ * that its stores fault; after, as the paging-buffer watch keeps it. */
+static int shim_attrib_host(void) { return shim_attrib && shim_attrib->host && shim_attrib->gpu == shim.gpu; }
+
+static void shim_attrib_host_protect(int running)
+{
+    uint8_t *page = shim_attrib->host;
+    int prot = PROT_READ | PROT_WRITE;
+    pbc_shim_watch *w = shim.watch;
+    if (w && page >= w->base && page < w->base + w->pages * PBC_PAGE_SIZE) {
+        uint8_t state = w->state[(size_t)(page - w->base) / PBC_PAGE_SIZE];
+        if (state == PBC_SHIM_SEALED || state == PBC_SHIM_FILLED)
+            prot = PROT_READ;
+    }
+    if (mprotect(page, PBC_PAGE_SIZE, running ? PROT_READ : prot) != 0)
+        shim_cannot_track();
 }
 
 #if defined(__x86_64__)
@@ -298,11 +317,13 @@ static void shim_attrib_trap(int sig, siginfo_t *si, void *uc)
     u->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)SHIM_EFLAGS_TF;
     if (mprotect(a->pending_page, PBC_PAGE_SIZE, PROT_READ) != 0)
         shim_cannot_track();
-    a->stores++;
-    a->last_store = a->pending;
-    if (shim_attrib_phase == 2) {
-        a->changes++;
-        a->last_change = a->pending;
+    if (!a->only_call || a->pending.call == a->only_call) {
+        a->stores++;
+        a->last_store = a->pending;
+        if (shim_attrib_phase == 2) {
+            a->changes++;
+            a->last_change = a->pending;
+        }
     }
     a->pending_page = NULL;
     shim_attrib_phase = 0;
@@ -334,6 +355,16 @@ void pbc_shim_attrib_arm(pbc_shim_attrib *a)
 static void shim_segv(int sig, siginfo_t *si, void *uc)
 {
     uint8_t *a = si->si_addr;
+#if defined(__x86_64__)
+    if (si->si_code == SEGV_ACCERR && shim_attrib_host() && a >= shim_attrib->host &&
+        a < shim_attrib->host + PBC_PAGE_SIZE) {
+        /* a sealed paging-buffer page is noted dirty as any write to it is */
+        if (!shim_watch_fault(a) && mprotect(shim_attrib->host, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+            shim_cannot_track();
+        shim_attrib_fault(shim_attrib->host, uc);
+        return;
+    }
+#endif
     if (si->si_code == SEGV_ACCERR && shim_watch_fault(a))
         return;
     for (uint32_t k = 0; si->si_code == SEGV_ACCERR && k < shim_guards.count; k++) {
@@ -1117,7 +1148,12 @@ VOID pbc_wdk_assert_failed(const char *expr, const char *file, int line)
 NTSTATUS pbc_shim_call_build(const pbc_target *t, HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a)
 {
     pbc_shim_enter();
+    int watched = shim_attrib_host(); /* an attribution replay's paging-buffer page */
+    if (watched)
+        shim_attrib_host_protect(1);
     NTSTATUS st = t->build_paging_buffer(adapter, a);
+    if (watched)
+        shim_attrib_host_protect(0);
     pbc_shim_leave();
     return st;
 }

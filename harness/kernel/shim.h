@@ -113,6 +113,7 @@ static inline uint8_t *pbc_shim_watch_clean(const pbc_shim_watch *w, size_t i)
 
 /* The store watch of an attribution replay (docs/triage.md, "Who wrote
  * it"): every CPU store through a view into physical page `ppn` of `gpu`
+ * (or into the harness page `host`, a paging buffer's)
  * (the target world's GPU: the reference's views of the same page are not
  * watched) faults, is single-stepped (EFLAGS.TF) and the page turns
  * read-only again, so each store is seen with the instruction that made
@@ -131,8 +132,11 @@ typedef struct pbc_shim_store {
 typedef struct pbc_shim_attrib {
     const pbc_gpu *gpu;
     uint64_t ppn;
+    uint8_t *host;           /* or, not NULL: the harness's own page there (a paging buffer's, in
+                                the pool), watched only while the builder's code runs */
     uint32_t off, len;       /* the watched bytes: [off, off + len) of the page, within it */
     uint32_t cur_mpo, cur_operation; /* set by the caller before each call: copied into each store */
+    uint32_t only_call;      /* not 0: stores in other BuildPagingBuffer calls do not count */
     uint32_t stores, changes; /* stores into the page; those that wrote the watched bytes (whatever
                                  they held before) */
     pbc_shim_store last_store, last_change; /* the last of each */

@@ -88,9 +88,11 @@ static void describe_writer(pbc_outcome *out, const char *side, const pbc_scenar
     static const char *const shapes[] = {"none", "init", "packet", "render", "spec", "cpu"};
     const char *who = p.writer < PBC_ARRAY_LEN(writers) ? writers[p.writer] : "?";
     out_append(out, "\n  %s last write: %s", side, who);
-    if (target_side)
+    if (target_side) {
+        out->shape.prov = p;
         snprintf(out->shape.writer, sizeof(out->shape.writer), "%s",
                  p.writer < PBC_ARRAY_LEN(shapes) ? shapes[p.writer] : "?");
+    }
     if (p.writer == PBC_WRITER_CPU) {
         if (p.call)
             out_append(out, " (BuildPagingBuffer call %u", p.call);

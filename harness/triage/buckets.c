@@ -70,6 +70,11 @@ static void root_title(pbc_triage_run *r, uint32_t k)
             }
         }
     }
+    if (!strncmp(root->key, "writer|", 7)) {
+        snprintf(root->title, sizeof(root->title), "memory written wrong by the builder's store at %s (%s)%s%s",
+                 root->key + 7, rules, ops[0] ? " in " : "", ops);
+        return;
+    }
     if (strncmp(root->key, "memory|", 7)) {
         snprintf(root->title, sizeof(root->title), "%s (and %u more buckets)", first->title, root->buckets - 1);
         return;
@@ -99,8 +104,11 @@ static void only_attributed(const pbc_triage_run *r, char *only, size_t size)
     only[0] = 0;
     for (uint32_t i = 0; i < r->bucket_count; i++) {
         char key[640];
-        pbc_triage_root_cause(&r->buckets[i].facts, key, sizeof(key));
-        if (strncmp(key, "memory|", 7) || unattributed(&r->buckets[i].facts, key))
+        if (r->buckets[i].writer_at[0])
+            snprintf(key, sizeof(key), "writer|%s", r->buckets[i].writer_at);
+        else
+            pbc_triage_root_cause(&r->buckets[i].facts, key, sizeof(key));
+        if (strncmp(key, "writer|", 7) && (strncmp(key, "memory|", 7) || unattributed(&r->buckets[i].facts, key)))
             continue;
         if (only[0] && strcmp(only, key)) {
             only[0] = 0;
@@ -110,14 +118,24 @@ static void only_attributed(const pbc_triage_run *r, char *only, size_t size)
     }
 }
 
-/* The root-cause key of bucket b: its own, except that an unattributed
- * one joins the run's one attributed memory root cause whose builder
- * frames it shares (the writer is what it does not know). */
+/* The root-cause key of bucket b: the store that wrote its first wrong
+ * byte when the replay found it ("writer|FILE:LINE"); else its own,
+ * except that an unattributed one joins the run's one attributed memory
+ * root cause whose builder frames it shares (the writer is what it does
+ * not know), or the run's one store, whatever its frames. */
 static void bucket_root_key(const pbc_triage_bucket *b, const char *only, char *key, size_t size)
 {
+    if (b->writer_at[0]) {
+        snprintf(key, size, "writer|%s", b->writer_at);
+        return;
+    }
     pbc_triage_root_cause(&b->facts, key, size);
     if (!only[0] || !unattributed(&b->facts, key))
         return;
+    if (!strncmp(only, "writer|", 7)) {
+        snprintf(key, size, "%s", only);
+        return;
+    }
     const char *mine = strchr(key + 7, '|'), *theirs = strchr(only + 7, '|');
     if (mine && theirs && !strcmp(mine, theirs))
         snprintf(key, size, "%s", only);
@@ -182,6 +200,7 @@ void pbc_triage_run_fini(pbc_triage_run *r)
         free(r->buckets[i].repro);
         free(r->buckets[i].repro_bin);
         free(r->buckets[i].report);
+        free(r->buckets[i].last_writer);
     }
     free(r->buckets);
     for (uint32_t i = 0; i < r->gone_count; i++) {
