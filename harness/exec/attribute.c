@@ -86,7 +86,9 @@ static int builder_frame(const pbc_shim_store *st, pbc_sym *out)
 /* "during call 4 (Transfer, MultipassOffset 169)", or the CPU work's. */
 static void describe_call(const pbc_attribution *a, char *buf, size_t size)
 {
-    if (!a->call)
+    if (!a->call && a->op != UINT32_MAX)
+        snprintf(buf, size, "in CPU work queued at SubmitCommand (for operation %u)", a->op + 1);
+    else if (!a->call)
         snprintf(buf, size, "in CPU work queued at SubmitCommand");
     else if (a->operation[0])
         snprintf(buf, size, "during BuildPagingBuffer call %u (%s, MultipassOffset %u)", a->call, a->operation,
@@ -105,19 +107,6 @@ static void from_store(pbc_attribution *a, const pbc_shim_store *st)
     a->mpo = st->mpo;
     const char *name = st->call ? pbc_ddi_operation_name(st->operation) : NULL;
     snprintf(a->operation, sizeof(a->operation), "%s", name ? name : "");
-}
-
-/* Who wrote page `addr` lies in last in the target's world. */
-static pbc_prov page_prov(const pbc_gpu *gpu, uint64_t addr)
-{
-    pbc_prov p;
-    memset(&p, 0, sizeof(p));
-    const pbc_page *pg = pbc_mem_find(&gpu->mem, addr >> PBC_PAGE_SHIFT);
-    if (pg)
-        return pg->prov;
-    pbc_desc d;
-    pbc_mem_base_at(&gpu->mem, addr >> PBC_PAGE_SHIFT, &d, &p);
-    return p;
 }
 
 enum { FIELD_DST, FIELD_SRC, FIELD_SIZE, FIELD_VALUE };
@@ -160,17 +149,52 @@ static int field_bytes(const pbc_isa *isa, const uint8_t *packet, uint32_t len, 
 
 static const char *const field_names[] = {"destination", "source", "size", "value"};
 
-/* The replay with the watch armed; the watch's counts and stores filled. */
-static void watched_run(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, pbc_shim_attrib *w,
-                        pbc_outcome *again)
+/* The replay with the watches armed (the GPU's byte watch, the shim's
+ * store watch; either may be NULL); the same failure again, or -1. */
+static int watched_run(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, uint64_t addr,
+                       pbc_gpu_byte_watch *bw, pbc_shim_attrib *w)
 {
     pbc_run_options o = {0};
+    pbc_shim_attrib none;
+    memset(&none, 0, sizeof(none));
     o.observe = attr_observe;
-    o.observe_ctx = w;
-    w->gpu = r->target.gpu;
-    pbc_shim_attrib_arm(w);
-    pbc_runner_run(r, s, t, &o, again);
-    pbc_shim_attrib_arm(NULL);
+    o.observe_ctx = w ? w : &none;
+    pbc_gpu *gpu = r->target.gpu;
+    gpu->byte_watch = bw;
+    if (w) {
+        w->gpu = gpu;
+        pbc_shim_attrib_arm(w);
+    }
+    pbc_outcome again;
+    pbc_runner_run(r, s, t, &o, &again);
+    if (w)
+        pbc_shim_attrib_arm(NULL);
+    gpu->byte_watch = NULL;
+    return again.verdict == PBC_VERDICT_FAIL && again.shape.addr_known && again.shape.addr == addr ? 0 : -1;
+}
+
+/* "packet 3 of paging buffer 2 (copy at +0x18)" for a packet's provenance. */
+static void describe_packet(pbc_runner *r, const pbc_prov *p, char *buf, size_t size, uint32_t *call)
+{
+    const pbc_write_rec *wr = pbc_record_find_write(&r->target.res, r->target.gpu, p->submission, p->packet_offset);
+    snprintf(buf, size, "packet %u of paging buffer %u (%s at +0x%x)", p->packet_index, wr ? wr->buffer : 0,
+             pbc_gpu_uop_name(p->uop), p->packet_offset);
+    *call = wr ? wr->call : 0;
+}
+
+/* Names the store st (a watch's) into out; 0 when the builder made it. */
+static int name_store(pbc_attribution *out, uint32_t kind, const pbc_shim_store *st, const char *chain,
+                      const char *verb)
+{
+    char during[160];
+    if (builder_frame(st, &out->sym))
+        return -1;
+    out->kind = kind;
+    from_store(out, st);
+    describe_call(out, during, sizeof(during));
+    snprintf(out->text, sizeof(out->text), "%s%s %s at %s%s %s", chain, verb, out->sym.function, out->sym.where,
+             out->sym.inlined, during);
+    return 0;
 }
 
 uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, pbc_attribution *out)
@@ -178,107 +202,119 @@ uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
     memset(out, 0, sizeof(*out));
     pbc_outcome first;
     pbc_run_options o = {0};
-    if (pbc_runner_run(r, s, t, &o, &first) != PBC_VERDICT_FAIL || !first.shape.addr_known)
+    if (pbc_runner_run(r, s, t, &o, &first) != PBC_VERDICT_FAIL || !first.shape.addr_known || !r->reference.gpu)
         return out->kind;
-    const pbc_gpu *gpu = r->target.gpu;
-    uint64_t at = first.shape.addr;
-    pbc_prov p = first.shape.prov;
+    uint64_t addr = first.shape.addr, at = addr;
     char chain[600] = "";
     size_t used = 0;
+    pbc_gpu_byte_watch bw;
+    memset(&bw, 0, sizeof(bw));
     pbc_shim_attrib w;
-    memset(&w, 0, sizeof(w));
-    char packet[200] = "";
-    uint32_t packet_call = 0;
-    /* A copy packet from a source that is itself wrong (it differs from
-     * the reference's at the end too) did not make the byte wrong: its
-     * source did, which is followed in turn (a few copies deep). A copy
-     * from a source that is right copied from the wrong place. */
-    for (int hop = 0; hop < 4 && p.writer == PBC_WRITER_PAGING; hop++) {
-        pbc_uop u;
-        uint32_t pool_at, len;
-        if (pbc_record_packet(&r->target.res, gpu, p.submission, p.packet_offset, &u, &pool_at, &len))
+    for (int hop = 0; hop < 4; hop++) {
+        /* Who wrote the byte last (before the copy that read it, when it
+         * is a copy's source), and the CPU's stores into its page. */
+        uint32_t stop_sub = bw.stop_submission, stop_off = bw.stop_offset;
+        memset(&bw, 0, sizeof(bw));
+        bw.addr = at;
+        bw.stop_submission = stop_sub;
+        bw.stop_offset = stop_off;
+        memset(&w, 0, sizeof(w));
+        w.ppn = at >> PBC_PAGE_SHIFT;
+        w.off = (uint32_t)(at & (PBC_PAGE_SIZE - 1));
+        w.len = 1; /* the byte: a store next to it is not its writer */
+        if (watched_run(r, s, t, addr, &bw, &w))
+            return out->kind; /* not the same failure again: nothing to say */
+        out->stores = w.stores;
+        if (bw.writes && bw.prov.writer == PBC_WRITER_CPU) {
+            if (w.changes)
+                name_store(out, PBC_ATTR_STORE, &w.last_change, chain, "written by");
             return out->kind;
-        const pbc_write_rec *wr = pbc_record_find_write(&r->target.res, gpu, p.submission, p.packet_offset);
-        snprintf(packet, sizeof(packet), "packet %u of paging buffer %u (%s at +0x%x)", p.packet_index,
-                 wr ? wr->buffer : 0, pbc_gpu_uop_name(u.kind), p.packet_offset);
-        packet_call = wr ? wr->call : 0;
-        int physical = !(u.flags & (PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL));
-        int inside = at >= u.dst && at - u.dst < u.size;
-        if (u.kind == PBC_UOP_COPY && physical && inside) {
-            uint64_t from = u.src + (at - u.dst);
-            uint8_t x, y, want;
-            pbc_mem_read(&gpu->mem, at, &x, 1);
-            pbc_mem_read(&gpu->mem, from, &y, 1);
-            pbc_mem_read(&r->reference.gpu->mem, from, &want, 1);
-            if (x == y && y != want) {
+        }
+        if (!bw.writes || bw.prov.writer != PBC_WRITER_PAGING) {
+            /* Nothing of the builder's changed it; a store of the byte it
+             * already held shows to the store watch alone. Else a write
+             * that never happened: the nearest store into the page, if
+             * the CPU's. */
+            if (w.changes)
+                name_store(out, PBC_ATTR_STORE, &w.last_change, chain, "written by");
+            else if (w.stores)
+                name_store(out, PBC_ATTR_NEAREST, &w.last_store, chain,
+                           "never written by the builder; its last store into the page was");
+            if (!out->kind && hop == 0 && first.shape.prov.writer == PBC_WRITER_PAGING)
+                break; /* the packet that wrote the rest of the page, below */
+            return out->kind;
+        }
+        /* A packet wrote it. A copy whose source, in the reference's
+         * world, holds what the byte should hold copied from the right
+         * place what was wrong there: that source is followed, up to the
+         * copy. Otherwise the packet itself is wrong. */
+        const pbc_uop *u = &bw.uop;
+        if (u->kind == PBC_UOP_COPY && at >= u->dst && at - u->dst < u->size) {
+            uint64_t from = u->src + (at - u->dst);
+            uint8_t right, there;
+            pbc_mem_read(&r->reference.gpu->mem, addr, &right, 1);
+            pbc_mem_read(&r->reference.gpu->mem, from, &there, 1);
+            if (right == there) {
+                char packet[200];
+                uint32_t call;
+                describe_packet(r, &bw.prov, packet, sizeof(packet), &call);
                 used += (size_t)snprintf(chain + used, sizeof(chain) - used, "copied by %s from 0x%" PRIx64 ", ",
                                          packet, from);
                 if (used >= sizeof(chain))
                     used = sizeof(chain) - 1;
+                bw.stop_submission = bw.prov.submission;
+                bw.stop_offset = bw.prov.packet_offset;
                 at = from;
-                p = page_prov(gpu, from);
-                packet[0] = 0;
                 continue;
             }
         }
-        /* The packet made the byte wrong: the field that decides it (the
-         * source or the value it wrote; the size or the destination when
-         * the byte lies past its end or before its start, on the page it
-         * wrote) is watched in the paging buffer while the builder writes
-         * it. */
-        int field = !physical || !inside ? (at >= u.dst ? FIELD_SIZE : FIELD_DST)
-                    : u.kind == PBC_UOP_COPY ? FIELD_SRC
-                                             : FIELD_VALUE;
-        uint32_t f0, f1;
-        const uint8_t *bytes = gpu->dma_pool + pool_at;
-        if (field_bytes(gpu->isa, bytes, len, field, &f0, &f1)) {
-            f0 = 0;
-            f1 = len;
-        }
-        uint32_t start = pool_at + f0, end = pool_at + f1;
-        if ((start >> PBC_PAGE_SHIFT) != ((end - 1) >> PBC_PAGE_SHIFT))
-            end = (start | (PBC_PAGE_SIZE - 1)) + 1; /* the field's bytes on its first page */
-        w.host = gpu->dma_pool + (start & ~(uint32_t)(PBC_PAGE_SIZE - 1));
-        w.off = start & (PBC_PAGE_SIZE - 1);
-        w.len = end - start;
-        w.only_call = packet_call; /* the pool is written again by later calls */
-        used += (size_t)snprintf(chain + used, sizeof(chain) - used, "written by %s, whose %s ", packet,
-                                 field_names[field]);
         break;
     }
-    if (used >= sizeof(chain))
-        used = sizeof(chain) - 1;
-    if (!w.host) {
-        /* The builder's CPU wrote the page last, or nothing did as far
-         * as the model knows (a store of the bytes the page already held
-         * leaves it as it was): its stores are watched. */
-        if (p.writer != PBC_WRITER_CPU && p.writer != PBC_WRITER_NONE && p.writer != PBC_WRITER_INIT)
-            return out->kind;
-        w.ppn = at >> PBC_PAGE_SHIFT;
-        w.off = (uint32_t)(at & (PBC_PAGE_SIZE - 1));
-        w.len = 1; /* the wrong byte: a store next to it is not its writer */
+    /* The packet that wrote the byte (or, when nothing did, the one that
+     * wrote the rest of its page): the field that decides the byte is
+     * watched in the paging buffer while the builder writes it. */
+    int wrote = bw.writes && bw.prov.writer == PBC_WRITER_PAGING;
+    pbc_prov p = wrote ? bw.prov : first.shape.prov;
+    pbc_uop u;
+    uint32_t pool_at, len;
+    const pbc_gpu *gpu = r->target.gpu;
+    if (pbc_record_packet(&r->target.res, gpu, p.submission, p.packet_offset, &u, &pool_at, &len))
+        return out->kind; /* the pool holds later bytes there: the packet is gone */
+    char packet[200];
+    uint32_t packet_call;
+    describe_packet(r, &p, packet, sizeof(packet), &packet_call);
+    int physical = !(u.flags & (PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL));
+    int inside = wrote || (physical && at >= u.dst && at - u.dst < u.size);
+    int field = !inside ? (at >= u.dst ? FIELD_SIZE : FIELD_DST) : u.kind == PBC_UOP_COPY ? FIELD_SRC : FIELD_VALUE;
+    if (field == FIELD_VALUE && u.kind == PBC_UOP_FILL && physical && at > u.dst) {
+        /* a fill right at its start but wrong further on: its extent */
+        uint8_t mine, want;
+        pbc_mem_read(&gpu->mem, u.dst, &mine, 1);
+        pbc_mem_read(&r->reference.gpu->mem, u.dst, &want, 1);
+        if (mine == want)
+            field = FIELD_SIZE;
     }
-    pbc_outcome again;
-    watched_run(r, s, t, &w, &again);
+    uint32_t f0, f1;
+    if (field_bytes(gpu->isa, gpu->dma_pool + pool_at, len, field, &f0, &f1)) {
+        f0 = 0;
+        f1 = len;
+    }
+    uint32_t start = pool_at + f0, end = pool_at + f1;
+    if ((start >> PBC_PAGE_SHIFT) != ((end - 1) >> PBC_PAGE_SHIFT))
+        end = (start | (PBC_PAGE_SIZE - 1)) + 1; /* the field's bytes on its first page */
+    memset(&w, 0, sizeof(w));
+    w.host = r->target.gpu->dma_pool + (start & ~(uint32_t)(PBC_PAGE_SIZE - 1));
+    w.off = start & (PBC_PAGE_SIZE - 1);
+    w.len = end - start;
+    w.only_call = packet_call; /* the pool is written again by later calls */
+    used += (size_t)snprintf(chain + used, sizeof(chain) - used, "%s%s, whose %s ",
+                             wrote ? "written by " : "never written; the rest of its page by ", packet,
+                             field_names[field]);
+    if (watched_run(r, s, t, addr, NULL, &w))
+        return out->kind;
     out->stores = w.stores;
-    if (!again.shape.addr_known || again.shape.addr != first.shape.addr)
-        return out->kind; /* not the same failure twice: nothing to say */
-    char during[160];
-    if (w.changes && builder_frame(&w.last_change, &out->sym) == 0) {
-        out->kind = PBC_ATTR_STORE;
-        from_store(out, &w.last_change);
-        describe_call(out, during, sizeof(during));
-        snprintf(out->text, sizeof(out->text), "%s%s %s at %s%s %s", chain,
-                 w.host ? "was stored by" : "written by", out->sym.function, out->sym.where, out->sym.inlined,
-                 during);
-    } else if (!w.host && w.stores && builder_frame(&w.last_store, &out->sym) == 0) {
-        out->kind = PBC_ATTR_NEAREST;
-        from_store(out, &w.last_store);
-        describe_call(out, during, sizeof(during));
-        snprintf(out->text, sizeof(out->text),
-                 "%snever written by the builder; its last store into the page was %s at %s%s %s", chain,
-                 out->sym.function, out->sym.where, out->sym.inlined, during);
-    }
+    if (w.changes)
+        name_store(out, PBC_ATTR_STORE, &w.last_change, chain, "was stored by");
     return out->kind;
 }
 

@@ -122,11 +122,27 @@ static void only_attributed(const pbc_triage_run *r, char *only, size_t size)
  * byte when the replay found it ("writer|FILE:LINE"); else its own,
  * except that an unattributed one joins the run's one attributed memory
  * root cause whose builder frames it shares (the writer is what it does
- * not know), or the run's one store, whatever its frames. */
-static void bucket_root_key(const pbc_triage_bucket *b, const char *only, char *key, size_t size)
+ * not know), or the run's one store, whatever its frames. A crash or a
+ * sanitizer report on a line that is some bucket's store joins it. */
+static int has_writer(const pbc_triage_run *r, const char *where)
+{
+    for (uint32_t i = 0; i < r->bucket_count; i++)
+        if (!strcmp(r->buckets[i].writer_at, where))
+            return 1;
+    return 0;
+}
+
+static void bucket_root_key(const pbc_triage_run *r, const pbc_triage_bucket *b, const char *only, char *key,
+                            size_t size)
 {
     if (b->writer_at[0]) {
         snprintf(key, size, "writer|%s", b->writer_at);
+        return;
+    }
+    if ((b->facts.cls == PBC_TRIAGE_CRASH || b->facts.cls == PBC_TRIAGE_SANITIZER) && b->facts.location[0] &&
+        has_writer(r, b->facts.location)) {
+        /* a crash on the very line that wrote wrong memory elsewhere: one bug */
+        snprintf(key, size, "writer|%s", b->facts.location);
         return;
     }
     pbc_triage_root_cause(&b->facts, key, size);
@@ -166,7 +182,7 @@ void pbc_triage_sort(pbc_triage_run *r)
     for (uint32_t i = 0; i < r->bucket_count; i++) {
         pbc_triage_bucket *b = &r->buckets[i];
         char key[640];
-        bucket_root_key(b, only, key, sizeof(key));
+        bucket_root_key(r, b, only, key, sizeof(key));
         uint32_t k = 0;
         while (k < r->root_count && strcmp(r->roots[k].key, key))
             k++;
