@@ -245,10 +245,11 @@ static void certify_isolated_signature(pbc_case_result *res, const char *detail,
     res->location = facts.location[0] ? pbc_xstrdup(facts.location) : NULL;
 }
 
-/* Who wrote a divergence's first wrong byte: its reproducer replayed in
- * the worker with a store watch (exec/attribute.h). The store's
- * FILE:LINE becomes the case's location (report.sarif's), the sentence
- * its last_writer and the end of its finding. */
+/* Who wrote a divergence's first wrong byte (or the address a GPU fault
+ * came from): its reproducer replayed in the worker with a store watch
+ * (exec/attribute.h). The store's FILE:LINE becomes the case's location
+ * (report.sarif's), the sentence its last_writer and the end of its
+ * finding. */
 static void certify_attribute(pbc_iso *iso, certify_worker *w, const char *name, pbc_case_result *res)
 {
     pbc_case m;
@@ -368,7 +369,7 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
     pbc_iso_result_fini(&r);
     if (!res->minimized)
         res->minimized = pbc_xstrdup(c->text);
-    if (!res->isolation && !certify_stop && !strcmp(res->rule, "PB-DIVERGE"))
+    if (!res->isolation && !certify_stop && (!strcmp(res->rule, "PB-DIVERGE") || !strcmp(res->rule, "PB-GPU-FAULT")))
         certify_attribute(iso, w, c->name, res);
     char *path = pbc_report_repro_path(dir, c->name);
     /* The target as the user named it: a library's path replays, its table name would not. */

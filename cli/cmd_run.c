@@ -283,7 +283,7 @@ static void judge_here(pbc_runner *runner, const char *verb, const char *name, c
         c->failed++;
         printf("%s  %s  %s\n  %s\n", out.verdict == PBC_VERDICT_FAIL ? "FAIL" : "HARNESS BUG", name,
                out.rule, out.message);
-        if (out.verdict == PBC_VERDICT_FAIL && out.shape.addr_known) {
+        if (out.verdict == PBC_VERDICT_FAIL && (out.shape.addr_known || !strcmp(out.rule, "PB-GPU-FAULT"))) {
             /* who wrote the first wrong byte: the case once more, with a store watch */
             pbc_attribution a;
             if (pbc_attribute(runner, s, t, &a) != PBC_ATTR_NONE)

@@ -604,9 +604,10 @@ static void tri_minimize(tri_ctx *c, tri_bucket *b, const tri_input *x)
     pbc_scenario_fini(&cur);
 }
 
-/* Who wrote a divergence's first wrong byte: the bucket's reproducer
- * replayed in the worker with a store watch (exec/attribute.h). The
- * store's FILE:LINE becomes the bucket's location and root cause. */
+/* Who wrote a divergence's first wrong byte (or a GPU fault's address):
+ * the bucket's reproducer replayed in the worker with a store watch
+ * (exec/attribute.h). The store's FILE:LINE becomes the bucket's
+ * location and root cause. */
 static void tri_attribute(tri_ctx *c, tri_bucket *b)
 {
     pbc_iso_buf job = {0};
@@ -817,7 +818,8 @@ int pbc_cmd_triage(int argc, char **argv)
         b->report = pbc_xstrdup(x->message ? x->message : "");
         if (minimizable(b->facts.cls))
             tri_minimize(&c, b, x);
-        if (b->facts.cls == PBC_TRIAGE_DIVERGE && b->repro)
+        if (b->repro && (b->facts.cls == PBC_TRIAGE_DIVERGE ||
+                         (b->facts.cls == PBC_TRIAGE_RULE && !strcmp(b->facts.rule, "PB-GPU-FAULT"))))
             tri_attribute(&c, b);
         pbc_progress_tick(&progress, i + 1, run.bucket_count, 0, -1, b->title);
     }

@@ -151,7 +151,7 @@ static const char *const field_names[] = {"destination", "source", "size", "valu
 
 /* The replay with the watches armed (the GPU's byte watch, the shim's
  * store watch; either may be NULL); the same failure again, or -1. */
-static int watched_run(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, uint64_t addr,
+static int watched_run(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, const pbc_outcome *first,
                        pbc_gpu_byte_watch *bw, pbc_shim_attrib *w)
 {
     pbc_run_options o = {0};
@@ -170,15 +170,21 @@ static int watched_run(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
     if (w)
         pbc_shim_attrib_arm(NULL);
     gpu->byte_watch = NULL;
-    return again.verdict == PBC_VERDICT_FAIL && again.shape.addr_known && again.shape.addr == addr ? 0 : -1;
+    int same = again.verdict == PBC_VERDICT_FAIL && !strcmp(again.rule, first->rule) &&
+               again.shape.addr_known == first->shape.addr_known && again.shape.addr == first->shape.addr;
+    return same ? 0 : -1;
 }
 
 /* "packet 3 of paging buffer 2 (copy at +0x18)" for a packet's provenance. */
 static void describe_packet(pbc_runner *r, const pbc_prov *p, char *buf, size_t size, uint32_t *call)
 {
     const pbc_write_rec *wr = pbc_record_find_write(&r->target.res, r->target.gpu, p->submission, p->packet_offset);
-    snprintf(buf, size, "packet %u of paging buffer %u (%s at +0x%x)", p->packet_index, wr ? wr->buffer : 0,
-             pbc_gpu_uop_name(p->uop), p->packet_offset);
+    if (p->packet_index == UINT32_MAX) /* a fault's: its index is not known */
+        snprintf(buf, size, "the packet of paging buffer %u at +0x%x (%s)", wr ? wr->buffer : 0, p->packet_offset,
+                 pbc_gpu_uop_name(p->uop));
+    else
+        snprintf(buf, size, "packet %u of paging buffer %u (%s at +0x%x)", p->packet_index, wr ? wr->buffer : 0,
+                 pbc_gpu_uop_name(p->uop), p->packet_offset);
     *call = wr ? wr->call : 0;
 }
 
@@ -197,12 +203,88 @@ static int name_store(pbc_attribution *out, uint32_t kind, const pbc_shim_store 
     return 0;
 }
 
+/* The field of the packet p that decides the byte at `at` (the source or
+ * the value it wrote; the size or the destination when the byte lies past
+ * its end or before its start, or when a fill is right at its start;
+ * wrote: the packet did write the byte; -1: the byte is a fault's address)
+ * is watched in the paging buffer while the builder writes it, and the
+ * last store into it named after chain. */
+static void packet_field(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, const pbc_outcome *first,
+                         const pbc_prov *p, uint64_t at, int wrote, char *chain, size_t used, pbc_attribution *out)
+{
+    pbc_uop u;
+    uint32_t pool_at, len;
+    const pbc_gpu *gpu = r->target.gpu;
+    if (pbc_record_packet(&r->target.res, gpu, p->submission, p->packet_offset, &u, &pool_at, &len))
+        return; /* the pool holds later bytes there: the packet is gone */
+    pbc_prov named = *p;
+    named.uop = (uint16_t)u.kind;
+    char packet[200];
+    uint32_t packet_call;
+    describe_packet(r, &named, packet, 200, &packet_call);
+    int physical = !(u.flags & (PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL));
+    int field;
+    if (wrote < 0) { /* the access that faulted: the address it came from */
+        field = u.kind == PBC_UOP_COPY && at >= u.src && at - u.src < u.size ? FIELD_SRC
+              : at >= u.dst && at - u.dst < u.size                             ? FIELD_DST
+              : u.kind == PBC_UOP_COPY                                         ? FIELD_SRC
+                                                                               : FIELD_DST;
+    } else {
+        int inside = wrote || (physical && at >= u.dst && at - u.dst < u.size);
+        field = !inside ? (at >= u.dst ? FIELD_SIZE : FIELD_DST) : u.kind == PBC_UOP_COPY ? FIELD_SRC : FIELD_VALUE;
+        if (field == FIELD_VALUE && u.kind == PBC_UOP_FILL && physical && at > u.dst) {
+            /* a fill right at its start but wrong further on: its extent */
+            uint8_t mine, want;
+            pbc_mem_read(&gpu->mem, u.dst, &mine, 1);
+            pbc_mem_read(&r->reference.gpu->mem, u.dst, &want, 1);
+            if (mine == want)
+                field = FIELD_SIZE;
+        }
+    }
+    uint32_t f0, f1;
+    if (field_bytes(gpu->isa, gpu->dma_pool + pool_at, len, field, &f0, &f1)) {
+        f0 = 0;
+        f1 = len;
+    }
+    uint32_t start = pool_at + f0, end = pool_at + f1;
+    if ((start >> PBC_PAGE_SHIFT) != ((end - 1) >> PBC_PAGE_SHIFT))
+        end = (start | (PBC_PAGE_SIZE - 1)) + 1; /* the field's bytes on its first page */
+    pbc_shim_attrib w;
+    memset(&w, 0, sizeof(w));
+    w.host = r->target.gpu->dma_pool + (start & ~(uint32_t)(PBC_PAGE_SIZE - 1));
+    w.off = start & (PBC_PAGE_SIZE - 1);
+    w.len = end - start;
+    w.only_call = packet_call; /* the pool is written again by later calls */
+    const char *how = wrote > 0 ? "written by " : wrote == 0 ? "never written; the rest of its page by " : "";
+    used += (size_t)snprintf(chain + used, 600 - used, "%s%s, whose %s ", how, packet, field_names[field]);
+    (void)used;
+    if (watched_run(r, s, t, first, NULL, &w))
+        return;
+    out->stores = w.stores;
+    if (w.changes)
+        name_store(out, PBC_ATTR_STORE, &w.last_change, chain, "was stored by");
+}
+
 uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, pbc_attribution *out)
 {
     memset(out, 0, sizeof(*out));
     pbc_outcome first;
     pbc_run_options o = {0};
-    if (pbc_runner_run(r, s, t, &o, &first) != PBC_VERDICT_FAIL || !first.shape.addr_known || !r->reference.gpu)
+    if (pbc_runner_run(r, s, t, &o, &first) != PBC_VERDICT_FAIL || !r->reference.gpu)
+        return out->kind;
+    if (!strcmp(first.rule, "PB-GPU-FAULT") && r->target.gpu->fault_count &&
+        r->target.gpu->faults[0].submission) {
+        /* The GPU faulted on a packet's address: the packet's field that
+         * said it. */
+        const pbc_fault *f = &r->target.gpu->faults[0];
+        pbc_prov p = {.submission = f->submission, .packet_offset = f->packet_offset, .packet_index = UINT32_MAX,
+                      .writer = PBC_WRITER_PAGING};
+        char chain[600];
+        int n = snprintf(chain, sizeof(chain), "the GPU faulted at 0x%" PRIx64 " running ", f->addr);
+        packet_field(r, s, t, &first, &p, f->addr, -1, chain, (size_t)n, out);
+        return out->kind;
+    }
+    if (!first.shape.addr_known)
         return out->kind;
     uint64_t addr = first.shape.addr, at = addr;
     char chain[600] = "";
@@ -222,7 +304,7 @@ uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
         w.ppn = at >> PBC_PAGE_SHIFT;
         w.off = (uint32_t)(at & (PBC_PAGE_SIZE - 1));
         w.len = 1; /* the byte: a store next to it is not its writer */
-        if (watched_run(r, s, t, addr, &bw, &w))
+        if (watched_run(r, s, t, &first, &bw, &w))
             return out->kind; /* not the same failure again: nothing to say */
         out->stores = w.stores;
         if (bw.writes && bw.prov.writer == PBC_WRITER_CPU) {
@@ -271,50 +353,9 @@ uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
         break;
     }
     /* The packet that wrote the byte (or, when nothing did, the one that
-     * wrote the rest of its page): the field that decides the byte is
-     * watched in the paging buffer while the builder writes it. */
+     * wrote the rest of its page). */
     int wrote = bw.writes && bw.prov.writer == PBC_WRITER_PAGING;
-    pbc_prov p = wrote ? bw.prov : first.shape.prov;
-    pbc_uop u;
-    uint32_t pool_at, len;
-    const pbc_gpu *gpu = r->target.gpu;
-    if (pbc_record_packet(&r->target.res, gpu, p.submission, p.packet_offset, &u, &pool_at, &len))
-        return out->kind; /* the pool holds later bytes there: the packet is gone */
-    char packet[200];
-    uint32_t packet_call;
-    describe_packet(r, &p, packet, sizeof(packet), &packet_call);
-    int physical = !(u.flags & (PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL));
-    int inside = wrote || (physical && at >= u.dst && at - u.dst < u.size);
-    int field = !inside ? (at >= u.dst ? FIELD_SIZE : FIELD_DST) : u.kind == PBC_UOP_COPY ? FIELD_SRC : FIELD_VALUE;
-    if (field == FIELD_VALUE && u.kind == PBC_UOP_FILL && physical && at > u.dst) {
-        /* a fill right at its start but wrong further on: its extent */
-        uint8_t mine, want;
-        pbc_mem_read(&gpu->mem, u.dst, &mine, 1);
-        pbc_mem_read(&r->reference.gpu->mem, u.dst, &want, 1);
-        if (mine == want)
-            field = FIELD_SIZE;
-    }
-    uint32_t f0, f1;
-    if (field_bytes(gpu->isa, gpu->dma_pool + pool_at, len, field, &f0, &f1)) {
-        f0 = 0;
-        f1 = len;
-    }
-    uint32_t start = pool_at + f0, end = pool_at + f1;
-    if ((start >> PBC_PAGE_SHIFT) != ((end - 1) >> PBC_PAGE_SHIFT))
-        end = (start | (PBC_PAGE_SIZE - 1)) + 1; /* the field's bytes on its first page */
-    memset(&w, 0, sizeof(w));
-    w.host = r->target.gpu->dma_pool + (start & ~(uint32_t)(PBC_PAGE_SIZE - 1));
-    w.off = start & (PBC_PAGE_SIZE - 1);
-    w.len = end - start;
-    w.only_call = packet_call; /* the pool is written again by later calls */
-    used += (size_t)snprintf(chain + used, sizeof(chain) - used, "%s%s, whose %s ",
-                             wrote ? "written by " : "never written; the rest of its page by ", packet,
-                             field_names[field]);
-    if (watched_run(r, s, t, addr, NULL, &w))
-        return out->kind;
-    out->stores = w.stores;
-    if (w.changes)
-        name_store(out, PBC_ATTR_STORE, &w.last_change, chain, "was stored by");
+    packet_field(r, s, t, &first, wrote ? &bw.prov : &first.shape.prov, at, wrote ? 1 : 0, chain, used, out);
     return out->kind;
 }
 
