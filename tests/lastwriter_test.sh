@@ -44,28 +44,71 @@ check short-names-line grep -Eq "never written by the builder; its last store in
 check zero-names-line grep -Eq "^  written by ExCpuCopyEviction at $tmp/cpu_zero/excpu_ddi.c:$zero, inlined into ExCpuTransfer" \
     "$tmp/zero.out" || cat "$tmp/zero.out"
 
+# A packet builder whose copies read one byte too far on (and whose
+# fills are a byte too long): the store of the packet's field, through
+# its inline chain.
+gpu=$(plant gpu_q2 example_gpu exgpu_ddi.c '        exgpu_wr64(W->Cur + 16, Q2);' \
+    '        exgpu_wr64(W->Cur + 16, Q2 + 1);')
+check gpu-built [ -n "$gpu" ]
+# A worker builder whose CPU work copies from a byte further on.
+wk=$(plant wk_src example_worker exwk_ddi.c '        RtlMoveMemory(d, s, Size);' '        RtlMoveMemory(d, s + 1, Size);')
+check worker-built [ -n "$wk" ]
+"$pbcheck" run "$src/corpus/seeds/busy-retry.pbs" --target "$tmp/gpu_q2/libgpu_q2.so" >"$tmp/gpu.out" 2>&1
+check gpu-names-line grep -Eq "^  written by packet [0-9]+ of paging buffer [0-9]+ \(copy at \+0x[0-9a-f]+\), whose source was stored by exgpu_wr64 at [^ ]*exgpu_hw.h:[0-9]+, inlined into ExGpuEmit at $tmp/gpu_q2/exgpu_ddi.c:$gpu, inlined into ExGpuCopy" \
+    "$tmp/gpu.out"
+"$pbcheck" run "$src/corpus/seeds/busy-retry.pbs" --target "$tmp/wk_src/libwk_src.so" >"$tmp/wk.out" 2>&1
+check worker-names-line grep -Eq "^  written by ExWkCopy at $tmp/wk_src/exwk_ddi.c:$wk in CPU work queued at SubmitCommand \(for operation 2\)" \
+    "$tmp/wk.out"
+
 # certify: every reproducer's writer and location is the planted line,
-# report.sarif puts its results there relative to the source root, and
-# summary.md carries the finding and the writer.
-(cd "$tmp" && "$pbcheck" certify --target "$tmp/cpu_zero/libcpu_zero.so" --quick --source-root "$tmp" \
-    --out "$tmp/cert" >"$tmp/cert.out" 2>&1)
-check certify-not-conformant grep -q 'verdict: NOT CONFORMANT' "$tmp/cert.out"
-python3 - "$tmp/cert/latest" "excpu_ddi.c:$zero" "cpu_zero/excpu_ddi.c" "$zero" <<'PY' >"$tmp/cert.check" 2>&1
+# report.sarif puts its results there relative to the source root,
+# summary.md carries the finding and the writer, and every group rolls up
+# to one root cause.
+certify_names() { # NAME FILE LINE
+    local name=$1 file=$2 line=$3
+    (cd "$tmp" && "$pbcheck" certify --target "$tmp/$name/lib$name.so" --quick --source-root "$tmp" \
+        --out "$tmp/cert-$name" >"$tmp/cert-$name.out" 2>&1)
+    grep -q 'verdict: NOT CONFORMANT' "$tmp/cert-$name.out" || return 1
+    python3 - "$tmp/cert-$name/latest" "$file:$line" "$name/$file" "$line" <<'PY'
 import json, os, sys
 run, where, uri, line = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-results = json.load(open(os.path.join(run, "report.json")))["results"]
-writers = [r for r in results if "last_writer" in r]
+report = json.load(open(os.path.join(run, "report.json")))
+writers = [r for r in report["results"] if "last_writer" in r]
 bad = [r["name"] for r in writers if where not in r["last_writer"] or not r["location"].endswith(where)]
-print("writers", len(writers), "bad", bad[:3])
 sarif = json.load(open(os.path.join(run, "report.sarif")))["runs"][0]
 at = [l["physicalLocation"] for res in sarif["results"] for l in res.get("locations", [])]
 here = [p for p in at if p["artifactLocation"].get("uri") == uri and p["artifactLocation"].get("uriBaseId") == "SRCROOT"
         and p.get("region", {}).get("startLine") == line]
-print("sarif locations", len(at), "at the planted line", len(here))
 summary = open(os.path.join(run, "summary.md")).read()
-ok = writers and not bad and here and "written by: `written by ExCpuCopyEviction" in summary and "finding: `PB-DIVERGE" in summary
+roots = report["root_causes"]
+print(run, "writers", len(writers), "bad", bad[:3], "sarif", len(at), "at the line", len(here),
+      "roots", [(r["id"], r["key"]) for r in roots])
+ok = (writers and not bad and here and "   - written by: `" in summary and "   - finding: `PB-" in summary
+      and len(roots) == 1 and roots[0]["key"].endswith(where))
 sys.exit(0 if ok else 1)
 PY
-check certify-names-planted-line [ $? -eq 0 ] || cat "$tmp/cert.check"
+}
+check certify-cpu-names-line certify_names cpu_zero excpu_ddi.c "$zero"
+check certify-gpu-names-line certify_names gpu_q2 exgpu_ddi.c "$gpu"
+check certify-worker-names-line certify_names wk_src exwk_ddi.c "$wk"
+
+# triage of failing inputs (the seed scenarios that fail): one root cause,
+# at the planted line.
+triage_one_root() { # NAME FILE LINE
+    local name=$1 file=$2 line=$3
+    "$pbcheck" triage "$src/corpus/seeds" --target "$tmp/$name/lib$name.so" --out "$tmp/tri-$name" \
+        >"$tmp/tri-$name.out" 2>&1
+    python3 - "$tmp/tri-$name/triage.json" "$file:$line" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+failing = {b["root_cause"] for b in d["buckets"] if b["facts"]["class"] not in ("no-repro", "invalid")}
+roots = [r for r in d["root_causes"] if r["id"] in failing]
+print(sys.argv[1], [(r["id"], r["key"]) for r in roots])
+sys.exit(0 if len(roots) == 1 and roots[0]["key"].endswith(sys.argv[2]) else 1)
+PY
+}
+check triage-cpu-one-root triage_one_root cpu_zero excpu_ddi.c "$zero"
+check triage-gpu-one-root triage_one_root gpu_q2 exgpu_ddi.c "$gpu"
+check triage-worker-one-root triage_one_root wk_src exwk_ddi.c "$wk"
 
 finish
