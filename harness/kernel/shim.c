@@ -246,6 +246,7 @@ static gregset_t shim_attrib_regs;
 /* 1: the store runs with the watched bytes inverted; 2: it runs again on
  * their true bytes. */
 static int shim_attrib_phase;
+static uintptr_t shim_attrib_sp; /* the stack pointer of the pending store's unwound frames */
 
 /* A store into the watched page, about to run again on a writable page:
  * who makes it (the instruction and its callers, from the signal frame
@@ -258,16 +259,21 @@ static void shim_attrib_fault(uint8_t *page, void *uc)
     ucontext_t *u = uc;
     pbc_shim_attrib *a = shim_attrib;
     pbc_shim_store *st = &a->pending;
-    void *raw[PBC_SHIM_STORE_FRAMES + 8];
-    int n = backtrace(raw, (int)PBC_ARRAY_LEN(raw));
-    uintptr_t pc = (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
-    int from = 0;
-    while (from < n && (uintptr_t)raw[from] != pc)
-        from++;
-    st->frames[0] = pc;
-    st->nframes = 1;
-    for (int k = from + 1; k < n && st->nframes < PBC_SHIM_STORE_FRAMES; k++)
-        st->frames[st->nframes++] = (uintptr_t)raw[k];
+    uintptr_t pc = (uintptr_t)u->uc_mcontext.gregs[REG_RIP], sp = (uintptr_t)u->uc_mcontext.gregs[REG_RSP];
+    /* A loop's stores (a memcpy's) share the instruction and the stack:
+     * their callers are unwound once. */
+    if (!st->nframes || st->frames[0] != pc || shim_attrib_sp != sp) {
+        void *raw[PBC_SHIM_STORE_FRAMES + 8];
+        int n = backtrace(raw, (int)PBC_ARRAY_LEN(raw));
+        int from = 0;
+        while (from < n && (uintptr_t)raw[from] != pc)
+            from++;
+        st->frames[0] = pc;
+        st->nframes = 1;
+        for (int k = from + 1; k < n && st->nframes < PBC_SHIM_STORE_FRAMES; k++)
+            st->frames[st->nframes++] = (uintptr_t)raw[k];
+        shim_attrib_sp = sp;
+    }
     st->call = shim.gpu->cpu.call;
     st->op = shim.gpu->cpu.op;
     st->mpo = a->cur_mpo;
