@@ -3,7 +3,9 @@
 # of the example builders, out of pbcheck's tree, each with a one-line
 # planted bug, built with -g as a vendor builds a builder library. The
 # finding of `pbcheck run`, and certify's report.json, summary.md and
-# report.sarif (relative to --source-root), name the planted line.
+# report.sarif (relative to --source-root), name the planted line; certify
+# rolls its groups up, and triage sorts the failing seeds, into one root
+# cause there. An abort() ending a function is named in that function.
 # Usage: lastwriter_test.sh PBCHECK SOURCE_DIR C_COMPILER
 set -u
 pbcheck=$(realpath "$1") src=$(realpath "$2") cc=$3
@@ -59,6 +61,31 @@ check gpu-names-line grep -Eq "^  written by packet [0-9]+ of paging buffer [0-9
 "$pbcheck" run "$src/corpus/seeds/busy-retry.pbs" --target "$tmp/wk_src/libwk_src.so" >"$tmp/wk.out" 2>&1
 check worker-names-line grep -Eq "^  written by ExWkCopy at $tmp/wk_src/exwk_ddi.c:$wk in CPU work queued at SubmitCommand \(for operation 2\)" \
     "$tmp/wk.out"
+
+# A crash: abort() as the last call of ExGpuBuildPagingBuffer. Its
+# return address is the first byte of the function after it (ExGpuPatch):
+# the frame is named by the call, the byte before.
+mkdir -p "$tmp/gpu_abort"
+cp "$src/targets/examples/example_gpu"/* "$tmp/gpu_abort/"
+python3 - "$tmp/gpu_abort/exgpu_ddi.c" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+s = s.replace("        return STATUS_SUCCESS; /* no caches to drop */", "        break;", 1)
+s = s.replace("""        return STATUS_SUCCESS; /* not declared in supported_operations */
+    }
+}""", """        return STATUS_SUCCESS; /* not declared in supported_operations */
+    }
+    abort();
+}""", 1)
+open(p, "w").write("#include <stdlib.h>\n" + s)
+PY
+abort_line=$(grep -n '^    abort();$' "$tmp/gpu_abort/exgpu_ddi.c" | cut -d: -f1)
+"$cc" -g -O1 -shared -fPIC -fvisibility=hidden -I"$src/include" -I"$tmp/gpu_abort" "$tmp/gpu_abort"/*.c \
+    -o "$tmp/gpu_abort/libgpu_abort.so"
+"$pbcheck" run "$src/corpus/seeds/busy-discard.pbs" --target "$tmp/gpu_abort/libgpu_abort.so" >"$tmp/abort.out" 2>&1
+check abort-in-its-function grep -Eq "^  crash: SIGABRT \(signal 6\) in ExGpuBuildPagingBuffer at $tmp/gpu_abort/exgpu_ddi.c:$abort_line " \
+    "$tmp/abort.out"
 
 # certify: every reproducer's writer and location is the planted line,
 # report.sarif puts its results there relative to the source root,
