@@ -336,7 +336,7 @@ uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
             uint8_t right, there;
             pbc_mem_read(&r->reference.gpu->mem, addr, &right, 1);
             pbc_mem_read(&r->reference.gpu->mem, from, &there, 1);
-            if (right == there) {
+            if (right == there && from != at) { /* a copy onto itself copied nothing in */
                 char packet[200];
                 uint32_t call;
                 describe_packet(r, &bw.prov, packet, sizeof(packet), &call);
