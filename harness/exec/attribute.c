@@ -1,14 +1,18 @@
 /*
- * The last writer of a divergence's first wrong byte (attribute.h). The
- * case runs once to find the byte (the diff's physical address in the
- * target's world) and who wrote its page last; when that was the
- * builder's CPU, it runs again with the shim's store watch on the page
- * (kernel/shim.h: every store into it faults, is single-stepped, and
- * counts when it changed the watched bytes), and the last such store is
- * named from its frames: the first that is the builder's own code, not
- * the C library's memcpy nor a sanitizer's interceptor, symbolized by
- * libdw (exec/symbolize.h) in this process. Runs are deterministic for
- * one scenario, so the second run's byte is the first's.
+ * Who wrote a failing case's first wrong byte (attribute.h, docs/triage.md
+ * "Who wrote it"). The case runs once to find the byte (the diff's
+ * physical address in the target's world, or a GPU fault's packet), then
+ * again with the GPU model's byte watch on it (the micro-op or CPU
+ * write-back that wrote it last) and the shim's store watch on its page
+ * in the CPU views (kernel/shim.h: every store into it faults and is
+ * single-stepped). A copy packet that carried wrong content is followed
+ * to its source; a packet that made the byte wrong has the field that
+ * decides it watched in its paging buffer, in one more run, while the
+ * builder writes it. The last store is named from its frames: the first
+ * that is the builder's own code, not the C library's memcpy nor a
+ * sanitizer's interceptor, symbolized by libdw (exec/symbolize.h) in this
+ * process. Runs are deterministic for one scenario, so each run's byte is
+ * the first's (checked: a run that fails otherwise ends the search).
  */
 #define _GNU_SOURCE
 #include "exec/attribute.h"
@@ -210,7 +214,8 @@ static int name_store(pbc_attribution *out, uint32_t kind, const pbc_shim_store 
  * is watched in the paging buffer while the builder writes it, and the
  * last store into it named after chain. */
 static void packet_field(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, const pbc_outcome *first,
-                         const pbc_prov *p, uint64_t at, int wrote, char *chain, size_t used, pbc_attribution *out)
+                         const pbc_prov *p, uint64_t at, int wrote, char *chain, size_t chain_size, size_t used,
+                         pbc_attribution *out)
 {
     pbc_uop u;
     uint32_t pool_at, len;
@@ -221,7 +226,7 @@ static void packet_field(pbc_runner *r, const pbc_scenario *s, const pbc_target 
     named.uop = (uint16_t)u.kind;
     char packet[200];
     uint32_t packet_call;
-    describe_packet(r, &named, packet, 200, &packet_call);
+    describe_packet(r, &named, packet, sizeof(packet), &packet_call);
     int physical = !(u.flags & (PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL));
     int field;
     if (wrote < 0) { /* the access that faulted: the address it came from */
@@ -256,11 +261,10 @@ static void packet_field(pbc_runner *r, const pbc_scenario *s, const pbc_target 
     w.len = end - start;
     w.only_call = packet_call; /* the pool is written again by later calls */
     const char *how = wrote > 0 ? "written by " : wrote == 0 ? "never written; the rest of its page by " : "";
-    used += (size_t)snprintf(chain + used, 600 - used, "%s%s, whose %s ", how, packet, field_names[field]);
-    (void)used;
+    if (used < chain_size)
+        snprintf(chain + used, chain_size - used, "%s%s, whose %s ", how, packet, field_names[field]);
     if (watched_run(r, s, t, first, NULL, &w))
         return;
-    out->stores = w.stores;
     if (w.changes)
         name_store(out, PBC_ATTR_STORE, &w.last_change, chain, "was stored by");
 }
@@ -281,7 +285,7 @@ uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
                       .writer = PBC_WRITER_PAGING};
         char chain[600];
         int n = snprintf(chain, sizeof(chain), "the GPU faulted at 0x%" PRIx64 " running ", f->addr);
-        packet_field(r, s, t, &first, &p, f->addr, -1, chain, (size_t)n, out);
+        packet_field(r, s, t, &first, &p, f->addr, -1, chain, sizeof(chain), (size_t)n, out);
         return out->kind;
     }
     if (!first.shape.addr_known)
@@ -306,7 +310,6 @@ uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
         w.len = 1; /* the byte: a store next to it is not its writer */
         if (watched_run(r, s, t, &first, &bw, &w))
             return out->kind; /* not the same failure again: nothing to say */
-        out->stores = w.stores;
         if (bw.writes && bw.prov.writer == PBC_WRITER_CPU) {
             if (w.changes)
                 name_store(out, PBC_ATTR_STORE, &w.last_change, chain, "written by");
@@ -355,7 +358,8 @@ uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
     /* The packet that wrote the byte (or, when nothing did, the one that
      * wrote the rest of its page). */
     int wrote = bw.writes && bw.prov.writer == PBC_WRITER_PAGING;
-    packet_field(r, s, t, &first, wrote ? &bw.prov : &first.shape.prov, at, wrote ? 1 : 0, chain, used, out);
+    packet_field(r, s, t, &first, wrote ? &bw.prov : &first.shape.prov, at, wrote ? 1 : 0, chain, sizeof(chain), used,
+                 out);
     return out->kind;
 }
 

@@ -1,9 +1,10 @@
 /*
- * attribute.h — who wrote the first wrong byte: a failing case replayed
- * once more, in the worker that runs the builder, with a watch on the
- * memory the divergence points at, to find the builder's instruction that
- * last wrote it (docs/triage.md, "Who wrote it"). Only failing cases pay
- * for it: the watch is armed for this replay alone.
+ * attribute.h — who wrote the first wrong byte: a failing case (a
+ * divergence in memory, a GPU fault) replayed again, in the worker that
+ * runs the builder, with watches on the byte and on the packet bytes that
+ * said it, to find the builder's store that last wrote it and the DDI
+ * call it ran in (docs/triage.md, "Who wrote it"). Only failing cases pay
+ * for it: the watches are armed for these replays alone.
  */
 #ifndef PBCHECK_EXEC_ATTRIBUTE_H
 #define PBCHECK_EXEC_ATTRIBUTE_H
@@ -12,11 +13,12 @@
 #include "exec/symbolize.h"
 
 typedef enum pbc_attr_kind {
-    PBC_ATTR_NONE = 0, /* not a divergence in memory, or not written by the builder's CPU */
-    PBC_ATTR_STORE,    /* a store of the builder's changed the bytes last */
-    PBC_ATTR_NEAREST,  /* no store changed them (a write that never happened); the builder's
-                          last store into their page is named instead */
-    PBC_ATTR_CALL      /* no store reached the page: the DDI call that should have written it */
+    PBC_ATTR_NONE = 0, /* nothing found: not such a failure, no store of the builder's, a packet
+                          no longer in the pool, or not x86-64 */
+    PBC_ATTR_STORE,    /* a store of the builder's wrote the byte last (directly, or the packet
+                          field that made a packet write it) */
+    PBC_ATTR_NEAREST   /* nothing wrote the byte (a write that never happened); the builder's
+                          last store into its page is named instead */
 } pbc_attr_kind;
 
 typedef struct pbc_attribution {
@@ -29,8 +31,8 @@ typedef struct pbc_attribution {
                              scenario operation it ran for */
     uint32_t mpo;         /* the call's MultipassOffset */
     char operation[40];   /* the call's DXGK operation ("Transfer"), "" when unknown */
-    uint32_t stores;      /* stores into the watched page seen in the replay */
-    char text[1024];      /* one sentence: "written by ExCpuCopyEviction at excpu_ddi.c:371 ..." */
+    char text[1024];      /* one sentence: "written by ExCpuCopyEviction at excpu_ddi.c:371 ..."
+                             (docs/triage.md, "Who wrote it", has more) */
 } pbc_attribution;
 
 /* Replays s on t with runner r (in the process that runs the builder: a
