@@ -241,19 +241,25 @@ static void shim_attrib_host_protect(int running)
 
 #if defined(__x86_64__)
 #define SHIM_EFLAGS_TF 0x100
-/* The registers at the store's fault, to run it a second time. */
+/* The registers and the page at the store's fault, to run it a second
+ * time as it first would have. */
 static gregset_t shim_attrib_regs;
+static uint8_t shim_attrib_page_was[PBC_PAGE_SIZE];
 /* 1: the store runs with the watched bytes inverted; 2: it runs again on
  * their true bytes. */
-static int shim_attrib_phase;
+static int shim_attrib_phase, shim_attrib_reached;
 static uintptr_t shim_attrib_sp; /* the stack pointer of the pending store's unwound frames */
 
 /* A store into the watched page, about to run again on a writable page:
  * who makes it (the instruction and its callers, from the signal frame
  * on: the handler's own frames are dropped). Whether it reaches the
- * watched bytes is told by the bytes themselves: they are inverted for
- * this one instruction, so that a store of the value they already hold
- * shows too; the trap flag stops the thread right after it. */
+ * watched bytes is told by the bytes themselves: the instruction runs
+ * once with them inverted and once more, from the same registers and
+ * page, on their true bytes, so that a store of the value they already
+ * hold shows in the first run and a read-modify-write that leaves the
+ * inverted bytes as they were (`or [x], 0x10` on a byte whose inverse
+ * has that bit) in the second; the trap flag stops the thread after
+ * each. */
 static void shim_attrib_fault(uint8_t *page, void *uc)
 {
     ucontext_t *u = uc;
@@ -280,6 +286,7 @@ static void shim_attrib_fault(uint8_t *page, void *uc)
     st->operation = a->cur_operation;
     a->pending_page = page;
     memcpy(a->before, page + a->off, a->len);
+    memcpy(shim_attrib_page_was, page, PBC_PAGE_SIZE);
     for (uint32_t k = 0; k < a->len; k++)
         page[a->off + k] = (uint8_t)~a->before[k];
     memcpy(shim_attrib_regs, u->uc_mcontext.gregs, sizeof(shim_attrib_regs));
@@ -287,11 +294,10 @@ static void shim_attrib_fault(uint8_t *page, void *uc)
     u->uc_mcontext.gregs[REG_EFL] |= SHIM_EFLAGS_TF;
 }
 
-/* The store ran. With the watched bytes still inverted it did not reach
- * them: they get their bytes back. Otherwise it wrote them, and runs once
- * more from the same registers on their true bytes (an instruction that
- * reads what it writes, `or [x], 1`, must not see them inverted); the
- * page is then read-only again and the store counts as their writer. */
+/* The store ran: after its first run (on the inverted bytes) the page
+ * gets its bytes back and the instruction runs again from the same
+ * registers; after the second, the page is read-only again, and the store
+ * counts as the watched bytes' writer when either run changed them. */
 static void shim_attrib_trap(int sig, siginfo_t *si, void *uc)
 {
     pbc_shim_attrib *a = shim_attrib;
@@ -309,24 +315,23 @@ static void shim_attrib_trap(int sig, siginfo_t *si, void *uc)
     ucontext_t *u = uc;
     uint8_t *at = a->pending_page + a->off;
     if (shim_attrib_phase == 1) {
-        int reached = 0;
+        shim_attrib_reached = 0;
         for (uint32_t k = 0; k < a->len; k++)
-            reached |= at[k] != (uint8_t)~a->before[k];
-        memcpy(at, a->before, a->len);
-        if (reached) {
-            memcpy(u->uc_mcontext.gregs, shim_attrib_regs, sizeof(shim_attrib_regs));
-            u->uc_mcontext.gregs[REG_EFL] |= SHIM_EFLAGS_TF;
-            shim_attrib_phase = 2;
-            return;
-        }
+            shim_attrib_reached |= at[k] != (uint8_t)~a->before[k];
+        memcpy(a->pending_page, shim_attrib_page_was, PBC_PAGE_SIZE);
+        memcpy(u->uc_mcontext.gregs, shim_attrib_regs, sizeof(shim_attrib_regs));
+        u->uc_mcontext.gregs[REG_EFL] |= SHIM_EFLAGS_TF;
+        shim_attrib_phase = 2;
+        return;
     }
+    shim_attrib_reached |= memcmp(at, a->before, a->len) != 0;
     u->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)SHIM_EFLAGS_TF;
     if (mprotect(a->pending_page, PBC_PAGE_SIZE, PROT_READ) != 0)
         shim_cannot_track();
     if (!a->only_call || a->pending.call == a->only_call) {
         a->stores++;
         a->last_store = a->pending;
-        if (shim_attrib_phase == 2) {
+        if (shim_attrib_reached) {
             a->changes++;
             a->last_change = a->pending;
         }
