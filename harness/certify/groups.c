@@ -158,22 +158,20 @@ static const char *group_writer(const pbc_report *r, const pbc_report_group *g)
  * stand alone. */
 static void group_roots(const pbc_report *r, pbc_report_groups *g)
 {
+    const char **writers = pbc_xcalloc(g->count ? g->count : 1, sizeof(*writers));
+    for (uint32_t i = 0; i < g->count; i++)
+        writers[i] = group_writer(r, &g->items[i]);
     for (uint32_t i = 0; i < g->count; i++) {
         pbc_report_group *grp = &g->items[i];
-        const char *writer = group_writer(r, grp);
         const char *loc = r->cases[grp->shown].location;
         char key[600];
-        if (writer) {
-            snprintf(key, sizeof(key), "writer|%s", writer);
+        if (writers[i]) {
+            snprintf(key, sizeof(key), "writer|%s", writers[i]);
         } else if ((!strcmp(grp->cls, "crash") || !strcmp(grp->cls, "sanitizer")) && loc) {
-            snprintf(key, sizeof(key), "writer|%s", loc);
             int known = 0;
-            for (uint32_t j = 0; j < g->count && !known; j++) {
-                const char *w = group_writer(r, &g->items[j]);
-                known = w && !strcmp(w, loc);
-            }
-            if (!known)
-                snprintf(key, sizeof(key), "%s", grp->key);
+            for (uint32_t j = 0; j < g->count && !known; j++)
+                known = writers[j] && !strcmp(writers[j], loc);
+            snprintf(key, sizeof(key), known ? "writer|%s" : "%s", known ? loc : grp->key);
         } else {
             snprintf(key, sizeof(key), "%s", grp->key);
         }
@@ -197,6 +195,7 @@ static void group_roots(const pbc_report *r, pbc_report_groups *g)
         g->roots[k].groups++;
         g->roots[k].cases += grp->count;
     }
+    free(writers);
 }
 
 void pbc_report_group_failures(const pbc_report *r, pbc_report_groups *g)
