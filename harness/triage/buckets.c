@@ -105,10 +105,9 @@ static void only_attributed(const pbc_triage_run *r, char *only, size_t size)
     for (uint32_t i = 0; i < r->bucket_count; i++) {
         char key[640];
         if (r->buckets[i].writer_at[0])
-            snprintf(key, sizeof(key), "writer|%s", r->buckets[i].writer_at);
-        else
-            pbc_triage_root_cause(&r->buckets[i].facts, key, sizeof(key));
-        if (strncmp(key, "writer|", 7) && (strncmp(key, "memory|", 7) || unattributed(&r->buckets[i].facts, key)))
+            continue; /* a store: only_store's */
+        pbc_triage_root_cause(&r->buckets[i].facts, key, sizeof(key));
+        if (strncmp(key, "memory|", 7) || unattributed(&r->buckets[i].facts, key))
             continue;
         if (only[0] && strcmp(only, key)) {
             only[0] = 0;
@@ -119,11 +118,29 @@ static void only_attributed(const pbc_triage_run *r, char *only, size_t size)
 }
 
 /* The root-cause key of bucket b: the store that wrote its first wrong
- * byte when the replay found it ("writer|FILE:LINE"); else its own,
- * except that an unattributed one joins the run's one attributed memory
- * root cause whose builder frames it shares (the writer is what it does
- * not know), or the run's one store, whatever its frames. A crash or a
- * sanitizer report on a line that is some bucket's store joins it. */
+ * byte when the replay found it ("writer|FILE:LINE"). A crash or a
+ * sanitizer report on a line that is some bucket's store joins it; wrong
+ * memory whose store is not known joins the run's one store. Else its
+ * own key, except that an unattributed one joins the run's one
+ * attributed memory root cause whose builder frames it shares (the
+ * writer is what it does not know). */
+/* The run's one store that wrote wrong memory ("writer|FILE:LINE" into
+ * store), when its attributed buckets name exactly one; else "". */
+static void only_store(const pbc_triage_run *r, char *store, size_t size)
+{
+    store[0] = 0;
+    for (uint32_t i = 0; i < r->bucket_count; i++) {
+        const char *at = r->buckets[i].writer_at;
+        if (!at[0])
+            continue;
+        if (store[0] && strcmp(store + 7, at)) {
+            store[0] = 0;
+            return;
+        }
+        snprintf(store, size, "writer|%s", at);
+    }
+}
+
 static int has_writer(const pbc_triage_run *r, const char *where)
 {
     for (uint32_t i = 0; i < r->bucket_count; i++)
@@ -132,8 +149,8 @@ static int has_writer(const pbc_triage_run *r, const char *where)
     return 0;
 }
 
-static void bucket_root_key(const pbc_triage_run *r, const pbc_triage_bucket *b, const char *only, char *key,
-                            size_t size)
+static void bucket_root_key(const pbc_triage_run *r, const pbc_triage_bucket *b, const char *only,
+                            const char *store, char *key, size_t size)
 {
     if (b->writer_at[0]) {
         snprintf(key, size, "writer|%s", b->writer_at);
@@ -146,12 +163,15 @@ static void bucket_root_key(const pbc_triage_run *r, const pbc_triage_bucket *b,
         return;
     }
     pbc_triage_root_cause(&b->facts, key, size);
-    if (!only[0] || !unattributed(&b->facts, key))
-        return;
-    if (!strncmp(only, "writer|", 7)) {
-        snprintf(key, size, "%s", only);
+    if (store[0] && !strncmp(key, "memory|", 7)) {
+        /* wrong memory whose store the replay did not find (a reproducer
+         * of bytes, a packet no longer in the pool, render work over it),
+         * in a run whose wrong memory one store wrote */
+        snprintf(key, size, "%s", store);
         return;
     }
+    if (!only[0] || !unattributed(&b->facts, key))
+        return;
     const char *mine = strchr(key + 7, '|'), *theirs = strchr(only + 7, '|');
     if (mine && theirs && !strcmp(mine, theirs))
         snprintf(key, size, "%s", only);
@@ -177,12 +197,13 @@ void pbc_triage_sort(pbc_triage_run *r)
     r->roots = NULL;
     r->root_count = 0;
     uint32_t cap = 0;
-    char only[640];
+    char only[640], store[300];
     only_attributed(r, only, sizeof(only));
+    only_store(r, store, sizeof(store));
     for (uint32_t i = 0; i < r->bucket_count; i++) {
         pbc_triage_bucket *b = &r->buckets[i];
         char key[640];
-        bucket_root_key(r, b, only, key, sizeof(key));
+        bucket_root_key(r, b, only, store, key, sizeof(key));
         uint32_t k = 0;
         while (k < r->root_count && strcmp(r->roots[k].key, key))
             k++;
