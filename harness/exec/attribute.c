@@ -52,19 +52,25 @@ static int runtime_module(const char *path)
 }
 
 /* Whether symbolized code is pbcheck's own (its harness, or a sanitizer
- * runtime linked into it), not a builder's. */
-static int harness_code(const pbc_sym *sym)
+ * runtime linked into it: its memcpy interceptor, its internal_memmove,
+ * whose names may be mangled), not a builder's. Code in pbcheck's own
+ * executable without a source line is never a builder's: the built-in
+ * builders are compiled with debug information, the sanitizer runtimes
+ * are not. */
+static int harness_code(const pbc_sym *sym, int in_pbcheck)
 {
     static const char *const own[] = {"/harness/", "compiler-rt", "sanitizer_common", "/asan/", "/ubsan/"};
-    static const char *const own_fn[] = {"__asan", "__interceptor", "__sanitizer", "__ubsan", "pbc_",
-                                         "___interceptor", "__libc", "__memcpy", "__memmove", "__memset"};
+    static const char *const own_fn[] = {"__asan", "__interceptor", "__sanitizer", "__ubsan", "__libc",
+                                         "__memcpy", "__memmove", "__memset"};
+    if (in_pbcheck && !sym->where[0])
+        return 1;
     for (size_t i = 0; i < PBC_ARRAY_LEN(own); i++)
         if (strstr(sym->where, own[i]))
             return 1;
     for (size_t i = 0; i < PBC_ARRAY_LEN(own_fn); i++)
-        if (has_prefix(sym->function, own_fn[i]))
+        if (strstr(sym->function, own_fn[i]))
             return 1;
-    return 0;
+    return has_prefix(sym->function, "pbc_");
 }
 
 /* The builder's frame of a store: the first frame in the builder's own
@@ -75,11 +81,12 @@ static int builder_frame(const pbc_shim_store *st, pbc_sym *out)
     for (uint32_t k = 0; k < st->nframes; k++) {
         /* a return address names the call, one byte before it */
         const char *pc = (const char *)st->frames[k] - (k ? 1 : 0);
-        Dl_info info;
+        Dl_info info, self;
         if (!dladdr(pc, &info) || !info.dli_fname || runtime_module(info.dli_fname))
             continue;
+        int in_pbcheck = dladdr((const void *)builder_frame, &self) && self.dli_fbase == info.dli_fbase;
         pbc_sym sym;
-        if (pbc_sym_address(pc, &sym) || harness_code(&sym))
+        if (pbc_sym_address(pc, &sym) || harness_code(&sym, in_pbcheck))
             continue;
         *out = sym;
         return 0;
