@@ -14,6 +14,7 @@
 #include <dispmprt.h>
 
 #define PV_POOL_TAG 0x30315650u /* 'PV10' */
+#define PV_OVERLAY_PLANES 2 /* the primary and one overlay */
 
 typedef struct _PV_ADAPTER {
     PDEVICE_OBJECT Pdo;
@@ -38,6 +39,8 @@ typedef struct _PV_ADAPTER {
     ULONG MaxLuminance;
     BOOLEAN Hdr;
     D3DGPU_VIRTUAL_ADDRESS SchedulingLog;
+    PHYSICAL_ADDRESS OverlayScanout[PV_OVERLAY_PLANES];
+    D3DDDI_COLOR_SPACE_TYPE OverlayColorSpace[PV_OVERLAY_PLANES];
 } PV_ADAPTER, *PPV_ADAPTER;
 
 static UNICODE_STRING g_pvServiceName = RTL_CONSTANT_STRING(L"pvgpu");
@@ -281,12 +284,56 @@ static NTSTATUS APIENTRY PvControlInterrupt2(IN_CONST_HANDLE hAdapter, IN_CONST_
     return STATUS_NOT_SUPPORTED;
 }
 
+/* ---- Multiplane overlays: two planes, scaled but not flipped or shrunk ---- */
+static BOOLEAN PvOverlayFits(const DXGK_MULTIPLANE_OVERLAY_FLAGS *flags, const RECT *src, const RECT *dst,
+                             DXGK_MULTIPLANE_OVERLAY_STEREO_FORMAT stereo)
+{
+    if (flags->VerticalFlip || flags->HorizontalFlip || stereo != DXGK_MULTIPLANE_OVERLAY_STEREO_FORMAT_MONO)
+        return FALSE;
+    /* The scaler enlarges only. */
+    return dst->right - dst->left >= src->right - src->left && dst->bottom - dst->top >= src->bottom - src->top;
+}
+
 static NTSTATUS APIENTRY PvCheckMultiPlaneOverlaySupport(IN_CONST_HANDLE hAdapter,
                                                          IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    pArgs->Supported = TRUE;
+    pArgs->ReturnInfo.Value = 0;
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        DXGK_CHECK_MULTIPLANE_OVERLAY_SUPPORT_PLANE *plane = &pArgs->pPlanes[i];
+        const DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES *attr = &plane->PlaneAttributes;
+        plane->hAllocation = hAdapter; /* the driver's tracking handle */
+        if (i >= PV_OVERLAY_PLANES || plane->VidPnSourceId != 0 ||
+            (attr->YCbCrFlags & DXGK_MULTIPLANE_OVERLAY_YCbCr_FLAG_xvYCC) ||
+            !PvOverlayFits(&attr->Flags, &attr->SrcRect, &attr->DstRect, attr->StereoFormat)) {
+            pArgs->Supported = FALSE;
+            pArgs->ReturnInfo.FailingPlane = i;
+            break;
+        }
+    }
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvSetVidPnSourceAddressWithMultiPlaneOverlay(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY pArgs)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->VidPnSourceId != 0 || pArgs->Flags.FlipStereo)
+        return STATUS_INVALID_PARAMETER;
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_PLANE *plane = &pArgs->pPlanes[i];
+        if (plane->LayerIndex >= PV_OVERLAY_PLANES)
+            return STATUS_INVALID_PARAMETER;
+        /* A disabled plane stops scanning out; an enabled one keeps its
+         * address until flipped. */
+        adapter->OverlayScanout[plane->LayerIndex].QuadPart =
+            plane->Enabled ? plane->AllocationAddress.QuadPart : 0;
+        adapter->OverlayColorSpace[plane->LayerIndex] =
+            plane->PlaneAttributes.YCbCrFlags & DXGK_MULTIPLANE_OVERLAY_YCbCr_FLAG_BT709
+                ? D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P709
+                : D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709;
+    }
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvCalibrateGpuClock(IN_CONST_HANDLE hAdapter, UINT32 NodeOrdinal, UINT32 EngineOrdinal,
@@ -331,8 +378,21 @@ static NTSTATUS APIENTRY PvCheckMultiPlaneOverlaySupport2(IN_CONST_HANDLE hAdapt
                                                           IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 pArgs)
 {
     UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    pArgs->Supported = TRUE;
+    pArgs->ReturnInfo.Value = 0;
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE *plane = &pArgs->pPlanes[i];
+        const DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES2 *attr = &plane->PlaneAttributes;
+        BOOLEAN sdr = attr->ColorSpaceType == D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709 ||
+                      attr->ColorSpaceType == D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P709;
+        if (plane->LayerIndex >= PV_OVERLAY_PLANES || plane->VidPnSourceId != 0 || !sdr ||
+            !PvOverlayFits(&attr->Flags, &attr->SrcRect, &attr->DstRect, attr->StereoFormat)) {
+            pArgs->Supported = FALSE;
+            pArgs->ReturnInfo.FailingPlane = i;
+            break;
+        }
+    }
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvCreateProcess(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CREATEPROCESS pArgs)
@@ -352,9 +412,18 @@ static NTSTATUS APIENTRY PvDestroyProcess(IN_CONST_HANDLE hAdapter, IN_CONST_HAN
 static NTSTATUS APIENTRY PvSetVidPnSourceAddressWithMultiPlaneOverlay2(
     IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->VidPnSourceId != 0 || pArgs->ContextCount > 1 + D3DDDI_MAX_BROADCAST_CONTEXT)
+        return STATUS_INVALID_PARAMETER;
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_PLANE2 *plane = &pArgs->pPlanes[i];
+        if (plane->LayerIndex >= PV_OVERLAY_PLANES)
+            return STATUS_INVALID_PARAMETER;
+        adapter->OverlayScanout[plane->LayerIndex].QuadPart =
+            plane->Enabled ? plane->AllocationAddress.QuadPart : 0;
+        adapter->OverlayColorSpace[plane->LayerIndex] = plane->PlaneAttributes.ColorSpaceType;
+    }
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvPowerRuntimeSetDeviceHandle(IN_CONST_HANDLE DriverContext, HANDLE PepDeviceHandle)
@@ -731,6 +800,7 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
     init.DxgkDdiSetVidPnSourceAddress = PvSetVidPnSourceAddress;
     /* WDDM 1.3 */
     init.DxgkDdiControlInterrupt2 = PvControlInterrupt2;
+    init.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay = PvSetVidPnSourceAddressWithMultiPlaneOverlay;
     init.DxgkDdiCheckMultiPlaneOverlaySupport = PvCheckMultiPlaneOverlaySupport;
     init.DxgkDdiCalibrateGpuClock = PvCalibrateGpuClock;
     init.DxgkDdiFormatHistoryBuffer = PvFormatHistoryBuffer;
@@ -985,6 +1055,60 @@ int main(void)
     flip.PrimaryData[1].SegmentAddress.QuadPart = 0x123000;
     CHECK(g_table.DxgkDdiSetVidPnSourceAddress(context, &flip) == STATUS_SUCCESS &&
           adapter->Scanout[1].QuadPart == 0x123000);
+
+    /* Multiplane overlays: a video plane over the desktop, enlarged. */
+    DXGK_CHECK_MULTIPLANE_OVERLAY_SUPPORT_PLANE check[3];
+    RtlZeroMemory(check, sizeof(check));
+    for (UINT i = 0; i < 3; i++) {
+        RECT src = {0, 0, 1280, 720}, dst = {0, 0, 1920, 1080};
+        check[i].PlaneAttributes.SrcRect = src;
+        check[i].PlaneAttributes.DstRect = dst;
+        check[i].PlaneAttributes.Rotation = D3DDDI_ROTATION_IDENTITY;
+        check[i].PlaneAttributes.YCbCrFlags = DXGK_MULTIPLANE_OVERLAY_YCbCr_FLAG_BT709;
+    }
+    DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT mpo = {2, check, FALSE, {{0}}};
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport(context, &mpo) == STATUS_SUCCESS && mpo.Supported &&
+          check[1].hAllocation == context);
+    check[1].PlaneAttributes.Flags.HorizontalFlip = 1;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport(context, &mpo) == STATUS_SUCCESS && !mpo.Supported &&
+          mpo.ReturnInfo.FailingPlane == 1 && mpo.ReturnInfo.Value == 1);
+    check[1].PlaneAttributes.Flags.Value = 0;
+    mpo.PlaneCount = 3;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport(context, &mpo) == STATUS_SUCCESS && !mpo.Supported &&
+          mpo.ReturnInfo.FailingPlane == 2);
+    DXGK_MULTIPLANE_OVERLAY_PLANE planes[2];
+    RtlZeroMemory(planes, sizeof(planes));
+    planes[1].LayerIndex = 1;
+    planes[1].Enabled = TRUE;
+    planes[1].AllocationAddress.QuadPart = 0x456000;
+    planes[1].PlaneAttributes.YCbCrFlags = DXGK_MULTIPLANE_OVERLAY_YCbCr_FLAG_BT709;
+    static DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY mpoFlip;
+    mpoFlip.PlaneCount = 2;
+    mpoFlip.pPlanes = planes;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay(context, &mpoFlip) == STATUS_SUCCESS &&
+          adapter->OverlayScanout[1].QuadPart == 0x456000 && adapter->OverlayScanout[0].QuadPart == 0 &&
+          adapter->OverlayColorSpace[1] == D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P709);
+    DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE check2[2];
+    RtlZeroMemory(check2, sizeof(check2));
+    check2[1].LayerIndex = 1;
+    check2[1].PlaneAttributes.ColorSpaceType = D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020;
+    DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 mpo2 = {2, check2, FALSE, {{0}}};
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport2(context, &mpo2) == STATUS_SUCCESS && !mpo2.Supported &&
+          mpo2.ReturnInfo.FailingPlane == 1);
+    check2[1].PlaneAttributes.ColorSpaceType = D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P709;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport2(context, &mpo2) == STATUS_SUCCESS && mpo2.Supported);
+    DXGK_MULTIPLANE_OVERLAY_PLANE2 planes2[1];
+    RtlZeroMemory(planes2, sizeof(planes2));
+    planes2[0].Enabled = TRUE;
+    planes2[0].AllocationAddress.QuadPart = 0x789000;
+    planes2[0].PlaneAttributes.ColorSpaceType = D3DDDI_COLOR_SPACE_RGB_FULL_G10_NONE_P709;
+    static DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 mpoFlip2;
+    mpoFlip2.ContextCount = 1;
+    mpoFlip2.PlaneCount = 1;
+    mpoFlip2.pPlanes = planes2;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2(context, &mpoFlip2) == STATUS_SUCCESS &&
+          adapter->OverlayScanout[0].QuadPart == 0x789000 &&
+          adapter->OverlayColorSpace[0] == D3DDDI_COLOR_SPACE_RGB_FULL_G10_NONE_P709);
 
     CHECK(g_table.DxgkDdiStopDevice(context) == STATUS_SUCCESS);
     CHECK(g_table.DxgkDdiRemoveDevice(context) == STATUS_SUCCESS && g_ring_freed == 1);

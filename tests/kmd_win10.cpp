@@ -45,6 +45,8 @@ public:
     static DXGKDDI_QUERYDEPENDENTENGINEGROUP DdiQueryDependentEngineGroup;
     static DXGKDDI_RESETENGINE DdiResetEngine;
     static DXGKDDI_CANCELCOMMAND DdiCancelCommand;
+    static DXGKDDI_CHECKMULTIPLANEOVERLAYSUPPORT2 DdiCheckMultiPlaneOverlaySupport2;
+    static DXGKDDI_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 DdiSetVidPnSourceAddressWithMultiPlaneOverlay2;
 
     PDEVICE_OBJECT m_pdo = NULL;
     DXGKRNL_INTERFACE m_dxgkrnl = {};
@@ -63,6 +65,8 @@ public:
     BOOLEAN m_hotPlug = FALSE;
     UINT m_queues = 0;
     NTSTATUS m_connectorChange = STATUS_SUCCESS;
+    PHYSICAL_ADDRESS m_overlay = {};
+    RECT m_overlayDst = {};
 
 private:
     static KSTART_ROUTINE WorkerThread;
@@ -355,6 +359,40 @@ NTSTATUS APIENTRY W10Adapter::DdiCancelCommand(IN_CONST_HANDLE hAdapter,
                : STATUS_INVALID_PARAMETER;
 }
 
+/* One overlay plane over the primary, in sRGB, never rotated. */
+NTSTATUS APIENTRY W10Adapter::DdiCheckMultiPlaneOverlaySupport2(IN_CONST_HANDLE hAdapter,
+                                                                IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    pArgs->Supported = TRUE;
+    pArgs->ReturnInfo.Value = 0;
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES2 &attr = pArgs->pPlanes[i].PlaneAttributes;
+        if (i > 1 || attr.Rotation != D3DDDI_ROTATION_IDENTITY ||
+            attr.ColorSpaceType != D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709 ||
+            attr.Blend != DXGK_MULTIPLANE_OVERLAY_BLEND_OPAQUE) {
+            pArgs->Supported = FALSE;
+            pArgs->ReturnInfo.FailingPlane = i;
+            break;
+        }
+    }
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiSetVidPnSourceAddressWithMultiPlaneOverlay2(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 pArgs)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hAdapter);
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_PLANE2 &plane = pArgs->pPlanes[i];
+        if (plane.LayerIndex != 1)
+            continue; /* the primary flips through DxgkDdiSetVidPnSourceAddress */
+        adapter->m_overlay = plane.Enabled ? plane.AllocationAddress : PHYSICAL_ADDRESS{};
+        adapter->m_overlayDst = plane.PlaneAttributes.DstRect;
+    }
+    return STATUS_SUCCESS;
+}
+
 extern "C" DRIVER_INITIALIZE DriverEntry;
 
 extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
@@ -383,6 +421,8 @@ extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING Reg
     init.DxgkDdiSetStablePowerState = W10Adapter::DdiSetStablePowerState;
     init.DxgkDdiCreateHwQueue = W10Adapter::DdiCreateHwQueue;
     init.DxgkDdiDisplayDetectControl = W10Adapter::DdiDisplayDetectControl;
+    init.DxgkDdiCheckMultiPlaneOverlaySupport2 = W10Adapter::DdiCheckMultiPlaneOverlaySupport2;
+    init.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2 = W10Adapter::DdiSetVidPnSourceAddressWithMultiPlaneOverlay2;
     return DxgkInitialize(DriverObject, RegistryPath, &init);
 }
 
@@ -476,6 +516,25 @@ int main()
     DXGKARG_DISPLAYDETECTCONTROL detect = {};
     detect.Type = DXGK_DDCT_ENABLEHPD;
     CHECK(g_table.DxgkDdiDisplayDetectControl(adapter, &detect) == STATUS_SUCCESS && adapter->m_hotPlug);
+    DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE check[2] = {};
+    check[0].PlaneAttributes.Rotation = check[1].PlaneAttributes.Rotation = D3DDDI_ROTATION_IDENTITY;
+    check[1].LayerIndex = 1;
+    check[1].PlaneAttributes.Blend = DXGK_MULTIPLANE_OVERLAY_BLEND_ALPHABLEND;
+    DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 mpo = {2, check, TRUE, {}};
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport2(adapter, &mpo) == STATUS_SUCCESS && !mpo.Supported &&
+          mpo.ReturnInfo.FailingPlane == 1);
+    check[1].PlaneAttributes.Blend = DXGK_MULTIPLANE_OVERLAY_BLEND_OPAQUE;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport2(adapter, &mpo) == STATUS_SUCCESS && mpo.Supported);
+    DXGK_MULTIPLANE_OVERLAY_PLANE2 planes[2] = {};
+    planes[1].LayerIndex = 1;
+    planes[1].Enabled = TRUE;
+    planes[1].AllocationAddress.QuadPart = 0xabc000;
+    planes[1].PlaneAttributes.DstRect = RECT{100, 50, 740, 410};
+    static DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 flip;
+    flip.PlaneCount = 2;
+    flip.pPlanes = planes;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2(adapter, &flip) == STATUS_SUCCESS &&
+          adapter->m_overlay.QuadPart == 0xabc000 && adapter->m_overlayDst.right == 740);
     DXGK_DRIVERCAPS caps;
     DXGKARG_QUERYADAPTERINFO query = {};
     query.Type = DXGKQAITYPE_DRIVERCAPS;
