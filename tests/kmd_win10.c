@@ -41,6 +41,10 @@ typedef struct _PV_ADAPTER {
     D3DGPU_VIRTUAL_ADDRESS SchedulingLog;
     PHYSICAL_ADDRESS OverlayScanout[PV_OVERLAY_PLANES];
     D3DDDI_COLOR_SPACE_TYPE OverlayColorSpace[PV_OVERLAY_PLANES];
+    USHORT GammaLut[3][256];
+    D3DKMDT_VIDPN_PRESENT_PATH_CONTENT Content;
+    UINT ApsLevel;
+    UINT SdrWhiteLevel;
 } PV_ADAPTER, *PPV_ADAPTER;
 
 static UNICODE_STRING g_pvServiceName = RTL_CONSTANT_STRING(L"pvgpu");
@@ -553,18 +557,34 @@ static NTSTATUS APIENTRY PvSetTimingsFromVidPn(IN_CONST_HANDLE hAdapter, INOUT_P
     return STATUS_NOT_SUPPORTED;
 }
 
+/* The panel's lookup table: 256 entries a channel, or the identity. */
 static NTSTATUS APIENTRY PvSetTargetGamma(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETTARGETGAMMA pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->TargetId != 0)
+        return STATUS_INVALID_PARAMETER;
+    switch (pArgs->GammaRamp.Type) {
+    case D3DDDI_GAMMARAMP_DEFAULT:
+        for (UINT i = 0; i < 256; i++)
+            adapter->GammaLut[0][i] = adapter->GammaLut[1][i] = adapter->GammaLut[2][i] = (USHORT)(i * 257);
+        return STATUS_SUCCESS;
+    case D3DDDI_GAMMARAMP_RGB256x3x16:
+        if (pArgs->GammaRamp.DataSize != sizeof(adapter->GammaLut) || pArgs->GammaRamp.Data.pRaw == NULL)
+            return STATUS_INVALID_PARAMETER;
+        RtlCopyMemory(adapter->GammaLut, pArgs->GammaRamp.Data.pRaw, sizeof(adapter->GammaLut));
+        return STATUS_SUCCESS;
+    default:
+        return STATUS_NOT_SUPPORTED;
+    }
 }
 
 static NTSTATUS APIENTRY PvSetTargetContentType(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETTARGETCONTENTTYPE pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->TargetId != 0 || pArgs->ContentType == D3DKMDT_VPPC_UNINITIALIZED)
+        return STATUS_INVALID_PARAMETER;
+    adapter->Content = pArgs->ContentType;
+    return STATUS_SUCCESS;
 }
 
 /* The OS's final colorimetry for the panel (WDDM 2.2), kept for HDR. */
@@ -579,12 +599,18 @@ static NTSTATUS APIENTRY PvSetTargetAdjustedColorimetry(IN_CONST_HANDLE hAdapter
     return STATUS_SUCCESS;
 }
 
+/* The analog output carries the APS trigger only. */
 static NTSTATUS APIENTRY PvSetTargetAnalogCopyProtection(IN_CONST_HANDLE hAdapter,
                                                          IN_CONST_PDXGKARG_SETTARGETANALOGCOPYPROTECTION pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->CopyProtectionSupport.MacroVisionFull ||
+        pArgs->CopyProtectionType == D3DKMDT_VPPMT_MACROVISION_FULLSUPPORT)
+        return STATUS_NOT_SUPPORTED;
+    if (pArgs->APSTriggerBits > 3)
+        return STATUS_INVALID_PARAMETER;
+    adapter->ApsLevel = pArgs->CopyProtectionType == D3DKMDT_VPPMT_MACROVISION_APSTRIGGER ? pArgs->APSTriggerBits : 0;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvQueryConnectionChange(IN_CONST_HANDLE hAdapter, IN_PDXGKARG_QUERYCONNECTIONCHANGE pArgs)
@@ -605,8 +631,18 @@ static NTSTATUS APIENTRY PvGetMultiPlaneOverlayCaps(IN_CONST_HANDLE hAdapter,
                                                     IN_OUT_PDXGKARG_GETMULTIPLANEOVERLAYCAPS pArgs)
 {
     UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    if (pArgs->VidPnSourceId != 0)
+        return STATUS_INVALID_PARAMETER;
+    pArgs->MaxPlanes = PV_OVERLAY_PLANES;
+    pArgs->MaxRGBPlanes = PV_OVERLAY_PLANES;
+    pArgs->MaxYUVPlanes = 1;
+    pArgs->OverlayCaps.Value = 0;
+    pArgs->OverlayCaps.StretchRGB = 1;
+    pArgs->OverlayCaps.StretchYUV = 1;
+    pArgs->OverlayCaps.BilinearFilter = 1;
+    pArgs->MaxStretchFactor = 8.0f;
+    pArgs->MaxShrinkFactor = 1.0f; /* enlarges only */
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvGetPostCompositionCaps(IN_CONST_HANDLE hAdapter, IN_OUT_PDXGKARG_GETPOSTCOMPOSITIONCAPS pArgs)
@@ -736,11 +772,13 @@ static NTSTATUS APIENTRY PvValidateSubmitCommand(IN_CONST_HANDLE hContext, INOUT
 }
 
 static NTSTATUS APIENTRY PvSetTargetAdjustedColorimetry2(IN_CONST_HANDLE hAdapter,
-                                                         IN_CONST_PDXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 pArgs)
+                                                         IN_PDXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    NTSTATUS status = PvSetTargetAdjustedColorimetry(hAdapter, pArgs->TargetId, pArgs->AdjustedColorimetry);
+    if (NT_SUCCESS(status))
+        adapter->SdrWhiteLevel = pArgs->SdrWhiteLevel != 0 ? pArgs->SdrWhiteLevel : 80; /* 0 means 80 nits */
+    return status;
 }
 
 /* A hot update saves the command ring through DXGKRNL (WDDM 2.6). */
@@ -1049,6 +1087,41 @@ int main(void)
     colorimetry.StandardColorimetryFlags.ST2084 = 1;
     CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry(context, 0, colorimetry) == STATUS_SUCCESS && adapter->Hdr &&
           adapter->MaxLuminance == 6000000);
+    DXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 colorimetry2;
+    RtlZeroMemory(&colorimetry2, sizeof(colorimetry2));
+    colorimetry2.AdjustedColorimetry = colorimetry;
+    colorimetry2.AdjustedColorimetry.MaxLuminance = 4000000;
+    colorimetry2.SdrWhiteLevel = 240;
+    CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry2(context, &colorimetry2) == STATUS_SUCCESS &&
+          adapter->MaxLuminance == 4000000 && adapter->SdrWhiteLevel == 240);
+    colorimetry2.TargetId = 1;
+    CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry2(context, &colorimetry2) == STATUS_INVALID_PARAMETER);
+
+    /* Per-target gamma, content type and copy protection (WDDM 2.2). */
+    static USHORT ramp[3][256];
+    ramp[2][255] = 0xfff0;
+    DXGKARG_SETTARGETGAMMA gamma;
+    RtlZeroMemory(&gamma, sizeof(gamma));
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_RGB256x3x16;
+    gamma.GammaRamp.DataSize = sizeof(ramp);
+    gamma.GammaRamp.Data.pRaw = ramp;
+    CHECK(g_table.DxgkDdiSetTargetGamma(context, &gamma) == STATUS_SUCCESS && adapter->GammaLut[2][255] == 0xfff0);
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_DEFAULT;
+    CHECK(g_table.DxgkDdiSetTargetGamma(context, &gamma) == STATUS_SUCCESS && adapter->GammaLut[2][255] == 0xffff &&
+          adapter->GammaLut[0][1] == 257);
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_MATRIX_3x4;
+    CHECK(g_table.DxgkDdiSetTargetGamma(context, &gamma) == STATUS_NOT_SUPPORTED);
+    DXGKARG_SETTARGETCONTENTTYPE content = {0, D3DKMDT_VPPC_VIDEO};
+    CHECK(g_table.DxgkDdiSetTargetContentType(context, &content) == STATUS_SUCCESS &&
+          adapter->Content == D3DKMDT_VPPC_VIDEO);
+    DXGKARG_SETTARGETANALOGCOPYPROTECTION aps;
+    RtlZeroMemory(&aps, sizeof(aps));
+    aps.CopyProtectionType = D3DKMDT_VPPMT_MACROVISION_APSTRIGGER;
+    aps.APSTriggerBits = 2;
+    aps.CopyProtectionSupport.MacroVisionApsTrigger = 1;
+    CHECK(g_table.DxgkDdiSetTargetAnalogCopyProtection(context, &aps) == STATUS_SUCCESS && adapter->ApsLevel == 2);
+    aps.CopyProtectionSupport.MacroVisionFull = 1;
+    CHECK(g_table.DxgkDdiSetTargetAnalogCopyProtection(context, &aps) == STATUS_NOT_SUPPORTED);
     static DXGKARG_SETVIDPNSOURCEADDRESS flip; /* 2 KiB: not on the stack */
     flip.ContextCount = 2;
     flip.PrimaryData[1].SegmentId = 1;
@@ -1057,6 +1130,10 @@ int main(void)
           adapter->Scanout[1].QuadPart == 0x123000);
 
     /* Multiplane overlays: a video plane over the desktop, enlarged. */
+    DXGKARG_GETMULTIPLANEOVERLAYCAPS mpoCaps;
+    RtlZeroMemory(&mpoCaps, sizeof(mpoCaps));
+    CHECK(g_table.DxgkDdiGetMultiPlaneOverlayCaps(context, &mpoCaps) == STATUS_SUCCESS && mpoCaps.MaxPlanes == 2 &&
+          mpoCaps.OverlayCaps.Value == 0x70 && mpoCaps.MaxShrinkFactor == 1.0f);
     DXGK_CHECK_MULTIPLANE_OVERLAY_SUPPORT_PLANE check[3];
     RtlZeroMemory(check, sizeof(check));
     for (UINT i = 0; i < 3; i++) {

@@ -47,6 +47,9 @@ public:
     static DXGKDDI_CANCELCOMMAND DdiCancelCommand;
     static DXGKDDI_CHECKMULTIPLANEOVERLAYSUPPORT2 DdiCheckMultiPlaneOverlaySupport2;
     static DXGKDDI_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 DdiSetVidPnSourceAddressWithMultiPlaneOverlay2;
+    static DXGKDDI_GETMULTIPLANEOVERLAYCAPS DdiGetMultiPlaneOverlayCaps;
+    static DXGKDDI_SETTARGETGAMMA DdiSetTargetGamma;
+    static DXGKDDI_SETTARGETADJUSTEDCOLORIMETRY2 DdiSetTargetAdjustedColorimetry2;
 
     PDEVICE_OBJECT m_pdo = NULL;
     DXGKRNL_INTERFACE m_dxgkrnl = {};
@@ -67,6 +70,8 @@ public:
     NTSTATUS m_connectorChange = STATUS_SUCCESS;
     PHYSICAL_ADDRESS m_overlay = {};
     RECT m_overlayDst = {};
+    D3DDDI_GAMMARAMP_TYPE m_gamma = D3DDDI_GAMMARAMP_UNINITIALIZED;
+    UINT m_sdrWhiteLevel = 80;
 
 private:
     static KSTART_ROUTINE WorkerThread;
@@ -393,6 +398,39 @@ NTSTATUS APIENTRY W10Adapter::DdiSetVidPnSourceAddressWithMultiPlaneOverlay2(
     return STATUS_SUCCESS;
 }
 
+NTSTATUS APIENTRY W10Adapter::DdiGetMultiPlaneOverlayCaps(IN_CONST_HANDLE hAdapter,
+                                                           IN_OUT_PDXGKARG_GETMULTIPLANEOVERLAYCAPS pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    pArgs->MaxPlanes = pArgs->MaxRGBPlanes = 2;
+    pArgs->MaxYUVPlanes = 0;
+    pArgs->OverlayCaps.Value = 0;
+    pArgs->OverlayCaps.Immediate = 1;
+    pArgs->MaxStretchFactor = pArgs->MaxShrinkFactor = 1.0f; /* no scaler */
+    return STATUS_SUCCESS;
+}
+
+/* The display pipe takes the default ramp or a 3x256 table, nothing else. */
+NTSTATUS APIENTRY W10Adapter::DdiSetTargetGamma(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETTARGETGAMMA pArgs)
+{
+    const D3DKMDT_GAMMA_RAMP &ramp = pArgs->GammaRamp;
+    if (ramp.Type != D3DDDI_GAMMARAMP_DEFAULT &&
+        (ramp.Type != D3DDDI_GAMMARAMP_RGB256x3x16 || ramp.DataSize != 3 * 256 * sizeof(USHORT) ||
+         ramp.Data.pRgb256x3x16 == NULL))
+        return STATUS_NOT_SUPPORTED;
+    static_cast<W10Adapter *>(hAdapter)->m_gamma = ramp.Type;
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiSetTargetAdjustedColorimetry2(IN_CONST_HANDLE hAdapter,
+                                                               IN_PDXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 pArgs)
+{
+    if (pArgs->AdjustedColorimetry.StandardColorimetryFlags.ST2084 == 0)
+        return STATUS_SUCCESS; /* SDR panel: nothing to raise */
+    static_cast<W10Adapter *>(hAdapter)->m_sdrWhiteLevel = pArgs->SdrWhiteLevel != 0 ? pArgs->SdrWhiteLevel : 80;
+    return STATUS_SUCCESS;
+}
+
 extern "C" DRIVER_INITIALIZE DriverEntry;
 
 extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
@@ -423,6 +461,9 @@ extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING Reg
     init.DxgkDdiDisplayDetectControl = W10Adapter::DdiDisplayDetectControl;
     init.DxgkDdiCheckMultiPlaneOverlaySupport2 = W10Adapter::DdiCheckMultiPlaneOverlaySupport2;
     init.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2 = W10Adapter::DdiSetVidPnSourceAddressWithMultiPlaneOverlay2;
+    init.DxgkDdiGetMultiPlaneOverlayCaps = W10Adapter::DdiGetMultiPlaneOverlayCaps;
+    init.DxgkDdiSetTargetGamma = W10Adapter::DdiSetTargetGamma;
+    init.DxgkDdiSetTargetAdjustedColorimetry2 = W10Adapter::DdiSetTargetAdjustedColorimetry2;
     return DxgkInitialize(DriverObject, RegistryPath, &init);
 }
 
@@ -535,6 +576,23 @@ int main()
     flip.pPlanes = planes;
     CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2(adapter, &flip) == STATUS_SUCCESS &&
           adapter->m_overlay.QuadPart == 0xabc000 && adapter->m_overlayDst.right == 740);
+    DXGKARG_GETMULTIPLANEOVERLAYCAPS caps2 = {};
+    CHECK(g_table.DxgkDdiGetMultiPlaneOverlayCaps(adapter, &caps2) == STATUS_SUCCESS && caps2.MaxRGBPlanes == 2 &&
+          caps2.OverlayCaps.Value == (1u << 9));
+    DXGKARG_SETTARGETGAMMA gamma = {};
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_DXGI_1;
+    CHECK(g_table.DxgkDdiSetTargetGamma(adapter, &gamma) == STATUS_NOT_SUPPORTED);
+    static USHORT lut[3][256];
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_RGB256x3x16;
+    gamma.GammaRamp.DataSize = sizeof(lut);
+    gamma.GammaRamp.Data.pRaw = lut;
+    CHECK(g_table.DxgkDdiSetTargetGamma(adapter, &gamma) == STATUS_SUCCESS &&
+          adapter->m_gamma == D3DDDI_GAMMARAMP_RGB256x3x16);
+    DXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 colorimetry = {};
+    colorimetry.AdjustedColorimetry.StandardColorimetryFlags.ST2084 = 1;
+    colorimetry.SdrWhiteLevel = 200;
+    CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry2(adapter, &colorimetry) == STATUS_SUCCESS &&
+          adapter->m_sdrWhiteLevel == 200);
     DXGK_DRIVERCAPS caps;
     DXGKARG_QUERYADAPTERINFO query = {};
     query.Type = DXGKQAITYPE_DRIVERCAPS;

@@ -86,6 +86,19 @@ typedef enum D3DDDI_COLOR_SPACE_TYPE {
     D3DDDI_COLOR_SPACE_CUSTOM = 0xFFFFFFFF
 } D3DDDI_COLOR_SPACE_TYPE;
 
+/* The kind of gamma ramp on a path. The page lists the names in order
+ * without numbers; D3DKMT_SETGAMMARAMP's page numbers the first four 0 to
+ * 3, so the rest follow in C's order (MATRIX_3x4 from WDDM 2.3, MATRIX_V2
+ * from WDDM 2.6). */
+typedef enum _D3DDDI_GAMMARAMP_TYPE {
+    D3DDDI_GAMMARAMP_UNINITIALIZED,
+    D3DDDI_GAMMARAMP_DEFAULT,
+    D3DDDI_GAMMARAMP_RGB256x3x16,
+    D3DDDI_GAMMARAMP_DXGI_1,
+    D3DDDI_GAMMARAMP_MATRIX_3x4,
+    D3DDDI_GAMMARAMP_MATRIX_V2
+} D3DDDI_GAMMARAMP_TYPE;
+
 /* Pixel formats: the Direct3D 9 numbering, four-character codes packed
  * first character lowest. */
 #define PBC_WDK_FOURCC(a, b, c, d) \
