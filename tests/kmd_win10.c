@@ -781,6 +781,30 @@ static NTSTATUS APIENTRY PvSetTargetAdjustedColorimetry2(IN_CONST_HANDLE hAdapte
     return status;
 }
 
+/* A device is the adapter; opening a shared allocation looks up the
+ * data the driver stored for it through DXGKRNL, as its page shows. */
+static NTSTATUS APIENTRY PvCreateDevice(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CREATEDEVICE pArgs)
+{
+    pArgs->hDevice = hAdapter;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvOpenAllocation(IN_CONST_HANDLE hDevice, IN_CONST_PDXGKARG_OPENALLOCATION pArgs)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hDevice;
+    for (UINT i = 0; i < pArgs->NumAllocations; i++) {
+        DXGKARGCB_GETHANDLEDATA get;
+        RtlZeroMemory(&get, sizeof(get));
+        get.hObject = pArgs->pOpenAllocation[i].hAllocation;
+        get.Type = DXGK_HANDLE_ALLOCATION;
+        VOID *data = adapter->Dxgkrnl.DxgkCbGetHandleData(&get);
+        if (data == NULL)
+            return STATUS_INVALID_HANDLE; /* what the callback's page asks */
+        pArgs->pOpenAllocation[i].hDeviceSpecificAllocation = data;
+    }
+    return STATUS_SUCCESS;
+}
+
 /* A hot update saves the command ring through DXGKRNL (WDDM 2.6). */
 static NTSTATUS APIENTRY PvSaveMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
                                                   IN_CONST_PDXGKARG_SAVEMEMORYFORHOTUPDATE pArgs)
@@ -905,6 +929,8 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
     init.DxgkDdiSetTrackedWorkloadPowerLevel = PvSetTrackedWorkloadPowerLevel;
     /* WDDM 2.6 */
     init.DxgkDdiSaveMemoryForHotUpdate = PvSaveMemoryForHotUpdate;
+    init.DxgkDdiCreateDevice = PvCreateDevice;
+    init.DxgkDdiOpenAllocation = PvOpenAllocation;
     init.DxgkDdiRestoreMemoryForHotUpdate = PvRestoreMemoryForHotUpdate;
     init.DxgkDdiCollectDiagnosticInfo = PvCollectDiagnosticInfo;
     /* WDDM 2.7 */
@@ -979,6 +1005,16 @@ NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPat
     (void)RegistryPath;
     g_table = *Data;
     return STATUS_SUCCESS;
+}
+
+/* The test's DxgkCbGetHandleData: allocation handles below 16 have data. */
+static int g_handle_data[16];
+static DXGKCB_GETHANDLEDATA TestGetHandleData;
+static PVOID APIENTRY TestGetHandleData(IN_CONST_PDXGKARGCB_GETHANDLEDATA pData)
+{
+    if (pData->Type != DXGK_HANDLE_ALLOCATION || pData->Flags.DeviceSpecific || pData->hObject >= 16)
+        return NULL;
+    return &g_handle_data[pData->hObject];
 }
 
 int main(void)
@@ -1078,6 +1114,23 @@ int main(void)
     CHECK(g_table.DxgkDdiSaveMemoryForHotUpdate(context, NULL) == STATUS_NOT_SUPPORTED);
     CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
           strstr(first, "DxgkCbSaveMemoryForHotUpdate called") != NULL);
+    /* So does looking up an allocation's data: the open fails as its page
+     * says, and pbcheck names the callback. */
+    DXGKARG_CREATEDEVICE device;
+    RtlZeroMemory(&device, sizeof(device));
+    CHECK(g_table.DxgkDdiCreateDevice(context, &device) == STATUS_SUCCESS && device.hDevice == context);
+    DXGK_OPENALLOCATIONINFO shared = {7, NULL, 0, NULL};
+    DXGKARG_OPENALLOCATION open;
+    RtlZeroMemory(&open, sizeof(open));
+    open.NumAllocations = 1;
+    open.pOpenAllocation = &shared;
+    CHECK(g_table.DxgkDdiOpenAllocation(device.hDevice, &open) == STATUS_INVALID_HANDLE);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 && strstr(first, "DxgkCbGetHandleData called") != NULL);
+    /* Served by a double declared with the callback's type, as its page
+     * declares it: the driver gets the data back. */
+    adapter->Dxgkrnl.DxgkCbGetHandleData = TestGetHandleData;
+    CHECK(g_table.DxgkDdiOpenAllocation(device.hDevice, &open) == STATUS_SUCCESS &&
+          shared.hDeviceSpecificAllocation == &g_handle_data[7]);
     DXGK_COLORIMETRY colorimetry;
     RtlZeroMemory(&colorimetry, sizeof(colorimetry));
     colorimetry.WhitePoint.cx = 320;
