@@ -475,19 +475,34 @@ static NTSTATUS APIENTRY PvPostMultiPlaneOverlayPresent(IN_CONST_HANDLE hAdapter
     return STATUS_NOT_SUPPORTED;
 }
 
+/* Allocations move between the two segments, never to a physical-address
+ * one: segment 1 is the aperture, 2 the local memory. */
 static NTSTATUS APIENTRY PvValidateUpdateAllocationProperty(IN_CONST_HANDLE hAdapter,
                                                             IN_CONST_PDXGKARG_VALIDATEUPDATEALLOCPROPERTY pArgs)
 {
     UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    if (pArgs->SetAccessedPhysically && pArgs->Flags.AccessedPhysically)
+        return STATUS_NOT_SUPPORTED;
+    if (pArgs->SetSupportedSegmentSet && (pArgs->SupportedSegmentSet & ~0x6u) != 0)
+        return STATUS_INVALID_PARAMETER;
+    if (pArgs->SetPreferredSegment && pArgs->PreferredSegment.SegmentId0 > 2)
+        return STATUS_INVALID_PARAMETER;
+    return STATUS_SUCCESS;
 }
 
+/* The panel can favour HDR modes; its colour enhancement cannot be turned off. */
 static NTSTATUS APIENTRY PvControlModeBehavior(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CONTROLMODEBEHAVIOR pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    pArgs->Satisfied.Value = 0;
+    pArgs->NotSatisfied.Value = 0;
+    if (pArgs->Request.PrioritizeHDR) {
+        adapter->Hdr = TRUE;
+        pArgs->Satisfied.PrioritizeHDR = 1;
+    }
+    if (pArgs->Request.ColorimetricControl)
+        pArgs->NotSatisfied.ColorimetricControl = 1;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvUpdateMonitorLinkInfo(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_UPDATEMONITORLINKINFO pArgs)
@@ -1149,6 +1164,22 @@ int main(void)
           adapter->MaxLuminance == 4000000 && adapter->SdrWhiteLevel == 240);
     colorimetry2.TargetId = 1;
     CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry2(context, &colorimetry2) == STATUS_INVALID_PARAMETER);
+
+    DXGKARG_CONTROLMODEBEHAVIOR behavior;
+    RtlZeroMemory(&behavior, sizeof(behavior));
+    behavior.Request.Value = 3;
+    CHECK(g_table.DxgkDdiControlModeBehavior(context, &behavior) == STATUS_SUCCESS && behavior.Satisfied.Value == 1 &&
+          behavior.NotSatisfied.Value == 2);
+    DXGKARG_VALIDATEUPDATEALLOCPROPERTY property;
+    RtlZeroMemory(&property, sizeof(property));
+    property.SetPreferredSegment = 1;
+    property.PreferredSegment.SegmentId0 = 2;
+    CHECK(g_table.DxgkDdiValidateUpdateAllocationProperty(context, &property) == STATUS_SUCCESS);
+    property.PreferredSegment.SegmentId0 = 3;
+    CHECK(g_table.DxgkDdiValidateUpdateAllocationProperty(context, &property) == STATUS_INVALID_PARAMETER);
+    property.PropertyMaskValue = 1;
+    property.Flags.AccessedPhysically = 1;
+    CHECK(g_table.DxgkDdiValidateUpdateAllocationProperty(context, &property) == STATUS_NOT_SUPPORTED);
 
     /* Per-target gamma, content type and copy protection (WDDM 2.2). */
     static USHORT ramp[3][256];

@@ -2637,8 +2637,6 @@ typedef DXGK_PRE_START_INFO *IN_OUT_PDXGK_PRE_START_INFO;
  * display configuration, hardware contexts, diagnostics and hot update. */
 typedef struct _DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3 DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3;
 typedef struct _DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3 DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3;
-typedef struct _DXGKARG_VALIDATEUPDATEALLOCPROPERTY DXGKARG_VALIDATEUPDATEALLOCPROPERTY;
-typedef struct _DXGKARG_CONTROLMODEBEHAVIOR DXGKARG_CONTROLMODEBEHAVIOR;
 typedef struct _DXGKARG_UPDATEMONITORLINKINFO DXGKARG_UPDATEMONITORLINKINFO;
 typedef struct _DXGKARG_CREATEHWCONTEXT DXGKARG_CREATEHWCONTEXT;
 typedef struct _DXGKARG_SETTIMINGSFROMVIDPN DXGKARG_SETTIMINGSFROMVIDPN;
@@ -2931,6 +2929,44 @@ typedef struct _DXGK_COLORIMETRY {
 } DXGK_COLORIMETRY, *PDXGK_COLORIMETRY;
 PBC_WDK_OFF(DXGK_COLORIMETRY, MinLuminance, 32);
 PBC_WDK_SIZE(DXGK_COLORIMETRY, 52);
+
+/* WDDM 2.1: the checks before an allocation's properties change, and the
+ * mode behaviours the OS asks for (the same flags for the request and the
+ * two answers), from their pages. */
+typedef struct _DXGKARG_VALIDATEUPDATEALLOCPROPERTY {
+    HANDLE hAllocation;
+    UINT SupportedSegmentSet;
+    D3DDDI_SEGMENTPREFERENCE PreferredSegment;
+    D3DDDI_UPDATEALLOCPROPERTY_FLAGS Flags;
+    union {
+        struct {
+            UINT SetAccessedPhysically : 1;
+            UINT SetSupportedSegmentSet : 1;
+            UINT SetPreferredSegment : 1;
+            UINT Reserved : 29;
+        };
+        UINT PropertyMaskValue;
+    };
+} DXGKARG_VALIDATEUPDATEALLOCPROPERTY;
+PBC_WDK_OFF(DXGKARG_VALIDATEUPDATEALLOCPROPERTY, PreferredSegment, 12);
+PBC_WDK_OFF(DXGKARG_VALIDATEUPDATEALLOCPROPERTY, PropertyMaskValue, 20);
+PBC_WDK_SIZE(DXGKARG_VALIDATEUPDATEALLOCPROPERTY, 24);
+
+typedef union _DXGK_MODE_BEHAVIOR_FLAGS {
+    struct {
+        UINT PrioritizeHDR : 1;
+        UINT ColorimetricControl : 1;
+        UINT Reserved : 30;
+    };
+    UINT Value;
+} DXGK_MODE_BEHAVIOR_FLAGS;
+
+typedef struct _DXGKARG_CONTROLMODEBEHAVIOR {
+    DXGK_MODE_BEHAVIOR_FLAGS Request;
+    DXGK_MODE_BEHAVIOR_FLAGS Satisfied;
+    DXGK_MODE_BEHAVIOR_FLAGS NotSatisfied;
+} DXGKARG_CONTROLMODEBEHAVIOR;
+PBC_WDK_SIZE(DXGKARG_CONTROLMODEBEHAVIOR, 12);
 
 /* WDDM 2.5 (dispmprt.h on its page): the colorimetry with the SDR white
  * level, in nits, that SDR content is to be raised to. */

@@ -99,6 +99,39 @@ typedef enum _D3DDDI_GAMMARAMP_TYPE {
     D3DDDI_GAMMARAMP_MATRIX_V2
 } D3DDDI_GAMMARAMP_TYPE;
 
+/* Where an allocation prefers to live: up to five segments, best first. */
+typedef struct _D3DDDI_SEGMENTPREFERENCE {
+    union {
+        struct {
+            UINT SegmentId0 : 5;
+            UINT Direction0 : 1;
+            UINT SegmentId1 : 5;
+            UINT Direction1 : 1;
+            UINT SegmentId2 : 5;
+            UINT Direction2 : 1;
+            UINT SegmentId3 : 5;
+            UINT Direction3 : 1;
+            UINT SegmentId4 : 5;
+            UINT Direction4 : 1;
+            UINT Reserved : 2;
+        };
+        UINT Value;
+    };
+} D3DDDI_SEGMENTPREFERENCE;
+
+/* How an allocation's properties change (WDDM 2.0); Unmoveable is the
+ * page's newest bit. */
+typedef struct D3DDDI_UPDATEALLOCPROPERTY_FLAGS {
+    union {
+        struct {
+            UINT AccessedPhysically : 1;
+            UINT Unmoveable : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} D3DDDI_UPDATEALLOCPROPERTY_FLAGS;
+
 /* Pixel formats: the Direct3D 9 numbering, four-character codes packed
  * first character lowest. */
 #define PBC_WDK_FOURCC(a, b, c, d) \
