@@ -45,6 +45,7 @@ typedef struct _PV_ADAPTER {
     D3DKMDT_VIDPN_PRESENT_PATH_CONTENT Content;
     UINT ApsLevel;
     UINT SdrWhiteLevel;
+    BOOLEAN HotUpdateRestored;
 } PV_ADAPTER, *PPV_ADAPTER;
 
 static UNICODE_STRING g_pvServiceName = RTL_CONSTANT_STRING(L"pvgpu");
@@ -825,7 +826,8 @@ static NTSTATUS APIENTRY PvSaveMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
                                                   IN_CONST_PDXGKARG_SAVEMEMORYFORHOTUPDATE pArgs)
 {
     PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
-    UNREFERENCED_PARAMETER(pArgs);
+    if (pArgs->Flags.CancelHotUpdate)
+        return STATUS_SUCCESS; /* nothing saved yet: nothing to drop */
     DXGKARGCB_SAVEMEMORYFORHOTUPDATE save;
     RtlZeroMemory(&save, sizeof(save));
     save.pData = adapter->Ring.pMemory;
@@ -833,12 +835,21 @@ static NTSTATUS APIENTRY PvSaveMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
     return adapter->Dxgkrnl.DxgkCbSaveMemoryForHotUpdate(adapter->Dxgkrnl.DeviceHandle, &save);
 }
 
+/* The new driver takes back what the old one saved: the block's metadata
+ * is the pool tag it was saved under. The data pages themselves would be
+ * mapped through their MDL; this device saves none. */
 static NTSTATUS APIENTRY PvRestoreMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
                                                      IN_CONST_PDXGKARG_RESTOREMEMORYFORHOTUPDATE pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->Flags.RestoreComplete) {
+        adapter->HotUpdateRestored = TRUE;
+        return STATUS_SUCCESS;
+    }
+    if (pArgs->pDataMdl != NULL || pArgs->MetaDataSize != sizeof(ULONG) || pArgs->pMetaData == NULL ||
+        *(const ULONG *)pArgs->pMetaData != PV_POOL_TAG)
+        return STATUS_INVALID_PARAMETER;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvCollectDiagnosticInfo(IN_CONST_PVOID MiniportDeviceContext,
@@ -1126,9 +1137,26 @@ int main(void)
     DXGKARG_RESUMEHWENGINE resume = {0, 1};
     CHECK(g_table.DxgkDdiResumeHwEngine(context, &resume) == STATUS_INVALID_PARAMETER);
     /* Saving for a hot update needs a callback pbcheck does not serve. */
-    CHECK(g_table.DxgkDdiSaveMemoryForHotUpdate(context, NULL) == STATUS_NOT_SUPPORTED);
+    DXGKARG_SAVEMEMORYFORHOTUPDATE hotSave;
+    hotSave.Flags.Value = 0;
+    CHECK(g_table.DxgkDdiSaveMemoryForHotUpdate(context, &hotSave) == STATUS_NOT_SUPPORTED);
     CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
           strstr(first, "DxgkCbSaveMemoryForHotUpdate called") != NULL);
+    hotSave.Flags.CancelHotUpdate = 1;
+    CHECK(g_table.DxgkDdiSaveMemoryForHotUpdate(context, &hotSave) == STATUS_SUCCESS);
+    ULONG savedTag = PV_POOL_TAG;
+    DXGKARG_RESTOREMEMORYFORHOTUPDATE hotRestore;
+    RtlZeroMemory(&hotRestore, sizeof(hotRestore));
+    hotRestore.MetaDataSize = sizeof(savedTag);
+    hotRestore.pMetaData = &savedTag;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(context, &hotRestore) == STATUS_SUCCESS &&
+          !adapter->HotUpdateRestored);
+    hotRestore.MetaDataSize = 2;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(context, &hotRestore) == STATUS_INVALID_PARAMETER);
+    RtlZeroMemory(&hotRestore, sizeof(hotRestore));
+    hotRestore.Flags.RestoreComplete = 1;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(context, &hotRestore) == STATUS_SUCCESS &&
+          adapter->HotUpdateRestored);
     /* So does looking up an allocation's data: the open fails as its page
      * says, and pbcheck names the callback. */
     DXGKARG_CREATEDEVICE device;
