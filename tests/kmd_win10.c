@@ -46,6 +46,7 @@ typedef struct _PV_ADAPTER {
     UINT ApsLevel;
     UINT SdrWhiteLevel;
     BOOLEAN HotUpdateRestored;
+    ULONGLONG OverlayPresentId[PV_OVERLAY_PLANES];
 } PV_ADAPTER, *PPV_ADAPTER;
 
 static UNICODE_STRING g_pvServiceName = RTL_CONSTANT_STRING(L"pvgpu");
@@ -452,20 +453,49 @@ static NTSTATUS APIENTRY PvSetVideoProtectedRegion(IN_CONST_HANDLE hAdapter,
     return STATUS_NOT_SUPPORTED;
 }
 
+/* Version 3: no post-composition scaler, no dirty-rectangle updates. */
 static NTSTATUS APIENTRY PvCheckMultiPlaneOverlaySupport3(IN_CONST_HANDLE hAdapter,
                                                           IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3 pArgs)
 {
     UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    pArgs->Supported = pArgs->PostCompositionCount == 0;
+    pArgs->ReturnInfo.Value = 0;
+    for (UINT i = 0; pArgs->Supported && i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES3 *attr = &pArgs->ppPlanes[i]->PlaneAttributes;
+        if (pArgs->ppPlanes[i]->LayerIndex >= PV_OVERLAY_PLANES || attr->DirtyRectCnt != 0 ||
+            !PvOverlayFits(&attr->Flags, &attr->SrcRect, &attr->DstRect, DXGK_MULTIPLANE_OVERLAY_STEREO_FORMAT_MONO)) {
+            pArgs->Supported = FALSE;
+            pArgs->ReturnInfo.FailingPlane = i;
+        }
+    }
+    return STATUS_SUCCESS;
 }
 
+/* Flips at DISPATCH_LEVEL are retried at PASSIVE_LEVEL when the HDR
+ * metadata changes; immediate flips report their completion. */
 static NTSTATUS APIENTRY PvSetVidPnSourceAddressWithMultiPlaneOverlay3(
     IN_CONST_HANDLE hAdapter, IN_OUT_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3 pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    pArgs->OutputFlags.Value = 0;
+    if (pArgs->pHDRMetaData != NULL && !pArgs->InputFlags.RetryAtLowerIrql) {
+        pArgs->OutputFlags.PrePresentNeeded = 1;
+        return STATUS_SUCCESS;
+    }
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        DXGK_MULTIPLANE_OVERLAY_PLANE3 *plane = pArgs->ppPlanes[i];
+        if (plane->LayerIndex >= PV_OVERLAY_PLANES)
+            return STATUS_INVALID_PARAMETER;
+        plane->OutputFlags.Value = 0;
+        if (plane->InputFlags.FlipImmediate)
+            plane->OutputFlags.PostPresentNeeded = 1;
+        adapter->OverlayColorSpace[plane->LayerIndex] =
+            plane->InputFlags.Enabled ? plane->PlaneAttributes.ColorSpaceType : D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709;
+        adapter->OverlayPresentId[plane->LayerIndex] = plane->PresentId;
+    }
+    if (pArgs->pHDRMetaData != NULL && pArgs->pHDRMetaData->Type == D3DDDI_HDR_METADATA_TYPE_HDR10)
+        adapter->Hdr = TRUE;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvPostMultiPlaneOverlayPresent(IN_CONST_HANDLE hAdapter,
@@ -1286,6 +1316,46 @@ int main(void)
           mpo2.ReturnInfo.FailingPlane == 1);
     check2[1].PlaneAttributes.ColorSpaceType = D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P709;
     CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport2(context, &mpo2) == STATUS_SUCCESS && mpo2.Supported);
+    /* Version 3: planes and post-composition by pointer, HDR metadata. */
+    DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE2 check3;
+    RtlZeroMemory(&check3, sizeof(check3));
+    check3.LayerIndex = 1;
+    check3.PlaneAttributes.DirtyRectCnt = 1;
+    DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE2 *check3List[1] = {&check3};
+    DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3 mpo3;
+    RtlZeroMemory(&mpo3, sizeof(mpo3));
+    mpo3.PlaneCount = 1;
+    mpo3.ppPlanes = check3List;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport3(context, &mpo3) == STATUS_SUCCESS && !mpo3.Supported);
+    check3.PlaneAttributes.DirtyRectCnt = 0;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport3(context, &mpo3) == STATUS_SUCCESS && mpo3.Supported);
+    DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION_WITH_SOURCE post;
+    RtlZeroMemory(&post, sizeof(post));
+    DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION_WITH_SOURCE *postList[1] = {&post};
+    mpo3.PostCompositionCount = 1;
+    mpo3.ppPostComposition = postList;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport3(context, &mpo3) == STATUS_SUCCESS && !mpo3.Supported);
+    DXGK_MULTIPLANE_OVERLAY_PLANE3 plane3;
+    RtlZeroMemory(&plane3, sizeof(plane3));
+    plane3.LayerIndex = 1;
+    plane3.PresentId = 42;
+    plane3.InputFlags.Enabled = 1;
+    plane3.InputFlags.FlipImmediate = 1;
+    plane3.PlaneAttributes.ColorSpaceType = D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020;
+    DXGK_MULTIPLANE_OVERLAY_PLANE3 *plane3List[1] = {&plane3};
+    DXGK_HDR_METADATA hdr = {D3DDDI_HDR_METADATA_TYPE_HDR10, 0, NULL};
+    DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3 flip3;
+    RtlZeroMemory(&flip3, sizeof(flip3));
+    flip3.PlaneCount = 1;
+    flip3.ppPlanes = plane3List;
+    flip3.pHDRMetaData = &hdr;
+    adapter->Hdr = FALSE;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay3(context, &flip3) == STATUS_SUCCESS &&
+          flip3.OutputFlags.PrePresentNeeded && adapter->OverlayPresentId[1] == 0);
+    flip3.InputFlags.RetryAtLowerIrql = 1;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay3(context, &flip3) == STATUS_SUCCESS &&
+          flip3.OutputFlags.Value == 0 && plane3.OutputFlags.PostPresentNeeded && adapter->OverlayPresentId[1] == 42 &&
+          adapter->OverlayColorSpace[1] == D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020 && adapter->Hdr);
     DXGK_MULTIPLANE_OVERLAY_PLANE2 planes2[1];
     RtlZeroMemory(planes2, sizeof(planes2));
     planes2[0].Enabled = TRUE;

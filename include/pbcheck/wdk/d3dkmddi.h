@@ -2633,10 +2633,8 @@ PBC_WDK_SIZE(DXGK_PRE_START_INFO, 8);
 typedef DXGK_PRE_START_INFO *IN_OUT_PDXGK_PRE_START_INFO;
 
 /* Named only (incomplete): the WDDM 1.3 to 2.7 arguments not laid out
- * yet, or without a page (docs/wdk-headers.md): WDDM 2.1+ multiplane overlays, most
+ * yet, or without a page (docs/wdk-headers.md): most
  * display configuration, hardware contexts, diagnostics and hot update. */
-typedef struct _DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3 DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3;
-typedef struct _DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3 DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3;
 typedef struct _DXGKARG_UPDATEMONITORLINKINFO DXGKARG_UPDATEMONITORLINKINFO;
 typedef struct _DXGKARG_CREATEHWCONTEXT DXGKARG_CREATEHWCONTEXT;
 typedef struct _DXGKARG_SETTIMINGSFROMVIDPN DXGKARG_SETTIMINGSFROMVIDPN;
@@ -2841,6 +2839,177 @@ typedef struct _DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 {
 } DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2;
 PBC_WDK_OFF(DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2, pPlanes, 544);
 PBC_WDK_SIZE(DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2, 560);
+
+/* Version 3 of the overlay DDIs (WDDM 2.1; the attributes' page gives
+ * Windows 10 version 1803, WDDM 2.4, and this is its form): per-plane flip
+ * flags, a post-composition transform and HDR metadata. The plane flags are the
+ * pages' newest bits (the pages do not say which version added the last);
+ * the flip's output flags are the form before the hardware flip queue,
+ * which added three bits and DXGKARG_..._OVERLAY3's TargetFlipTime after
+ * WDDM 2.7 (docs/wdk-headers.md). */
+typedef struct _DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES3 {
+    DXGK_MULTIPLANE_OVERLAY_FLAGS Flags;
+    RECT SrcRect;
+    RECT DstRect;
+    RECT ClipRect;
+    D3DDDI_ROTATION Rotation;
+    DXGK_MULTIPLANE_OVERLAY_BLEND Blend;
+    D3DDDI_COLOR_SPACE_TYPE ColorSpaceType;
+    DXGK_MULTIPLANE_OVERLAY_STRETCH_QUALITY StretchQuality;
+    UINT SDRWhiteLevel; /* nits; 0 means 80 */
+    UINT DirtyRectCnt;
+    const RECT *pDirtyRects;
+} DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES3;
+PBC_WDK_OFF(DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES3, SDRWhiteLevel, 68);
+PBC_WDK_OFF(DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES3, pDirtyRects, 80);
+PBC_WDK_SIZE(DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES3, 88);
+
+typedef struct _DXGK_PLANE_SPECIFIC_INPUT_FLAGS {
+    union {
+        struct {
+            UINT Enabled : 1;
+            UINT FlipImmediate : 1;
+            UINT FlipOnNextVSync : 1;
+            UINT SharedPrimaryTransition : 1;
+            UINT IndependentFlipExclusive : 1;
+            UINT FlipImmediateNoTearing : 1;
+            UINT Reserved : 26;
+        };
+        UINT Value;
+    };
+} DXGK_PLANE_SPECIFIC_INPUT_FLAGS;
+PBC_WDK_SIZE(DXGK_PLANE_SPECIFIC_INPUT_FLAGS, 4);
+
+typedef struct _DXGK_PLANE_SPECIFIC_OUTPUT_FLAGS {
+    union {
+        struct {
+            UINT FlipConvertedToImmediate : 1;
+            UINT PostPresentNeeded : 1;
+            UINT HsyncInterruptCompletion : 1;
+            UINT Reserved : 29;
+        };
+        UINT Value;
+    };
+} DXGK_PLANE_SPECIFIC_OUTPUT_FLAGS;
+PBC_WDK_SIZE(DXGK_PLANE_SPECIFIC_OUTPUT_FLAGS, 4);
+
+/* No page lays it out; the plane points to the contexts' through it. */
+typedef struct _DXGK_PRIMARYCONTEXTDATA DXGK_PRIMARYCONTEXTDATA;
+
+typedef struct _DXGK_MULTIPLANE_OVERLAY_PLANE3 {
+    UINT LayerIndex;
+    ULONGLONG PresentId;
+    DXGK_PLANE_SPECIFIC_INPUT_FLAGS InputFlags;
+    DXGK_PLANE_SPECIFIC_OUTPUT_FLAGS OutputFlags;
+    UINT MaxImmediateFlipLine; /* (UINT)-1: never promote a VSync flip */
+    UINT ContextCount;
+    DXGK_PRIMARYCONTEXTDATA **ppContextData;
+    UINT DriverPrivateDataSize;
+    PVOID pDriverPrivateData;
+    DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES3 PlaneAttributes;
+} DXGK_MULTIPLANE_OVERLAY_PLANE3;
+PBC_WDK_OFF(DXGK_MULTIPLANE_OVERLAY_PLANE3, PresentId, 8);
+PBC_WDK_OFF(DXGK_MULTIPLANE_OVERLAY_PLANE3, ppContextData, 32);
+PBC_WDK_OFF(DXGK_MULTIPLANE_OVERLAY_PLANE3, PlaneAttributes, 56);
+PBC_WDK_SIZE(DXGK_MULTIPLANE_OVERLAY_PLANE3, 144);
+
+typedef struct _DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE2 {
+    HANDLE hAllocation;
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    UINT LayerIndex;
+    DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES3 PlaneAttributes;
+} DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE2;
+PBC_WDK_SIZE(DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE2, 104);
+
+typedef struct _DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION_FLAGS {
+    union {
+        struct {
+            UINT VerticalFlip : 1;
+            UINT HorizontalFlip : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION_FLAGS;
+
+/* The virtual mode (SrcRect) and where it lands in the physical one. */
+typedef struct _DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION {
+    DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION_FLAGS Flags;
+    RECT SrcRect;
+    RECT DstRect;
+    D3DDDI_ROTATION Rotation;
+} DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION;
+PBC_WDK_SIZE(DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION, 40);
+
+typedef struct _DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION_WITH_SOURCE {
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION PostComposition;
+} DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION_WITH_SOURCE;
+PBC_WDK_SIZE(DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION_WITH_SOURCE, 44);
+
+typedef struct _DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3 {
+    UINT PlaneCount;
+    DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE2 **ppPlanes;
+    UINT PostCompositionCount;
+    DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION_WITH_SOURCE **ppPostComposition;
+    int Supported;
+    DXGK_CHECK_MULTIPLANE_OVERLAY_SUPPORT_RETURN_INFO ReturnInfo;
+} DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3;
+PBC_WDK_OFF(DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3, ppPostComposition, 24);
+PBC_WDK_OFF(DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3, ReturnInfo, 36);
+PBC_WDK_SIZE(DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3, 40);
+
+typedef struct _DXGK_SETVIDPNSOURCEADDRESS_INPUT_FLAGS {
+    union {
+        struct {
+            UINT FlipStereo : 1;
+            UINT FlipStereoTemporaryMono : 1;
+            UINT FlipStereoPreferRight : 1;
+            UINT RetryAtLowerIrql : 1;
+            UINT Reserved : 28;
+        };
+        UINT Value;
+    };
+} DXGK_SETVIDPNSOURCEADDRESS_INPUT_FLAGS;
+
+typedef struct _DXGK_SETVIDPNSOURCEADDRESS_OUTPUT_FLAGS {
+    union {
+        struct {
+            UINT PrePresentNeeded : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_SETVIDPNSOURCEADDRESS_OUTPUT_FLAGS;
+
+/* Its page is d3d10umddi.h's and names only NONE; HDR10 and HDR10PLUS are
+ * DXGI_HDR_METADATA_TYPE's numbers for the same names (derived). */
+typedef enum D3DDDI_HDR_METADATA_TYPE {
+    D3DDDI_HDR_METADATA_TYPE_NONE = 0,
+    D3DDDI_HDR_METADATA_TYPE_HDR10 = 1,
+    D3DDDI_HDR_METADATA_TYPE_HDR10PLUS = 2
+} D3DDDI_HDR_METADATA_TYPE;
+
+typedef struct _DXGK_HDR_METADATA {
+    D3DDDI_HDR_METADATA_TYPE Type;
+    UINT Size;
+    VOID *pMetaData;
+} DXGK_HDR_METADATA;
+PBC_WDK_SIZE(DXGK_HDR_METADATA, 16);
+
+typedef struct _DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3 {
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    DXGK_SETVIDPNSOURCEADDRESS_INPUT_FLAGS InputFlags;
+    DXGK_SETVIDPNSOURCEADDRESS_OUTPUT_FLAGS OutputFlags;
+    UINT PlaneCount;
+    DXGK_MULTIPLANE_OVERLAY_PLANE3 **ppPlanes;
+    DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION *pPostComposition; /* NULL: none */
+    UINT Duration;
+    DXGK_HDR_METADATA *pHDRMetaData; /* NULL: no new metadata */
+} DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3;
+PBC_WDK_OFF(DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3, ppPlanes, 16);
+PBC_WDK_OFF(DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3, pHDRMetaData, 40);
+PBC_WDK_SIZE(DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3, 48);
 
 /* WDDM 2.2: what a source's overlay hardware can do. */
 typedef struct _DXGK_MULTIPLANEOVERLAYCAPS {
