@@ -2633,8 +2633,8 @@ PBC_WDK_SIZE(DXGK_PRE_START_INFO, 8);
 typedef DXGK_PRE_START_INFO *IN_OUT_PDXGK_PRE_START_INFO;
 
 /* Named only (incomplete): the WDDM 1.3 to 2.7 arguments not laid out
- * yet, or without a page (docs/wdk-headers.md): most
- * display configuration, hardware contexts, diagnostics and hot update. */
+ * yet, or without a page (docs/wdk-headers.md): most display
+ * configuration, hardware contexts and diagnostics. */
 typedef struct _DXGKARG_UPDATEMONITORLINKINFO DXGKARG_UPDATEMONITORLINKINFO;
 typedef struct _DXGKARG_CREATEHWCONTEXT DXGKARG_CREATEHWCONTEXT;
 typedef struct _DXGKARG_SETTIMINGSFROMVIDPN DXGKARG_SETTIMINGSFROMVIDPN;
