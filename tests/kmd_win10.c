@@ -536,11 +536,23 @@ static NTSTATUS APIENTRY PvControlModeBehavior(IN_CONST_HANDLE hAdapter, INOUT_P
     return STATUS_SUCCESS;
 }
 
+/* The one panel: wide colour and HDR10 when it is not hidden, dithering
+ * for 8-bit RGB. */
 static NTSTATUS APIENTRY PvUpdateMonitorLinkInfo(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_UPDATEMONITORLINKINFO pArgs)
 {
     UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    if (pArgs->VideoPresentTargetId != 0)
+        return STATUS_INVALID_PARAMETER;
+    DXGK_MONITORLINKINFO *link = &pArgs->MonitorLinkInfo;
+    link->Capabilities.Value = 0;
+    link->Capabilities.DedicatedTimingGeneration = 1;
+    if (!link->UsageHints.Hidden) {
+        link->Capabilities.WideColorSpace = 1;
+        link->Capabilities.HighColorSpace = 1;
+    }
+    link->DitheringSupport.Value = 0;
+    link->DitheringSupport.Rgb = 0x1; /* 8 bits a channel */
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvCreateHwContext(IN_CONST_HANDLE hDevice, INOUT_PDXGKARG_CREATEHWCONTEXT pCreateHwContext)
@@ -1223,6 +1235,13 @@ int main(void)
     colorimetry2.TargetId = 1;
     CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry2(context, &colorimetry2) == STATUS_INVALID_PARAMETER);
 
+    DXGKARG_UPDATEMONITORLINKINFO link;
+    RtlZeroMemory(&link, sizeof(link));
+    CHECK(g_table.DxgkDdiUpdateMonitorLinkInfo(context, &link) == STATUS_SUCCESS &&
+          link.MonitorLinkInfo.Capabilities.Value == 0x46 && link.MonitorLinkInfo.DitheringSupport.Value == 0x4);
+    link.MonitorLinkInfo.UsageHints.Hidden = 1;
+    CHECK(g_table.DxgkDdiUpdateMonitorLinkInfo(context, &link) == STATUS_SUCCESS &&
+          link.MonitorLinkInfo.Capabilities.Value == 0x40);
     DXGKARG_CONTROLMODEBEHAVIOR behavior;
     RtlZeroMemory(&behavior, sizeof(behavior));
     behavior.Request.Value = 3;

@@ -2635,7 +2635,6 @@ typedef DXGK_PRE_START_INFO *IN_OUT_PDXGK_PRE_START_INFO;
 /* Named only (incomplete): the WDDM 1.3 to 2.7 arguments not laid out
  * yet, or without a page (docs/wdk-headers.md): most display
  * configuration, hardware contexts and diagnostics. */
-typedef struct _DXGKARG_UPDATEMONITORLINKINFO DXGKARG_UPDATEMONITORLINKINFO;
 typedef struct _DXGKARG_CREATEHWCONTEXT DXGKARG_CREATEHWCONTEXT;
 typedef struct _DXGKARG_SETTIMINGSFROMVIDPN DXGKARG_SETTIMINGSFROMVIDPN;
 typedef struct _DXGKARG_QUERYCONNECTIONCHANGE DXGKARG_QUERYCONNECTIONCHANGE;
@@ -3181,6 +3180,54 @@ typedef struct _DXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 {
 } DXGKARG_SETTARGETADJUSTEDCOLORIMETRY2, *PDXGKARG_SETTARGETADJUSTEDCOLORIMETRY2;
 PBC_WDK_OFF(DXGKARG_SETTARGETADJUSTEDCOLORIMETRY2, SdrWhiteLevel, 56);
 PBC_WDK_SIZE(DXGKARG_SETTARGETADJUSTEDCOLORIMETRY2, 60);
+
+/* WDDM 2.1: what the OS means to do with a monitor, and what the driver
+ * can do for it on its link (d3dkmdt.h on the flags' pages). The
+ * capabilities are the page's newest bits; the page shows four older forms
+ * with fewer, without saying which version added which (the layout, one
+ * UINT, is the same). */
+typedef union _DXGK_MONITORLINKINFO_USAGEHINTS {
+    struct {
+        UINT Hidden : 1;
+        UINT HeadMounted : 1;
+        UINT Reserved : 30;
+    };
+    UINT Value;
+} DXGK_MONITORLINKINFO_USAGEHINTS, *PDXGK_MONITORLINKINFO_USAGEHINTS;
+
+typedef union _DXGK_MONITORLINKINFO_CAPABILITIES {
+    struct {
+        UINT Stereo : 1;
+        UINT WideColorSpace : 1;
+        UINT HighColorSpace : 1;
+        UINT DynamicColorSpace : 1;
+        UINT DynamicBitsPerColorChannel : 1;
+        UINT DynamicColorEncodingFormat : 1;
+        UINT DedicatedTimingGeneration : 1;
+        UINT TargetIndependentPrimary : 1;
+        UINT SyncLockIdentical : 1;
+        UINT Hdr10Plus : 1;
+        UINT DolbyVisionLowLatency : 1;
+        UINT VariableRefresh : 1;
+        UINT Reserved : 20;
+    };
+    UINT Value;
+} DXGK_MONITORLINKINFO_CAPABILITIES, *PDXGK_MONITORLINKINFO_CAPABILITIES;
+PBC_WDK_SIZE(DXGK_MONITORLINKINFO_CAPABILITIES, 4);
+
+typedef struct _DXGK_MONITORLINKINFO {
+    DXGK_MONITORLINKINFO_USAGEHINTS UsageHints;
+    DXGK_MONITORLINKINFO_CAPABILITIES Capabilities;
+    D3DKMDT_WIRE_FORMAT_AND_PREFERENCE DitheringSupport;
+} DXGK_MONITORLINKINFO;
+PBC_WDK_SIZE(DXGK_MONITORLINKINFO, 12);
+
+typedef struct _DXGKARG_UPDATEMONITORLINKINFO {
+    D3DDDI_VIDEO_PRESENT_TARGET_ID VideoPresentTargetId;
+    DXGK_MONITORLINKINFO MonitorLinkInfo;
+} DXGKARG_UPDATEMONITORLINKINFO;
+PBC_WDK_OFF(DXGKARG_UPDATEMONITORLINKINFO, MonitorLinkInfo, 4);
+PBC_WDK_SIZE(DXGKARG_UPDATEMONITORLINKINFO, 16);
 
 /* The per-target display settings of WDDM 2.2 (gamma, content
  * type, analog copy protection), from their pages. The enumerations' pages
