@@ -50,6 +50,8 @@ public:
     static DXGKDDI_GETMULTIPLANEOVERLAYCAPS DdiGetMultiPlaneOverlayCaps;
     static DXGKDDI_SETTARGETGAMMA DdiSetTargetGamma;
     static DXGKDDI_SETTARGETADJUSTEDCOLORIMETRY2 DdiSetTargetAdjustedColorimetry2;
+    static DXGKDDI_CONTROLMODEBEHAVIOR DdiControlModeBehavior;
+    static DXGKDDI_RESTOREMEMORYFORHOTUPDATE DdiRestoreMemoryForHotUpdate;
 
     PDEVICE_OBJECT m_pdo = NULL;
     DXGKRNL_INTERFACE m_dxgkrnl = {};
@@ -72,6 +74,8 @@ public:
     RECT m_overlayDst = {};
     D3DDDI_GAMMARAMP_TYPE m_gamma = D3DDDI_GAMMARAMP_UNINITIALIZED;
     UINT m_sdrWhiteLevel = 80;
+    BOOLEAN m_prioritizeHdr = FALSE;
+    UINT m_restoredBlocks = 0;
 
 private:
     static KSTART_ROUTINE WorkerThread;
@@ -431,6 +435,30 @@ NTSTATUS APIENTRY W10Adapter::DdiSetTargetAdjustedColorimetry2(IN_CONST_HANDLE h
     return STATUS_SUCCESS;
 }
 
+NTSTATUS APIENTRY W10Adapter::DdiControlModeBehavior(IN_CONST_HANDLE hAdapter,
+                                                     INOUT_PDXGKARG_CONTROLMODEBEHAVIOR pArgs)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hAdapter);
+    pArgs->Satisfied.Value = 0;
+    pArgs->NotSatisfied.Value = 0; /* colorimetric control: not supported, left clear */
+    adapter->m_prioritizeHdr = pArgs->Request.PrioritizeHDR ? TRUE : FALSE;
+    pArgs->Satisfied.PrioritizeHDR = pArgs->Request.PrioritizeHDR;
+    return STATUS_SUCCESS;
+}
+
+/* Each block the old driver saved comes back once; the last call says so. */
+NTSTATUS APIENTRY W10Adapter::DdiRestoreMemoryForHotUpdate(IN_CONST_HANDLE hContext,
+                                                           IN_CONST_PDXGKARG_RESTOREMEMORYFORHOTUPDATE pArgs)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hContext);
+    if (pArgs->Flags.RestoreComplete)
+        return adapter->m_restoredBlocks != 0 ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
+    if (pArgs->MetaDataSize == 0 || pArgs->pMetaData == NULL)
+        return STATUS_INVALID_PARAMETER;
+    adapter->m_restoredBlocks++;
+    return STATUS_SUCCESS;
+}
+
 extern "C" DRIVER_INITIALIZE DriverEntry;
 
 extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
@@ -464,6 +492,8 @@ extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING Reg
     init.DxgkDdiGetMultiPlaneOverlayCaps = W10Adapter::DdiGetMultiPlaneOverlayCaps;
     init.DxgkDdiSetTargetGamma = W10Adapter::DdiSetTargetGamma;
     init.DxgkDdiSetTargetAdjustedColorimetry2 = W10Adapter::DdiSetTargetAdjustedColorimetry2;
+    init.DxgkDdiControlModeBehavior = W10Adapter::DdiControlModeBehavior;
+    init.DxgkDdiRestoreMemoryForHotUpdate = W10Adapter::DdiRestoreMemoryForHotUpdate;
     return DxgkInitialize(DriverObject, RegistryPath, &init);
 }
 
@@ -593,6 +623,19 @@ int main()
     colorimetry.SdrWhiteLevel = 200;
     CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry2(adapter, &colorimetry) == STATUS_SUCCESS &&
           adapter->m_sdrWhiteLevel == 200);
+    DXGKARG_CONTROLMODEBEHAVIOR behavior = {};
+    behavior.Request.Value = 3;
+    CHECK(g_table.DxgkDdiControlModeBehavior(adapter, &behavior) == STATUS_SUCCESS && adapter->m_prioritizeHdr &&
+          behavior.Satisfied.Value == 1 && behavior.NotSatisfied.Value == 0);
+    DXGKARG_RESTOREMEMORYFORHOTUPDATE restore = {};
+    restore.Flags.RestoreComplete = 1;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(adapter, &restore) == STATUS_INVALID_PARAMETER);
+    ULONG meta = W10_POOL_TAG;
+    DXGKARG_RESTOREMEMORYFORHOTUPDATE block = {};
+    block.MetaDataSize = sizeof(meta);
+    block.pMetaData = &meta;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(adapter, &block) == STATUS_SUCCESS &&
+          g_table.DxgkDdiRestoreMemoryForHotUpdate(adapter, &restore) == STATUS_SUCCESS && adapter->m_restoredBlocks == 1);
     DXGK_DRIVERCAPS caps;
     DXGKARG_QUERYADAPTERINFO query = {};
     query.Type = DXGKQAITYPE_DRIVERCAPS;
