@@ -14,6 +14,7 @@
 #include <dispmprt.h>
 
 #define PV_POOL_TAG 0x30315650u /* 'PV10' */
+#define PV_OVERLAY_PLANES 2 /* the primary and one overlay */
 
 typedef struct _PV_ADAPTER {
     PDEVICE_OBJECT Pdo;
@@ -38,6 +39,14 @@ typedef struct _PV_ADAPTER {
     ULONG MaxLuminance;
     BOOLEAN Hdr;
     D3DGPU_VIRTUAL_ADDRESS SchedulingLog;
+    PHYSICAL_ADDRESS OverlayScanout[PV_OVERLAY_PLANES];
+    D3DDDI_COLOR_SPACE_TYPE OverlayColorSpace[PV_OVERLAY_PLANES];
+    USHORT GammaLut[3][256];
+    D3DKMDT_VIDPN_PRESENT_PATH_CONTENT Content;
+    UINT ApsLevel;
+    UINT SdrWhiteLevel;
+    BOOLEAN HotUpdateRestored;
+    ULONGLONG OverlayPresentId[PV_OVERLAY_PLANES];
 } PV_ADAPTER, *PPV_ADAPTER;
 
 static UNICODE_STRING g_pvServiceName = RTL_CONSTANT_STRING(L"pvgpu");
@@ -281,12 +290,56 @@ static NTSTATUS APIENTRY PvControlInterrupt2(IN_CONST_HANDLE hAdapter, IN_CONST_
     return STATUS_NOT_SUPPORTED;
 }
 
+/* ---- Multiplane overlays: two planes, scaled but not flipped or shrunk ---- */
+static BOOLEAN PvOverlayFits(const DXGK_MULTIPLANE_OVERLAY_FLAGS *flags, const RECT *src, const RECT *dst,
+                             DXGK_MULTIPLANE_OVERLAY_STEREO_FORMAT stereo)
+{
+    if (flags->VerticalFlip || flags->HorizontalFlip || stereo != DXGK_MULTIPLANE_OVERLAY_STEREO_FORMAT_MONO)
+        return FALSE;
+    /* The scaler enlarges only. */
+    return dst->right - dst->left >= src->right - src->left && dst->bottom - dst->top >= src->bottom - src->top;
+}
+
 static NTSTATUS APIENTRY PvCheckMultiPlaneOverlaySupport(IN_CONST_HANDLE hAdapter,
                                                          IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    pArgs->Supported = TRUE;
+    pArgs->ReturnInfo.Value = 0;
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        DXGK_CHECK_MULTIPLANE_OVERLAY_SUPPORT_PLANE *plane = &pArgs->pPlanes[i];
+        const DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES *attr = &plane->PlaneAttributes;
+        plane->hAllocation = hAdapter; /* the driver's tracking handle */
+        if (i >= PV_OVERLAY_PLANES || plane->VidPnSourceId != 0 ||
+            (attr->YCbCrFlags & DXGK_MULTIPLANE_OVERLAY_YCbCr_FLAG_xvYCC) ||
+            !PvOverlayFits(&attr->Flags, &attr->SrcRect, &attr->DstRect, attr->StereoFormat)) {
+            pArgs->Supported = FALSE;
+            pArgs->ReturnInfo.FailingPlane = i;
+            break;
+        }
+    }
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvSetVidPnSourceAddressWithMultiPlaneOverlay(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY pArgs)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->VidPnSourceId != 0 || pArgs->Flags.FlipStereo)
+        return STATUS_INVALID_PARAMETER;
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_PLANE *plane = &pArgs->pPlanes[i];
+        if (plane->LayerIndex >= PV_OVERLAY_PLANES)
+            return STATUS_INVALID_PARAMETER;
+        /* A disabled plane stops scanning out; an enabled one keeps its
+         * address until flipped. */
+        adapter->OverlayScanout[plane->LayerIndex].QuadPart =
+            plane->Enabled ? plane->AllocationAddress.QuadPart : 0;
+        adapter->OverlayColorSpace[plane->LayerIndex] =
+            plane->PlaneAttributes.YCbCrFlags & DXGK_MULTIPLANE_OVERLAY_YCbCr_FLAG_BT709
+                ? D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P709
+                : D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709;
+    }
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvCalibrateGpuClock(IN_CONST_HANDLE hAdapter, UINT32 NodeOrdinal, UINT32 EngineOrdinal,
@@ -331,8 +384,21 @@ static NTSTATUS APIENTRY PvCheckMultiPlaneOverlaySupport2(IN_CONST_HANDLE hAdapt
                                                           IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 pArgs)
 {
     UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    pArgs->Supported = TRUE;
+    pArgs->ReturnInfo.Value = 0;
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE *plane = &pArgs->pPlanes[i];
+        const DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES2 *attr = &plane->PlaneAttributes;
+        BOOLEAN sdr = attr->ColorSpaceType == D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709 ||
+                      attr->ColorSpaceType == D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P709;
+        if (plane->LayerIndex >= PV_OVERLAY_PLANES || plane->VidPnSourceId != 0 || !sdr ||
+            !PvOverlayFits(&attr->Flags, &attr->SrcRect, &attr->DstRect, attr->StereoFormat)) {
+            pArgs->Supported = FALSE;
+            pArgs->ReturnInfo.FailingPlane = i;
+            break;
+        }
+    }
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvCreateProcess(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CREATEPROCESS pArgs)
@@ -352,9 +418,18 @@ static NTSTATUS APIENTRY PvDestroyProcess(IN_CONST_HANDLE hAdapter, IN_CONST_HAN
 static NTSTATUS APIENTRY PvSetVidPnSourceAddressWithMultiPlaneOverlay2(
     IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->VidPnSourceId != 0 || pArgs->ContextCount > 1 + D3DDDI_MAX_BROADCAST_CONTEXT)
+        return STATUS_INVALID_PARAMETER;
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_PLANE2 *plane = &pArgs->pPlanes[i];
+        if (plane->LayerIndex >= PV_OVERLAY_PLANES)
+            return STATUS_INVALID_PARAMETER;
+        adapter->OverlayScanout[plane->LayerIndex].QuadPart =
+            plane->Enabled ? plane->AllocationAddress.QuadPart : 0;
+        adapter->OverlayColorSpace[plane->LayerIndex] = plane->PlaneAttributes.ColorSpaceType;
+    }
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvPowerRuntimeSetDeviceHandle(IN_CONST_HANDLE DriverContext, HANDLE PepDeviceHandle)
@@ -378,20 +453,49 @@ static NTSTATUS APIENTRY PvSetVideoProtectedRegion(IN_CONST_HANDLE hAdapter,
     return STATUS_NOT_SUPPORTED;
 }
 
+/* Version 3: no post-composition scaler, no dirty-rectangle updates. */
 static NTSTATUS APIENTRY PvCheckMultiPlaneOverlaySupport3(IN_CONST_HANDLE hAdapter,
                                                           IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3 pArgs)
 {
     UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    pArgs->Supported = pArgs->PostCompositionCount == 0;
+    pArgs->ReturnInfo.Value = 0;
+    for (UINT i = 0; pArgs->Supported && i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES3 *attr = &pArgs->ppPlanes[i]->PlaneAttributes;
+        if (pArgs->ppPlanes[i]->LayerIndex >= PV_OVERLAY_PLANES || attr->DirtyRectCnt != 0 ||
+            !PvOverlayFits(&attr->Flags, &attr->SrcRect, &attr->DstRect, DXGK_MULTIPLANE_OVERLAY_STEREO_FORMAT_MONO)) {
+            pArgs->Supported = FALSE;
+            pArgs->ReturnInfo.FailingPlane = i;
+        }
+    }
+    return STATUS_SUCCESS;
 }
 
+/* Flips at DISPATCH_LEVEL are retried at PASSIVE_LEVEL when the HDR
+ * metadata changes; immediate flips report their completion. */
 static NTSTATUS APIENTRY PvSetVidPnSourceAddressWithMultiPlaneOverlay3(
     IN_CONST_HANDLE hAdapter, IN_OUT_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3 pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    pArgs->OutputFlags.Value = 0;
+    if (pArgs->pHDRMetaData != NULL && !pArgs->InputFlags.RetryAtLowerIrql) {
+        pArgs->OutputFlags.PrePresentNeeded = 1;
+        return STATUS_SUCCESS;
+    }
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        DXGK_MULTIPLANE_OVERLAY_PLANE3 *plane = pArgs->ppPlanes[i];
+        if (plane->LayerIndex >= PV_OVERLAY_PLANES)
+            return STATUS_INVALID_PARAMETER;
+        plane->OutputFlags.Value = 0;
+        if (plane->InputFlags.FlipImmediate)
+            plane->OutputFlags.PostPresentNeeded = 1;
+        adapter->OverlayColorSpace[plane->LayerIndex] =
+            plane->InputFlags.Enabled ? plane->PlaneAttributes.ColorSpaceType : D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709;
+        adapter->OverlayPresentId[plane->LayerIndex] = plane->PresentId;
+    }
+    if (pArgs->pHDRMetaData != NULL && pArgs->pHDRMetaData->Type == D3DDDI_HDR_METADATA_TYPE_HDR10)
+        adapter->Hdr = TRUE;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvPostMultiPlaneOverlayPresent(IN_CONST_HANDLE hAdapter,
@@ -402,26 +506,53 @@ static NTSTATUS APIENTRY PvPostMultiPlaneOverlayPresent(IN_CONST_HANDLE hAdapter
     return STATUS_NOT_SUPPORTED;
 }
 
+/* Allocations move between the two segments, never to a physical-address
+ * one: segment 1 is the aperture, 2 the local memory. */
 static NTSTATUS APIENTRY PvValidateUpdateAllocationProperty(IN_CONST_HANDLE hAdapter,
                                                             IN_CONST_PDXGKARG_VALIDATEUPDATEALLOCPROPERTY pArgs)
 {
     UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    if (pArgs->SetAccessedPhysically && pArgs->Flags.AccessedPhysically)
+        return STATUS_NOT_SUPPORTED;
+    if (pArgs->SetSupportedSegmentSet && (pArgs->SupportedSegmentSet & ~0x6u) != 0)
+        return STATUS_INVALID_PARAMETER;
+    if (pArgs->SetPreferredSegment && pArgs->PreferredSegment.SegmentId0 > 2)
+        return STATUS_INVALID_PARAMETER;
+    return STATUS_SUCCESS;
 }
 
+/* The panel can favour HDR modes; its colour enhancement cannot be turned off. */
 static NTSTATUS APIENTRY PvControlModeBehavior(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CONTROLMODEBEHAVIOR pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    pArgs->Satisfied.Value = 0;
+    pArgs->NotSatisfied.Value = 0;
+    if (pArgs->Request.PrioritizeHDR) {
+        adapter->Hdr = TRUE;
+        pArgs->Satisfied.PrioritizeHDR = 1;
+    }
+    if (pArgs->Request.ColorimetricControl)
+        pArgs->NotSatisfied.ColorimetricControl = 1;
+    return STATUS_SUCCESS;
 }
 
+/* The one panel: wide colour and HDR10 when it is not hidden, dithering
+ * for 8-bit RGB. */
 static NTSTATUS APIENTRY PvUpdateMonitorLinkInfo(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_UPDATEMONITORLINKINFO pArgs)
 {
     UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    if (pArgs->VideoPresentTargetId != 0)
+        return STATUS_INVALID_PARAMETER;
+    DXGK_MONITORLINKINFO *link = &pArgs->MonitorLinkInfo;
+    link->Capabilities.Value = 0;
+    link->Capabilities.DedicatedTimingGeneration = 1;
+    if (!link->UsageHints.Hidden) {
+        link->Capabilities.WideColorSpace = 1;
+        link->Capabilities.HighColorSpace = 1;
+    }
+    link->DitheringSupport.Value = 0;
+    link->DitheringSupport.Rgb = 0x1; /* 8 bits a channel */
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvCreateHwContext(IN_CONST_HANDLE hDevice, INOUT_PDXGKARG_CREATEHWCONTEXT pCreateHwContext)
@@ -484,18 +615,34 @@ static NTSTATUS APIENTRY PvSetTimingsFromVidPn(IN_CONST_HANDLE hAdapter, INOUT_P
     return STATUS_NOT_SUPPORTED;
 }
 
+/* The panel's lookup table: 256 entries a channel, or the identity. */
 static NTSTATUS APIENTRY PvSetTargetGamma(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETTARGETGAMMA pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->TargetId != 0)
+        return STATUS_INVALID_PARAMETER;
+    switch (pArgs->GammaRamp.Type) {
+    case D3DDDI_GAMMARAMP_DEFAULT:
+        for (UINT i = 0; i < 256; i++)
+            adapter->GammaLut[0][i] = adapter->GammaLut[1][i] = adapter->GammaLut[2][i] = (USHORT)(i * 257);
+        return STATUS_SUCCESS;
+    case D3DDDI_GAMMARAMP_RGB256x3x16:
+        if (pArgs->GammaRamp.DataSize != sizeof(adapter->GammaLut) || pArgs->GammaRamp.Data.pRaw == NULL)
+            return STATUS_INVALID_PARAMETER;
+        RtlCopyMemory(adapter->GammaLut, pArgs->GammaRamp.Data.pRaw, sizeof(adapter->GammaLut));
+        return STATUS_SUCCESS;
+    default:
+        return STATUS_NOT_SUPPORTED;
+    }
 }
 
 static NTSTATUS APIENTRY PvSetTargetContentType(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETTARGETCONTENTTYPE pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->TargetId != 0 || pArgs->ContentType == D3DKMDT_VPPC_UNINITIALIZED)
+        return STATUS_INVALID_PARAMETER;
+    adapter->Content = pArgs->ContentType;
+    return STATUS_SUCCESS;
 }
 
 /* The OS's final colorimetry for the panel (WDDM 2.2), kept for HDR. */
@@ -510,12 +657,18 @@ static NTSTATUS APIENTRY PvSetTargetAdjustedColorimetry(IN_CONST_HANDLE hAdapter
     return STATUS_SUCCESS;
 }
 
+/* The analog output carries the APS trigger only. */
 static NTSTATUS APIENTRY PvSetTargetAnalogCopyProtection(IN_CONST_HANDLE hAdapter,
                                                          IN_CONST_PDXGKARG_SETTARGETANALOGCOPYPROTECTION pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->CopyProtectionSupport.MacroVisionFull ||
+        pArgs->CopyProtectionType == D3DKMDT_VPPMT_MACROVISION_FULLSUPPORT)
+        return STATUS_NOT_SUPPORTED;
+    if (pArgs->APSTriggerBits > 3)
+        return STATUS_INVALID_PARAMETER;
+    adapter->ApsLevel = pArgs->CopyProtectionType == D3DKMDT_VPPMT_MACROVISION_APSTRIGGER ? pArgs->APSTriggerBits : 0;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvQueryConnectionChange(IN_CONST_HANDLE hAdapter, IN_PDXGKARG_QUERYCONNECTIONCHANGE pArgs)
@@ -536,8 +689,18 @@ static NTSTATUS APIENTRY PvGetMultiPlaneOverlayCaps(IN_CONST_HANDLE hAdapter,
                                                     IN_OUT_PDXGKARG_GETMULTIPLANEOVERLAYCAPS pArgs)
 {
     UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    if (pArgs->VidPnSourceId != 0)
+        return STATUS_INVALID_PARAMETER;
+    pArgs->MaxPlanes = PV_OVERLAY_PLANES;
+    pArgs->MaxRGBPlanes = PV_OVERLAY_PLANES;
+    pArgs->MaxYUVPlanes = 1;
+    pArgs->OverlayCaps.Value = 0;
+    pArgs->OverlayCaps.StretchRGB = 1;
+    pArgs->OverlayCaps.StretchYUV = 1;
+    pArgs->OverlayCaps.BilinearFilter = 1;
+    pArgs->MaxStretchFactor = 8.0f;
+    pArgs->MaxShrinkFactor = 1.0f; /* enlarges only */
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvGetPostCompositionCaps(IN_CONST_HANDLE hAdapter, IN_OUT_PDXGKARG_GETPOSTCOMPOSITIONCAPS pArgs)
@@ -667,11 +830,37 @@ static NTSTATUS APIENTRY PvValidateSubmitCommand(IN_CONST_HANDLE hContext, INOUT
 }
 
 static NTSTATUS APIENTRY PvSetTargetAdjustedColorimetry2(IN_CONST_HANDLE hAdapter,
-                                                         IN_CONST_PDXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 pArgs)
+                                                         IN_PDXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    NTSTATUS status = PvSetTargetAdjustedColorimetry(hAdapter, pArgs->TargetId, pArgs->AdjustedColorimetry);
+    if (NT_SUCCESS(status))
+        adapter->SdrWhiteLevel = pArgs->SdrWhiteLevel != 0 ? pArgs->SdrWhiteLevel : 80; /* 0 means 80 nits */
+    return status;
+}
+
+/* A device is the adapter; opening a shared allocation looks up the
+ * data the driver stored for it through DXGKRNL, as its page shows. */
+static NTSTATUS APIENTRY PvCreateDevice(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CREATEDEVICE pArgs)
+{
+    pArgs->hDevice = hAdapter;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY PvOpenAllocation(IN_CONST_HANDLE hDevice, IN_CONST_PDXGKARG_OPENALLOCATION pArgs)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hDevice;
+    for (UINT i = 0; i < pArgs->NumAllocations; i++) {
+        DXGKARGCB_GETHANDLEDATA get;
+        RtlZeroMemory(&get, sizeof(get));
+        get.hObject = pArgs->pOpenAllocation[i].hAllocation;
+        get.Type = DXGK_HANDLE_ALLOCATION;
+        VOID *data = adapter->Dxgkrnl.DxgkCbGetHandleData(&get);
+        if (data == NULL)
+            return STATUS_INVALID_HANDLE; /* what the callback's page asks */
+        pArgs->pOpenAllocation[i].hDeviceSpecificAllocation = data;
+    }
+    return STATUS_SUCCESS;
 }
 
 /* A hot update saves the command ring through DXGKRNL (WDDM 2.6). */
@@ -679,7 +868,8 @@ static NTSTATUS APIENTRY PvSaveMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
                                                   IN_CONST_PDXGKARG_SAVEMEMORYFORHOTUPDATE pArgs)
 {
     PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
-    UNREFERENCED_PARAMETER(pArgs);
+    if (pArgs->Flags.CancelHotUpdate)
+        return STATUS_SUCCESS; /* nothing saved yet: nothing to drop */
     DXGKARGCB_SAVEMEMORYFORHOTUPDATE save;
     RtlZeroMemory(&save, sizeof(save));
     save.pData = adapter->Ring.pMemory;
@@ -687,12 +877,21 @@ static NTSTATUS APIENTRY PvSaveMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
     return adapter->Dxgkrnl.DxgkCbSaveMemoryForHotUpdate(adapter->Dxgkrnl.DeviceHandle, &save);
 }
 
+/* The new driver takes back what the old one saved: the block's metadata
+ * is the pool tag it was saved under. The data pages themselves would be
+ * mapped through their MDL; this device saves none. */
 static NTSTATUS APIENTRY PvRestoreMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
                                                      IN_CONST_PDXGKARG_RESTOREMEMORYFORHOTUPDATE pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->Flags.RestoreComplete) {
+        adapter->HotUpdateRestored = TRUE;
+        return STATUS_SUCCESS;
+    }
+    if (pArgs->pDataMdl != NULL || pArgs->MetaDataSize != sizeof(ULONG) || pArgs->pMetaData == NULL ||
+        *(const ULONG *)pArgs->pMetaData != PV_POOL_TAG)
+        return STATUS_INVALID_PARAMETER;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvCollectDiagnosticInfo(IN_CONST_PVOID MiniportDeviceContext,
@@ -731,6 +930,7 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
     init.DxgkDdiSetVidPnSourceAddress = PvSetVidPnSourceAddress;
     /* WDDM 1.3 */
     init.DxgkDdiControlInterrupt2 = PvControlInterrupt2;
+    init.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay = PvSetVidPnSourceAddressWithMultiPlaneOverlay;
     init.DxgkDdiCheckMultiPlaneOverlaySupport = PvCheckMultiPlaneOverlaySupport;
     init.DxgkDdiCalibrateGpuClock = PvCalibrateGpuClock;
     init.DxgkDdiFormatHistoryBuffer = PvFormatHistoryBuffer;
@@ -797,6 +997,8 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
     init.DxgkDdiSetTrackedWorkloadPowerLevel = PvSetTrackedWorkloadPowerLevel;
     /* WDDM 2.6 */
     init.DxgkDdiSaveMemoryForHotUpdate = PvSaveMemoryForHotUpdate;
+    init.DxgkDdiCreateDevice = PvCreateDevice;
+    init.DxgkDdiOpenAllocation = PvOpenAllocation;
     init.DxgkDdiRestoreMemoryForHotUpdate = PvRestoreMemoryForHotUpdate;
     init.DxgkDdiCollectDiagnosticInfo = PvCollectDiagnosticInfo;
     /* WDDM 2.7 */
@@ -871,6 +1073,16 @@ NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPat
     (void)RegistryPath;
     g_table = *Data;
     return STATUS_SUCCESS;
+}
+
+/* The test's DxgkCbGetHandleData: allocation handles below 16 have data. */
+static int g_handle_data[16];
+static DXGKCB_GETHANDLEDATA TestGetHandleData;
+static PVOID APIENTRY TestGetHandleData(IN_CONST_PDXGKARGCB_GETHANDLEDATA pData)
+{
+    if (pData->Type != DXGK_HANDLE_ALLOCATION || pData->Flags.DeviceSpecific || pData->hObject >= 16)
+        return NULL;
+    return &g_handle_data[pData->hObject];
 }
 
 int main(void)
@@ -967,9 +1179,43 @@ int main(void)
     DXGKARG_RESUMEHWENGINE resume = {0, 1};
     CHECK(g_table.DxgkDdiResumeHwEngine(context, &resume) == STATUS_INVALID_PARAMETER);
     /* Saving for a hot update needs a callback pbcheck does not serve. */
-    CHECK(g_table.DxgkDdiSaveMemoryForHotUpdate(context, NULL) == STATUS_NOT_SUPPORTED);
+    DXGKARG_SAVEMEMORYFORHOTUPDATE hotSave;
+    hotSave.Flags.Value = 0;
+    CHECK(g_table.DxgkDdiSaveMemoryForHotUpdate(context, &hotSave) == STATUS_NOT_SUPPORTED);
     CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
           strstr(first, "DxgkCbSaveMemoryForHotUpdate called") != NULL);
+    hotSave.Flags.CancelHotUpdate = 1;
+    CHECK(g_table.DxgkDdiSaveMemoryForHotUpdate(context, &hotSave) == STATUS_SUCCESS);
+    ULONG savedTag = PV_POOL_TAG;
+    DXGKARG_RESTOREMEMORYFORHOTUPDATE hotRestore;
+    RtlZeroMemory(&hotRestore, sizeof(hotRestore));
+    hotRestore.MetaDataSize = sizeof(savedTag);
+    hotRestore.pMetaData = &savedTag;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(context, &hotRestore) == STATUS_SUCCESS &&
+          !adapter->HotUpdateRestored);
+    hotRestore.MetaDataSize = 2;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(context, &hotRestore) == STATUS_INVALID_PARAMETER);
+    RtlZeroMemory(&hotRestore, sizeof(hotRestore));
+    hotRestore.Flags.RestoreComplete = 1;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(context, &hotRestore) == STATUS_SUCCESS &&
+          adapter->HotUpdateRestored);
+    /* So does looking up an allocation's data: the open fails as its page
+     * says, and pbcheck names the callback. */
+    DXGKARG_CREATEDEVICE device;
+    RtlZeroMemory(&device, sizeof(device));
+    CHECK(g_table.DxgkDdiCreateDevice(context, &device) == STATUS_SUCCESS && device.hDevice == context);
+    DXGK_OPENALLOCATIONINFO shared = {7, NULL, 0, NULL};
+    DXGKARG_OPENALLOCATION open;
+    RtlZeroMemory(&open, sizeof(open));
+    open.NumAllocations = 1;
+    open.pOpenAllocation = &shared;
+    CHECK(g_table.DxgkDdiOpenAllocation(device.hDevice, &open) == STATUS_INVALID_HANDLE);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 && strstr(first, "DxgkCbGetHandleData called") != NULL);
+    /* Served by a double declared with the callback's type, as its page
+     * declares it: the driver gets the data back. */
+    adapter->Dxgkrnl.DxgkCbGetHandleData = TestGetHandleData;
+    CHECK(g_table.DxgkDdiOpenAllocation(device.hDevice, &open) == STATUS_SUCCESS &&
+          shared.hDeviceSpecificAllocation == &g_handle_data[7]);
     DXGK_COLORIMETRY colorimetry;
     RtlZeroMemory(&colorimetry, sizeof(colorimetry));
     colorimetry.WhitePoint.cx = 320;
@@ -979,12 +1225,168 @@ int main(void)
     colorimetry.StandardColorimetryFlags.ST2084 = 1;
     CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry(context, 0, colorimetry) == STATUS_SUCCESS && adapter->Hdr &&
           adapter->MaxLuminance == 6000000);
+    DXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 colorimetry2;
+    RtlZeroMemory(&colorimetry2, sizeof(colorimetry2));
+    colorimetry2.AdjustedColorimetry = colorimetry;
+    colorimetry2.AdjustedColorimetry.MaxLuminance = 4000000;
+    colorimetry2.SdrWhiteLevel = 240;
+    CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry2(context, &colorimetry2) == STATUS_SUCCESS &&
+          adapter->MaxLuminance == 4000000 && adapter->SdrWhiteLevel == 240);
+    colorimetry2.TargetId = 1;
+    CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry2(context, &colorimetry2) == STATUS_INVALID_PARAMETER);
+
+    DXGKARG_UPDATEMONITORLINKINFO link;
+    RtlZeroMemory(&link, sizeof(link));
+    CHECK(g_table.DxgkDdiUpdateMonitorLinkInfo(context, &link) == STATUS_SUCCESS &&
+          link.MonitorLinkInfo.Capabilities.Value == 0x46 && link.MonitorLinkInfo.DitheringSupport.Value == 0x4);
+    link.MonitorLinkInfo.UsageHints.Hidden = 1;
+    CHECK(g_table.DxgkDdiUpdateMonitorLinkInfo(context, &link) == STATUS_SUCCESS &&
+          link.MonitorLinkInfo.Capabilities.Value == 0x40);
+    DXGKARG_CONTROLMODEBEHAVIOR behavior;
+    RtlZeroMemory(&behavior, sizeof(behavior));
+    behavior.Request.Value = 3;
+    CHECK(g_table.DxgkDdiControlModeBehavior(context, &behavior) == STATUS_SUCCESS && behavior.Satisfied.Value == 1 &&
+          behavior.NotSatisfied.Value == 2);
+    DXGKARG_VALIDATEUPDATEALLOCPROPERTY property;
+    RtlZeroMemory(&property, sizeof(property));
+    property.SetPreferredSegment = 1;
+    property.PreferredSegment.SegmentId0 = 2;
+    CHECK(g_table.DxgkDdiValidateUpdateAllocationProperty(context, &property) == STATUS_SUCCESS);
+    property.PreferredSegment.SegmentId0 = 3;
+    CHECK(g_table.DxgkDdiValidateUpdateAllocationProperty(context, &property) == STATUS_INVALID_PARAMETER);
+    property.PropertyMaskValue = 1;
+    property.Flags.AccessedPhysically = 1;
+    CHECK(g_table.DxgkDdiValidateUpdateAllocationProperty(context, &property) == STATUS_NOT_SUPPORTED);
+
+    /* Per-target gamma, content type and copy protection (WDDM 2.2). */
+    static USHORT ramp[3][256];
+    ramp[2][255] = 0xfff0;
+    DXGKARG_SETTARGETGAMMA gamma;
+    RtlZeroMemory(&gamma, sizeof(gamma));
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_RGB256x3x16;
+    gamma.GammaRamp.DataSize = sizeof(ramp);
+    gamma.GammaRamp.Data.pRaw = ramp;
+    CHECK(g_table.DxgkDdiSetTargetGamma(context, &gamma) == STATUS_SUCCESS && adapter->GammaLut[2][255] == 0xfff0);
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_DEFAULT;
+    CHECK(g_table.DxgkDdiSetTargetGamma(context, &gamma) == STATUS_SUCCESS && adapter->GammaLut[2][255] == 0xffff &&
+          adapter->GammaLut[0][1] == 257);
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_MATRIX_3x4;
+    CHECK(g_table.DxgkDdiSetTargetGamma(context, &gamma) == STATUS_NOT_SUPPORTED);
+    DXGKARG_SETTARGETCONTENTTYPE content = {0, D3DKMDT_VPPC_VIDEO};
+    CHECK(g_table.DxgkDdiSetTargetContentType(context, &content) == STATUS_SUCCESS &&
+          adapter->Content == D3DKMDT_VPPC_VIDEO);
+    DXGKARG_SETTARGETANALOGCOPYPROTECTION aps;
+    RtlZeroMemory(&aps, sizeof(aps));
+    aps.CopyProtectionType = D3DKMDT_VPPMT_MACROVISION_APSTRIGGER;
+    aps.APSTriggerBits = 2;
+    aps.CopyProtectionSupport.MacroVisionApsTrigger = 1;
+    CHECK(g_table.DxgkDdiSetTargetAnalogCopyProtection(context, &aps) == STATUS_SUCCESS && adapter->ApsLevel == 2);
+    aps.CopyProtectionSupport.MacroVisionFull = 1;
+    CHECK(g_table.DxgkDdiSetTargetAnalogCopyProtection(context, &aps) == STATUS_NOT_SUPPORTED);
     static DXGKARG_SETVIDPNSOURCEADDRESS flip; /* 2 KiB: not on the stack */
     flip.ContextCount = 2;
     flip.PrimaryData[1].SegmentId = 1;
     flip.PrimaryData[1].SegmentAddress.QuadPart = 0x123000;
     CHECK(g_table.DxgkDdiSetVidPnSourceAddress(context, &flip) == STATUS_SUCCESS &&
           adapter->Scanout[1].QuadPart == 0x123000);
+
+    /* Multiplane overlays: a video plane over the desktop, enlarged. */
+    DXGKARG_GETMULTIPLANEOVERLAYCAPS mpoCaps;
+    RtlZeroMemory(&mpoCaps, sizeof(mpoCaps));
+    CHECK(g_table.DxgkDdiGetMultiPlaneOverlayCaps(context, &mpoCaps) == STATUS_SUCCESS && mpoCaps.MaxPlanes == 2 &&
+          mpoCaps.OverlayCaps.Value == 0x70 && mpoCaps.MaxShrinkFactor == 1.0f);
+    DXGK_CHECK_MULTIPLANE_OVERLAY_SUPPORT_PLANE check[3];
+    RtlZeroMemory(check, sizeof(check));
+    for (UINT i = 0; i < 3; i++) {
+        RECT src = {0, 0, 1280, 720}, dst = {0, 0, 1920, 1080};
+        check[i].PlaneAttributes.SrcRect = src;
+        check[i].PlaneAttributes.DstRect = dst;
+        check[i].PlaneAttributes.Rotation = D3DDDI_ROTATION_IDENTITY;
+        check[i].PlaneAttributes.YCbCrFlags = DXGK_MULTIPLANE_OVERLAY_YCbCr_FLAG_BT709;
+    }
+    DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT mpo = {2, check, FALSE, {{0}}};
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport(context, &mpo) == STATUS_SUCCESS && mpo.Supported &&
+          check[1].hAllocation == context);
+    check[1].PlaneAttributes.Flags.HorizontalFlip = 1;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport(context, &mpo) == STATUS_SUCCESS && !mpo.Supported &&
+          mpo.ReturnInfo.FailingPlane == 1 && mpo.ReturnInfo.Value == 1);
+    check[1].PlaneAttributes.Flags.Value = 0;
+    mpo.PlaneCount = 3;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport(context, &mpo) == STATUS_SUCCESS && !mpo.Supported &&
+          mpo.ReturnInfo.FailingPlane == 2);
+    DXGK_MULTIPLANE_OVERLAY_PLANE planes[2];
+    RtlZeroMemory(planes, sizeof(planes));
+    planes[1].LayerIndex = 1;
+    planes[1].Enabled = TRUE;
+    planes[1].AllocationAddress.QuadPart = 0x456000;
+    planes[1].PlaneAttributes.YCbCrFlags = DXGK_MULTIPLANE_OVERLAY_YCbCr_FLAG_BT709;
+    static DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY mpoFlip;
+    mpoFlip.PlaneCount = 2;
+    mpoFlip.pPlanes = planes;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay(context, &mpoFlip) == STATUS_SUCCESS &&
+          adapter->OverlayScanout[1].QuadPart == 0x456000 && adapter->OverlayScanout[0].QuadPart == 0 &&
+          adapter->OverlayColorSpace[1] == D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P709);
+    DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE check2[2];
+    RtlZeroMemory(check2, sizeof(check2));
+    check2[1].LayerIndex = 1;
+    check2[1].PlaneAttributes.ColorSpaceType = D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020;
+    DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 mpo2 = {2, check2, FALSE, {{0}}};
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport2(context, &mpo2) == STATUS_SUCCESS && !mpo2.Supported &&
+          mpo2.ReturnInfo.FailingPlane == 1);
+    check2[1].PlaneAttributes.ColorSpaceType = D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P709;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport2(context, &mpo2) == STATUS_SUCCESS && mpo2.Supported);
+    /* Version 3: planes and post-composition by pointer, HDR metadata. */
+    DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE2 check3;
+    RtlZeroMemory(&check3, sizeof(check3));
+    check3.LayerIndex = 1;
+    check3.PlaneAttributes.DirtyRectCnt = 1;
+    DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE2 *check3List[1] = {&check3};
+    DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT3 mpo3;
+    RtlZeroMemory(&mpo3, sizeof(mpo3));
+    mpo3.PlaneCount = 1;
+    mpo3.ppPlanes = check3List;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport3(context, &mpo3) == STATUS_SUCCESS && !mpo3.Supported);
+    check3.PlaneAttributes.DirtyRectCnt = 0;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport3(context, &mpo3) == STATUS_SUCCESS && mpo3.Supported);
+    DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION_WITH_SOURCE post;
+    RtlZeroMemory(&post, sizeof(post));
+    DXGK_MULTIPLANE_OVERLAY_POST_COMPOSITION_WITH_SOURCE *postList[1] = {&post};
+    mpo3.PostCompositionCount = 1;
+    mpo3.ppPostComposition = postList;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport3(context, &mpo3) == STATUS_SUCCESS && !mpo3.Supported);
+    DXGK_MULTIPLANE_OVERLAY_PLANE3 plane3;
+    RtlZeroMemory(&plane3, sizeof(plane3));
+    plane3.LayerIndex = 1;
+    plane3.PresentId = 42;
+    plane3.InputFlags.Enabled = 1;
+    plane3.InputFlags.FlipImmediate = 1;
+    plane3.PlaneAttributes.ColorSpaceType = D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020;
+    DXGK_MULTIPLANE_OVERLAY_PLANE3 *plane3List[1] = {&plane3};
+    DXGK_HDR_METADATA hdr = {D3DDDI_HDR_METADATA_TYPE_HDR10, 0, NULL};
+    DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3 flip3;
+    RtlZeroMemory(&flip3, sizeof(flip3));
+    flip3.PlaneCount = 1;
+    flip3.ppPlanes = plane3List;
+    flip3.pHDRMetaData = &hdr;
+    adapter->Hdr = FALSE;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay3(context, &flip3) == STATUS_SUCCESS &&
+          flip3.OutputFlags.PrePresentNeeded && adapter->OverlayPresentId[1] == 0);
+    flip3.InputFlags.RetryAtLowerIrql = 1;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay3(context, &flip3) == STATUS_SUCCESS &&
+          flip3.OutputFlags.Value == 0 && plane3.OutputFlags.PostPresentNeeded && adapter->OverlayPresentId[1] == 42 &&
+          adapter->OverlayColorSpace[1] == D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020 && adapter->Hdr);
+    DXGK_MULTIPLANE_OVERLAY_PLANE2 planes2[1];
+    RtlZeroMemory(planes2, sizeof(planes2));
+    planes2[0].Enabled = TRUE;
+    planes2[0].AllocationAddress.QuadPart = 0x789000;
+    planes2[0].PlaneAttributes.ColorSpaceType = D3DDDI_COLOR_SPACE_RGB_FULL_G10_NONE_P709;
+    static DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 mpoFlip2;
+    mpoFlip2.ContextCount = 1;
+    mpoFlip2.PlaneCount = 1;
+    mpoFlip2.pPlanes = planes2;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2(context, &mpoFlip2) == STATUS_SUCCESS &&
+          adapter->OverlayScanout[0].QuadPart == 0x789000 &&
+          adapter->OverlayColorSpace[0] == D3DDDI_COLOR_SPACE_RGB_FULL_G10_NONE_P709);
 
     CHECK(g_table.DxgkDdiStopDevice(context) == STATUS_SUCCESS);
     CHECK(g_table.DxgkDdiRemoveDevice(context) == STATUS_SUCCESS && g_ring_freed == 1);

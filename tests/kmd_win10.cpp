@@ -45,6 +45,13 @@ public:
     static DXGKDDI_QUERYDEPENDENTENGINEGROUP DdiQueryDependentEngineGroup;
     static DXGKDDI_RESETENGINE DdiResetEngine;
     static DXGKDDI_CANCELCOMMAND DdiCancelCommand;
+    static DXGKDDI_CHECKMULTIPLANEOVERLAYSUPPORT2 DdiCheckMultiPlaneOverlaySupport2;
+    static DXGKDDI_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 DdiSetVidPnSourceAddressWithMultiPlaneOverlay2;
+    static DXGKDDI_GETMULTIPLANEOVERLAYCAPS DdiGetMultiPlaneOverlayCaps;
+    static DXGKDDI_SETTARGETGAMMA DdiSetTargetGamma;
+    static DXGKDDI_SETTARGETADJUSTEDCOLORIMETRY2 DdiSetTargetAdjustedColorimetry2;
+    static DXGKDDI_CONTROLMODEBEHAVIOR DdiControlModeBehavior;
+    static DXGKDDI_RESTOREMEMORYFORHOTUPDATE DdiRestoreMemoryForHotUpdate;
 
     PDEVICE_OBJECT m_pdo = NULL;
     DXGKRNL_INTERFACE m_dxgkrnl = {};
@@ -63,6 +70,12 @@ public:
     BOOLEAN m_hotPlug = FALSE;
     UINT m_queues = 0;
     NTSTATUS m_connectorChange = STATUS_SUCCESS;
+    PHYSICAL_ADDRESS m_overlay = {};
+    RECT m_overlayDst = {};
+    D3DDDI_GAMMARAMP_TYPE m_gamma = D3DDDI_GAMMARAMP_UNINITIALIZED;
+    UINT m_sdrWhiteLevel = 80;
+    BOOLEAN m_prioritizeHdr = FALSE;
+    UINT m_restoredBlocks = 0;
 
 private:
     static KSTART_ROUTINE WorkerThread;
@@ -355,6 +368,97 @@ NTSTATUS APIENTRY W10Adapter::DdiCancelCommand(IN_CONST_HANDLE hAdapter,
                : STATUS_INVALID_PARAMETER;
 }
 
+/* One overlay plane over the primary, in sRGB, never rotated. */
+NTSTATUS APIENTRY W10Adapter::DdiCheckMultiPlaneOverlaySupport2(IN_CONST_HANDLE hAdapter,
+                                                                IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    pArgs->Supported = TRUE;
+    pArgs->ReturnInfo.Value = 0;
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES2 &attr = pArgs->pPlanes[i].PlaneAttributes;
+        if (i > 1 || attr.Rotation != D3DDDI_ROTATION_IDENTITY ||
+            attr.ColorSpaceType != D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709 ||
+            attr.Blend != DXGK_MULTIPLANE_OVERLAY_BLEND_OPAQUE) {
+            pArgs->Supported = FALSE;
+            pArgs->ReturnInfo.FailingPlane = i;
+            break;
+        }
+    }
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiSetVidPnSourceAddressWithMultiPlaneOverlay2(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 pArgs)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hAdapter);
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_PLANE2 &plane = pArgs->pPlanes[i];
+        if (plane.LayerIndex != 1)
+            continue; /* the primary flips through DxgkDdiSetVidPnSourceAddress */
+        adapter->m_overlay = plane.Enabled ? plane.AllocationAddress : PHYSICAL_ADDRESS{};
+        adapter->m_overlayDst = plane.PlaneAttributes.DstRect;
+    }
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiGetMultiPlaneOverlayCaps(IN_CONST_HANDLE hAdapter,
+                                                           IN_OUT_PDXGKARG_GETMULTIPLANEOVERLAYCAPS pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    pArgs->MaxPlanes = pArgs->MaxRGBPlanes = 2;
+    pArgs->MaxYUVPlanes = 0;
+    pArgs->OverlayCaps.Value = 0;
+    pArgs->OverlayCaps.Immediate = 1;
+    pArgs->MaxStretchFactor = pArgs->MaxShrinkFactor = 1.0f; /* no scaler */
+    return STATUS_SUCCESS;
+}
+
+/* The display pipe takes the default ramp or a 3x256 table, nothing else. */
+NTSTATUS APIENTRY W10Adapter::DdiSetTargetGamma(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETTARGETGAMMA pArgs)
+{
+    const D3DKMDT_GAMMA_RAMP &ramp = pArgs->GammaRamp;
+    if (ramp.Type != D3DDDI_GAMMARAMP_DEFAULT &&
+        (ramp.Type != D3DDDI_GAMMARAMP_RGB256x3x16 || ramp.DataSize != 3 * 256 * sizeof(USHORT) ||
+         ramp.Data.pRgb256x3x16 == NULL))
+        return STATUS_NOT_SUPPORTED;
+    static_cast<W10Adapter *>(hAdapter)->m_gamma = ramp.Type;
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiSetTargetAdjustedColorimetry2(IN_CONST_HANDLE hAdapter,
+                                                               IN_PDXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 pArgs)
+{
+    if (pArgs->AdjustedColorimetry.StandardColorimetryFlags.ST2084 == 0)
+        return STATUS_SUCCESS; /* SDR panel: nothing to raise */
+    static_cast<W10Adapter *>(hAdapter)->m_sdrWhiteLevel = pArgs->SdrWhiteLevel != 0 ? pArgs->SdrWhiteLevel : 80;
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiControlModeBehavior(IN_CONST_HANDLE hAdapter,
+                                                     INOUT_PDXGKARG_CONTROLMODEBEHAVIOR pArgs)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hAdapter);
+    pArgs->Satisfied.Value = 0;
+    pArgs->NotSatisfied.Value = 0; /* colorimetric control: not supported, left clear */
+    adapter->m_prioritizeHdr = pArgs->Request.PrioritizeHDR ? TRUE : FALSE;
+    pArgs->Satisfied.PrioritizeHDR = pArgs->Request.PrioritizeHDR;
+    return STATUS_SUCCESS;
+}
+
+/* Each block the old driver saved comes back once; the last call says so. */
+NTSTATUS APIENTRY W10Adapter::DdiRestoreMemoryForHotUpdate(IN_CONST_HANDLE hContext,
+                                                           IN_CONST_PDXGKARG_RESTOREMEMORYFORHOTUPDATE pArgs)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hContext);
+    if (pArgs->Flags.RestoreComplete)
+        return adapter->m_restoredBlocks != 0 ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
+    if (pArgs->MetaDataSize == 0 || pArgs->pMetaData == NULL)
+        return STATUS_INVALID_PARAMETER;
+    adapter->m_restoredBlocks++;
+    return STATUS_SUCCESS;
+}
+
 extern "C" DRIVER_INITIALIZE DriverEntry;
 
 extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
@@ -383,6 +487,13 @@ extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING Reg
     init.DxgkDdiSetStablePowerState = W10Adapter::DdiSetStablePowerState;
     init.DxgkDdiCreateHwQueue = W10Adapter::DdiCreateHwQueue;
     init.DxgkDdiDisplayDetectControl = W10Adapter::DdiDisplayDetectControl;
+    init.DxgkDdiCheckMultiPlaneOverlaySupport2 = W10Adapter::DdiCheckMultiPlaneOverlaySupport2;
+    init.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2 = W10Adapter::DdiSetVidPnSourceAddressWithMultiPlaneOverlay2;
+    init.DxgkDdiGetMultiPlaneOverlayCaps = W10Adapter::DdiGetMultiPlaneOverlayCaps;
+    init.DxgkDdiSetTargetGamma = W10Adapter::DdiSetTargetGamma;
+    init.DxgkDdiSetTargetAdjustedColorimetry2 = W10Adapter::DdiSetTargetAdjustedColorimetry2;
+    init.DxgkDdiControlModeBehavior = W10Adapter::DdiControlModeBehavior;
+    init.DxgkDdiRestoreMemoryForHotUpdate = W10Adapter::DdiRestoreMemoryForHotUpdate;
     return DxgkInitialize(DriverObject, RegistryPath, &init);
 }
 
@@ -476,6 +587,55 @@ int main()
     DXGKARG_DISPLAYDETECTCONTROL detect = {};
     detect.Type = DXGK_DDCT_ENABLEHPD;
     CHECK(g_table.DxgkDdiDisplayDetectControl(adapter, &detect) == STATUS_SUCCESS && adapter->m_hotPlug);
+    DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE check[2] = {};
+    check[0].PlaneAttributes.Rotation = check[1].PlaneAttributes.Rotation = D3DDDI_ROTATION_IDENTITY;
+    check[1].LayerIndex = 1;
+    check[1].PlaneAttributes.Blend = DXGK_MULTIPLANE_OVERLAY_BLEND_ALPHABLEND;
+    DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 mpo = {2, check, TRUE, {}};
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport2(adapter, &mpo) == STATUS_SUCCESS && !mpo.Supported &&
+          mpo.ReturnInfo.FailingPlane == 1);
+    check[1].PlaneAttributes.Blend = DXGK_MULTIPLANE_OVERLAY_BLEND_OPAQUE;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport2(adapter, &mpo) == STATUS_SUCCESS && mpo.Supported);
+    DXGK_MULTIPLANE_OVERLAY_PLANE2 planes[2] = {};
+    planes[1].LayerIndex = 1;
+    planes[1].Enabled = TRUE;
+    planes[1].AllocationAddress.QuadPart = 0xabc000;
+    planes[1].PlaneAttributes.DstRect = RECT{100, 50, 740, 410};
+    static DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 flip;
+    flip.PlaneCount = 2;
+    flip.pPlanes = planes;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2(adapter, &flip) == STATUS_SUCCESS &&
+          adapter->m_overlay.QuadPart == 0xabc000 && adapter->m_overlayDst.right == 740);
+    DXGKARG_GETMULTIPLANEOVERLAYCAPS caps2 = {};
+    CHECK(g_table.DxgkDdiGetMultiPlaneOverlayCaps(adapter, &caps2) == STATUS_SUCCESS && caps2.MaxRGBPlanes == 2 &&
+          caps2.OverlayCaps.Value == (1u << 9));
+    DXGKARG_SETTARGETGAMMA gamma = {};
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_DXGI_1;
+    CHECK(g_table.DxgkDdiSetTargetGamma(adapter, &gamma) == STATUS_NOT_SUPPORTED);
+    static USHORT lut[3][256];
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_RGB256x3x16;
+    gamma.GammaRamp.DataSize = sizeof(lut);
+    gamma.GammaRamp.Data.pRaw = lut;
+    CHECK(g_table.DxgkDdiSetTargetGamma(adapter, &gamma) == STATUS_SUCCESS &&
+          adapter->m_gamma == D3DDDI_GAMMARAMP_RGB256x3x16);
+    DXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 colorimetry = {};
+    colorimetry.AdjustedColorimetry.StandardColorimetryFlags.ST2084 = 1;
+    colorimetry.SdrWhiteLevel = 200;
+    CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry2(adapter, &colorimetry) == STATUS_SUCCESS &&
+          adapter->m_sdrWhiteLevel == 200);
+    DXGKARG_CONTROLMODEBEHAVIOR behavior = {};
+    behavior.Request.Value = 3;
+    CHECK(g_table.DxgkDdiControlModeBehavior(adapter, &behavior) == STATUS_SUCCESS && adapter->m_prioritizeHdr &&
+          behavior.Satisfied.Value == 1 && behavior.NotSatisfied.Value == 0);
+    DXGKARG_RESTOREMEMORYFORHOTUPDATE restore = {};
+    restore.Flags.RestoreComplete = 1;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(adapter, &restore) == STATUS_INVALID_PARAMETER);
+    ULONG meta = W10_POOL_TAG;
+    DXGKARG_RESTOREMEMORYFORHOTUPDATE block = {};
+    block.MetaDataSize = sizeof(meta);
+    block.pMetaData = &meta;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(adapter, &block) == STATUS_SUCCESS &&
+          g_table.DxgkDdiRestoreMemoryForHotUpdate(adapter, &restore) == STATUS_SUCCESS && adapter->m_restoredBlocks == 1);
     DXGK_DRIVERCAPS caps;
     DXGKARG_QUERYADAPTERINFO query = {};
     query.Type = DXGKQAITYPE_DRIVERCAPS;

@@ -53,7 +53,7 @@ KD_TRAP(NTSTATUS, DxgkCbWriteDeviceSpace, STATUS_NOT_SUPPORTED,
         (HANDLE DeviceHandle, ULONG DataType, PVOID Buffer, ULONG Offset, ULONG Length, PULONG BytesWritten))
 KD_TRAP(NTSTATUS, DxgkCbIsDevicePresent, STATUS_NOT_SUPPORTED,
         (HANDLE DeviceHandle, PVOID DeviceData, PBOOLEAN DevicePresent))
-KD_TRAP(PVOID, DxgkCbGetHandleData, NULL, (const VOID *pData))
+KD_TRAP(PVOID, DxgkCbGetHandleData, NULL, (IN_CONST_PDXGKARGCB_GETHANDLEDATA pData))
 KD_TRAP(HANDLE, DxgkCbGetHandleParent, NULL, (HANDLE hAllocation))
 KD_TRAP(HANDLE, DxgkCbEnumHandleChildren, NULL, (const VOID *pData))
 KD_TRAP_VOID(DxgkCbNotifyInterrupt,

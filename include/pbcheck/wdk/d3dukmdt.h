@@ -53,6 +53,85 @@ typedef enum _D3DDDI_ROTATION {
     D3DDDI_ROTATION_270 = 4
 } D3DDDI_ROTATION;
 
+/* Colour spaces (WDDM 2.0; multiplane overlays name their data's). The
+ * page lists the names in order without numbers: C's, 0 to 24. CUSTOM's
+ * value is DXGI_COLOR_SPACE_TYPE's (the same list, numbered on its page);
+ * derived, see docs/wdk-headers.md. */
+typedef enum D3DDDI_COLOR_SPACE_TYPE {
+    D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709,
+    D3DDDI_COLOR_SPACE_RGB_FULL_G10_NONE_P709,
+    D3DDDI_COLOR_SPACE_RGB_STUDIO_G22_NONE_P709,
+    D3DDDI_COLOR_SPACE_RGB_STUDIO_G22_NONE_P2020,
+    D3DDDI_COLOR_SPACE_RESERVED,
+    D3DDDI_COLOR_SPACE_YCBCR_FULL_G22_NONE_P709_X601,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P601,
+    D3DDDI_COLOR_SPACE_YCBCR_FULL_G22_LEFT_P601,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P709,
+    D3DDDI_COLOR_SPACE_YCBCR_FULL_G22_LEFT_P709,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_FULL_G22_LEFT_P2020,
+    D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G2084_LEFT_P2020,
+    D3DDDI_COLOR_SPACE_RGB_STUDIO_G2084_NONE_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_TOPLEFT_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G2084_TOPLEFT_P2020,
+    D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_GHLG_TOPLEFT_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_FULL_GHLG_TOPLEFT_P2020,
+    D3DDDI_COLOR_SPACE_RGB_STUDIO_G24_NONE_P709,
+    D3DDDI_COLOR_SPACE_RGB_STUDIO_G24_NONE_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G24_LEFT_P709,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G24_LEFT_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G24_TOPLEFT_P2020,
+    D3DDDI_COLOR_SPACE_CUSTOM = 0xFFFFFFFF
+} D3DDDI_COLOR_SPACE_TYPE;
+
+/* The kind of gamma ramp on a path. The page lists the names in order
+ * without numbers; D3DKMT_SETGAMMARAMP's page numbers the first four 0 to
+ * 3, so the rest follow in C's order (MATRIX_3x4 from WDDM 2.3, MATRIX_V2
+ * from WDDM 2.6). */
+typedef enum _D3DDDI_GAMMARAMP_TYPE {
+    D3DDDI_GAMMARAMP_UNINITIALIZED,
+    D3DDDI_GAMMARAMP_DEFAULT,
+    D3DDDI_GAMMARAMP_RGB256x3x16,
+    D3DDDI_GAMMARAMP_DXGI_1,
+    D3DDDI_GAMMARAMP_MATRIX_3x4,
+    D3DDDI_GAMMARAMP_MATRIX_V2
+} D3DDDI_GAMMARAMP_TYPE;
+
+/* Where an allocation prefers to live: up to five segments, best first. */
+typedef struct _D3DDDI_SEGMENTPREFERENCE {
+    union {
+        struct {
+            UINT SegmentId0 : 5;
+            UINT Direction0 : 1;
+            UINT SegmentId1 : 5;
+            UINT Direction1 : 1;
+            UINT SegmentId2 : 5;
+            UINT Direction2 : 1;
+            UINT SegmentId3 : 5;
+            UINT Direction3 : 1;
+            UINT SegmentId4 : 5;
+            UINT Direction4 : 1;
+            UINT Reserved : 2;
+        };
+        UINT Value;
+    };
+} D3DDDI_SEGMENTPREFERENCE;
+
+/* How an allocation's properties change (WDDM 2.0); Unmoveable is the
+ * page's newest bit. */
+typedef struct D3DDDI_UPDATEALLOCPROPERTY_FLAGS {
+    union {
+        struct {
+            UINT AccessedPhysically : 1;
+            UINT Unmoveable : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} D3DDDI_UPDATEALLOCPROPERTY_FLAGS;
+
 /* Pixel formats: the Direct3D 9 numbering, four-character codes packed
  * first character lowest. */
 #define PBC_WDK_FOURCC(a, b, c, d) \
