@@ -863,6 +863,31 @@ static NTSTATUS APIENTRY PvOpenAllocation(IN_CONST_HANDLE hDevice, IN_CONST_PDXG
     return STATUS_SUCCESS;
 }
 
+/* The driver's escape that counts a shared resource's allocations: it
+ * enumerates the resource's children through DXGKRNL until the callback
+ * returns no handle, as the callback's page describes the loop. */
+typedef struct _PV_ESCAPE_COUNT_CHILDREN {
+    D3DKMT_HANDLE hResource;
+    UINT Children;
+} PV_ESCAPE_COUNT_CHILDREN;
+
+static NTSTATUS APIENTRY PvEscape(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_ESCAPE pEscape)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pEscape->PrivateDriverDataSize != sizeof(PV_ESCAPE_COUNT_CHILDREN))
+        return STATUS_INVALID_PARAMETER;
+    PV_ESCAPE_COUNT_CHILDREN *count = (PV_ESCAPE_COUNT_CHILDREN *)pEscape->pPrivateDriverData;
+    DXGKARGCB_ENUMHANDLECHILDREN children;
+    RtlZeroMemory(&children, sizeof(children));
+    children.hObject = count->hResource;
+    while (adapter->Dxgkrnl.DxgkCbEnumHandleChildren(&children) != 0)
+        children.Index++;
+    if (children.Index == 0)
+        return STATUS_INVALID_HANDLE; /* a resource has at least one allocation */
+    count->Children = children.Index;
+    return STATUS_SUCCESS;
+}
+
 /* A hot update saves the command ring through DXGKRNL (WDDM 2.6). */
 static NTSTATUS APIENTRY PvSaveMemoryForHotUpdate(IN_CONST_HANDLE hAdapter,
                                                   IN_CONST_PDXGKARG_SAVEMEMORYFORHOTUPDATE pArgs)
@@ -999,6 +1024,7 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
     init.DxgkDdiSaveMemoryForHotUpdate = PvSaveMemoryForHotUpdate;
     init.DxgkDdiCreateDevice = PvCreateDevice;
     init.DxgkDdiOpenAllocation = PvOpenAllocation;
+    init.DxgkDdiEscape = PvEscape;
     init.DxgkDdiRestoreMemoryForHotUpdate = PvRestoreMemoryForHotUpdate;
     init.DxgkDdiCollectDiagnosticInfo = PvCollectDiagnosticInfo;
     /* WDDM 2.7 */
@@ -1083,6 +1109,16 @@ static PVOID APIENTRY TestGetHandleData(IN_CONST_PDXGKARGCB_GETHANDLEDATA pData)
     if (pData->Type != DXGK_HANDLE_ALLOCATION || pData->Flags.DeviceSpecific || pData->hObject >= 16)
         return NULL;
     return &g_handle_data[pData->hObject];
+}
+
+/* The test's DxgkCbEnumHandleChildren: resource 9 has three allocations,
+ * handles 20 to 22. */
+static DXGKCB_ENUMHANDLECHILDREN TestEnumHandleChildren;
+static D3DKMT_HANDLE APIENTRY TestEnumHandleChildren(IN_CONST_PDXGKARGCB_ENUMHANDLECHILDREN pData)
+{
+    if (pData->hObject != 9 || pData->Index >= 3)
+        return 0;
+    return 20 + pData->Index;
 }
 
 int main(void)
@@ -1216,6 +1252,21 @@ int main(void)
     adapter->Dxgkrnl.DxgkCbGetHandleData = TestGetHandleData;
     CHECK(g_table.DxgkDdiOpenAllocation(device.hDevice, &open) == STATUS_SUCCESS &&
           shared.hDeviceSpecificAllocation == &g_handle_data[7]);
+    /* Enumerating a resource's allocations is left to the trap too: the
+     * escape fails and pbcheck names the callback. */
+    PV_ESCAPE_COUNT_CHILDREN count = {9, 0};
+    DXGKARG_ESCAPE escape;
+    RtlZeroMemory(&escape, sizeof(escape));
+    escape.hDevice = device.hDevice;
+    escape.pPrivateDriverData = &count;
+    escape.PrivateDriverDataSize = sizeof(count);
+    CHECK(g_table.DxgkDdiEscape(context, &escape) == STATUS_INVALID_HANDLE);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbEnumHandleChildren called") != NULL);
+    /* Served by a double of the callback's type, the loop stops at the
+     * index past the last child. */
+    adapter->Dxgkrnl.DxgkCbEnumHandleChildren = TestEnumHandleChildren;
+    CHECK(g_table.DxgkDdiEscape(context, &escape) == STATUS_SUCCESS && count.Children == 3);
     DXGK_COLORIMETRY colorimetry;
     RtlZeroMemory(&colorimetry, sizeof(colorimetry));
     colorimetry.WhitePoint.cx = 320;

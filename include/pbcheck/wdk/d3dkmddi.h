@@ -2021,6 +2021,15 @@ PBC_WDK_OFF(DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE, Flags, 40);
 PBC_WDK_SIZE(DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE, 48);
 typedef DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE *INOUT_PDXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE;
 
+/* DxgkCbEnumHandleChildren's argument (WDDM 1.0): the parent resource and
+ * the index of the child allocation whose handle the callback returns. */
+typedef struct _DXGKARGCB_ENUMHANDLECHILDREN {
+    D3DKMT_HANDLE hObject;
+    UINT Index;
+} DXGKARGCB_ENUMHANDLECHILDREN;
+PBC_WDK_SIZE(DXGKARGCB_ENUMHANDLECHILDREN, 8);
+typedef const DXGKARGCB_ENUMHANDLECHILDREN *IN_CONST_PDXGKARGCB_ENUMHANDLECHILDREN;
+
 /* The arguments of the DXGKRNL_INTERFACE callbacks added from WDDM 2.0 to
  * 2.6, from their pages (docs/wdk-headers.md). Handle data: the page of
  * DXGK_HANDLE_TYPE names its two values without numbers, so they are C's
