@@ -46,6 +46,7 @@ typedef struct _PV_ADAPTER {
     UINT ApsLevel;
     UINT SdrWhiteLevel;
     BOOLEAN HotUpdateRestored;
+    DXGK_DIAGTYPE_NOTIFICATIONS PsrDiagnostics;
     ULONGLONG OverlayPresentId[PV_OVERLAY_PLANES];
 } PV_ADAPTER, *PPV_ADAPTER;
 
@@ -786,20 +787,34 @@ static NTSTATUS APIENTRY PvSetVirtualMachineData(IN_CONST_HANDLE hAdapter, IN_CO
     return STATUS_NOT_SUPPORTED;
 }
 
+/* Diagnostics: the panel's self-refresh is reported as the driver
+ * switches it (cheap) or as the hardware says it switched (costly, it
+ * polls); no progression, so no sync-lock diagnostic. */
 static NTSTATUS APIENTRY PvQueryDiagnosticTypesSupport(IN_CONST_PVOID MiniportDeviceContext,
                                                        INOUT_PDXGKARG_QUERYDIAGNOSTICTYPESSUPPORT pArgs)
 {
     UNREFERENCED_PARAMETER(MiniportDeviceContext);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    pArgs->NoninvasiveTypes.Value = 0;
+    pArgs->InvasiveTypes.Value = 0;
+    if (pArgs->DiagnosticCategory.Notifications) {
+        pArgs->NoninvasiveTypes.Notifications.PanelSelfRefreshSoftware = 1;
+        pArgs->InvasiveTypes.Notifications.PanelSelfRefreshHardware = 1;
+    }
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvControlDiagnosticReporting(IN_CONST_PVOID MiniportDeviceContext,
                                                       IN_PDXGKARG_CONTROLDIAGNOSTICREPORTING pArgs)
 {
-    UNREFERENCED_PARAMETER(MiniportDeviceContext);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)MiniportDeviceContext;
+    if (pArgs->DiagnosticCategory.Progressions)
+        return pArgs->RequestedDiagnostics.Progressions.Value == 0 ? STATUS_SUCCESS : STATUS_NOT_SUPPORTED;
+    if (!pArgs->DiagnosticCategory.Notifications)
+        return STATUS_INVALID_PARAMETER;
+    if (pArgs->RequestedDiagnostics.Notifications.Reserved != 0)
+        return STATUS_NOT_SUPPORTED;
+    adapter->PsrDiagnostics = pArgs->RequestedDiagnostics.Notifications;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvResumeHwEngine(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_RESUMEHWENGINE pArgs)
@@ -1252,6 +1267,31 @@ int main(void)
     adapter->Dxgkrnl.DxgkCbGetHandleData = TestGetHandleData;
     CHECK(g_table.DxgkDdiOpenAllocation(device.hDevice, &open) == STATUS_SUCCESS &&
           shared.hDeviceSpecificAllocation == &g_handle_data[7]);
+    /* Diagnostics: the driver reports which panel self-refresh types it
+     * supports, cheaply and at a cost, and keeps exactly those requested. */
+    DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT diag;
+    RtlZeroMemory(&diag, sizeof(diag));
+    diag.DiagnosticCategory.Notifications = 1;
+    diag.InvasiveTypes.Value = 0xFFFFFFFF; /* an out member: the driver writes it */
+    CHECK(g_table.DxgkDdiQueryDiagnosticTypesSupport(context, &diag) == STATUS_SUCCESS &&
+          diag.NoninvasiveTypes.Value == 1 && diag.InvasiveTypes.Value == 2 &&
+          diag.InvasiveTypes.Notifications.PanelSelfRefreshHardware);
+    diag.DiagnosticCategory.Value = 0;
+    diag.DiagnosticCategory.Progressions = 1;
+    CHECK(g_table.DxgkDdiQueryDiagnosticTypesSupport(context, &diag) == STATUS_SUCCESS &&
+          diag.NoninvasiveTypes.Progressions.SyncLockEnableSync == 0 && diag.InvasiveTypes.Value == 0);
+    DXGKARG_CONTROLDIAGNOSTICREPORTING report;
+    RtlZeroMemory(&report, sizeof(report));
+    report.DiagnosticCategory.Notifications = 1;
+    report.RequestedDiagnostics.Notifications.PanelSelfRefreshHardware = 1;
+    CHECK(g_table.DxgkDdiControlDiagnosticReporting(context, &report) == STATUS_SUCCESS &&
+          adapter->PsrDiagnostics.Value == 2);
+    report.RequestedDiagnostics.Value = 0; /* the OS turns reporting off */
+    CHECK(g_table.DxgkDdiControlDiagnosticReporting(context, &report) == STATUS_SUCCESS &&
+          adapter->PsrDiagnostics.Value == 0);
+    report.DiagnosticCategory.Value = 2;
+    report.RequestedDiagnostics.Progressions.SyncLockEnableSync = 1;
+    CHECK(g_table.DxgkDdiControlDiagnosticReporting(context, &report) == STATUS_NOT_SUPPORTED);
     /* Enumerating a resource's allocations is left to the trap too: the
      * escape fails and pbcheck names the callback. */
     PV_ESCAPE_COUNT_CHILDREN count = {9, 0};

@@ -2641,14 +2641,79 @@ PBC_WDK_OFF(DXGK_PRE_START_INFO, Output, 4);
 PBC_WDK_SIZE(DXGK_PRE_START_INFO, 8);
 typedef DXGK_PRE_START_INFO *IN_OUT_PDXGK_PRE_START_INFO;
 
+/* Diagnostics (dispmprt.h's pages, Windows 10 1809): a category is one
+ * bit of DXGK_DIAGNOSTIC_CATEGORIES, and its types are the bits of that
+ * category's member of DXGK_DIAGNOSTIC_TYPES. The categories' page keeps
+ * Reserved : 31 under a condition it elides, from before Progressions;
+ * with both categories it is 30, so the bits fill one UINT (derived). */
+typedef struct _DXGK_DIAGNOSTIC_CATEGORIES {
+    union {
+        struct {
+            UINT Notifications : 1;
+            UINT Progressions : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_DIAGNOSTIC_CATEGORIES;
+PBC_WDK_SIZE(DXGK_DIAGNOSTIC_CATEGORIES, 4);
+
+typedef struct _DXGK_DIAGTYPE_NOTIFICATIONS {
+    union {
+        struct {
+            UINT PanelSelfRefreshSoftware : 1;
+            UINT PanelSelfRefreshHardware : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_DIAGTYPE_NOTIFICATIONS;
+PBC_WDK_SIZE(DXGK_DIAGTYPE_NOTIFICATIONS, 4);
+
+typedef struct _DXGK_DIAGTYPE_PROGRESSIONS {
+    union {
+        struct {
+            UINT SyncLockEnableSync : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_DIAGTYPE_PROGRESSIONS;
+PBC_WDK_SIZE(DXGK_DIAGTYPE_PROGRESSIONS, 4);
+
+typedef struct _DXGK_DIAGNOSTIC_TYPES {
+    union {
+        DXGK_DIAGTYPE_NOTIFICATIONS Notifications;
+        DXGK_DIAGTYPE_PROGRESSIONS Progressions;
+        UINT Value;
+    };
+} DXGK_DIAGNOSTIC_TYPES;
+PBC_WDK_SIZE(DXGK_DIAGNOSTIC_TYPES, 4);
+
+/* The OS asks which types of a category the driver reports, cheaply
+ * (NoninvasiveTypes) or at a cost (InvasiveTypes)... */
+typedef struct _DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT {
+    DXGK_DIAGNOSTIC_CATEGORIES DiagnosticCategory;
+    DXGK_DIAGNOSTIC_TYPES NoninvasiveTypes;
+    DXGK_DIAGNOSTIC_TYPES InvasiveTypes;
+} DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT, *PDXGKARG_QUERYDIAGNOSTICTYPESSUPPORT;
+PBC_WDK_OFF(DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT, InvasiveTypes, 8);
+PBC_WDK_SIZE(DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT, 12);
+
+/* ...then which of them to report: every type not requested is off. */
+typedef struct _DXGKARG_CONTROLDIAGNOSTICREPORTING {
+    DXGK_DIAGNOSTIC_CATEGORIES DiagnosticCategory;
+    DXGK_DIAGNOSTIC_TYPES RequestedDiagnostics;
+} DXGKARG_CONTROLDIAGNOSTICREPORTING, *PDXGKARG_CONTROLDIAGNOSTICREPORTING;
+PBC_WDK_OFF(DXGKARG_CONTROLDIAGNOSTICREPORTING, RequestedDiagnostics, 4);
+PBC_WDK_SIZE(DXGKARG_CONTROLDIAGNOSTICREPORTING, 8);
+
 /* Named only (incomplete): the WDDM 1.3 to 2.7 arguments not laid out
  * yet, or without a page (docs/wdk-headers.md): most display
- * configuration, hardware contexts and diagnostics. */
+ * configuration, hardware contexts and diagnostic collection. */
 typedef struct _DXGKARG_CREATEHWCONTEXT DXGKARG_CREATEHWCONTEXT;
 typedef struct _DXGKARG_SETTIMINGSFROMVIDPN DXGKARG_SETTIMINGSFROMVIDPN;
 typedef struct _DXGKARG_QUERYCONNECTIONCHANGE DXGKARG_QUERYCONNECTIONCHANGE;
-typedef struct _DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT;
-typedef struct _DXGKARG_CONTROLDIAGNOSTICREPORTING DXGKARG_CONTROLDIAGNOSTICREPORTING;
 typedef struct _DXGKARG_COLLECTDIAGNOSTICINFO DXGKARG_COLLECTDIAGNOSTICINFO;
 
 /* Multiplane overlays, WDDM 1.3 (Windows 8.1) and WDDM 2.0: the planes the
