@@ -15,6 +15,7 @@
 
 #define PV_POOL_TAG 0x30315650u /* 'PV10' */
 #define PV_OVERLAY_PLANES 2 /* the primary and one overlay */
+#define PV_CHANGES 4        /* connection changes queued for the OS */
 
 typedef struct _PV_ADAPTER {
     PDEVICE_OBJECT Pdo;
@@ -47,6 +48,10 @@ typedef struct _PV_ADAPTER {
     UINT SdrWhiteLevel;
     BOOLEAN HotUpdateRestored;
     DXGK_DIAGTYPE_NOTIFICATIONS PsrDiagnostics;
+    DXGK_CONNECTION_CHANGE Changes[PV_CHANGES];
+    UINT ChangesQueued;
+    UINT ChangesReported;
+    ULONGLONG LastChangeId;
     ULONGLONG OverlayPresentId[PV_OVERLAY_PLANES];
 } PV_ADAPTER, *PPV_ADAPTER;
 
@@ -672,11 +677,30 @@ static NTSTATUS APIENTRY PvSetTargetAnalogCopyProtection(IN_CONST_HANDLE hAdapte
     return STATUS_SUCCESS;
 }
 
+/* The OS asks for the oldest connection change the driver has queued
+ * (its interrupt handler queues them); the page's STATUS_ALREADY_COMPLETE,
+ * for none left, is not in these headers (no page found gives its value),
+ * so an empty queue is an invalid device state here. */
 static NTSTATUS APIENTRY PvQueryConnectionChange(IN_CONST_HANDLE hAdapter, IN_PDXGKARG_QUERYCONNECTIONCHANGE pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (adapter->ChangesReported == adapter->ChangesQueued)
+        return STATUS_INVALID_DEVICE_STATE;
+    pArgs->ConnectionChange = adapter->Changes[adapter->ChangesReported % PV_CHANGES];
+    adapter->ChangesReported++;
+    return STATUS_SUCCESS;
+}
+
+/* What the hot-plug interrupt queues: a monitor on a DisplayPort target. */
+static VOID PvQueueMonitorChange(PPV_ADAPTER adapter, D3DDDI_VIDEO_PRESENT_TARGET_ID target, BOOLEAN connected)
+{
+    DXGK_CONNECTION_CHANGE *change = &adapter->Changes[adapter->ChangesQueued % PV_CHANGES];
+    RtlZeroMemory(change, sizeof(*change));
+    change->ConnectionChangeId = ++adapter->LastChangeId;
+    change->TargetId = target;
+    change->ConnectionStatus = connected ? MonitorStatusConnected : MonitorStatusDisconnected;
+    change->MonitorConnect.LinkTargetType = D3DKMDT_VOT_DISPLAYPORT_EXTERNAL;
+    adapter->ChangesQueued++;
 }
 
 static NTSTATUS APIENTRY PvExchangePreStartInfo(IN_CONST_HANDLE hAdapter, IN_OUT_PDXGK_PRE_START_INFO pPreStartInfo)
@@ -1267,6 +1291,26 @@ int main(void)
     adapter->Dxgkrnl.DxgkCbGetHandleData = TestGetHandleData;
     CHECK(g_table.DxgkDdiOpenAllocation(device.hDevice, &open) == STATUS_SUCCESS &&
           shared.hDeviceSpecificAllocation == &g_handle_data[7]);
+    /* Connection changes come back oldest first, with every member the
+     * driver set, then the queue is empty. */
+    PvQueueMonitorChange(adapter, 0x10203, TRUE);
+    PvQueueMonitorChange(adapter, 0x10203, FALSE);
+    DXGKARG_QUERYCONNECTIONCHANGE connection;
+    RtlZeroMemory(&connection, sizeof(connection));
+    CHECK(g_table.DxgkDdiQueryConnectionChange(context, &connection) == STATUS_SUCCESS &&
+          connection.ConnectionChange.ConnectionChangeId == 1 && connection.ConnectionChange.TargetId == 0x10203 &&
+          connection.ConnectionChange.ConnectionStatus == MonitorStatusConnected &&
+          connection.ConnectionChange.Reserved == 0 &&
+          connection.ConnectionChange.MonitorConnect.LinkTargetType == D3DKMDT_VOT_DISPLAYPORT_EXTERNAL);
+    CHECK(g_table.DxgkDdiQueryConnectionChange(context, &connection) == STATUS_SUCCESS &&
+          connection.ConnectionChange.ConnectionChangeId == 2 &&
+          connection.ConnectionChange.ConnectionStatus == MonitorStatusDisconnected);
+    CHECK(g_table.DxgkDdiQueryConnectionChange(context, &connection) == STATUS_INVALID_DEVICE_STATE);
+    /* The bit-fields share the UINT after the id: target in the low 24
+     * bits, then the status (MonitorStatusDisconnected, 4). */
+    UINT packed;
+    memcpy(&packed, (const UCHAR *)&connection.ConnectionChange + 8, sizeof(packed));
+    CHECK(packed == (0x10203u | (4u << 24)));
     /* Diagnostics: the driver reports which panel self-refresh types it
      * supports, cheaply and at a cost, and keeps exactly those requested. */
     DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT diag;

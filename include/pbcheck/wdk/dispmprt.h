@@ -118,6 +118,53 @@ typedef enum _D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY {
     D3DKMDT_VOT_BNC = D3DKMDT_VOT_COMPONENT_VIDEO
 } D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY;
 
+/* DxgkDdiQueryConnectionChange's argument (WDDM 2.2, d3dkmddi.h's pages;
+ * here because the output technology is declared in this file). The
+ * statuses' page lists them without numbers: C's, 0 to 9 (derived), so
+ * the 4-bit field holds them all. The WDDM 3.0 members, MonitorConnect's
+ * MonitorConnectFlags and the argument's Usb4MonitorInfo, are left out:
+ * these headers stop at WDDM 2.7. Without them the union is still 8 bytes
+ * (TargetConnect's), so the change is 24 bytes either way. */
+typedef enum _DXGK_CONNECTION_STATUS {
+    ConnectionStatusUninitialized,
+    TargetStatusDisconnected,
+    TargetStatusConnected,
+    TargetStatusJoined,
+    MonitorStatusDisconnected,
+    MonitorStatusUnknown,
+    MonitorStatusConnected,
+    LinkConfigurationStarted,
+    LinkConfigurationFailed,
+    LinkConfigurationSucceeded
+} DXGK_CONNECTION_STATUS, *PDXGK_CONNECTION_STATUS;
+
+typedef struct _DXGK_CONNECTION_CHANGE {
+    ULONGLONG ConnectionChangeId;
+    D3DDDI_VIDEO_PRESENT_TARGET_ID TargetId : 24;
+    DXGK_CONNECTION_STATUS ConnectionStatus : 4;
+    UINT Reserved : 4;
+    union {
+        struct {
+            D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY LinkTargetType;
+        } MonitorConnect;
+        struct {
+            D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY BaseTargetType;
+            D3DDDI_VIDEO_PRESENT_TARGET_ID NewTargetId;
+        } TargetConnect;
+        struct {
+            D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY BaseTargetType;
+            D3DDDI_VIDEO_PRESENT_TARGET_ID NewTargetId;
+        } TargetJoin;
+    };
+} DXGK_CONNECTION_CHANGE, *PDXGK_CONNECTION_CHANGE;
+PBC_WDK_OFF(DXGK_CONNECTION_CHANGE, MonitorConnect, 12);
+PBC_WDK_SIZE(DXGK_CONNECTION_CHANGE, 24);
+
+struct _DXGKARG_QUERYCONNECTIONCHANGE {
+    DXGK_CONNECTION_CHANGE ConnectionChange;
+};
+PBC_WDK_SIZE(DXGKARG_QUERYCONNECTIONCHANGE, 24);
+
 typedef enum _D3DKMDT_MONITOR_ORIENTATION_AWARENESS {
     D3DKMDT_MOA_UNINITIALIZED = 0,
     D3DKMDT_MOA_NONE = 1,
