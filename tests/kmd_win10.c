@@ -48,6 +48,7 @@ typedef struct _PV_ADAPTER {
     UINT SdrWhiteLevel;
     BOOLEAN HotUpdateRestored;
     DXGK_DIAGTYPE_NOTIFICATIONS PsrDiagnostics;
+    D3DDDI_COLOR_SPACE_TYPE OutputColorSpace;
     DXGK_CONNECTION_CHANGE Changes[PV_CHANGES];
     UINT ChangesQueued;
     UINT ChangesReported;
@@ -614,11 +615,33 @@ static NTSTATUS APIENTRY PvDestroyPeriodicFrameNotification(IN_CONST_PDXGKARG_DE
     return STATUS_NOT_SUPPORTED;
 }
 
+/* Timings: the driver programs each path's output colour space, reports
+ * its target's last connection state, and says what the change cost: a
+ * path added or modified scans out black for a few frames and needs the
+ * overlays checked again; an unmodified one is seamless. It tells the OS
+ * when connection changes are waiting. */
 static NTSTATUS APIENTRY PvSetTimingsFromVidPn(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_SETTIMINGSFROMVIDPN pSetTimings)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pSetTimings);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    for (UINT i = 0; i < pSetTimings->PathCount; i++) {
+        DXGK_SET_TIMING_PATH_INFO *path = &pSetTimings->pSetTimingPathInfo[i];
+        if (path->Input.SyncLockStyle != DXGK_SYNC_LOCK_STYLE_NONE)
+            return STATUS_NOT_SUPPORTED; /* no sync lock on this adapter */
+        BOOLEAN changed = path->Input.VidPnPathUpdates != DXGK_PATH_UPDATE_UNMODIFIED;
+        if (path->Input.Active)
+            adapter->OutputColorSpace = path->OutputColorSpace;
+        path->OutputFlags = 0;
+        path->Output.RecheckMPO = changed;
+        if (adapter->ChangesQueued > 0)
+            path->TargetState = adapter->Changes[(adapter->ChangesQueued - 1) % PV_CHANGES];
+        path->DiagnosticInfo = 0;
+        path->GlitchCause = changed ? DXGK_GLITCH_CAUSE_TIMING_CHANGE : DXGK_GLITCH_CAUSE_NONE;
+        path->GlitchEffect = changed ? DXGK_GLITCH_EFFECT_BLACK_CONTENT : DXGK_GLITCH_EFFECT_SEAMLESS;
+        path->GlitchDuration = changed ? DXGK_GLITCH_DURATION_MULTI_FRAME : DXGK_GLITCH_DURATION_NONE;
+    }
+    pSetTimings->pResultsFlags->Value = 0;
+    pSetTimings->pResultsFlags->ConnectionStatusChanges = adapter->ChangesReported != adapter->ChangesQueued;
+    return STATUS_SUCCESS;
 }
 
 /* The panel's lookup table: 256 entries a channel, or the identity. */
@@ -1295,6 +1318,38 @@ int main(void)
      * driver set, then the queue is empty. */
     PvQueueMonitorChange(adapter, 0x10203, TRUE);
     PvQueueMonitorChange(adapter, 0x10203, FALSE);
+    /* Setting timings on two paths: the modified one glitches and asks for
+     * an overlay check, the unmodified one is seamless; both report the
+     * target's last state, and the waiting changes are flagged. */
+    DXGK_SET_TIMING_PATH_INFO paths[2];
+    RtlZeroMemory(paths, sizeof(paths));
+    paths[0].VidPnTargetId = 0x10203;
+    paths[0].OutputColorSpace = D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020;
+    paths[0].Input.VidPnPathUpdates = DXGK_PATH_UPDATE_MODIFIED;
+    paths[0].Input.Active = 1;
+    paths[1].VidPnTargetId = 7;
+    paths[1].Input.VidPnPathUpdates = DXGK_PATH_UPDATE_UNMODIFIED;
+    paths[1].DiagnosticInfo = 0xFFFFFFFF;
+    DXGK_SET_TIMING_RESULTS results;
+    DXGKARG_SETTIMINGSFROMVIDPN timings;
+    RtlZeroMemory(&timings, sizeof(timings));
+    timings.pResultsFlags = &results;
+    timings.PathCount = 2;
+    timings.pSetTimingPathInfo = paths;
+    CHECK(g_table.DxgkDdiSetTimingsFromVidPn(context, &timings) == STATUS_SUCCESS &&
+          results.ConnectionStatusChanges && adapter->OutputColorSpace == D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020);
+    CHECK(paths[0].Output.RecheckMPO && paths[0].OutputFlags == 1 && paths[0].TargetState.ConnectionChangeId == 2 &&
+          paths[0].TargetState.ConnectionStatus == MonitorStatusDisconnected &&
+          paths[0].GlitchCause == DXGK_GLITCH_CAUSE_TIMING_CHANGE &&
+          paths[0].GlitchEffect == DXGK_GLITCH_EFFECT_BLACK_CONTENT &&
+          paths[0].GlitchDuration == DXGK_GLITCH_DURATION_MULTI_FRAME);
+    /* The diagnosis is the UINT's bytes in order, the last one reserved. */
+    CHECK(paths[0].DiagnosticInfo == (1u | (3u << 8) | (1u << 16)));
+    CHECK(!paths[1].Output.RecheckMPO && paths[1].DiagnosticInfo == (7u | (5u << 8) | (5u << 16)));
+    paths[1].Input.SyncLockGroup = 1;
+    paths[1].Input.SyncLockStyle = DXGK_SYNC_LOCK_STYLE_IDENTICAL;
+    CHECK(paths[1].InputFlags == (1u << 5 | 1u << 8));
+    CHECK(g_table.DxgkDdiSetTimingsFromVidPn(context, &timings) == STATUS_NOT_SUPPORTED);
     DXGKARG_QUERYCONNECTIONCHANGE connection;
     RtlZeroMemory(&connection, sizeof(connection));
     CHECK(g_table.DxgkDdiQueryConnectionChange(context, &connection) == STATUS_SUCCESS &&

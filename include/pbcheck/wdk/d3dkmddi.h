@@ -2708,11 +2708,12 @@ typedef struct _DXGKARG_CONTROLDIAGNOSTICREPORTING {
 PBC_WDK_OFF(DXGKARG_CONTROLDIAGNOSTICREPORTING, RequestedDiagnostics, 4);
 PBC_WDK_SIZE(DXGKARG_CONTROLDIAGNOSTICREPORTING, 8);
 
-/* Named only (incomplete): the WDDM 1.3 to 2.7 arguments not laid out
- * yet, or without a page (docs/wdk-headers.md): most display
- * configuration, hardware contexts and diagnostic collection. */
+/* Named here: the WDDM 1.3 to 2.7 arguments without a page or not laid
+ * out (docs/wdk-headers.md), hardware contexts and diagnostic collection,
+ * and the two display-configuration arguments dispmprt.h lays out beside
+ * the output technology their parts use. */
 typedef struct _DXGKARG_CREATEHWCONTEXT DXGKARG_CREATEHWCONTEXT;
-typedef struct _DXGKARG_SETTIMINGSFROMVIDPN DXGKARG_SETTIMINGSFROMVIDPN;
+typedef struct _DXGKARG_SETTIMINGSFROMVIDPN DXGKARG_SETTIMINGSFROMVIDPN; /* laid out in dispmprt.h */
 typedef struct _DXGKARG_QUERYCONNECTIONCHANGE DXGKARG_QUERYCONNECTIONCHANGE; /* laid out in dispmprt.h */
 typedef struct _DXGKARG_COLLECTDIAGNOSTICINFO DXGKARG_COLLECTDIAGNOSTICINFO;
 
