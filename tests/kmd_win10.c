@@ -15,6 +15,7 @@
 
 #define PV_POOL_TAG 0x30315650u /* 'PV10' */
 #define PV_OVERLAY_PLANES 2 /* the primary and one overlay */
+#define PV_CHANGES 4        /* connection changes queued for the OS */
 
 typedef struct _PV_ADAPTER {
     PDEVICE_OBJECT Pdo;
@@ -46,6 +47,12 @@ typedef struct _PV_ADAPTER {
     UINT ApsLevel;
     UINT SdrWhiteLevel;
     BOOLEAN HotUpdateRestored;
+    DXGK_DIAGTYPE_NOTIFICATIONS PsrDiagnostics;
+    D3DDDI_COLOR_SPACE_TYPE OutputColorSpace;
+    DXGK_CONNECTION_CHANGE Changes[PV_CHANGES];
+    UINT ChangesQueued;
+    UINT ChangesReported;
+    ULONGLONG LastChangeId;
     ULONGLONG OverlayPresentId[PV_OVERLAY_PLANES];
 } PV_ADAPTER, *PPV_ADAPTER;
 
@@ -608,11 +615,33 @@ static NTSTATUS APIENTRY PvDestroyPeriodicFrameNotification(IN_CONST_PDXGKARG_DE
     return STATUS_NOT_SUPPORTED;
 }
 
+/* Timings: the driver programs each path's output colour space, reports
+ * its target's last connection state, and says what the change cost: a
+ * path added or modified scans out black for a few frames and needs the
+ * overlays checked again; an unmodified one is seamless. It tells the OS
+ * when connection changes are waiting. */
 static NTSTATUS APIENTRY PvSetTimingsFromVidPn(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_SETTIMINGSFROMVIDPN pSetTimings)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pSetTimings);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    for (UINT i = 0; i < pSetTimings->PathCount; i++) {
+        DXGK_SET_TIMING_PATH_INFO *path = &pSetTimings->pSetTimingPathInfo[i];
+        if (path->Input.SyncLockStyle != DXGK_SYNC_LOCK_STYLE_NONE)
+            return STATUS_NOT_SUPPORTED; /* no sync lock on this adapter */
+        BOOLEAN changed = path->Input.VidPnPathUpdates != DXGK_PATH_UPDATE_UNMODIFIED;
+        if (path->Input.Active)
+            adapter->OutputColorSpace = path->OutputColorSpace;
+        path->OutputFlags = 0;
+        path->Output.RecheckMPO = changed;
+        if (adapter->ChangesQueued > 0)
+            path->TargetState = adapter->Changes[(adapter->ChangesQueued - 1) % PV_CHANGES];
+        path->DiagnosticInfo = 0;
+        path->GlitchCause = changed ? DXGK_GLITCH_CAUSE_TIMING_CHANGE : DXGK_GLITCH_CAUSE_NONE;
+        path->GlitchEffect = changed ? DXGK_GLITCH_EFFECT_BLACK_CONTENT : DXGK_GLITCH_EFFECT_SEAMLESS;
+        path->GlitchDuration = changed ? DXGK_GLITCH_DURATION_MULTI_FRAME : DXGK_GLITCH_DURATION_NONE;
+    }
+    pSetTimings->pResultsFlags->Value = 0;
+    pSetTimings->pResultsFlags->ConnectionStatusChanges = adapter->ChangesReported != adapter->ChangesQueued;
+    return STATUS_SUCCESS;
 }
 
 /* The panel's lookup table: 256 entries a channel, or the identity. */
@@ -671,11 +700,30 @@ static NTSTATUS APIENTRY PvSetTargetAnalogCopyProtection(IN_CONST_HANDLE hAdapte
     return STATUS_SUCCESS;
 }
 
+/* The OS asks for the oldest connection change the driver has queued
+ * (its interrupt handler queues them); the page's STATUS_ALREADY_COMPLETE,
+ * for none left, is not in these headers (no page found gives its value),
+ * so an empty queue is an invalid device state here. */
 static NTSTATUS APIENTRY PvQueryConnectionChange(IN_CONST_HANDLE hAdapter, IN_PDXGKARG_QUERYCONNECTIONCHANGE pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (adapter->ChangesReported == adapter->ChangesQueued)
+        return STATUS_INVALID_DEVICE_STATE;
+    pArgs->ConnectionChange = adapter->Changes[adapter->ChangesReported % PV_CHANGES];
+    adapter->ChangesReported++;
+    return STATUS_SUCCESS;
+}
+
+/* What the hot-plug interrupt queues: a monitor on a DisplayPort target. */
+static VOID PvQueueMonitorChange(PPV_ADAPTER adapter, D3DDDI_VIDEO_PRESENT_TARGET_ID target, BOOLEAN connected)
+{
+    DXGK_CONNECTION_CHANGE *change = &adapter->Changes[adapter->ChangesQueued % PV_CHANGES];
+    RtlZeroMemory(change, sizeof(*change));
+    change->ConnectionChangeId = ++adapter->LastChangeId;
+    change->TargetId = target;
+    change->ConnectionStatus = connected ? MonitorStatusConnected : MonitorStatusDisconnected;
+    change->MonitorConnect.LinkTargetType = D3DKMDT_VOT_DISPLAYPORT_EXTERNAL;
+    adapter->ChangesQueued++;
 }
 
 static NTSTATUS APIENTRY PvExchangePreStartInfo(IN_CONST_HANDLE hAdapter, IN_OUT_PDXGK_PRE_START_INFO pPreStartInfo)
@@ -786,20 +834,34 @@ static NTSTATUS APIENTRY PvSetVirtualMachineData(IN_CONST_HANDLE hAdapter, IN_CO
     return STATUS_NOT_SUPPORTED;
 }
 
+/* Diagnostics: the panel's self-refresh is reported as the driver
+ * switches it (cheap) or as the hardware says it switched (costly, it
+ * polls); no progression, so no sync-lock diagnostic. */
 static NTSTATUS APIENTRY PvQueryDiagnosticTypesSupport(IN_CONST_PVOID MiniportDeviceContext,
                                                        INOUT_PDXGKARG_QUERYDIAGNOSTICTYPESSUPPORT pArgs)
 {
     UNREFERENCED_PARAMETER(MiniportDeviceContext);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    pArgs->NoninvasiveTypes.Value = 0;
+    pArgs->InvasiveTypes.Value = 0;
+    if (pArgs->DiagnosticCategory.Notifications) {
+        pArgs->NoninvasiveTypes.Notifications.PanelSelfRefreshSoftware = 1;
+        pArgs->InvasiveTypes.Notifications.PanelSelfRefreshHardware = 1;
+    }
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvControlDiagnosticReporting(IN_CONST_PVOID MiniportDeviceContext,
                                                       IN_PDXGKARG_CONTROLDIAGNOSTICREPORTING pArgs)
 {
-    UNREFERENCED_PARAMETER(MiniportDeviceContext);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)MiniportDeviceContext;
+    if (pArgs->DiagnosticCategory.Progressions)
+        return pArgs->RequestedDiagnostics.Progressions.Value == 0 ? STATUS_SUCCESS : STATUS_NOT_SUPPORTED;
+    if (!pArgs->DiagnosticCategory.Notifications)
+        return STATUS_INVALID_PARAMETER;
+    if (pArgs->RequestedDiagnostics.Notifications.Reserved != 0)
+        return STATUS_NOT_SUPPORTED;
+    adapter->PsrDiagnostics = pArgs->RequestedDiagnostics.Notifications;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvResumeHwEngine(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_RESUMEHWENGINE pArgs)
@@ -860,6 +922,31 @@ static NTSTATUS APIENTRY PvOpenAllocation(IN_CONST_HANDLE hDevice, IN_CONST_PDXG
             return STATUS_INVALID_HANDLE; /* what the callback's page asks */
         pArgs->pOpenAllocation[i].hDeviceSpecificAllocation = data;
     }
+    return STATUS_SUCCESS;
+}
+
+/* The driver's escape that counts a shared resource's allocations: it
+ * enumerates the resource's children through DXGKRNL until the callback
+ * returns no handle, as the callback's page describes the loop. */
+typedef struct _PV_ESCAPE_COUNT_CHILDREN {
+    D3DKMT_HANDLE hResource;
+    UINT Children;
+} PV_ESCAPE_COUNT_CHILDREN;
+
+static NTSTATUS APIENTRY PvEscape(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_ESCAPE pEscape)
+{
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pEscape->PrivateDriverDataSize != sizeof(PV_ESCAPE_COUNT_CHILDREN))
+        return STATUS_INVALID_PARAMETER;
+    PV_ESCAPE_COUNT_CHILDREN *count = (PV_ESCAPE_COUNT_CHILDREN *)pEscape->pPrivateDriverData;
+    DXGKARGCB_ENUMHANDLECHILDREN children;
+    RtlZeroMemory(&children, sizeof(children));
+    children.hObject = count->hResource;
+    while (adapter->Dxgkrnl.DxgkCbEnumHandleChildren(&children) != 0)
+        children.Index++;
+    if (children.Index == 0)
+        return STATUS_INVALID_HANDLE; /* a resource has at least one allocation */
+    count->Children = children.Index;
     return STATUS_SUCCESS;
 }
 
@@ -999,6 +1086,7 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
     init.DxgkDdiSaveMemoryForHotUpdate = PvSaveMemoryForHotUpdate;
     init.DxgkDdiCreateDevice = PvCreateDevice;
     init.DxgkDdiOpenAllocation = PvOpenAllocation;
+    init.DxgkDdiEscape = PvEscape;
     init.DxgkDdiRestoreMemoryForHotUpdate = PvRestoreMemoryForHotUpdate;
     init.DxgkDdiCollectDiagnosticInfo = PvCollectDiagnosticInfo;
     /* WDDM 2.7 */
@@ -1083,6 +1171,16 @@ static PVOID APIENTRY TestGetHandleData(IN_CONST_PDXGKARGCB_GETHANDLEDATA pData)
     if (pData->Type != DXGK_HANDLE_ALLOCATION || pData->Flags.DeviceSpecific || pData->hObject >= 16)
         return NULL;
     return &g_handle_data[pData->hObject];
+}
+
+/* The test's DxgkCbEnumHandleChildren: resource 9 has three allocations,
+ * handles 20 to 22. */
+static DXGKCB_ENUMHANDLECHILDREN TestEnumHandleChildren;
+static D3DKMT_HANDLE APIENTRY TestEnumHandleChildren(IN_CONST_PDXGKARGCB_ENUMHANDLECHILDREN pData)
+{
+    if (pData->hObject != 9 || pData->Index >= 3)
+        return 0;
+    return 20 + pData->Index;
 }
 
 int main(void)
@@ -1216,6 +1314,98 @@ int main(void)
     adapter->Dxgkrnl.DxgkCbGetHandleData = TestGetHandleData;
     CHECK(g_table.DxgkDdiOpenAllocation(device.hDevice, &open) == STATUS_SUCCESS &&
           shared.hDeviceSpecificAllocation == &g_handle_data[7]);
+    /* Connection changes come back oldest first, with every member the
+     * driver set, then the queue is empty. */
+    PvQueueMonitorChange(adapter, 0x10203, TRUE);
+    PvQueueMonitorChange(adapter, 0x10203, FALSE);
+    /* Setting timings on two paths: the modified one glitches and asks for
+     * an overlay check, the unmodified one is seamless; both report the
+     * target's last state, and the waiting changes are flagged. */
+    DXGK_SET_TIMING_PATH_INFO paths[2];
+    RtlZeroMemory(paths, sizeof(paths));
+    paths[0].VidPnTargetId = 0x10203;
+    paths[0].OutputColorSpace = D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020;
+    paths[0].Input.VidPnPathUpdates = DXGK_PATH_UPDATE_MODIFIED;
+    paths[0].Input.Active = 1;
+    paths[1].VidPnTargetId = 7;
+    paths[1].Input.VidPnPathUpdates = DXGK_PATH_UPDATE_UNMODIFIED;
+    paths[1].DiagnosticInfo = 0xFFFFFFFF;
+    DXGK_SET_TIMING_RESULTS results;
+    DXGKARG_SETTIMINGSFROMVIDPN timings;
+    RtlZeroMemory(&timings, sizeof(timings));
+    timings.pResultsFlags = &results;
+    timings.PathCount = 2;
+    timings.pSetTimingPathInfo = paths;
+    CHECK(g_table.DxgkDdiSetTimingsFromVidPn(context, &timings) == STATUS_SUCCESS &&
+          results.ConnectionStatusChanges && adapter->OutputColorSpace == D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020);
+    CHECK(paths[0].Output.RecheckMPO && paths[0].OutputFlags == 1 && paths[0].TargetState.ConnectionChangeId == 2 &&
+          paths[0].TargetState.ConnectionStatus == MonitorStatusDisconnected &&
+          paths[0].GlitchCause == DXGK_GLITCH_CAUSE_TIMING_CHANGE &&
+          paths[0].GlitchEffect == DXGK_GLITCH_EFFECT_BLACK_CONTENT &&
+          paths[0].GlitchDuration == DXGK_GLITCH_DURATION_MULTI_FRAME);
+    /* The diagnosis is the UINT's bytes in order, the last one reserved. */
+    CHECK(paths[0].DiagnosticInfo == (1u | (3u << 8) | (1u << 16)));
+    CHECK(!paths[1].Output.RecheckMPO && paths[1].DiagnosticInfo == (7u | (5u << 8) | (5u << 16)));
+    paths[1].Input.SyncLockGroup = 1;
+    paths[1].Input.SyncLockStyle = DXGK_SYNC_LOCK_STYLE_IDENTICAL;
+    CHECK(paths[1].InputFlags == (1u << 5 | 1u << 8));
+    CHECK(g_table.DxgkDdiSetTimingsFromVidPn(context, &timings) == STATUS_NOT_SUPPORTED);
+    DXGKARG_QUERYCONNECTIONCHANGE connection;
+    RtlZeroMemory(&connection, sizeof(connection));
+    CHECK(g_table.DxgkDdiQueryConnectionChange(context, &connection) == STATUS_SUCCESS &&
+          connection.ConnectionChange.ConnectionChangeId == 1 && connection.ConnectionChange.TargetId == 0x10203 &&
+          connection.ConnectionChange.ConnectionStatus == MonitorStatusConnected &&
+          connection.ConnectionChange.Reserved == 0 &&
+          connection.ConnectionChange.MonitorConnect.LinkTargetType == D3DKMDT_VOT_DISPLAYPORT_EXTERNAL);
+    CHECK(g_table.DxgkDdiQueryConnectionChange(context, &connection) == STATUS_SUCCESS &&
+          connection.ConnectionChange.ConnectionChangeId == 2 &&
+          connection.ConnectionChange.ConnectionStatus == MonitorStatusDisconnected);
+    CHECK(g_table.DxgkDdiQueryConnectionChange(context, &connection) == STATUS_INVALID_DEVICE_STATE);
+    /* The bit-fields share the UINT after the id: target in the low 24
+     * bits, then the status (MonitorStatusDisconnected, 4). */
+    UINT packed;
+    memcpy(&packed, (const UCHAR *)&connection.ConnectionChange + 8, sizeof(packed));
+    CHECK(packed == (0x10203u | (4u << 24)));
+    /* Diagnostics: the driver reports which panel self-refresh types it
+     * supports, cheaply and at a cost, and keeps exactly those requested. */
+    DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT diag;
+    RtlZeroMemory(&diag, sizeof(diag));
+    diag.DiagnosticCategory.Notifications = 1;
+    diag.InvasiveTypes.Value = 0xFFFFFFFF; /* an out member: the driver writes it */
+    CHECK(g_table.DxgkDdiQueryDiagnosticTypesSupport(context, &diag) == STATUS_SUCCESS &&
+          diag.NoninvasiveTypes.Value == 1 && diag.InvasiveTypes.Value == 2 &&
+          diag.InvasiveTypes.Notifications.PanelSelfRefreshHardware);
+    diag.DiagnosticCategory.Value = 0;
+    diag.DiagnosticCategory.Progressions = 1;
+    CHECK(g_table.DxgkDdiQueryDiagnosticTypesSupport(context, &diag) == STATUS_SUCCESS &&
+          diag.NoninvasiveTypes.Progressions.SyncLockEnableSync == 0 && diag.InvasiveTypes.Value == 0);
+    DXGKARG_CONTROLDIAGNOSTICREPORTING report;
+    RtlZeroMemory(&report, sizeof(report));
+    report.DiagnosticCategory.Notifications = 1;
+    report.RequestedDiagnostics.Notifications.PanelSelfRefreshHardware = 1;
+    CHECK(g_table.DxgkDdiControlDiagnosticReporting(context, &report) == STATUS_SUCCESS &&
+          adapter->PsrDiagnostics.Value == 2);
+    report.RequestedDiagnostics.Value = 0; /* the OS turns reporting off */
+    CHECK(g_table.DxgkDdiControlDiagnosticReporting(context, &report) == STATUS_SUCCESS &&
+          adapter->PsrDiagnostics.Value == 0);
+    report.DiagnosticCategory.Value = 2;
+    report.RequestedDiagnostics.Progressions.SyncLockEnableSync = 1;
+    CHECK(g_table.DxgkDdiControlDiagnosticReporting(context, &report) == STATUS_NOT_SUPPORTED);
+    /* Enumerating a resource's allocations is left to the trap too: the
+     * escape fails and pbcheck names the callback. */
+    PV_ESCAPE_COUNT_CHILDREN count = {9, 0};
+    DXGKARG_ESCAPE escape;
+    RtlZeroMemory(&escape, sizeof(escape));
+    escape.hDevice = device.hDevice;
+    escape.pPrivateDriverData = &count;
+    escape.PrivateDriverDataSize = sizeof(count);
+    CHECK(g_table.DxgkDdiEscape(context, &escape) == STATUS_INVALID_HANDLE);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbEnumHandleChildren called") != NULL);
+    /* Served by a double of the callback's type, the loop stops at the
+     * index past the last child. */
+    adapter->Dxgkrnl.DxgkCbEnumHandleChildren = TestEnumHandleChildren;
+    CHECK(g_table.DxgkDdiEscape(context, &escape) == STATUS_SUCCESS && count.Children == 3);
     DXGK_COLORIMETRY colorimetry;
     RtlZeroMemory(&colorimetry, sizeof(colorimetry));
     colorimetry.WhitePoint.cx = 320;

@@ -52,6 +52,8 @@ public:
     static DXGKDDI_SETTARGETADJUSTEDCOLORIMETRY2 DdiSetTargetAdjustedColorimetry2;
     static DXGKDDI_CONTROLMODEBEHAVIOR DdiControlModeBehavior;
     static DXGKDDI_RESTOREMEMORYFORHOTUPDATE DdiRestoreMemoryForHotUpdate;
+    static DXGKDDI_SETTIMINGSFROMVIDPN DdiSetTimingsFromVidPn;
+    static DXGKDDI_QUERYDIAGNOSTICTYPESSUPPORT DdiQueryDiagnosticTypesSupport;
 
     PDEVICE_OBJECT m_pdo = NULL;
     DXGKRNL_INTERFACE m_dxgkrnl = {};
@@ -76,6 +78,9 @@ public:
     UINT m_sdrWhiteLevel = 80;
     BOOLEAN m_prioritizeHdr = FALSE;
     UINT m_restoredBlocks = 0;
+    UINT m_pathsAdded = 0;
+    BOOLEAN m_selfRefreshPanel = TRUE; /* its panel refreshes itself */
+    DXGK_CONNECTION_STATUS m_lastTargetStatus = ConnectionStatusUninitialized;
 
 private:
     static KSTART_ROUTINE WorkerThread;
@@ -459,6 +464,47 @@ NTSTATUS APIENTRY W10Adapter::DdiRestoreMemoryForHotUpdate(IN_CONST_HANDLE hCont
     return STATUS_SUCCESS;
 }
 
+/* Timings: the driver switches on the enumerations the OS sets (C++ takes
+ * them only from enumeration-typed fields) and keeps each target's state. */
+NTSTATUS APIENTRY W10Adapter::DdiSetTimingsFromVidPn(IN_CONST_HANDLE hAdapter,
+                                                     INOUT_PDXGKARG_SETTIMINGSFROMVIDPN pSetTimings)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hAdapter);
+    for (UINT i = 0; i < pSetTimings->PathCount; i++) {
+        DXGK_SET_TIMING_PATH_INFO &path = pSetTimings->pSetTimingPathInfo[i];
+        DXGK_PATH_UPDATE update = path.Input.VidPnPathUpdates;
+        switch (update) {
+        case DXGK_PATH_UPDATE_ADDED:
+            adapter->m_pathsAdded++;
+            break;
+        case DXGK_PATH_UPDATE_UNMODIFIED:
+        case DXGK_PATH_UPDATE_MODIFIED:
+        case DXGK_PATH_UPDATE_REMOVED:
+            break;
+        }
+        DXGK_CONNECTION_STATUS status = path.TargetState.ConnectionStatus;
+        adapter->m_lastTargetStatus = status;
+        path.DiagnosticInfo = 0;
+        path.GlitchCause = DXGK_GLITCH_CAUSE_NONE;
+        path.GlitchEffect = DXGK_GLITCH_EFFECT_SEAMLESS;
+        path.GlitchDuration = DXGK_GLITCH_DURATION_NONE;
+    }
+    pSetTimings->pResultsFlags->Value = 0;
+    return STATUS_SUCCESS;
+}
+
+/* Diagnostics through the context the OS hands back as IN_CONST_PVOID. */
+NTSTATUS APIENTRY W10Adapter::DdiQueryDiagnosticTypesSupport(IN_CONST_PVOID MiniportDeviceContext,
+                                                             INOUT_PDXGKARG_QUERYDIAGNOSTICTYPESSUPPORT pArgs)
+{
+    const W10Adapter *adapter = static_cast<const W10Adapter *>(MiniportDeviceContext);
+    pArgs->NoninvasiveTypes.Value = 0;
+    pArgs->InvasiveTypes.Value = 0;
+    if (pArgs->DiagnosticCategory.Notifications && adapter->m_selfRefreshPanel)
+        pArgs->NoninvasiveTypes.Notifications.PanelSelfRefreshSoftware = 1;
+    return STATUS_SUCCESS;
+}
+
 extern "C" DRIVER_INITIALIZE DriverEntry;
 
 extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
@@ -494,6 +540,8 @@ extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING Reg
     init.DxgkDdiSetTargetAdjustedColorimetry2 = W10Adapter::DdiSetTargetAdjustedColorimetry2;
     init.DxgkDdiControlModeBehavior = W10Adapter::DdiControlModeBehavior;
     init.DxgkDdiRestoreMemoryForHotUpdate = W10Adapter::DdiRestoreMemoryForHotUpdate;
+    init.DxgkDdiSetTimingsFromVidPn = W10Adapter::DdiSetTimingsFromVidPn;
+    init.DxgkDdiQueryDiagnosticTypesSupport = W10Adapter::DdiQueryDiagnosticTypesSupport;
     return DxgkInitialize(DriverObject, RegistryPath, &init);
 }
 
@@ -636,6 +684,22 @@ int main()
     block.pMetaData = &meta;
     CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(adapter, &block) == STATUS_SUCCESS &&
           g_table.DxgkDdiRestoreMemoryForHotUpdate(adapter, &restore) == STATUS_SUCCESS && adapter->m_restoredBlocks == 1);
+    DXGK_SET_TIMING_PATH_INFO path = {};
+    path.Input.VidPnPathUpdates = DXGK_PATH_UPDATE_ADDED;
+    path.TargetState.ConnectionStatus = MonitorStatusConnected;
+    path.DiagnosticInfo = 0xFFFFFFFFu;
+    DXGK_SET_TIMING_RESULTS results;
+    DXGKARG_SETTIMINGSFROMVIDPN timings = {};
+    timings.pResultsFlags = &results;
+    timings.PathCount = 1;
+    timings.pSetTimingPathInfo = &path;
+    CHECK(g_table.DxgkDdiSetTimingsFromVidPn(adapter, &timings) == STATUS_SUCCESS && adapter->m_pathsAdded == 1 &&
+          adapter->m_lastTargetStatus == MonitorStatusConnected && results.Value == 0 &&
+          path.DiagnosticInfo == (7u | (5u << 8) | (5u << 16)));
+    DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT diag = {};
+    diag.DiagnosticCategory.Notifications = 1;
+    CHECK(g_table.DxgkDdiQueryDiagnosticTypesSupport(adapter, &diag) == STATUS_SUCCESS &&
+          diag.NoninvasiveTypes.Value == 1 && diag.InvasiveTypes.Value == 0);
     DXGK_DRIVERCAPS caps;
     DXGKARG_QUERYADAPTERINFO query = {};
     query.Type = DXGKQAITYPE_DRIVERCAPS;

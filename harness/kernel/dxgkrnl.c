@@ -55,7 +55,7 @@ KD_TRAP(NTSTATUS, DxgkCbIsDevicePresent, STATUS_NOT_SUPPORTED,
         (HANDLE DeviceHandle, PVOID DeviceData, PBOOLEAN DevicePresent))
 KD_TRAP(PVOID, DxgkCbGetHandleData, NULL, (IN_CONST_PDXGKARGCB_GETHANDLEDATA pData))
 KD_TRAP(HANDLE, DxgkCbGetHandleParent, NULL, (HANDLE hAllocation))
-KD_TRAP(HANDLE, DxgkCbEnumHandleChildren, NULL, (const VOID *pData))
+KD_TRAP(D3DKMT_HANDLE, DxgkCbEnumHandleChildren, 0, (IN_CONST_PDXGKARGCB_ENUMHANDLECHILDREN pData))
 KD_TRAP_VOID(DxgkCbNotifyInterrupt,
              (IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARGCB_NOTIFY_INTERRUPT_DATA pNotifyInterruptData))
 KD_TRAP_VOID(DxgkCbNotifyDpc, (IN_CONST_HANDLE hAdapter))

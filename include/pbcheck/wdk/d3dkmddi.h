@@ -2021,6 +2021,15 @@ PBC_WDK_OFF(DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE, Flags, 40);
 PBC_WDK_SIZE(DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE, 48);
 typedef DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE *INOUT_PDXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE;
 
+/* DxgkCbEnumHandleChildren's argument (WDDM 1.0): the parent resource and
+ * the index of the child allocation whose handle the callback returns. */
+typedef struct _DXGKARGCB_ENUMHANDLECHILDREN {
+    D3DKMT_HANDLE hObject;
+    UINT Index;
+} DXGKARGCB_ENUMHANDLECHILDREN;
+PBC_WDK_SIZE(DXGKARGCB_ENUMHANDLECHILDREN, 8);
+typedef const DXGKARGCB_ENUMHANDLECHILDREN *IN_CONST_PDXGKARGCB_ENUMHANDLECHILDREN;
+
 /* The arguments of the DXGKRNL_INTERFACE callbacks added from WDDM 2.0 to
  * 2.6, from their pages (docs/wdk-headers.md). Handle data: the page of
  * DXGK_HANDLE_TYPE names its two values without numbers, so they are C's
@@ -2632,14 +2641,80 @@ PBC_WDK_OFF(DXGK_PRE_START_INFO, Output, 4);
 PBC_WDK_SIZE(DXGK_PRE_START_INFO, 8);
 typedef DXGK_PRE_START_INFO *IN_OUT_PDXGK_PRE_START_INFO;
 
-/* Named only (incomplete): the WDDM 1.3 to 2.7 arguments not laid out
- * yet, or without a page (docs/wdk-headers.md): most display
- * configuration, hardware contexts and diagnostics. */
+/* Diagnostics (dispmprt.h's pages, Windows 10 1809): a category is one
+ * bit of DXGK_DIAGNOSTIC_CATEGORIES, and its types are the bits of that
+ * category's member of DXGK_DIAGNOSTIC_TYPES. The categories' page keeps
+ * Reserved : 31 under a condition it elides, from before Progressions;
+ * with both categories it is 30, so the bits fill one UINT (derived). */
+typedef struct _DXGK_DIAGNOSTIC_CATEGORIES {
+    union {
+        struct {
+            UINT Notifications : 1;
+            UINT Progressions : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_DIAGNOSTIC_CATEGORIES;
+PBC_WDK_SIZE(DXGK_DIAGNOSTIC_CATEGORIES, 4);
+
+typedef struct _DXGK_DIAGTYPE_NOTIFICATIONS {
+    union {
+        struct {
+            UINT PanelSelfRefreshSoftware : 1;
+            UINT PanelSelfRefreshHardware : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_DIAGTYPE_NOTIFICATIONS;
+PBC_WDK_SIZE(DXGK_DIAGTYPE_NOTIFICATIONS, 4);
+
+typedef struct _DXGK_DIAGTYPE_PROGRESSIONS {
+    union {
+        struct {
+            UINT SyncLockEnableSync : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_DIAGTYPE_PROGRESSIONS;
+PBC_WDK_SIZE(DXGK_DIAGTYPE_PROGRESSIONS, 4);
+
+typedef struct _DXGK_DIAGNOSTIC_TYPES {
+    union {
+        DXGK_DIAGTYPE_NOTIFICATIONS Notifications;
+        DXGK_DIAGTYPE_PROGRESSIONS Progressions;
+        UINT Value;
+    };
+} DXGK_DIAGNOSTIC_TYPES;
+PBC_WDK_SIZE(DXGK_DIAGNOSTIC_TYPES, 4);
+
+/* The OS asks which types of a category the driver reports, cheaply
+ * (NoninvasiveTypes) or at a cost (InvasiveTypes)... */
+typedef struct _DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT {
+    DXGK_DIAGNOSTIC_CATEGORIES DiagnosticCategory;
+    DXGK_DIAGNOSTIC_TYPES NoninvasiveTypes;
+    DXGK_DIAGNOSTIC_TYPES InvasiveTypes;
+} DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT, *PDXGKARG_QUERYDIAGNOSTICTYPESSUPPORT;
+PBC_WDK_OFF(DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT, InvasiveTypes, 8);
+PBC_WDK_SIZE(DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT, 12);
+
+/* ...then which of them to report: every type not requested is off. */
+typedef struct _DXGKARG_CONTROLDIAGNOSTICREPORTING {
+    DXGK_DIAGNOSTIC_CATEGORIES DiagnosticCategory;
+    DXGK_DIAGNOSTIC_TYPES RequestedDiagnostics;
+} DXGKARG_CONTROLDIAGNOSTICREPORTING, *PDXGKARG_CONTROLDIAGNOSTICREPORTING;
+PBC_WDK_OFF(DXGKARG_CONTROLDIAGNOSTICREPORTING, RequestedDiagnostics, 4);
+PBC_WDK_SIZE(DXGKARG_CONTROLDIAGNOSTICREPORTING, 8);
+
+/* Named here: the WDDM 1.3 to 2.7 arguments without a page or not laid
+ * out (docs/wdk-headers.md), hardware contexts and diagnostic collection,
+ * and the two display-configuration arguments dispmprt.h lays out beside
+ * the output technology their parts use. */
 typedef struct _DXGKARG_CREATEHWCONTEXT DXGKARG_CREATEHWCONTEXT;
-typedef struct _DXGKARG_SETTIMINGSFROMVIDPN DXGKARG_SETTIMINGSFROMVIDPN;
-typedef struct _DXGKARG_QUERYCONNECTIONCHANGE DXGKARG_QUERYCONNECTIONCHANGE;
-typedef struct _DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT;
-typedef struct _DXGKARG_CONTROLDIAGNOSTICREPORTING DXGKARG_CONTROLDIAGNOSTICREPORTING;
+typedef struct _DXGKARG_SETTIMINGSFROMVIDPN DXGKARG_SETTIMINGSFROMVIDPN; /* laid out in dispmprt.h */
+typedef struct _DXGKARG_QUERYCONNECTIONCHANGE DXGKARG_QUERYCONNECTIONCHANGE; /* laid out in dispmprt.h */
 typedef struct _DXGKARG_COLLECTDIAGNOSTICINFO DXGKARG_COLLECTDIAGNOSTICINFO;
 
 /* Multiplane overlays, WDDM 1.3 (Windows 8.1) and WDDM 2.0: the planes the

@@ -86,6 +86,20 @@ typedef enum D3DDDI_COLOR_SPACE_TYPE {
     D3DDDI_COLOR_SPACE_CUSTOM = 0xFFFFFFFF
 } D3DDDI_COLOR_SPACE_TYPE;
 
+/* The colour space on the wire (this file's page, WDDM 2.2). Its first
+ * three names "see D3DDDI_COLOR_SPACE_TYPE", so they take their namesakes'
+ * values there; G22_P709_WCG "starts at 30" and the rest follow it
+ * (derived, docs/wdk-headers.md). */
+typedef enum _D3DDDI_OUTPUT_WIRE_COLOR_SPACE_TYPE {
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G22_P709 = D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_RESERVED = D3DDDI_COLOR_SPACE_RESERVED,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G2084_P2020 = D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G22_P709_WCG = 30,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G22_P2020,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G2084_P2020_HDR10PLUS,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G2084_P2020_DVLL
+} D3DDDI_OUTPUT_WIRE_COLOR_SPACE_TYPE;
+
 /* The kind of gamma ramp on a path. The page lists the names in order
  * without numbers; D3DKMT_SETGAMMARAMP's page numbers the first four 0 to
  * 3, so the rest follow in C's order (MATRIX_3x4 from WDDM 2.3, MATRIX_V2

@@ -118,6 +118,179 @@ typedef enum _D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY {
     D3DKMDT_VOT_BNC = D3DKMDT_VOT_COMPONENT_VIDEO
 } D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY;
 
+/* DxgkDdiQueryConnectionChange's argument (WDDM 2.2, d3dkmddi.h's pages;
+ * here because the output technology is declared in this file). The
+ * statuses' page lists them without numbers: C's, 0 to 9 (derived), so
+ * the 4-bit field holds them all. The WDDM 3.0 members, MonitorConnect's
+ * MonitorConnectFlags and the argument's Usb4MonitorInfo, are left out:
+ * these headers stop at WDDM 2.7. Without them the union is still 8 bytes
+ * (TargetConnect's), so the change is 24 bytes either way. */
+typedef enum _DXGK_CONNECTION_STATUS {
+    ConnectionStatusUninitialized,
+    TargetStatusDisconnected,
+    TargetStatusConnected,
+    TargetStatusJoined,
+    MonitorStatusDisconnected,
+    MonitorStatusUnknown,
+    MonitorStatusConnected,
+    LinkConfigurationStarted,
+    LinkConfigurationFailed,
+    LinkConfigurationSucceeded
+} DXGK_CONNECTION_STATUS, *PDXGK_CONNECTION_STATUS;
+
+typedef struct _DXGK_CONNECTION_CHANGE {
+    ULONGLONG ConnectionChangeId;
+    D3DDDI_VIDEO_PRESENT_TARGET_ID TargetId : 24;
+    DXGK_CONNECTION_STATUS ConnectionStatus : 4;
+    UINT Reserved : 4;
+    union {
+        struct {
+            D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY LinkTargetType;
+        } MonitorConnect;
+        struct {
+            D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY BaseTargetType;
+            D3DDDI_VIDEO_PRESENT_TARGET_ID NewTargetId;
+        } TargetConnect;
+        struct {
+            D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY BaseTargetType;
+            D3DDDI_VIDEO_PRESENT_TARGET_ID NewTargetId;
+        } TargetJoin;
+    };
+} DXGK_CONNECTION_CHANGE, *PDXGK_CONNECTION_CHANGE;
+PBC_WDK_OFF(DXGK_CONNECTION_CHANGE, MonitorConnect, 12);
+PBC_WDK_SIZE(DXGK_CONNECTION_CHANGE, 24);
+
+struct _DXGKARG_QUERYCONNECTIONCHANGE {
+    DXGK_CONNECTION_CHANGE ConnectionChange;
+};
+PBC_WDK_SIZE(DXGKARG_QUERYCONNECTIONCHANGE, 24);
+
+/* DxgkDdiSetTimingsFromVidPn's argument and its parts (WDDM 2.2,
+ * d3dkmddi.h's pages; here because a path reports its target's connection
+ * state). The enumerations' pages list names without numbers: C's
+ * (derived). A path's glitch diagnosis is three enumerations and a UINT8
+ * sharing the UINT DiagnosticInfo, so each is one byte (derived): they are
+ * UINT8s and their names an enumeration's constants, which C11 and C++
+ * both take. The path's input keeps the sync-lock members (Windows 10
+ * 1803, WDDM 2.4), so its Reserved is the page's 20 bits. */
+typedef struct _DXGK_SET_TIMING_FLAGS {
+    union {
+        struct {
+            UINT Reserved;
+        };
+        UINT Value;
+    };
+} DXGK_SET_TIMING_FLAGS;
+PBC_WDK_SIZE(DXGK_SET_TIMING_FLAGS, 4);
+
+typedef struct _DXGK_SET_TIMING_RESULTS {
+    union {
+        struct {
+            UINT ConnectionStatusChanges : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_SET_TIMING_RESULTS, *PDXGK_SET_TIMING_RESULTS;
+PBC_WDK_SIZE(DXGK_SET_TIMING_RESULTS, 4);
+
+typedef enum _DXGK_PATH_UPDATE {
+    DXGK_PATH_UPDATE_UNMODIFIED,
+    DXGK_PATH_UPDATE_ADDED,
+    DXGK_PATH_UPDATE_MODIFIED,
+    DXGK_PATH_UPDATE_REMOVED
+} DXGK_PATH_UPDATE;
+
+typedef enum _DXGK_SYNC_LOCK_STYLE {
+    DXGK_SYNC_LOCK_STYLE_NONE,
+    DXGK_SYNC_LOCK_STYLE_IDENTICAL
+} DXGK_SYNC_LOCK_STYLE;
+
+typedef UINT8 DXGK_GLITCH_CAUSE;
+enum {
+    DXGK_GLITCH_CAUSE_DRIVER_ERROR,
+    DXGK_GLITCH_CAUSE_TIMING_CHANGE,
+    DXGK_GLITCH_CAUSE_PIPELINE_CHANGE,
+    DXGK_GLITCH_CAUSE_MEMORY_TIMING,
+    DXGK_GLITCH_CAUSE_ENCODER_RECONFIG,
+    DXGK_GLITCH_CAUSE_MODIFIED_WIRE_USAGE,
+    DXGK_GLITCH_CAUSE_METADATA_CHANGE,
+    DXGK_GLITCH_CAUSE_NONE
+};
+
+typedef UINT8 DXGK_GLITCH_EFFECT;
+enum {
+    DXGK_GLITCH_EFFECT_SYNC_LOSS,
+    DXGK_GLITCH_EFFECT_GARBAGE_CONTENT,
+    DXGK_GLITCH_EFFECT_STALE_CONTENT,
+    DXGK_GLITCH_EFFECT_BLACK_CONTENT,
+    DXGK_GLITCH_EFFECT_DEGRADED_CONTENT,
+    DXGK_GLITCH_EFFECT_SEAMLESS
+};
+
+typedef UINT8 DXGK_GLITCH_DURATION;
+enum {
+    DXGK_GLITCH_DURATION_INDEFINITE,
+    DXGK_GLITCH_DURATION_MULTI_FRAME,
+    DXGK_GLITCH_DURATION_SINGLE_FRAME,
+    DXGK_GLITCH_DURATION_MULTI_LINE,
+    DXGK_GLITCH_DURATION_SINGLE_LINE,
+    DXGK_GLITCH_DURATION_NONE
+};
+
+typedef struct _DXGK_SET_TIMING_PATH_INFO {
+    D3DDDI_VIDEO_PRESENT_TARGET_ID VidPnTargetId;
+    union {
+        D3DDDI_COLOR_SPACE_TYPE OutputColorSpace;
+        D3DDDI_OUTPUT_WIRE_COLOR_SPACE_TYPE OutputWireColorSpace;
+    };
+    D3DKMDT_WIRE_FORMAT_AND_PREFERENCE SelectedWireFormat;
+    union {
+        struct {
+            DXGK_PATH_UPDATE VidPnPathUpdates : 2;
+            UINT Active : 1;
+            UINT IgnoreConnectivity : 1;
+            UINT PreserveInherited : 1;
+            UINT SyncLockGroup : 3;
+            DXGK_SYNC_LOCK_STYLE SyncLockStyle : 4;
+            UINT Reserved : 20;
+        } Input;
+        UINT InputFlags;
+    };
+    union {
+        struct {
+            UINT RecheckMPO : 1;
+            UINT Reserved : 31;
+        } Output;
+        UINT OutputFlags;
+    };
+    DXGK_CONNECTION_CHANGE TargetState;
+    union {
+        struct {
+            DXGK_GLITCH_CAUSE GlitchCause;
+            DXGK_GLITCH_EFFECT GlitchEffect;
+            DXGK_GLITCH_DURATION GlitchDuration;
+            UINT8 Reserved;
+        };
+        UINT DiagnosticInfo;
+    };
+} DXGK_SET_TIMING_PATH_INFO, *PDXGK_SET_TIMING_PATH_INFO;
+PBC_WDK_OFF(DXGK_SET_TIMING_PATH_INFO, InputFlags, 12);
+PBC_WDK_OFF(DXGK_SET_TIMING_PATH_INFO, TargetState, 24);
+PBC_WDK_OFF(DXGK_SET_TIMING_PATH_INFO, DiagnosticInfo, 48);
+PBC_WDK_SIZE(DXGK_SET_TIMING_PATH_INFO, 56);
+
+struct _DXGKARG_SETTIMINGSFROMVIDPN {
+    D3DKMDT_HVIDPN hFunctionalVidPn;
+    DXGK_SET_TIMING_FLAGS SetFlags;
+    PDXGK_SET_TIMING_RESULTS pResultsFlags;
+    UINT PathCount;
+    DXGK_SET_TIMING_PATH_INFO *pSetTimingPathInfo;
+};
+PBC_WDK_OFF(DXGKARG_SETTIMINGSFROMVIDPN, pResultsFlags, 16);
+PBC_WDK_OFF(DXGKARG_SETTIMINGSFROMVIDPN, pSetTimingPathInfo, 32);
+PBC_WDK_SIZE(DXGKARG_SETTIMINGSFROMVIDPN, 40);
+
 typedef enum _D3DKMDT_MONITOR_ORIENTATION_AWARENESS {
     D3DKMDT_MOA_UNINITIALIZED = 0,
     D3DKMDT_MOA_NONE = 1,
@@ -379,7 +552,7 @@ typedef NTSTATUS APIENTRY DXGKCB_IS_DEVICE_PRESENT(HANDLE DeviceHandle, PVOID De
                                                    PBOOLEAN DevicePresent);
 typedef PVOID APIENTRY DXGKCB_GETHANDLEDATA(IN_CONST_PDXGKARGCB_GETHANDLEDATA pData);
 typedef HANDLE APIENTRY DXGKCB_GETHANDLEPARENT(HANDLE hAllocation);
-typedef HANDLE APIENTRY DXGKCB_ENUMHANDLECHILDREN(const VOID *pData);
+typedef D3DKMT_HANDLE APIENTRY DXGKCB_ENUMHANDLECHILDREN(IN_CONST_PDXGKARGCB_ENUMHANDLECHILDREN pData);
 typedef NTSTATUS APIENTRY DXGKCB_QUERYVIDPNINTERFACE(IN_CONST_D3DKMDT_HVIDPN hVidPn,
                                                      DXGK_VIDPN_INTERFACE_VERSION VidPnInterfaceVersion,
                                                      const DXGK_VIDPN_INTERFACE **ppVidPnInterface);
