@@ -701,14 +701,13 @@ static NTSTATUS APIENTRY PvSetTargetAnalogCopyProtection(IN_CONST_HANDLE hAdapte
 }
 
 /* The OS asks for the oldest connection change the driver has queued
- * (its interrupt handler queues them); the page's STATUS_ALREADY_COMPLETE,
- * for none left, is not in these headers (no page found gives its value),
- * so an empty queue is an invalid device state here. */
+ * (its interrupt handler queues them); STATUS_ALREADY_COMPLETE when none
+ * is left, as the page says. */
 static NTSTATUS APIENTRY PvQueryConnectionChange(IN_CONST_HANDLE hAdapter, IN_PDXGKARG_QUERYCONNECTIONCHANGE pArgs)
 {
     PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
     if (adapter->ChangesReported == adapter->ChangesQueued)
-        return STATUS_INVALID_DEVICE_STATE;
+        return STATUS_ALREADY_COMPLETE;
     pArgs->ConnectionChange = adapter->Changes[adapter->ChangesReported % PV_CHANGES];
     adapter->ChangesReported++;
     return STATUS_SUCCESS;
@@ -1360,7 +1359,8 @@ int main(void)
     CHECK(g_table.DxgkDdiQueryConnectionChange(context, &connection) == STATUS_SUCCESS &&
           connection.ConnectionChange.ConnectionChangeId == 2 &&
           connection.ConnectionChange.ConnectionStatus == MonitorStatusDisconnected);
-    CHECK(g_table.DxgkDdiQueryConnectionChange(context, &connection) == STATUS_INVALID_DEVICE_STATE);
+    CHECK(g_table.DxgkDdiQueryConnectionChange(context, &connection) == STATUS_ALREADY_COMPLETE);
+    CHECK(STATUS_ALREADY_COMPLETE == 0xFF && NT_SUCCESS(STATUS_ALREADY_COMPLETE));
     /* The bit-fields share the UINT after the id: target in the low 24
      * bits, then the status (MonitorStatusDisconnected, 4). */
     UINT packed;
