@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "coverage.h"
 #include "progress.h"
+#include "exec/attribute.h"
 #include "exec/child.h"
 #include "exec/isolate.h"
 #include "exec/target.h"
@@ -110,7 +111,7 @@ static volatile sig_atomic_t certify_stop;
 /* What a certify worker does with one job: run a case, or minimize a
  * failing one. Both happen in the worker, so a builder that crashes or
  * hangs doing either costs that job only. */
-enum { JOB_RUN = 1, JOB_MINIMIZE = 2 };
+enum { JOB_RUN = 1, JOB_MINIMIZE = 2, JOB_ATTRIBUTE = 3 };
 
 typedef struct certify_worker {
     pbc_runner runner;
@@ -158,6 +159,11 @@ static uint8_t *certify_job(void *ctx, const uint8_t *job, size_t len, size_t *a
         pbc_iso_put_str(&out, sig);
         pbc_iso_put_str(&out, title);
         pbc_iso_put_str(&out, facts.location);
+    } else if (kind == JOB_ATTRIBUTE) {
+        pbc_attribution a;
+        pbc_attribute(&w->runner, &s, w->t, &a);
+        pbc_iso_put_str(&out, a.text);
+        pbc_iso_put_str(&out, pbc_attribution_where(&a));
     } else {
         char *m = pbc_certify_minimize(&w->runner, &s, w->t, rule ? rule : "");
         pbc_iso_put_str(&out, m);
@@ -237,6 +243,38 @@ static void certify_isolated_signature(pbc_case_result *res, const char *detail,
     res->signature = pbc_xstrdup(sig);
     res->title = pbc_xstrdup(title);
     res->location = facts.location[0] ? pbc_xstrdup(facts.location) : NULL;
+}
+
+/* Who wrote a divergence's first wrong byte (or the address a GPU fault
+ * came from): its reproducer replayed in the worker with a store watch
+ * (exec/attribute.h). The store's FILE:LINE becomes the case's location
+ * (report.sarif's), the sentence its last_writer and the end of its
+ * finding. */
+static void certify_attribute(pbc_iso *iso, certify_worker *w, const char *name, pbc_case_result *res)
+{
+    pbc_case m;
+    snprintf(m.name, sizeof(m.name), "%s", name);
+    m.text = res->minimized;
+    pbc_iso_result r;
+    if (certify_ask(iso, w, JOB_ATTRIBUTE, &m, NULL, &r) == PBC_ISO_OK) {
+        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
+        char *text = pbc_iso_get_text(&in, 0), *where = pbc_iso_get_text(&in, 0);
+        if (!pbc_iso_reader_done(&in)) {
+            pbc_iso_reject(iso, &r, "not a last writer");
+        } else if (text && text[0]) {
+            res->last_writer = pbc_xstrdup(text);
+            char *message = pbc_xprintf("%s\n  %s", res->message, text);
+            free(res->message);
+            res->message = message;
+            if (where && where[0]) {
+                free(res->location);
+                res->location = pbc_xstrdup(where);
+            }
+        }
+        free(text);
+        free(where);
+    }
+    pbc_iso_result_fini(&r);
 }
 
 /* Judges one case and, when it fails, writes its reproducer (minimized,
@@ -331,6 +369,8 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
     pbc_iso_result_fini(&r);
     if (!res->minimized)
         res->minimized = pbc_xstrdup(c->text);
+    if (!res->isolation && !certify_stop && (!strcmp(res->rule, "PB-DIVERGE") || !strcmp(res->rule, "PB-GPU-FAULT")))
+        certify_attribute(iso, w, c->name, res);
     char *path = pbc_report_repro_path(dir, c->name);
     /* The target as the user named it: a library's path replays, its table name would not. */
     /* With the limits this run had, so a timeout or oom replays as one. */
@@ -676,6 +716,7 @@ int pbc_cmd_certify(int argc, char **argv)
         rep[i].signature = res[i].signature;
         rep[i].title = res[i].title;
         rep[i].location = res[i].location;
+        rep[i].last_writer = res[i].last_writer;
         rep[i].size = (uint32_t)strlen(cases.items[i].text);
     }
     report.interrupted = certify_stop != 0;
@@ -774,6 +815,7 @@ int pbc_cmd_certify(int argc, char **argv)
         free(res[i].signature);
         free(res[i].title);
         free(res[i].location);
+        free(res[i].last_writer);
         free((char *)rep[i].repro);
         free((char *)rep[i].replay);
     }

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "progress.h"
 #include "base/safe.h"
+#include "exec/attribute.h"
 #include "exec/child.h"
 #include "exec/isolate.h"
 #include "exec/runner.h"
@@ -342,6 +343,12 @@ static void judge_text(FILE *out, pbc_runner *runner, const char *name, const pb
         c->failed++;
         fprintf(out, "%s  %s  %s\n  %s\n", res.verdict == PBC_VERDICT_FAIL ? "FAIL" : "HARNESS BUG", name,
                 res.rule, res.message);
+        if (res.verdict == PBC_VERDICT_FAIL && (res.shape.addr_known || !strcmp(res.rule, "PB-GPU-FAULT"))) {
+            /* who wrote the first wrong byte: the case once more, with a store watch */
+            pbc_attribution a;
+            if (pbc_attribute(runner, s, t, &a) != PBC_ATTR_NONE)
+                fprintf(out, "  %s\n", a.text);
+        }
         if (res.log[0])
             fprintf(out, "  the builder's DbgPrint output%s:\n%s%s", res.log_truncated ? " (last lines)" : "",
                     res.log, res.log[strlen(res.log) - 1] == '\n' ? "" : "\n");

@@ -28,6 +28,7 @@
 #include "base/safe.h"
 #include "base/util.h"
 #include "cli.h"
+#include "exec/attribute.h"
 #include "exec/child.h"
 #include "exec/isolate.h"
 #include "exec/target.h"
@@ -212,7 +213,7 @@ static int collect(pbc_triage_run *in, const char *path, tri_walk *w)
 
 /* ---- Replays in the worker ---- */
 
-enum { JOB_BYTES = 1, JOB_TEXT = 2 };
+enum { JOB_BYTES = 1, JOB_TEXT = 2, JOB_ATTRIBUTE = 3 };
 
 /* The scenario an input holds, decoded as replay and the fuzz targets
  * decode it; -1 with why when it holds none this target can run. */
@@ -244,8 +245,17 @@ static uint8_t *tri_job(void *ctx, const uint8_t *job, size_t len, size_t *answe
     char why[512];
     pbc_triage_facts f;
     pbc_iso_buf out = {0};
-    if (tri_load(c->t, name ? name : "input", bytes ? bytes : (const uint8_t *)"", n, kind == JOB_TEXT, &s, why,
-                 sizeof(why))) {
+    if (kind == JOB_ATTRIBUTE) { /* who wrote the first wrong byte of a reproducer (a text scenario) */
+        pbc_attribution a;
+        memset(&a, 0, sizeof(a));
+        if (tri_load(c->t, "repro", bytes ? bytes : (const uint8_t *)"", n, 1, &s, why, sizeof(why)) == 0) {
+            pbc_attribute(&c->runner, &s, c->t, &a);
+            pbc_scenario_fini(&s);
+        }
+        pbc_iso_put_str(&out, a.text);
+        pbc_iso_put_str(&out, pbc_attribution_where(&a));
+    } else if (tri_load(c->t, name ? name : "input", bytes ? bytes : (const uint8_t *)"", n, kind == JOB_TEXT, &s,
+                        why, sizeof(why))) {
         memset(&f, 0, sizeof(f));
         f.cls = PBC_TRIAGE_INVALID;
         pbc_iso_put_bytes(&out, &f, sizeof(f));
@@ -594,6 +604,46 @@ static void tri_minimize(tri_ctx *c, tri_bucket *b, const tri_input *x)
     pbc_scenario_fini(&cur);
 }
 
+/* Who wrote a divergence's first wrong byte (or a GPU fault's address):
+ * the bucket's reproducer replayed in the worker with a store watch
+ * (exec/attribute.h). The store's FILE:LINE becomes the bucket's
+ * location and root cause. */
+static void tri_attribute(tri_ctx *c, tri_bucket *b)
+{
+    pbc_iso_buf job = {0};
+    pbc_iso_put_u32(&job, JOB_ATTRIBUTE);
+    pbc_iso_put_str(&job, "repro");
+    pbc_iso_put_bytes(&job, b->repro, strlen(b->repro));
+    pbc_iso_result r;
+    if (c->iso) {
+        pbc_iso_run(c->iso, job.p, job.n, &r);
+    } else {
+        memset(&r, 0, sizeof(r));
+        r.answer = tri_job(c, job.p, job.n, &r.answer_len);
+        r.cls = PBC_ISO_OK;
+    }
+    free(job.p);
+    if (r.cls == PBC_ISO_OK) {
+        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
+        char *text = pbc_iso_get_text(&in, 0), *where = pbc_iso_get_text(&in, 0);
+        if (!pbc_iso_reader_done(&in)) {
+            pbc_iso_reject(c->iso, &r, "not a last writer");
+        } else if (text && text[0]) {
+            b->last_writer = pbc_xstrdup(text);
+            char *report = pbc_xprintf("%s\n  %s", b->report ? b->report : "", text);
+            free(b->report);
+            b->report = report;
+            if (where && where[0]) {
+                snprintf(b->writer_at, sizeof(b->writer_at), "%s", where);
+                snprintf(b->facts.location, sizeof(b->facts.location), "%s", where);
+            }
+        }
+        free(text);
+        free(where);
+    }
+    pbc_iso_result_fini(&r);
+}
+
 /* ---- The verb ---- */
 
 static const char triage_about[] =
@@ -768,8 +818,12 @@ int pbc_cmd_triage(int argc, char **argv)
         b->report = pbc_xstrdup(x->message ? x->message : "");
         if (minimizable(b->facts.cls))
             tri_minimize(&c, b, x);
+        if (b->repro && (b->facts.cls == PBC_TRIAGE_DIVERGE ||
+                         (b->facts.cls == PBC_TRIAGE_RULE && !strcmp(b->facts.rule, "PB-GPU-FAULT"))))
+            tri_attribute(&c, b);
         pbc_progress_tick(&progress, i + 1, run.bucket_count, 0, -1, b->title);
     }
+    pbc_triage_sort(&run); /* root causes again, by the stores found */
     pbc_progress_end(&progress);
     run.seconds = pbc_cli_now() - started;
     if (join && pbc_triage_join(&run, join, err, sizeof(err)))

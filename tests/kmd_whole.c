@@ -247,7 +247,8 @@ static NTSTATUS APIENTRY KwOpenAllocation(IN_CONST_HANDLE hDevice, IN_CONST_PDXG
     UNREFERENCED_PARAMETER(hDevice);
     for (UINT i = 0; i < pOpenAllocation->NumAllocations; i++) {
         DXGK_OPENALLOCATIONINFO *open = &pOpenAllocation->pOpenAllocation[i];
-        open->hDeviceSpecificAllocation = g_adapter.Dxgkrnl.DxgkCbGetHandleData(open);
+        DXGKARGCB_GETHANDLEDATA get = {open->hAllocation, DXGK_HANDLE_ALLOCATION, {{0}}};
+        open->hDeviceSpecificAllocation = g_adapter.Dxgkrnl.DxgkCbGetHandleData(&get);
     }
     return STATUS_SUCCESS;
 }

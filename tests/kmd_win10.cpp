@@ -2,9 +2,12 @@
  * describes, as one whole file: the adapter is a C++ class whose DDI entry
  * points are static members taking IN_CONST_PVOID and IN_CONST_HANDLE and
  * casting them straight to the class; DriverEntry fills the WDDM 2.x
- * members of DRIVER_INITIALIZATION_DATA; StartDevice reads a device
- * property, initialises events and a DPC and starts a worker thread that
- * SubmitCommandVirtual wakes; the strings are L"..." in WCHAR arrays.
+ * members of DRIVER_INITIALIZATION_DATA; StartDevice keeps its copy of
+ * DXGKRNL_INTERFACE and calls a WDDM 2.x callback through it, reads a
+ * device property, initialises events and a DPC and starts a worker thread
+ * that SubmitCommandVirtual wakes; hardware queues and display detection
+ * look inside their WDDM 2.2 arguments; the strings are L"..." in WCHAR
+ * arrays.
  * It compiles against include/pbcheck/wdk alone, as C++17 with every
  * warning an error and -fshort-wchar (as pbcheck_add_target builds a
  * target), and the test at the end runs it on the kernel services. */
@@ -37,9 +40,20 @@ public:
     static DXGKDDI_DESTROYPROCESS DdiDestroyProcess;
     static DXGKDDI_SETSTABLEPOWERSTATE DdiSetStablePowerState;
     static DXGKDDI_QUERYENGINESTATUS DdiQueryEngineStatus;
+    static DXGKDDI_CREATEHWQUEUE DdiCreateHwQueue;
+    static DXGKDDI_DISPLAYDETECTCONTROL DdiDisplayDetectControl;
     static DXGKDDI_QUERYDEPENDENTENGINEGROUP DdiQueryDependentEngineGroup;
     static DXGKDDI_RESETENGINE DdiResetEngine;
     static DXGKDDI_CANCELCOMMAND DdiCancelCommand;
+    static DXGKDDI_CHECKMULTIPLANEOVERLAYSUPPORT2 DdiCheckMultiPlaneOverlaySupport2;
+    static DXGKDDI_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 DdiSetVidPnSourceAddressWithMultiPlaneOverlay2;
+    static DXGKDDI_GETMULTIPLANEOVERLAYCAPS DdiGetMultiPlaneOverlayCaps;
+    static DXGKDDI_SETTARGETGAMMA DdiSetTargetGamma;
+    static DXGKDDI_SETTARGETADJUSTEDCOLORIMETRY2 DdiSetTargetAdjustedColorimetry2;
+    static DXGKDDI_CONTROLMODEBEHAVIOR DdiControlModeBehavior;
+    static DXGKDDI_RESTOREMEMORYFORHOTUPDATE DdiRestoreMemoryForHotUpdate;
+    static DXGKDDI_SETTIMINGSFROMVIDPN DdiSetTimingsFromVidPn;
+    static DXGKDDI_QUERYDIAGNOSTICTYPESSUPPORT DdiQueryDiagnosticTypesSupport;
 
     PDEVICE_OBJECT m_pdo = NULL;
     DXGKRNL_INTERFACE m_dxgkrnl = {};
@@ -55,6 +69,18 @@ public:
     KIRQL m_dpcIrql = PASSIVE_LEVEL;
     D3DGPU_PHYSICAL_ADDRESS m_rootPageTable = {};
     BOOLEAN m_stablePower = FALSE;
+    BOOLEAN m_hotPlug = FALSE;
+    UINT m_queues = 0;
+    NTSTATUS m_connectorChange = STATUS_SUCCESS;
+    PHYSICAL_ADDRESS m_overlay = {};
+    RECT m_overlayDst = {};
+    D3DDDI_GAMMARAMP_TYPE m_gamma = D3DDDI_GAMMARAMP_UNINITIALIZED;
+    UINT m_sdrWhiteLevel = 80;
+    BOOLEAN m_prioritizeHdr = FALSE;
+    UINT m_restoredBlocks = 0;
+    UINT m_pathsAdded = 0;
+    BOOLEAN m_selfRefreshPanel = TRUE; /* its panel refreshes itself */
+    DXGK_CONNECTION_STATUS m_lastTargetStatus = ConnectionStatusUninitialized;
 
 private:
     static KSTART_ROUTINE WorkerThread;
@@ -87,6 +113,8 @@ NTSTATUS W10Adapter::DdiStartDevice(IN_CONST_PVOID MiniportDeviceContext, IN_PDX
 NTSTATUS W10Adapter::Start(IN_PDXGKRNL_INTERFACE DxgkInterface, OUT_PULONG Sources, OUT_PULONG Children)
 {
     m_dxgkrnl = *DxgkInterface;
+    /* Tell the OS about the connector already plugged in (WDDM 2.2). */
+    m_connectorChange = m_dxgkrnl.DxgkCbIndicateConnectorChange(m_dxgkrnl.DeviceHandle);
     ULONG length = 0;
     NTSTATUS status = IoGetDeviceProperty(m_pdo, DevicePropertyDeviceDescription, sizeof(m_description),
                                           m_description, &length);
@@ -180,6 +208,25 @@ NTSTATUS APIENTRY W10Adapter::DdiQueryAdapterInfo(IN_CONST_HANDLE hAdapter,
     caps->MemoryManagementCaps.GpuMmuSupported = 1;
     caps->SchedulingCaps.MultiEngineAware = 1;
     caps->SchedulingCaps.CancelCommandAware = 1;
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiCreateHwQueue(IN_CONST_HANDLE hHwContext, INOUT_PDXGKARG_CREATEHWQUEUE pCreateHwQueue)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hHwContext);
+    if (pCreateHwQueue->Flags.Value & ~1u) /* only DisableGpuTimeout */
+        return STATUS_NOT_SUPPORTED;
+    pCreateHwQueue->hHwQueue = reinterpret_cast<HANDLE>(static_cast<ULONG_PTR>(++adapter->m_queues));
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiDisplayDetectControl(IN_CONST_HANDLE hAdapter,
+                                                      IN_CONST_PDXGKARG_DISPLAYDETECTCONTROL pDisplayDetectControl)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hAdapter);
+    if (pDisplayDetectControl->Type != DXGK_DDCT_ENABLEHPD && pDisplayDetectControl->Type != DXGK_DDCT_DISABLEHPD)
+        return STATUS_NOT_SUPPORTED;
+    adapter->m_hotPlug = pDisplayDetectControl->Type == DXGK_DDCT_ENABLEHPD;
     return STATUS_SUCCESS;
 }
 
@@ -326,6 +373,138 @@ NTSTATUS APIENTRY W10Adapter::DdiCancelCommand(IN_CONST_HANDLE hAdapter,
                : STATUS_INVALID_PARAMETER;
 }
 
+/* One overlay plane over the primary, in sRGB, never rotated. */
+NTSTATUS APIENTRY W10Adapter::DdiCheckMultiPlaneOverlaySupport2(IN_CONST_HANDLE hAdapter,
+                                                                IN_OUT_PDXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    pArgs->Supported = TRUE;
+    pArgs->ReturnInfo.Value = 0;
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_ATTRIBUTES2 &attr = pArgs->pPlanes[i].PlaneAttributes;
+        if (i > 1 || attr.Rotation != D3DDDI_ROTATION_IDENTITY ||
+            attr.ColorSpaceType != D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709 ||
+            attr.Blend != DXGK_MULTIPLANE_OVERLAY_BLEND_OPAQUE) {
+            pArgs->Supported = FALSE;
+            pArgs->ReturnInfo.FailingPlane = i;
+            break;
+        }
+    }
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiSetVidPnSourceAddressWithMultiPlaneOverlay2(
+    IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 pArgs)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hAdapter);
+    for (UINT i = 0; i < pArgs->PlaneCount; i++) {
+        const DXGK_MULTIPLANE_OVERLAY_PLANE2 &plane = pArgs->pPlanes[i];
+        if (plane.LayerIndex != 1)
+            continue; /* the primary flips through DxgkDdiSetVidPnSourceAddress */
+        adapter->m_overlay = plane.Enabled ? plane.AllocationAddress : PHYSICAL_ADDRESS{};
+        adapter->m_overlayDst = plane.PlaneAttributes.DstRect;
+    }
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiGetMultiPlaneOverlayCaps(IN_CONST_HANDLE hAdapter,
+                                                           IN_OUT_PDXGKARG_GETMULTIPLANEOVERLAYCAPS pArgs)
+{
+    UNREFERENCED_PARAMETER(hAdapter);
+    pArgs->MaxPlanes = pArgs->MaxRGBPlanes = 2;
+    pArgs->MaxYUVPlanes = 0;
+    pArgs->OverlayCaps.Value = 0;
+    pArgs->OverlayCaps.Immediate = 1;
+    pArgs->MaxStretchFactor = pArgs->MaxShrinkFactor = 1.0f; /* no scaler */
+    return STATUS_SUCCESS;
+}
+
+/* The display pipe takes the default ramp or a 3x256 table, nothing else. */
+NTSTATUS APIENTRY W10Adapter::DdiSetTargetGamma(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETTARGETGAMMA pArgs)
+{
+    const D3DKMDT_GAMMA_RAMP &ramp = pArgs->GammaRamp;
+    if (ramp.Type != D3DDDI_GAMMARAMP_DEFAULT &&
+        (ramp.Type != D3DDDI_GAMMARAMP_RGB256x3x16 || ramp.DataSize != 3 * 256 * sizeof(USHORT) ||
+         ramp.Data.pRgb256x3x16 == NULL))
+        return STATUS_NOT_SUPPORTED;
+    static_cast<W10Adapter *>(hAdapter)->m_gamma = ramp.Type;
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiSetTargetAdjustedColorimetry2(IN_CONST_HANDLE hAdapter,
+                                                               IN_PDXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 pArgs)
+{
+    if (pArgs->AdjustedColorimetry.StandardColorimetryFlags.ST2084 == 0)
+        return STATUS_SUCCESS; /* SDR panel: nothing to raise */
+    static_cast<W10Adapter *>(hAdapter)->m_sdrWhiteLevel = pArgs->SdrWhiteLevel != 0 ? pArgs->SdrWhiteLevel : 80;
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY W10Adapter::DdiControlModeBehavior(IN_CONST_HANDLE hAdapter,
+                                                     INOUT_PDXGKARG_CONTROLMODEBEHAVIOR pArgs)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hAdapter);
+    pArgs->Satisfied.Value = 0;
+    pArgs->NotSatisfied.Value = 0; /* colorimetric control: not supported, left clear */
+    adapter->m_prioritizeHdr = pArgs->Request.PrioritizeHDR ? TRUE : FALSE;
+    pArgs->Satisfied.PrioritizeHDR = pArgs->Request.PrioritizeHDR;
+    return STATUS_SUCCESS;
+}
+
+/* Each block the old driver saved comes back once; the last call says so. */
+NTSTATUS APIENTRY W10Adapter::DdiRestoreMemoryForHotUpdate(IN_CONST_HANDLE hContext,
+                                                           IN_CONST_PDXGKARG_RESTOREMEMORYFORHOTUPDATE pArgs)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hContext);
+    if (pArgs->Flags.RestoreComplete)
+        return adapter->m_restoredBlocks != 0 ? STATUS_SUCCESS : STATUS_INVALID_PARAMETER;
+    if (pArgs->MetaDataSize == 0 || pArgs->pMetaData == NULL)
+        return STATUS_INVALID_PARAMETER;
+    adapter->m_restoredBlocks++;
+    return STATUS_SUCCESS;
+}
+
+/* Timings: the driver switches on the enumerations the OS sets (C++ takes
+ * them only from enumeration-typed fields) and keeps each target's state. */
+NTSTATUS APIENTRY W10Adapter::DdiSetTimingsFromVidPn(IN_CONST_HANDLE hAdapter,
+                                                     INOUT_PDXGKARG_SETTIMINGSFROMVIDPN pSetTimings)
+{
+    W10Adapter *adapter = static_cast<W10Adapter *>(hAdapter);
+    for (UINT i = 0; i < pSetTimings->PathCount; i++) {
+        DXGK_SET_TIMING_PATH_INFO &path = pSetTimings->pSetTimingPathInfo[i];
+        DXGK_PATH_UPDATE update = path.Input.VidPnPathUpdates;
+        switch (update) {
+        case DXGK_PATH_UPDATE_ADDED:
+            adapter->m_pathsAdded++;
+            break;
+        case DXGK_PATH_UPDATE_UNMODIFIED:
+        case DXGK_PATH_UPDATE_MODIFIED:
+        case DXGK_PATH_UPDATE_REMOVED:
+            break;
+        }
+        DXGK_CONNECTION_STATUS status = path.TargetState.ConnectionStatus;
+        adapter->m_lastTargetStatus = status;
+        path.DiagnosticInfo = 0;
+        path.GlitchCause = DXGK_GLITCH_CAUSE_NONE;
+        path.GlitchEffect = DXGK_GLITCH_EFFECT_SEAMLESS;
+        path.GlitchDuration = DXGK_GLITCH_DURATION_NONE;
+    }
+    pSetTimings->pResultsFlags->Value = 0;
+    return STATUS_SUCCESS;
+}
+
+/* Diagnostics through the context the OS hands back as IN_CONST_PVOID. */
+NTSTATUS APIENTRY W10Adapter::DdiQueryDiagnosticTypesSupport(IN_CONST_PVOID MiniportDeviceContext,
+                                                             INOUT_PDXGKARG_QUERYDIAGNOSTICTYPESSUPPORT pArgs)
+{
+    const W10Adapter *adapter = static_cast<const W10Adapter *>(MiniportDeviceContext);
+    pArgs->NoninvasiveTypes.Value = 0;
+    pArgs->InvasiveTypes.Value = 0;
+    if (pArgs->DiagnosticCategory.Notifications && adapter->m_selfRefreshPanel)
+        pArgs->NoninvasiveTypes.Notifications.PanelSelfRefreshSoftware = 1;
+    return STATUS_SUCCESS;
+}
+
 extern "C" DRIVER_INITIALIZE DriverEntry;
 
 extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath)
@@ -352,6 +531,17 @@ extern "C" NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PUNICODE_STRING Reg
     init.DxgkDdiCreateProcess = W10Adapter::DdiCreateProcess;
     init.DxgkDdiDestroyProcess = W10Adapter::DdiDestroyProcess;
     init.DxgkDdiSetStablePowerState = W10Adapter::DdiSetStablePowerState;
+    init.DxgkDdiCreateHwQueue = W10Adapter::DdiCreateHwQueue;
+    init.DxgkDdiDisplayDetectControl = W10Adapter::DdiDisplayDetectControl;
+    init.DxgkDdiCheckMultiPlaneOverlaySupport2 = W10Adapter::DdiCheckMultiPlaneOverlaySupport2;
+    init.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2 = W10Adapter::DdiSetVidPnSourceAddressWithMultiPlaneOverlay2;
+    init.DxgkDdiGetMultiPlaneOverlayCaps = W10Adapter::DdiGetMultiPlaneOverlayCaps;
+    init.DxgkDdiSetTargetGamma = W10Adapter::DdiSetTargetGamma;
+    init.DxgkDdiSetTargetAdjustedColorimetry2 = W10Adapter::DdiSetTargetAdjustedColorimetry2;
+    init.DxgkDdiControlModeBehavior = W10Adapter::DdiControlModeBehavior;
+    init.DxgkDdiRestoreMemoryForHotUpdate = W10Adapter::DdiRestoreMemoryForHotUpdate;
+    init.DxgkDdiSetTimingsFromVidPn = W10Adapter::DdiSetTimingsFromVidPn;
+    init.DxgkDdiQueryDiagnosticTypesSupport = W10Adapter::DdiQueryDiagnosticTypesSupport;
     return DxgkInitialize(DriverObject, RegistryPath, &init);
 }
 
@@ -382,7 +572,8 @@ static char g_pdo;
 static W10Adapter *StartAdapter()
 {
     PVOID context = NULL;
-    DXGKRNL_INTERFACE krnl = {};
+    DXGKRNL_INTERFACE krnl;
+    pbc_wdk_dxgkrnl_interface(reinterpret_cast<HANDLE>(&g_pdo), &krnl, sizeof(krnl));
     DXGK_START_INFO start = {};
     ULONG sources = 0, children = 0;
     pbc_kernel_enter();
@@ -407,6 +598,11 @@ int main()
      * at DISPATCH_LEVEL. */
     W10Adapter *adapter = StartAdapter();
     CHECK(memcmp(adapter->m_description, L"pbcheck model GPU", sizeof(L"pbcheck model GPU")) == 0);
+    /* The callback pbcheck does not serve failed, and is reported by name. */
+    CHECK(adapter->m_connectorChange == STATUS_NOT_SUPPORTED &&
+          adapter->m_dxgkrnl.DeviceHandle == reinterpret_cast<HANDLE>(&g_pdo));
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbIndicateConnectorChange called") != NULL);
     pbc_kernel_enter();
     DXGKARG_SUBMITCOMMANDVIRTUAL submit = {};
     submit.SubmissionFenceId = 7;
@@ -430,6 +626,80 @@ int main()
           g_table.DxgkDdiDestroyProcess(adapter, process.hKmdProcess) == STATUS_SUCCESS);
     DXGKARG_RESETENGINE reset = {};
     CHECK(g_table.DxgkDdiResetEngine(adapter, &reset) == STATUS_SUCCESS && reset.LastAbortedFenceId == 7);
+    DXGKARG_CREATEHWQUEUE queue = {};
+    queue.Flags.DisableGpuTimeout = 1;
+    CHECK(g_table.DxgkDdiCreateHwQueue(adapter, &queue) == STATUS_SUCCESS &&
+          queue.hHwQueue == reinterpret_cast<HANDLE>(1));
+    queue.Flags.NoBroadcastWait = 1;
+    CHECK(g_table.DxgkDdiCreateHwQueue(adapter, &queue) == STATUS_NOT_SUPPORTED);
+    DXGKARG_DISPLAYDETECTCONTROL detect = {};
+    detect.Type = DXGK_DDCT_ENABLEHPD;
+    CHECK(g_table.DxgkDdiDisplayDetectControl(adapter, &detect) == STATUS_SUCCESS && adapter->m_hotPlug);
+    DXGK_MULTIPLANE_OVERLAY_PLANE_WITH_SOURCE check[2] = {};
+    check[0].PlaneAttributes.Rotation = check[1].PlaneAttributes.Rotation = D3DDDI_ROTATION_IDENTITY;
+    check[1].LayerIndex = 1;
+    check[1].PlaneAttributes.Blend = DXGK_MULTIPLANE_OVERLAY_BLEND_ALPHABLEND;
+    DXGKARG_CHECKMULTIPLANEOVERLAYSUPPORT2 mpo = {2, check, TRUE, {}};
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport2(adapter, &mpo) == STATUS_SUCCESS && !mpo.Supported &&
+          mpo.ReturnInfo.FailingPlane == 1);
+    check[1].PlaneAttributes.Blend = DXGK_MULTIPLANE_OVERLAY_BLEND_OPAQUE;
+    CHECK(g_table.DxgkDdiCheckMultiPlaneOverlaySupport2(adapter, &mpo) == STATUS_SUCCESS && mpo.Supported);
+    DXGK_MULTIPLANE_OVERLAY_PLANE2 planes[2] = {};
+    planes[1].LayerIndex = 1;
+    planes[1].Enabled = TRUE;
+    planes[1].AllocationAddress.QuadPart = 0xabc000;
+    planes[1].PlaneAttributes.DstRect = RECT{100, 50, 740, 410};
+    static DXGKARG_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 flip;
+    flip.PlaneCount = 2;
+    flip.pPlanes = planes;
+    CHECK(g_table.DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2(adapter, &flip) == STATUS_SUCCESS &&
+          adapter->m_overlay.QuadPart == 0xabc000 && adapter->m_overlayDst.right == 740);
+    DXGKARG_GETMULTIPLANEOVERLAYCAPS caps2 = {};
+    CHECK(g_table.DxgkDdiGetMultiPlaneOverlayCaps(adapter, &caps2) == STATUS_SUCCESS && caps2.MaxRGBPlanes == 2 &&
+          caps2.OverlayCaps.Value == (1u << 9));
+    DXGKARG_SETTARGETGAMMA gamma = {};
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_DXGI_1;
+    CHECK(g_table.DxgkDdiSetTargetGamma(adapter, &gamma) == STATUS_NOT_SUPPORTED);
+    static USHORT lut[3][256];
+    gamma.GammaRamp.Type = D3DDDI_GAMMARAMP_RGB256x3x16;
+    gamma.GammaRamp.DataSize = sizeof(lut);
+    gamma.GammaRamp.Data.pRaw = lut;
+    CHECK(g_table.DxgkDdiSetTargetGamma(adapter, &gamma) == STATUS_SUCCESS &&
+          adapter->m_gamma == D3DDDI_GAMMARAMP_RGB256x3x16);
+    DXGKARG_SETTARGETADJUSTEDCOLORIMETRY2 colorimetry = {};
+    colorimetry.AdjustedColorimetry.StandardColorimetryFlags.ST2084 = 1;
+    colorimetry.SdrWhiteLevel = 200;
+    CHECK(g_table.DxgkDdiSetTargetAdjustedColorimetry2(adapter, &colorimetry) == STATUS_SUCCESS &&
+          adapter->m_sdrWhiteLevel == 200);
+    DXGKARG_CONTROLMODEBEHAVIOR behavior = {};
+    behavior.Request.Value = 3;
+    CHECK(g_table.DxgkDdiControlModeBehavior(adapter, &behavior) == STATUS_SUCCESS && adapter->m_prioritizeHdr &&
+          behavior.Satisfied.Value == 1 && behavior.NotSatisfied.Value == 0);
+    DXGKARG_RESTOREMEMORYFORHOTUPDATE restore = {};
+    restore.Flags.RestoreComplete = 1;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(adapter, &restore) == STATUS_INVALID_PARAMETER);
+    ULONG meta = W10_POOL_TAG;
+    DXGKARG_RESTOREMEMORYFORHOTUPDATE block = {};
+    block.MetaDataSize = sizeof(meta);
+    block.pMetaData = &meta;
+    CHECK(g_table.DxgkDdiRestoreMemoryForHotUpdate(adapter, &block) == STATUS_SUCCESS &&
+          g_table.DxgkDdiRestoreMemoryForHotUpdate(adapter, &restore) == STATUS_SUCCESS && adapter->m_restoredBlocks == 1);
+    DXGK_SET_TIMING_PATH_INFO path = {};
+    path.Input.VidPnPathUpdates = DXGK_PATH_UPDATE_ADDED;
+    path.TargetState.ConnectionStatus = MonitorStatusConnected;
+    path.DiagnosticInfo = 0xFFFFFFFFu;
+    DXGK_SET_TIMING_RESULTS results;
+    DXGKARG_SETTIMINGSFROMVIDPN timings = {};
+    timings.pResultsFlags = &results;
+    timings.PathCount = 1;
+    timings.pSetTimingPathInfo = &path;
+    CHECK(g_table.DxgkDdiSetTimingsFromVidPn(adapter, &timings) == STATUS_SUCCESS && adapter->m_pathsAdded == 1 &&
+          adapter->m_lastTargetStatus == MonitorStatusConnected && results.Value == 0 &&
+          path.DiagnosticInfo == (7u | (5u << 8) | (5u << 16)));
+    DXGKARG_QUERYDIAGNOSTICTYPESSUPPORT diag = {};
+    diag.DiagnosticCategory.Notifications = 1;
+    CHECK(g_table.DxgkDdiQueryDiagnosticTypesSupport(adapter, &diag) == STATUS_SUCCESS &&
+          diag.NoninvasiveTypes.Value == 1 && diag.InvasiveTypes.Value == 0);
     DXGK_DRIVERCAPS caps;
     DXGKARG_QUERYADAPTERINFO query = {};
     query.Type = DXGKQAITYPE_DRIVERCAPS;
@@ -450,6 +720,7 @@ int main()
     /* A driver that is never stopped: the end of the run ends its worker
      * (waiting for work) and says so. */
     adapter = StartAdapter();
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1);
     CHECK(pbc_kernel_take_threads(first, sizeof(first)) == 1);
     CHECK(strstr(first, "system thread 1 of 1") && strstr(first, "still running when the run ended"));
     CHECK(adapter->m_worked == 0); /* ended at its wait, having done nothing */

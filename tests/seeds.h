@@ -10,7 +10,7 @@
 #include "scenario/scenario.h"
 #include "t.h"
 
-#define MAX_SEEDS 64
+#define MAX_SEEDS 96
 
 static pbc_scenario seeds[MAX_SEEDS];
 static char seed_names[MAX_SEEDS][256];

@@ -153,7 +153,7 @@ T_TEST(each_failure_is_classified_and_costs_one_job)
         {"s", PBC_ISO_CRASH, "SEGV"}, /* "SIGSEGV", or the sanitizer's "SEGV" */
         {"x", PBC_ISO_EXIT, "exit status 3"},
         {"l", PBC_ISO_TIMEOUT, "no answer within 2 s"},
-        {"m", PBC_ISO_OOM, "over the limit of 256.0 MiB"},
+        {"m", PBC_ISO_OOM, "over the limit of 256.0 MiB (stopped; pbcheck's --memory-limit"},
         {"h", PBC_ISO_HARNESS, "an invariant of the test 42"},
         {"p", PBC_ISO_CRASH, "SIGABRT"},
     };

@@ -437,6 +437,46 @@ T_TEST(triage_html_escapes_the_json_and_the_reproducer)
     free(root);
 }
 
+/* Groups roll up under root causes: the groups whose reproducer's last
+ * writer is one store, with the crash group on that line, are one; a
+ * crash elsewhere and a group with no writer stand alone. */
+T_TEST(groups_roll_up_under_the_store_that_wrote)
+{
+    static const struct {
+        const char *sig, *cls_rule, *writer, *location;
+    } rows[] = {
+        {"divergence|PB-DIVERGE|fill|segment|one-pass|||||", "PB-DIVERGE", "written by F at a.c:7", "a.c:7"},
+        {"divergence|PB-DIVERGE|transfer|system|resumed|||||", "PB-DIVERGE", "written by F at a.c:7", "a.c:7"},
+        {"rule|PB-GPU-FAULT||||||||", "PB-GPU-FAULT", "the GPU faulted ... a.c:7", "a.c:7"},
+        {"crash|||||SIGSEGV||F||", "", NULL, "a.c:7"},
+        {"crash|||||SIGSEGV||G||", "", NULL, "b.c:3"},
+        {"rule|PB-FENCE||||||||", "PB-FENCE", NULL, "a.c:1"},
+    };
+    pbc_report_case cases[PBC_ARRAY_LEN(rows)];
+    memset(cases, 0, sizeof(cases));
+    for (size_t i = 0; i < PBC_ARRAY_LEN(rows); i++) {
+        cases[i].name = rows[i].sig;
+        cases[i].verdict = PBC_VERDICT_FAIL;
+        cases[i].rule = rows[i].cls_rule;
+        cases[i].message = "m";
+        cases[i].signature = cases[i].title = rows[i].sig;
+        cases[i].last_writer = rows[i].writer;
+        cases[i].location = rows[i].location;
+        cases[i].isolation = rows[i].cls_rule[0] ? NULL : "crash";
+    }
+    pbc_report r = {.target = "t", .cases = cases, .case_count = PBC_ARRAY_LEN(rows)};
+    pbc_report_groups g;
+    pbc_report_group_failures(&r, &g);
+    T_CHECK(g.count == 6 && g.root_count == 3);
+    uint32_t store = g.items[g.of_case[0]].root;
+    T_CHECK(!strcmp(g.roots[store].key, "writer|a.c:7") && g.roots[store].groups == 4 && g.roots[store].cases == 4);
+    for (int i = 1; i < 4; i++)
+        T_CHECK(g.items[g.of_case[i]].root == store);
+    T_CHECK(g.items[g.of_case[4]].root != store && g.items[g.of_case[5]].root != store &&
+            g.items[g.of_case[4]].root != g.items[g.of_case[5]].root);
+    pbc_report_groups_fini(&g);
+}
+
 /* 100,000 failing cases in 300 ways, with long names and output, and
  * skips for 40 reasons: the groups hold every case once, largest first,
  * each showing its smallest case with a reproducer; summary.md stays

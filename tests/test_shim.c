@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -335,5 +336,82 @@ T_TEST(lazy_guard_makes_pages_when_read)
     T_CHECK(lazy_fills == 4);
     munmap(mem, pages * 4096);
 }
+
+#if defined(__x86_64__)
+/* Stores the watch must tell apart, each one instruction, not inlined so
+ * each has a code range of its own. */
+static __attribute__((noinline)) void store_byte(volatile uint8_t *p, uint8_t v) { *p = v; }
+static __attribute__((noinline)) void or_byte(uint8_t *p)
+{
+    __asm__ volatile("orb $0x10, (%0)" : : "r"(p) : "memory"); /* reads what it writes */
+}
+
+static int in_function(uintptr_t pc, void (*fn)(void))
+{
+    uintptr_t start = (uintptr_t)fn;
+    return pc >= start && pc < start + 64;
+}
+
+/* The attribution watch on one byte of a view: a store beside it is a
+ * store into the page but not its writer; a store of the value the byte
+ * already holds writes it; a read-modify-write instruction writes it, and
+ * reads its true value (the byte is right after it); each store is
+ * caught at its own instruction, in the BuildPagingBuffer call the GPU's
+ * CPU provenance names. */
+T_TEST(attribution_watch_finds_each_store_of_a_byte)
+{
+    pbc_gpu *g = make();
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = 0x20000;
+    uint8_t *view = MmMapIoSpace(pa, 4096, MmCached);
+    T_CHECK(view != NULL);
+    pbc_shim_leave();
+
+    pbc_shim_attrib w;
+    memset(&w, 0, sizeof(w));
+    w.gpu = g;
+    w.ppn = 0x20;
+    w.off = 100;
+    w.len = 1;
+    pbc_shim_attrib_arm(&w);
+    g->cpu.call = 7;
+    pbc_shim_enter();
+    store_byte(view + 101, 5); /* beside it */
+    pbc_shim_leave();
+    T_CHECK(w.stores == 1 && w.changes == 0);
+    T_CHECK(in_function(w.last_store.frames[0], (void (*)(void))store_byte));
+
+    pbc_shim_enter();
+    store_byte(view + 100, 0); /* the value it holds */
+    pbc_shim_leave();
+    T_CHECK(w.stores == 2 && w.changes == 1 && w.last_change.call == 7);
+    T_CHECK(in_function(w.last_change.frames[0], (void (*)(void))store_byte));
+
+    g->cpu.call = 8;
+    pbc_shim_enter();
+    store_byte(view + 100, 0x21);
+    or_byte(view + 100);
+    T_CHECK(view[100] == 0x31); /* the second run of the instruction saw 0x21 */
+    pbc_shim_leave();
+    T_CHECK(w.changes == 3 && w.last_change.call == 8);
+    T_CHECK(in_function(w.last_change.frames[0], (void (*)(void))or_byte));
+    uint8_t b = 0;
+    T_CHECK(pbc_gpu_read(g, 0x20000 + 100, &b, 1) == 0 && b == 0x31);
+    pbc_shim_attrib_arm(NULL);
+
+    pbc_shim_enter(); /* disarmed: a store is the shim's own business again */
+    store_byte(view + 100, 1);
+    pbc_shim_leave();
+    T_CHECK(w.changes == 3);
+
+    pbc_shim_enter();
+    MmUnmapIoSpace(view, 4096);
+    pbc_shim_leave();
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+#endif
 
 T_MAIN()

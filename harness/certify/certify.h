@@ -61,7 +61,10 @@ typedef struct pbc_case_result {
                               "crash", "exit", "timeout" or "oom" (static); else NULL */
     char *output;          /* with isolation: the worker's output, backtrace included (owned) */
     char *signature, *title; /* failures: triage's signature text and title (owned), or NULL */
-    char *location;          /* failures: triage's location in the builder's source (owned), or NULL */
+    char *location;          /* failures: triage's location in the builder's source (owned), or NULL;
+                                the store that wrote a divergence's first wrong byte when known */
+    char *last_writer;       /* a divergence with a reproducer: who wrote its first wrong byte, one
+                                sentence (exec/attribute.h, owned), or NULL */
     uint32_t replaces;     /* the case whose reproducer this one took over (it is smaller, of
                               the same signature), else UINT32_MAX */
 } pbc_case_result;

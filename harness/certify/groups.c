@@ -140,7 +140,69 @@ static void group_cases(const pbc_report *r, pbc_report_groups *g, int skips)
             g->of_case[g->items[i].cases[j]] = (int32_t)i;
 }
 
-void pbc_report_group_failures(const pbc_report *r, pbc_report_groups *g) { group_cases(r, g, 0); }
+/* The store that wrote group g's wrong memory, as its cases' last writer
+ * says (the shown case's first), or NULL. */
+static const char *group_writer(const pbc_report *r, const pbc_report_group *g)
+{
+    const pbc_report_case *c = &r->cases[g->shown];
+    if (c->last_writer && c->location)
+        return c->location;
+    for (uint32_t k = 0; k < g->count; k++)
+        if (r->cases[g->cases[k]].last_writer && r->cases[g->cases[k]].location)
+            return r->cases[g->cases[k]].location;
+    return NULL;
+}
+
+/* Root causes: a group with a last writer is keyed by its store; a crash
+ * or sanitizer group whose location is such a store joins it; the rest
+ * stand alone. */
+static void group_roots(const pbc_report *r, pbc_report_groups *g)
+{
+    const char **writers = pbc_xcalloc(g->count ? g->count : 1, sizeof(*writers));
+    for (uint32_t i = 0; i < g->count; i++)
+        writers[i] = group_writer(r, &g->items[i]);
+    for (uint32_t i = 0; i < g->count; i++) {
+        pbc_report_group *grp = &g->items[i];
+        const char *loc = r->cases[grp->shown].location;
+        char key[600];
+        if (writers[i]) {
+            snprintf(key, sizeof(key), "writer|%s", writers[i]);
+        } else if ((!strcmp(grp->cls, "crash") || !strcmp(grp->cls, "sanitizer")) && loc) {
+            int known = 0;
+            for (uint32_t j = 0; j < g->count && !known; j++)
+                known = writers[j] && !strcmp(writers[j], loc);
+            snprintf(key, sizeof(key), known ? "writer|%s" : "%s", known ? loc : grp->key);
+        } else {
+            snprintf(key, sizeof(key), "%s", grp->key);
+        }
+        uint32_t k = 0;
+        while (k < g->root_count && strcmp(g->roots[k].key, key))
+            k++;
+        if (k == g->root_count) {
+            pbc_report_root fresh;
+            memset(&fresh, 0, sizeof(fresh));
+            snprintf(fresh.id, sizeof(fresh.id), "r%u", k + 1);
+            snprintf(fresh.key, sizeof(fresh.key), "%s", key);
+            if (!strncmp(key, "writer|", 7))
+                snprintf(fresh.title, sizeof(fresh.title), "wrong memory written by the builder's store at %s",
+                         key + 7);
+            else
+                snprintf(fresh.title, sizeof(fresh.title), "%s", grp->title);
+            fresh.first = i;
+            PBC_PUSH(g->roots, g->root_count, g->root_cap, fresh);
+        }
+        grp->root = k;
+        g->roots[k].groups++;
+        g->roots[k].cases += grp->count;
+    }
+    free(writers);
+}
+
+void pbc_report_group_failures(const pbc_report *r, pbc_report_groups *g)
+{
+    group_cases(r, g, 0);
+    group_roots(r, g);
+}
 void pbc_report_group_skips(const pbc_report *r, pbc_report_groups *g) { group_cases(r, g, 1); }
 
 void pbc_report_groups_fini(pbc_report_groups *g)
@@ -149,6 +211,7 @@ void pbc_report_groups_fini(pbc_report_groups *g)
         free(g->items[i].cases);
     free(g->items);
     free(g->of_case);
+    free(g->roots);
     memset(g, 0, sizeof(*g));
 }
 

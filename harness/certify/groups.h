@@ -26,12 +26,26 @@ typedef struct pbc_report_group {
     uint32_t *cases;       /* indexes, in run order */
     uint32_t cap;
     char own[64];          /* key and title of a group whose cases have no signature */
+    uint32_t root;         /* failures: its root cause, an index in the groups' roots */
 } pbc_report_group;
+
+/* Groups that are one bug (docs/triage.md, "Root causes"): those whose
+ * reproducer's last writer is one store, with crashes on that line; any
+ * other group is a root cause of its own. */
+typedef struct pbc_report_root {
+    char id[8];             /* r1, r2, ... in the order of their largest group */
+    char key[600];          /* "writer|FILE:LINE", or the group's key */
+    char title[700];
+    uint32_t first;         /* its largest group */
+    uint32_t groups, cases; /* how many of each */
+} pbc_report_root;
 
 typedef struct pbc_report_groups {
     pbc_report_group *items; /* most cases first, then the earliest first */
     uint32_t count, cap;
     int32_t *of_case;        /* the group of each case, -1 for none */
+    pbc_report_root *roots;  /* failures: the groups' root causes */
+    uint32_t root_count, root_cap;
 } pbc_report_groups;
 
 /* The failing cases of r (failed, waived, isolated, harness bugs) by

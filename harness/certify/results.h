@@ -40,6 +40,10 @@ typedef struct pbc_report_case {
      * known (triage's location: the crash frame, or the DDI function that
      * did the work); NULL otherwise. report.sarif's location. */
     const char *location;
+    /* A divergence with a reproducer: who wrote its first wrong byte (the
+     * builder's store, its function, FILE:LINE and DDI call), one
+     * sentence, also at the end of message; NULL when not known. */
+    const char *last_writer;
     uint32_t size; /* the scenario's length in bytes: a group shows its smallest case */
     /* Set by pbc_report_apply_waivers: the waiver covering this failure,
      * else NULL. */

@@ -1132,7 +1132,12 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
         snprintf(r->detail, sizeof(r->detail), "no answer within %g s (stopped)", seconds);
     } else if (got == -3) {
         r->cls = PBC_ISO_OOM;
-        snprintf(r->detail, sizeof(r->detail), "resident memory %.1f MiB over the limit of %.1f MiB (stopped)",
+        /* pbcheck's own limit, not a DDI rule: a legal builder that writes
+         * gigabytes with the CPU can reach it (docs/certify-conditions.md,
+         * "Sizes across 2^32"), and the words say so. */
+        snprintf(r->detail, sizeof(r->detail),
+                 "memory limit: resident memory %.1f MiB over the limit of %.1f MiB (stopped; pbcheck's "
+                 "--memory-limit, not a DDI rule)",
                  (double)rss / 1048576.0, (double)iso->lim.memory_bytes / 1048576.0);
     } else if (detail_from_output(r->output, PBC_HARNESS_BUG_MARK, r->detail, sizeof(r->detail))) {
         r->cls = PBC_ISO_HARNESS;

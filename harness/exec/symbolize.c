@@ -10,6 +10,7 @@
 #include "exec/symbolize.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
@@ -160,13 +161,13 @@ int pbc_sym_address(const void *addr, pbc_sym *out)
     memset(out, 0, sizeof(*out));
     if (!addr || !dladdr(addr, &info) || !info.dli_fbase || !dladdr((const void *)pbc_sym_address, &self))
         return -1;
-    char module[4096];
+    char module[PATH_MAX];
     ssize_t n = info.dli_fbase == self.dli_fbase ? readlink("/proc/self/exe", module, sizeof(module) - 1) : -1;
     if (n > 0)
         module[n] = 0; /* pbcheck itself: a built-in target */
     else if (info.dli_fname && info.dli_fname[0] == '/')
         snprintf(module, sizeof(module), "%s", info.dli_fname);
-    else
+    else if (!info.dli_fname || !realpath(info.dli_fname, module)) /* loaded by a relative path */
         return -1;
     return pbc_sym_module(module, (uint64_t)((const char *)addr - (const char *)info.dli_fbase), 0, out);
 }

@@ -462,11 +462,42 @@ static void gpu_wrote(pbc_gpu *gpu, pbc_page *pg)
  * bytes from `in`, a write of what `d` describes (d->pos is the stream
  * offset of addr), or a read out to `out` (untouched pages read as zeros).
  * Writes are stamped with the current provenance. */
+static void gpu_byte_watch_note(pbc_gpu *gpu, uint64_t addr, uint64_t len, const pbc_uop *u)
+{
+    pbc_gpu_byte_watch *w = gpu->byte_watch;
+    if (w->stopped || w->addr < addr || w->addr - addr >= len)
+        return;
+    w->writes++;
+    w->prov = gpu->cur;
+    if (u)
+        w->uop = *u;
+    else
+        memset(&w->uop, 0, sizeof(w->uop));
+}
+
+/* A micro-op's physical piece, for the byte watch: the packet that reads
+ * the byte (a copy followed back) ends the count, before it runs. */
+static void gpu_byte_watch_uop(pbc_gpu *gpu, const pbc_uop *u)
+{
+    pbc_gpu_byte_watch *w = gpu->byte_watch;
+    if (w->stop_submission && gpu->cur.submission == w->stop_submission &&
+        gpu->cur.packet_offset == w->stop_offset)
+        w->stopped = 1;
+    uint64_t len = u->kind == PBC_UOP_COPY || u->kind == PBC_UOP_FILL ? u->size
+                 : u->kind == PBC_UOP_WRITE_IMM                       ? u->width
+                 : u->kind == PBC_UOP_PTE_WRITE ? (gpu->isa->pte_size ? gpu->isa->pte_size : 16u)
+                                                                      : 0;
+    if (len)
+        gpu_byte_watch_note(gpu, u->dst, len, u);
+}
+
 static int gpu_access(pbc_gpu *gpu, uint64_t addr, const uint8_t *in, const pbc_desc *d, uint8_t *out,
                       uint64_t len)
 {
     if (!gpu_range_ok(gpu, addr, len))
         return -1;
+    if (gpu->byte_watch && !out && gpu->cur.writer == PBC_WRITER_CPU) /* micro-ops are noted whole */
+        gpu_byte_watch_note(gpu, addr, len, NULL);
     int64_t pool = pbc_gpu_pool_offset(gpu, addr);
     if (pool >= 0) {
         /* The paging buffers themselves: packets may carry inline data the
@@ -788,6 +819,8 @@ int pbc_gpu_exec_uop(pbc_gpu *gpu, const pbc_uop *u)
         return pbc_gpu_exec_virtual(gpu, u); /* back here with each physical piece */
     if (gpu->watch_count) /* only while a ReadPhysical/WritePhysical is being judged */
         gpu_log_access(gpu, u);
+    if (gpu->byte_watch)
+        gpu_byte_watch_uop(gpu, u);
     switch (u->kind) {
     case PBC_UOP_NOP:
         return 0;

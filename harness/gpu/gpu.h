@@ -223,6 +223,21 @@ typedef void (*pbc_fence_observer)(void *ctx, uint32_t fence, uint32_t seq);
  * offset of the entry's next packet (UINT32_MAX: the whole entry ran). */
 typedef void (*pbc_value_observer)(void *ctx, uint64_t value, uint32_t seq, uint32_t next_offset);
 
+/* Who writes one byte, followed by an attribution replay alone
+ * (exec/attribute.h): every micro-op and CPU write-back that covers it is
+ * noted, the last one kept. A run without it pays one test of a NULL
+ * pointer per micro-op and per CPU write-back. */
+typedef struct pbc_gpu_byte_watch {
+    uint64_t addr;                         /* the byte's physical address */
+    uint32_t stop_submission, stop_offset; /* not 0: writes stop counting once the packet at
+                                              stop_offset of GPU queue entry stop_submission
+                                              runs (the copy that read the byte) */
+    int stopped;
+    uint32_t writes;
+    pbc_prov prov; /* the last write's provenance */
+    pbc_uop uop;   /* its micro-op, the physical piece that wrote (NOP for the CPU) */
+} pbc_gpu_byte_watch;
+
 struct pbc_gpu {
     pbc_gpu_segment seg[PBC_MAX_SEGMENTS];
     uint32_t segment_count;
@@ -271,6 +286,7 @@ struct pbc_gpu {
     uint32_t access_count;   /* kept, at most PBC_MAX_ACCESSES_KEPT */
     uint32_t accesses_lost;  /* logged accesses that did not fit */
 
+    pbc_gpu_byte_watch *byte_watch; /* NULL except in an attribution replay */
     pbc_prov cur; /* provenance stamped on writes */
     pbc_prov cpu; /* provenance of writes through CPU views, set by the VidMm model */
     uint8_t *fetch;

@@ -44,7 +44,7 @@
 #define KS_THREAD_OBJECT 6 /* DISPATCHER_HEADER.Type of a thread, as on Windows */
 #define KS_DPC_OBJECT 19
 
-typedef enum ks_kind { KS_BAD_FREE, KS_LOCK, KS_BUGCHECK, KS_KINDS } ks_kind;
+typedef enum ks_kind { KS_BAD_FREE, KS_LOCK, KS_BUGCHECK, KS_UNSERVED, KS_KINDS } ks_kind;
 
 typedef struct ks_finding {
     uint32_t count;
@@ -272,6 +272,15 @@ uint32_t pbc_kernel_take_leaks(char *first, size_t n)
 uint32_t pbc_kernel_take_bad_frees(char *first, size_t n) { return ks_take(KS_BAD_FREE, first, n); }
 uint32_t pbc_kernel_take_lock_errors(char *first, size_t n) { return ks_take(KS_LOCK, first, n); }
 uint32_t pbc_kernel_take_bugchecks(char *first, size_t n) { return ks_take(KS_BUGCHECK, first, n); }
+uint32_t pbc_kernel_take_unserved(char *first, size_t n) { return ks_take(KS_UNSERVED, first, n); }
+
+void pbc_kernel_unserved(const char *callback)
+{
+    ks_record(KS_UNSERVED,
+              "%s called: a DXGKRNL_INTERFACE callback pbcheck does not serve, so the call failed "
+              "(docs/wdk-headers.md, \"What the harness serves\")",
+              callback);
+}
 uint64_t pbc_kernel_stalled_us(void) { return ks.stalled_us; }
 
 /* ---- Debug output ---- */

@@ -3,7 +3,8 @@
  * wdk/wdm.h and served by kernel/services.c: events and waits, system
  * threads and their handles, DPCs, the DPC-level spin lock forms and IRQL,
  * the stall and the performance counter, pool allocation by tag, device
- * properties, RtlCompareMemory, and DbgPrint/DbgPrintEx capture.
+ * properties, RtlCompareMemory, and DbgPrint/DbgPrintEx capture; and the
+ * record of unserved DXGKRNL_INTERFACE callbacks (kernel/dxgkrnl.c).
  *
  * All state is per thread and belongs to one run: call pbc_kernel_reset
  * before a run, and the pbc_kernel_take_* calls after it. A driver's misuse
@@ -94,6 +95,11 @@ uint32_t pbc_kernel_take_lock_errors(char *first, size_t n);
  * the list functions as KERNEL_SECURITY_CHECK_FAILURE), IRQL raised down or
  * lowered up, waits at DISPATCH_LEVEL. */
 uint32_t pbc_kernel_take_bugchecks(char *first, size_t n);
+/* Calls of DXGKRNL_INTERFACE callbacks pbcheck does not serve (the traps
+ * of kernel/dxgkrnl.c, which record them with pbc_kernel_unserved and fail
+ * the call): the first is described by the callback's name. */
+uint32_t pbc_kernel_take_unserved(char *first, size_t n);
+void pbc_kernel_unserved(const char *callback);
 
 /* KeAcquireSpinLock/KeReleaseSpinLock with the services' checks (a held
  * lock is a deadlock, a free one is not released) and IRQL tracking (raise

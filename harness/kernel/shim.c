@@ -21,6 +21,7 @@
 #include "kernel/shim.h"
 
 #include <errno.h>
+#include <execinfo.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -204,9 +206,176 @@ static int shim_watch_fault(uint8_t *a)
  * the previous handler's. */
 static void shim_fill_view_page(shim_mapping *m, size_t i);
 
+/* ---- the attribution watch (pbc_shim_attrib) --------------------------- */
+
+/* Process-wide: one replay at a time, and the driver's system threads
+ * store through the same views on the same one CPU. */
+static pbc_shim_attrib *shim_attrib;
+static struct sigaction shim_prev_trap;
+
+static uint64_t shim_view_ppn(const shim_mapping *m, size_t i);
+
+static int shim_attrib_page(const shim_mapping *m, size_t i)
+{
+    return shim_attrib && !shim_attrib->host && shim_attrib->gpu == shim.gpu &&
+           shim_view_ppn(m, i) == shim_attrib->ppn;
+}
+
+/* The watched harness page, while BuildPagingBuffer runs: read-only, so
+ * that its stores fault; after, as the paging-buffer watch keeps it. */
+static int shim_attrib_host(void) { return shim_attrib && shim_attrib->host && shim_attrib->gpu == shim.gpu; }
+
+static void shim_attrib_host_protect(int running)
+{
+    uint8_t *page = shim_attrib->host;
+    int prot = PROT_READ | PROT_WRITE;
+    pbc_shim_watch *w = shim.watch;
+    if (w && page >= w->base && page < w->base + w->pages * PBC_PAGE_SIZE) {
+        uint8_t state = w->state[(size_t)(page - w->base) / PBC_PAGE_SIZE];
+        if (state == PBC_SHIM_SEALED || state == PBC_SHIM_FILLED)
+            prot = PROT_READ;
+    }
+    if (mprotect(page, PBC_PAGE_SIZE, running ? PROT_READ : prot) != 0)
+        shim_cannot_track();
+}
+
+#if defined(__x86_64__)
+#define SHIM_EFLAGS_TF 0x100
+/* The registers and the page at the store's fault, to run it a second
+ * time as it first would have. */
+static gregset_t shim_attrib_regs;
+static uint8_t shim_attrib_page_was[PBC_PAGE_SIZE];
+/* 1: the store runs with the watched bytes inverted; 2: it runs again on
+ * their true bytes. */
+static int shim_attrib_phase, shim_attrib_reached;
+static uintptr_t shim_attrib_sp; /* the stack pointer of the pending store's unwound frames */
+
+/* A store into the watched page, about to run again on a writable page:
+ * who makes it (the instruction and its callers, from the signal frame
+ * on: the handler's own frames are dropped). Whether it reaches the
+ * watched bytes is told by the bytes themselves: the instruction runs
+ * once with them inverted and once more, from the same registers and
+ * page, on their true bytes, so that a store of the value they already
+ * hold shows in the first run and a read-modify-write that leaves the
+ * inverted bytes as they were (`or [x], 0x10` on a byte whose inverse
+ * has that bit) in the second; the trap flag stops the thread after
+ * each. */
+static void shim_attrib_fault(uint8_t *page, void *uc)
+{
+    ucontext_t *u = uc;
+    pbc_shim_attrib *a = shim_attrib;
+    pbc_shim_store *st = &a->pending;
+    uintptr_t pc = (uintptr_t)u->uc_mcontext.gregs[REG_RIP], sp = (uintptr_t)u->uc_mcontext.gregs[REG_RSP];
+    /* A loop's stores (a memcpy's) share the instruction and the stack:
+     * their callers are unwound once. */
+    if (!st->nframes || st->frames[0] != pc || shim_attrib_sp != sp) {
+        void *raw[PBC_SHIM_STORE_FRAMES + 8];
+        int n = backtrace(raw, (int)PBC_ARRAY_LEN(raw));
+        int from = 0;
+        while (from < n && (uintptr_t)raw[from] != pc)
+            from++;
+        st->frames[0] = pc;
+        st->nframes = 1;
+        for (int k = from + 1; k < n && st->nframes < PBC_SHIM_STORE_FRAMES; k++)
+            st->frames[st->nframes++] = (uintptr_t)raw[k];
+        shim_attrib_sp = sp;
+    }
+    st->call = shim.gpu->cpu.call;
+    st->op = shim.gpu->cpu.op;
+    st->mpo = a->cur_mpo;
+    st->operation = a->cur_operation;
+    a->pending_page = page;
+    memcpy(a->before, page + a->off, a->len);
+    memcpy(shim_attrib_page_was, page, PBC_PAGE_SIZE);
+    for (uint32_t k = 0; k < a->len; k++)
+        page[a->off + k] = (uint8_t)~a->before[k];
+    memcpy(shim_attrib_regs, u->uc_mcontext.gregs, sizeof(shim_attrib_regs));
+    shim_attrib_phase = 1;
+    u->uc_mcontext.gregs[REG_EFL] |= SHIM_EFLAGS_TF;
+}
+
+/* The store ran: after its first run (on the inverted bytes) the page
+ * gets its bytes back and the instruction runs again from the same
+ * registers; after the second, the page is read-only again, and the store
+ * counts as the watched bytes' writer when either run changed them. */
+static void shim_attrib_trap(int sig, siginfo_t *si, void *uc)
+{
+    pbc_shim_attrib *a = shim_attrib;
+    if (!a || !a->pending_page) {
+        if (shim_prev_trap.sa_flags & SA_SIGINFO)
+            shim_prev_trap.sa_sigaction(sig, si, uc);
+        else if (shim_prev_trap.sa_handler != SIG_IGN && shim_prev_trap.sa_handler != SIG_DFL)
+            shim_prev_trap.sa_handler(sig);
+        else {
+            signal(sig, SIG_DFL);
+            raise(sig);
+        }
+        return;
+    }
+    ucontext_t *u = uc;
+    uint8_t *at = a->pending_page + a->off;
+    if (shim_attrib_phase == 1) {
+        shim_attrib_reached = 0;
+        for (uint32_t k = 0; k < a->len; k++)
+            shim_attrib_reached |= at[k] != (uint8_t)~a->before[k];
+        memcpy(a->pending_page, shim_attrib_page_was, PBC_PAGE_SIZE);
+        memcpy(u->uc_mcontext.gregs, shim_attrib_regs, sizeof(shim_attrib_regs));
+        u->uc_mcontext.gregs[REG_EFL] |= SHIM_EFLAGS_TF;
+        shim_attrib_phase = 2;
+        return;
+    }
+    shim_attrib_reached |= memcmp(at, a->before, a->len) != 0;
+    u->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)SHIM_EFLAGS_TF;
+    if (mprotect(a->pending_page, PBC_PAGE_SIZE, PROT_READ) != 0)
+        shim_cannot_track();
+    if (!a->only_call || a->pending.call == a->only_call) {
+        a->stores++;
+        a->last_store = a->pending;
+        if (shim_attrib_reached) {
+            a->changes++;
+            a->last_change = a->pending;
+        }
+    }
+    a->pending_page = NULL;
+    shim_attrib_phase = 0;
+}
+#endif
+
+void pbc_shim_attrib_arm(pbc_shim_attrib *a)
+{
+#if defined(__x86_64__)
+    if (a && !shim_attrib) {
+        if (a->len > sizeof(a->before))
+            a->len = sizeof(a->before);
+        backtrace((void *[1]){0}, 1); /* loads the unwinder now, not in the handler */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = shim_attrib_trap;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGTRAP, &sa, &shim_prev_trap);
+    } else if (!a && shim_attrib) {
+        sigaction(SIGTRAP, &shim_prev_trap, NULL);
+    }
+    shim_attrib = a;
+#else
+    (void)a;
+#endif
+}
+
 static void shim_segv(int sig, siginfo_t *si, void *uc)
 {
     uint8_t *a = si->si_addr;
+#if defined(__x86_64__)
+    if (si->si_code == SEGV_ACCERR && shim_attrib_host() && a >= shim_attrib->host &&
+        a < shim_attrib->host + PBC_PAGE_SIZE) {
+        /* a sealed paging-buffer page is noted dirty as any write to it is */
+        if (!shim_watch_fault(a) && mprotect(shim_attrib->host, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+            shim_cannot_track();
+        shim_attrib_fault(shim_attrib->host, uc);
+        return;
+    }
+#endif
     if (si->si_code == SEGV_ACCERR && shim_watch_fault(a))
         return;
     for (uint32_t k = 0; si->si_code == SEGV_ACCERR && k < shim_guards.count; k++) {
@@ -248,15 +417,22 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
             shim_note_bit(m->touched, &m->touched_lo, &m->touched_hi, i);
             return;
         }
-        if (shim_bit(m->dirty, i))
+        int watched = shim_attrib_page(m, i);
+        if (shim_bit(m->dirty, i) && !watched)
             break; /* writable already: not ours */
-        /* What the page held before: write-back sends only the bytes the
-         * CPU changed, so two views writing one page lose nothing. */
-        memcpy(m->clean + i * PBC_PAGE_SIZE, m->alias + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
+        if (!shim_bit(m->dirty, i)) {
+            /* What the page held before: write-back sends only the bytes
+             * the CPU changed, so two views writing one page lose nothing. */
+            memcpy(m->clean + i * PBC_PAGE_SIZE, m->alias + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
+            shim_note_bit(m->dirty, &m->dirty_lo, &m->dirty_hi, i);
+            m->wrote[i / 64] |= 1ull << (i % 64);
+        }
         if (mprotect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
             shim_cannot_track();
-        shim_note_bit(m->dirty, &m->dirty_lo, &m->dirty_hi, i);
-        m->wrote[i / 64] |= 1ull << (i % 64);
+#if defined(__x86_64__)
+        if (watched) /* a dirty watched page is read-only again after each store */
+            shim_attrib_fault(page, uc);
+#endif
         return;
     }
     if (shim_prev_segv.sa_flags & SA_SIGINFO) {
@@ -983,7 +1159,12 @@ VOID pbc_wdk_assert_failed(const char *expr, const char *file, int line)
 NTSTATUS pbc_shim_call_build(const pbc_target *t, HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a)
 {
     pbc_shim_enter();
+    int watched = shim_attrib_host(); /* an attribution replay's paging-buffer page */
+    if (watched)
+        shim_attrib_host_protect(1);
     NTSTATUS st = t->build_paging_buffer(adapter, a);
+    if (watched)
+        shim_attrib_host_protect(0);
     pbc_shim_leave();
     return st;
 }

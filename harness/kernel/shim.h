@@ -111,6 +111,45 @@ static inline uint8_t *pbc_shim_watch_clean(const pbc_shim_watch *w, size_t i)
     return w->clean + i * PBC_PAGE_SIZE;
 }
 
+/* The store watch of an attribution replay (docs/triage.md, "Who wrote
+ * it"): every CPU store through a view into physical page `ppn` of `gpu`
+ * (or into the harness page `host`, a paging buffer's)
+ * (the target world's GPU: the reference's views of the same page are not
+ * watched) faults, is single-stepped (EFLAGS.TF) and the page turns
+ * read-only again, so each store is seen with the instruction that made
+ * it and its callers. Only an attribution replay arms it: without it no
+ * store faults more than the shim's own first write of a page in a call.
+ * x86-64 only; elsewhere arming does nothing. */
+#define PBC_SHIM_STORE_FRAMES 24u
+typedef struct pbc_shim_store {
+    uintptr_t frames[PBC_SHIM_STORE_FRAMES]; /* [0]: the storing instruction; then return addresses */
+    uint32_t nframes;
+    uint32_t call, op;     /* the GPU's CPU provenance at the store: BuildPagingBuffer call (0 for CPU
+                              work queued at SubmitCommand) and scenario operation */
+    uint32_t mpo, operation; /* the call's MultipassOffset and DXGK operation (the caller's cur_*) */
+} pbc_shim_store;
+
+typedef struct pbc_shim_attrib {
+    const pbc_gpu *gpu;
+    uint64_t ppn;
+    uint8_t *host;           /* or, not NULL: the harness's own page there (a paging buffer's, in
+                                the pool), watched only while the builder's code runs */
+    uint32_t off, len;       /* the watched bytes: [off, off + len) of the page, within it */
+    uint32_t cur_mpo, cur_operation; /* set by the caller before each call: copied into each store */
+    uint32_t only_call;      /* not 0: stores in other BuildPagingBuffer calls do not count */
+    uint32_t stores, changes; /* stores into the page; those that wrote the watched bytes (whatever
+                                 they held before) */
+    pbc_shim_store last_store, last_change; /* the last of each */
+    /* the store under way (between its fault and its single-step trap) */
+    pbc_shim_store pending;
+    uint8_t *pending_page;
+    uint8_t before[64];
+} pbc_shim_attrib;
+
+/* Arms the watch (a: zeroed counts, gpu, ppn, off, len set; len <= 64),
+ * or with NULL disarms it. */
+void pbc_shim_attrib_arm(pbc_shim_attrib *a);
+
 NTSTATUS pbc_shim_call_build(const pbc_target *t, HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a);
 NTSTATUS pbc_shim_call_patch(const pbc_target *t, HANDLE adapter, DXGKARG_PATCH *a);
 NTSTATUS pbc_shim_call_submit(const pbc_target *t, HANDLE adapter, DXGKARG_SUBMITCOMMAND *a);

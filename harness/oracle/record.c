@@ -220,6 +220,29 @@ int pbc_record_disasm(const pbc_record *r, const pbc_gpu *gpu, uint32_t submissi
     return 0;
 }
 
+int pbc_record_packet(const pbc_record *r, const pbc_gpu *gpu, uint32_t submission, uint32_t offset, pbc_uop *uop,
+                      uint32_t *pool_at, uint32_t *length)
+{
+    uint32_t buffer;
+    uint64_t at;
+    if (pbc_record_locate(r, gpu, submission, offset, &buffer, &at))
+        return -1;
+    const pbc_submission *s = &r->subs[gpu->queue[submission - 1].tag];
+    if (at < s->start || at >= s->end)
+        return -1;
+    const uint8_t *host = gpu->dma_pool + s->pool_offset;
+    if (XXH3_64bits(host + s->start, s->end - s->start) != s->bytes_hash)
+        return -1; /* the pool holds later bytes there now */
+    size_t len = 0;
+    const char *why;
+    memset(uop, 0, sizeof(*uop));
+    if (gpu->isa->decode(host + at, s->end - at, uop, &len, &why) != PBC_DECODE_OK)
+        return -1;
+    *pool_at = (uint32_t)(s->pool_offset + at);
+    *length = (uint32_t)len;
+    return 0;
+}
+
 const pbc_write_rec *pbc_record_find_write(const pbc_record *r, const pbc_gpu *gpu,
                                            uint32_t submission, uint32_t offset)
 {

@@ -162,6 +162,12 @@ int pbc_record_locate(const pbc_record *r, const pbc_gpu *gpu, uint32_t submissi
 int pbc_record_disasm(const pbc_record *r, const pbc_gpu *gpu, uint32_t submission, uint32_t offset,
                       char *line, size_t line_size);
 
+/* The same packet decoded by the GPU's ISA into *uop, with where its bytes
+ * are in the paging-buffer pool (*pool_at, from gpu->dma_pool) and its
+ * length; -1 as pbc_record_disasm, or when it does not decode. */
+int pbc_record_packet(const pbc_record *r, const pbc_gpu *gpu, uint32_t submission, uint32_t offset, pbc_uop *uop,
+                      uint32_t *pool_at, uint32_t *length);
+
 /* Which scenario operation, sub-transfer and pass produced the packet at
  * `offset` of GPU queue entry `submission` (from a page's provenance). */
 const pbc_write_rec *pbc_record_find_write(const pbc_record *r, const pbc_gpu *gpu,

@@ -88,9 +88,11 @@ static void describe_writer(pbc_outcome *out, const char *side, const pbc_scenar
     static const char *const shapes[] = {"none", "init", "packet", "render", "spec", "cpu"};
     const char *who = p.writer < PBC_ARRAY_LEN(writers) ? writers[p.writer] : "?";
     out_append(out, "\n  %s last write: %s", side, who);
-    if (target_side)
+    if (target_side) {
+        out->shape.prov = p;
         snprintf(out->shape.writer, sizeof(out->shape.writer), "%s",
                  p.writer < PBC_ARRAY_LEN(shapes) ? shapes[p.writer] : "?");
+    }
     if (p.writer == PBC_WRITER_CPU) {
         if (p.call)
             out_append(out, " (BuildPagingBuffer call %u", p.call);
@@ -144,6 +146,8 @@ static void describe_diff(pbc_outcome *out, const pbc_scenario *s, const pbc_dif
         describe_addr(s, &expected->res, d->addr, where, sizeof(where));
         snprintf(out->shape.region, sizeof(out->shape.region), "%s",
                  !strncmp(where, "segment", 7) ? "segment" : !strncmp(where, "system", 6) ? "system" : "physical");
+        out->shape.addr = d->addr;
+        out->shape.addr_known = 1;
         out_append(out, "memory differs at 0x%" PRIx64 ", %s; %u page(s) differ\n  %-9s @0x%" PRIx64 ": ",
                    d->addr, where, d->differing_pages, expected_name, d->window_start);
         hex(out, d->a);

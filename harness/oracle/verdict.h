@@ -36,6 +36,9 @@ typedef struct pbc_fail_shape {
     char writer[12]; /* "none", "init", "packet", "render", "spec", "cpu", "move" */
     uint32_t subs;   /* the failing operation's sub-transfers (its split), 0 when none is known */
     uint32_t passes; /* the most paging buffers one of its sub-transfers took in the target's run */
+    uint64_t addr;   /* memory regions: the first differing byte's physical address */
+    uint32_t addr_known;
+    pbc_prov prov;   /* memory regions: who wrote its page last in the target's world */
 } pbc_fail_shape;
 
 typedef struct pbc_outcome {

@@ -354,7 +354,8 @@ static void emit_group(FILE *f, const pbc_report *r, const pbc_report_group *g, 
     fprintf(f, "<span class=\"more mono\"> %s</span></summary>\n", g->id);
     fputs("<p class=\"more\">Signature <span class=\"mono\">", f);
     h(f, g->key);
-    fputs("</span></p>\n", f);
+    fprintf(f, "</span>; root cause <a class=\"mono\" href=\"#root-%s\">%s</a></p>\n", page->groups.roots[g->root].id,
+            page->groups.roots[g->root].id);
     if (index >= HTML_GROUPS_IN_FULL) {
         fprintf(f, "<p class=\"more\">Past the first %u groups: its cases are in report.json.</p>\n</details>\n",
                 HTML_GROUPS_IN_FULL);
@@ -444,6 +445,22 @@ static void emit_cases(FILE *f, const pbc_report *r)
                "triage</code> gives a failure: class, rule, operation, region, shape, the builder's frames), most "
                "cases first, each with its cases and its smallest case in full. A link in the matrix opens a "
                "group; a rule above it, or a filter below, shows only its groups.</p>\n", g->count);
+    if (g->root_count < g->count) { /* groups that are one bug, rolled up */
+        fprintf(f, "<section class=\"roots\" id=\"root-causes\"><p class=\"hint\">%u root cause%s of these "
+                   "groups: groups whose smallest case's first wrong byte one store of the builder's wrote (and "
+                   "crashes on that line) are one bug.</p>\n<ul>\n",
+                g->root_count, g->root_count == 1 ? "" : "s");
+        for (uint32_t k = 0; k < g->root_count; k++) {
+            fprintf(f, "<li id=\"root-%s\"><span class=\"mono\">%s</span> ", g->roots[k].id, g->roots[k].id);
+            h(f, g->roots[k].title);
+            fprintf(f, " (%u case%s):", g->roots[k].cases, g->roots[k].cases == 1 ? "" : "s");
+            for (uint32_t i = 0; i < g->count; i++)
+                if (g->items[i].root == k)
+                    fprintf(f, " <a class=\"mono\" href=\"#%s\">%s</a>", g->items[i].id, g->items[i].id);
+            fputs("</li>\n", f);
+        }
+        fputs("</ul></section>\n", f);
+    }
     emit_filters(f, r);
     fputs("<div class=\"groups\">\n", f);
     for (uint32_t i = 0; i < g->count; i++)

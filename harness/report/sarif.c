@@ -49,7 +49,7 @@ static const char *class_text(const char *cls)
         {"sanitizer", "The builder made a memory-safety error or undefined behaviour a sanitizer reported."},
         {"crash", "The builder crashed with a fatal signal (in a kernel-mode driver, a bug check)."},
         {"timeout", "The builder did not answer within the time limit: a hang or a livelock (on Windows, a TDR)."},
-        {"oom", "The builder went over the memory limit."},
+        {"oom", "The builder went over pbcheck's memory limit (--memory-limit): not a DDI rule."},
         {"exit", "The builder ended the process."},
         {"escape", "The builder left processes running after its case (a driver has no processes of its own)."},
     };

@@ -188,6 +188,8 @@ static json_t *triage_json(const pbc_triage_run *r)
             free(repro);
         }
         json_object_set_new(o, "minimization_runs", json_integer(b[i].min_runs));
+        if (b[i].last_writer)
+            json_object_set_new(o, "last_writer", pbc_sarif_path(b[i].last_writer));
         for (uint32_t k = 0; k < b[i].count; k++)
             json_array_append_new(members, pbc_sarif_path(r->inputs[b[i].members[k]].path));
         json_object_set_new(o, "inputs", members);
@@ -359,6 +361,8 @@ static char *triage_md(const pbc_triage_run *r)
     }
     for (uint32_t i = 0; i < nb; i++) {
         MD("\n## %s: %s\n\nsignature `%016" PRIx64 "`: `%s`\n", b[i].id, b[i].title, b[i].sig, b[i].sig_text);
+        if (b[i].last_writer)
+            MD("\nWho wrote it: %s\n", b[i].last_writer);
         if (b[i].repro) {
             char *path = pbc_xprintf("buckets/%s/repro.pbs", b[i].id);
             char *cmd = replay_command(r, path);

@@ -173,6 +173,10 @@ static json_t *json_case(const pbc_report_case *c, const char *group)
     }
     if (c->debug_output)
         bad |= json_object_set_new(o, "debug_output", json_text(c->debug_output));
+    if (c->location)
+        bad |= json_object_set_new(o, "location", json_text(c->location));
+    if (c->last_writer)
+        bad |= json_object_set_new(o, "last_writer", json_text(c->last_writer));
     if (c->waiver) {
         json_t *w = json_object();
         bad |= !w;
@@ -238,12 +242,13 @@ int pbc_report_journal_case(int fd, const char *dir, const pbc_report_case *c, u
 
 /* A group of failing cases: its signature, its count and the case shown
  * in full (its reproducer); the cases name their group themselves. */
-static json_t *json_group(const pbc_report *r, const pbc_report_group *g)
+static json_t *json_group(const pbc_report *r, const pbc_report_groups *all, const pbc_report_group *g)
 {
     const pbc_report_case *shown = &r->cases[g->shown];
     json_t *o = json_object();
     int bad = !o;
     bad |= json_object_set_new(o, "id", json_string(g->id));
+    bad |= json_object_set_new(o, "root_cause", json_string(all->roots[g->root].id));
     bad |= json_object_set_new(o, "signature", json_text(g->key));
     bad |= json_object_set_new(o, "title", json_text(g->title));
     bad |= json_object_set_new(o, "class", json_text(g->cls));
@@ -347,8 +352,25 @@ int pbc_report_write_json(const pbc_report *r, const char *path, char *err, size
     json_t *jgroups = json_array();
     bad |= !jgroups;
     for (uint32_t i = 0; i < groups.count && !bad; i++)
-        bad |= json_array_append_new(jgroups, json_group(r, &groups.items[i]));
+        bad |= json_array_append_new(jgroups, json_group(r, &groups, &groups.items[i]));
     bad |= json_object_set_new(root, "groups", jgroups);
+    json_t *jroots = json_array();
+    bad |= !jroots;
+    for (uint32_t k = 0; k < groups.root_count && !bad; k++) {
+        const pbc_report_root *rc = &groups.roots[k];
+        json_t *o = json_object(), *members = json_array();
+        bad |= !o || !members;
+        for (uint32_t i = 0; i < groups.count && !bad; i++)
+            if (groups.items[i].root == k)
+                bad |= json_array_append_new(members, json_string(groups.items[i].id));
+        bad |= json_object_set_new(o, "id", json_string(rc->id));
+        bad |= json_object_set_new(o, "key", json_text(rc->key));
+        bad |= json_object_set_new(o, "title", json_text(rc->title));
+        bad |= json_object_set_new(o, "groups", members);
+        bad |= json_object_set_new(o, "cases", json_integer(rc->cases));
+        bad |= json_array_append_new(jroots, o);
+    }
+    bad |= json_object_set_new(root, "root_causes", jroots);
     bad |= json_object_set_new(root, "not_tested", json_not_tested(r, &skips));
     for (uint32_t i = 0; i < r->case_count && !bad; i++)
         bad |= json_array_append_new(results, json_case(&r->cases[i], groups.of_case[i] >= 0
@@ -620,6 +642,16 @@ static void md_groups(FILE *f, const pbc_report *r)
 {
     pbc_report_groups g;
     pbc_report_group_failures(r, &g);
+    if (g.root_count && g.root_count < g.count) {
+        fprintf(f, "\n## Root causes\n\n%u root cause%s of the %u groups (docs/triage.md, \"Root causes\"):\n\n",
+                g.root_count, g.root_count == 1 ? "" : "s", g.count);
+        for (uint32_t k = 0; k < g.root_count && k < MD_GROUPS_MAX; k++) {
+            fprintf(f, "- **%s** — %u group%s, %u case%s — ", g.roots[k].id, g.roots[k].groups,
+                    g.roots[k].groups == 1 ? "" : "s", g.roots[k].cases, g.roots[k].cases == 1 ? "" : "s");
+            md_cut(f, g.roots[k].title, MD_TEXT_MAX);
+            fputc('\n', f);
+        }
+    }
     if (g.count)
         fprintf(f, "\n## Failures by group\n\n%u groups of cases failing the same way (triage's signature), "
                    "most cases first%s; each with its smallest case and the command that replays it.\n\n",
@@ -627,9 +659,17 @@ static void md_groups(FILE *f, const pbc_report *r)
     for (uint32_t i = 0; i < g.count && i < MD_GROUPS_MAX; i++) {
         const pbc_report_group *grp = &g.items[i];
         const pbc_report_case *c = &r->cases[grp->shown];
-        fprintf(f, "%u. **%s** — %u case%s%s — ", i + 1, grp->id, grp->count, grp->count == 1 ? "" : "s",
-                grp->waived ? " (some waived)" : "");
+        fprintf(f, "%u. **%s** (root cause %s) — %u case%s%s — ", i + 1, grp->id, g.roots[grp->root].id, grp->count,
+                grp->count == 1 ? "" : "s", grp->waived ? " (some waived)" : "");
         md_cut(f, grp->title, MD_TEXT_MAX);
+        if (c->message && c->message[0]) {
+            fputs("\n   - finding: ", f);
+            md_cut(f, c->message, 3 * MD_TEXT_MAX);
+        }
+        if (c->last_writer) {
+            fputs("\n   - written by: ", f);
+            md_cut(f, c->last_writer, 2 * MD_TEXT_MAX);
+        }
         fputs("\n   - smallest: ", f);
         md_cut(f, c->name, MD_TEXT_MAX);
         if (c->isolation) {

@@ -70,6 +70,11 @@ static void root_title(pbc_triage_run *r, uint32_t k)
             }
         }
     }
+    if (!strncmp(root->key, "writer|", 7)) {
+        snprintf(root->title, sizeof(root->title), "memory written wrong by the builder's store at %s (%s)%s%s",
+                 root->key + 7, rules, ops[0] ? " in " : "", ops);
+        return;
+    }
     if (strncmp(root->key, "memory|", 7)) {
         snprintf(root->title, sizeof(root->title), "%s (and %u more buckets)", first->title, root->buckets - 1);
         return;
@@ -99,6 +104,8 @@ static void only_attributed(const pbc_triage_run *r, char *only, size_t size)
     only[0] = 0;
     for (uint32_t i = 0; i < r->bucket_count; i++) {
         char key[640];
+        if (r->buckets[i].writer_at[0])
+            continue; /* a store: only_store's */
         pbc_triage_root_cause(&r->buckets[i].facts, key, sizeof(key));
         if (strncmp(key, "memory|", 7) || unattributed(&r->buckets[i].facts, key))
             continue;
@@ -110,12 +117,59 @@ static void only_attributed(const pbc_triage_run *r, char *only, size_t size)
     }
 }
 
-/* The root-cause key of bucket b: its own, except that an unattributed
- * one joins the run's one attributed memory root cause whose builder
- * frames it shares (the writer is what it does not know). */
-static void bucket_root_key(const pbc_triage_bucket *b, const char *only, char *key, size_t size)
+/* The root-cause key of bucket b: the store that wrote its first wrong
+ * byte when the replay found it ("writer|FILE:LINE"). A crash or a
+ * sanitizer report on a line that is some bucket's store joins it; wrong
+ * memory whose store is not known joins the run's one store. Else its
+ * own key, except that an unattributed one joins the run's one
+ * attributed memory root cause whose builder frames it shares (the
+ * writer is what it does not know). */
+/* The run's one store that wrote wrong memory ("writer|FILE:LINE" into
+ * store), when its attributed buckets name exactly one; else "". */
+static void only_store(const pbc_triage_run *r, char *store, size_t size)
 {
+    store[0] = 0;
+    for (uint32_t i = 0; i < r->bucket_count; i++) {
+        const char *at = r->buckets[i].writer_at;
+        if (!at[0])
+            continue;
+        if (store[0] && strcmp(store + 7, at)) {
+            store[0] = 0;
+            return;
+        }
+        snprintf(store, size, "writer|%s", at);
+    }
+}
+
+static int has_writer(const pbc_triage_run *r, const char *where)
+{
+    for (uint32_t i = 0; i < r->bucket_count; i++)
+        if (!strcmp(r->buckets[i].writer_at, where))
+            return 1;
+    return 0;
+}
+
+static void bucket_root_key(const pbc_triage_run *r, const pbc_triage_bucket *b, const char *only,
+                            const char *store, char *key, size_t size)
+{
+    if (b->writer_at[0]) {
+        snprintf(key, size, "writer|%s", b->writer_at);
+        return;
+    }
+    if ((b->facts.cls == PBC_TRIAGE_CRASH || b->facts.cls == PBC_TRIAGE_SANITIZER) && b->facts.location[0] &&
+        has_writer(r, b->facts.location)) {
+        /* a crash on the very line that wrote wrong memory elsewhere: one bug */
+        snprintf(key, size, "writer|%s", b->facts.location);
+        return;
+    }
     pbc_triage_root_cause(&b->facts, key, size);
+    if (store[0] && !strncmp(key, "memory|", 7)) {
+        /* wrong memory whose store the replay did not find (a reproducer
+         * of bytes, a packet no longer in the pool, render work over it),
+         * in a run whose wrong memory one store wrote */
+        snprintf(key, size, "%s", store);
+        return;
+    }
     if (!only[0] || !unattributed(&b->facts, key))
         return;
     const char *mine = strchr(key + 7, '|'), *theirs = strchr(only + 7, '|');
@@ -143,12 +197,13 @@ void pbc_triage_sort(pbc_triage_run *r)
     r->roots = NULL;
     r->root_count = 0;
     uint32_t cap = 0;
-    char only[640];
+    char only[640], store[300];
     only_attributed(r, only, sizeof(only));
+    only_store(r, store, sizeof(store));
     for (uint32_t i = 0; i < r->bucket_count; i++) {
         pbc_triage_bucket *b = &r->buckets[i];
         char key[640];
-        bucket_root_key(b, only, key, sizeof(key));
+        bucket_root_key(r, b, only, store, key, sizeof(key));
         uint32_t k = 0;
         while (k < r->root_count && strcmp(r->roots[k].key, key))
             k++;
@@ -182,6 +237,7 @@ void pbc_triage_run_fini(pbc_triage_run *r)
         free(r->buckets[i].repro);
         free(r->buckets[i].repro_bin);
         free(r->buckets[i].report);
+        free(r->buckets[i].last_writer);
     }
     free(r->buckets);
     for (uint32_t i = 0; i < r->gone_count; i++) {

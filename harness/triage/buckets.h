@@ -45,6 +45,9 @@ typedef struct pbc_triage_bucket {
     uint32_t repro_ops;
     uint32_t min_runs; /* candidate runs the minimization took */
     char *report;      /* the minimized reproducer's report (or the input's) */
+    char *last_writer; /* a divergence: who wrote its first wrong byte (exec/attribute.h), one
+                          sentence, or NULL */
+    char writer_at[256]; /* its store's "FILE:LINE": the bucket's root cause when set */
     char id[16];
     const char *status; /* --join: "new" or "known"; NULL without --join */
     uint32_t root;      /* its root cause, an index in the run's roots */

@@ -144,15 +144,17 @@ static int foreign_frame(const char *fn, const char *where, const char *own_modu
             return 1;
     if (!fn[0] || !strcmp(fn, "??"))
         return 1; /* nothing to name it by */
+    /* backtrace: the C library's, which a sanitizer build interposes in
+     * pbcheck's own executable (the worker's fault handler calls it). */
     static const char *const runtime_names[] = {"__libc", "__asan", "__ubsan", "__sanitizer", "__interceptor",
-                                                "_start", "__GI_", "__cxa_"};
+                                                "_start", "__GI_", "__cxa_", "backtrace"};
     for (size_t i = 0; i < PBC_ARRAY_LEN(runtime_names); i++)
         if (!strncmp(fn, runtime_names[i], strlen(runtime_names[i])))
             return 1; /* the C library's and the sanitizers' own, wherever they say they are */
     const char *module = strrchr(where, '/');
     module = module ? module + 1 : where;
-    if (where[0] && strncmp(module, "pbcheck", 7))
-        return 0; /* a file or module of its own */
+    if (where[0] && strncmp(module, "pbcheck", 7) && strcmp(where, "/proc/self/exe"))
+        return 0; /* a file or module of its own (pbcheck's --jobs processes run as /proc/self/exe) */
     static const char *const foreign_names[] = {"pbc_", "vm_", "gpu_", "iso_", "__asan", "__ubsan", "__sanitizer",
                                                 "__interceptor", "__libc", "_start", "main", "worker_",
                                                 "certify_", "tri_", "LLVMFuzzer", "fuzzer::", "raise",

@@ -39,7 +39,7 @@ int pbc_vidmm_kernel_check(vm *v, const char *where)
     v->log_shown = len;
     char what[300];
     if (!pbc_kernel_take_bad_frees(what, sizeof(what)) && !pbc_kernel_take_lock_errors(what, sizeof(what)) &&
-        !pbc_kernel_take_bugchecks(what, sizeof(what)))
+        !pbc_kernel_take_bugchecks(what, sizeof(what)) && !pbc_kernel_take_unserved(what, sizeof(what)))
         return 0;
     VM_RULE(v, pbc_rule_kernel(&v->res->findings, v->op, where, what));
     return 1;

@@ -228,6 +228,14 @@ static int vm_setup(vm *v)
         pbc_shim_enter();
         NTSTATUS st = v->t->create_adapter(&info, &v->adapter);
         pbc_shim_leave();
+        /* A driver whose own StartDevice called a DXGKRNL callback pbcheck
+         * does not serve (or misused a kernel service) is judged for it,
+         * even when that made its adapter fail: not skipped as a refusal. */
+        if (pbc_vidmm_kernel_check(v, "create_adapter")) {
+            if (st != STATUS_SUCCESS)
+                v->adapter = NULL;
+            return 1;
+        }
         if (st != STATUS_SUCCESS)
             return -1;
     }
@@ -373,9 +381,10 @@ int pbc_vidmm_run(pbc_gpu *gpu, const pbc_scenario *s, const pbc_target *t,
     if (opt->mode == PBC_MODE_TARGET)
         pbc_vidmm_pool_use(&v);
     pbc_kernel_reset();
-    if (vm_setup(&v)) {
+    int setup = vm_setup(&v);
+    if (setup) {
         vm_teardown(&v);
-        return 2;
+        return setup > 0 ? 1 : 2; /* a finding, or a refusal */
     }
     /* Over its budget of pages as bytes (gpu/mem.h) the run's memory is
      * not what was written: no further operation is worth its time. */

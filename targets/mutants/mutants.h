@@ -72,7 +72,10 @@
     PBC_MUTANT(pbc_mutant_flush_first_root, "PB-TLB")        \
     PBC_MUTANT(pbc_mutant_cached_root, "PB-TLB")              \
     PBC_MUTANT(pbc_mutant_cpu_restore, "PB-DIVERGE")         \
-    PBC_MUTANT(pbc_mutant_map_records, "PB-UNMAP-DUMMY")
+    PBC_MUTANT(pbc_mutant_map_records, "PB-UNMAP-DUMMY")       \
+    PBC_MUTANT(pbc_mutant_fill_size32, "PB-DIVERGE")           \
+    PBC_MUTANT(pbc_mutant_ring_base_twice, "PB-EXEC-RANGE")    \
+    PBC_MUTANT(pbc_mutant_cpu_page_fill, "PB-DIVERGE")
 
 #define PBC_MUTANT(sym, rule) extern const pbc_target sym;
 PBC_MUTANT_LIST

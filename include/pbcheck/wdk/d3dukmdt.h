@@ -53,6 +53,99 @@ typedef enum _D3DDDI_ROTATION {
     D3DDDI_ROTATION_270 = 4
 } D3DDDI_ROTATION;
 
+/* Colour spaces (WDDM 2.0; multiplane overlays name their data's). The
+ * page lists the names in order without numbers: C's, 0 to 24. CUSTOM's
+ * value is DXGI_COLOR_SPACE_TYPE's (the same list, numbered on its page);
+ * derived, see docs/wdk-headers.md. */
+typedef enum D3DDDI_COLOR_SPACE_TYPE {
+    D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709,
+    D3DDDI_COLOR_SPACE_RGB_FULL_G10_NONE_P709,
+    D3DDDI_COLOR_SPACE_RGB_STUDIO_G22_NONE_P709,
+    D3DDDI_COLOR_SPACE_RGB_STUDIO_G22_NONE_P2020,
+    D3DDDI_COLOR_SPACE_RESERVED,
+    D3DDDI_COLOR_SPACE_YCBCR_FULL_G22_NONE_P709_X601,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P601,
+    D3DDDI_COLOR_SPACE_YCBCR_FULL_G22_LEFT_P601,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P709,
+    D3DDDI_COLOR_SPACE_YCBCR_FULL_G22_LEFT_P709,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_LEFT_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_FULL_G22_LEFT_P2020,
+    D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G2084_LEFT_P2020,
+    D3DDDI_COLOR_SPACE_RGB_STUDIO_G2084_NONE_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G22_TOPLEFT_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G2084_TOPLEFT_P2020,
+    D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_GHLG_TOPLEFT_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_FULL_GHLG_TOPLEFT_P2020,
+    D3DDDI_COLOR_SPACE_RGB_STUDIO_G24_NONE_P709,
+    D3DDDI_COLOR_SPACE_RGB_STUDIO_G24_NONE_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G24_LEFT_P709,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G24_LEFT_P2020,
+    D3DDDI_COLOR_SPACE_YCBCR_STUDIO_G24_TOPLEFT_P2020,
+    D3DDDI_COLOR_SPACE_CUSTOM = 0xFFFFFFFF
+} D3DDDI_COLOR_SPACE_TYPE;
+
+/* The colour space on the wire (this file's page, WDDM 2.2). Its first
+ * three names "see D3DDDI_COLOR_SPACE_TYPE", so they take their namesakes'
+ * values there; G22_P709_WCG "starts at 30" and the rest follow it
+ * (derived, docs/wdk-headers.md). */
+typedef enum _D3DDDI_OUTPUT_WIRE_COLOR_SPACE_TYPE {
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G22_P709 = D3DDDI_COLOR_SPACE_RGB_FULL_G22_NONE_P709,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_RESERVED = D3DDDI_COLOR_SPACE_RESERVED,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G2084_P2020 = D3DDDI_COLOR_SPACE_RGB_FULL_G2084_NONE_P2020,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G22_P709_WCG = 30,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G22_P2020,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G2084_P2020_HDR10PLUS,
+    D3DDDI_OUTPUT_WIRE_COLOR_SPACE_G2084_P2020_DVLL
+} D3DDDI_OUTPUT_WIRE_COLOR_SPACE_TYPE;
+
+/* The kind of gamma ramp on a path. The page lists the names in order
+ * without numbers; D3DKMT_SETGAMMARAMP's page numbers the first four 0 to
+ * 3, so the rest follow in C's order (MATRIX_3x4 from WDDM 2.3, MATRIX_V2
+ * from WDDM 2.6). */
+typedef enum _D3DDDI_GAMMARAMP_TYPE {
+    D3DDDI_GAMMARAMP_UNINITIALIZED,
+    D3DDDI_GAMMARAMP_DEFAULT,
+    D3DDDI_GAMMARAMP_RGB256x3x16,
+    D3DDDI_GAMMARAMP_DXGI_1,
+    D3DDDI_GAMMARAMP_MATRIX_3x4,
+    D3DDDI_GAMMARAMP_MATRIX_V2
+} D3DDDI_GAMMARAMP_TYPE;
+
+/* Where an allocation prefers to live: up to five segments, best first. */
+typedef struct _D3DDDI_SEGMENTPREFERENCE {
+    union {
+        struct {
+            UINT SegmentId0 : 5;
+            UINT Direction0 : 1;
+            UINT SegmentId1 : 5;
+            UINT Direction1 : 1;
+            UINT SegmentId2 : 5;
+            UINT Direction2 : 1;
+            UINT SegmentId3 : 5;
+            UINT Direction3 : 1;
+            UINT SegmentId4 : 5;
+            UINT Direction4 : 1;
+            UINT Reserved : 2;
+        };
+        UINT Value;
+    };
+} D3DDDI_SEGMENTPREFERENCE;
+
+/* How an allocation's properties change (WDDM 2.0); Unmoveable is the
+ * page's newest bit. */
+typedef struct D3DDDI_UPDATEALLOCPROPERTY_FLAGS {
+    union {
+        struct {
+            UINT AccessedPhysically : 1;
+            UINT Unmoveable : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} D3DDDI_UPDATEALLOCPROPERTY_FLAGS;
+
 /* Pixel formats: the Direct3D 9 numbering, four-character codes packed
  * first character lowest. */
 #define PBC_WDK_FOURCC(a, b, c, d) \
@@ -211,6 +304,26 @@ PBC_WDK_STATIC_ASSERT(offsetof(D3DDDI_MAPGPUVIRTUALADDRESS, Reserved1) == 80, "m
 PBC_WDK_STATIC_ASSERT(offsetof(D3DDDI_MAPGPUVIRTUALADDRESS, VirtualAddress) == 88, "map va");
 PBC_WDK_STATIC_ASSERT(offsetof(D3DDDI_MAPGPUVIRTUALADDRESS, PagingFenceValue) == 96, "map va");
 PBC_WDK_STATIC_ASSERT(sizeof(D3DDDI_MAPGPUVIRTUALADDRESS) == 104, "map va");
+
+/* Hardware-queue creation flags (WDDM 2.2; DxgkDdiCreateHwQueue), in
+ * their page's newest form: bits added after WDDM 2.7 read 0 for older
+ * runtimes, and the word is 4 bytes in every version. */
+typedef struct _D3DDDI_CREATEHWQUEUEFLAGS {
+    union {
+        struct {
+            UINT DisableGpuTimeout : 1;
+            UINT NoBroadcastSignal : 1;
+            UINT NoBroadcastWait : 1;
+            UINT NoKmdAccess : 1;
+            UINT UserModeSubmission : 1;
+            UINT NativeProgressFence : 1;
+            UINT TestQueue : 1;
+            UINT Reserved : 25;
+        };
+        UINT Value;
+    };
+} D3DDDI_CREATEHWQUEUEFLAGS;
+PBC_WDK_STATIC_ASSERT(sizeof(D3DDDI_CREATEHWQUEUEFLAGS) == 4, "hw queue flags");
 
 #ifdef __cplusplus
 }

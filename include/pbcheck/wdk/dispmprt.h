@@ -6,8 +6,8 @@
  * DXGK_START_INFO and DXGK_DEVICE_INFO. Names and x86-64 layouts are
  * Windows'.
  *
- * DRIVER_INITIALIZATION_DATA has every member through WDDM 2.7 (Windows 10
- * version 2004), DXGKRNL_INTERFACE its members through WDDM 1.3, both in
+ * DRIVER_INITIALIZATION_DATA and DXGKRNL_INTERFACE have every member
+ * through WDDM 2.7 (Windows 10 version 2004), both in
  * Windows' order and gated by DXGKDDI_INTERFACE_VERSION; argument
  * structures pbcheck does not lay out are incomplete types, so a driver can
  * name them in prototypes but not look inside.
@@ -117,6 +117,179 @@ typedef enum _D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY {
     D3DKMDT_VOT_RCA_3COMPONENT = D3DKMDT_VOT_COMPONENT_VIDEO,
     D3DKMDT_VOT_BNC = D3DKMDT_VOT_COMPONENT_VIDEO
 } D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY;
+
+/* DxgkDdiQueryConnectionChange's argument (WDDM 2.2, d3dkmddi.h's pages;
+ * here because the output technology is declared in this file). The
+ * statuses' page lists them without numbers: C's, 0 to 9 (derived), so
+ * the 4-bit field holds them all. The WDDM 3.0 members, MonitorConnect's
+ * MonitorConnectFlags and the argument's Usb4MonitorInfo, are left out:
+ * these headers stop at WDDM 2.7. Without them the union is still 8 bytes
+ * (TargetConnect's), so the change is 24 bytes either way. */
+typedef enum _DXGK_CONNECTION_STATUS {
+    ConnectionStatusUninitialized,
+    TargetStatusDisconnected,
+    TargetStatusConnected,
+    TargetStatusJoined,
+    MonitorStatusDisconnected,
+    MonitorStatusUnknown,
+    MonitorStatusConnected,
+    LinkConfigurationStarted,
+    LinkConfigurationFailed,
+    LinkConfigurationSucceeded
+} DXGK_CONNECTION_STATUS, *PDXGK_CONNECTION_STATUS;
+
+typedef struct _DXGK_CONNECTION_CHANGE {
+    ULONGLONG ConnectionChangeId;
+    D3DDDI_VIDEO_PRESENT_TARGET_ID TargetId : 24;
+    DXGK_CONNECTION_STATUS ConnectionStatus : 4;
+    UINT Reserved : 4;
+    union {
+        struct {
+            D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY LinkTargetType;
+        } MonitorConnect;
+        struct {
+            D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY BaseTargetType;
+            D3DDDI_VIDEO_PRESENT_TARGET_ID NewTargetId;
+        } TargetConnect;
+        struct {
+            D3DKMDT_VIDEO_OUTPUT_TECHNOLOGY BaseTargetType;
+            D3DDDI_VIDEO_PRESENT_TARGET_ID NewTargetId;
+        } TargetJoin;
+    };
+} DXGK_CONNECTION_CHANGE, *PDXGK_CONNECTION_CHANGE;
+PBC_WDK_OFF(DXGK_CONNECTION_CHANGE, MonitorConnect, 12);
+PBC_WDK_SIZE(DXGK_CONNECTION_CHANGE, 24);
+
+struct _DXGKARG_QUERYCONNECTIONCHANGE {
+    DXGK_CONNECTION_CHANGE ConnectionChange;
+};
+PBC_WDK_SIZE(DXGKARG_QUERYCONNECTIONCHANGE, 24);
+
+/* DxgkDdiSetTimingsFromVidPn's argument and its parts (WDDM 2.2,
+ * d3dkmddi.h's pages; here because a path reports its target's connection
+ * state). The enumerations' pages list names without numbers: C's
+ * (derived). A path's glitch diagnosis is three enumerations and a UINT8
+ * sharing the UINT DiagnosticInfo, so each is one byte (derived): they are
+ * UINT8s and their names an enumeration's constants, which C11 and C++
+ * both take. The path's input keeps the sync-lock members (Windows 10
+ * 1803, WDDM 2.4), so its Reserved is the page's 20 bits. */
+typedef struct _DXGK_SET_TIMING_FLAGS {
+    union {
+        struct {
+            UINT Reserved;
+        };
+        UINT Value;
+    };
+} DXGK_SET_TIMING_FLAGS;
+PBC_WDK_SIZE(DXGK_SET_TIMING_FLAGS, 4);
+
+typedef struct _DXGK_SET_TIMING_RESULTS {
+    union {
+        struct {
+            UINT ConnectionStatusChanges : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_SET_TIMING_RESULTS, *PDXGK_SET_TIMING_RESULTS;
+PBC_WDK_SIZE(DXGK_SET_TIMING_RESULTS, 4);
+
+typedef enum _DXGK_PATH_UPDATE {
+    DXGK_PATH_UPDATE_UNMODIFIED,
+    DXGK_PATH_UPDATE_ADDED,
+    DXGK_PATH_UPDATE_MODIFIED,
+    DXGK_PATH_UPDATE_REMOVED
+} DXGK_PATH_UPDATE;
+
+typedef enum _DXGK_SYNC_LOCK_STYLE {
+    DXGK_SYNC_LOCK_STYLE_NONE,
+    DXGK_SYNC_LOCK_STYLE_IDENTICAL
+} DXGK_SYNC_LOCK_STYLE;
+
+typedef UINT8 DXGK_GLITCH_CAUSE;
+enum {
+    DXGK_GLITCH_CAUSE_DRIVER_ERROR,
+    DXGK_GLITCH_CAUSE_TIMING_CHANGE,
+    DXGK_GLITCH_CAUSE_PIPELINE_CHANGE,
+    DXGK_GLITCH_CAUSE_MEMORY_TIMING,
+    DXGK_GLITCH_CAUSE_ENCODER_RECONFIG,
+    DXGK_GLITCH_CAUSE_MODIFIED_WIRE_USAGE,
+    DXGK_GLITCH_CAUSE_METADATA_CHANGE,
+    DXGK_GLITCH_CAUSE_NONE
+};
+
+typedef UINT8 DXGK_GLITCH_EFFECT;
+enum {
+    DXGK_GLITCH_EFFECT_SYNC_LOSS,
+    DXGK_GLITCH_EFFECT_GARBAGE_CONTENT,
+    DXGK_GLITCH_EFFECT_STALE_CONTENT,
+    DXGK_GLITCH_EFFECT_BLACK_CONTENT,
+    DXGK_GLITCH_EFFECT_DEGRADED_CONTENT,
+    DXGK_GLITCH_EFFECT_SEAMLESS
+};
+
+typedef UINT8 DXGK_GLITCH_DURATION;
+enum {
+    DXGK_GLITCH_DURATION_INDEFINITE,
+    DXGK_GLITCH_DURATION_MULTI_FRAME,
+    DXGK_GLITCH_DURATION_SINGLE_FRAME,
+    DXGK_GLITCH_DURATION_MULTI_LINE,
+    DXGK_GLITCH_DURATION_SINGLE_LINE,
+    DXGK_GLITCH_DURATION_NONE
+};
+
+typedef struct _DXGK_SET_TIMING_PATH_INFO {
+    D3DDDI_VIDEO_PRESENT_TARGET_ID VidPnTargetId;
+    union {
+        D3DDDI_COLOR_SPACE_TYPE OutputColorSpace;
+        D3DDDI_OUTPUT_WIRE_COLOR_SPACE_TYPE OutputWireColorSpace;
+    };
+    D3DKMDT_WIRE_FORMAT_AND_PREFERENCE SelectedWireFormat;
+    union {
+        struct {
+            DXGK_PATH_UPDATE VidPnPathUpdates : 2;
+            UINT Active : 1;
+            UINT IgnoreConnectivity : 1;
+            UINT PreserveInherited : 1;
+            UINT SyncLockGroup : 3;
+            DXGK_SYNC_LOCK_STYLE SyncLockStyle : 4;
+            UINT Reserved : 20;
+        } Input;
+        UINT InputFlags;
+    };
+    union {
+        struct {
+            UINT RecheckMPO : 1;
+            UINT Reserved : 31;
+        } Output;
+        UINT OutputFlags;
+    };
+    DXGK_CONNECTION_CHANGE TargetState;
+    union {
+        struct {
+            DXGK_GLITCH_CAUSE GlitchCause;
+            DXGK_GLITCH_EFFECT GlitchEffect;
+            DXGK_GLITCH_DURATION GlitchDuration;
+            UINT8 Reserved;
+        };
+        UINT DiagnosticInfo;
+    };
+} DXGK_SET_TIMING_PATH_INFO, *PDXGK_SET_TIMING_PATH_INFO;
+PBC_WDK_OFF(DXGK_SET_TIMING_PATH_INFO, InputFlags, 12);
+PBC_WDK_OFF(DXGK_SET_TIMING_PATH_INFO, TargetState, 24);
+PBC_WDK_OFF(DXGK_SET_TIMING_PATH_INFO, DiagnosticInfo, 48);
+PBC_WDK_SIZE(DXGK_SET_TIMING_PATH_INFO, 56);
+
+struct _DXGKARG_SETTIMINGSFROMVIDPN {
+    D3DKMDT_HVIDPN hFunctionalVidPn;
+    DXGK_SET_TIMING_FLAGS SetFlags;
+    PDXGK_SET_TIMING_RESULTS pResultsFlags;
+    UINT PathCount;
+    DXGK_SET_TIMING_PATH_INFO *pSetTimingPathInfo;
+};
+PBC_WDK_OFF(DXGKARG_SETTIMINGSFROMVIDPN, pResultsFlags, 16);
+PBC_WDK_OFF(DXGKARG_SETTIMINGSFROMVIDPN, pSetTimingPathInfo, 32);
+PBC_WDK_SIZE(DXGKARG_SETTIMINGSFROMVIDPN, 40);
 
 typedef enum _D3DKMDT_MONITOR_ORIENTATION_AWARENESS {
     D3DKMDT_MOA_UNINITIALIZED = 0,
@@ -377,9 +550,9 @@ typedef NTSTATUS APIENTRY DXGKCB_WRITE_DEVICE_SPACE(HANDLE DeviceHandle, ULONG D
                                                     ULONG Offset, ULONG Length, PULONG BytesWritten);
 typedef NTSTATUS APIENTRY DXGKCB_IS_DEVICE_PRESENT(HANDLE DeviceHandle, PVOID DeviceData,
                                                    PBOOLEAN DevicePresent);
-typedef PVOID APIENTRY DXGKCB_GETHANDLEDATA(const VOID *pData);
+typedef PVOID APIENTRY DXGKCB_GETHANDLEDATA(IN_CONST_PDXGKARGCB_GETHANDLEDATA pData);
 typedef HANDLE APIENTRY DXGKCB_GETHANDLEPARENT(HANDLE hAllocation);
-typedef HANDLE APIENTRY DXGKCB_ENUMHANDLECHILDREN(const VOID *pData);
+typedef D3DKMT_HANDLE APIENTRY DXGKCB_ENUMHANDLECHILDREN(IN_CONST_PDXGKARGCB_ENUMHANDLECHILDREN pData);
 typedef NTSTATUS APIENTRY DXGKCB_QUERYVIDPNINTERFACE(IN_CONST_D3DKMDT_HVIDPN hVidPn,
                                                      DXGK_VIDPN_INTERFACE_VERSION VidPnInterfaceVersion,
                                                      const DXGK_VIDPN_INTERFACE **ppVidPnInterface);
@@ -410,8 +583,7 @@ typedef VOID APIENTRY DXGKCB_COMPLETEFSTATETRANSITION(IN_CONST_HANDLE hAdapter, 
 
 typedef VOID APIENTRY DXGKCB_COMPLETEPSTATETRANSITION(IN_CONST_HANDLE hAdapter, UINT ComponentIndex,
                                                       UINT CompletedPState);
-/* WDDM 2.0 (their DXGKRNL_INTERFACE slots follow with the two handle-data
- * callbacks, which are not declared yet). */
+/* WDDM 2.0 to 2.6, from each callback's page (docs/wdk-headers.md). */
 typedef D3DGPU_VIRTUAL_ADDRESS APIENTRY DXGKCB_MAPCONTEXTALLOCATION(IN_CONST_HANDLE hAdapter,
                                                                    IN_CONST_PDXGKARGCB_MAPCONTEXTALLOCATION pArgs);
 typedef NTSTATUS APIENTRY DXGKCB_UPDATECONTEXTALLOCATION(IN_CONST_HANDLE hAdapter,
@@ -419,8 +591,48 @@ typedef NTSTATUS APIENTRY DXGKCB_UPDATECONTEXTALLOCATION(IN_CONST_HANDLE hAdapte
 typedef NTSTATUS APIENTRY DXGKCB_RESERVEGPUVIRTUALADDRESSRANGE(IN_CONST_HANDLE hAdapter,
                                                                INOUT_PDXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE pArgs);
 typedef VOID APIENTRY DXGKCB_HARDWARECONTENTPROTECTIONTEARDOWN(IN_CONST_HANDLE hAdapter, UINT Flags);
+typedef VOID *APIENTRY DXGKCB_ACQUIREHANDLEDATA(IN_CONST_PDXGKARGCB_GETHANDLEDATA pArgs,
+                                                PDXGKARG_RELEASE_HANDLE pReleaseHandle);
+typedef VOID APIENTRY DXGKCB_RELEASEHANDLEDATA(IN_CONST_DXGKARGCB_RELEASEHANDLEDATA ReleaseHandleData);
+typedef VOID APIENTRY DXGKCB_MULTIPLANEOVERLAYDISABLED(IN_CONST_HANDLE hAdapter, UINT VidPnSourceId);
+typedef NTSTATUS APIENTRY DXGKCB_INVALIDATEHWCONTEXT(IN_CONST_PDXGKARGCB_INVALIDATEHWCONTEXT pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_INDICATE_CONNECTOR_CHANGE(IN_CONST_HANDLE hAdapter);
+/* Named only: the display-ownership flags (a DXGK_FRAMEBUFFER_STATE in
+ * bit-fields) and the diagnostic header are not laid out. */
+typedef struct _DXGK_DISPLAY_OWNERSHIP_FLAGS DXGK_DISPLAY_OWNERSHIP_FLAGS, *PDXGK_DISPLAY_OWNERSHIP_FLAGS;
+typedef struct _DXGK_DIAGNOSTIC_HEADER DXGK_DIAGNOSTIC_HEADER;
+typedef DXGK_DIAGNOSTIC_HEADER *IN_PDXGK_DIAGNOSTIC_HEADER;
+typedef NTSTATUS APIENTRY DXGKCB_ACQUIRE_POST_DISPLAY_OWNERSHIP2(HANDLE DeviceHandle,
+                                                                 PDXGK_DISPLAY_INFORMATION DisplayInfo,
+                                                                 PDXGK_DISPLAY_OWNERSHIP_FLAGS Flags);
+typedef NTSTATUS APIENTRY DXGKCB_SETPROTECTEDSESSIONSTATUS(IN_CONST_PDXGKARGCB_PROTECTEDSESSIONSTATUS pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_ALLOCATECONTIGUOUSMEMORY(IN_CONST_HANDLE hAdapter,
+                                                          INOUT_PDXGKARGCB_ALLOCATECONTIGUOUSMEMORY pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_FREECONTIGUOUSMEMORY(IN_CONST_HANDLE hAdapter,
+                                                      IN_CONST_PDXGKARGCB_FREECONTIGUOUSMEMORY pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_ALLOCATEPAGESFORMDL(IN_CONST_HANDLE hAdapter,
+                                                     INOUT_PDXGKARGCB_ALLOCATEPAGESFORMDL pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_FREEPAGESFROMMDL(IN_CONST_HANDLE hAdapter,
+                                                  IN_CONST_PDXGKARGCB_FREEPAGESFROMMDL pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_PINFRAMEBUFFERFORSAVE(IN_CONST_HANDLE hAdapter,
+                                                       INOUT_PDXGKARGCB_PINFRAMEBUFFERFORSAVE pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_UNPINFRAMEBUFFERFORSAVE(IN_CONST_HANDLE hAdapter,
+                                                         IN_CONST_PDXGKARGCB_UNPINFRAMEBUFFERFORSAVE pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_MAPFRAMEBUFFERPOINTER(IN_CONST_HANDLE hAdapter,
+                                                       INOUT_PDXGKARGCB_MAPFRAMEBUFFERPOINTER pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_UNMAPFRAMEBUFFERPOINTER(IN_CONST_HANDLE hAdapter,
+                                                         IN_CONST_PDXGKARGCB_UNMAPFRAMEBUFFERPOINTER pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_MAPMDLTOIOMMU(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARGCB_MAPMDLTOIOMMU pArgs);
+typedef VOID APIENTRY DXGKCB_UNMAPMDLFROMIOMMU(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARGCB_UNMAPMDLFROMIOMMU pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_REPORT_DIAGNOSTIC(HANDLE DeviceHandle, IN_PDXGK_DIAGNOSTIC_HEADER pDiagnostic);
+typedef NTSTATUS APIENTRY DXGKCB_SIGNALEVENT(IN_CONST_PDXGKARGCB_SIGNALEVENT pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_ISFEATUREENABLED(INOUT_PDXGKARGCB_ISFEATUREENABLED pArgs);
+typedef NTSTATUS APIENTRY DXGKCB_SAVEMEMORYFORHOTUPDATE(IN_CONST_HANDLE hAdapter,
+                                                        IN_CONST_PDXGKARGCB_SAVEMEMORYFORHOTUPDATE pArgs);
 
-/* Windows' table, in Windows' order, through its WDDM 1.3 member. */
+/* Windows' table, in Windows' order, through WDDM 2.7 (whose interface
+ * adds no callback after WDDM 2.6's). Two WDDM 2.x slots have no page that
+ * types them: they are PVOID, and a driver casts what it calls there. */
 typedef struct _DXGKRNL_INTERFACE {
     ULONG Size;
     ULONG Version;
@@ -461,6 +673,49 @@ typedef struct _DXGKRNL_INTERFACE {
 #endif
 #if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM1_3 /* the page says WDDM1_3_M1 */
     DXGKCB_COMPLETEPSTATETRANSITION *DxgkCbCompletePStateTransition; /* reserved for the system */
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_0
+    DXGKCB_MAPCONTEXTALLOCATION *DxgkCbMapContextAllocation;
+    DXGKCB_UPDATECONTEXTALLOCATION *DxgkCbUpdateContextAllocation;
+    DXGKCB_RESERVEGPUVIRTUALADDRESSRANGE *DxgkCbReserveGpuVirtualAddressRange;
+    DXGKCB_ACQUIREHANDLEDATA *DxgkCbAcquireHandleData;
+    DXGKCB_RELEASEHANDLEDATA *DxgkCbReleaseHandleData;
+    DXGKCB_HARDWARECONTENTPROTECTIONTEARDOWN *DxgkCbHardwareContentProtectionTeardown;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_1
+    DXGKCB_MULTIPLANEOVERLAYDISABLED *DxgkCbMultiPlaneOverlayDisabled;
+    PVOID DxgkCbMitigatedRangeUpdate; /* untyped: no page */
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_2
+    DXGKCB_INVALIDATEHWCONTEXT *DxgkCbInvalidateHwContext;
+    DXGKCB_INDICATE_CONNECTOR_CHANGE *DxgkCbIndicateConnectorChange;
+    PVOID DxgkCbUnblockUEFIFrameBufferRanges; /* untyped: no page */
+    DXGKCB_ACQUIRE_POST_DISPLAY_OWNERSHIP2 *DxgkCbAcquirePostDisplayOwnership2;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_3
+    DXGKCB_SETPROTECTEDSESSIONSTATUS *DxgkCbSetProtectedSessionStatus;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_4
+    DXGKCB_ALLOCATECONTIGUOUSMEMORY *DxgkCbAllocateContiguousMemory;
+    DXGKCB_FREECONTIGUOUSMEMORY *DxgkCbFreeContiguousMemory;
+    DXGKCB_ALLOCATEPAGESFORMDL *DxgkCbAllocatePagesForMdl;
+    DXGKCB_FREEPAGESFROMMDL *DxgkCbFreePagesFromMdl;
+    DXGKCB_PINFRAMEBUFFERFORSAVE *DxgkCbPinFrameBufferForSave;
+    DXGKCB_UNPINFRAMEBUFFERFORSAVE *DxgkCbUnpinFrameBufferForSave;
+    DXGKCB_MAPFRAMEBUFFERPOINTER *DxgkCbMapFrameBufferPointer;
+    DXGKCB_UNMAPFRAMEBUFFERPOINTER *DxgkCbUnmapFrameBufferPointer;
+    DXGKCB_MAPMDLTOIOMMU *DxgkCbMapMdlToIoMmu;
+    DXGKCB_UNMAPMDLFROMIOMMU *DxgkCbUnmapMdlFromIoMmu;
+    DXGKCB_REPORT_DIAGNOSTIC *DxgkCbReportDiagnostic;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_5
+    DXGKCB_SIGNALEVENT *DxgkCbSignalEvent;
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_6
+    DXGKCB_ISFEATUREENABLED *DxgkCbIsFeatureEnabled;
+    /* Not in the interface page's list; its own page says a driver calls it
+     * through DXGKRNL_INTERFACE from WDDM 2.6: placed last. */
+    DXGKCB_SAVEMEMORYFORHOTUPDATE *DxgkCbSaveMemoryForHotUpdate;
 #endif
 } DXGKRNL_INTERFACE, *PDXGKRNL_INTERFACE;
 typedef const DXGKRNL_INTERFACE *IN_PDXGKRNL_INTERFACE;
@@ -714,6 +969,16 @@ typedef DXGKDDI_LINK_DEVICE *PDXGKDDI_LINK_DEVICE;
 NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PUNICODE_STRING RegistryPath,
                         PDRIVER_INITIALIZATION_DATA DriverInitializationData);
 
+/* pbcheck's, not Windows': fills the InterfaceSize bytes at Interface
+ * (pass sizeof(DXGKRNL_INTERFACE) as the caller's DXGKDDI_INTERFACE_VERSION
+ * lays it out) as DXGKRNL hands the table to DxgkDdiStartDevice: Size,
+ * Version (pbcheck's, WDDM 2.7), DeviceHandle, and every callback a trap
+ * that fails the call and reports it as a PB-KERNEL finding naming the
+ * callback, since pbcheck serves none of them (docs/wdk-headers.md). A
+ * glue that runs the driver's own StartDevice passes it this table, after
+ * overwriting any member it serves itself. */
+VOID pbc_wdk_dxgkrnl_interface(HANDLE DeviceHandle, PDXGKRNL_INTERFACE Interface, SIZE_T InterfaceSize);
+
 PBC_WDK_SIZE(DXGK_START_INFO, 28);
 PBC_WDK_OFF(DXGK_DEVICE_INFO, DeviceRegistryPath, 16);
 PBC_WDK_OFF(DXGK_DEVICE_INFO, TranslatedResourceList, 32);
@@ -730,6 +995,20 @@ PBC_WDK_SIZE(QUERY_INTERFACE, 32);
 PBC_WDK_SIZE(VIDEO_REQUEST_PACKET, 48);
 PBC_WDK_SIZE(ACPI_EVAL_INPUT_BUFFER_COMPLEX, 24);
 PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbQueryVidPnInterface, 144);
+/* Every member after DeviceHandle is a pointer: member n of the page's
+ * list (DxgkCbEvalAcpiMethod is 0) is at 16 + 8n. */
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_0
+PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbMapContextAllocation, 264);
+PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbHardwareContentProtectionTeardown, 304);
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_4
+PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbAllocateContiguousMemory, 368);
+PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbReportDiagnostic, 448);
+#endif
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_6
+PBC_WDK_OFF(DXGKRNL_INTERFACE, DxgkCbIsFeatureEnabled, 464);
+PBC_WDK_SIZE(DXGKRNL_INTERFACE, 480);
+#endif
 PBC_WDK_OFF(DRIVER_INITIALIZATION_DATA, DxgkDdiSetDisplayPrivateDriverFormat, 488);
 /* Every member is a pointer after Version (padded to 8): member n of the
  * page's list (Version is 0) is at 8 * n. */

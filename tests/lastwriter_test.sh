@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Who wrote the first wrong byte (docs/triage.md, "Who wrote it"): copies
+# of the example builders, out of pbcheck's tree, each with a one-line
+# planted bug, built with -g as a vendor builds a builder library. The
+# finding of `pbcheck run`, and certify's report.json, summary.md and
+# report.sarif (relative to --source-root), name the planted line; certify
+# rolls its groups up, and triage sorts the failing seeds, into one root
+# cause there. An abort() ending a function is named in that function.
+# Usage: lastwriter_test.sh PBCHECK SOURCE_DIR C_COMPILER
+set -u
+pbcheck=$(realpath "$1") src=$(realpath "$2") cc=$3
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/check.sh"
+
+# plant NAME EXAMPLE FILE 'LINE TEXT' 'REPLACEMENT': a copy of the example
+# with one line changed, built into $tmp/NAME/libNAME.so; prints the
+# changed line's number.
+plant() {
+    local name=$1 example=$2 file=$3 from=$4 to=$5
+    mkdir -p "$tmp/$name"
+    cp "$src/targets/examples/$example"/* "$tmp/$name/"
+    local line
+    line=$(grep -nF -- "$from" "$tmp/$name/$file" | cut -d: -f1)
+    [ "$(echo "$line" | wc -w)" -eq 1 ] || { echo "plant $name: '$from' is not one line of $file" >&2; return 1; }
+    sed -i "${line}s|.*|$to|" "$tmp/$name/$file"
+    "$cc" -g -O1 -shared -fPIC -fvisibility=hidden -I"$src/include" -I"$tmp/$name" "$tmp/$name"/*.c \
+        -o "$tmp/$name/lib$name.so" || return 1
+    echo "$line"
+}
+
+# A CPU copy that stops a byte short: the last byte is never written, and
+# the finding names the builder's last store into its page.
+short=$(plant cpu_short example_cpu excpu_ddi.c '    RtlCopyMemory(dst, src, Size);' \
+    '    RtlCopyMemory(dst, src, Size - 1);')
+check cpu-short-built [ -n "$short" ]
+# A CPU copy that zeroes instead: the store wrote the wrong bytes.
+zero=$(plant cpu_zero example_cpu excpu_ddi.c '    RtlCopyMemory(dst, src, Size);' '    RtlZeroMemory(dst, Size);')
+check cpu-zero-built [ -n "$zero" ]
+
+"$pbcheck" run "$src/corpus/seeds/busy-retry.pbs" --target "$tmp/cpu_short/libcpu_short.so" >"$tmp/short.out" 2>&1
+check short-fails grep -q '^FAIL .*PB-DIVERGE' "$tmp/short.out"
+check short-names-line grep -Eq "never written by the builder; its last store into the page was ExCpuCopyEviction at $tmp/cpu_short/excpu_ddi.c:$short, inlined into ExCpuTransfer at [^ ]*:[0-9]+ during BuildPagingBuffer call [0-9]+ \(Transfer, MultipassOffset 0\)" "$tmp/short.out" ||
+    cat "$tmp/short.out"
+"$pbcheck" run "$src/corpus/seeds/busy-retry.pbs" --target "$tmp/cpu_zero/libcpu_zero.so" >"$tmp/zero.out" 2>&1
+check zero-names-line grep -Eq "^  written by ExCpuCopyEviction at $tmp/cpu_zero/excpu_ddi.c:$zero, inlined into ExCpuTransfer" \
+    "$tmp/zero.out" || cat "$tmp/zero.out"
+
+# A packet builder whose copies read one byte too far on (and whose
+# fills are a byte too long): the store of the packet's field, through
+# its inline chain.
+gpu=$(plant gpu_q2 example_gpu exgpu_ddi.c '        exgpu_wr64(W->Cur + 16, Q2);' \
+    '        exgpu_wr64(W->Cur + 16, Q2 + 1);')
+check gpu-built [ -n "$gpu" ]
+# A worker builder whose CPU work copies from a byte further on.
+wk=$(plant wk_src example_worker exwk_ddi.c '        RtlMoveMemory(d, s, Size);' '        RtlMoveMemory(d, s + 1, Size);')
+check worker-built [ -n "$wk" ]
+"$pbcheck" run "$src/corpus/seeds/busy-retry.pbs" --target "$tmp/gpu_q2/libgpu_q2.so" >"$tmp/gpu.out" 2>&1
+check gpu-names-line grep -Eq "^  written by packet [0-9]+ of paging buffer [0-9]+ \(copy at \+0x[0-9a-f]+\), whose source was stored by exgpu_wr64 at [^ ]*exgpu_hw.h:[0-9]+, inlined into ExGpuEmit at $tmp/gpu_q2/exgpu_ddi.c:$gpu, inlined into ExGpuCopy" \
+    "$tmp/gpu.out"
+"$pbcheck" run "$src/corpus/seeds/busy-retry.pbs" --target "$tmp/wk_src/libwk_src.so" >"$tmp/wk.out" 2>&1
+check worker-names-line grep -Eq "^  written by ExWkCopy at $tmp/wk_src/exwk_ddi.c:$wk in CPU work queued at SubmitCommand \(for operation 2\)" \
+    "$tmp/wk.out"
+
+# A crash: abort() as the last call of ExGpuBuildPagingBuffer. Its
+# return address is the first byte of the function after it (ExGpuPatch):
+# the frame is named by the call, the byte before.
+mkdir -p "$tmp/gpu_abort"
+cp "$src/targets/examples/example_gpu"/* "$tmp/gpu_abort/"
+python3 - "$tmp/gpu_abort/exgpu_ddi.c" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+s = s.replace("        return STATUS_SUCCESS; /* no caches to drop */", "        break;", 1)
+s = s.replace("""        return STATUS_SUCCESS; /* not declared in supported_operations */
+    }
+}""", """        return STATUS_SUCCESS; /* not declared in supported_operations */
+    }
+    abort();
+}""", 1)
+open(p, "w").write("#include <stdlib.h>\n" + s)
+PY
+abort_line=$(grep -n '^    abort();$' "$tmp/gpu_abort/exgpu_ddi.c" | cut -d: -f1)
+"$cc" -g -O1 -shared -fPIC -fvisibility=hidden -I"$src/include" -I"$tmp/gpu_abort" "$tmp/gpu_abort"/*.c \
+    -o "$tmp/gpu_abort/libgpu_abort.so"
+"$pbcheck" run "$src/corpus/seeds/busy-discard.pbs" --target "$tmp/gpu_abort/libgpu_abort.so" >"$tmp/abort.out" 2>&1
+check abort-in-its-function grep -Eq "^  crash: SIGABRT \(signal 6\) in ExGpuBuildPagingBuffer at $tmp/gpu_abort/exgpu_ddi.c:$abort_line " \
+    "$tmp/abort.out"
+
+# certify: every reproducer's writer and location is the planted line,
+# report.sarif puts its results there relative to the source root,
+# summary.md carries the finding and the writer, and every group rolls up
+# to one root cause.
+certify_names() { # NAME FILE LINE
+    local name=$1 file=$2 line=$3
+    (cd "$tmp" && "$pbcheck" certify --target "$tmp/$name/lib$name.so" --quick --source-root "$tmp" \
+        --out "$tmp/cert-$name" >"$tmp/cert-$name.out" 2>&1)
+    grep -q 'verdict: NOT CONFORMANT' "$tmp/cert-$name.out" || return 1
+    python3 - "$tmp/cert-$name/latest" "$file:$line" "$name/$file" "$line" <<'PY'
+import json, os, sys
+run, where, uri, line = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+report = json.load(open(os.path.join(run, "report.json")))
+writers = [r for r in report["results"] if "last_writer" in r]
+bad = [r["name"] for r in writers if where not in r["last_writer"] or not r["location"].endswith(where)]
+sarif = json.load(open(os.path.join(run, "report.sarif")))["runs"][0]
+at = [l["physicalLocation"] for res in sarif["results"] for l in res.get("locations", [])]
+here = [p for p in at if p["artifactLocation"].get("uri") == uri and p["artifactLocation"].get("uriBaseId") == "SRCROOT"
+        and p.get("region", {}).get("startLine") == line]
+summary = open(os.path.join(run, "summary.md")).read()
+roots = report["root_causes"]
+print(run, "writers", len(writers), "bad", bad[:3], "sarif", len(at), "at the line", len(here),
+      "roots", [(r["id"], r["key"]) for r in roots])
+ok = (writers and not bad and here and "   - written by: `" in summary and "   - finding: `PB-" in summary
+      and len(roots) == 1 and roots[0]["key"].endswith(where))
+sys.exit(0 if ok else 1)
+PY
+}
+check certify-cpu-names-line certify_names cpu_zero excpu_ddi.c "$zero"
+check certify-gpu-names-line certify_names gpu_q2 exgpu_ddi.c "$gpu"
+check certify-worker-names-line certify_names wk_src exwk_ddi.c "$wk"
+
+# triage of failing inputs (the seed scenarios that fail): one root cause,
+# at the planted line.
+triage_one_root() { # NAME FILE LINE
+    local name=$1 file=$2 line=$3
+    "$pbcheck" triage "$src/corpus/seeds" --target "$tmp/$name/lib$name.so" --out "$tmp/tri-$name" \
+        >"$tmp/tri-$name.out" 2>&1
+    python3 - "$tmp/tri-$name/triage.json" "$file:$line" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+failing = {b["root_cause"] for b in d["buckets"] if b["facts"]["class"] not in ("no-repro", "invalid")}
+roots = [r for r in d["root_causes"] if r["id"] in failing]
+print(sys.argv[1], [(r["id"], r["key"]) for r in roots])
+sys.exit(0 if len(roots) == 1 and roots[0]["key"].endswith(sys.argv[2]) else 1)
+PY
+}
+check triage-cpu-one-root triage_one_root cpu_zero excpu_ddi.c "$zero"
+check triage-gpu-one-root triage_one_root gpu_q2 exgpu_ddi.c "$gpu"
+check triage-worker-one-root triage_one_root wk_src exwk_ddi.c "$wk"
+
+finish
