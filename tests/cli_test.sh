@@ -11,6 +11,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$pbcheck" run "$src"/corpus/seeds/*.pbs >"$tmp/out" 2>"$tmp/err"
 check seeds-pass [ $? -eq 0 ]
 check seeds-summary grep -Eq '^run: [0-9]+ passed, 0 failed, 0 skipped$' "$tmp/out"
+# The README's quick start quotes this line: it stays the one printed.
+check readme-seeds-line grep -qF "(\`$(tail -n 1 "$tmp/out")\`)" "$src/README.md"
 
 # One bug prints the same finding text in every process (no host addresses).
 "$pbcheck" run "$src"/corpus/seeds/*.pbs --target mutant-restart >"$tmp/first" 2>&1
