@@ -829,11 +829,20 @@ static NTSTATUS APIENTRY PvSetSchedulingLogBuffer(IN_CONST_HANDLE hAdapter,
     return STATUS_SUCCESS;
 }
 
+/* Priority bands are hardware scheduling's: the driver sets them up only
+ * when the OS lets it enable that feature. */
 static NTSTATUS APIENTRY PvSetupPriorityBands(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETUPPRIORITYBANDS pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
     UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    DXGKARGCB_ISFEATUREENABLED feature;
+    RtlZeroMemory(&feature, sizeof(feature));
+    feature.DeviceHandle = adapter->Dxgkrnl.DeviceHandle;
+    feature.FeatureId = DXGK_FEATURE_HWSCH;
+    NTSTATUS status = adapter->Dxgkrnl.DxgkCbIsFeatureEnabled(&feature);
+    if (!NT_SUCCESS(status))
+        return status;
+    return feature.Enabled ? STATUS_SUCCESS : STATUS_NOT_SUPPORTED;
 }
 
 static NTSTATUS APIENTRY PvNotifyFocusPresent(IN_CONST_HANDLE hAdapter)
@@ -1229,6 +1238,15 @@ static NTSTATUS APIENTRY TestSetProtectedSessionStatus(IN_CONST_PDXGKARGCB_PROTE
     return STATUS_SUCCESS;
 }
 
+/* The test's DxgkCbIsFeatureEnabled: hardware scheduling is enabled for
+ * the adapter's device handle only. */
+static DXGKCB_ISFEATUREENABLED TestIsFeatureEnabled;
+static NTSTATUS APIENTRY TestIsFeatureEnabled(INOUT_PDXGKARGCB_ISFEATUREENABLED pArgs)
+{
+    pArgs->Enabled = pArgs->FeatureId == DXGK_FEATURE_HWSCH && pArgs->DeviceHandle == (HANDLE)0x5A;
+    return STATUS_SUCCESS;
+}
+
 /* A scheduling log of three entries, as the OS allocates it: the header,
  * then the entries, the first of them inside the structure. */
 static union {
@@ -1335,6 +1353,24 @@ int main(void)
           g_session_status.hProtectedSession == (HANDLE)9 &&
           g_session_status.Status == DXGK_PROTECTED_SESSION_STATUS_INVALID);
     CHECK(DXGK_PROTECTED_SESSION_STATUS_OK == 0 && DXGK_PROTECTED_SESSION_STATUS_INVALID == 1);
+    /* Priority bands ask whether hardware scheduling is enabled: the trap
+     * fails the question, a double answers it for the adapter's handle. */
+    DXGKARG_SETUPPRIORITYBANDS bands;
+    RtlZeroMemory(&bands, sizeof(bands));
+    CHECK(g_table.DxgkDdiSetupPriorityBands(context, &bands) == STATUS_NOT_SUPPORTED);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbIsFeatureEnabled called") != NULL);
+    adapter->Dxgkrnl.DxgkCbIsFeatureEnabled = TestIsFeatureEnabled;
+    HANDLE deviceHandle = adapter->Dxgkrnl.DeviceHandle;
+    adapter->Dxgkrnl.DeviceHandle = (HANDLE)0x5A;
+    CHECK(g_table.DxgkDdiSetupPriorityBands(context, &bands) == STATUS_SUCCESS && DXGK_FEATURE_HWSCH == 0);
+    adapter->Dxgkrnl.DeviceHandle = deviceHandle;
+    CHECK(g_table.DxgkDdiSetupPriorityBands(context, &bands) == STATUS_NOT_SUPPORTED);
+    /* Freeing pages by their tracking handle is the trap's too. */
+    DXGKARGCB_FREEPAGESFROMMDL freePages = {(HANDLE)0x77};
+    CHECK(adapter->Dxgkrnl.DxgkCbFreePagesFromMdl(context, &freePages) == STATUS_NOT_SUPPORTED);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbFreePagesFromMdl called") != NULL);
     /* The scheduling log: refused while its header disagrees with the
      * arguments, then the GPU model fills it, wraps and overwrites. */
     DXGKARG_SETSCHEDULINGLOGBUFFER log = {0, 0, 3, &g_scheduling_log.Log, 0x9000, 2};
