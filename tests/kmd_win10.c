@@ -1366,6 +1366,21 @@ int main(void)
     CHECK(g_table.DxgkDdiSetupPriorityBands(context, &bands) == STATUS_SUCCESS && DXGK_FEATURE_HWSCH == 0);
     adapter->Dxgkrnl.DeviceHandle = deviceHandle;
     CHECK(g_table.DxgkDdiSetupPriorityBands(context, &bands) == STATUS_NOT_SUPPORTED);
+    /* Invalidating a hung context and taking the display over are the
+     * trap's: the callbacks fail and leave the flags the OS would fill. */
+    DXGKARGCB_INVALIDATEHWCONTEXT invalidate;
+    RtlZeroMemory(&invalidate, sizeof(invalidate));
+    invalidate.hAdapter = context;
+    invalidate.hHwContext = (HANDLE)0x41;
+    invalidate.Flags.CollateralDamage = 1;
+    CHECK(invalidate.Flags.Value == 1 &&
+          adapter->Dxgkrnl.DxgkCbInvalidateHwContext(&invalidate) == STATUS_NOT_SUPPORTED);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbInvalidateHwContext called") != NULL);
+    DXGK_DISPLAY_OWNERSHIP_FLAGS ownership;
+    ownership.Value = 0;
+    ownership.FrameBufferState = FrameBufferStateInitializedByDriver;
+    CHECK(ownership.Value == 2 && FrameBufferStateInitializedByFirmware == 1);
     /* Freeing pages by their tracking handle is the trap's too. */
     DXGKARGCB_FREEPAGESFROMMDL freePages = {(HANDLE)0x77};
     CHECK(adapter->Dxgkrnl.DxgkCbFreePagesFromMdl(context, &freePages) == STATUS_NOT_SUPPORTED);

@@ -2164,8 +2164,29 @@ typedef struct _DXGKARGCB_SIGNALEVENT {
 PBC_WDK_SIZE(DXGKARGCB_SIGNALEVENT, 24);
 typedef const DXGKARGCB_SIGNALEVENT *IN_CONST_PDXGKARGCB_SIGNALEVENT;
 
-/* Named only: no page lays it out (docs/wdk-headers.md). */
+/* WDDM 2.2: a hardware context the driver invalidates after an engine
+ * reset; CollateralDamage is 1 when the context did not cause the hang. */
+#if DXGKDDI_INTERFACE_VERSION >= DXGKDDI_INTERFACE_VERSION_WDDM2_2
+typedef struct _DXGK_INVALIDATEHWCONTEXTFLAGS {
+    union {
+        struct {
+            UINT CollateralDamage : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_INVALIDATEHWCONTEXTFLAGS;
+
+typedef struct _DXGKARGCB_INVALIDATEHWCONTEXT {
+    HANDLE hAdapter;
+    HANDLE hHwContext;
+    DXGK_INVALIDATEHWCONTEXTFLAGS Flags;
+} DXGKARGCB_INVALIDATEHWCONTEXT;
+PBC_WDK_OFF(DXGKARGCB_INVALIDATEHWCONTEXT, Flags, 16);
+PBC_WDK_SIZE(DXGKARGCB_INVALIDATEHWCONTEXT, 24);
+#else
 typedef struct _DXGKARGCB_INVALIDATEHWCONTEXT DXGKARGCB_INVALIDATEHWCONTEXT;
+#endif
 typedef const DXGKARGCB_INVALIDATEHWCONTEXT *IN_CONST_PDXGKARGCB_INVALIDATEHWCONTEXT;
 
 /* WDDM 2.4: the tracking handle DxgkCbAllocatePagesForMdl returned. */
