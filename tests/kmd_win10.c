@@ -1381,6 +1381,22 @@ int main(void)
     ownership.Value = 0;
     ownership.FrameBufferState = FrameBufferStateInitializedByDriver;
     CHECK(ownership.Value == 2 && FrameBufferStateInitializedByFirmware == 1);
+    /* A diagnostic report: the header's size shares a UINT with its
+     * reserved half, then come the sequence number and the target. */
+    DXGK_DIAGNOSTIC_HEADER diagnostic;
+    RtlZeroMemory(&diagnostic, sizeof(diagnostic));
+    diagnostic.Category.Notifications = 1;
+    diagnostic.Type.Notifications.PanelSelfRefreshHardware = 1;
+    diagnostic.Size = sizeof(diagnostic);
+    diagnostic.SequenceNumber = 7;
+    diagnostic.TargetId = 0x10203;
+    UINT diagnosticWords[5];
+    memcpy(diagnosticWords, &diagnostic, sizeof(diagnosticWords));
+    CHECK(diagnosticWords[0] == 1 && diagnosticWords[1] == 2 && diagnosticWords[2] == 20 && diagnosticWords[3] == 7 &&
+          diagnosticWords[4] == 0x10203 && diagnostic.Id == 0x10203);
+    CHECK(adapter->Dxgkrnl.DxgkCbReportDiagnostic(adapter->Dxgkrnl.DeviceHandle, &diagnostic) == STATUS_NOT_SUPPORTED);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbReportDiagnostic called") != NULL);
     /* Freeing pages by their tracking handle is the trap's too. */
     DXGKARGCB_FREEPAGESFROMMDL freePages = {(HANDLE)0x77};
     CHECK(adapter->Dxgkrnl.DxgkCbFreePagesFromMdl(context, &freePages) == STATUS_NOT_SUPPORTED);

@@ -616,8 +616,28 @@ typedef struct _DXGK_DISPLAY_OWNERSHIP_FLAGS {
 } DXGK_DISPLAY_OWNERSHIP_FLAGS, *PDXGK_DISPLAY_OWNERSHIP_FLAGS;
 PBC_WDK_SIZE(DXGK_DISPLAY_OWNERSHIP_FLAGS, 4);
 
-/* Named only: no page lays the diagnostic header out. */
-typedef struct _DXGK_DIAGNOSTIC_HEADER DXGK_DIAGNOSTIC_HEADER;
+/* The fields every reported diagnostic starts with: one category bit and
+ * one type bit set, the whole event's size in bytes, an adapter-wide
+ * sequence number and the id of what it is about. */
+typedef struct _DXGK_DIAGNOSTIC_HEADER {
+    DXGK_DIAGNOSTIC_CATEGORIES Category;
+    DXGK_DIAGNOSTIC_TYPES Type;
+    union {
+        struct {
+            UINT Size : 16;
+            UINT Reserved : 16;
+        };
+        UINT Value;
+    };
+    UINT SequenceNumber;
+    union {
+        D3DDDI_VIDEO_PRESENT_TARGET_ID TargetId;
+        D3DDDI_VIDEO_PRESENT_SOURCE_ID SourceId;
+        UINT Id;
+    };
+} DXGK_DIAGNOSTIC_HEADER;
+PBC_WDK_OFF(DXGK_DIAGNOSTIC_HEADER, SequenceNumber, 12);
+PBC_WDK_SIZE(DXGK_DIAGNOSTIC_HEADER, 20);
 typedef DXGK_DIAGNOSTIC_HEADER *IN_PDXGK_DIAGNOSTIC_HEADER;
 typedef NTSTATUS APIENTRY DXGKCB_ACQUIRE_POST_DISPLAY_OWNERSHIP2(HANDLE DeviceHandle,
                                                                  PDXGK_DISPLAY_INFORMATION DisplayInfo,
