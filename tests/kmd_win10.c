@@ -1387,6 +1387,9 @@ int main(void)
     RtlZeroMemory(&diagnostic, sizeof(diagnostic));
     diagnostic.Category.Notifications = 1;
     diagnostic.Type.Notifications.PanelSelfRefreshHardware = 1;
+    diagnostic.Value = 0xFFFFFFFF;
+    CHECK(diagnostic.Size == 0xFFFF && diagnostic.Reserved == 0xFFFF);
+    diagnostic.Value = 0;
     diagnostic.Size = sizeof(diagnostic);
     diagnostic.SequenceNumber = 7;
     diagnostic.TargetId = 0x10203;
