@@ -40,6 +40,7 @@ typedef struct _PV_ADAPTER {
     ULONG MaxLuminance;
     BOOLEAN Hdr;
     D3DGPU_VIRTUAL_ADDRESS SchedulingLog;
+    DXGK_SCHEDULING_LOG_BUFFER *SchedulingLogCpu;
     PHYSICAL_ADDRESS OverlayScanout[PV_OVERLAY_PLANES];
     D3DDDI_COLOR_SPACE_TYPE OverlayColorSpace[PV_OVERLAY_PLANES];
     USHORT GammaLut[3][256];
@@ -596,11 +597,23 @@ static NTSTATUS APIENTRY PvSwitchToHwContextList(IN_CONST_HANDLE hAdapter, IN_CO
     return STATUS_NOT_SUPPORTED;
 }
 
+/* Resetting the engine loses the keys of the protected session it ran:
+ * the driver tells the OS the session is no longer valid, and forgets it
+ * once the OS has heard. */
 static NTSTATUS APIENTRY PvResetHwEngine(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_RESETHWENGINE pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    if (pArgs->NodeOrdinal != 0 || pArgs->EngineOrdinal != 0)
+        return STATUS_INVALID_PARAMETER;
+    if (adapter->ProtectedSession == NULL)
+        return STATUS_SUCCESS;
+    DXGKARGCB_PROTECTEDSESSIONSTATUS lost;
+    lost.hProtectedSession = adapter->ProtectedSession;
+    lost.Status = DXGK_PROTECTED_SESSION_STATUS_INVALID;
+    NTSTATUS status = adapter->Dxgkrnl.DxgkCbSetProtectedSessionStatus(&lost);
+    if (NT_SUCCESS(status))
+        adapter->ProtectedSession = NULL;
+    return status;
 }
 
 static NTSTATUS APIENTRY PvCreatePeriodicFrameNotification(INOUT_PDXGKARG_CREATEPERIODICFRAMENOTIFICATION pArgs)
@@ -757,11 +770,30 @@ static NTSTATUS APIENTRY PvGetPostCompositionCaps(IN_CONST_HANDLE hAdapter, IN_O
     return STATUS_NOT_SUPPORTED;
 }
 
+/* The GPU model logs each context state change the OS asks for in the
+ * scheduling log: a suspended context goes idle, any other is ready. The
+ * free index and the wrap count move as one word, as the GPU would write
+ * them, so a reader never sees one without the other. */
 static NTSTATUS APIENTRY PvUpdateHwContextState(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_UPDATEHWCONTEXTSTATE pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
-    UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
+    DXGK_SCHEDULING_LOG_BUFFER *log = adapter->SchedulingLogCpu;
+    if (log == NULL)
+        return STATUS_NOT_SUPPORTED;
+    DXGK_SCHEDULING_LOG_ENTRY *entry = log->Entries + log->Header.FirstFreeEntryIndex;
+    entry->GpuTimeStamp = pArgs->ContextSwitchFence;
+    entry->OperationType = DXGK_SCHEDULING_LOG_OPERATION_CONTEXT_STATE_CHANGE;
+    entry->ReservedOperationTypeBits = 0;
+    entry->ContextStateChange.hKmdContext = pArgs->hHwContext;
+    entry->ContextStateChange.newContextState =
+        pArgs->Flags.Suspended ? DXGK_SCHEDULING_LOG_CONTEXT_STATE_IDLE : DXGK_SCHEDULING_LOG_CONTEXT_STATE_READY;
+    ULARGE_INTEGER next = log->Header.AtomicWraparoundAndEntryIndex;
+    if (++next.LowPart == log->Header.NumberOfEntries) {
+        next.LowPart = 0;
+        next.HighPart++;
+    }
+    log->Header.AtomicWraparoundAndEntryIndex = next;
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS APIENTRY PvCreateProtectedSession(IN_CONST_HANDLE hAdapter, INOUT_PDXGKARG_CREATEPROTECTEDSESSION pArgs)
@@ -787,15 +819,30 @@ static NTSTATUS APIENTRY PvSetSchedulingLogBuffer(IN_CONST_HANDLE hAdapter,
     PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
     if (pArgs->NodeOrdinal != 0 || pArgs->InterruptEntry >= pArgs->NumberOfEntries)
         return STATUS_INVALID_PARAMETER;
+    /* The OS hands over the log empty, its size in the header too. */
+    const DXGK_SCHEDULING_LOG_HEADER *header = &pArgs->LogBufferCpuVa->Header;
+    if (header->NumberOfEntries != pArgs->NumberOfEntries || header->FirstFreeEntryIndex != 0 ||
+        header->WraparoundCount != 0)
+        return STATUS_INVALID_PARAMETER;
     adapter->SchedulingLog = pArgs->LogBufferGpuVa;
+    adapter->SchedulingLogCpu = pArgs->LogBufferCpuVa;
     return STATUS_SUCCESS;
 }
 
+/* Priority bands are hardware scheduling's: the driver sets them up only
+ * when the OS lets it enable that feature. */
 static NTSTATUS APIENTRY PvSetupPriorityBands(IN_CONST_HANDLE hAdapter, IN_CONST_PDXGKARG_SETUPPRIORITYBANDS pArgs)
 {
-    UNREFERENCED_PARAMETER(hAdapter);
+    PPV_ADAPTER adapter = (PPV_ADAPTER)hAdapter;
     UNREFERENCED_PARAMETER(pArgs);
-    return STATUS_NOT_SUPPORTED;
+    DXGKARGCB_ISFEATUREENABLED feature;
+    RtlZeroMemory(&feature, sizeof(feature));
+    feature.DeviceHandle = adapter->Dxgkrnl.DeviceHandle;
+    feature.FeatureId = DXGK_FEATURE_HWSCH;
+    NTSTATUS status = adapter->Dxgkrnl.DxgkCbIsFeatureEnabled(&feature);
+    if (!NT_SUCCESS(status))
+        return status;
+    return feature.Enabled ? STATUS_SUCCESS : STATUS_NOT_SUPPORTED;
 }
 
 static NTSTATUS APIENTRY PvNotifyFocusPresent(IN_CONST_HANDLE hAdapter)
@@ -1182,6 +1229,31 @@ static D3DKMT_HANDLE APIENTRY TestEnumHandleChildren(IN_CONST_PDXGKARGCB_ENUMHAN
     return 20 + pData->Index;
 }
 
+/* The test's DxgkCbSetProtectedSessionStatus: it keeps what it was told. */
+static DXGKARGCB_PROTECTEDSESSIONSTATUS g_session_status;
+static DXGKCB_SETPROTECTEDSESSIONSTATUS TestSetProtectedSessionStatus;
+static NTSTATUS APIENTRY TestSetProtectedSessionStatus(IN_CONST_PDXGKARGCB_PROTECTEDSESSIONSTATUS pArgs)
+{
+    g_session_status = *pArgs;
+    return STATUS_SUCCESS;
+}
+
+/* The test's DxgkCbIsFeatureEnabled: hardware scheduling is enabled for
+ * the adapter's device handle only. */
+static DXGKCB_ISFEATUREENABLED TestIsFeatureEnabled;
+static NTSTATUS APIENTRY TestIsFeatureEnabled(INOUT_PDXGKARGCB_ISFEATUREENABLED pArgs)
+{
+    pArgs->Enabled = pArgs->FeatureId == DXGK_FEATURE_HWSCH && pArgs->DeviceHandle == (HANDLE)0x5A;
+    return STATUS_SUCCESS;
+}
+
+/* A scheduling log of three entries, as the OS allocates it: the header,
+ * then the entries, the first of them inside the structure. */
+static union {
+    DXGK_SCHEDULING_LOG_BUFFER Log;
+    UCHAR Bytes[sizeof(DXGK_SCHEDULING_LOG_HEADER) + 3 * sizeof(DXGK_SCHEDULING_LOG_ENTRY)];
+} g_scheduling_log;
+
 int main(void)
 {
     char first[256];
@@ -1269,10 +1341,101 @@ int main(void)
     DXGKARG_CREATEPROTECTEDSESSION session = {(HANDLE)9, &key, sizeof(key)};
     CHECK(g_table.DxgkDdiCreateProtectedSession(context, &session) == STATUS_SUCCESS && key == PV_POOL_TAG &&
           adapter->ProtectedSession == (HANDLE)9);
-    DXGKARG_SETSCHEDULINGLOGBUFFER log = {0, 0, 64, NULL, 0x9000, 63};
-    CHECK(g_table.DxgkDdiSetSchedulingLogBuffer(context, &log) == STATUS_SUCCESS && adapter->SchedulingLog == 0x9000);
-    log.InterruptEntry = 64;
+    /* A reset loses the session: the driver's report goes to the trap,
+     * which fails it, then to a double of the callback's type. */
+    DXGKARG_RESETHWENGINE reset = {0, 0};
+    CHECK(g_table.DxgkDdiResetHwEngine(context, &reset) == STATUS_NOT_SUPPORTED &&
+          adapter->ProtectedSession == (HANDLE)9);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbSetProtectedSessionStatus called") != NULL);
+    adapter->Dxgkrnl.DxgkCbSetProtectedSessionStatus = TestSetProtectedSessionStatus;
+    CHECK(g_table.DxgkDdiResetHwEngine(context, &reset) == STATUS_SUCCESS && adapter->ProtectedSession == NULL &&
+          g_session_status.hProtectedSession == (HANDLE)9 &&
+          g_session_status.Status == DXGK_PROTECTED_SESSION_STATUS_INVALID);
+    CHECK(DXGK_PROTECTED_SESSION_STATUS_OK == 0 && DXGK_PROTECTED_SESSION_STATUS_INVALID == 1);
+    /* Priority bands ask whether hardware scheduling is enabled: the trap
+     * fails the question, a double answers it for the adapter's handle. */
+    DXGKARG_SETUPPRIORITYBANDS bands;
+    RtlZeroMemory(&bands, sizeof(bands));
+    CHECK(g_table.DxgkDdiSetupPriorityBands(context, &bands) == STATUS_NOT_SUPPORTED);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbIsFeatureEnabled called") != NULL);
+    adapter->Dxgkrnl.DxgkCbIsFeatureEnabled = TestIsFeatureEnabled;
+    HANDLE deviceHandle = adapter->Dxgkrnl.DeviceHandle;
+    adapter->Dxgkrnl.DeviceHandle = (HANDLE)0x5A;
+    CHECK(g_table.DxgkDdiSetupPriorityBands(context, &bands) == STATUS_SUCCESS && DXGK_FEATURE_HWSCH == 0);
+    adapter->Dxgkrnl.DeviceHandle = deviceHandle;
+    CHECK(g_table.DxgkDdiSetupPriorityBands(context, &bands) == STATUS_NOT_SUPPORTED);
+    /* Invalidating a hung context and taking the display over are the
+     * trap's: the callbacks fail and leave the flags the OS would fill. */
+    DXGKARGCB_INVALIDATEHWCONTEXT invalidate;
+    RtlZeroMemory(&invalidate, sizeof(invalidate));
+    invalidate.hAdapter = context;
+    invalidate.hHwContext = (HANDLE)0x41;
+    invalidate.Flags.CollateralDamage = 1;
+    CHECK(invalidate.Flags.Value == 1 &&
+          adapter->Dxgkrnl.DxgkCbInvalidateHwContext(&invalidate) == STATUS_NOT_SUPPORTED);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbInvalidateHwContext called") != NULL);
+    DXGK_DISPLAY_OWNERSHIP_FLAGS ownership;
+    ownership.Value = 0;
+    ownership.FrameBufferState = FrameBufferStateInitializedByDriver;
+    CHECK(ownership.Value == 2 && FrameBufferStateInitializedByFirmware == 1);
+    /* A diagnostic report: the header's size shares a UINT with its
+     * reserved half, then come the sequence number and the target. */
+    DXGK_DIAGNOSTIC_HEADER diagnostic;
+    RtlZeroMemory(&diagnostic, sizeof(diagnostic));
+    diagnostic.Category.Notifications = 1;
+    diagnostic.Type.Notifications.PanelSelfRefreshHardware = 1;
+    diagnostic.Value = 0xFFFFFFFF;
+    CHECK(diagnostic.Size == 0xFFFF && diagnostic.Reserved == 0xFFFF);
+    diagnostic.Value = 0;
+    diagnostic.Size = sizeof(diagnostic);
+    diagnostic.SequenceNumber = 7;
+    diagnostic.TargetId = 0x10203;
+    UINT diagnosticWords[5];
+    memcpy(diagnosticWords, &diagnostic, sizeof(diagnosticWords));
+    CHECK(diagnosticWords[0] == 1 && diagnosticWords[1] == 2 && diagnosticWords[2] == 20 && diagnosticWords[3] == 7 &&
+          diagnosticWords[4] == 0x10203 && diagnostic.Id == 0x10203);
+    CHECK(adapter->Dxgkrnl.DxgkCbReportDiagnostic(adapter->Dxgkrnl.DeviceHandle, &diagnostic) == STATUS_NOT_SUPPORTED);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbReportDiagnostic called") != NULL);
+    /* Freeing pages by their tracking handle is the trap's too. */
+    DXGKARGCB_FREEPAGESFROMMDL freePages = {(HANDLE)0x77};
+    CHECK(adapter->Dxgkrnl.DxgkCbFreePagesFromMdl(context, &freePages) == STATUS_NOT_SUPPORTED);
+    CHECK(pbc_kernel_take_unserved(first, sizeof(first)) == 1 &&
+          strstr(first, "DxgkCbFreePagesFromMdl called") != NULL);
+    /* The scheduling log: refused while its header disagrees with the
+     * arguments, then the GPU model fills it, wraps and overwrites. */
+    DXGKARG_SETSCHEDULINGLOGBUFFER log = {0, 0, 3, &g_scheduling_log.Log, 0x9000, 2};
     CHECK(g_table.DxgkDdiSetSchedulingLogBuffer(context, &log) == STATUS_INVALID_PARAMETER);
+    g_scheduling_log.Log.Header.NumberOfEntries = 3;
+    CHECK(g_table.DxgkDdiSetSchedulingLogBuffer(context, &log) == STATUS_SUCCESS && adapter->SchedulingLog == 0x9000);
+    log.InterruptEntry = 3;
+    CHECK(g_table.DxgkDdiSetSchedulingLogBuffer(context, &log) == STATUS_INVALID_PARAMETER);
+    DXGKARG_UPDATEHWCONTEXTSTATE hwState;
+    RtlZeroMemory(&hwState, sizeof(hwState));
+    for (UINT i = 0; i < 4; i++) {
+        hwState.hHwContext = (HANDLE)(ULONG_PTR)(0x40 + i);
+        hwState.ContextSwitchFence = 1000 + i;
+        hwState.Flags.Suspended = i == 1;
+        CHECK(g_table.DxgkDdiUpdateHwContextState(context, &hwState) == STATUS_SUCCESS);
+    }
+    const DXGK_SCHEDULING_LOG_BUFFER *written = &g_scheduling_log.Log;
+    CHECK(written->Header.FirstFreeEntryIndex == 1 && written->Header.WraparoundCount == 1 &&
+          written->Header.AtomicWraparoundAndEntryIndex.QuadPart == (1ull << 32 | 1));
+    const DXGK_SCHEDULING_LOG_ENTRY *idled = written->Entries + 1;
+    CHECK(written->Entries[0].GpuTimeStamp == 1003 && idled->GpuTimeStamp == 1001 &&
+          idled->OperationType == DXGK_SCHEDULING_LOG_OPERATION_CONTEXT_STATE_CHANGE &&
+          idled->ContextStateChange.hKmdContext == (HANDLE)0x41 &&
+          idled->ContextStateChange.newContextState == DXGK_SCHEDULING_LOG_CONTEXT_STATE_IDLE);
+    CHECK((written->Entries + 2)->ContextStateChange.newContextState == DXGK_SCHEDULING_LOG_CONTEXT_STATE_READY &&
+          DXGK_SCHEDULING_LOG_CONTEXT_STATE_READY_STANDBY == 3);
+    /* In the bytes: the third entry's new state sits 24 bytes into it,
+     * after the timestamp, the operation word and the context handle. */
+    UINT state;
+    memcpy(&state, g_scheduling_log.Bytes + 32 + 2 * 32 + 24, sizeof(state));
+    CHECK(state == DXGK_SCHEDULING_LOG_CONTEXT_STATE_READY && g_scheduling_log.Bytes[32 + 32 + 8] == 0);
     DXGKARG_RESUMEHWENGINE resume = {0, 1};
     CHECK(g_table.DxgkDdiResumeHwEngine(context, &resume) == STATUS_INVALID_PARAMETER);
     /* Saving for a hot update needs a callback pbcheck does not serve. */

@@ -597,10 +597,47 @@ typedef VOID APIENTRY DXGKCB_RELEASEHANDLEDATA(IN_CONST_DXGKARGCB_RELEASEHANDLED
 typedef VOID APIENTRY DXGKCB_MULTIPLANEOVERLAYDISABLED(IN_CONST_HANDLE hAdapter, UINT VidPnSourceId);
 typedef NTSTATUS APIENTRY DXGKCB_INVALIDATEHWCONTEXT(IN_CONST_PDXGKARGCB_INVALIDATEHWCONTEXT pArgs);
 typedef NTSTATUS APIENTRY DXGKCB_INDICATE_CONNECTOR_CHANGE(IN_CONST_HANDLE hAdapter);
-/* Named only: the display-ownership flags (a DXGK_FRAMEBUFFER_STATE in
- * bit-fields) and the diagnostic header are not laid out. */
-typedef struct _DXGK_DISPLAY_OWNERSHIP_FLAGS DXGK_DISPLAY_OWNERSHIP_FLAGS, *PDXGK_DISPLAY_OWNERSHIP_FLAGS;
-typedef struct _DXGK_DIAGNOSTIC_HEADER DXGK_DIAGNOSTIC_HEADER;
+/* What the OS tells a driver taking the display over about the frame
+ * buffer it inherits. The enumeration's page names its states without
+ * numbers: C's, 0 to 2. */
+typedef enum _DXGK_FRAMEBUFFER_STATE {
+    FrameBufferStateUnknown,
+    FrameBufferStateInitializedByFirmware,
+    FrameBufferStateInitializedByDriver
+} DXGK_FRAMEBUFFER_STATE;
+
+typedef struct _DXGK_DISPLAY_OWNERSHIP_FLAGS {
+    union {
+        struct {
+            DXGK_FRAMEBUFFER_STATE FrameBufferState : 4;
+        };
+        UINT Value;
+    };
+} DXGK_DISPLAY_OWNERSHIP_FLAGS, *PDXGK_DISPLAY_OWNERSHIP_FLAGS;
+PBC_WDK_SIZE(DXGK_DISPLAY_OWNERSHIP_FLAGS, 4);
+
+/* The fields every reported diagnostic starts with: one category bit and
+ * one type bit set, the whole event's size in bytes, an adapter-wide
+ * sequence number and the id of what it is about. */
+typedef struct _DXGK_DIAGNOSTIC_HEADER {
+    DXGK_DIAGNOSTIC_CATEGORIES Category;
+    DXGK_DIAGNOSTIC_TYPES Type;
+    union {
+        struct {
+            UINT Size : 16;
+            UINT Reserved : 16;
+        };
+        UINT Value;
+    };
+    UINT SequenceNumber;
+    union {
+        D3DDDI_VIDEO_PRESENT_TARGET_ID TargetId;
+        D3DDDI_VIDEO_PRESENT_SOURCE_ID SourceId;
+        UINT Id;
+    };
+} DXGK_DIAGNOSTIC_HEADER;
+PBC_WDK_OFF(DXGK_DIAGNOSTIC_HEADER, SequenceNumber, 12);
+PBC_WDK_SIZE(DXGK_DIAGNOSTIC_HEADER, 20);
 typedef DXGK_DIAGNOSTIC_HEADER *IN_PDXGK_DIAGNOSTIC_HEADER;
 typedef NTSTATUS APIENTRY DXGKCB_ACQUIRE_POST_DISPLAY_OWNERSHIP2(HANDLE DeviceHandle,
                                                                  PDXGK_DISPLAY_INFORMATION DisplayInfo,
