@@ -22,7 +22,7 @@ check no-random-and-time-exit-2 [ $? -eq 2 ]
 "$pbcheck" certify --help >"$tmp/help"
 check help-says-default grep -q 'by default the suite is' "$tmp/help"
 check reference-verdict grep -q '^verdict: CONFORMANT' "$tmp/out"
-check reference-cases grep -Eq '^certify reference: [0-9]{4} cases .* 0 failed, 0 skipped, 0 harness bugs$' "$tmp/out"
+check reference-cases grep -Eq '^certify reference: [0-9]{4,} cases .* 0 failed, 0 skipped, 0 harness bugs$' "$tmp/out"
 check reference-junit xmllint --noout "$tmp/reference/latest/junit.xml"
 check reference-json python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["verdict"]!="pass" or r["failed"]!=0)' "$tmp/reference/latest/report.json"
 
@@ -72,7 +72,11 @@ check hostile-repro-comment-runs grep -q '^run: 0 passed, 1 failed' "$tmp/replay
 check some-mutants [ "$(wc -l <"$tmp/mutants")" -ge 14 ]
 while read -r name rule; do
     out="$tmp/$name"
-    "$pbcheck" certify --target "$name" --quick --out "$out" >"$out.txt" 2>/dev/null
+    # A size kept in 32 bits shows only at 4 GiB, which --large adds
+    # (docs/certify-conditions.md says why the default leaves it out).
+    large=()
+    [ "$name" = mutant-fill-size32 ] && large=(--large)
+    "$pbcheck" certify --target "$name" --quick "${large[@]}" --out "$out" >"$out.txt" 2>/dev/null
     check "$name-fails" [ $? -eq 1 ]
     check "$name-rule-$rule" awk -v r="$rule" '$1 == r && $2 > 0 {found=1} END {exit !found}' "$out.txt"
     check "$name-junit" xmllint --noout "$out/latest/junit.xml"

@@ -1655,7 +1655,8 @@ static void placement_cases(const pbc_target *t, const gen_layout *layout, pbc_c
  * (corpus/seeds/write-physical-after-eviction.pbs is one such shape). */
 static const char *const queued_names[] = {"transfer",        "special-lock-transfer", "fill",
                                            "write-physical",  "transfer-virtual",      "fill-virtual",
-                                           "same-transfer",   "same-transfer-virtual", "same-fill-virtual"};
+                                           "same-transfer",   "same-transfer-virtual", "same-fill-virtual",
+                                           "fill-page"};
 
 /* Render work on A first, so that A's move is not idle (a builder that
  * copies idle moves with the CPU makes this one packets, queued); B needs
@@ -1671,8 +1672,10 @@ static int queued_text(gen_buf *b, int kind, int needs_idle, uint32_t dma)
     else
         story_at(b, low, 0x10000);
     gb(b, "\n");
-    gb(b, "alloc B size=%u%s%s\n", 5 * 4096 + 1236, kind == 2 || kind == 5 ? " at=none" : " mdl-offset=1",
-       needs_idle ? " needs-idle" : "");
+    /* fill-page: a fill of one page, which a builder may find small enough
+     * to do with the CPU at build time, ahead of the queued move */
+    gb(b, "alloc B size=%u%s%s\n", kind == 9 ? 4096 : 5 * 4096 + 1236,
+       kind == 2 || kind == 5 || kind == 9 ? " at=none" : " mdl-offset=1", needs_idle ? " needs-idle" : "");
     if (dma)
         gb(b, "dma size=%u\n", dma);
     else
@@ -1693,6 +1696,7 @@ static int queued_text(gen_buf *b, int kind, int needs_idle, uint32_t dma)
         break;
     case 2:
     case 5:
+    case 9:
         story_to(b, "fill B", low, 0x10000, kind == 5 ? " pattern=0x0BADCAFE virtual" : " pattern=0x0BADCAFE");
         break;
     case 3:
@@ -1708,7 +1712,9 @@ static int queued_text(gen_buf *b, int kind, int needs_idle, uint32_t dma)
         story_to(b, "fill A", low, 0x10000, " pattern=0x0BADCAFE virtual");
         break;
     }
-    if (kind < 6 && kind != 3)
+    if (kind == 9)
+        gb(b, "render-read B offset=0 size=4K\ntransfer B to=system\n");
+    else if (kind < 6 && kind != 3)
         gb(b, "render-read B offset=0 size=8K\ntransfer B to=system\n");
     else if (kind >= 6) /* A is back in a segment: read back */
         gb(b, "transfer A to=system\n");
