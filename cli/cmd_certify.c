@@ -130,21 +130,21 @@ static void parse_case(const char *name, const char *text, pbc_scenario *s)
 static uint8_t *certify_job(void *ctx, const uint8_t *job, size_t len, size_t *answer_len)
 {
     certify_worker *w = ctx;
-    pbc_iso_reader in = {job, len, 0};
-    uint32_t kind = pbc_iso_get_u32(&in);
-    char *name = pbc_iso_get_str(&in), *text = pbc_iso_get_str(&in), *rule = pbc_iso_get_str(&in);
+    pbc_wire_reader in = {job, len, 0};
+    uint32_t kind = pbc_wire_get_u32(&in);
+    char *name = pbc_wire_get_str(&in), *text = pbc_wire_get_str(&in), *rule = pbc_wire_get_str(&in);
     pbc_scenario s;
     parse_case(name, text, &s);
-    pbc_iso_buf out = {0};
+    pbc_wire_buf out = {0};
     if (kind == JOB_RUN) {
         pbc_run_options o = {.check_determinism = 1};
         pbc_outcome res;
         pbc_runner_run(&w->runner, &s, w->t, &o, &res);
-        pbc_iso_put_u32(&out, res.verdict);
-        pbc_iso_put_str(&out, res.rule);
-        pbc_iso_put_str(&out, res.message);
-        pbc_iso_put_str(&out, res.log);
-        pbc_iso_put_u32(&out, (uint32_t)res.log_truncated);
+        pbc_wire_put_u32(&out, res.verdict);
+        pbc_wire_put_str(&out, res.rule);
+        pbc_wire_put_str(&out, res.message);
+        pbc_wire_put_str(&out, res.log);
+        pbc_wire_put_u32(&out, (uint32_t)res.log_truncated);
         /* A failure's signature and title, as triage gives them ("" for
          * the rest). */
         pbc_triage_facts facts;
@@ -156,17 +156,17 @@ static uint8_t *certify_job(void *ctx, const uint8_t *job, size_t len, size_t *a
             pbc_triage_title(&facts, title, sizeof(title));
             pbc_triage_ddi_location(w->t, &facts);
         }
-        pbc_iso_put_str(&out, sig);
-        pbc_iso_put_str(&out, title);
-        pbc_iso_put_str(&out, facts.location);
+        pbc_wire_put_str(&out, sig);
+        pbc_wire_put_str(&out, title);
+        pbc_wire_put_str(&out, facts.location);
     } else if (kind == JOB_ATTRIBUTE) {
         pbc_attribution a;
         pbc_attribute(&w->runner, &s, w->t, &a);
-        pbc_iso_put_str(&out, a.text);
-        pbc_iso_put_str(&out, pbc_attribution_where(&a));
+        pbc_wire_put_str(&out, a.text);
+        pbc_wire_put_str(&out, pbc_attribution_where(&a));
     } else {
         char *m = pbc_certify_minimize(&w->runner, &s, w->t, rule ? rule : "");
-        pbc_iso_put_str(&out, m);
+        pbc_wire_put_str(&out, m);
         free(m);
     }
     pbc_scenario_fini(&s);
@@ -181,11 +181,11 @@ static uint8_t *certify_job(void *ctx, const uint8_t *job, size_t len, size_t *a
 static pbc_iso_class certify_ask(pbc_iso *iso, certify_worker *w, uint32_t kind, const pbc_case *c,
                                  const char *rule, pbc_iso_result *r)
 {
-    pbc_iso_buf job = {0};
-    pbc_iso_put_u32(&job, kind);
-    pbc_iso_put_str(&job, c->name);
-    pbc_iso_put_str(&job, c->text);
-    pbc_iso_put_str(&job, rule);
+    pbc_wire_buf job = {0};
+    pbc_wire_put_u32(&job, kind);
+    pbc_wire_put_str(&job, c->name);
+    pbc_wire_put_str(&job, c->text);
+    pbc_wire_put_str(&job, rule);
     pbc_iso_class cls;
     if (iso) {
         pbc_scenario s;
@@ -257,9 +257,9 @@ static void certify_attribute(pbc_iso *iso, certify_worker *w, const char *name,
     m.text = res->minimized;
     pbc_iso_result r;
     if (certify_ask(iso, w, JOB_ATTRIBUTE, &m, NULL, &r) == PBC_ISO_OK) {
-        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
-        char *text = pbc_iso_get_text(&in, 0), *where = pbc_iso_get_text(&in, 0);
-        if (!pbc_iso_reader_done(&in)) {
+        pbc_wire_reader in = {r.answer, r.answer_len, 0, 0};
+        char *text = pbc_wire_get_text(&in, 0), *where = pbc_wire_get_text(&in, 0);
+        if (!pbc_wire_done(&in)) {
             pbc_iso_reject(iso, &r, "not a last writer");
         } else if (text && text[0]) {
             res->last_writer = pbc_xstrdup(text);
@@ -296,16 +296,16 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
     char *rule = NULL, *message = NULL, *log = NULL;
     int truncated = 0;
     if (cls == PBC_ISO_OK) { /* every field checked before any is used: the worker is the builder's */
-        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
-        res->verdict = pbc_iso_get_u32_max(&in, PBC_VERDICT_HARNESS_BUG);
-        rule = pbc_iso_get_text(&in, 0);
-        message = pbc_iso_get_text(&in, PBC_SAFE_LINES);
-        log = pbc_iso_get_text(&in, PBC_SAFE_LINES);
-        truncated = (int)pbc_iso_get_u32_max(&in, 1);
-        res->signature = pbc_iso_get_text(&in, 0);
-        res->title = pbc_iso_get_text(&in, 0);
-        res->location = pbc_iso_get_text(&in, 0);
-        if (!pbc_iso_reader_done(&in) || (rule && strlen(rule) >= sizeof(res->rule))) {
+        pbc_wire_reader in = {r.answer, r.answer_len, 0, 0};
+        res->verdict = pbc_wire_get_u32_max(&in, PBC_VERDICT_HARNESS_BUG);
+        rule = pbc_wire_get_text(&in, 0);
+        message = pbc_wire_get_text(&in, PBC_SAFE_LINES);
+        log = pbc_wire_get_text(&in, PBC_SAFE_LINES);
+        truncated = (int)pbc_wire_get_u32_max(&in, 1);
+        res->signature = pbc_wire_get_text(&in, 0);
+        res->title = pbc_wire_get_text(&in, 0);
+        res->location = pbc_wire_get_text(&in, 0);
+        if (!pbc_wire_done(&in) || (rule && strlen(rule) >= sizeof(res->rule))) {
             free(rule);
             free(message);
             free(log);
@@ -357,10 +357,10 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
         return 0; /* another case of its group holds the reproducer */
     /* Once stopping, the failure stands as it ran: no minimization. */
     if (!res->isolation && !certify_stop && certify_ask(iso, w, JOB_MINIMIZE, c, res->rule, &r) == PBC_ISO_OK) {
-        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
-        res->minimized = pbc_iso_get_str(&in);
+        pbc_wire_reader in = {r.answer, r.answer_len, 0, 0};
+        res->minimized = pbc_wire_get_str(&in);
         /* pbcheck writes scenarios in printable text: anything else is not its */
-        if (!pbc_iso_reader_done(&in) || !pbc_safe_is_text(res->minimized, PBC_SAFE_LINES)) {
+        if (!pbc_wire_done(&in) || !pbc_safe_is_text(res->minimized, PBC_SAFE_LINES)) {
             free(res->minimized);
             res->minimized = NULL;
             pbc_iso_reject(iso, &r, "not a minimized case");

@@ -201,9 +201,9 @@ static void print_replay(const char *verb, const char *name, int trace)
 static uint8_t *judge_job(void *ctx, const uint8_t *job, size_t len, size_t *answer_len)
 {
     judge_worker *w = ctx;
-    pbc_iso_reader in = {job, len, 0};
-    char *verb = pbc_iso_get_str(&in), *name = pbc_iso_get_str(&in);
-    uint32_t dma_size = pbc_iso_get_u32(&in), trace = pbc_iso_get_u32(&in);
+    pbc_wire_reader in = {job, len, 0};
+    char *verb = pbc_wire_get_str(&in), *name = pbc_wire_get_str(&in);
+    uint32_t dma_size = pbc_wire_get_u32(&in), trace = pbc_wire_get_u32(&in);
     pbc_judge_counts c = {0};
     pbc_scenario s;
     char *text = NULL;
@@ -216,11 +216,11 @@ static uint8_t *judge_job(void *ctx, const uint8_t *job, size_t len, size_t *ans
         c.failed++; /* read a moment ago, unreadable now: the loader said why */
     }
     fclose(o);
-    pbc_iso_buf out = {0};
-    pbc_iso_put_u32(&out, c.passed);
-    pbc_iso_put_u32(&out, c.failed);
-    pbc_iso_put_u32(&out, c.skipped);
-    pbc_iso_put_str(&out, text);
+    pbc_wire_buf out = {0};
+    pbc_wire_put_u32(&out, c.passed);
+    pbc_wire_put_u32(&out, c.failed);
+    pbc_wire_put_u32(&out, c.skipped);
+    pbc_wire_put_str(&out, text);
     free(text);
     free(verb);
     free(name);
@@ -252,11 +252,11 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
         judge_here(runner, verb, name, s, t, dma_size, trace, c);
         return;
     }
-    pbc_iso_buf job = {0};
-    pbc_iso_put_str(&job, verb);
-    pbc_iso_put_str(&job, name);
-    pbc_iso_put_u32(&job, dma_size);
-    pbc_iso_put_u32(&job, (uint32_t)trace);
+    pbc_wire_buf job = {0};
+    pbc_wire_put_str(&job, verb);
+    pbc_wire_put_str(&job, name);
+    pbc_wire_put_u32(&job, dma_size);
+    pbc_wire_put_u32(&job, (uint32_t)trace);
     pbc_iso_result r;
     judge_current = name;
     judge_told = 0;
@@ -266,12 +266,12 @@ void pbc_cli_judge(pbc_runner *runner, const char *verb, const char *name, const
         /* One scenario is judged once: counts of 0 or 1, one of them 1,
          * and the verdict lines, made safe here (the worker is the
          * builder's to write). */
-        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
-        got.passed = pbc_iso_get_u32_max(&in, 1);
-        got.failed = pbc_iso_get_u32_max(&in, 1);
-        got.skipped = pbc_iso_get_u32_max(&in, 1);
-        text = pbc_iso_get_str(&in);
-        if (!pbc_iso_reader_done(&in) || got.passed + got.failed + got.skipped != 1)
+        pbc_wire_reader in = {r.answer, r.answer_len, 0, 0};
+        got.passed = pbc_wire_get_u32_max(&in, 1);
+        got.failed = pbc_wire_get_u32_max(&in, 1);
+        got.skipped = pbc_wire_get_u32_max(&in, 1);
+        text = pbc_wire_get_str(&in);
+        if (!pbc_wire_done(&in) || got.passed + got.failed + got.skipped != 1)
             pbc_iso_reject(judge_iso, &r, "not a scenario's counts and verdict");
     }
     if (r.cls == PBC_ISO_OK) {
@@ -428,16 +428,16 @@ typedef struct disasm_job_ctx {
 static uint8_t *disasm_job(void *ctx, const uint8_t *job, size_t len, size_t *answer_len)
 {
     const disasm_job_ctx *d = ctx;
-    pbc_iso_reader in = {job, len, 0};
-    char *name = pbc_iso_get_str(&in);
+    pbc_wire_reader in = {job, len, 0};
+    char *name = pbc_wire_get_str(&in);
     char *text = NULL;
     size_t text_len = 0;
     FILE *o = open_memstream(&text, &text_len);
     int done = disasm_here(d->a, d->s, name, o);
     fclose(o);
-    pbc_iso_buf out = {0};
-    pbc_iso_put_u32(&out, (uint32_t)done);
-    pbc_iso_put_str(&out, text);
+    pbc_wire_buf out = {0};
+    pbc_wire_put_u32(&out, (uint32_t)done);
+    pbc_wire_put_str(&out, text);
     free(text);
     free(name);
     *answer_len = out.n;
@@ -472,15 +472,15 @@ int pbc_cmd_disasm(int argc, char **argv)
         pbc_iso_limits lim = {a.timeout, a.memory, 1, PBC_ISO_CAPTURE_ALL};
         pbc_iso *iso = pbc_iso_create(&lim, disasm_job, &ctx);
         pbc_iso_catch_signals(NULL);
-        pbc_iso_buf job = {0};
-        pbc_iso_put_str(&job, name);
+        pbc_wire_buf job = {0};
+        pbc_wire_put_str(&job, name);
         pbc_iso_result r;
         char *text = NULL;
         if (pbc_iso_run_scaled(iso, job.p, job.n, pbc_scenario_timeout_units(&s), &r) == PBC_ISO_OK) {
-            pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
-            done = (int)pbc_iso_get_u32_max(&in, 3);
-            text = pbc_iso_get_str(&in);
-            if (!pbc_iso_reader_done(&in))
+            pbc_wire_reader in = {r.answer, r.answer_len, 0, 0};
+            done = (int)pbc_wire_get_u32_max(&in, 3);
+            text = pbc_wire_get_str(&in);
+            if (!pbc_wire_done(&in))
                 pbc_iso_reject(iso, &r, "not an exit status and a listing");
         }
         if (r.cls == PBC_ISO_OK) {

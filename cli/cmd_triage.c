@@ -236,15 +236,15 @@ static int tri_load(const pbc_target *t, const char *name, const uint8_t *bytes,
 static uint8_t *tri_job(void *ctx, const uint8_t *job, size_t len, size_t *answer_len)
 {
     tri_ctx *c = ctx;
-    pbc_iso_reader in = {job, len, 0};
-    uint32_t kind = pbc_iso_get_u32(&in);
-    char *name = pbc_iso_get_str(&in);
+    pbc_wire_reader in = {job, len, 0};
+    uint32_t kind = pbc_wire_get_u32(&in);
+    char *name = pbc_wire_get_str(&in);
     size_t n;
-    uint8_t *bytes = pbc_iso_get_bytes(&in, &n);
+    uint8_t *bytes = pbc_wire_get_bytes(&in, &n);
     pbc_scenario s;
     char why[512];
     pbc_triage_facts f;
-    pbc_iso_buf out = {0};
+    pbc_wire_buf out = {0};
     if (kind == JOB_ATTRIBUTE) { /* who wrote the first wrong byte of a reproducer (a text scenario) */
         pbc_attribution a;
         memset(&a, 0, sizeof(a));
@@ -252,22 +252,22 @@ static uint8_t *tri_job(void *ctx, const uint8_t *job, size_t len, size_t *answe
             pbc_attribute(&c->runner, &s, c->t, &a);
             pbc_scenario_fini(&s);
         }
-        pbc_iso_put_str(&out, a.text);
-        pbc_iso_put_str(&out, pbc_attribution_where(&a));
+        pbc_wire_put_str(&out, a.text);
+        pbc_wire_put_str(&out, pbc_attribution_where(&a));
     } else if (tri_load(c->t, name ? name : "input", bytes ? bytes : (const uint8_t *)"", n, kind == JOB_TEXT, &s,
                         why, sizeof(why))) {
         memset(&f, 0, sizeof(f));
         f.cls = PBC_TRIAGE_INVALID;
-        pbc_iso_put_bytes(&out, &f, sizeof(f));
-        pbc_iso_put_str(&out, why);
+        pbc_wire_put_bytes(&out, &f, sizeof(f));
+        pbc_wire_put_str(&out, why);
     } else {
         pbc_run_options o = {.check_determinism = 1};
         pbc_outcome res;
         pbc_runner_run(&c->runner, &s, c->t, &o, &res);
         pbc_triage_from_outcome(&res, &s, &f);
         pbc_triage_ddi_location(c->t, &f);
-        pbc_iso_put_bytes(&out, &f, sizeof(f));
-        pbc_iso_put_str(&out, res.message);
+        pbc_wire_put_bytes(&out, &f, sizeof(f));
+        pbc_wire_put_str(&out, res.message);
         pbc_scenario_fini(&s);
     }
     free(name);
@@ -280,10 +280,10 @@ static uint8_t *tri_job(void *ctx, const uint8_t *job, size_t len, size_t *answe
 static void tri_ask(tri_ctx *c, uint32_t kind, const char *name, const uint8_t *bytes, size_t n,
                     pbc_triage_facts *f, char **report)
 {
-    pbc_iso_buf job = {0};
-    pbc_iso_put_u32(&job, kind);
-    pbc_iso_put_str(&job, name);
-    pbc_iso_put_bytes(&job, bytes, n);
+    pbc_wire_buf job = {0};
+    pbc_wire_put_u32(&job, kind);
+    pbc_wire_put_str(&job, name);
+    pbc_wire_put_bytes(&job, bytes, n);
     pbc_iso_result r;
     if (c->iso) {
         uint32_t units = 1;
@@ -301,11 +301,11 @@ static void tri_ask(tri_ctx *c, uint32_t kind, const char *name, const uint8_t *
     }
     free(job.p);
     if (r.cls == PBC_ISO_OK) { /* the worker is the builder's: its answer is checked whole */
-        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
+        pbc_wire_reader in = {r.answer, r.answer_len, 0, 0};
         size_t got;
-        uint8_t *fb = pbc_iso_get_bytes(&in, &got);
-        *report = pbc_iso_get_text(&in, PBC_SAFE_LINES);
-        if (fb && got == sizeof(*f) && pbc_iso_reader_done(&in)) {
+        uint8_t *fb = pbc_wire_get_bytes(&in, &got);
+        *report = pbc_wire_get_text(&in, PBC_SAFE_LINES);
+        if (fb && got == sizeof(*f) && pbc_wire_done(&in)) {
             memcpy(f, fb, sizeof(*f));
             if (pbc_triage_facts_check(f))
                 pbc_iso_reject(c->iso, &r, "the failure's facts are not triage's");
@@ -395,17 +395,17 @@ static int tri_slice(tri_ctx *c, pbc_triage_run *r, const char *slice, const cha
         return pbc_usage_error("triage: --slice needs J/N with J < N, and --slice-out");
     uint32_t *distinct = pbc_xmalloc((r->input_count ? r->input_count : 1) * sizeof(*distinct));
     uint32_t nd = tri_distinct(r, distinct);
-    pbc_iso_buf b = {0};
+    pbc_wire_buf b = {0};
     for (uint32_t k = j; k < nd; k += n) {
         tri_input *x = &r->inputs[distinct[k]];
         if (!x->runs)
             tri_replay(c, x, r->repeat);
-        pbc_iso_put_u32(&b, distinct[k]);
-        pbc_iso_put_str(&b, x->path);
-        pbc_iso_put_bytes(&b, &x->facts, sizeof(x->facts));
-        pbc_iso_put_u32(&b, x->runs);
-        pbc_iso_put_u32(&b, x->agree);
-        pbc_iso_put_str(&b, x->message);
+        pbc_wire_put_u32(&b, distinct[k]);
+        pbc_wire_put_str(&b, x->path);
+        pbc_wire_put_bytes(&b, &x->facts, sizeof(x->facts));
+        pbc_wire_put_u32(&b, x->runs);
+        pbc_wire_put_u32(&b, x->agree);
+        pbc_wire_put_str(&b, x->message);
     }
     free(distinct);
     char err[PBC_CLI_ERR_SIZE];
@@ -458,17 +458,17 @@ static void tri_replay_parallel(tri_ctx *c, pbc_triage_run *r, char **argv, int 
         pbc_iso_own_child(kid, 0);
         if (kid && status == 0 &&
             pbc_fs_read(files[j], 1u << 30, &data, &n, err, sizeof(err)) == 0) {
-            pbc_iso_reader rd = {(const uint8_t *)data, n, 0};
+            pbc_wire_reader rd = {(const uint8_t *)data, n, 0};
             /* Each finding names its input: one the other process found
              * differently (the folder changed meanwhile) is not taken, and
              * whatever no finding covers is replayed here below. */
             while (rd.at < rd.n) {
-                uint32_t i = pbc_iso_get_u32(&rd);
-                char *path = pbc_iso_get_str(&rd);
+                uint32_t i = pbc_wire_get_u32(&rd);
+                char *path = pbc_wire_get_str(&rd);
                 size_t got;
-                uint8_t *fb = pbc_iso_get_bytes(&rd, &got);
-                uint32_t runs = pbc_iso_get_u32(&rd), agree = pbc_iso_get_u32(&rd);
-                char *message = pbc_iso_get_str(&rd);
+                uint8_t *fb = pbc_wire_get_bytes(&rd, &got);
+                uint32_t runs = pbc_wire_get_u32(&rd), agree = pbc_wire_get_u32(&rd);
+                char *message = pbc_wire_get_str(&rd);
                 tri_input *x = i < r->input_count ? &r->inputs[i] : NULL;
                 if (x && path && !strcmp(path, x->path) && fb && got == sizeof(x->facts) && !x->runs && !x->unread &&
                     x->first == (int)i) {
@@ -610,10 +610,10 @@ static void tri_minimize(tri_ctx *c, tri_bucket *b, const tri_input *x)
  * location and root cause. */
 static void tri_attribute(tri_ctx *c, tri_bucket *b)
 {
-    pbc_iso_buf job = {0};
-    pbc_iso_put_u32(&job, JOB_ATTRIBUTE);
-    pbc_iso_put_str(&job, "repro");
-    pbc_iso_put_bytes(&job, b->repro, strlen(b->repro));
+    pbc_wire_buf job = {0};
+    pbc_wire_put_u32(&job, JOB_ATTRIBUTE);
+    pbc_wire_put_str(&job, "repro");
+    pbc_wire_put_bytes(&job, b->repro, strlen(b->repro));
     pbc_iso_result r;
     if (c->iso) {
         pbc_iso_run(c->iso, job.p, job.n, &r);
@@ -624,9 +624,9 @@ static void tri_attribute(tri_ctx *c, tri_bucket *b)
     }
     free(job.p);
     if (r.cls == PBC_ISO_OK) {
-        pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
-        char *text = pbc_iso_get_text(&in, 0), *where = pbc_iso_get_text(&in, 0);
-        if (!pbc_iso_reader_done(&in)) {
+        pbc_wire_reader in = {r.answer, r.answer_len, 0, 0};
+        char *text = pbc_wire_get_text(&in, 0), *where = pbc_wire_get_text(&in, 0);
+        if (!pbc_wire_done(&in)) {
             pbc_iso_reject(c->iso, &r, "not a last writer");
         } else if (text && text[0]) {
             b->last_writer = pbc_xstrdup(text);

@@ -25,7 +25,7 @@ import re
 import sys
 import tempfile
 
-ROOMS = ["base", "gpu", "scenario", "kernel", "rules", "oracle", "vidmm", "sandbox", "exec", "triage", "certify", "report", "bench"]
+ROOMS = ["base", "wire", "gpu", "scenario", "kernel", "rules", "oracle", "vidmm", "sandbox", "exec", "triage", "certify", "report", "bench"]
 FRONT = ["cli", "fuzz"]
 BUILDERS = ["reference", "targets"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

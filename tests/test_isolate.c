@@ -111,18 +111,36 @@ static uint8_t *job(void *ctx, const uint8_t *in, size_t len, size_t *answer_len
             dup2(p[0], 3);
         break;
     }
-    case 'G': { /* an answer of its own, with flags no worker sends, ahead of the real one */
-        uint32_t forged[2] = {4, 0x80000000u};
+    case 'G': { /* an answer of its own, in no frame the transport knows, ahead of the real one */
+        uint32_t forged[4] = {4, 0x80000000u, 0, 0};
         if (write(4, forged, sizeof(forged)) == (ssize_t)sizeof(forged))
+            _exit(0);
+        break;
+    }
+    case 'F': { /* a well-formed answer of its own, numbered as no job is, ahead of the real one */
+        pbc_wire_buf f = {0};
+        pbc_wire_put_u32(&f, worker_token());
+        pbc_wire_put_str(&f, "forged");
+        pbc_wire_head h = {(uint32_t)f.n, PBC_WIRE_TAG, 7, 0};
+        int ok = write(4, &h, sizeof(h)) == (ssize_t)sizeof(h) && write(4, f.p, f.n) == (ssize_t)f.n;
+        free(f.p);
+        if (ok)
+            _exit(0);
+        break;
+    }
+    case 'V': { /* a frame of another version of the transport */
+        pbc_wire_head h = {4, PBC_WIRE_TAG ^ (1u << 24), 0, 0};
+        uint32_t body = 0;
+        if (write(4, &h, sizeof(h)) == (ssize_t)sizeof(h) && write(4, &body, 4) == 4)
             _exit(0);
         break;
     }
     default:
         break;
     }
-    pbc_iso_buf b = {0};
-    pbc_iso_put_u32(&b, worker_token());
-    pbc_iso_put_str(&b, (const char *)in + 1);
+    pbc_wire_buf b = {0};
+    pbc_wire_put_u32(&b, worker_token());
+    pbc_wire_put_str(&b, (const char *)in + 1);
     *answer_len = b.n;
     return b.p;
 }
@@ -138,9 +156,9 @@ T_TEST(each_failure_is_classified_and_costs_one_job)
     pbc_iso *iso = pbc_iso_create(&lim, job, NULL);
     pbc_iso_result r;
     T_CHECK(run(iso, "ehello", &r) == PBC_ISO_OK);
-    pbc_iso_reader in = {r.answer, r.answer_len, 0};
-    uint32_t first_worker = pbc_iso_get_u32(&in);
-    char *echo = pbc_iso_get_str(&in);
+    pbc_wire_reader in = {r.answer, r.answer_len, 0};
+    uint32_t first_worker = pbc_wire_get_u32(&in);
+    char *echo = pbc_wire_get_str(&in);
     T_CHECK(echo && strcmp(echo, "hello") == 0);
     free(echo);
     pbc_iso_result_fini(&r);
@@ -167,8 +185,8 @@ T_TEST(each_failure_is_classified_and_costs_one_job)
         pbc_iso_result_fini(&r);
         /* and the next job runs in a fresh worker */
         T_CHECK(run(iso, "eagain", &r) == PBC_ISO_OK);
-        pbc_iso_reader again = {r.answer, r.answer_len, 0};
-        T_CHECK(pbc_iso_get_u32(&again) != first_worker);
+        pbc_wire_reader again = {r.answer, r.answer_len, 0};
+        T_CHECK(pbc_wire_get_u32(&again) != first_worker);
         pbc_iso_result_fini(&r);
     }
     pbc_iso_destroy(iso);
@@ -176,41 +194,41 @@ T_TEST(each_failure_is_classified_and_costs_one_job)
 
 T_TEST(answers_are_read_with_bounds)
 {
-    pbc_iso_buf b = {0};
-    pbc_iso_put_u32(&b, 7);
-    pbc_iso_put_str(&b, "two");
-    pbc_iso_reader ok = {b.p, b.n, 0, 0};
-    T_CHECK(pbc_iso_get_u32_max(&ok, 7) == 7);
-    char *s = pbc_iso_get_str(&ok);
-    T_CHECK(s && !strcmp(s, "two") && pbc_iso_reader_done(&ok));
+    pbc_wire_buf b = {0};
+    pbc_wire_put_u32(&b, 7);
+    pbc_wire_put_str(&b, "two");
+    pbc_wire_reader ok = {b.p, b.n, 0, 0};
+    T_CHECK(pbc_wire_get_u32_max(&ok, 7) == 7);
+    char *s = pbc_wire_get_str(&ok);
+    T_CHECK(s && !strcmp(s, "two") && pbc_wire_done(&ok));
     free(s);
     /* one byte short: the string's length runs past the end */
-    pbc_iso_reader shortr = {b.p, b.n - 1, 0, 0};
-    pbc_iso_get_u32(&shortr);
-    T_CHECK(pbc_iso_get_str(&shortr) == NULL && !pbc_iso_reader_done(&shortr));
+    pbc_wire_reader shortr = {b.p, b.n - 1, 0, 0};
+    pbc_wire_get_u32(&shortr);
+    T_CHECK(pbc_wire_get_str(&shortr) == NULL && !pbc_wire_done(&shortr));
     /* one byte too long: everything read, one byte left over */
-    pbc_iso_put_bytes(&b, "x", 0);
+    pbc_wire_put_bytes(&b, "x", 0);
     b.p[b.n - 4] = 0;
-    pbc_iso_reader longr = {b.p, b.n - 3, 0, 0};
-    pbc_iso_get_u32(&longr);
-    free(pbc_iso_get_str(&longr));
-    T_CHECK(!pbc_iso_reader_done(&longr));
+    pbc_wire_reader longr = {b.p, b.n - 3, 0, 0};
+    pbc_wire_get_u32(&longr);
+    free(pbc_wire_get_str(&longr));
+    T_CHECK(!pbc_wire_done(&longr));
     /* a value out of its range, a read past the end */
-    pbc_iso_reader range = {b.p, b.n, 0, 0};
-    T_CHECK(pbc_iso_get_u32_max(&range, 6) == 0 && !pbc_iso_reader_done(&range));
-    pbc_iso_reader past = {b.p, 2, 0, 0};
-    T_CHECK(pbc_iso_get_u32(&past) == 0 && past.bad);
+    pbc_wire_reader range = {b.p, b.n, 0, 0};
+    T_CHECK(pbc_wire_get_u32_max(&range, 6) == 0 && !pbc_wire_done(&range));
+    pbc_wire_reader past = {b.p, 2, 0, 0};
+    T_CHECK(pbc_wire_get_u32(&past) == 0 && past.bad);
     /* a string with a NUL inside is not one string; text is made safe */
-    pbc_iso_buf t = {0};
-    pbc_iso_put_bytes(&t, "a\0b", 3);
-    pbc_iso_put_str(&t, "v\n\x1b[8m");
-    pbc_iso_reader nul = {t.p, t.n, 0, 0};
-    T_CHECK(pbc_iso_get_str(&nul) == NULL && nul.bad);
-    pbc_iso_reader text = {t.p, t.n, 0, 0};
+    pbc_wire_buf t = {0};
+    pbc_wire_put_bytes(&t, "a\0b", 3);
+    pbc_wire_put_str(&t, "v\n\x1b[8m");
+    pbc_wire_reader nul = {t.p, t.n, 0, 0};
+    T_CHECK(pbc_wire_get_str(&nul) == NULL && nul.bad);
+    pbc_wire_reader text = {t.p, t.n, 0, 0};
     size_t n;
-    free(pbc_iso_get_bytes(&text, &n));
-    s = pbc_iso_get_text(&text, 0);
-    T_CHECK(s && !strcmp(s, "v\\x0a\\x1b[8m") && pbc_iso_reader_done(&text));
+    free(pbc_wire_get_bytes(&text, &n));
+    s = pbc_wire_get_text(&text, 0);
+    T_CHECK(s && !strcmp(s, "v\\x0a\\x1b[8m") && pbc_wire_done(&text));
     free(s);
     free(t.p);
     free(b.p);
@@ -223,17 +241,22 @@ T_TEST(a_garbled_answer_is_the_builders)
     pbc_iso_result r;
     T_CHECK(run(iso, "G", &r) == PBC_ISO_CRASH && strstr(r.detail, "the worker's answer is garbled"));
     pbc_iso_result_fini(&r);
+    /* a well-formed frame that answers no job sent, and one of another version: refused by their headers */
+    T_CHECK(run(iso, "Fx", &r) == PBC_ISO_CRASH && strstr(r.detail, "the worker's answer is garbled: the answer to job 7, not to job"));
+    pbc_iso_result_fini(&r);
+    T_CHECK(run(iso, "Vx", &r) == PBC_ISO_CRASH && strstr(r.detail, "not this transport's"));
+    pbc_iso_result_fini(&r);
     /* an answer its reader refuses: the worker goes, the next job gets a fresh one */
     T_CHECK(run(iso, "eone", &r) == PBC_ISO_OK);
-    pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
-    uint32_t pid = pbc_iso_get_u32(&in);
+    pbc_wire_reader in = {r.answer, r.answer_len, 0, 0};
+    uint32_t pid = pbc_wire_get_u32(&in);
     T_CHECK(pbc_iso_reject(iso, &r, "a test") == PBC_ISO_CRASH && r.answer == NULL);
     T_CHECK(!strcmp(r.detail, "the worker's answer is garbled: a test"));
     pbc_iso_result_fini(&r);
     T_CHECK(kill((pid_t)pid, 0) != 0);
     T_CHECK(run(iso, "etwo", &r) == PBC_ISO_OK);
-    pbc_iso_reader again = {r.answer, r.answer_len, 0, 0};
-    T_CHECK(pbc_iso_get_u32(&again) != pid);
+    pbc_wire_reader again = {r.answer, r.answer_len, 0, 0};
+    T_CHECK(pbc_wire_get_u32(&again) != pid);
     pbc_iso_result_fini(&r);
     pbc_iso_destroy(iso);
 }
@@ -244,8 +267,8 @@ T_TEST(a_worker_that_never_exits_is_killed)
     pbc_iso *iso = pbc_iso_create(&lim, job, NULL);
     pbc_iso_result r;
     T_CHECK(run(iso, "L", &r) == PBC_ISO_OK);
-    pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
-    pid_t lingering = (pid_t)pbc_iso_get_u32(&in);
+    pbc_wire_reader in = {r.answer, r.answer_len, 0, 0};
+    pid_t lingering = (pid_t)pbc_wire_get_u32(&in);
     pbc_iso_result_fini(&r);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -293,8 +316,8 @@ T_TEST(workers_are_replaced_after_a_batch)
     for (int k = 0; k < 4; k++) {
         pbc_iso_result r;
         T_CHECK(run(iso, "e", &r) == PBC_ISO_OK);
-        pbc_iso_reader in = {r.answer, r.answer_len, 0};
-        worker[k] = pbc_iso_get_u32(&in);
+        pbc_wire_reader in = {r.answer, r.answer_len, 0};
+        worker[k] = pbc_wire_get_u32(&in);
         pbc_iso_result_fini(&r);
     }
     T_CHECK(worker[0] == worker[1] && worker[1] != worker[2] && worker[2] == worker[3]);

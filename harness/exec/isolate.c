@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -31,6 +32,7 @@
 #include "exec/symbolize.h"
 #include "kernel/services.h"
 #include "sandbox/sandbox.h"
+#include "wire/wire.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ISO_ASAN 1
@@ -66,6 +68,8 @@ struct pbc_iso {
     void *waiting_ctx;
     volatile sig_atomic_t blamed_signal; /* a signal pbcheck got from the worker or its descendants */
     volatile pid_t blamed_pid;
+    uint32_t seq;               /* the number of the job under way (wire/wire.h) */
+    char garbled[96];           /* why its answer's header was refused */
 };
 
 /* Bit of the worker's answer flags: it still had live children after the job. */
@@ -82,127 +86,6 @@ const char *pbc_iso_class_name(pbc_iso_class c)
     static const char *const names[] = {"ok", "crash", "exit", "timeout", "oom", "harness-bug", "escape"};
     return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
 }
-
-/* ---- framing ---------------------------------------------------------- */
-
-/* All n bytes written (or read), through interruptions; 0, or -1 when
- * the other end is gone. */
-static int io_all(int fd, void *p, size_t n, int writing)
-{
-    uint8_t *b = p;
-    while (n) {
-        ssize_t k = writing ? write(fd, b, n) : read(fd, b, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        b += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-static int write_all(int fd, const void *p, size_t n) { return io_all(fd, (void *)(uintptr_t)p, n, 1); }
-static int read_all(int fd, void *p, size_t n) { return io_all(fd, p, n, 0); }
-
-static int send_frame(int fd, const uint8_t *p, size_t n)
-{
-    uint32_t len = (uint32_t)n;
-    return write_all(fd, &len, sizeof(len)) || write_all(fd, p, n) ? -1 : 0;
-}
-
-void pbc_iso_put_u32(pbc_iso_buf *b, uint32_t v)
-{
-    if (b->n + 4 > b->cap) {
-        b->cap = (b->n + 4) * 2;
-        b->p = pbc_xrealloc(b->p, b->cap);
-    }
-    memcpy(b->p + b->n, &v, 4);
-    b->n += 4;
-}
-
-void pbc_iso_put_bytes(pbc_iso_buf *b, const void *p, size_t len)
-{
-    pbc_iso_put_u32(b, p ? (uint32_t)len + 1 : 0);
-    if (b->n + len > b->cap) {
-        b->cap = (b->n + len) * 2;
-        b->p = pbc_xrealloc(b->p, b->cap);
-    }
-    if (len)
-        memcpy(b->p + b->n, p, len);
-    b->n += len;
-}
-
-void pbc_iso_put_str(pbc_iso_buf *b, const char *s) { pbc_iso_put_bytes(b, s, s ? strlen(s) : 0); }
-
-/* A read past the end, or a field that cannot be what it claims, spoils
- * the reader for good: every later read is empty, and
- * pbc_iso_reader_done says so. */
-uint32_t pbc_iso_get_u32(pbc_iso_reader *r)
-{
-    uint32_t v = 0;
-    if (r->bad || r->at > r->n || r->n - r->at < 4) {
-        r->bad = 1;
-        return 0;
-    }
-    memcpy(&v, r->p + r->at, 4);
-    r->at += 4;
-    return v;
-}
-
-uint32_t pbc_iso_get_u32_max(pbc_iso_reader *r, uint32_t max)
-{
-    uint32_t v = pbc_iso_get_u32(r);
-    if (v > max) {
-        r->bad = 1;
-        return 0;
-    }
-    return v;
-}
-
-uint8_t *pbc_iso_get_bytes(pbc_iso_reader *r, size_t *n)
-{
-    uint32_t len = pbc_iso_get_u32(r);
-    *n = 0;
-    if (len == 0)
-        return NULL;
-    len--;
-    if (r->bad || len > r->n - r->at) {
-        r->bad = 1;
-        return NULL;
-    }
-    uint8_t *s = pbc_xmalloc(len + 1u);
-    if (len)
-        memcpy(s, r->p + r->at, len);
-    s[len] = 0;
-    r->at += len;
-    *n = len;
-    return s;
-}
-
-char *pbc_iso_get_str(pbc_iso_reader *r)
-{
-    size_t n;
-    char *s = (char *)pbc_iso_get_bytes(r, &n);
-    if (s && strlen(s) != n) { /* a NUL inside: not one string */
-        r->bad = 1;
-        free(s);
-        return NULL;
-    }
-    return s;
-}
-
-char *pbc_iso_get_text(pbc_iso_reader *r, unsigned flags)
-{
-    char *s = pbc_iso_get_str(r);
-    if (!s || pbc_safe_is_text(s, flags))
-        return s;
-    char *safe = pbc_safe_text(s, flags);
-    free(s);
-    return safe;
-}
-
-int pbc_iso_reader_done(const pbc_iso_reader *r) { return !r->bad && r->at == r->n; }
 
 /* ---- confinement -------------------------------------------------------
  *
@@ -376,21 +259,18 @@ static void worker_main(pbc_iso *iso, int in, int out)
     worker_close_fds(&in, &out);
     worker_setup(&iso->lim);
     for (;;) {
-        uint32_t len;
-        int gone = read_all(in, &len, sizeof(len));
+        pbc_wire_head head;
+        uint8_t *job;
+        int gone = pbc_wire_recv(in, &head, &job);
         worker_children(); /* what the caller killed after the last job is reaped, not left to init */
         if (gone)
             _exit(0); /* the caller is done with us */
-        uint8_t *job = pbc_xmalloc(len ? len : 1);
-        if (read_all(in, job, len))
-            _exit(0);
         size_t answer_len = 0;
-        uint8_t *answer = iso->fn(iso->ctx, job, len, &answer_len);
+        uint8_t *answer = iso->fn(iso->ctx, job, head.len, &answer_len);
         free(job);
         fflush(stdout);
         fflush(stderr);
-        uint32_t flags = worker_children_after_job(), total = (uint32_t)answer_len + 4;
-        if (write_all(out, &total, 4) || write_all(out, &flags, 4) || write_all(out, answer, answer_len))
+        if (pbc_wire_send(out, head.seq, worker_children_after_job(), answer, answer_len))
             _exit(0);
         free(answer);
     }
@@ -451,6 +331,10 @@ void pbc_iso_own_child(pid_t pid, int own)
 pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *ctx)
 {
     pbc_iso *iso = pbc_xcalloc(1, sizeof(*iso));
+    /* Jobs are numbered from a random start, so a frame a builder prepared
+     * before its worker started does not carry the next number by luck. */
+    if (getrandom(&iso->seq, sizeof(iso->seq), 0) != (ssize_t)sizeof(iso->seq))
+        iso->seq = (uint32_t)getpid() * 2654435761u;
     iso->lim = *limits;
     iso->fn = fn;
     iso->ctx = ctx;
@@ -851,9 +735,14 @@ static int worker_gone(pid_t pid)
 
 /* Reads a whole frame within the deadline; 0, -1 (the worker is gone),
  * -2 (deadline), -3 (over the memory limit). */
-static int receive_frame(pbc_iso *iso, uint8_t **out, size_t *out_len, double deadline, uint64_t *rss_seen)
+/* One answer frame: 0 with its body and flags; -1 the worker is gone, -2
+ * the deadline passed, -3 over the memory limit, -4 a header the
+ * transport refuses (wrong version, another job's number, unknown flags,
+ * too long: iso->garbled says which). */
+static int receive_frame(pbc_iso *iso, uint8_t **out, size_t *out_len, uint32_t *flags, double deadline,
+                         uint64_t *rss_seen)
 {
-    uint8_t head[4];
+    uint8_t head[sizeof(pbc_wire_head)];
     size_t have = 0, want = sizeof(head);
     uint8_t *body = NULL;
     double started = now_seconds(), told = started;
@@ -900,12 +789,16 @@ static int receive_frame(pbc_iso *iso, uint8_t **out, size_t *out_len, double de
         }
         have += (size_t)k;
         if (!body && have == sizeof(head)) {
-            uint32_t len;
-            memcpy(&len, head, sizeof(len));
-            if (len > ISO_MAX_ANSWER)
+            pbc_wire_head h;
+            memcpy(&h, head, sizeof(h));
+            const char *why = pbc_wire_check(&h, iso->seq, ISO_LIVE_CHILDREN, ISO_MAX_ANSWER);
+            if (why) {
+                snprintf(iso->garbled, sizeof(iso->garbled), "%s", why);
                 return -4;
-            want = sizeof(head) + len;
-            body = pbc_xmalloc(len ? len : 1);
+            }
+            *flags = h.flags;
+            want = sizeof(head) + h.len;
+            body = pbc_xmalloc(h.len ? h.len : 1);
         }
         if (body && have == want) {
             *out = body;
@@ -1078,7 +971,7 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
         }
         from = iso->output >= 0 ? lseek(iso->output, 0, SEEK_END) : 0; /* before the worker can write */
         iso->output_from = from;
-        if (send_frame(iso->to_worker, job, len) == 0)
+        if (pbc_wire_send(iso->to_worker, ++iso->seq, 0, job, len) == 0)
             break;
         worker_stop(iso, ISO_STOP_KILL); /* it died between jobs: a fresh one takes this job */
         if (attempt == 1) {
@@ -1092,14 +985,11 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
     iso->blamed_signal = 0;
     double deadline = seconds > 0 ? now_seconds() + seconds : 0;
     uint64_t rss = 0;
-    int got = receive_frame(iso, &r->answer, &r->answer_len, deadline, &rss);
-    char left[sizeof(r->detail) / 2];
     uint32_t flags = 0;
-    if (got == 0 && r->answer_len >= 4)
-        memcpy(&flags, r->answer, 4);
-    if (got == 0 && r->answer_len >= 4 && !(flags & ~ISO_LIVE_CHILDREN) && !iso->blamed_signal) {
-        memmove(r->answer, r->answer + 4, r->answer_len - 4);
-        r->answer_len -= 4;
+    iso->garbled[0] = 0;
+    int got = receive_frame(iso, &r->answer, &r->answer_len, &flags, deadline, &rss);
+    char left[sizeof(r->detail) / 2];
+    if (got == 0 && !iso->blamed_signal) {
         uint32_t n = flags & ISO_LIVE_CHILDREN && iso->contained ? sweep(iso->contained, left, sizeof(left)) : 0;
         if (!n)
             return r->cls = PBC_ISO_OK;
@@ -1111,8 +1001,8 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
                  n, n == 1 ? "" : "es", left);
         return r->cls = PBC_ISO_ESCAPE;
     }
-    if (got == 0) { /* an answer with no room for flags, flags unknown, or after a signal the builder sent us */
-        got = iso->blamed_signal ? -1 : -4;
+    if (got == 0) { /* an answer after a signal the builder sent us */
+        got = -1;
         free(r->answer);
         r->answer = NULL;
         r->answer_len = 0;
@@ -1126,7 +1016,8 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
                  "was stopped", signal_name(iso->blamed_signal), (int)iso->blamed_pid);
     } else if (got == -4) {
         r->cls = PBC_ISO_CRASH;
-        snprintf(r->detail, sizeof(r->detail), "the worker's answer is garbled (its memory was overwritten)");
+        snprintf(r->detail, sizeof(r->detail), "the worker's answer is garbled: %s",
+                 iso->garbled[0] ? iso->garbled : "its memory was overwritten");
     } else if (got == -2) {
         r->cls = PBC_ISO_TIMEOUT;
         snprintf(r->detail, sizeof(r->detail), "no answer within %g s (stopped)", seconds);

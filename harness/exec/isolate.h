@@ -32,6 +32,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "wire/wire.h" /* jobs and answers are written and read with it */
+
 typedef enum pbc_iso_class {
     PBC_ISO_OK = 0,  /* the worker answered */
     PBC_ISO_CRASH,   /* a signal, or a sanitizer report */
@@ -89,7 +91,7 @@ pbc_iso_class pbc_iso_run(pbc_iso *iso, const uint8_t *job, size_t len, pbc_iso_
 pbc_iso_class pbc_iso_run_scaled(pbc_iso *iso, const uint8_t *job, size_t len, uint32_t units, pbc_iso_result *r);
 void pbc_iso_result_fini(pbc_iso_result *r);
 /* An answer (class PBC_ISO_OK) that does not read back as one
- * (pbc_iso_reader_done false, a value out of range): the builder's doing
+ * (pbc_wire_done false, a value out of range): the builder's doing
  * (its process wrote into the answer pipe, or its memory over the
  * answer), never pbcheck's. The worker is killed, so that nothing more it
  * wrote is taken for an answer, and r becomes PBC_ISO_CRASH "the worker's
@@ -140,32 +142,5 @@ const char *pbc_iso_confinement(void);
  * pbcheck processes it starts (through the environment, PBC_ISO_WRITABLE);
  * NULL: none. */
 void pbc_iso_set_writable(const char *dir);
-
-/* Bytes in and out of jobs: length-prefixed fields appended to a growing
- * buffer, and read back in order. */
-typedef struct pbc_iso_buf {
-    uint8_t *p;
-    size_t n, cap;
-} pbc_iso_buf;
-void pbc_iso_put_u32(pbc_iso_buf *b, uint32_t v);
-void pbc_iso_put_str(pbc_iso_buf *b, const char *s); /* NULL reads back as NULL */
-void pbc_iso_put_bytes(pbc_iso_buf *b, const void *p, size_t len);
-/* Reading past the end, a length beyond the bytes left, a string with a
- * NUL inside or a value over its maximum marks the reader bad: later
- * reads give 0 and NULL. A worker's answer is read whole and then
- * checked with pbc_iso_reader_done before any of it is used. */
-typedef struct pbc_iso_reader {
-    const uint8_t *p;
-    size_t n, at;
-    int bad;
-} pbc_iso_reader;
-uint32_t pbc_iso_get_u32(pbc_iso_reader *r);
-uint32_t pbc_iso_get_u32_max(pbc_iso_reader *r, uint32_t max); /* over max: bad */
-char *pbc_iso_get_str(pbc_iso_reader *r); /* owned, or NULL */
-/* A string from a worker, made safe (pbc_safe_text with flags). */
-char *pbc_iso_get_text(pbc_iso_reader *r, unsigned flags);
-uint8_t *pbc_iso_get_bytes(pbc_iso_reader *r, size_t *n); /* owned (NUL after the bytes), or NULL */
-/* Every byte read and none missing. */
-int pbc_iso_reader_done(const pbc_iso_reader *r);
 
 #endif

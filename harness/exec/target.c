@@ -132,49 +132,49 @@ static int library_load(const char *path, pbc_target *out, char *why, size_t why
 
 /* ---- the description ---------------------------------------------------- */
 
-static void put_u64(pbc_iso_buf *b, uint64_t v)
+static void put_u64(pbc_wire_buf *b, uint64_t v)
 {
-    pbc_iso_put_u32(b, (uint32_t)v);
-    pbc_iso_put_u32(b, (uint32_t)(v >> 32));
+    pbc_wire_put_u32(b, (uint32_t)v);
+    pbc_wire_put_u32(b, (uint32_t)(v >> 32));
 }
 
-static uint64_t get_u64(pbc_iso_reader *r)
+static uint64_t get_u64(pbc_wire_reader *r)
 {
-    uint64_t lo = pbc_iso_get_u32(r);
-    return lo | (uint64_t)pbc_iso_get_u32(r) << 32;
+    uint64_t lo = pbc_wire_get_u32(r);
+    return lo | (uint64_t)pbc_wire_get_u32(r) << 32;
 }
 
 /* Every member of a checked table that the harness reads without calling
  * the target; a hook only as whether it is there. */
-static void describe(const pbc_target *t, pbc_iso_buf *b)
+static void describe(const pbc_target *t, pbc_wire_buf *b)
 {
-    pbc_iso_put_str(b, t->name);
-    pbc_iso_put_str(b, t->summary);
-    pbc_iso_put_u32(b, t->min_dma_size);
-    pbc_iso_put_u32(b, t->private_data_size);
+    pbc_wire_put_str(b, t->name);
+    pbc_wire_put_str(b, t->summary);
+    pbc_wire_put_u32(b, t->min_dma_size);
+    pbc_wire_put_u32(b, t->private_data_size);
     put_u64(b, t->supported_operations);
-    pbc_iso_put_u32(b, (t->gart_view != NULL) | (t->context_update_data != NULL) << 1);
+    pbc_wire_put_u32(b, (t->gart_view != NULL) | (t->context_update_data != NULL) << 1);
     const pbc_isa *isa = t->isa;
-    pbc_iso_put_str(b, isa->name);
-    pbc_iso_put_u32(b, pbc_isa_pte_size(isa));
-    pbc_iso_put_u32(b, pbc_isa_pt_levels(isa));
-    pbc_iso_put_u32(b, pbc_isa_pte_decode(isa) != NULL);
+    pbc_wire_put_str(b, isa->name);
+    pbc_wire_put_u32(b, pbc_isa_pte_size(isa));
+    pbc_wire_put_u32(b, pbc_isa_pt_levels(isa));
+    pbc_wire_put_u32(b, pbc_isa_pte_decode(isa) != NULL);
     const pbc_adapter_decl *d = t->adapter;
-    pbc_iso_put_u32(b, d != NULL);
+    pbc_wire_put_u32(b, d != NULL);
     if (!d)
         return;
-    pbc_iso_put_u32(b, d->segment_count);
-    pbc_iso_put_u32(b, d->paging_buffer_size);
-    pbc_iso_put_u32(b, PBC_ADAPTER_DECL_HAS(d->struct_size, page_table_update) ? d->page_table_update : 0);
-    pbc_iso_put_u32(b, PBC_ADAPTER_DECL_HAS(d->struct_size, gpummu_lacks) ? d->gpummu_lacks : 0);
+    pbc_wire_put_u32(b, d->segment_count);
+    pbc_wire_put_u32(b, d->paging_buffer_size);
+    pbc_wire_put_u32(b, PBC_ADAPTER_DECL_HAS(d->struct_size, page_table_update) ? d->page_table_update : 0);
+    pbc_wire_put_u32(b, PBC_ADAPTER_DECL_HAS(d->struct_size, gpummu_lacks) ? d->gpummu_lacks : 0);
     for (uint32_t i = 0; i < d->segment_count; i++) {
         const pbc_segment_decl *s = &d->segments[i];
-        pbc_iso_put_u32(b, s->SegmentId);
-        pbc_iso_put_u32(b, s->kind);
+        pbc_wire_put_u32(b, s->SegmentId);
+        pbc_wire_put_u32(b, s->kind);
         put_u64(b, s->base);
         put_u64(b, s->size);
-        pbc_iso_put_u32(b, s->cpu_visible);
-        pbc_iso_put_u32(b, s->cache_coherent);
+        pbc_wire_put_u32(b, s->cpu_visible);
+        pbc_wire_put_u32(b, s->cache_coherent);
     }
 }
 
@@ -223,17 +223,17 @@ static int trap_pte_decode(const uint8_t *e, uint32_t l, uint64_t *f, uint64_t *
  * worker is the builder's). */
 static int undescribe(library_target *l, const uint8_t *bytes, size_t len, const char **why)
 {
-    pbc_iso_reader r = {bytes, len, 0, 0};
+    pbc_wire_reader r = {bytes, len, 0, 0};
     pbc_target *t = &l->table;
     memset(t, 0, sizeof(*t));
     t->abi_version = PBC_TARGET_ABI_VERSION;
     t->struct_size = sizeof(*t);
-    t->name = pbc_iso_get_text(&r, 0);
-    t->summary = pbc_iso_get_text(&r, 0);
-    t->min_dma_size = pbc_iso_get_u32(&r);
-    t->private_data_size = pbc_iso_get_u32(&r);
+    t->name = pbc_wire_get_text(&r, 0);
+    t->summary = pbc_wire_get_text(&r, 0);
+    t->min_dma_size = pbc_wire_get_u32(&r);
+    t->private_data_size = pbc_wire_get_u32(&r);
     t->supported_operations = get_u64(&r);
-    uint32_t hooks = pbc_iso_get_u32(&r);
+    uint32_t hooks = pbc_wire_get_u32(&r);
     t->create_adapter = trap_create_adapter;
     t->destroy_adapter = trap_destroy_adapter;
     t->create_allocation = trap_create_allocation;
@@ -245,31 +245,31 @@ static int undescribe(library_target *l, const uint8_t *bytes, size_t len, const
     t->context_update_data = hooks & 2 ? trap_context_data : NULL;
     memset(&l->isa, 0, sizeof(l->isa));
     l->isa.abi_version = PBC_ISA_ABI_VERSION;
-    l->isa.name = pbc_iso_get_text(&r, 0);
+    l->isa.name = pbc_wire_get_text(&r, 0);
     l->isa.struct_size = sizeof(l->isa); /* the entry size and levels below are with defaults applied */
-    l->isa.pte_size = pbc_iso_get_u32(&r);
-    l->isa.pt_levels = pbc_iso_get_u32(&r);
-    l->isa.pte_decode = pbc_iso_get_u32(&r) ? trap_pte_decode : NULL;
+    l->isa.pte_size = pbc_wire_get_u32(&r);
+    l->isa.pt_levels = pbc_wire_get_u32(&r);
+    l->isa.pte_decode = pbc_wire_get_u32(&r) ? trap_pte_decode : NULL;
     l->isa.decode = trap_decode;
     l->isa.disasm = trap_disasm;
     t->isa = &l->isa;
-    if (pbc_iso_get_u32(&r)) {
+    if (pbc_wire_get_u32(&r)) {
         pbc_adapter_decl *d = &l->adapter;
         d->struct_size = sizeof(*d);
-        d->segment_count = pbc_iso_get_u32(&r);
-        d->paging_buffer_size = pbc_iso_get_u32(&r);
-        d->page_table_update = pbc_iso_get_u32(&r);
-        d->gpummu_lacks = pbc_iso_get_u32(&r);
+        d->segment_count = pbc_wire_get_u32(&r);
+        d->paging_buffer_size = pbc_wire_get_u32(&r);
+        d->page_table_update = pbc_wire_get_u32(&r);
+        d->gpummu_lacks = pbc_wire_get_u32(&r);
         if (d->segment_count > 8)
             r.bad = 1;
         for (uint32_t i = 0; i < d->segment_count; i++) {
             pbc_segment_decl *s = &l->segments[i];
-            s->SegmentId = pbc_iso_get_u32(&r);
-            s->kind = pbc_iso_get_u32(&r);
+            s->SegmentId = pbc_wire_get_u32(&r);
+            s->kind = pbc_wire_get_u32(&r);
             s->base = get_u64(&r);
             s->size = get_u64(&r);
-            s->cpu_visible = pbc_iso_get_u32(&r);
-            s->cache_coherent = pbc_iso_get_u32(&r);
+            s->cpu_visible = pbc_wire_get_u32(&r);
+            s->cache_coherent = pbc_wire_get_u32(&r);
         }
         d->segments = l->segments;
         t->adapter = d;
@@ -277,7 +277,7 @@ static int undescribe(library_target *l, const uint8_t *bytes, size_t len, const
     l->strings[0] = (char *)t->name;
     l->strings[1] = (char *)t->summary;
     l->strings[2] = (char *)l->isa.name;
-    *why = !pbc_iso_reader_done(&r) || !t->name || !l->isa.name ? "not one target description"
+    *why = !pbc_wire_done(&r) || !t->name || !l->isa.name ? "not one target description"
                                                                 : pbc_exec_target_check(t);
     return *why ? -1 : 0;
 }
@@ -290,17 +290,17 @@ enum { PROBE_TARGET = 1, PROBE_NOT_TARGET = 2 };
 static uint8_t *probe_job(void *ctx, const uint8_t *job, size_t len, size_t *answer_len)
 {
     (void)ctx;
-    pbc_iso_reader in = {job, len, 0};
-    char *path = pbc_iso_get_str(&in);
-    pbc_iso_buf out = {0};
+    pbc_wire_reader in = {job, len, 0};
+    char *path = pbc_wire_get_str(&in);
+    pbc_wire_buf out = {0};
     pbc_target t;
     char why[PATH_MAX + 1024];
     if (library_load(path, &t, why, sizeof(why)) == 0) {
-        pbc_iso_put_u32(&out, PROBE_TARGET);
+        pbc_wire_put_u32(&out, PROBE_TARGET);
         describe(&t, &out);
     } else {
-        pbc_iso_put_u32(&out, PROBE_NOT_TARGET);
-        pbc_iso_put_str(&out, why);
+        pbc_wire_put_u32(&out, PROBE_NOT_TARGET);
+        pbc_wire_put_str(&out, why);
     }
     free(path);
     *answer_len = out.n;
@@ -325,15 +325,15 @@ static const pbc_target *library_probe(const char *path, const pbc_iso_limits *l
     lim.batch = 1;
     lim.capture = PBC_ISO_CAPTURE_ALL;
     pbc_iso *iso = pbc_iso_create(&lim, probe_job, NULL);
-    pbc_iso_buf job = {0};
-    pbc_iso_put_str(&job, path);
+    pbc_wire_buf job = {0};
+    pbc_wire_put_str(&job, path);
     pbc_iso_result r;
     pbc_iso_run(iso, job.p, job.n, &r);
     free(job.p);
     const pbc_target *t = NULL;
     library_target *l = NULL;
-    pbc_iso_reader in = {r.answer, r.answer_len, 0, 0};
-    uint32_t kind = r.cls == PBC_ISO_OK ? pbc_iso_get_u32(&in) : 0;
+    pbc_wire_reader in = {r.answer, r.answer_len, 0, 0};
+    uint32_t kind = r.cls == PBC_ISO_OK ? pbc_wire_get_u32(&in) : 0;
     if (r.cls == PBC_ISO_OK && kind == PROBE_TARGET) {
         const char *bad;
         l = pbc_xcalloc(1, sizeof(*l));
@@ -367,7 +367,7 @@ static const pbc_target *library_probe(const char *path, const pbc_iso_limits *l
         pbc_iso_set_worker_init(pbc_exec_targets_load_here); /* workers load it, not us */
         t = &l->table;
     } else {
-        char *text = pbc_iso_get_text(&in, 0);
+        char *text = pbc_wire_get_text(&in, 0);
         snprintf(why, why_size, "%s", text ? text : "not a pbcheck target");
         free(text);
     }
@@ -413,7 +413,7 @@ void pbc_exec_targets_load_here(void)
             fflush(stderr);
             _exit(PBC_ISO_INIT_EXIT);
         }
-        pbc_iso_buf again = {0};
+        pbc_wire_buf again = {0};
         describe(&t, &again);
         if (again.n != l->described_len || memcmp(again.p, l->described, again.n)) {
             fprintf(stderr, "pbcheck: worker: target '%s' describes itself differently from when it was first "
