@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <execinfo.h>
-#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -21,7 +20,6 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <ucontext.h>
@@ -75,11 +73,7 @@ struct pbc_iso {
 /* Bit of the worker's answer flags: it still had live children after the job. */
 #define ISO_LIVE_CHILDREN 1u
 
-/* Every live worker of this process, for the sweep of orphans (they are
- * not orphans) and for telling a worker's signal from the user's. */
-#define ISO_MAX_LIVE 64
-static volatile pid_t live_workers[ISO_MAX_LIVE];
-static int iso_instances; /* pbcheck is a subreaper while any exists */
+static int iso_instances; /* pbcheck adopts the orphans of workers while any exists */
 
 const char *pbc_iso_class_name(pbc_iso_class c)
 {
@@ -280,54 +274,6 @@ static void worker_main(pbc_iso *iso, int in, int out)
 
 static pbc_iso *iso_current; /* the one whose job runs: a blamed signal is its builder's */
 
-/* Sets of pids in fixed arrays (read by signal handlers: no locks, no
- * allocation). */
-static void pid_set_add(volatile pid_t *set, int cap, pid_t pid, const char *what)
-{
-    for (int i = 0; i < cap; i++)
-        if (set[i] == 0) {
-            set[i] = pid;
-            return;
-        }
-    pbc_harness_bug("more than %d %s at once", cap, what);
-}
-
-static void pid_set_remove(volatile pid_t *set, int cap, pid_t pid)
-{
-    for (int i = 0; i < cap; i++)
-        if (set[i] == pid)
-            set[i] = 0;
-}
-
-static int pid_set_has(const volatile pid_t *set, int cap, pid_t pid)
-{
-    for (int i = 0; i < cap; i++)
-        if (pid > 0 && set[i] == pid)
-            return 1;
-    return 0;
-}
-
-static void live_add(pid_t pid) { pid_set_add(live_workers, ISO_MAX_LIVE, pid, "workers"); }
-static void live_remove(pid_t pid) { pid_set_remove(live_workers, ISO_MAX_LIVE, pid); }
-static int live_is(pid_t pid) { return pid_set_has(live_workers, ISO_MAX_LIVE, pid); }
-
-/* pbcheck's own child processes (pbc_iso_own_child): neither workers nor
- * what a builder left behind. */
-#define ISO_MAX_OWN 64
-static volatile pid_t own_children[ISO_MAX_OWN];
-
-static int own_is(pid_t pid) { return pid_set_has(own_children, ISO_MAX_OWN, pid); }
-
-void pbc_iso_own_child(pid_t pid, int own)
-{
-    if (pid <= 0)
-        return;
-    if (own)
-        pid_set_add(own_children, ISO_MAX_OWN, pid, "processes of pbcheck's own");
-    else
-        pid_set_remove(own_children, ISO_MAX_OWN, pid);
-}
-
 pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *ctx)
 {
     pbc_iso *iso = pbc_xcalloc(1, sizeof(*iso));
@@ -341,7 +287,7 @@ pbc_iso *pbc_iso_create(const pbc_iso_limits *limits, pbc_iso_job_fn fn, void *c
     iso->to_worker = iso->from_worker = iso->output = -1;
     signal(SIGPIPE, SIG_IGN); /* a dead worker's pipe is an answer, not our death */
     if (iso_instances++ == 0) {
-        prctl(PR_SET_CHILD_SUBREAPER, 1); /* a dead worker's descendants come to us, to be killed */
+        pbc_sandbox_adopt(1); /* a dead worker's descendants come to us, to be killed */
         prctl(PR_SET_DUMPABLE, 0);        /* no /proc/PID/mem or /proc/PID/fd of ours for a worker */
     }
     return iso;
@@ -355,68 +301,11 @@ void pbc_iso_set_waiting(pbc_iso *iso, void (*fn)(void *ctx, double seconds), vo
     iso->waiting_ctx = ctx;
 }
 
-/* The parent of pid and its state letter, from /proc/PID/stat, with only
- * async-signal-safe calls (a signal handler uses it); -1 when gone. */
-static pid_t proc_parent(pid_t pid, char *state)
-{
-    char path[48], buf[512];
-    int k = 0;
-    /* "/proc/" + pid + "/stat", without snprintf */
-    const char *head = "/proc/";
-    for (const char *c = head; *c; c++)
-        path[k++] = *c;
-    char digits[16];
-    int d = 0;
-    for (unsigned v = (unsigned)pid; v || !d; v /= 10)
-        digits[d++] = (char)('0' + v % 10);
-    while (d)
-        path[k++] = digits[--d];
-    for (const char *c = "/stat"; *c; c++)
-        path[k++] = *c;
-    path[k] = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = 0;
-    char *close_paren = NULL; /* the command may hold ") ": the last one ends it */
-    for (char *c = buf; *c; c++)
-        if (*c == ')')
-            close_paren = c;
-    if (!close_paren || close_paren[1] != ' ' || !close_paren[2])
-        return -1;
-    if (state)
-        *state = close_paren[2];
-    pid_t ppid = 0;
-    for (const char *c = close_paren + 4; *c >= '0' && *c <= '9'; c++)
-        ppid = ppid * 10 + (*c - '0');
-    return ppid;
-}
-
-/* Whether pid is a worker, or descends from one, or is an orphan of a
- * dead worker that pbcheck (the subreaper) adopted. */
-static int from_builder(pid_t pid)
-{
-    pid_t self = getpid();
-    for (int depth = 0; pid > 1 && depth < 64; depth++) {
-        if (live_is(pid))
-            return 1;
-        if (own_is(pid))
-            return 0;
-        pid_t parent = proc_parent(pid, NULL);
-        if (parent == self)
-            return iso_instances > 0; /* only workers and their orphans are our children while we isolate */
-        pid = parent;
-    }
-    return 0;
-}
+void pbc_iso_own_child(pid_t pid, int own) { pbc_sandbox_own_child(pid, own); }
 
 int pbc_iso_blame_signal(int sig, pid_t from)
 {
-    if (!from_builder(from))
+    if (!pbc_sandbox_from_workers(from))
         return 0;
     pbc_iso *iso = iso_current;
     if (iso && !iso->blamed_signal) {
@@ -457,110 +346,6 @@ void pbc_iso_catch_signals(void (*on_user)(int sig))
         sigemptyset(&sa.sa_mask);
         sigaction(sigs[i], &sa, NULL);
     }
-}
-
-/* The processes one sweep killed, each counted once: a process SIGKILLed
- * is listed until it has died, which may take more than one round. */
-typedef struct iso_killed {
-    pid_t pid[64];
-    int n;
-    int listed; /* processes found alive in the last round, new or not */
-} iso_killed;
-
-/* The live processes listed as children of parent (every thread's), not
- * counting workers: killed, those not killed before described into what;
- * their number. */
-static uint32_t kill_children_of(pid_t parent, iso_killed *seen, char *what, size_t what_size, size_t *at)
-{
-    char dir[64];
-    snprintf(dir, sizeof(dir), "/proc/%d/task", (int)parent);
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    uint32_t killed = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[128];
-        snprintf(path, sizeof(path), "%s/%s/children", dir, e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        long pid;
-        while (fscanf(f, "%ld", &pid) == 1) {
-            char state = 0;
-            if (live_is((pid_t)pid) || own_is((pid_t)pid) || proc_parent((pid_t)pid, &state) < 0)
-                continue;
-            if (state == 'Z') { /* ended: only its parent's to reap */
-                if (parent == getpid())
-                    waitpid((pid_t)pid, NULL, WNOHANG);
-                continue;
-            }
-            char comm[64] = "?", cpath[64];
-            snprintf(cpath, sizeof(cpath), "/proc/%ld/comm", pid);
-            FILE *c = fopen(cpath, "r");
-            if (c) {
-                if (!fgets(comm, sizeof(comm), c))
-                    snprintf(comm, sizeof(comm), "?");
-                comm[strcspn(comm, "\n")] = 0;
-                fclose(c);
-            }
-            /* Dead before the job's answer is taken: one still dying
-             * would be found again after the next job, and blamed on it. */
-            int dying = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
-            kill((pid_t)pid, SIGKILL);
-            seen->listed++;
-            if (parent == getpid()) {
-                waitpid((pid_t)pid, NULL, 0);
-            } else if (dying >= 0) {
-                struct pollfd gone = {dying, POLLIN, 0};
-                poll(&gone, 1, 1000);
-            }
-            if (dying >= 0)
-                close(dying);
-            if (!strcmp(comm, "llvm-symbolizer"))
-                continue; /* the sanitizer's own helper, reporting the worker's death: not the builder's */
-            int again = 0;
-            for (int k = 0; k < seen->n; k++)
-                again |= seen->pid[k] == (pid_t)pid;
-            if (again)
-                continue;
-            if (seen->n < (int)PBC_ARRAY_LEN(seen->pid))
-                seen->pid[seen->n++] = (pid_t)pid;
-            killed++;
-            if (*at < what_size)
-                *at += (size_t)snprintf(what + *at, what_size - *at, "%spid %ld '%s'", *at ? ", " : "", pid, comm);
-        }
-        fclose(f);
-    }
-    closedir(d);
-    return killed;
-}
-
-/* Kills every process a job left behind below parent (the worker, or
- * pbcheck for a dead worker's orphans), round after round as killing one
- * hands its own children to parent; describes them into what. Returns
- * how many. */
-static uint32_t sweep(pid_t parent, char *what, size_t what_size)
-{
-    uint32_t total = 0, quiet = 0;
-    size_t at = 0;
-    iso_killed seen = {.n = 0};
-    what[0] = 0;
-    /* Nothing found at first: nothing there (a dead worker's children are
-     * ours before its death is reported). After a kill, a few quiet rounds:
-     * the killed hand their children over as they die. */
-    for (int round = 0; round < 200 && quiet < 3; round++) {
-        seen.listed = 0;
-        total += kill_children_of(parent, &seen, what, what_size, &at);
-        if (!total)
-            break;
-        quiet = seen.listed ? 0 : quiet + 1;
-        struct timespec pause = {0, 2 * 1000 * 1000};
-        nanosleep(&pause, NULL);
-    }
-    return total;
 }
 
 /* How worker_stop ends a worker. */
@@ -605,7 +390,7 @@ static int worker_stop(pbc_iso *iso, int how)
                 ;
         }
         pbc_sandbox_forget(pid);
-        live_remove(pid);
+        pbc_sandbox_track_worker(pid, 0);
     }
     pbc_sandbox_scratch_remove(iso->scratch);
     free(iso->scratch);
@@ -696,7 +481,7 @@ static int worker_start(pbc_iso *iso)
     }
     iso->pid = pid;
     iso->contained = pbc_sandbox_contained(pid);
-    live_add(pid);
+    pbc_sandbox_track_worker(pid, 1);
     sigprocmask(SIG_SETMASK, &saved, NULL);
     iso->to_worker = down[1];
     iso->from_worker = up[0];
@@ -959,7 +744,7 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
     if (iso->pid && iso->lim.batch && iso->jobs >= iso->lim.batch) {
         char ignored[64];
         worker_stop(iso, ISO_STOP_EOF);
-        sweep(getpid(), ignored, sizeof(ignored)); /* what it started after its last answer */
+        pbc_sandbox_sweep(getpid(), ignored, sizeof(ignored)); /* what it started after its last answer */
     }
     off_t from = 0;
     for (int attempt = 0;; attempt++) {
@@ -990,7 +775,7 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
     int got = receive_frame(iso, &r->answer, &r->answer_len, &flags, deadline, &rss);
     char left[sizeof(r->detail) / 2];
     if (got == 0 && !iso->blamed_signal) {
-        uint32_t n = flags & ISO_LIVE_CHILDREN && iso->contained ? sweep(iso->contained, left, sizeof(left)) : 0;
+        uint32_t n = flags & ISO_LIVE_CHILDREN && iso->contained ? pbc_sandbox_sweep(iso->contained, left, sizeof(left)) : 0;
         if (!n)
             return r->cls = PBC_ISO_OK;
         free(r->answer);
@@ -1008,7 +793,7 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
         r->answer_len = 0;
     }
     int status = worker_stop(iso, got == -1 && !iso->blamed_signal ? ISO_STOP_GONE : ISO_STOP_KILL);
-    uint32_t orphans = sweep(getpid(), left, sizeof(left)); /* the dead worker's descendants are ours now */
+    uint32_t orphans = pbc_sandbox_sweep(getpid(), left, sizeof(left)); /* the dead worker's descendants are ours now */
     r->output = symbolize_output(read_output(iso->output, from));
     if (iso->blamed_signal) {
         r->cls = PBC_ISO_CRASH;
@@ -1102,7 +887,7 @@ pbc_iso_class pbc_iso_reject(pbc_iso *iso, pbc_iso_result *r, const char *what)
         pbc_harness_bug("an answer of pbcheck's own does not read back: %s", what);
     char left[sizeof(r->detail) / 2];
     worker_stop(iso, ISO_STOP_KILL);
-    uint32_t orphans = sweep(getpid(), left, sizeof(left));
+    uint32_t orphans = pbc_sandbox_sweep(getpid(), left, sizeof(left));
     free(r->answer);
     free(r->output);
     r->answer = NULL;
@@ -1132,12 +917,12 @@ void pbc_iso_destroy(pbc_iso *iso)
         return;
     char ignored[64];
     worker_stop(iso, ISO_STOP_EOF);
-    sweep(getpid(), ignored, sizeof(ignored)); /* what it started after its last answer */
+    pbc_sandbox_sweep(getpid(), ignored, sizeof(ignored)); /* what it started after its last answer */
     if (iso->output >= 0)
         close(iso->output);
     if (iso_current == iso)
         iso_current = NULL;
     free(iso);
     if (--iso_instances == 0)
-        prctl(PR_SET_CHILD_SUBREAPER, 0);
+        pbc_sandbox_adopt(0);
 }

@@ -96,4 +96,24 @@ char *pbc_sandbox_scratch_create(void);
 /* Removes it and everything in it, following no link. */
 void pbc_sandbox_scratch_remove(const char *dir);
 
+/* What contained processes leave behind (reap.c). A worker is tracked
+ * while it lives (live 1, then 0 once reaped): the sweep spares it. */
+void pbc_sandbox_track_worker(pid_t pid, int live);
+/* Marks pid, a child process pbcheck started for its own work (triage's
+ * --jobs processes), as its own (own 1) until it is reaped (own 0): the
+ * sweep spares it, and a signal from it is not a builder's. */
+void pbc_sandbox_own_child(pid_t pid, int own);
+/* This process adopts (on 1) the orphans of its contained processes, as a
+ * subreaper, so that they can be swept; or stops (on 0). */
+void pbc_sandbox_adopt(int on);
+/* Whether pid is a tracked worker, descends from one, or is an orphan of
+ * a dead one this process adopted. Async-signal-safe (reads /proc). */
+int pbc_sandbox_from_workers(pid_t pid);
+/* Kills every process below parent (a worker, or this process for a dead
+ * worker's orphans) but tracked workers and this process's own children,
+ * round after round as killing one hands its own children to parent, and
+ * describes them into what ("pid 12 'sleep', ..."). Returns how many,
+ * each counted once. */
+uint32_t pbc_sandbox_sweep(pid_t parent, char *what, size_t what_size);
+
 #endif
