@@ -369,7 +369,7 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
     pbc_iso_result_fini(&r);
     if (!res->minimized)
         res->minimized = pbc_xstrdup(c->text);
-    if (!res->isolation && !certify_stop && (!strcmp(res->rule, "PB-DIVERGE") || !strcmp(res->rule, "PB-GPU-FAULT")))
+    if (!res->isolation && !certify_stop && pbc_attribution_wanted(res->rule))
         certify_attribute(iso, w, c->name, res);
     char *path = pbc_report_repro_path(dir, c->name);
     /* The target as the user named it: a library's path replays, its table name would not. */

@@ -138,4 +138,23 @@ check triage-cpu-one-root triage_one_root cpu_zero excpu_ddi.c "$zero"
 check triage-gpu-one-root triage_one_root gpu_q2 exgpu_ddi.c "$gpu"
 check triage-worker-one-root triage_one_root wk_src exwk_ddi.c "$wk"
 
+# mutant-unmap-zero points unmapped aperture pages at page 0: its seeds
+# fail as PB-UNMAP-DUMMY (the entry after the unmap) and PB-GPU-FAULT (an
+# access through the entry), one bug. Both are the store of the GART
+# packet's value that set the entry: one root cause.
+unmap_one_root() {
+    "$pbcheck" triage "$src/corpus/seeds" --target mutant-unmap-zero --out "$tmp/tri-unmap" >"$tmp/tri-unmap.out" 2>&1
+    python3 - "$tmp/tri-unmap/triage.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+failing = [b for b in d["buckets"] if b["facts"]["class"] not in ("no-repro", "invalid")]
+rules = sorted({b["facts"]["rule"] for b in failing})
+roots = [r for r in d["root_causes"] if r["id"] in {b["root_cause"] for b in failing}]
+print(sys.argv[1], rules, [(r["id"], r["key"]) for r in roots])
+sys.exit(0 if rules == ["PB-GPU-FAULT", "PB-UNMAP-DUMMY"] and len(roots) == 1
+         and roots[0]["key"].startswith("writer|") and "GART entry" in failing[0].get("last_writer", "") else 1)
+PY
+}
+check triage-unmap-zero-one-root unmap_one_root
+
 finish
