@@ -154,7 +154,8 @@ static const char *group_writer(const pbc_report *r, const pbc_report_group *g)
 }
 
 /* Root causes: a group with a last writer is keyed by its store; a crash
- * or sanitizer group whose location is such a store joins it; the rest
+ * or sanitizer group whose location is such a store joins it; a rule's
+ * group without one by the DDI call and field the rule judges; the rest
  * stand alone. */
 static void group_roots(const pbc_report *r, pbc_report_groups *g)
 {
@@ -172,6 +173,9 @@ static void group_roots(const pbc_report *r, pbc_report_groups *g)
             for (uint32_t j = 0; j < g->count && !known; j++)
                 known = writers[j] && !strcmp(writers[j], loc);
             snprintf(key, sizeof(key), known ? "writer|%s" : "%s", known ? loc : grp->key);
+        } else if (r->cases[grp->shown].ddi && strcmp(grp->cls, "crash") && strcmp(grp->cls, "sanitizer")) {
+            /* no store: the DDI call and field the rule judges */
+            snprintf(key, sizeof(key), "ddi|%s", r->cases[grp->shown].ddi);
         } else {
             snprintf(key, sizeof(key), "%s", grp->key);
         }
@@ -186,6 +190,8 @@ static void group_roots(const pbc_report *r, pbc_report_groups *g)
             if (!strncmp(key, "writer|", 7))
                 snprintf(fresh.title, sizeof(fresh.title), "wrong memory written by the builder's store at %s",
                          key + 7);
+            else if (!strncmp(key, "ddi|", 4))
+                snprintf(fresh.title, sizeof(fresh.title), "%s", key + 4);
             else
                 snprintf(fresh.title, sizeof(fresh.title), "%s", grp->title);
             fresh.first = i;
