@@ -318,13 +318,11 @@ static int gart_entry(pbc_runner *r, const pbc_scenario *s, const pbc_target *t,
     return out->kind ? 0 : -1;
 }
 
-uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, pbc_attribution *out)
+/* The attribution of the failure first (run once, by pbc_attribute). */
+static uint32_t attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, const pbc_outcome *outcome,
+                          pbc_attribution *out)
 {
-    memset(out, 0, sizeof(*out));
-    pbc_outcome first;
-    pbc_run_options o = {0};
-    if (pbc_runner_run(r, s, t, &o, &first) != PBC_VERDICT_FAIL || !r->reference.gpu)
-        return out->kind;
+    pbc_outcome first = *outcome;
     int fault = !strcmp(first.rule, "PB-GPU-FAULT") && r->target.gpu->fault_count;
     if (fault && r->target.gpu->faults[0].gart_segment) {
         pbc_fault f = r->target.gpu->faults[0];
@@ -418,6 +416,56 @@ uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
     int wrote = bw.writes && bw.prov.writer == PBC_WRITER_PAGING;
     packet_field(r, s, t, &first, wrote ? &bw.prov : &first.shape.prov, at, wrote ? 1 : 0, FIELD_AUTO, chain,
                  sizeof(chain), used, out);
+    return out->kind;
+}
+
+/* "seg1+0x3d000..+0x3d010 should be 4a 4a 4a 4a ..., is 4a 00 00 00 ...; ":
+ * the wrong bytes from the first, in the segment's offsets (or at their
+ * physical address in system memory), as the reference and the builder
+ * left them, up to 8 of them and never past the page. */
+static void wrong_bytes(const pbc_runner *r, uint64_t addr, char *buf, size_t size)
+{
+    const pbc_gpu *g = r->target.gpu;
+    uint8_t want[8], got[8];
+    uint64_t n = PBC_PAGE_SIZE - (addr & (PBC_PAGE_SIZE - 1));
+    n = n < sizeof(want) ? n : sizeof(want);
+    pbc_mem_read(&r->reference.gpu->mem, addr, want, n);
+    pbc_mem_read(&g->mem, addr, got, n);
+    size_t used = 0;
+    for (uint32_t i = 0; i < g->segment_count && !used; i++) {
+        const pbc_segment_info *seg = &g->seg[i].info;
+        if (seg->kind == PBC_SEGMENT_MEMORY && addr >= seg->base && addr - seg->base < seg->size)
+            used = (size_t)snprintf(buf, size, "seg%u+0x%" PRIx64 "..+0x%" PRIx64, seg->SegmentId, addr - seg->base,
+                                    addr - seg->base + n);
+    }
+    if (!used)
+        used = (size_t)snprintf(buf, size, "0x%" PRIx64 "..0x%" PRIx64, addr, addr + n);
+    for (int side = 0; side < 2 && used < size; side++) {
+        const uint8_t *b = side ? got : want;
+        used += (size_t)snprintf(buf + used, size - used, side ? ", is" : " should be");
+        for (uint64_t i = 0; i < n && used < size; i++)
+            used += (size_t)snprintf(buf + used, size - used, " %02x", b[i]);
+        if (used < size)
+            used += (size_t)snprintf(buf + used, size - used, " ...");
+    }
+    if (used < size)
+        snprintf(buf + used, size - used, "; ");
+}
+
+uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, pbc_attribution *out)
+{
+    memset(out, 0, sizeof(*out));
+    pbc_outcome first;
+    pbc_run_options o = {0};
+    if (pbc_runner_run(r, s, t, &o, &first) != PBC_VERDICT_FAIL || !r->reference.gpu)
+        return out->kind;
+    if (!attribute(r, s, t, &first, out) || !first.shape.addr_known || strcmp(first.rule, "PB-DIVERGE"))
+        return out->kind;
+    /* A divergence's finding in one line: its wrong bytes, then who wrote them. */
+    char head[200], text[sizeof(out->text)];
+    wrong_bytes(r, first.shape.addr, head, sizeof(head));
+    snprintf(text, sizeof(text), "%s%s", head, out->text);
+    memcpy(out->text, text, sizeof(text));
     return out->kind;
 }
 
