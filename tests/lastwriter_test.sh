@@ -140,19 +140,35 @@ check certify-cpu-names-line certify_names cpu_zero excpu_ddi.c "$zero"
 check certify-gpu-names-line certify_names gpu_q2 exgpu_ddi.c "$gpu"
 check certify-worker-names-line certify_names wk_src exwk_ddi.c "$wk"
 
-# triage of failing inputs (the seed scenarios that fail): one root cause,
-# at the planted line.
+# triage of fuzzers' findings: one root cause, at the planted line. The
+# inputs are the seed scenarios as the builder's fuzz targets take them
+# (pbcheck encode lays each on the builder's adapter, as its fuzz target
+# decodes every input), laid out as libFuzzer leaves its findings
+# (artifacts/crash-SHA1) and as AFL++ does (afl/default/crashes/id:...),
+# with the same bytes in both (triage replays each once): a fuzzing
+# campaign in the suite's time would find a handful of them, not every
+# way the bug shows.
 triage_one_root() { # NAME FILE LINE
-    local name=$1 file=$2 line=$3
-    "$pbcheck" triage "$src/corpus/seeds" --target "$tmp/$name/lib$name.so" --out "$tmp/tri-$name" \
-        >"$tmp/tri-$name.out" 2>&1
+    local name=$1 file=$2 line=$3 art=$tmp/art-$1 k=0 f id
+    "$pbcheck" encode "$src"/corpus/seeds/*.pbs --target "$tmp/$name/lib$name.so" --out "$tmp/enc-$name" \
+        >"$tmp/enc-$name.out" 2>&1 || return 1
+    mkdir -p "$art/libfuzzer/artifacts" "$art/afl/default/crashes"
+    for f in "$tmp/enc-$name"/*.bin; do
+        cp "$f" "$art/libfuzzer/artifacts/crash-$(sha1sum "$f" | cut -c1-40)"
+        printf -v id '%06d' "$k"
+        cp "$f" "$art/afl/default/crashes/id:$id,sig:06,src:000000,time:$k,execs:$k,op:havoc,rep:1"
+        k=$((k + 1))
+    done
+    "$pbcheck" triage "$art" --target "$tmp/$name/lib$name.so" --out "$tmp/tri-$name" >"$tmp/tri-$name.out" 2>&1
     python3 - "$tmp/tri-$name/triage.json" "$file:$line" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-failing = {b["root_cause"] for b in d["buckets"] if b["facts"]["class"] not in ("no-repro", "invalid")}
-roots = [r for r in d["root_causes"] if r["id"] in failing]
-print(sys.argv[1], [(r["id"], r["key"]) for r in roots])
-sys.exit(0 if len(roots) == 1 and roots[0]["key"].endswith(sys.argv[2]) else 1)
+failing = {b["id"]: b["root_cause"] for b in d["buckets"] if b["facts"]["class"] not in ("no-repro", "invalid")}
+roots = [r for r in d["root_causes"] if r["id"] in failing.values()]
+origins = sorted({i["origin"] for i in d["inputs"] if i.get("bucket") in failing})
+print(sys.argv[1], origins, [(r["id"], r["key"]) for r in roots])
+sys.exit(0 if origins == ["afl-crash", "libfuzzer-crash"] and len(roots) == 1 and roots[0]["key"].endswith(sys.argv[2])
+         else 1)
 PY
 }
 check triage-cpu-one-root triage_one_root cpu_zero excpu_ddi.c "$zero"

@@ -45,7 +45,7 @@ typedef struct pbc_report_case {
      * sentence, also at the end of message; NULL when not known. */
     const char *last_writer;
     /* A failure of a rule that judges one DDI call: the call and field
-     * ("BuildPagingBuffer Fill: status returned", triage/triage.h), its
+     * ("BuildPagingBuffer: status returned", triage/triage.h), its
      * group's root cause when no store wrote it; NULL otherwise. */
     const char *ddi;
     uint32_t size; /* the scenario's length in bytes: a group shows its smallest case */

@@ -76,7 +76,7 @@ static void root_title(pbc_triage_run *r, uint32_t k)
         return;
     }
     if (!strncmp(root->key, "ddi|", 4)) {
-        snprintf(root->title, sizeof(root->title), "%s (%s)", root->key + 4, rules);
+        snprintf(root->title, sizeof(root->title), "%s (%s)%s%s", root->key + 4, rules, ops[0] ? " in " : "", ops);
         return;
     }
     if (strncmp(root->key, "memory|", 7)) {
@@ -182,9 +182,9 @@ static void bucket_root_key(const pbc_triage_run *r, const pbc_triage_bucket *b,
             return;
         }
     }
-    /* No store: the DDI call and field the rule judges, when it judges
-     * one; memory a packet or the CPU wrote keeps its writer's key, which
-     * joins a divergence and a GPU fault of one wrong address. */
+    /* No store: the DDI and the field of its calls the rule judges, when
+     * it judges one; memory a packet or the CPU wrote keeps its writer's
+     * key, which joins a divergence and a GPU fault of one wrong address. */
     if (b->facts.ddi[0] && (!memory || unattributed(&b->facts, key)))
         snprintf(key, size, "ddi|%s", b->facts.ddi);
 }

@@ -51,8 +51,7 @@ void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_
         placed &= strcmp(out->rule, anywhere[i]) != 0;
     if (placed && out->op < s->op_count)
         snprintf(f->operation, sizeof(f->operation), "%s", pbc_sop_name(s->ops[out->op].kind));
-    pbc_triage_ddi_field(out->rule, s, placed ? out->op : UINT32_MAX, out->shape.region, out->shape.writer, f->ddi,
-                         sizeof(f->ddi));
+    pbc_triage_ddi_field(out->rule, out->shape.region, f->ddi, sizeof(f->ddi));
     if (strcmp(out->rule, "PB-DIVERGE")) {
         f->cls = PBC_TRIAGE_RULE;
         /* A fault of a paging buffer's packet: a packet's wrong address
@@ -69,8 +68,7 @@ void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_
         snprintf(f->shape, sizeof(f->shape), "%s", out->shape.passes > 1 ? "resumed" : "one-pass");
 }
 
-void pbc_triage_ddi_field(const char *rule, const pbc_scenario *s, uint32_t op, const char *region,
-                          const char *writer, char *buf, size_t size)
+void pbc_triage_ddi_field(const char *rule, const char *region, char *buf, size_t size)
 {
     /* What each rule judges of a call: a field it returned, or what it
      * did with the buffer, the GART, memory (PB-DIVERGE: below). */
@@ -98,23 +96,18 @@ void pbc_triage_ddi_field(const char *rule, const pbc_scenario *s, uint32_t op, 
     };
     buf[0] = 0;
     const char *ddi = "BuildPagingBuffer", *field = NULL;
-    char wrote[64];
-    if (!strcmp(rule, "PB-DIVERGE")) {
-        snprintf(wrote, sizeof(wrote), "%s %s%s", !strcmp(writer, "none") ? "wrote nothing to" : "wrote wrong",
-                 region[0] ? region : "memory", !strcmp(region, "gart") ? " entries" : " memory");
-        field = wrote;
-    }
+    /* A divergence: what the builder's work left in memory, wrong or
+     * missing (a page skipped and a page written wrong are often one
+     * bug), in segments and system memory alike; GART entries apart. */
+    if (!strcmp(rule, "PB-DIVERGE"))
+        field = !strcmp(region, "gart") ? "GART entries written" : "memory written";
     for (size_t i = 0; i < PBC_ARRAY_LEN(judged) && !field; i++)
         if (!strcmp(rule, judged[i].rule)) {
             ddi = judged[i].ddi;
             field = judged[i].field;
         }
-    if (!field)
-        return;
-    int call = op < s->op_count ? pbc_sop_ddi_operation(s->ops[op].kind) : -1;
-    const char *operation = call >= 0 && !strcmp(ddi, "BuildPagingBuffer") ? pbc_ddi_operation_name((uint32_t)call)
-                                                                           : NULL;
-    snprintf(buf, size, "%s%s%s: %s", ddi, operation ? " " : "", operation ? operation : "", field);
+    if (field)
+        snprintf(buf, size, "%s: %s", ddi, field);
 }
 
 void pbc_triage_ddi_location(const pbc_target *t, pbc_triage_facts *f)
