@@ -159,6 +159,7 @@ static uint8_t *certify_job(void *ctx, const uint8_t *job, size_t len, size_t *a
         pbc_wire_put_str(&out, sig);
         pbc_wire_put_str(&out, title);
         pbc_wire_put_str(&out, facts.location);
+        pbc_wire_put_str(&out, sig[0] ? facts.ddi : "");
     } else if (kind == JOB_ATTRIBUTE) {
         pbc_attribution a;
         pbc_attribute(&w->runner, &s, w->t, &a);
@@ -305,6 +306,7 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
         res->signature = pbc_wire_get_text(&in, 0);
         res->title = pbc_wire_get_text(&in, 0);
         res->location = pbc_wire_get_text(&in, 0);
+        res->ddi = pbc_wire_get_text(&in, 0);
         if (!pbc_wire_done(&in) || (rule && strlen(rule) >= sizeof(res->rule))) {
             free(rule);
             free(message);
@@ -312,7 +314,8 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
             free(res->signature);
             free(res->title);
             free(res->location);
-            rule = message = log = res->signature = res->title = res->location = NULL;
+            free(res->ddi);
+            rule = message = log = res->signature = res->title = res->location = res->ddi = NULL;
             cls = pbc_iso_reject(iso, &r, "not a case's verdict");
         }
     }
@@ -325,6 +328,10 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
         if (res->location && !res->location[0]) {
             free(res->location);
             res->location = NULL;
+        }
+        if (res->ddi && !res->ddi[0]) {
+            free(res->ddi);
+            res->ddi = NULL;
         }
         snprintf(res->rule, sizeof(res->rule), "%s", rule ? rule : "");
         res->message = pbc_xstrdup(message ? message : "");
@@ -369,7 +376,7 @@ static int certify_case(pbc_iso *iso, certify_worker *w, const char *target_arg,
     pbc_iso_result_fini(&r);
     if (!res->minimized)
         res->minimized = pbc_xstrdup(c->text);
-    if (!res->isolation && !certify_stop && (!strcmp(res->rule, "PB-DIVERGE") || !strcmp(res->rule, "PB-GPU-FAULT")))
+    if (!res->isolation && !certify_stop && pbc_attribution_wanted(res->rule))
         certify_attribute(iso, w, c->name, res);
     char *path = pbc_report_repro_path(dir, c->name);
     /* The target as the user named it: a library's path replays, its table name would not. */
@@ -717,6 +724,7 @@ int pbc_cmd_certify(int argc, char **argv)
         rep[i].title = res[i].title;
         rep[i].location = res[i].location;
         rep[i].last_writer = res[i].last_writer;
+        rep[i].ddi = res[i].ddi;
         rep[i].size = (uint32_t)strlen(cases.items[i].text);
     }
     report.interrupted = certify_stop != 0;
@@ -816,6 +824,7 @@ int pbc_cmd_certify(int argc, char **argv)
         free(res[i].title);
         free(res[i].location);
         free(res[i].last_writer);
+        free(res[i].ddi);
         free((char *)rep[i].repro);
         free((char *)rep[i].replay);
     }

@@ -343,7 +343,7 @@ static void judge_text(FILE *out, pbc_runner *runner, const char *name, const pb
         c->failed++;
         fprintf(out, "%s  %s  %s\n  %s\n", res.verdict == PBC_VERDICT_FAIL ? "FAIL" : "HARNESS BUG", name,
                 res.rule, res.message);
-        if (res.verdict == PBC_VERDICT_FAIL && (res.shape.addr_known || !strcmp(res.rule, "PB-GPU-FAULT"))) {
+        if (res.verdict == PBC_VERDICT_FAIL && pbc_attribution_wanted(res.rule)) {
             /* who wrote the first wrong byte: the case once more, with a store watch */
             pbc_attribution a;
             if (pbc_attribute(runner, s, t, &a) != PBC_ATTR_NONE)

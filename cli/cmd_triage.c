@@ -819,7 +819,7 @@ int pbc_cmd_triage(int argc, char **argv)
         if (minimizable(b->facts.cls))
             tri_minimize(&c, b, x);
         if (b->repro && (b->facts.cls == PBC_TRIAGE_DIVERGE ||
-                         (b->facts.cls == PBC_TRIAGE_RULE && !strcmp(b->facts.rule, "PB-GPU-FAULT"))))
+                         (b->facts.cls == PBC_TRIAGE_RULE && pbc_attribution_wanted(b->facts.rule))))
             tri_attribute(&c, b);
         pbc_progress_tick(&progress, i + 1, run.bucket_count, 0, -1, b->title);
     }

@@ -438,19 +438,25 @@ T_TEST(triage_html_escapes_the_json_and_the_reproducer)
 }
 
 /* Groups roll up under root causes: the groups whose reproducer's last
- * writer is one store, with the crash group on that line, are one; a
- * crash elsewhere and a group with no writer stand alone. */
+ * writer is one store, with the crash group on that line and wrong memory
+ * whose store was not found, are one; a crash elsewhere and a rule's
+ * group with no writer stand apart, the latter by the DDI and field its
+ * rule judges (one root cause for a wrong status in two operations). */
 T_TEST(groups_roll_up_under_the_store_that_wrote)
 {
     static const struct {
-        const char *sig, *cls_rule, *writer, *location;
+        const char *sig, *cls_rule, *writer, *location, *ddi;
     } rows[] = {
         {"divergence|PB-DIVERGE|fill|segment|one-pass|||||", "PB-DIVERGE", "written by F at a.c:7", "a.c:7"},
         {"divergence|PB-DIVERGE|transfer|system|resumed|||||", "PB-DIVERGE", "written by F at a.c:7", "a.c:7"},
         {"rule|PB-GPU-FAULT||||||||", "PB-GPU-FAULT", "the GPU faulted ... a.c:7", "a.c:7"},
         {"crash|||||SIGSEGV||F||", "", NULL, "a.c:7"},
         {"crash|||||SIGSEGV||G||", "", NULL, "b.c:3"},
-        {"rule|PB-FENCE||||||||", "PB-FENCE", NULL, "a.c:1"},
+        {"rule|PB-FENCE||||||||", "PB-FENCE", NULL, "a.c:1", "SubmitCommand: fence written"},
+        {"divergence|PB-DIVERGE|transfer|segment|one-pass|||||", "PB-DIVERGE", NULL, "a.c:1",
+         "BuildPagingBuffer: memory written"},
+        {"rule|PB-STATUS|fill||||||||", "PB-STATUS", NULL, "a.c:1", "BuildPagingBuffer: status returned"},
+        {"rule|PB-STATUS|transfer||||||||", "PB-STATUS", NULL, "a.c:1", "BuildPagingBuffer: status returned"},
     };
     pbc_report_case cases[PBC_ARRAY_LEN(rows)];
     memset(cases, 0, sizeof(cases));
@@ -462,18 +468,24 @@ T_TEST(groups_roll_up_under_the_store_that_wrote)
         cases[i].signature = cases[i].title = rows[i].sig;
         cases[i].last_writer = rows[i].writer;
         cases[i].location = rows[i].location;
+        cases[i].ddi = rows[i].ddi;
         cases[i].isolation = rows[i].cls_rule[0] ? NULL : "crash";
     }
     pbc_report r = {.target = "t", .cases = cases, .case_count = PBC_ARRAY_LEN(rows)};
     pbc_report_groups g;
     pbc_report_group_failures(&r, &g);
-    T_CHECK(g.count == 6 && g.root_count == 3);
+    T_CHECK_MSG(g.count == 9 && g.root_count == 4, "%u groups, %u root causes", g.count, g.root_count);
     uint32_t store = g.items[g.of_case[0]].root;
-    T_CHECK(!strcmp(g.roots[store].key, "writer|a.c:7") && g.roots[store].groups == 4 && g.roots[store].cases == 4);
+    T_CHECK(!strcmp(g.roots[store].key, "writer|a.c:7") && g.roots[store].groups == 5 && g.roots[store].cases == 5);
     for (int i = 1; i < 4; i++)
         T_CHECK(g.items[g.of_case[i]].root == store);
+    T_CHECK(g.items[g.of_case[6]].root == store);
     T_CHECK(g.items[g.of_case[4]].root != store && g.items[g.of_case[5]].root != store &&
             g.items[g.of_case[4]].root != g.items[g.of_case[5]].root);
+    uint32_t status = g.items[g.of_case[7]].root;
+    T_CHECK_MSG(g.items[g.of_case[8]].root == status && !strcmp(g.roots[status].key, "ddi|BuildPagingBuffer: status returned"),
+                "%s", g.roots[status].key);
+    T_CHECK(!strcmp(g.roots[g.items[g.of_case[5]].root].key, "ddi|SubmitCommand: fence written"));
     pbc_report_groups_fini(&g);
 }
 

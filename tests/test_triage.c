@@ -205,6 +205,66 @@ T_TEST(root_causes_join_one_bug)
     pbc_triage_run_fini(&r);
 }
 
+/* Where no store is known, a rule's failure is the DDI and the field of
+ * its calls that the rule judges: a wrong status in a Fill and one in a
+ * Transfer are one root cause (a bug in code the operations share shows
+ * in each), a wrong status and a wrong pDmaBuffer two, memory left wrong
+ * in a pass and in a resumed pass one; a rule about no call (PB-KERNEL)
+ * keeps its signature. */
+T_TEST(root_cause_without_store_is_ddi_field)
+{
+    pbc_scenario s;
+    char err[256];
+    const char *text = "pbs 1\nalloc A size=8K at=none\nalloc B size=8K\nfill A to=1:0x0 pattern=0x4a4a4a4a\n"
+                       "transfer B to=1:0x10000\nend\n";
+    T_CHECK(pbc_scenario_parse(text, strlen(text), "t", &s, err, sizeof(err)) == 0);
+    static const struct {
+        const char *rule;
+        uint32_t op;
+        const char *ddi;
+    } cases[] = {
+        {"PB-STATUS", 0, "BuildPagingBuffer: status returned"},
+        {"PB-STATUS", 1, "BuildPagingBuffer: status returned"},
+        {"PB-DMA-ADVANCE", 0, "BuildPagingBuffer: pDmaBuffer returned"},
+        {"PB-FENCE", 1, "SubmitCommand: fence written"},
+        {"PB-KERNEL", 1, ""},
+        {"PB-DIVERGE", 1, "BuildPagingBuffer: memory written"},
+    };
+    pbc_triage_run r;
+    memset(&r, 0, sizeof(r));
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        pbc_outcome out;
+        memset(&out, 0, sizeof(out));
+        out.verdict = PBC_VERDICT_FAIL;
+        snprintf(out.rule, sizeof(out.rule), "%s", cases[i].rule);
+        out.op = cases[i].op;
+        snprintf(out.shape.region, sizeof(out.shape.region), "segment");
+        snprintf(out.shape.writer, sizeof(out.shape.writer), "none");
+        pbc_triage_facts f;
+        pbc_triage_from_outcome(&out, &s, &f);
+        T_CHECK_MSG(!strcmp(f.ddi, cases[i].ddi), "%s: '%s'", cases[i].rule, f.ddi);
+        int k = pbc_triage_bucket_of(&r, &f);
+        r.buckets[k].count++;
+        if (!strcmp(cases[i].rule, "PB-DIVERGE")) { /* resumed: another bucket, the same field */
+            snprintf(f.shape, sizeof(f.shape), "resumed");
+            k = pbc_triage_bucket_of(&r, &f);
+            r.buckets[k].count++;
+        }
+    }
+    pbc_triage_sort(&r);
+    T_CHECK_MSG(r.bucket_count == 7 && r.root_count == 5, "%u buckets, %u root causes", r.bucket_count,
+                r.root_count);
+    for (uint32_t i = 0; i < r.bucket_count; i++) {
+        const pbc_triage_bucket *b = &r.buckets[i];
+        const char *key = r.roots[b->root].key;
+        T_CHECK_MSG(b->facts.ddi[0] ? !strncmp(key, "ddi|", 4) && !strcmp(key + 4, b->facts.ddi)
+                                    : !strncmp(key, "rule|PB-KERNEL", 14),
+                    "%s in %s: %s", b->facts.rule, b->facts.operation, key);
+    }
+    pbc_triage_run_fini(&r);
+    pbc_scenario_fini(&s);
+}
+
 /* The candidates shrink: operations, allocations nothing names, splits,
  * sizes, offsets, paging-buffer sizes; each a copy, the original intact. */
 T_TEST(simplify_candidates)

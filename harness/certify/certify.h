@@ -65,6 +65,8 @@ typedef struct pbc_case_result {
                                 the store that wrote a divergence's first wrong byte when known */
     char *last_writer;       /* a divergence with a reproducer: who wrote its first wrong byte, one
                                 sentence (exec/attribute.h, owned), or NULL */
+    char *ddi;               /* failures: the DDI call and field the rule judges (triage's, owned),
+                                or NULL */
     uint32_t replaces;     /* the case whose reproducer this one took over (it is smaller, of
                               the same signature), else UINT32_MAX */
 } pbc_case_result;

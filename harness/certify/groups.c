@@ -154,13 +154,24 @@ static const char *group_writer(const pbc_report *r, const pbc_report_group *g)
 }
 
 /* Root causes: a group with a last writer is keyed by its store; a crash
- * or sanitizer group whose location is such a store joins it; the rest
- * stand alone. */
+ * or sanitizer group whose location is such a store joins it, and so
+ * does wrong memory or a GPU fault whose store the replay did not find
+ * (a write that never happened, render work over it) when the run's
+ * stores are one (as triage joins them, docs/triage.md "Root causes");
+ * a rule's group without one by the DDI and field the rule judges; the
+ * rest stand alone. */
 static void group_roots(const pbc_report *r, pbc_report_groups *g)
 {
     const char **writers = pbc_xcalloc(g->count ? g->count : 1, sizeof(*writers));
-    for (uint32_t i = 0; i < g->count; i++)
+    const char *only = NULL; /* the run's one store, NULL when none or several */
+    int several = 0;
+    for (uint32_t i = 0; i < g->count; i++) {
         writers[i] = group_writer(r, &g->items[i]);
+        several |= writers[i] && only && strcmp(only, writers[i]);
+        only = writers[i] && !only ? writers[i] : only;
+    }
+    if (several)
+        only = NULL;
     for (uint32_t i = 0; i < g->count; i++) {
         pbc_report_group *grp = &g->items[i];
         const char *loc = r->cases[grp->shown].location;
@@ -172,6 +183,11 @@ static void group_roots(const pbc_report *r, pbc_report_groups *g)
             for (uint32_t j = 0; j < g->count && !known; j++)
                 known = writers[j] && !strcmp(writers[j], loc);
             snprintf(key, sizeof(key), known ? "writer|%s" : "%s", known ? loc : grp->key);
+        } else if (only && (!strcmp(grp->rule, "PB-DIVERGE") || !strcmp(grp->rule, "PB-GPU-FAULT"))) {
+            snprintf(key, sizeof(key), "writer|%s", only);
+        } else if (r->cases[grp->shown].ddi && strcmp(grp->cls, "crash") && strcmp(grp->cls, "sanitizer")) {
+            /* no store: the DDI call and field the rule judges */
+            snprintf(key, sizeof(key), "ddi|%s", r->cases[grp->shown].ddi);
         } else {
             snprintf(key, sizeof(key), "%s", grp->key);
         }
@@ -186,6 +202,8 @@ static void group_roots(const pbc_report *r, pbc_report_groups *g)
             if (!strncmp(key, "writer|", 7))
                 snprintf(fresh.title, sizeof(fresh.title), "wrong memory written by the builder's store at %s",
                          key + 7);
+            else if (!strncmp(key, "ddi|", 4))
+                snprintf(fresh.title, sizeof(fresh.title), "%s", key + 4);
             else
                 snprintf(fresh.title, sizeof(fresh.title), "%s", grp->title);
             fresh.first = i;

@@ -44,6 +44,10 @@ typedef struct pbc_report_case {
      * builder's store, its function, FILE:LINE and DDI call), one
      * sentence, also at the end of message; NULL when not known. */
     const char *last_writer;
+    /* A failure of a rule that judges one DDI call: the call and field
+     * ("BuildPagingBuffer: status returned", triage/triage.h), its
+     * group's root cause when no store wrote it; NULL otherwise. */
+    const char *ddi;
     uint32_t size; /* the scenario's length in bytes: a group shows its smallest case */
     /* Set by pbc_report_apply_waivers: the waiver covering this failure,
      * else NULL. */

@@ -120,11 +120,13 @@ static void from_store(pbc_attribution *a, const pbc_shim_store *st)
     snprintf(a->operation, sizeof(a->operation), "%s", name ? name : "");
 }
 
-enum { FIELD_DST, FIELD_SRC, FIELD_SIZE, FIELD_VALUE };
+/* FIELD_AUTO: packet_field decides from the byte and the packet. */
+enum { FIELD_AUTO = -1, FIELD_DST, FIELD_SRC, FIELD_SIZE, FIELD_VALUE, FIELD_FLAGS };
 
 static uint64_t field_of(const pbc_uop *u, int field)
 {
-    return field == FIELD_DST ? u->dst : field == FIELD_SRC ? u->src : field == FIELD_SIZE ? u->size : u->value;
+    return field == FIELD_DST ? u->dst : field == FIELD_SRC ? u->src : field == FIELD_SIZE ? u->size
+         : field == FIELD_FLAGS ? u->flags : u->value;
 }
 
 /* The bytes of a packet that say one field of its micro-op, found the
@@ -158,7 +160,7 @@ static int field_bytes(const pbc_isa *isa, const uint8_t *packet, uint32_t len, 
     return *from == UINT32_MAX ? -1 : 0;
 }
 
-static const char *const field_names[] = {"destination", "source", "size", "value"};
+static const char *const field_names[] = {"destination", "source", "size", "value", "flags"};
 
 /* The replay with the watches armed (the GPU's byte watch, the shim's
  * store watch; either may be NULL); the same failure again, or -1. */
@@ -217,12 +219,13 @@ static int name_store(pbc_attribution *out, uint32_t kind, const pbc_shim_store 
 /* The field of the packet p that decides the byte at `at` (the source or
  * the value it wrote; the size or the destination when the byte lies past
  * its end or before its start, or when a fill is right at its start;
- * wrote: the packet did write the byte; -1: the byte is a fault's address)
- * is watched in the paging buffer while the builder writes it, and the
- * last store into it named after chain. */
+ * wrote: the packet did write the byte; -1: the byte is a fault's address;
+ * or `forced`, when not FIELD_AUTO: a GART entry's value or flags) is
+ * watched in the paging buffer while the builder writes it, and the last
+ * store into it named after chain. */
 static void packet_field(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, const pbc_outcome *first,
-                         const pbc_prov *p, uint64_t at, int wrote, char *chain, size_t chain_size, size_t used,
-                         pbc_attribution *out)
+                         const pbc_prov *p, uint64_t at, int wrote, int forced, char *chain, size_t chain_size,
+                         size_t used, pbc_attribution *out)
 {
     pbc_uop u;
     uint32_t pool_at, len;
@@ -235,8 +238,10 @@ static void packet_field(pbc_runner *r, const pbc_scenario *s, const pbc_target 
     uint32_t packet_call;
     describe_packet(r, &named, packet, sizeof(packet), &packet_call);
     int physical = !(u.flags & (PBC_UOP_DST_VIRTUAL | PBC_UOP_SRC_VIRTUAL));
-    int field;
-    if (wrote < 0) { /* the access that faulted: the address it came from */
+    int field = forced;
+    if (forced != FIELD_AUTO) {
+        /* the caller knows which */
+    } else if (wrote < 0) { /* the access that faulted: the address it came from */
         field = u.kind == PBC_UOP_COPY && at >= u.src && at - u.src < u.size ? FIELD_SRC
               : at >= u.dst && at - u.dst < u.size                             ? FIELD_DST
               : u.kind == PBC_UOP_COPY                                         ? FIELD_SRC
@@ -276,13 +281,57 @@ static void packet_field(pbc_runner *r, const pbc_scenario *s, const pbc_target 
         name_store(out, PBC_ATTR_STORE, &w.last_change, chain, "was stored by");
 }
 
-uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, pbc_attribution *out)
+/* A GART entry that is wrong (a divergence there, an unmapped page not on
+ * the dummy page, or the entry a GPU access faulted through: f) is
+ * blamed on the packet that set it last (before the access, for a
+ * fault): its value or its flags, whichever is wrong, watched as the
+ * builder stores it. 0 when the store is named; else the caller goes on
+ * as without the entry (nothing of the builder's set it: the address
+ * that used it is wrong, or the driver keeps its GART elsewhere). */
+static int gart_entry(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, const pbc_outcome *first,
+                      uint32_t segment, uint64_t index, const pbc_fault *f, pbc_attribution *out)
 {
-    memset(out, 0, sizeof(*out));
-    pbc_outcome first;
-    pbc_run_options o = {0};
-    if (pbc_runner_run(r, s, t, &o, &first) != PBC_VERDICT_FAIL || !r->reference.gpu)
+    pbc_gpu_byte_watch bw;
+    memset(&bw, 0, sizeof(bw));
+    bw.gart_segment = segment;
+    bw.gart_index = index;
+    if (f) {
+        bw.stop_submission = f->submission;
+        bw.stop_offset = f->packet_offset;
+    }
+    if (watched_run(r, s, t, first, &bw, NULL) || !bw.writes || bw.prov.writer != PBC_WRITER_PAGING)
+        return -1;
+    /* What the entry should hold: the reference's (its unmapped pages are
+     * on the dummy page); for a fault, any page the GPU may use, valid. */
+    const pbc_gpu_segment *right = pbc_gpu_segment_by_id(r->reference.gpu, segment);
+    int flags_wrong = !(bw.uop.flags & PBC_GART_VALID);
+    if (!f && right && index < right->gart_pages)
+        flags_wrong = right->gart[index].addr == bw.uop.value && right->gart[index].flags != bw.uop.flags;
+    char chain[600];
+    int n = f ? snprintf(chain, sizeof(chain), "the GPU faulted at 0x%" PRIx64 " through GART entry %" PRIu64
+                         " of aperture %u (0x%" PRIx64 ", %s), ", f->addr, index, segment, bw.uop.value,
+                         bw.uop.flags & PBC_GART_VALID ? "valid" : "invalid")
+              : snprintf(chain, sizeof(chain), "GART entry %" PRIu64 " of aperture %u (0x%" PRIx64 ", %s) ", index,
+                         segment, bw.uop.value, bw.uop.flags & PBC_GART_VALID ? "valid" : "invalid");
+    packet_field(r, s, t, first, &bw.prov, 0, 1, flags_wrong ? FIELD_FLAGS : FIELD_VALUE, chain, sizeof(chain),
+                 (size_t)n, out);
+    return out->kind ? 0 : -1;
+}
+
+/* The attribution of the failure first (run once, by pbc_attribute). */
+static uint32_t attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, const pbc_outcome *outcome,
+                          pbc_attribution *out)
+{
+    pbc_outcome first = *outcome;
+    int fault = !strcmp(first.rule, "PB-GPU-FAULT") && r->target.gpu->fault_count;
+    if (fault && r->target.gpu->faults[0].gart_segment) {
+        pbc_fault f = r->target.gpu->faults[0];
+        if (!gart_entry(r, s, t, &first, f.gart_segment, f.gart_index, &f, out))
+            return out->kind;
+    } else if (!fault && first.shape.gart_segment &&
+               !gart_entry(r, s, t, &first, first.shape.gart_segment, first.shape.gart_index, NULL, out)) {
         return out->kind;
+    }
     if (!strcmp(first.rule, "PB-GPU-FAULT") && r->target.gpu->fault_count &&
         r->target.gpu->faults[0].submission) {
         /* The GPU faulted on a packet's address: the packet's field that
@@ -292,7 +341,7 @@ uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
                       .writer = PBC_WRITER_PAGING};
         char chain[600];
         int n = snprintf(chain, sizeof(chain), "the GPU faulted at 0x%" PRIx64 " running ", f->addr);
-        packet_field(r, s, t, &first, &p, f->addr, -1, chain, sizeof(chain), (size_t)n, out);
+        packet_field(r, s, t, &first, &p, f->addr, -1, FIELD_AUTO, chain, sizeof(chain), (size_t)n, out);
         return out->kind;
     }
     if (!first.shape.addr_known)
@@ -365,9 +414,64 @@ uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
     /* The packet that wrote the byte (or, when nothing did, the one that
      * wrote the rest of its page). */
     int wrote = bw.writes && bw.prov.writer == PBC_WRITER_PAGING;
-    packet_field(r, s, t, &first, wrote ? &bw.prov : &first.shape.prov, at, wrote ? 1 : 0, chain, sizeof(chain), used,
-                 out);
+    packet_field(r, s, t, &first, wrote ? &bw.prov : &first.shape.prov, at, wrote ? 1 : 0, FIELD_AUTO, chain,
+                 sizeof(chain), used, out);
     return out->kind;
+}
+
+/* "seg1+0x3d000..+0x3d010 should be 4a 4a 4a 4a ..., is 4a 00 00 00 ...; ":
+ * the wrong bytes from the first, in the segment's offsets (or at their
+ * physical address in system memory), as the reference and the builder
+ * left them, up to 8 of them and never past the page. */
+static void wrong_bytes(const pbc_runner *r, uint64_t addr, char *buf, size_t size)
+{
+    const pbc_gpu *g = r->target.gpu;
+    uint8_t want[8], got[8];
+    uint64_t n = PBC_PAGE_SIZE - (addr & (PBC_PAGE_SIZE - 1));
+    n = n < sizeof(want) ? n : sizeof(want);
+    pbc_mem_read(&r->reference.gpu->mem, addr, want, n);
+    pbc_mem_read(&g->mem, addr, got, n);
+    size_t used = 0;
+    for (uint32_t i = 0; i < g->segment_count && !used; i++) {
+        const pbc_segment_info *seg = &g->seg[i].info;
+        if (seg->kind == PBC_SEGMENT_MEMORY && addr >= seg->base && addr - seg->base < seg->size)
+            used = (size_t)snprintf(buf, size, "seg%u+0x%" PRIx64 "..+0x%" PRIx64, seg->SegmentId, addr - seg->base,
+                                    addr - seg->base + n);
+    }
+    if (!used)
+        used = (size_t)snprintf(buf, size, "0x%" PRIx64 "..0x%" PRIx64, addr, addr + n);
+    for (int side = 0; side < 2 && used < size; side++) {
+        const uint8_t *b = side ? got : want;
+        used += (size_t)snprintf(buf + used, size - used, side ? ", is" : " should be");
+        for (uint64_t i = 0; i < n && used < size; i++)
+            used += (size_t)snprintf(buf + used, size - used, " %02x", b[i]);
+        if (used < size)
+            used += (size_t)snprintf(buf + used, size - used, " ...");
+    }
+    if (used < size)
+        snprintf(buf + used, size - used, "; ");
+}
+
+uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, pbc_attribution *out)
+{
+    memset(out, 0, sizeof(*out));
+    pbc_outcome first;
+    pbc_run_options o = {0};
+    if (pbc_runner_run(r, s, t, &o, &first) != PBC_VERDICT_FAIL || !r->reference.gpu)
+        return out->kind;
+    if (!attribute(r, s, t, &first, out) || !first.shape.addr_known || strcmp(first.rule, "PB-DIVERGE"))
+        return out->kind;
+    /* A divergence's finding in one line: its wrong bytes, then who wrote them. */
+    char head[200], text[sizeof(out->text)];
+    wrong_bytes(r, first.shape.addr, head, sizeof(head));
+    snprintf(text, sizeof(text), "%s%s", head, out->text);
+    memcpy(out->text, text, sizeof(text));
+    return out->kind;
+}
+
+int pbc_attribution_wanted(const char *rule)
+{
+    return !strcmp(rule, "PB-DIVERGE") || !strcmp(rule, "PB-GPU-FAULT") || !strcmp(rule, "PB-UNMAP-DUMMY");
 }
 
 static int header_file(const char *where, size_t len)

@@ -35,6 +35,11 @@ typedef struct pbc_attribution {
                              (docs/triage.md, "Who wrote it", has more) */
 } pbc_attribution;
 
+/* Whether a failure of rule `rule` may have a last writer: wrong memory
+ * (PB-DIVERGE), a GPU fault, a GART entry not on the dummy page after an
+ * unmap (PB-UNMAP-DUMMY). Only these are replayed with the watches. */
+int pbc_attribution_wanted(const char *rule);
+
 /* Replays s on t with runner r (in the process that runs the builder: a
  * worker) and fills out. Returns out->kind. */
 uint32_t pbc_attribute(pbc_runner *r, const pbc_scenario *s, const pbc_target *t, pbc_attribution *out);

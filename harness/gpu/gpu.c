@@ -377,8 +377,23 @@ void pbc_gpu_fault(pbc_gpu *gpu, pbc_fault_kind kind, uint64_t addr, const char 
         f->why = why;
         f->submission = gpu->cur.submission;
         f->packet_offset = gpu->cur.packet_offset;
+        f->gart_segment = 0;
+        f->gart_index = 0;
     }
     gpu->fault_count++;
+}
+
+/* A fault through GART entry `index` of aperture `segment`: the fault just
+ * recorded names the entry, whose writer is then the one to blame
+ * (exec/attribute.c). */
+static void gpu_fault_gart(pbc_gpu *gpu, pbc_fault_kind kind, uint64_t addr, const char *why, uint32_t segment,
+                           uint64_t index)
+{
+    pbc_gpu_fault(gpu, kind, addr, why);
+    if (gpu->fault_count <= PBC_MAX_FAULTS_KEPT) {
+        gpu->faults[gpu->fault_count - 1].gart_segment = segment;
+        gpu->faults[gpu->fault_count - 1].gart_index = index;
+    }
 }
 
 /* Physical page that backs addr, or -1 after recording a fault. */
@@ -390,20 +405,21 @@ static int64_t gpu_translate(pbc_gpu *gpu, uint64_t addr)
             continue;
         if (s->info.kind == PBC_SEGMENT_MEMORY)
             return (int64_t)(addr >> PBC_PAGE_SHIFT);
-        const pbc_gart_entry *e = &s->gart[(addr - s->info.base) >> PBC_PAGE_SHIFT];
+        uint64_t index = (addr - s->info.base) >> PBC_PAGE_SHIFT;
+        const pbc_gart_entry *e = &s->gart[index];
         pbc_gart_entry driver_kept;
-        if (gpu->gart_lookup &&
-            gpu->gart_lookup(gpu->observer_ctx, s->info.SegmentId, (addr - s->info.base) >> PBC_PAGE_SHIFT,
-                             &driver_kept) == 0)
+        if (gpu->gart_lookup && gpu->gart_lookup(gpu->observer_ctx, s->info.SegmentId, index, &driver_kept) == 0)
             e = &driver_kept; /* the GART the driver programmed, however it keeps it */
         if (!(e->flags & PBC_GART_VALID)) {
-            pbc_gpu_fault(gpu, PBC_FAULT_GART_UNMAPPED, addr, "access through an unmapped GART entry");
+            gpu_fault_gart(gpu, PBC_FAULT_GART_UNMAPPED, addr, "access through an unmapped GART entry",
+                           s->info.SegmentId, index);
             return -1;
         }
         if (e->addr == gpu->dummy_page)
             gpu->dummy_accesses++;
         if (!sys_pfn_allocated(gpu, e->addr >> PBC_PAGE_SHIFT)) {
-            pbc_gpu_fault(gpu, PBC_FAULT_BAD_ADDRESS, e->addr, "GART entry points at no system page");
+            gpu_fault_gart(gpu, PBC_FAULT_BAD_ADDRESS, e->addr, "GART entry points at no system page",
+                           s->info.SegmentId, index);
             return -1;
         }
         return (int64_t)(e->addr >> PBC_PAGE_SHIFT);
@@ -465,8 +481,8 @@ static void gpu_wrote(pbc_gpu *gpu, pbc_page *pg)
 static void gpu_byte_watch_note(pbc_gpu *gpu, uint64_t addr, uint64_t len, const pbc_uop *u)
 {
     pbc_gpu_byte_watch *w = gpu->byte_watch;
-    if (w->stopped || w->addr < addr || w->addr - addr >= len)
-        return;
+    if (w->gart_segment || w->stopped || w->addr < addr || w->addr - addr >= len)
+        return; /* a GART entry's watch: gpu_byte_watch_uop's */
     w->writes++;
     w->prov = gpu->cur;
     if (u)
@@ -476,13 +492,24 @@ static void gpu_byte_watch_note(pbc_gpu *gpu, uint64_t addr, uint64_t len, const
 }
 
 /* A micro-op's physical piece, for the byte watch: the packet that reads
- * the byte (a copy followed back) ends the count, before it runs. */
+ * the byte (a copy followed back, or the access that faulted through a
+ * GART entry) ends the count, before it runs. A watched GART entry
+ * counts its GART micro-ops alone. */
 static void gpu_byte_watch_uop(pbc_gpu *gpu, const pbc_uop *u)
 {
     pbc_gpu_byte_watch *w = gpu->byte_watch;
     if (w->stop_submission && gpu->cur.submission == w->stop_submission &&
         gpu->cur.packet_offset == w->stop_offset)
         w->stopped = 1;
+    if (w->gart_segment) {
+        if (!w->stopped && u->kind == PBC_UOP_GART_WRITE && u->segment == w->gart_segment &&
+            u->index == w->gart_index) {
+            w->writes++;
+            w->prov = gpu->cur;
+            w->uop = *u;
+        }
+        return;
+    }
     uint64_t len = u->kind == PBC_UOP_COPY || u->kind == PBC_UOP_FILL ? u->size
                  : u->kind == PBC_UOP_WRITE_IMM                       ? u->width
                  : u->kind == PBC_UOP_PTE_WRITE ? (gpu->isa->pte_size ? gpu->isa->pte_size : 16u)

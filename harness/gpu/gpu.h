@@ -137,6 +137,9 @@ typedef struct pbc_fault {
     uint32_t packet_offset;
     uint64_t addr;
     const char *why;
+    uint32_t gart_segment; /* an access through a GART entry (GART_UNMAPPED, or BAD_ADDRESS for
+                              an entry pointing at no page): its aperture's id, else 0 */
+    uint64_t gart_index;   /* and the entry's index */
 } pbc_fault;
 
 typedef enum pbc_qentry_kind {
@@ -225,10 +228,14 @@ typedef void (*pbc_value_observer)(void *ctx, uint64_t value, uint32_t seq, uint
 
 /* Who writes one byte, followed by an attribution replay alone
  * (exec/attribute.h): every micro-op and CPU write-back that covers it is
- * noted, the last one kept. A run without it pays one test of a NULL
- * pointer per micro-op and per CPU write-back. */
+ * noted, the last one kept. Or, with gart_segment set, who writes one
+ * GART entry: every GART micro-op that sets it. A run without it pays one
+ * test of a NULL pointer per micro-op and per CPU write-back. */
 typedef struct pbc_gpu_byte_watch {
     uint64_t addr;                         /* the byte's physical address */
+    uint32_t gart_segment;                 /* not 0: the entry gart_index of this aperture is
+                                              watched instead of the byte */
+    uint64_t gart_index;
     uint32_t stop_submission, stop_offset; /* not 0: writes stop counting once the packet at
                                               stop_offset of GPU queue entry stop_submission
                                               runs (the copy that read the byte) */

@@ -158,6 +158,8 @@ static void describe_diff(pbc_outcome *out, const pbc_scenario *s, const pbc_dif
         break;
     case PBC_DIFF_GART:
         snprintf(out->shape.region, sizeof(out->shape.region), "gart");
+        out->shape.gart_segment = d->segment;
+        out->shape.gart_index = d->index;
         out_append(out, "GART entry %" PRIu64 " of aperture segment %u differs: %s has %s0x%" PRIx64
                    " flags 0x%x, %s has 0x%" PRIx64 " flags 0x%x", d->index, d->segment, expected_name,
                    "", d->gart_a.addr, d->gart_a.flags, actual_name, d->gart_b.addr, d->gart_b.flags);
@@ -184,6 +186,8 @@ static int report_findings(pbc_outcome *out, const pbc_record *res, uint32_t ver
     out_append(out, "%s%s: %s", verdict == PBC_VERDICT_HARNESS_BUG ? "harness bug: " : "", rule, f->detail);
     if (f->op != UINT32_MAX)
         out->op = f->op;
+    out->shape.gart_segment = f->gart_segment;
+    out->shape.gart_index = f->gart_index;
     return outcome(out, verdict, rule);
 }
 

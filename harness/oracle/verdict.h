@@ -39,6 +39,9 @@ typedef struct pbc_fail_shape {
     uint64_t addr;   /* memory regions: the first differing byte's physical address */
     uint32_t addr_known;
     pbc_prov prov;   /* memory regions: who wrote its page last in the target's world */
+    uint32_t gart_segment; /* region "gart", or a finding about one GART entry: the entry's
+                              aperture id (0: none) and index */
+    uint64_t gart_index;
 } pbc_fail_shape;
 
 typedef struct pbc_outcome {

@@ -119,7 +119,7 @@ static json_t *facts_json(const pbc_triage_facts *f)
         const char *key, *value;
     } fields[] = {{"rule", f->rule},     {"operation", f->operation}, {"region", f->region},
                   {"writer", f->writer}, {"shape", f->shape},         {"kind", f->kind},
-                  {"access", f->access}, {"location", f->location}};
+                  {"access", f->access}, {"location", f->location}, {"ddi", f->ddi}};
     for (size_t i = 0; i < PBC_ARRAY_LEN(fields); i++)
         if (fields[i].value[0])
             json_object_set_new(o, fields[i].key, json_string(fields[i].value));

@@ -177,6 +177,8 @@ static json_t *json_case(const pbc_report_case *c, const char *group)
         bad |= json_object_set_new(o, "location", json_text(c->location));
     if (c->last_writer)
         bad |= json_object_set_new(o, "last_writer", json_text(c->last_writer));
+    if (c->ddi)
+        bad |= json_object_set_new(o, "ddi", json_text(c->ddi));
     if (c->waiver) {
         json_t *w = json_object();
         bad |= !w;

@@ -330,6 +330,8 @@ int pbc_rule_unmap_dummy(pbc_findings *f, UINT segment, uint64_t page, int valid
         pbc_rule_report(f, PBC_RULE_UNMAP_DUMMY, UINT32_MAX, "aperture %u page %" PRIu64 " was unmapped "
                          "but its GART entry is %s 0x%" PRIx64 ", not the dummy page 0x%" PRIx64 " (S33)",
                          segment, page, valid ? "valid, pointing at" : "invalid, holding", addr, dummy_page);
+    f->items[f->count - 1].gart_segment = segment;
+    f->items[f->count - 1].gart_index = page;
     return 1;
 }
 

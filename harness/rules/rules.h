@@ -59,6 +59,9 @@ typedef struct pbc_finding {
     uint32_t rule;     /* pbc_rule_id */
     char detail[768];  /* one paragraph: what, with the call's arguments */
     uint32_t op;       /* scenario operation index, UINT32_MAX if none */
+    uint32_t gart_segment; /* a finding about one GART entry (PB-UNMAP-DUMMY): its aperture's id,
+                              else 0; its writer is the finding's (exec/attribute.c) */
+    uint64_t gart_index;
 } pbc_finding;
 
 typedef struct pbc_findings {

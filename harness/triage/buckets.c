@@ -75,6 +75,10 @@ static void root_title(pbc_triage_run *r, uint32_t k)
                  root->key + 7, rules, ops[0] ? " in " : "", ops);
         return;
     }
+    if (!strncmp(root->key, "ddi|", 4)) {
+        snprintf(root->title, sizeof(root->title), "%s (%s)%s%s", root->key + 4, rules, ops[0] ? " in " : "", ops);
+        return;
+    }
     if (strncmp(root->key, "memory|", 7)) {
         snprintf(root->title, sizeof(root->title), "%s (and %u more buckets)", first->title, root->buckets - 1);
         return;
@@ -163,18 +167,26 @@ static void bucket_root_key(const pbc_triage_run *r, const pbc_triage_bucket *b,
         return;
     }
     pbc_triage_root_cause(&b->facts, key, size);
-    if (store[0] && !strncmp(key, "memory|", 7)) {
+    int memory = !strncmp(key, "memory|", 7);
+    if (store[0] && memory) {
         /* wrong memory whose store the replay did not find (a reproducer
          * of bytes, a packet no longer in the pool, render work over it),
          * in a run whose wrong memory one store wrote */
         snprintf(key, size, "%s", store);
         return;
     }
-    if (!only[0] || !unattributed(&b->facts, key))
-        return;
-    const char *mine = strchr(key + 7, '|'), *theirs = strchr(only + 7, '|');
-    if (mine && theirs && !strcmp(mine, theirs))
-        snprintf(key, size, "%s", only);
+    if (only[0] && unattributed(&b->facts, key)) {
+        const char *mine = strchr(key + 7, '|'), *theirs = strchr(only + 7, '|');
+        if (mine && theirs && !strcmp(mine, theirs)) {
+            snprintf(key, size, "%s", only);
+            return;
+        }
+    }
+    /* No store: the DDI and the field of its calls the rule judges, when
+     * it judges one; memory a packet or the CPU wrote keeps its writer's
+     * key, which joins a divergence and a GPU fault of one wrong address. */
+    if (b->facts.ddi[0] && (!memory || unattributed(&b->facts, key)))
+        snprintf(key, size, "ddi|%s", b->facts.ddi);
 }
 
 void pbc_triage_sort(pbc_triage_run *r)

@@ -51,6 +51,7 @@ void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_
         placed &= strcmp(out->rule, anywhere[i]) != 0;
     if (placed && out->op < s->op_count)
         snprintf(f->operation, sizeof(f->operation), "%s", pbc_sop_name(s->ops[out->op].kind));
+    pbc_triage_ddi_field(out->rule, out->shape.region, f->ddi, sizeof(f->ddi));
     if (strcmp(out->rule, "PB-DIVERGE")) {
         f->cls = PBC_TRIAGE_RULE;
         /* A fault of a paging buffer's packet: a packet's wrong address
@@ -65,6 +66,48 @@ void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_
     snprintf(f->writer, sizeof(f->writer), "%s", out->shape.writer);
     if (out->shape.subs)
         snprintf(f->shape, sizeof(f->shape), "%s", out->shape.passes > 1 ? "resumed" : "one-pass");
+}
+
+void pbc_triage_ddi_field(const char *rule, const char *region, char *buf, size_t size)
+{
+    /* What each rule judges of a call: a field it returned, or what it
+     * did with the buffer, the GART, memory (PB-DIVERGE: below). */
+    static const struct {
+        const char *rule, *ddi, *field;
+    } judged[] = {
+        {"PB-DMA-OVERRUN", "BuildPagingBuffer", "bytes written outside pDmaBuffer"},
+        {"PB-DMA-ADVANCE", "BuildPagingBuffer", "pDmaBuffer returned"},
+        {"PB-STATUS", "BuildPagingBuffer", "status returned"},
+        {"PB-BUSY-IDLE", "BuildPagingBuffer", "ALLOCATION_BUSY returned while idle"},
+        {"PB-BUSY-CONSUMED", "BuildPagingBuffer", "pDmaBuffer returned with ALLOCATION_BUSY"},
+        {"PB-NO-PROGRESS", "BuildPagingBuffer", "INSUFFICIENT_DMA_BUFFER on a fresh buffer"},
+        {"PB-LIVELOCK", "BuildPagingBuffer", "MultipassOffset returned"},
+        {"PB-PATCH", "Patch", "bytes changed"},
+        {"PB-EXEC-RANGE", "SubmitCommand", "range handed to the GPU"},
+        {"PB-FENCE", "SubmitCommand", "fence written"},
+        {"PB-DMA-SUBMITTED", "SubmitCommand", "submitted bytes changed"},
+        {"PB-GPU-FAULT", "BuildPagingBuffer", "an address in a packet"},
+        {"PB-UNMAP-DUMMY", "BuildPagingBuffer", "DummyPage in the GART"},
+        {"PB-IDLE-HAZARD", "BuildPagingBuffer", "CPU access to a busy allocation"},
+        {"PB-PHYSICAL", "BuildPagingBuffer", "the physical access"},
+        {"PB-PTE", "BuildPagingBuffer", "page-table entries written"},
+        {"PB-PAGING-FENCE", "BuildPagingBuffer", "MonitoredFenceValue written"},
+        {"PB-TLB", "BuildPagingBuffer", "translations flushed"},
+    };
+    buf[0] = 0;
+    const char *ddi = "BuildPagingBuffer", *field = NULL;
+    /* A divergence: what the builder's work left in memory, wrong or
+     * missing (a page skipped and a page written wrong are often one
+     * bug), in segments and system memory alike; GART entries apart. */
+    if (!strcmp(rule, "PB-DIVERGE"))
+        field = !strcmp(region, "gart") ? "GART entries written" : "memory written";
+    for (size_t i = 0; i < PBC_ARRAY_LEN(judged) && !field; i++)
+        if (!strcmp(rule, judged[i].rule)) {
+            ddi = judged[i].ddi;
+            field = judged[i].field;
+        }
+    if (field)
+        snprintf(buf, size, "%s: %s", ddi, field);
 }
 
 void pbc_triage_ddi_location(const pbc_target *t, pbc_triage_facts *f)
@@ -109,7 +152,7 @@ int pbc_triage_facts_check(const pbc_triage_facts *f)
 #define PBC_FACT_OK(m) member_safe(f->m, sizeof(f->m))
     int ok = f->cls < PBC_TRIAGE_CLASS_COUNT && PBC_FACT_OK(rule) && PBC_FACT_OK(operation) && PBC_FACT_OK(region) &&
              PBC_FACT_OK(writer) && PBC_FACT_OK(shape) && PBC_FACT_OK(kind) && PBC_FACT_OK(access) &&
-             PBC_FACT_OK(location);
+             PBC_FACT_OK(location) && PBC_FACT_OK(ddi);
     for (uint32_t i = 0; i < PBC_TRIAGE_FRAMES; i++)
         ok &= PBC_FACT_OK(frames[i]);
 #undef PBC_FACT_OK

@@ -57,6 +57,10 @@ typedef struct pbc_triage_facts {
                                rule or a divergence, the builder's DDI function that emitted the
                                work (BuildPagingBuffer, Patch or SubmitCommand) when debug
                                information names it */
+    char ddi[96];           /* RULE, DIVERGE: the DDI and the field of its calls the rule judges
+                               ("BuildPagingBuffer: status returned"): the root cause of a failure
+                               no store of the builder's explains; "" for rules about no one call
+                               (PB-KERNEL, PB-NONDET, PB-ASSERT) */
 } pbc_triage_facts;
 
 /* Facts that came from another process (a worker, the builder's): 0
@@ -67,6 +71,13 @@ int pbc_triage_facts_check(const pbc_triage_facts *f);
 /* Facts from a run that answered (verdict, rule, message, shape; op is
  * the operation it points at, s the scenario). */
 void pbc_triage_from_outcome(const pbc_outcome *out, const pbc_scenario *s, pbc_triage_facts *f);
+
+/* The DDI and the field of its calls that rule `rule` judges (f->ddi;
+ * PB-DIVERGE: region says whether memory or GART entries), into buf; ""
+ * when the rule judges no one call. Not the operation: one bug in code
+ * every operation shares (a space check, MultipassOffset ignored) shows
+ * in each of them. */
+void pbc_triage_ddi_field(const char *rule, const char *region, char *buf, size_t size);
 
 /* For a rule or a divergence without a location: the source position of
  * the builder's DDI function the rule judges (BuildPagingBuffer, which
