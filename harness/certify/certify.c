@@ -1585,7 +1585,8 @@ static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *la
     wide_layout(0, &wide);
     gen_buf w = {.layout = &wide};
     /* FillSize at 4 GiB (0 in 32 bits) and beyond it (a remainder), in
-     * every suite (--quick: beyond it only): a fill is an extent of the
+     * every suite (--quick: beyond it only, unless --large asks for
+     * sizes at 4 GiB and more): a fill is an extent of the
      * memory model, as cheap as a small one unless the builder touches
      * every page, and one that fills with the CPU keeps no more than a
      * few hundred MiB resident (the shim gives back view pages the model
@@ -1595,7 +1596,8 @@ static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *la
         const char *name;
         uint64_t size;
     } fills[] = {{"size/fill/at-4g/dma-64k", 4ull << 30}, {"size/fill/beyond-4g/dma-64k", (4ull << 30) + 8 * 1024 + 4}};
-    for (size_t i = (flags & PBC_CERTIFY_QUICK) ? 1 : 0; i < PBC_ARRAY_LEN(fills); i++) {
+    int quick_only = (flags & PBC_CERTIFY_QUICK) && !(flags & PBC_CERTIFY_LARGE);
+    for (size_t i = quick_only ? 1 : 0; i < PBC_ARRAY_LEN(fills); i++) {
         w.len = 0;
         gb(&w, "pbs 1\n");
         for (uint32_t k = 0; k < wide.count; k++) {
