@@ -418,6 +418,37 @@ T_TEST(copies_carry_descriptions_and_bytes_alike)
     pbc_gpu_destroy(g);
 }
 
+/* A page filled by copying a block of a pattern again and again (a
+ * driver's fill by inline data, from its paging buffer) is held as the
+ * pattern, whatever the destination's phase, pieces across page lines
+ * too; the bytes read back as copied. */
+T_TEST(copies_of_a_pattern_block_stay_described)
+{
+    pbc_gpu *g = make(16u << 20);
+    uint8_t block[256], got[4096];
+    for (uint32_t i = 0; i < sizeof(block); i++)
+        block[i] = (uint8_t)(0xA1 + (i + 3) % 4); /* a pattern, its phase 3 bytes in */
+    uint8_t *pool;
+    uint64_t pool_phys;
+    T_CHECK(pbc_gpu_dma_alloc(g, 8192, &pool, &pool_phys) == 0);
+    for (uint64_t at = 0; at < 2; at++) {
+        /* out of the paging buffer, to a page line and to an odd byte */
+        uint64_t src = pool_phys + 4 + at * 1024, dst = 0x200000 + at * 0x10000 + at;
+        memcpy(pool + 4 + at * 1024, block, sizeof(block));
+        for (uint64_t off = 0; off < 4096 * 2; off += sizeof(block)) {
+            pbc_uop copy = {.kind = PBC_UOP_COPY, .dst = dst + off, .src = src, .size = sizeof(block)};
+            T_CHECK(pbc_gpu_exec_uop(g, &copy) == 0);
+        }
+        const pbc_page *pg = pbc_mem_find(&g->mem, (dst >> 12) + 1);
+        T_CHECK_MSG(pg && pbc_page_single(pg) && pg->desc.kind == PBC_PAGE_PATTERN, "phase %llu",
+                    (unsigned long long)at);
+        T_CHECK(pbc_gpu_read(g, dst + 4096 - 2048, got, 4096) == 0);
+        for (uint32_t i = 0; i < 4096; i++)
+            T_CHECK_MSG(got[i] == block[i % 4], "byte %u", i);
+    }
+    pbc_gpu_destroy(g);
+}
+
 /* Two GPUs holding the same bytes, one as descriptions and one as bytes
  * cut up differently, have the same digest and no difference. */
 T_TEST(digest_and_diff_see_bytes_not_how_they_are_held)

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -113,6 +114,74 @@ T_TEST(whole_segment_view_is_sparse)
     const pbc_page *gpu_page = pbc_mem_find(&g->mem, (base + size - 4096) >> PAGE_SHIFT);
     T_CHECK(gpu_page && gpu_page->prov.writer != PBC_WRITER_CPU); /* read, not written back */
     T_CHECK(max_rss_kib() - rss0 < 64 * 1024);
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+
+/* Resident memory now, in KiB (shared pages of the views included). */
+static long rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long size = 0, resident = 0;
+    T_CHECK(f && fscanf(f, "%ld %ld", &size, &resident) == 2);
+    if (f)
+        fclose(f);
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* A CPU fill of 512 MiB in one call, through a view of the whole
+ * segment, as a driver that fills with the CPU does it: the model keeps
+ * the pages as the pattern, the views give back what it describes on the
+ * way, so far less than the range stays resident; every page still
+ * counts as written in the call, and reads back right in the next. A
+ * page that is no pattern stays bytes. */
+T_TEST(cpu_fill_of_a_large_range_stays_small)
+{
+    const uint64_t base = 0x400000000ull, size = 1ull << 30, fill = 512ull << 20;
+    const pbc_segment_info layout[] = {{1, PBC_SEGMENT_MEMORY, base, size}};
+    const char *why;
+    pbc_gpu *g = pbc_gpu_create(layout, 1, &ref_isa, &why);
+    T_CHECK(g != NULL);
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = (LONGLONG)base;
+    uint8_t *bar = MmMapIoSpace(pa, size, MmWriteCombined);
+    T_CHECK(bar != NULL);
+    pbc_shim_leave();
+    const pbc_shim_access *acc;
+    pbc_shim_take_accesses(&acc);
+
+    long rss0 = rss_kib(), peak = 0;
+    pbc_shim_enter();
+    for (uint64_t off = 0; off < fill; off += 4096) {
+        memset(bar + off, 0xA5, 4096);
+        if (off % (64u << 20) == 0) {
+            long now = rss_kib() - rss0;
+            peak = now > peak ? now : peak;
+        }
+    }
+    bar[fill + 5] = 1; /* not a pattern */
+    long now = rss_kib() - rss0;
+    peak = now > peak ? now : peak;
+    pbc_shim_leave();
+    T_CHECK_MSG(peak < 384 * 1024, "%ld KiB resident for a CPU fill of %llu MiB", peak,
+                (unsigned long long)(fill >> 20));
+    uint32_t n = pbc_shim_take_accesses(&acc);
+    uint64_t written = 0;
+    for (uint32_t k = 0; k < n; k++)
+        written += acc[k].wrote ? acc[k].pages : 0;
+    T_CHECK_MSG(written == fill / 4096 + 1, "%llu pages written", (unsigned long long)written);
+    const pbc_page *pg = pbc_mem_find(&g->mem, (base + fill / 2) >> PAGE_SHIFT);
+    T_CHECK(pg && pbc_page_single(pg) && pg->desc.kind == PBC_PAGE_PATTERN && pg->desc.value == 0xA5A5A5A5u &&
+            pg->prov.writer == PBC_WRITER_CPU);
+    pg = pbc_mem_find(&g->mem, (base + fill) >> PAGE_SHIFT);
+    T_CHECK(pg && pg->desc.kind == PBC_PAGE_BYTES && pg->prov.writer == PBC_WRITER_CPU);
+    uint32_t r = 0;
+    T_CHECK(pbc_gpu_read(g, base + fill - 4, &r, 4) == 0 && r == 0xA5A5A5A5u);
+    pbc_shim_enter();
+    T_CHECK(bar[0] == 0xA5 && bar[fill - 1] == 0xA5 && bar[fill + 5] == 1 && bar[fill + 6] == 0);
+    pbc_shim_leave();
     pbc_shim_unbind();
     pbc_gpu_destroy(g);
 }

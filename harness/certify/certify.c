@@ -1544,12 +1544,13 @@ static void layout_cases(const pbc_target *t, int quick, pbc_case_list *out)
 
 /* Transfers from one page to beyond 256 MiB, split and resumed in the
  * smallest buffers (a call per page, so every point is a resume point)
- * and in 64 KiB ones; and, on the wide layout and with --large, one whose
- * TransferSize is beyond 4 GiB (a SIZE_T) resumed beyond 4 GiB: a builder
- * that copies it with the CPU needs more than the default 10 GiB memory
- * limit, as views of both sides hold their bytes. --quick stops at 16 MiB,
- * in 64 KiB buffers: a builder that copies with the CPU holds every byte
- * it moves. */
+ * and in 64 KiB ones; fills at and beyond 4 GiB; and, on the wide layout
+ * and with --large, transfers of 4 GiB and of one whose TransferSize is
+ * beyond 4 GiB (a SIZE_T) resumed beyond 4 GiB: a builder that copies
+ * initial content with the CPU needs more than the default 10 GiB memory
+ * limit, as the model keeps what it copied as bytes. --quick stops at
+ * 16 MiB, in 64 KiB buffers: a builder that copies with the CPU holds
+ * every byte it moves. */
 static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *layout, pbc_case_list *out)
 {
     int quick = (flags & PBC_CERTIFY_QUICK) != 0;
@@ -1578,12 +1579,43 @@ static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *la
                     case_name(name, sizeof(name), "size", ops[oi], &d, sizes[zi].name);
                     add_case(out, name, b.text);
                 }
-    /* --large adds it to either suite (--quick too): it was asked for. */
-    if (!(flags & PBC_CERTIFY_LARGE) || (t->adapter && t->adapter->segment_count))
+    if (t->adapter && t->adapter->segment_count)
         return;
     gen_layout wide;
     wide_layout(0, &wide);
     gen_buf w = {.layout = &wide};
+    /* FillSize at 4 GiB (0 in 32 bits) and beyond it (a remainder), in
+     * every suite (--quick: beyond it only, unless --large asks for
+     * sizes at 4 GiB and more): a fill is an extent of the
+     * memory model, as cheap as a small one unless the builder touches
+     * every page, and one that fills with the CPU keeps no more than a
+     * few hundred MiB resident (the shim gives back view pages the model
+     * describes, kernel/shim.c). The aperture is 256 MiB, a GART table
+     * the examples take, so that they fill it too. */
+    static const struct {
+        const char *name;
+        uint64_t size;
+    } fills[] = {{"size/fill/at-4g/dma-64k", 4ull << 30}, {"size/fill/beyond-4g/dma-64k", (4ull << 30) + 8 * 1024 + 4}};
+    int quick_only = (flags & PBC_CERTIFY_QUICK) && !(flags & PBC_CERTIFY_LARGE);
+    for (size_t i = quick_only ? 1 : 0; i < PBC_ARRAY_LEN(fills); i++) {
+        w.len = 0;
+        gb(&w, "pbs 1\n");
+        for (uint32_t k = 0; k < wide.count; k++) {
+            uint64_t size = wide.seg[k].size;
+            if (wide.seg[k].kind == PBC_SEGMENT_APERTURE && size > (256ull << 20))
+                size = 256ull << 20;
+            gb(&w, "segment %u %s base=0x%llx size=0x%llx\n", wide.seg[k].SegmentId,
+               wide.seg[k].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory",
+               (unsigned long long)wide.seg[k].base, (unsigned long long)size);
+        }
+        gb(&w, "alloc A size=%llu at=none\ndma size=65536\n", (unsigned long long)fills[i].size);
+        gb(&w, "fill A to=%u:0x200001000 pattern=0xA1B2C3D4\nend\n", wide.high);
+        add_case(out, fills[i].name, w.text);
+    }
+    /* --large adds these to either suite (--quick too): it was asked for. */
+    if (!(flags & PBC_CERTIFY_LARGE))
+        return;
+    w.len = 0;
     gb(&w, "pbs 1\n");
     for (uint32_t i = 0; i < wide.count; i++)
         gb(&w, "segment %u %s base=0x%llx size=0x%llx\n", wide.seg[i].SegmentId,
@@ -1595,30 +1627,17 @@ static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *la
     gb(&w, "transfer A to=%u:0x400001000 split=3\n", wide.high);
     gb(&w, "end\n");
     add_case(out, "size/transfer-within-seg/over-4g/dma-64k", w.text);
-    /* TransferSize and FillSize at 4 GiB (0 in 32 bits) and beyond it
-     * (a remainder): a fill is an extent of the memory model, as cheap as
-     * a small one unless the builder touches every page. */
-    static const struct {
-        const char *name;
-        uint64_t size;
-        int fill;
-    } edges[] = {{"size/transfer-within-seg/at-4g/dma-64k", 4ull << 30, 0},
-                 {"size/fill/at-4g/dma-64k", 4ull << 30, 1},
-                 {"size/fill/beyond-4g/dma-64k", (4ull << 30) + 8 * 1024 + 4, 1}};
-    for (size_t i = 0; i < PBC_ARRAY_LEN(edges); i++) {
-        w.len = 0;
-        gb(&w, "pbs 1\n");
-        for (uint32_t k = 0; k < wide.count; k++)
-            gb(&w, "segment %u %s base=0x%llx size=0x%llx\n", wide.seg[k].SegmentId,
-               wide.seg[k].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory",
-               (unsigned long long)wide.seg[k].base, (unsigned long long)wide.seg[k].size);
-        gb(&w, "alloc A size=%llu at=%s\ndma size=65536\n", (unsigned long long)edges[i].size,
-           edges[i].fill ? "none" : "2:0x100000");
-        if (edges[i].fill)
-            gb(&w, "fill A to=%u:0x200001000 pattern=0xA1B2C3D4\n", wide.high);
-        gb(&w, "transfer A to=%u:0x400001000\nend\n", wide.high);
-        add_case(out, edges[i].name, w.text);
-    }
+    /* TransferSize at 4 GiB: a builder that copies initial content with
+     * the CPU holds every byte it copies (the model keeps it as bytes). */
+    w.len = 0;
+    gb(&w, "pbs 1\n");
+    for (uint32_t k = 0; k < wide.count; k++)
+        gb(&w, "segment %u %s base=0x%llx size=0x%llx\n", wide.seg[k].SegmentId,
+           wide.seg[k].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory", (unsigned long long)wide.seg[k].base,
+           (unsigned long long)wide.seg[k].size);
+    gb(&w, "alloc A size=%llu at=2:0x100000\ndma size=65536\n", (unsigned long long)(4ull << 30));
+    gb(&w, "transfer A to=%u:0x400001000\nend\n", wide.high);
+    add_case(out, "size/transfer-within-seg/at-4g/dma-64k", w.text);
 }
 
 /* ---- Paging buffers anywhere, work behind queued moves, volume ---- */

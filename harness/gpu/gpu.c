@@ -702,18 +702,44 @@ static int gpu_source_desc(pbc_gpu *gpu, uint64_t src, uint64_t n, pbc_desc *d)
     return pbc_mem_desc_goes_on(&gpu->mem, (uint64_t)ppn, (uint32_t)(n - first), d, first);
 }
 
+/* 1 and *d when the n bytes bound for dst repeat one 4-byte pattern
+ * (pieces of 64 bytes or more): its description, phased by the address
+ * (pos = dst mod 4, byte k of the value landing at addresses k mod 4), so
+ * that pieces of one pattern merge into one stream however they are cut
+ * (a driver that fills by copying a block of the pattern from its paging
+ * buffer again and again). */
+static int gpu_pattern_of(const uint8_t *bytes, uint64_t n, uint64_t dst, pbc_desc *d)
+{
+    if (n < 64 || memcmp(bytes, bytes + 4, n - 4) != 0)
+        return 0;
+    uint32_t a = (uint32_t)(dst & 3), v = 0;
+    for (uint32_t k = 0; k < 4; k++)
+        v |= (uint32_t)bytes[(k + 4 - a) & 3] << (8 * k);
+    *d = (pbc_desc){PBC_PAGE_PATTERN, v, a};
+    return 1;
+}
+
 /* Copies page piece by page piece of the destination: a piece whose
- * source is one stream gets its description (pbc_mem_write_desc keeps a
- * page described while it is at most two streams); anything else is read,
- * then written, a piece at a time. */
+ * source is one stream, or whose bytes repeat one pattern, gets its
+ * description (pbc_mem_write_desc keeps a page described while it is at
+ * most two streams); anything else is read, then written, a piece at a
+ * time. */
 static int gpu_copy(pbc_gpu *gpu, uint64_t dst, uint64_t src, uint64_t size)
 {
     uint8_t chunk[PBC_PAGE_SIZE];
+    pbc_desc d;
+    if (size <= PBC_PAGE_SIZE && pbc_gpu_pool_offset(gpu, src) >= 0 && pbc_gpu_pool_offset(gpu, dst) < 0) {
+        /* A block out of the paging buffer: whole, so that its pieces on
+         * either side of a page line are the pattern too. */
+        if (pbc_gpu_read(gpu, src, chunk, size))
+            return -1;
+        if (gpu_pattern_of(chunk, size, dst, &d))
+            return pbc_gpu_write_desc(gpu, dst, size, &d);
+    }
     while (size) {
         uint64_t n = PBC_PAGE_SIZE - (dst & (PBC_PAGE_SIZE - 1));
         if (n > size)
             n = size;
-        pbc_desc d;
         int described = 0;
         if (pbc_gpu_pool_offset(gpu, src) < 0 && pbc_gpu_pool_offset(gpu, dst) < 0) {
             if (!gpu_range_ok(gpu, src, n))
@@ -722,8 +748,11 @@ static int gpu_copy(pbc_gpu *gpu, uint64_t dst, uint64_t src, uint64_t size)
             if (described < 0)
                 return -1;
         }
-        if (described ? pbc_gpu_write_desc(gpu, dst, n, &d)
-                      : pbc_gpu_read(gpu, src, chunk, n) || pbc_gpu_write(gpu, dst, chunk, n))
+        if (!described && pbc_gpu_read(gpu, src, chunk, n))
+            return -1;
+        if (!described && pbc_gpu_pool_offset(gpu, dst) < 0)
+            described = gpu_pattern_of(chunk, n, dst, &d);
+        if (described ? pbc_gpu_write_desc(gpu, dst, n, &d) : pbc_gpu_write(gpu, dst, chunk, n))
             return -1;
         src += n;
         dst += n;

@@ -3,13 +3,18 @@
  * MmMapIoSpace) is a sparse shared mapping of its own. Its pages start
  * inaccessible: the builder's first read of a page in a call faults once
  * (the page is now readable, and noted as accessed), its first write
- * faults once more (writable, dirty, its old bytes kept), so the harness
- * knows every page the CPU touched, through any view, however old. The model's memory and the views meet whenever the
- * builder's code starts or stops running: pages the model changed since
- * (a change log kept while views exist) are copied into the views on the
- * way in, and the pages the CPU dirtied are written back, with their
- * provenance, on the way out. Both cost what changed, not the view's
- * size, so a driver may map a whole segment once and keep it. Register
+ * faults once (writable, dirty, its old bytes kept: as a description when
+ * one says them), so the harness knows every page the CPU touched,
+ * through any view, however old. The model's memory and the views meet
+ * whenever the builder's code starts or stops running: pages the model
+ * changed since (a change log kept while views exist) are copied into the
+ * views on the way in, and the pages the CPU dirtied are written back,
+ * with their provenance, on the way out (a page that is one pattern goes
+ * as the pattern's description). Both cost what changed, not the view's
+ * size, so a driver may map a whole segment once and keep it; and a
+ * builder that fills gigabytes with the CPU in one call is written back
+ * on the way, its view pages that the model describes given back
+ * (shim_relieve), so it keeps a few hundred MiB resident. Register
  * pointers into the mapped MMIO range reach the model's register file.
  * Anything the shim cannot serve returns NULL, as the kernel does when a
  * mapping fails. The same fault handler watches the paging buffers
@@ -40,6 +45,11 @@
  * bitmap of dirty pages is its only per-page cost (a bit per page). */
 #define SHIM_MAX_VIEW_BYTES (64ull << 30)
 
+typedef struct shim_clean_desc {
+    size_t page;
+    pbc_desc d;
+} shim_clean_desc;
+
 typedef struct shim_mapping {
     uint8_t *host;    /* what the builder sees: read-only until written */
     uint8_t *alias;   /* the same pages, writable, for the harness */
@@ -57,6 +67,13 @@ typedef struct shim_mapping {
     uint64_t *wrote;   /* bitmap: pages the CPU wrote since the last leave */
     uint64_t *filled;  /* bitmap: pages that hold the model's bytes (the others, zeros, are filled at
                           their first access) */
+    size_t filled_count;
+    /* Dirty pages whose bytes before the first write are a description
+     * (a fill's pattern, zeros, what the model describes there): kept as
+     * {page, description} rather than copied into `clean`, mostly in page
+     * order, as the CPU goes forward. */
+    shim_clean_desc *was_desc;
+    uint32_t was_desc_count, was_desc_cap;
     PMDL mdl;         /* MmGetSystemAddressForMdlSafe: the MDL to put back */
     PVOID saved_va;
     CSHORT saved_flags;
@@ -72,6 +89,8 @@ typedef struct shim_state {
     uint32_t depth;          /* pbc_shim_enter nesting: the outermost syncs */
     uint32_t invisible;      /* bit n: segment n is not CPU-visible (declared so) */
     pbc_shim_watch *watch;   /* the watched memory in use, or NULL */
+    size_t filled_pages;     /* filled view pages, every view: what the views keep resident */
+    size_t relieve_at;       /* filled_pages at which shim_relieve next gives some back */
     const uint8_t *own_host; /* the harness's own view (pbc_shim_own_view), or NULL */
     uint64_t own_phys;
     size_t own_bytes;
@@ -204,7 +223,21 @@ static int shim_watch_fault(uint8_t *a)
  * bytes and notes it dirty. A write to a sealed page of the watched
  * memory is noted too. The access then runs again. Any other fault is
  * the previous handler's. */
-static void shim_fill_view_page(shim_mapping *m, size_t i);
+static int shim_fill_view_page(shim_mapping *m, size_t i, uint8_t *to, pbc_desc *d);
+static void shim_keep_clean(shim_mapping *m, size_t i, const pbc_desc *made);
+static void shim_relieve(void);
+
+/* Whether the fault was a store: x86-64 hands the page fault's error
+ * code to the handler (bit 1: a write); elsewhere 0, unknown. */
+static int shim_fault_wrote(const void *uc)
+{
+#if defined(__x86_64__)
+    return (((const ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+    (void)uc;
+    return 0;
+#endif
+}
 
 /* ---- the attribution watch (pbc_shim_attrib) --------------------------- */
 
@@ -409,12 +442,31 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
             continue;
         size_t i = (size_t)(a - m->host) / PBC_PAGE_SIZE;
         uint8_t *page = m->host + i * PBC_PAGE_SIZE;
-        if (!shim_bit(m->filled, i))
-            shim_fill_view_page(m, i);
-        if (!shim_bit(m->touched, i)) {
+        /* A store tells itself (the fault's error code), so a page the
+         * CPU first writes costs one fault, not a read fault and then a
+         * write fault. Without the code, a page that was readable faults
+         * only for a write. */
+        int stored = shim_fault_wrote(uc);
+        int made = 0, described = 0;
+        pbc_desc was;
+        if (!shim_bit(m->filled, i)) {
+            if (shim.filled_pages >= shim.relieve_at)
+                shim_relieve(); /* gives pages back, m's among them: the page is still to fill */
+            if (stored) { /* made where the CPU will store: its page is mapped once */
+                if (mprotect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+                    shim_cannot_track();
+                described = shim_fill_view_page(m, i, page, &was);
+            } else {
+                described = shim_fill_view_page(m, i, m->alias + i * PBC_PAGE_SIZE, &was);
+            }
+            made = 1;
+        }
+        int write = stored || (shim_bit(m->touched, i) && !made);
+        if (!shim_bit(m->touched, i))
+            shim_note_bit(m->touched, &m->touched_lo, &m->touched_hi, i);
+        if (!write) {
             if (mprotect(page, PBC_PAGE_SIZE, PROT_READ) != 0)
                 shim_cannot_track();
-            shim_note_bit(m->touched, &m->touched_lo, &m->touched_hi, i);
             return;
         }
         int watched = shim_attrib_page(m, i);
@@ -423,11 +475,11 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
         if (!shim_bit(m->dirty, i)) {
             /* What the page held before: write-back sends only the bytes
              * the CPU changed, so two views writing one page lose nothing. */
-            memcpy(m->clean + i * PBC_PAGE_SIZE, m->alias + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
+            shim_keep_clean(m, i, described ? &was : NULL);
             shim_note_bit(m->dirty, &m->dirty_lo, &m->dirty_hi, i);
             m->wrote[i / 64] |= 1ull << (i % 64);
         }
-        if (mprotect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+        if (!(made && stored) && mprotect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
             shim_cannot_track();
 #if defined(__x86_64__)
         if (watched) /* a dirty watched page is read-only again after each store */
@@ -669,15 +721,73 @@ static void shim_fill(uint8_t *to, const pbc_page *pg)
 }
 
 /* Page i of view m gets what the model holds there now (zeros when the
- * model has no such page), once: later changes reach it by the change
- * log (shim_copy_in). */
-static void shim_fill_view_page(shim_mapping *m, size_t i)
+ * model has no such page), once, written at `to` (its alias, or its host
+ * page made writable): later changes reach it by the change log
+ * (shim_copy_in). 1 and *d when one description says what it got. */
+static int shim_fill_view_page(shim_mapping *m, size_t i, uint8_t *to, pbc_desc *d)
 {
     pbc_page tmp;
     const pbc_page *pg = pbc_mem_get(&shim.gpu->mem, shim_view_ppn(m, i), &tmp);
     if (pg)
-        shim_fill(m->alias + i * PBC_PAGE_SIZE, pg);
+        shim_fill(to, pg); /* else zeros: a fresh view page's */
     m->filled[i / 64] |= 1ull << (i % 64);
+    m->filled_count++;
+    shim.filled_pages++;
+    if (!pg)
+        *d = (pbc_desc){PBC_PAGE_ZERO, 0, 0};
+    else if (pbc_page_single(pg))
+        *d = pg->desc;
+    return !pg || pbc_page_single(pg);
+}
+
+/* Scratch pages for the write-back and the fault handler (which may run
+ * on a small signal stack). */
+static _Thread_local uint8_t shim_scratch[2][PBC_PAGE_SIZE];
+static const uint8_t shim_zeros[PBC_PAGE_SIZE];
+
+/* 1 and *d when the page's bytes are one 4-byte pattern (zeros too): a
+ * fill's, or a copy of one, whatever the pattern's phase. */
+static int shim_page_pattern(const uint8_t *bytes, pbc_desc *d)
+{
+    if (memcmp(bytes, bytes + 4, PBC_PAGE_SIZE - 4) != 0)
+        return 0;
+    uint32_t v;
+    memcpy(&v, bytes, sizeof(v));
+    *d = v ? (pbc_desc){PBC_PAGE_PATTERN, v, 0} : (pbc_desc){PBC_PAGE_ZERO, 0, 0};
+    return 1;
+}
+
+/* 1 and *d when bytes, the view's page of physical page ppn, are what a
+ * description says: a pattern, or the one description the model holds
+ * there. */
+static int shim_page_desc(const uint8_t *bytes, uint64_t ppn, pbc_desc *d)
+{
+    if (shim_page_pattern(bytes, d))
+        return 1;
+    pbc_page tmp;
+    const pbc_page *pg = pbc_mem_get(&shim.gpu->mem, ppn, &tmp);
+    if (!pg || !pbc_page_single(pg))
+        return 0;
+    pbc_desc_read(&pg->desc, 0, shim_scratch[1], PBC_PAGE_SIZE);
+    if (memcmp(shim_scratch[1], bytes, PBC_PAGE_SIZE) != 0)
+        return 0;
+    *d = pg->desc;
+    return 1;
+}
+
+/* Page i is about to be written for the first time since the last
+ * write-back: its bytes are kept, as a description when one says them
+ * (a CPU fill of a large range then costs no copy of what it fills). */
+static void shim_keep_clean(shim_mapping *m, size_t i, const pbc_desc *made)
+{
+    shim_clean_desc c = {i, {0}};
+    if (made)
+        c.d = *made; /* the page was just made from it */
+    if (made || shim_page_desc(m->alias + i * PBC_PAGE_SIZE, shim_view_ppn(m, i), &c.d)) {
+        PBC_PUSH(m->was_desc, m->was_desc_count, m->was_desc_cap, c);
+        return;
+    }
+    memcpy(m->clean + i * PBC_PAGE_SIZE, m->alias + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
 }
 
 /* Copies modeled page pg into every view that shows it. */
@@ -701,36 +811,120 @@ static void shim_sync_in(void)
     pbc_mem_new_epoch(mem);
 }
 
-/* What the CPU wrote through m since the last leave goes to the model:
- * the bytes that differ from the page as it was before the first write,
- * run by run, with CPU provenance. The pages turn read-only again. */
-static void shim_write_back(shim_mapping *m)
+/* Whether the model's page ppn holds `was` (the view's page before the
+ * CPU wrote it; was_d its description, or NULL): no other view wrote it
+ * back since. */
+static int shim_model_holds(uint64_t ppn, const uint8_t *was, const pbc_desc *was_d)
+{
+    pbc_page tmp;
+    const pbc_page *pg = pbc_mem_get(&shim.gpu->mem, ppn, &tmp);
+    if (!pg)
+        return memcmp(was, shim_zeros, PBC_PAGE_SIZE) == 0;
+    if (was_d && pbc_page_single(pg) && pbc_desc_same(&pg->desc, was_d))
+        return 1;
+    return memcmp(pbc_mem_view(pg, shim_scratch[1]), was, PBC_PAGE_SIZE) == 0;
+}
+
+/* Page i of m, written by the CPU, to the model: the bytes that differ
+ * from `was`, run by run; or, when the page is now one pattern and the
+ * model held `was`, the pattern as a description (the model then keeps
+ * no bytes for it: a CPU fill costs the model what a packet's does). The
+ * attribution watch sees every byte written, so it gets the runs. */
+static void shim_write_page(const shim_mapping *m, size_t i, const uint8_t *was, const pbc_desc *was_d)
+{
+    const uint8_t *mine = m->host + i * PBC_PAGE_SIZE; /* readable (dirty), and mapped where the CPU wrote */
+    uint64_t ppn = shim_view_ppn(m, i), addr = ppn << PBC_PAGE_SHIFT;
+    if (memcmp(mine, was, PBC_PAGE_SIZE) == 0)
+        return;
+    pbc_desc d;
+    if (!shim.gpu->byte_watch && pbc_gpu_pool_offset(shim.gpu, addr) < 0 && shim_page_pattern(mine, &d) &&
+        shim_model_holds(ppn, was, was_d)) {
+        pbc_gpu_write_desc(shim.gpu, addr, PBC_PAGE_SIZE, &d);
+        return;
+    }
+    for (size_t at = 0; at < PBC_PAGE_SIZE;) {
+        if (mine[at] == was[at]) {
+            at++;
+            continue;
+        }
+        size_t end = at + 1;
+        while (end < PBC_PAGE_SIZE && mine[end] != was[end])
+            end++;
+        pbc_gpu_write(shim.gpu, addr + at, mine + at, end - at);
+        at = end;
+    }
+}
+
+static int shim_by_clean_page(const void *a, const void *b)
+{
+    size_t x = ((const shim_clean_desc *)a)->page, y = ((const shim_clean_desc *)b)->page;
+    return x < y ? -1 : x > y;
+}
+
+/* Pages [first, first + n) of m: protection prot (the kernel's refusal is
+ * the shim's limit: shim_cannot_track). */
+static void shim_protect_run(const shim_mapping *m, size_t first, size_t n, int prot)
+{
+    if (n && mprotect(m->host + first * PBC_PAGE_SIZE, n * PBC_PAGE_SIZE, prot) != 0)
+        shim_cannot_track();
+}
+
+/* How a write-back leaves the written pages: the call goes on (read-only
+ * again, still touched), it ends (shim_end_call protects them next), or
+ * the views give memory back (shim_relieve: read-only, and the copies of
+ * their old bytes given back too). */
+enum { SHIM_WB_KEEP, SHIM_WB_LEAVE, SHIM_WB_RELIEVE };
+
+/* What the CPU wrote through m since the last leave goes to the model,
+ * with CPU provenance: page by page, as shim_write_page says. */
+static void shim_write_back(shim_mapping *m, int how)
 {
     if (m->dirty_hi == SIZE_MAX)
         return;
     pbc_prov saved = shim.gpu->cur;
     shim.gpu->cur = shim.gpu->cpu;
     shim.gpu->cur.writer = PBC_WRITER_CPU;
+    for (uint32_t k = 1; k < m->was_desc_count; k++)
+        if (m->was_desc[k].page < m->was_desc[k - 1].page) {
+            qsort(m->was_desc, m->was_desc_count, sizeof(*m->was_desc), shim_by_clean_page);
+            break;
+        }
+    uint32_t next = 0;
+    size_t run = 0, run_end = 0, clean_run = 0, clean_end = 0; /* empty runs */
     for (size_t w = m->dirty_lo / 64; w <= m->dirty_hi / 64; w++) {
         for (uint64_t bits = m->dirty[w]; bits; bits &= bits - 1) {
             size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
-            const uint8_t *mine = m->alias + i * PBC_PAGE_SIZE, *was = m->clean + i * PBC_PAGE_SIZE;
-            uint64_t addr = shim_view_ppn(m, i) << PBC_PAGE_SHIFT;
-            for (size_t at = 0; at < PBC_PAGE_SIZE;) {
-                if (mine[at] == was[at]) {
-                    at++;
-                    continue;
-                }
-                size_t end = at + 1;
-                while (end < PBC_PAGE_SIZE && mine[end] != was[end])
-                    end++;
-                pbc_gpu_write(shim.gpu, addr + at, mine + at, end - at);
-                at = end;
+            const pbc_desc *was_d = NULL;
+            const uint8_t *was = m->clean + i * PBC_PAGE_SIZE;
+            if (next < m->was_desc_count && m->was_desc[next].page == i) {
+                was_d = &m->was_desc[next++].d;
+                pbc_desc_read(was_d, 0, shim_scratch[0], PBC_PAGE_SIZE);
+                was = shim_scratch[0];
             }
-            mprotect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_READ); /* still touched this call */
+            shim_write_page(m, i, was, was_d);
+            if (how == SHIM_WB_LEAVE)
+                continue;
+            if (i != run_end) {
+                shim_protect_run(m, run, run_end - run, PROT_READ); /* still touched this call */
+                run = i;
+            }
+            run_end = i + 1;
+            if (how == SHIM_WB_RELIEVE && !was_d) {
+                if (i != clean_end) {
+                    if (clean_end > clean_run)
+                        madvise(m->clean + clean_run * PBC_PAGE_SIZE, (clean_end - clean_run) * PBC_PAGE_SIZE,
+                                MADV_REMOVE);
+                    clean_run = i;
+                }
+                clean_end = i + 1;
+            }
         }
         m->dirty[w] = 0;
     }
+    shim_protect_run(m, run, run_end - run, PROT_READ);
+    if (clean_end > clean_run)
+        madvise(m->clean + clean_run * PBC_PAGE_SIZE, (clean_end - clean_run) * PBC_PAGE_SIZE, MADV_REMOVE);
+    m->was_desc_count = 0;
     m->dirty_lo = SIZE_MAX;
     m->dirty_hi = SIZE_MAX;
     shim.gpu->cur = saved;
@@ -739,7 +933,70 @@ static void shim_write_back(shim_mapping *m)
 static void shim_write_back_all(void)
 {
     for (uint32_t k = 0; k < shim.map_count; k++)
-        shim_write_back(&shim.map[k]);
+        shim_write_back(&shim.map[k], SHIM_WB_KEEP);
+}
+
+/* Views are memory the builder's code keeps resident a page at a time
+ * (a fill of 4 GiB through one view, its copy elsewhere): every
+ * SHIM_RELIEVE_PAGES pages filled, what the CPU wrote goes to the model
+ * (the GPU does not run while builder code runs, so nothing tells the
+ * difference), and each view page the model describes (a pattern, zeros,
+ * initial content) is given back, to be filled again at its next access
+ * (its touch this call still counts). Costs what a view holds only in
+ * builders that hold that much. */
+#define SHIM_RELIEVE_PAGES ((size_t)1 << 16)
+
+/* Pages [first, first + n) of m, filled, given back: inaccessible, their
+ * memory returned, filled again at their next access. */
+static void shim_release_run(shim_mapping *m, size_t first, size_t n)
+{
+    if (!n)
+        return;
+    shim_protect_run(m, first, n, PROT_NONE);
+    if (madvise(m->alias + first * PBC_PAGE_SIZE, n * PBC_PAGE_SIZE, MADV_REMOVE) != 0)
+        return; /* kept: filled still, and right */
+    for (size_t i = first; i < first + n; i++)
+        m->filled[i / 64] &= ~(1ull << (i % 64));
+    m->filled_count -= n;
+    shim.filled_pages -= n;
+}
+
+static void shim_give_back(shim_mapping *m)
+{
+    size_t run = 0, run_end = 0;
+    size_t words = (m->count + 63) / 64;
+    for (size_t w = 0; w < words; w++) {
+        for (uint64_t bits = m->filled[w]; bits; bits &= bits - 1) {
+            size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
+            const uint8_t *bytes = m->alias + i * PBC_PAGE_SIZE;
+            pbc_page tmp;
+            const pbc_page *pg = pbc_mem_get(&shim.gpu->mem, shim_view_ppn(m, i), &tmp);
+            int described = !pg ? memcmp(bytes, shim_zeros, PBC_PAGE_SIZE) == 0
+                                : pbc_page_single(pg) &&
+                                      (pbc_desc_read(&pg->desc, 0, shim_scratch[0], PBC_PAGE_SIZE),
+                                       memcmp(shim_scratch[0], bytes, PBC_PAGE_SIZE) == 0);
+            if (!described || shim_attrib_page(m, i))
+                continue;
+            if (i != run_end) {
+                shim_release_run(m, run, run_end - run);
+                run = i;
+            }
+            run_end = i + 1;
+        }
+    }
+    shim_release_run(m, run, run_end - run);
+}
+
+static void shim_relieve(void)
+{
+    if (shim.filled_pages < SHIM_RELIEVE_PAGES)
+        return;
+    for (uint32_t k = 0; k < shim.map_count; k++)
+        shim_write_back(&shim.map[k], SHIM_WB_RELIEVE);
+    for (uint32_t k = 0; k < shim.map_count; k++)
+        shim_give_back(&shim.map[k]);
+    shim_sync_in();
+    shim.relieve_at = shim.filled_pages + SHIM_RELIEVE_PAGES;
 }
 
 /* The pages m's CPU touched since the last leave, as runs of physically
@@ -750,6 +1007,7 @@ static void shim_end_call(shim_mapping *m)
 {
     if (m->touched_hi == SIZE_MAX)
         return;
+    size_t prot = 0, prot_end = 0;
     for (size_t w = m->touched_lo / 64; w <= m->touched_hi / 64; w++) {
         for (uint64_t bits = m->touched[w]; bits; bits &= bits - 1) {
             size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
@@ -763,11 +1021,16 @@ static void shim_end_call(shim_mapping *m)
                 pbc_shim_access run = {m->mdl, phys, 1, written};
                 PBC_PUSH(shim.access, shim.access_count, shim.access_cap, run);
             }
-            mprotect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_NONE);
+            if (i != prot_end) { /* one protection change per run of touched pages */
+                shim_protect_run(m, prot, prot_end - prot, PROT_NONE);
+                prot = i;
+            }
+            prot_end = i + 1;
         }
         m->touched[w] = 0;
         m->wrote[w] = 0;
     }
+    shim_protect_run(m, prot, prot_end - prot, PROT_NONE);
     m->touched_lo = m->touched_hi = SIZE_MAX;
 }
 
@@ -798,6 +1061,8 @@ static void shim_release(uint32_t i)
     free(m->touched);
     free(m->wrote);
     free(m->filled);
+    free(m->was_desc);
+    shim.filled_pages -= m->filled_count;
     shim.map[i] = shim.map[--shim.map_count];
     if (shim.map_count == 0)
         pbc_mem_watch(&shim.gpu->mem, 0);
@@ -856,7 +1121,8 @@ static void shim_leave_views(void)
 {
     if (!shim.gpu || (shim.depth && --shim.depth > 0))
         return;
-    shim_write_back_all();
+    for (uint32_t k = 0; k < shim.map_count; k++)
+        shim_write_back(&shim.map[k], SHIM_WB_LEAVE);
     for (uint32_t k = 0; k < shim.map_count; k++)
         shim_end_call(&shim.map[k]);
     shim_sync_in();
