@@ -86,7 +86,9 @@ while read -r name rule; do
     large=()
     [ "$name" = mutant-fill-size32 ] && large=(--large)
     certifier=$plain
-    [ $((n++ % 4)) -eq 0 ] && certifier=$pbcheck
+    # Not its 4 GiB fills, which take minutes under the sanitizers (the
+    # reference's --large run above has them there).
+    [ $((n++ % 4)) -eq 0 ] && [ ${#large[@]} -eq 0 ] && certifier=$pbcheck
     "$certifier" certify --target "$name" --quick "${large[@]}" --out "$out" >"$out.txt" 2>/dev/null
     check "$name-fails" [ $? -eq 1 ]
     check "$name-rule-$rule" awk -v r="$rule" '$1 == r && $2 > 0 {found=1} END {exit !found}' "$out.txt"
