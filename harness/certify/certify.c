@@ -1551,6 +1551,20 @@ static void layout_cases(const pbc_target *t, int quick, pbc_case_list *out)
  * limit, as the model keeps what it copied as bytes. --quick stops at
  * 16 MiB, in 64 KiB buffers: a builder that copies with the CPU holds
  * every byte it moves. */
+/* A fresh scenario in w on the wide layout: its header and segments, the
+ * aperture cut to aperture_max bytes. */
+static void wide_header(gen_buf *w, const gen_layout *wide, uint64_t aperture_max)
+{
+    w->len = 0;
+    gb(w, "pbs 1\n");
+    for (uint32_t k = 0; k < wide->count; k++) {
+        int aperture = wide->seg[k].kind == PBC_SEGMENT_APERTURE;
+        uint64_t size = aperture && wide->seg[k].size > aperture_max ? aperture_max : wide->seg[k].size;
+        gb(w, "segment %u %s base=0x%llx size=0x%llx\n", wide->seg[k].SegmentId, aperture ? "aperture" : "memory",
+           (unsigned long long)wide->seg[k].base, (unsigned long long)size);
+    }
+}
+
 static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *layout, pbc_case_list *out)
 {
     int quick = (flags & PBC_CERTIFY_QUICK) != 0;
@@ -1598,16 +1612,7 @@ static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *la
     } fills[] = {{"size/fill/at-4g/dma-64k", 4ull << 30}, {"size/fill/beyond-4g/dma-64k", (4ull << 30) + 8 * 1024 + 4}};
     int quick_only = (flags & PBC_CERTIFY_QUICK) && !(flags & PBC_CERTIFY_LARGE);
     for (size_t i = quick_only ? 1 : 0; i < PBC_ARRAY_LEN(fills); i++) {
-        w.len = 0;
-        gb(&w, "pbs 1\n");
-        for (uint32_t k = 0; k < wide.count; k++) {
-            uint64_t size = wide.seg[k].size;
-            if (wide.seg[k].kind == PBC_SEGMENT_APERTURE && size > (256ull << 20))
-                size = 256ull << 20;
-            gb(&w, "segment %u %s base=0x%llx size=0x%llx\n", wide.seg[k].SegmentId,
-               wide.seg[k].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory",
-               (unsigned long long)wide.seg[k].base, (unsigned long long)size);
-        }
+        wide_header(&w, &wide, 256ull << 20);
         gb(&w, "alloc A size=%llu at=none\ndma size=65536\n", (unsigned long long)fills[i].size);
         gb(&w, "fill A to=%u:0x200001000 pattern=0xA1B2C3D4\nend\n", wide.high);
         add_case(out, fills[i].name, w.text);
@@ -1615,12 +1620,7 @@ static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *la
     /* --large adds these to either suite (--quick too): it was asked for. */
     if (!(flags & PBC_CERTIFY_LARGE))
         return;
-    w.len = 0;
-    gb(&w, "pbs 1\n");
-    for (uint32_t i = 0; i < wide.count; i++)
-        gb(&w, "segment %u %s base=0x%llx size=0x%llx\n", wide.seg[i].SegmentId,
-           wide.seg[i].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory", (unsigned long long)wide.seg[i].base,
-           (unsigned long long)wide.seg[i].size);
+    wide_header(&w, &wide, UINT64_MAX);
     gb(&w, "alloc A size=%llu at=%u:0x100000\n", (unsigned long long)((4ull << 30) + 8 * 1024 + 4), wide.high);
     gb(&w, "dma size=65536\n");
     gb(&w, "transfer A to=%u:0x200000000 split=1\n", wide.high);
@@ -1629,12 +1629,7 @@ static void size_cases(const pbc_target *t, unsigned flags, const gen_layout *la
     add_case(out, "size/transfer-within-seg/over-4g/dma-64k", w.text);
     /* TransferSize at 4 GiB: a builder that copies initial content with
      * the CPU holds every byte it copies (the model keeps it as bytes). */
-    w.len = 0;
-    gb(&w, "pbs 1\n");
-    for (uint32_t k = 0; k < wide.count; k++)
-        gb(&w, "segment %u %s base=0x%llx size=0x%llx\n", wide.seg[k].SegmentId,
-           wide.seg[k].kind == PBC_SEGMENT_APERTURE ? "aperture" : "memory", (unsigned long long)wide.seg[k].base,
-           (unsigned long long)wide.seg[k].size);
+    wide_header(&w, &wide, UINT64_MAX);
     gb(&w, "alloc A size=%llu at=2:0x100000\ndma size=65536\n", (unsigned long long)(4ull << 30));
     gb(&w, "transfer A to=%u:0x400001000\nend\n", wide.high);
     add_case(out, "size/transfer-within-seg/at-4g/dma-64k", w.text);
