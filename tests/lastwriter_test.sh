@@ -6,15 +6,17 @@
 # built by its own CMake project through find_package(pbcheck) and
 # pbcheck_add_target (RelWithDebInfo: -g), as docs/writing-a-target.md
 # tells. For the copies of example_cpu, example_gpu and example_worker:
-# the finding of `pbcheck run` names the planted line; certify's
-# report.json, summary.md, junit.xml, index.html and report.sarif
-# (relative to --source-root) name it, and its groups roll up to one root
-# cause there; short real libFuzzer and AFL++ campaigns of the copy's own
-# fuzz binaries (docs/ci-fuzzing.md) find the bug, and triage of what
-# they leave gives one root cause, at the planted line. An abort() ending
-# a function is named in that function; mutant-unmap-zero's seeds triage
-# to one root cause. report.sarif validates against SARIF 2.1.0
-# (PBC_SARIF_SCHEMA, as report_test.sh finds it).
+# the finding of `pbcheck run` names the planted line; short real
+# libFuzzer and AFL++ campaigns of the copy's own fuzz binaries
+# (docs/ci-fuzzing.md) find the bug, and triage of what they leave gives
+# one root cause, at the planted line, where triage.sarif (relative to
+# --source-root) puts every result. For the CPU and the packet copy,
+# certify's report.json, summary.md, junit.xml, index.html and
+# report.sarif name the line too, and its groups roll up to one root
+# cause there (the worker's quick suite takes too long: see below). An
+# abort() ending a function is named in that function; mutant-unmap-zero's
+# seeds triage to one root cause. Both SARIF files validate against SARIF
+# 2.1.0 (PBC_SARIF_SCHEMA, as report_test.sh finds it).
 # Usage: lastwriter_test.sh SOURCE_DIR PBCHECK_BINARY_DIR C_COMPILER
 set -u
 src=$(realpath "$1") bin=$(realpath "$2") cc=$3
