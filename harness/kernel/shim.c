@@ -1158,6 +1158,38 @@ void pbc_shim_unbind(void)
     memset(&shim, 0, offsetof(shim_state, map) + shim.map_count * sizeof(shim.map[0]));
 }
 
+void pbc_shim_note_asserts(uint32_t count, const char *first)
+{
+    if (count && shim.asserts == 0)
+        snprintf(shim.assert_msg, sizeof(shim.assert_msg), "%s", first ? first : "");
+    shim.asserts += count;
+}
+
+uint32_t *pbc_shim_registers(void) { return shim.gpu ? shim.gpu->mmio : NULL; }
+
+void pbc_shim_note_register_writes(uint64_t n)
+{
+    if (shim.gpu)
+        shim.gpu->mmio_writes += n;
+}
+
+/* A driver process's register file (pbc_shim_serve_registers). */
+static uint32_t *shim_served_regs;
+static uint64_t shim_served_phys, shim_served_writes;
+
+void pbc_shim_serve_registers(uint32_t *regs, uint64_t phys)
+{
+    shim_served_regs = regs;
+    shim_served_phys = phys;
+}
+
+uint64_t pbc_shim_take_register_writes(void)
+{
+    uint64_t n = shim_served_writes;
+    shim_served_writes = 0;
+    return n;
+}
+
 uint32_t pbc_shim_take_asserts(const char **first)
 {
     uint32_t n = shim.asserts;
@@ -1311,6 +1343,10 @@ PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes, MEMOR
 {
     (void)CacheType;
     uint64_t pa = (uint64_t)PhysicalAddress.QuadPart;
+    const uint64_t reg_bytes = PBC_MMIO_REGS * sizeof(uint32_t);
+    if (!shim.gpu && shim_served_regs && NumberOfBytes && pa >= shim_served_phys &&
+        pa - shim_served_phys < reg_bytes && NumberOfBytes <= reg_bytes - (pa - shim_served_phys))
+        return (uint8_t *)shim_served_regs + (pa - shim_served_phys);
     if (!shim.gpu || NumberOfBytes == 0)
         return NULL;
     uint64_t regs = shim.gpu->mmio_base;
@@ -1365,6 +1401,9 @@ PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
 
 static int shim_is_register(volatile ULONG *r)
 {
+    if (!shim.gpu && shim_served_regs)
+        return (const volatile uint8_t *)r >= (const uint8_t *)shim_served_regs &&
+               (const volatile uint8_t *)r < (const uint8_t *)(shim_served_regs + PBC_MMIO_REGS);
     return shim.gpu && (const volatile uint8_t *)r >= (const uint8_t *)shim.gpu->mmio &&
            (const volatile uint8_t *)r < (const uint8_t *)(shim.gpu->mmio + PBC_MMIO_REGS);
 }
@@ -1377,8 +1416,12 @@ ULONG64 READ_REGISTER_ULONG64(volatile ULONG64 *Register) { return *Register; }
 /* A store of any width into the register file counts as a register write. */
 static void shim_count_register(volatile void *r)
 {
-    if (shim_is_register((volatile ULONG *)r))
-        shim.gpu->mmio_writes++;
+    if (shim_is_register((volatile ULONG *)r)) {
+        if (shim.gpu)
+            shim.gpu->mmio_writes++;
+        else
+            shim_served_writes++;
+    }
 }
 
 VOID WRITE_REGISTER_UCHAR(volatile UCHAR *Register, UCHAR Value)
@@ -1401,8 +1444,7 @@ VOID WRITE_REGISTER_ULONG64(volatile ULONG64 *Register, ULONG64 Value)
 
 VOID WRITE_REGISTER_ULONG(volatile ULONG *Register, ULONG Value)
 {
-    if (shim_is_register(Register))
-        shim.gpu->mmio_writes++;
+    shim_count_register(Register);
     *Register = Value;
 }
 

@@ -61,6 +61,19 @@ int pbc_shim_guard_written(const void *start);
 void pbc_shim_unguard(void *start);
 /* NT_ASSERT failures since the last call; *first is the first message. */
 uint32_t pbc_shim_take_asserts(const char **first);
+/* NT_ASSERT failures of a driver run in a process of its own (harness/ddi/),
+ * noted for the next pbc_shim_take_asserts. */
+void pbc_shim_note_asserts(uint32_t count, const char *first);
+/* The register file of the bound GPU (NULL when none is bound), and
+ * register writes a driver process made to its copy of it, counted here. */
+uint32_t *pbc_shim_registers(void);
+void pbc_shim_note_register_writes(uint64_t n);
+/* In a driver process (no GPU bound): MmMapIoSpace of the register file's
+ * physical range [phys, phys + sizeof registers) serves `regs` (shared
+ * with the judge, which keeps it in step), and register writes are counted
+ * for pbc_shim_take_register_writes. */
+void pbc_shim_serve_registers(uint32_t *regs, uint64_t phys);
+uint64_t pbc_shim_take_register_writes(void);
 
 /* Watched memory: the harness's own memory that builder code may read
  * anywhere but must not write unseen (the paging-buffer pool). A page is

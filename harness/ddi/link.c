@@ -1,0 +1,1146 @@
+/*
+ * The DDI across a process boundary (link.h): the judge's proxies, the
+ * driver process's server, and the frames between them.
+ *
+ * A call is one frame from the judge (flags 0) and, after any number of
+ * callbacks, one answer (DDI_ANSWER). A callback is a frame from the
+ * driver process (DDI_CALLBACK) that the judge answers (DDI_REPLY) before
+ * it reads on. All carry the call's number; the judge checks every header
+ * (pbc_wire_check) and reads every body whole with the bounded reader.
+ * The driver process trusts the judge, as a driver trusts its kernel.
+ *
+ * A call's arguments are copied into the arena (args_*), and the judge's
+ * own objects get back exactly the bytes the driver changed in their
+ * copies (args_settle): the judge's detectors (guarded MDL pages, poison
+ * around buffers, hashes) then see the builder's writes as they see an
+ * in-process builder's. A pointer field that comes back is moved by the
+ * offset between copy and original when it points into a copy, and kept
+ * as the driver left it otherwise: VidMm compares such fields with what it
+ * handed out and never follows them.
+ */
+#define _GNU_SOURCE
+#include "ddi/link.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/safe.h"
+#include "base/util.h"
+#include "gpu/gpu.h"
+#include "kernel/services.h"
+#include "kernel/shim.h"
+#include "wire/wire.h"
+
+/* What a frame is (the first word of its body). */
+enum {
+    K_CREATE_ADAPTER = 1,
+    K_DESTROY_ADAPTER,
+    K_CREATE_ALLOCATION,
+    K_DESTROY_ALLOCATION,
+    K_BUILD,
+    K_PATCH,
+    K_SUBMIT,
+    K_GART_VIEW,
+    K_CONTEXT_DATA,
+    K_DECODE,
+    K_DISASM,
+    K_PTE_DECODE,
+    K_CPU_WORK,
+    K_YIELD,
+    /* callbacks, from the driver process */
+    K_RING_SUBMIT = 64,
+    K_RING_FENCE,
+    K_MMIO_READ,
+    K_MMIO_WRITE,
+    K_LOG,
+    K_QUEUE_CPU_WORK,
+    K_WAKE,
+};
+
+enum { DDI_CALLBACK = 1u, DDI_ANSWER = 2u, DDI_REPLY = 4u };
+
+/* The largest frame either side takes: a decoded packet's bytes or a
+ * context allocation's data, never more. */
+#define DDI_MAX_FRAME (1u << 20)
+/* Bytes of a packet the judge sends to be decoded: the longest packet an
+ * ISA may have. */
+#define DDI_DECODE_WINDOW 4096u
+#define DDI_PRIVATE_BYTES ((64u << 20) + (8u << 20))
+
+typedef struct ddi_work {
+    uint64_t fn, arg; /* the driver process's function and argument, as numbers */
+} ddi_work;
+
+static struct {
+    uint8_t *arena;
+    size_t size;
+    int ends[2];
+    int sock;
+    pid_t driver;
+    int judging;
+    uint32_t seq;
+    uint32_t pools_lent;
+    size_t private_used;
+    uint32_t private_live;
+    /* the judge: VidMm's host of the adapter the driver holds */
+    const pbc_host *host;
+    ddi_work *work;
+    uint32_t work_count, work_cap;
+    /* the driver process */
+    const pbc_target *const *targets;
+    uint32_t target_count;
+    uint32_t call_seq; /* the number of the call being served */
+} ddi = {.sock = -1, .ends = {-1, -1}};
+
+static uint8_t *ddi_pool_at(uint32_t i) { return ddi.arena + (size_t)i * PBC_DMA_POOL_SIZE; }
+static uint8_t *ddi_private_base(void) { return ddi_pool_at(PBC_DDI_POOLS); }
+static uint32_t *ddi_registers(void) { return (uint32_t *)(ddi_private_base() + DDI_PRIVATE_BYTES); }
+static uint8_t *ddi_args_base(void) { return ddi_private_base() + DDI_PRIVATE_BYTES + PBC_PAGE_SIZE; }
+
+int pbc_ddi_prepare(void)
+{
+    ddi.size = (size_t)PBC_DDI_POOLS * PBC_DMA_POOL_SIZE + DDI_PRIVATE_BYTES + PBC_PAGE_SIZE + PBC_DDI_ARGS_BYTES;
+    void *p = mmap(NULL, ddi.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return -1;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ddi.ends)) {
+        munmap(p, ddi.size);
+        return -1;
+    }
+    ddi.arena = p;
+    return 0;
+}
+
+int pbc_ddi_remote(void) { return ddi.judging; }
+
+uint8_t *pbc_ddi_pool(void)
+{
+    if (!ddi.judging || ddi.pools_lent == PBC_DDI_POOLS)
+        return NULL;
+    return ddi_pool_at(ddi.pools_lent++);
+}
+
+void *pbc_ddi_private_alloc(size_t bytes)
+{
+    bytes = (bytes + 63) & ~(size_t)63;
+    if (!ddi.judging || bytes > DDI_PRIVATE_BYTES - ddi.private_used)
+        return NULL;
+    void *p = ddi_private_base() + ddi.private_used;
+    ddi.private_used += bytes;
+    ddi.private_live++;
+    return p;
+}
+
+int pbc_ddi_private_free(void *p)
+{
+    uint8_t *b = p;
+    if (!ddi.judging || b < ddi_private_base() || b >= ddi_private_base() + DDI_PRIVATE_BYTES)
+        return 0;
+    if (--ddi.private_live == 0)
+        ddi.private_used = 0; /* every block given back: the heap starts over */
+    return 1;
+}
+
+/* ---- the judge's side of a call --------------------------------------- */
+
+/* The driver process did what no driver may (died, or answered with
+ * something that is not an answer): the worker ends as the builder's
+ * failure, with the driver process's own end where it has one. */
+_Noreturn static void ddi_lost(const char *why)
+{
+    int status = 0;
+    pid_t r = ddi.driver > 0 ? waitpid(ddi.driver, &status, WNOHANG) : 0;
+    if (r == ddi.driver && WIFSIGNALED(status)) {
+        /* The worker ends by the driver's signal, so its crash is reported
+         * as an in-process builder's (its backtrace is on our stderr). */
+        signal(WTERMSIG(status), SIG_DFL);
+        sigset_t all;
+        sigfillset(&all);
+        sigdelset(&all, WTERMSIG(status));
+        sigprocmask(SIG_SETMASK, &all, NULL);
+        raise(WTERMSIG(status));
+    }
+    if (r == ddi.driver && WIFEXITED(status))
+        _exit(WEXITSTATUS(status));
+    if (ddi.driver > 0)
+        kill(ddi.driver, SIGKILL);
+    fprintf(stderr, "pbcheck: the driver process %s\n", why);
+    fflush(stderr);
+    _exit(PBC_DDI_LOST_EXIT);
+}
+
+static void ddi_send(uint32_t seq, uint32_t flags, const pbc_wire_buf *b)
+{
+    if (pbc_wire_send(ddi.sock, seq, flags, b->p, b->n))
+        ddi_lost("is gone");
+}
+
+static uint64_t get_u64(pbc_wire_reader *r)
+{
+    uint64_t lo = pbc_wire_get_u32(r);
+    return lo | (uint64_t)pbc_wire_get_u32(r) << 32;
+}
+
+static void put_u64(pbc_wire_buf *b, uint64_t v)
+{
+    pbc_wire_put_u32(b, (uint32_t)v);
+    pbc_wire_put_u32(b, (uint32_t)(v >> 32));
+}
+
+static void ddi_run_work(void *arg);
+
+/* A callback from the driver process, served with VidMm's host, answered. */
+static void ddi_callback(uint32_t seq, const uint8_t *body, size_t len)
+{
+    pbc_wire_reader r = {body, len, 0, 0};
+    uint32_t kind = pbc_wire_get_u32(&r);
+    pbc_wire_buf out = {0};
+    const pbc_host *h = ddi.host;
+    switch (kind) {
+    case K_RING_SUBMIT: {
+        uint32_t segment = pbc_wire_get_u32(&r);
+        uint64_t phys = get_u64(&r);
+        uint32_t start = pbc_wire_get_u32(&r), end = pbc_wire_get_u32(&r);
+        if (!pbc_wire_done(&r) || !h)
+            ddi_lost("answered a call with a garbled doorbell");
+        h->ring_submit(h->ctx, segment, phys, start, end);
+        break;
+    }
+    case K_RING_FENCE: {
+        uint32_t fence = pbc_wire_get_u32(&r);
+        if (!pbc_wire_done(&r) || !h)
+            ddi_lost("answered a call with a garbled fence");
+        h->ring_fence(h->ctx, fence);
+        break;
+    }
+    case K_MMIO_READ: {
+        uint32_t offset = pbc_wire_get_u32(&r);
+        if (!pbc_wire_done(&r) || !h)
+            ddi_lost("answered a call with a garbled register read");
+        pbc_wire_put_u32(&out, h->mmio_read(h->ctx, offset));
+        break;
+    }
+    case K_MMIO_WRITE: {
+        uint32_t offset = pbc_wire_get_u32(&r), value = pbc_wire_get_u32(&r);
+        if (!pbc_wire_done(&r) || !h)
+            ddi_lost("answered a call with a garbled register write");
+        h->mmio_write(h->ctx, offset, value);
+        break;
+    }
+    case K_LOG: {
+        char *line = pbc_wire_get_text(&r, 0);
+        if (!pbc_wire_done(&r) || !h || !line)
+            ddi_lost("answered a call with a garbled log line");
+        h->log(h->ctx, line);
+        free(line);
+        break;
+    }
+    case K_QUEUE_CPU_WORK: {
+        ddi_work w = {get_u64(&r), get_u64(&r)};
+        if (!pbc_wire_done(&r) || !h)
+            ddi_lost("answered a call with garbled CPU work");
+        PBC_PUSH(ddi.work, ddi.work_count, ddi.work_cap, w);
+        /* The index, not a pointer: the list may move as it grows. */
+        h->queue_cpu_work(h->ctx, ddi_run_work, (void *)(uintptr_t)(ddi.work_count - 1));
+        break;
+    }
+    case K_WAKE:
+        if (!pbc_wire_done(&r))
+            ddi_lost("answered a call with a garbled wake");
+        pbc_kernel_remote_wake();
+        break;
+    default:
+        ddi_lost("called back with a frame that is no callback");
+    }
+    ddi_send(seq, DDI_REPLY, &out);
+    free(out.p);
+}
+
+/* Sends a call and serves its callbacks; the answer's body, owned. */
+static uint8_t *ddi_call(const pbc_wire_buf *call, size_t *len)
+{
+    uint32_t seq = ++ddi.seq;
+    uint32_t *regs = pbc_shim_registers();
+    if (regs) /* the register file as the GPU left it */
+        memcpy(ddi_registers(), regs, PBC_MMIO_REGS * sizeof(uint32_t));
+    ddi_send(seq, 0, call);
+    for (;;) {
+        pbc_wire_head h;
+        if (pbc_wire_read_all(ddi.sock, &h, sizeof(h)))
+            ddi_lost("is gone");
+        const char *bad = pbc_wire_check(&h, seq, DDI_CALLBACK | DDI_ANSWER, DDI_MAX_FRAME);
+        if (!bad && h.flags != DDI_CALLBACK && h.flags != DDI_ANSWER)
+            bad = "a frame both a callback and an answer";
+        if (bad) {
+            char why[160];
+            snprintf(why, sizeof(why), "answered with a garbled frame: %s", bad);
+            ddi_lost(why);
+        }
+        uint8_t *body = pbc_xmalloc(h.len + 1u);
+        if (pbc_wire_read_all(ddi.sock, body, h.len))
+            ddi_lost("is gone");
+        if (h.flags == DDI_ANSWER) {
+            if (regs) /* and as the driver left it */
+                memcpy(regs, ddi_registers(), PBC_MMIO_REGS * sizeof(uint32_t));
+            *len = h.len;
+            return body;
+        }
+        if (regs)
+            memcpy(regs, ddi_registers(), PBC_MMIO_REGS * sizeof(uint32_t));
+        ddi_callback(seq, body, h.len);
+        if (regs)
+            memcpy(ddi_registers(), regs, PBC_MMIO_REGS * sizeof(uint32_t));
+        free(body);
+    }
+}
+
+/* The kernel's findings that come with every answer. */
+static void ddi_take_findings(pbc_wire_reader *r)
+{
+    for (uint32_t k = 0; k < PBC_KERNEL_NOTE_KINDS; k++) {
+        uint32_t count = pbc_wire_get_u32(r);
+        char *first = pbc_wire_get_text(r, 0);
+        pbc_kernel_note((pbc_kernel_note_kind)k, count, first);
+        free(first);
+    }
+    uint32_t asserts = pbc_wire_get_u32(r);
+    char *first = pbc_wire_get_text(r, 0);
+    pbc_shim_note_asserts(asserts, first);
+    free(first);
+    pbc_shim_note_register_writes(pbc_wire_get_u32(r));
+}
+
+/* A call with a body of words: the answer read by `r` (body owned by *keep). */
+static void ddi_roundtrip(const pbc_wire_buf *call, pbc_wire_reader *r, uint8_t **keep)
+{
+    size_t len;
+    *keep = ddi_call(call, &len);
+    *r = (pbc_wire_reader){*keep, len, 0, 0};
+}
+
+static void ddi_answer_done(pbc_wire_reader *r, uint8_t *keep, const char *what)
+{
+    ddi_take_findings(r);
+    if (!pbc_wire_done(r)) {
+        char why[120];
+        snprintf(why, sizeof(why), "answered %s with a garbled answer", what);
+        ddi_lost(why);
+    }
+    free(keep);
+}
+
+/* ---- arguments in the arena -------------------------------------------- */
+
+typedef struct ddi_copy {
+    void *mine;       /* the judge's object */
+    uint8_t *theirs;  /* its copy in the arena */
+    size_t bytes;
+} ddi_copy;
+
+static struct {
+    size_t used;
+    ddi_copy copies[8];
+    uint32_t count;
+    int full;
+} args;
+
+static void args_reset(void)
+{
+    args.used = 0;
+    args.count = 0;
+    args.full = 0;
+}
+
+/* A copy of [p, p + bytes) in the arena, remembered to be settled. */
+static void *args_copy(const void *p, size_t bytes)
+{
+    size_t at = (args.used + 63) & ~(size_t)63;
+    if (!p || args.full || args.count == PBC_ARRAY_LEN(args.copies) || bytes > PBC_DDI_ARGS_BYTES - at) {
+        args.full = 1;
+        return NULL;
+    }
+    uint8_t *to = ddi_args_base() + at;
+    memcpy(to, p, bytes);
+    args.used = at + bytes;
+    args.copies[args.count++] = (ddi_copy){(void *)p, to, bytes};
+    return to;
+}
+
+static size_t mdl_bytes(const MDL *m)
+{
+    return sizeof(MDL) + (size_t)ADDRESS_AND_SIZE_TO_SPAN_PAGES(MmGetMdlVirtualAddress(m), m->ByteCount) *
+                             sizeof(PFN_NUMBER);
+}
+
+static MDL *args_mdl(MDL *m) { return m ? args_copy(m, mdl_bytes(m)) : NULL; }
+
+/* A pointer the driver left in a field: moved to the judge's object when
+ * it points into a copy (one past its end included), else as it is. */
+static void *args_back(const void *theirs)
+{
+    const uint8_t *p = theirs;
+    for (uint32_t i = 0; i < args.count; i++) {
+        const ddi_copy *c = &args.copies[i];
+        if (p >= c->theirs && p <= c->theirs + c->bytes)
+            return (uint8_t *)c->mine + (p - c->theirs);
+    }
+    return (void *)theirs;
+}
+
+/* The bytes the driver changed in each copy, written into the judge's
+ * object (a snapshot of the copy first: the driver may still be writing). */
+static void args_settle(void)
+{
+    for (uint32_t i = 0; i < args.count; i++) {
+        const ddi_copy *c = &args.copies[i];
+        uint8_t *now = pbc_xmalloc(c->bytes);
+        memcpy(now, c->theirs, c->bytes);
+        uint8_t *mine = c->mine;
+        for (size_t at = 0; at < c->bytes; at += 64) {
+            size_t n = c->bytes - at < 64 ? c->bytes - at : 64;
+            if (memcmp(mine + at, now + at, n))
+                memcpy(mine + at, now + at, n);
+        }
+        free(now);
+    }
+}
+
+/* Where the pool and the private data must lie: in the arena, as given. */
+static int ddi_shared(const void *p) { return (const uint8_t *)p >= ddi.arena && (const uint8_t *)p < ddi_args_base(); }
+
+/* The copy of a BuildPagingBuffer's arguments, or NULL when they cannot be
+ * carried (an operation whose pointers this transport does not copy). */
+static DXGKARG_BUILDPAGINGBUFFER *args_build(DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    args_reset();
+    if (!ddi_shared(a->pDmaBuffer) || !ddi_shared(a->pDmaBufferPrivateData))
+        return NULL;
+    DXGKARG_BUILDPAGINGBUFFER *c = args_copy(a, sizeof(*a));
+    if (!c)
+        return NULL;
+    switch (a->Operation) {
+    case DXGK_OPERATION_TRANSFER:
+    case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER:
+        if (!a->Transfer.Source.SegmentId)
+            c->Transfer.Source.pMdl = args_mdl(a->Transfer.Source.pMdl);
+        if (!a->Transfer.Destination.SegmentId)
+            c->Transfer.Destination.pMdl = args_mdl(a->Transfer.Destination.pMdl);
+        break;
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT:
+        c->MapApertureSegment.pMdl = args_mdl(a->MapApertureSegment.pMdl);
+        break;
+    case DXGK_OPERATION_INIT_CONTEXT_RESOURCE:
+        if (!a->InitContextResource.Destination.SegmentId)
+            c->InitContextResource.Destination.pMdl = args_mdl(a->InitContextResource.Destination.pMdl);
+        if (a->InitContextResource.Destination.VirtualAddress)
+            return NULL;
+        break;
+    case DXGK_OPERATION_FILL:
+    case DXGK_OPERATION_DISCARD_CONTENT:
+    case DXGK_OPERATION_READ_PHYSICAL:
+    case DXGK_OPERATION_WRITE_PHYSICAL:
+    case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT:
+    case DXGK_OPERATION_VIRTUAL_TRANSFER:
+    case DXGK_OPERATION_VIRTUAL_FILL:
+    case DXGK_OPERATION_FLUSH_TLB:
+        break;
+    case DXGK_OPERATION_UPDATE_PAGE_TABLE:
+        if (a->UpdatePageTable.PageTableAddress.CpuVirtual)
+            return NULL; /* a CPU view of modeled memory: not yet served in a driver process */
+        c->UpdatePageTable.pPageTableEntries =
+            args_copy(a->UpdatePageTable.pPageTableEntries,
+                      (size_t)a->UpdatePageTable.NumPageTableEntries * sizeof(DXGK_PTE));
+        break;
+    default:
+        return NULL;
+    }
+    return args.full ? NULL : c;
+}
+
+/* The driver's BuildPagingBuffer arguments, back in the judge's. */
+static void args_build_back(DXGKARG_BUILDPAGINGBUFFER *a, const DXGKARG_BUILDPAGINGBUFFER *theirs_live)
+{
+    DXGKARG_BUILDPAGINGBUFFER theirs;
+    memcpy(&theirs, (const void *)theirs_live, sizeof(theirs));
+    uint32_t top = 0; /* the arguments' own copy is settled field by field, not byte by byte */
+    args.copies[top].bytes = 0;
+    args_settle();
+    switch (a->Operation) {
+    case DXGK_OPERATION_TRANSFER:
+    case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER:
+        if (!theirs.Transfer.Source.SegmentId)
+            theirs.Transfer.Source.pMdl = args_back(theirs.Transfer.Source.pMdl);
+        if (!theirs.Transfer.Destination.SegmentId)
+            theirs.Transfer.Destination.pMdl = args_back(theirs.Transfer.Destination.pMdl);
+        break;
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT:
+        theirs.MapApertureSegment.pMdl = args_back(theirs.MapApertureSegment.pMdl);
+        break;
+    case DXGK_OPERATION_INIT_CONTEXT_RESOURCE:
+        if (!theirs.InitContextResource.Destination.SegmentId)
+            theirs.InitContextResource.Destination.pMdl = args_back(theirs.InitContextResource.Destination.pMdl);
+        break;
+    case DXGK_OPERATION_UPDATE_PAGE_TABLE:
+        theirs.UpdatePageTable.pPageTableEntries = args_back(theirs.UpdatePageTable.pPageTableEntries);
+        break;
+    default:
+        break;
+    }
+    *a = theirs;
+}
+
+/* ---- the proxies ------------------------------------------------------- */
+
+static uint32_t proxy_index; /* one library per worker: the target the proxies call */
+
+static void ddi_call_head(pbc_wire_buf *b, uint32_t kind)
+{
+    pbc_wire_put_u32(b, kind);
+    pbc_wire_put_u32(b, proxy_index);
+}
+
+static NTSTATUS proxy_create_adapter(const pbc_adapter_info *info, HANDLE *adapter)
+{
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_CREATE_ADAPTER);
+    ddi.host = info->host;
+    ddi.work_count = 0;
+    pbc_wire_put_u32(&b, info->segment_count);
+    for (uint32_t i = 0; i < info->segment_count && i < PBC_MAX_SEGMENTS; i++) {
+        const pbc_segment_info *s = &info->segments[i];
+        pbc_wire_put_u32(&b, s->SegmentId);
+        pbc_wire_put_u32(&b, s->kind);
+        put_u64(&b, s->base);
+        put_u64(&b, s->size);
+    }
+    put_u64(&b, info->dummy_page);
+    put_u64(&b, info->mmio_physical);
+    pbc_wire_put_u32(&b, info->mmio_size);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    NTSTATUS st = (NTSTATUS)pbc_wire_get_u32(&r);
+    *adapter = (HANDLE)(uintptr_t)get_u64(&r);
+    ddi_answer_done(&r, keep, "create_adapter");
+    return st;
+}
+
+static void proxy_destroy_adapter(HANDLE adapter)
+{
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_DESTROY_ADAPTER);
+    put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    ddi_answer_done(&r, keep, "destroy_adapter");
+    ddi.host = NULL;
+}
+
+static NTSTATUS proxy_create_allocation(HANDLE adapter, const pbc_allocation_info *info, HANDLE *allocation)
+{
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_CREATE_ALLOCATION);
+    put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    pbc_wire_put_u32(&b, info->flags);
+    put_u64(&b, info->size);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    NTSTATUS st = (NTSTATUS)pbc_wire_get_u32(&r);
+    *allocation = (HANDLE)(uintptr_t)get_u64(&r);
+    ddi_answer_done(&r, keep, "create_allocation");
+    return st;
+}
+
+static void proxy_destroy_allocation(HANDLE adapter, HANDLE allocation)
+{
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_DESTROY_ALLOCATION);
+    put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    put_u64(&b, (uint64_t)(uintptr_t)allocation);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    ddi_answer_done(&r, keep, "destroy_allocation");
+}
+
+/* A DDI whose arguments are in the arena at `at`: its status. */
+static NTSTATUS proxy_ddi(uint32_t kind, HANDLE adapter, const void *at, const char *what)
+{
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, kind);
+    put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    put_u64(&b, (uint64_t)(uintptr_t)at);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    NTSTATUS st = (NTSTATUS)pbc_wire_get_u32(&r);
+    ddi_answer_done(&r, keep, what);
+    return st;
+}
+
+static NTSTATUS APIENTRY proxy_build(IN_CONST_HANDLE adapter, IN_PDXGKARG_BUILDPAGINGBUFFER a)
+{
+    DXGKARG_BUILDPAGINGBUFFER *c = args_build(a);
+    if (!c) {
+        pbc_kernel_note(PBC_KERNEL_NOTE_UNSERVED, 1,
+                        "BuildPagingBuffer: arguments a driver process cannot yet be handed (a CPU view of "
+                        "modeled memory, or an operation the transport does not copy)");
+        return STATUS_NOT_SUPPORTED;
+    }
+    NTSTATUS st = proxy_ddi(K_BUILD, adapter, c, "BuildPagingBuffer");
+    args_build_back(a, c);
+    return st;
+}
+
+static NTSTATUS APIENTRY proxy_patch(IN_CONST_HANDLE adapter, IN_CONST_PDXGKARG_PATCH p)
+{
+    args_reset();
+    DXGKARG_PATCH *c = args_copy(p, sizeof(*p));
+    if (!c || !ddi_shared(p->pDmaBuffer) || (p->pDmaBufferPrivateData && !ddi_shared(p->pDmaBufferPrivateData)) ||
+        p->AllocationListSize || p->PatchLocationListSize)
+        return STATUS_NOT_SUPPORTED;
+    NTSTATUS st = proxy_ddi(K_PATCH, adapter, c, "Patch");
+    DXGKARG_PATCH theirs;
+    memcpy(&theirs, c, sizeof(theirs));
+    memcpy((void *)p, &theirs, sizeof(theirs)); /* what the driver left, as VidMm compares it */
+    return st;
+}
+
+static NTSTATUS APIENTRY proxy_submit(IN_CONST_HANDLE adapter, IN_CONST_PDXGKARG_SUBMITCOMMAND s)
+{
+    args_reset();
+    DXGKARG_SUBMITCOMMAND *c = args_copy(s, sizeof(*s));
+    if (!c || (s->pDmaBufferPrivateData && !ddi_shared(s->pDmaBufferPrivateData)))
+        return STATUS_NOT_SUPPORTED;
+    return proxy_ddi(K_SUBMIT, adapter, c, "SubmitCommand");
+}
+
+static int proxy_gart_view(HANDLE adapter, UINT segment, uint64_t index, pbc_gart_view *out)
+{
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_GART_VIEW);
+    put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    pbc_wire_put_u32(&b, segment);
+    put_u64(&b, index);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    int rc = (int)pbc_wire_get_u32(&r);
+    out->valid = pbc_wire_get_u32(&r);
+    out->cache_coherent = pbc_wire_get_u32(&r);
+    out->page = get_u64(&r);
+    ddi_answer_done(&r, keep, "gart_view");
+    return rc == 0 ? 0 : -1;
+}
+
+static uint32_t proxy_context_data(HANDLE adapter, HANDLE allocation, void *buf, uint32_t capacity)
+{
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_CONTEXT_DATA);
+    put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    put_u64(&b, (uint64_t)(uintptr_t)allocation);
+    pbc_wire_put_u32(&b, capacity);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    size_t n = 0;
+    uint8_t *data = pbc_wire_get_bytes(&r, &n);
+    ddi_answer_done(&r, keep, "context_update_data");
+    if (n > capacity)
+        n = capacity;
+    if (data)
+        memcpy(buf, data, n);
+    free(data);
+    return (uint32_t)n;
+}
+
+static pbc_decode_status proxy_decode(const uint8_t *bytes, size_t avail, pbc_uop *uop, size_t *length,
+                                      const char **why)
+{
+    static char why_text[128];
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_DECODE);
+    size_t n = avail < DDI_DECODE_WINDOW ? avail : DDI_DECODE_WINDOW;
+    pbc_wire_put_bytes(&b, bytes, n);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    uint32_t st = pbc_wire_get_u32(&r);
+    size_t got = 0;
+    uint8_t *u = pbc_wire_get_bytes(&r, &got);
+    uint32_t len = pbc_wire_get_u32(&r);
+    char *text = pbc_wire_get_text(&r, 0);
+    ddi_answer_done(&r, keep, "the ISA decoder");
+    pbc_decode_status result = PBC_DECODE_FAULT;
+    if (st == PBC_DECODE_OK && u && got == sizeof(*uop) && len > 0 && len <= n) {
+        memcpy(uop, u, sizeof(*uop));
+        *length = len;
+        result = PBC_DECODE_OK;
+    } else {
+        snprintf(why_text, sizeof(why_text), "%s",
+                 st == PBC_DECODE_OK ? "the decoder's answer is out of range" : text ? text : "fault");
+        *why = why_text;
+    }
+    free(u);
+    free(text);
+    return result;
+}
+
+static size_t proxy_disasm(const uint8_t *bytes, size_t avail, char *line, size_t line_size)
+{
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_DISASM);
+    size_t n = avail < DDI_DECODE_WINDOW ? avail : DDI_DECODE_WINDOW;
+    pbc_wire_put_bytes(&b, bytes, n);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    uint32_t len = pbc_wire_get_u32(&r);
+    char *text = pbc_wire_get_text(&r, 0);
+    ddi_answer_done(&r, keep, "the disassembler");
+    if (line_size)
+        snprintf(line, line_size, "%s", text ? text : "");
+    free(text);
+    return len <= n ? len : 0;
+}
+
+static int proxy_pte_decode(const uint8_t *entry, uint32_t level, uint64_t *flags, uint64_t *page)
+{
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_PTE_DECODE);
+    pbc_wire_put_bytes(&b, entry, 16);
+    pbc_wire_put_u32(&b, level);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    int rc = (int)pbc_wire_get_u32(&r);
+    *flags = get_u64(&r);
+    *page = get_u64(&r);
+    ddi_answer_done(&r, keep, "the page-table entry decoder");
+    return rc == 0 ? 0 : -1;
+}
+
+/* Queued CPU work reached by the GPU: the driver process runs it. */
+static void ddi_run_work(void *arg)
+{
+    uint32_t i = (uint32_t)(uintptr_t)arg;
+    if (i >= ddi.work_count)
+        return;
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_CPU_WORK);
+    put_u64(&b, ddi.work[i].fn);
+    put_u64(&b, ddi.work[i].arg);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    ddi_answer_done(&r, keep, "CPU work");
+}
+
+/* The CPU handed to the driver's system threads. */
+static void ddi_yield(void)
+{
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_YIELD);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    ddi_answer_done(&r, keep, "a yield");
+}
+
+void pbc_ddi_proxy(pbc_target *t, pbc_isa *isa, uint32_t index)
+{
+    proxy_index = index;
+    t->create_adapter = proxy_create_adapter;
+    t->destroy_adapter = proxy_destroy_adapter;
+    t->create_allocation = proxy_create_allocation;
+    t->destroy_allocation = proxy_destroy_allocation;
+    t->build_paging_buffer = proxy_build;
+    t->patch = proxy_patch;
+    t->submit_command = proxy_submit;
+    if (t->gart_view)
+        t->gart_view = proxy_gart_view;
+    if (t->context_update_data)
+        t->context_update_data = proxy_context_data;
+    isa->decode = proxy_decode;
+    isa->disasm = proxy_disasm;
+    if (isa->pte_decode)
+        isa->pte_decode = proxy_pte_decode;
+}
+
+void pbc_ddi_driver_fds(void)
+{
+    int keep = ddi.ends[1];
+    if (keep != 3) {
+        if (dup2(keep, 3) < 0)
+            _exit(PBC_DDI_LOST_EXIT);
+        keep = 3;
+    }
+    ddi.ends[1] = keep;
+    ddi.ends[0] = -1;
+    syscall(SYS_close_range, 4u, ~0u, 0u);
+}
+
+int pbc_ddi_is_proxy(const pbc_target *t) { return t && t->build_paging_buffer == proxy_build; }
+
+void pbc_ddi_judge(int pid)
+{
+    ddi.driver = pid;
+    ddi.sock = ddi.ends[0];
+    close(ddi.ends[1]);
+    ddi.judging = 1;
+    pbc_kernel_set_remote(ddi_yield);
+}
+
+/* ---- the driver process ----------------------------------------------- */
+
+static void drv_dispatch(const pbc_wire_head *h, uint8_t *body);
+
+/* A callback to the judge, answered before the call goes on. While it
+ * waits, the judge may call in again (the doorbell made the GPU decode a
+ * packet): that call is served first. */
+static void drv_callback(const pbc_wire_buf *b, pbc_wire_reader *r, uint8_t **keep)
+{
+    uint32_t seq = ddi.call_seq;
+    if (pbc_wire_send(ddi.sock, seq, DDI_CALLBACK, b->p, b->n))
+        _exit(0);
+    for (;;) {
+        pbc_wire_head h;
+        if (pbc_wire_recv(ddi.sock, &h, keep))
+            _exit(0); /* the judge is gone: nothing to serve */
+        if (h.flags == DDI_REPLY && h.seq == seq) {
+            *r = (pbc_wire_reader){*keep, h.len, 0, 0};
+            return;
+        }
+        if (h.flags != 0)
+            _exit(0);
+        drv_dispatch(&h, *keep);
+        ddi.call_seq = seq;
+    }
+}
+
+static void drv_simple(pbc_wire_buf *b)
+{
+    pbc_wire_reader r;
+    uint8_t *keep;
+    drv_callback(b, &r, &keep);
+    free(b->p);
+    free(keep);
+}
+
+static void host_ring_submit(void *ctx, UINT segment_id, uint64_t phys, UINT start, UINT end)
+{
+    (void)ctx;
+    pbc_wire_buf b = {0};
+    pbc_wire_put_u32(&b, K_RING_SUBMIT);
+    pbc_wire_put_u32(&b, segment_id);
+    put_u64(&b, phys);
+    pbc_wire_put_u32(&b, start);
+    pbc_wire_put_u32(&b, end);
+    drv_simple(&b);
+}
+
+static void host_ring_fence(void *ctx, UINT fence)
+{
+    (void)ctx;
+    pbc_wire_buf b = {0};
+    pbc_wire_put_u32(&b, K_RING_FENCE);
+    pbc_wire_put_u32(&b, fence);
+    drv_simple(&b);
+}
+
+static uint32_t host_mmio_read(void *ctx, uint32_t offset)
+{
+    (void)ctx;
+    pbc_wire_buf b = {0};
+    pbc_wire_put_u32(&b, K_MMIO_READ);
+    pbc_wire_put_u32(&b, offset);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    drv_callback(&b, &r, &keep);
+    free(b.p);
+    uint32_t v = pbc_wire_get_u32(&r);
+    free(keep);
+    return v;
+}
+
+static void host_mmio_write(void *ctx, uint32_t offset, uint32_t value)
+{
+    (void)ctx;
+    pbc_wire_buf b = {0};
+    pbc_wire_put_u32(&b, K_MMIO_WRITE);
+    pbc_wire_put_u32(&b, offset);
+    pbc_wire_put_u32(&b, value);
+    drv_simple(&b);
+}
+
+static void host_log(void *ctx, const char *line)
+{
+    (void)ctx;
+    pbc_wire_buf b = {0};
+    pbc_wire_put_u32(&b, K_LOG);
+    pbc_wire_put_str(&b, line ? line : "");
+    drv_simple(&b);
+}
+
+static void host_queue_cpu_work(void *ctx, void (*fn)(void *arg), void *arg)
+{
+    (void)ctx;
+    pbc_wire_buf b = {0};
+    pbc_wire_put_u32(&b, K_QUEUE_CPU_WORK);
+    put_u64(&b, (uint64_t)(uintptr_t)fn);
+    put_u64(&b, (uint64_t)(uintptr_t)arg);
+    drv_simple(&b);
+}
+
+static void drv_wake(void *ctx)
+{
+    (void)ctx;
+    pbc_wire_buf b = {0};
+    pbc_wire_put_u32(&b, K_WAKE);
+    drv_simple(&b);
+}
+
+static pbc_host drv_host = {PBC_TARGET_ABI_VERSION, sizeof(pbc_host), NULL, host_ring_submit, host_ring_fence,
+                            host_mmio_read, host_mmio_write, host_log, host_queue_cpu_work};
+static pbc_segment_info drv_segments[PBC_MAX_SEGMENTS];
+
+/* What the driver's kernel found since the last answer. */
+static void drv_put_findings(pbc_wire_buf *b, int end_of_run)
+{
+    char first[512];
+    uint32_t (*const take[])(char *, size_t) = {pbc_kernel_take_bad_frees, pbc_kernel_take_lock_errors,
+                                                pbc_kernel_take_bugchecks, pbc_kernel_take_unserved};
+    for (size_t k = 0; k < PBC_ARRAY_LEN(take); k++) {
+        uint32_t n = take[k](first, sizeof(first));
+        pbc_wire_put_u32(b, n);
+        pbc_wire_put_str(b, n ? first : NULL);
+    }
+    uint32_t leaks = end_of_run ? pbc_kernel_take_leaks(first, sizeof(first)) : 0;
+    pbc_wire_put_u32(b, leaks);
+    pbc_wire_put_str(b, leaks ? first : NULL);
+    uint32_t threads = end_of_run ? pbc_kernel_take_threads(first, sizeof(first)) : 0;
+    pbc_wire_put_u32(b, threads);
+    pbc_wire_put_str(b, threads ? first : NULL);
+    const char *assert_first;
+    uint32_t asserts = pbc_shim_take_asserts(&assert_first);
+    pbc_wire_put_u32(b, asserts);
+    pbc_wire_put_str(b, asserts ? assert_first : NULL);
+    uint64_t writes = pbc_shim_take_register_writes();
+    pbc_wire_put_u32(b, writes > UINT32_MAX ? UINT32_MAX : (uint32_t)writes);
+}
+
+/* One call of the judge's, served: the answer's body in out. */
+static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pbc_wire_buf *out)
+{
+    int end_of_run = 0;
+    switch (kind) {
+    case K_CREATE_ADAPTER: {
+        pbc_kernel_reset();
+        pbc_adapter_info info = {.struct_size = sizeof(info), .host = &drv_host};
+        info.segment_count = pbc_wire_get_u32(r);
+        for (uint32_t i = 0; i < info.segment_count && i < PBC_MAX_SEGMENTS; i++) {
+            drv_segments[i].SegmentId = pbc_wire_get_u32(r);
+            drv_segments[i].kind = pbc_wire_get_u32(r);
+            drv_segments[i].base = get_u64(r);
+            drv_segments[i].size = get_u64(r);
+        }
+        info.segments = drv_segments;
+        info.dummy_page = get_u64(r);
+        info.mmio_physical = get_u64(r);
+        info.mmio_size = pbc_wire_get_u32(r);
+        pbc_shim_serve_registers(ddi_registers(), info.mmio_physical);
+        HANDLE adapter = NULL;
+        pbc_shim_enter();
+        NTSTATUS st = t->create_adapter(&info, &adapter);
+        pbc_shim_leave();
+        pbc_wire_put_u32(out, (uint32_t)st);
+        put_u64(out, (uint64_t)(uintptr_t)adapter);
+        break;
+    }
+    case K_DESTROY_ADAPTER: {
+        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
+        pbc_shim_enter();
+        t->destroy_adapter(adapter);
+        pbc_shim_leave();
+        end_of_run = 1;
+        break;
+    }
+    case K_CREATE_ALLOCATION: {
+        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
+        pbc_allocation_info info = {.struct_size = sizeof(info)};
+        info.flags = pbc_wire_get_u32(r);
+        info.size = get_u64(r);
+        HANDLE h = NULL;
+        pbc_shim_enter();
+        NTSTATUS st = t->create_allocation(adapter, &info, &h);
+        pbc_shim_leave();
+        pbc_wire_put_u32(out, (uint32_t)st);
+        put_u64(out, (uint64_t)(uintptr_t)h);
+        break;
+    }
+    case K_DESTROY_ALLOCATION: {
+        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
+        HANDLE h = (HANDLE)(uintptr_t)get_u64(r);
+        pbc_shim_enter();
+        t->destroy_allocation(adapter, h);
+        pbc_shim_leave();
+        break;
+    }
+    case K_BUILD:
+    case K_PATCH:
+    case K_SUBMIT: {
+        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
+        void *at = (void *)(uintptr_t)get_u64(r);
+        NTSTATUS st;
+        pbc_shim_enter();
+        if (kind == K_BUILD)
+            st = t->build_paging_buffer(adapter, at);
+        else if (kind == K_PATCH)
+            st = t->patch(adapter, at);
+        else {
+            pbc_kernel_on_wake(drv_wake, NULL);
+            st = t->submit_command(adapter, at);
+            pbc_kernel_on_wake(NULL, NULL);
+        }
+        pbc_shim_leave();
+        pbc_wire_put_u32(out, (uint32_t)st);
+        break;
+    }
+    case K_GART_VIEW: {
+        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
+        uint32_t segment = pbc_wire_get_u32(r);
+        uint64_t index = get_u64(r);
+        pbc_gart_view v = {0};
+        pbc_shim_enter();
+        int rc = t->gart_view(adapter, segment, index, &v);
+        pbc_shim_leave();
+        pbc_wire_put_u32(out, (uint32_t)rc);
+        pbc_wire_put_u32(out, v.valid);
+        pbc_wire_put_u32(out, v.cache_coherent);
+        put_u64(out, v.page);
+        break;
+    }
+    case K_CONTEXT_DATA: {
+        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
+        HANDLE h = (HANDLE)(uintptr_t)get_u64(r);
+        uint32_t cap = pbc_wire_get_u32(r);
+        if (cap > DDI_MAX_FRAME / 2)
+            cap = DDI_MAX_FRAME / 2;
+        uint8_t *buf = pbc_xcalloc(1, cap ? cap : 1);
+        pbc_shim_enter();
+        uint32_t n = t->context_update_data(adapter, h, buf, cap);
+        pbc_shim_leave();
+        pbc_wire_put_bytes(out, buf, n < cap ? n : cap);
+        free(buf);
+        break;
+    }
+    case K_DECODE: {
+        size_t n = 0;
+        uint8_t *bytes = pbc_wire_get_bytes(r, &n);
+        pbc_uop u;
+        memset(&u, 0, sizeof(u));
+        size_t len = 0;
+        const char *why = NULL;
+        pbc_decode_status st = bytes && n ? t->isa->decode(bytes, n, &u, &len, &why) : PBC_DECODE_FAULT;
+        pbc_wire_put_u32(out, st);
+        pbc_wire_put_bytes(out, &u, sizeof(u));
+        pbc_wire_put_u32(out, (uint32_t)len);
+        pbc_wire_put_str(out, st == PBC_DECODE_OK ? NULL : why ? why : "fault");
+        free(bytes);
+        break;
+    }
+    case K_DISASM: {
+        size_t n = 0;
+        uint8_t *bytes = pbc_wire_get_bytes(r, &n);
+        char line[256] = "";
+        size_t len = bytes && n ? t->isa->disasm(bytes, n, line, sizeof(line)) : 0;
+        line[sizeof(line) - 1] = '\0';
+        pbc_wire_put_u32(out, (uint32_t)len);
+        pbc_wire_put_str(out, line);
+        free(bytes);
+        break;
+    }
+    case K_PTE_DECODE: {
+        size_t n = 0;
+        uint8_t *entry = pbc_wire_get_bytes(r, &n);
+        uint32_t level = pbc_wire_get_u32(r);
+        uint64_t flags = 0, page = 0;
+        int rc = entry && n == 16 ? pbc_isa_pte_decode(t->isa)(entry, level, &flags, &page) : -1;
+        pbc_wire_put_u32(out, (uint32_t)rc);
+        put_u64(out, flags);
+        put_u64(out, page);
+        free(entry);
+        break;
+    }
+    case K_CPU_WORK: {
+        void (*fn)(void *) = (void (*)(void *))(uintptr_t)get_u64(r);
+        void *arg = (void *)(uintptr_t)get_u64(r);
+        pbc_shim_enter();
+        fn(arg);
+        pbc_shim_leave();
+        break;
+    }
+    case K_YIELD:
+        pbc_kernel_yield();
+        break;
+    default:
+        _exit(0);
+    }
+    drv_put_findings(out, end_of_run);
+}
+
+/* One call of the judge's: served, answered, its body freed. */
+static void drv_dispatch(const pbc_wire_head *h, uint8_t *body)
+{
+    pbc_wire_reader r = {body, h->len, 0, 0};
+    uint32_t kind = pbc_wire_get_u32(&r);
+    uint32_t index = pbc_wire_get_u32(&r);
+    if (index >= ddi.target_count)
+        _exit(0);
+    ddi.call_seq = h->seq;
+    pbc_wire_buf out = {0};
+    drv_serve(ddi.targets[index], kind, &r, &out);
+    if (pbc_wire_send(ddi.sock, h->seq, DDI_ANSWER, out.p, out.n))
+        _exit(0);
+    free(out.p);
+    free(body);
+    while (waitpid(-1, NULL, WNOHANG) > 0) /* the builder's ended children, not left as zombies */
+        ;
+}
+
+_Noreturn void pbc_ddi_serve(const pbc_target *const *targets, uint32_t count)
+{
+    ddi.sock = ddi.ends[1];
+    ddi.targets = targets;
+    ddi.target_count = count;
+    for (;;) {
+        pbc_wire_head h;
+        uint8_t *body;
+        if (pbc_wire_recv(ddi.sock, &h, &body) || h.flags != 0)
+            _exit(0); /* the judge is done with us */
+        drv_dispatch(&h, body);
+    }
+}
