@@ -122,11 +122,17 @@ static uint8_t *ddi_private_base(void) { return ddi_pool_at(PBC_DDI_POOLS); }
 static uint32_t *ddi_registers(void) { return (uint32_t *)(ddi_private_base() + DDI_PRIVATE_BYTES); }
 static uint8_t *ddi_args_base(void) { return ddi_private_base() + DDI_PRIVATE_BYTES + PBC_PAGE_SIZE; }
 static uint8_t *ddi_mdl_base(void) { return ddi_args_base() + PBC_DDI_ARGS_BYTES; }
+/* VidMm's CPU view of a page table for an immediate update (vidmm/va.c):
+ * two pages between inaccessible ones, after the MDL area. */
+#define DDI_TABLE_VIEW_BYTES (2u * PBC_PAGE_SIZE)
+static uint8_t *ddi_table_view(void) { return ddi_mdl_base() + DDI_MDL_BYTES + PBC_PAGE_SIZE; }
+
+uint8_t *pbc_ddi_table_view(void) { return ddi.judging ? ddi_table_view() : NULL; }
 
 int pbc_ddi_prepare(void)
 {
     ddi.size = (size_t)PBC_DDI_POOLS * PBC_DMA_POOL_SIZE + DDI_PRIVATE_BYTES + PBC_PAGE_SIZE + PBC_DDI_ARGS_BYTES +
-               DDI_MDL_BYTES;
+               DDI_MDL_BYTES + DDI_TABLE_VIEW_BYTES + 2 * PBC_PAGE_SIZE;
     void *p = mmap(NULL, ddi.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
         return -1;
@@ -144,6 +150,10 @@ int pbc_ddi_prepare(void)
     }
     ddi.arena = p;
     ddi.zone = z;
+    /* The table view's neighbours are inaccessible, as VidMm's own are. */
+    if (mprotect(ddi_table_view() - PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_NONE) ||
+        mprotect(ddi_table_view() + DDI_TABLE_VIEW_BYTES, PBC_PAGE_SIZE, PROT_NONE))
+        return -1;
     return 0;
 }
 
@@ -568,6 +578,16 @@ static void args_settle(void)
     }
 }
 
+/* A CPU view VidMm hands the builder: one the shim made (in the zone) or
+ * VidMm's view of a page table (pbc_ddi_table_view): the same address in
+ * the driver process. */
+static int ddi_view_or_null(const void *p)
+{
+    const uint8_t *b = p;
+    return !p || ddi_in_zone((uint64_t)(uintptr_t)p) ||
+           (b >= ddi_table_view() && b < ddi_table_view() + DDI_TABLE_VIEW_BYTES);
+}
+
 /* Where the pool and the private data must lie: in the arena, as given. */
 static int ddi_shared(const void *p) { return (const uint8_t *)p >= ddi.arena && (const uint8_t *)p < ddi_args_base(); }
 
@@ -576,7 +596,8 @@ static int ddi_shared(const void *p) { return (const uint8_t *)p >= ddi.arena &&
 static DXGKARG_BUILDPAGINGBUFFER *args_build(DXGKARG_BUILDPAGINGBUFFER *a)
 {
     args_reset();
-    if (!ddi_shared(a->pDmaBuffer) || !ddi_shared(a->pDmaBufferPrivateData))
+    if ((a->pDmaBuffer && !ddi_shared(a->pDmaBuffer)) ||
+        (a->pDmaBufferPrivateData && !ddi_shared(a->pDmaBufferPrivateData)))
         return NULL;
     DXGKARG_BUILDPAGINGBUFFER *c = args_copy(a, sizeof(*a));
     if (!c)
@@ -595,7 +616,7 @@ static DXGKARG_BUILDPAGINGBUFFER *args_build(DXGKARG_BUILDPAGINGBUFFER *a)
     case DXGK_OPERATION_INIT_CONTEXT_RESOURCE:
         if (!a->InitContextResource.Destination.SegmentId)
             c->InitContextResource.Destination.pMdl = args_mdl(a->InitContextResource.Destination.pMdl);
-        if (a->InitContextResource.Destination.VirtualAddress)
+        if (!ddi_view_or_null(a->InitContextResource.Destination.VirtualAddress))
             return NULL;
         break;
     case DXGK_OPERATION_FILL:
@@ -606,13 +627,45 @@ static DXGKARG_BUILDPAGINGBUFFER *args_build(DXGKARG_BUILDPAGINGBUFFER *a)
     case DXGK_OPERATION_VIRTUAL_TRANSFER:
     case DXGK_OPERATION_VIRTUAL_FILL:
     case DXGK_OPERATION_FLUSH_TLB:
+    case DXGK_OPERATION_NOTIFY_RESIDENCY:
+    case DXGK_OPERATION_SIGNAL_MONITORED_FENCE:
+    case DXGK_OPERATION_NOTIFY_FENCE_RESIDENCY:
+    case DXGK_OPERATION_MAP_MMU:
+    case DXGK_OPERATION_UNMAP_MMU:
+    case DXGK_OPERATION_NOTIFY_RESIDENCY2:
+    case DXGK_OPERATION_NOTIFY_ALLOC:
+        break; /* values only */
+    case DXGK_OPERATION_UPDATE_PAGE_TABLE: {
+        /* CpuVirtual is VidMm's view of the table, made in the arena
+         * (pbc_ddi_table_view) when the builder is in a driver process. */
+        if (!ddi_view_or_null(a->UpdatePageTable.PageTableAddress.CpuVirtual))
+            return NULL;
+        size_t n = a->UpdatePageTable.Flags.Repeat ? 1 : a->UpdatePageTable.NumPageTableEntries;
+        if (a->UpdatePageTable.pPageTableEntries)
+            c->UpdatePageTable.pPageTableEntries = args_copy(a->UpdatePageTable.pPageTableEntries, n * sizeof(DXGK_PTE));
+        if (a->UpdatePageTable.pPageTableEntries64KB)
+            c->UpdatePageTable.pPageTableEntries64KB =
+                args_copy(a->UpdatePageTable.pPageTableEntries64KB, n * sizeof(DXGK_PTE));
         break;
-    case DXGK_OPERATION_UPDATE_PAGE_TABLE:
-        if (a->UpdatePageTable.PageTableAddress.CpuVirtual)
-            return NULL; /* a CPU view of modeled memory: not yet served in a driver process */
-        c->UpdatePageTable.pPageTableEntries =
-            args_copy(a->UpdatePageTable.pPageTableEntries,
-                      (size_t)a->UpdatePageTable.NumPageTableEntries * sizeof(DXGK_PTE));
+    }
+    case DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES:
+        if (a->CopyPageTableEntries.pRanges)
+            c->CopyPageTableEntries.pRanges = args_copy(a->CopyPageTableEntries.pRanges,
+                                                        (size_t)a->CopyPageTableEntries.NumRanges *
+                                                            sizeof(*a->CopyPageTableEntries.pRanges));
+        break;
+    case DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION:
+        if (a->UpdateContextAllocation.pDriverPrivateData)
+            c->UpdateContextAllocation.pDriverPrivateData = args_copy(a->UpdateContextAllocation.pDriverPrivateData,
+                                                                      a->UpdateContextAllocation.DriverPrivateDataSize);
+        break;
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT2:
+        if (!a->MapApertureSegment2.Adl.Flags.Contiguous && a->MapApertureSegment2.Adl.Pages)
+            c->MapApertureSegment2.Adl.Pages = args_copy(a->MapApertureSegment2.Adl.Pages,
+                                                         (size_t)a->MapApertureSegment2.Adl.PageCount *
+                                                             sizeof(DXGK_PAGE_NUMBER));
+        if (!ddi_view_or_null(a->MapApertureSegment2.CpuVisibleAddress))
+            return NULL;
         break;
     default:
         return NULL;
@@ -645,6 +698,18 @@ static void args_build_back(DXGKARG_BUILDPAGINGBUFFER *a, const DXGKARG_BUILDPAG
         break;
     case DXGK_OPERATION_UPDATE_PAGE_TABLE:
         theirs.UpdatePageTable.pPageTableEntries = args_back(theirs.UpdatePageTable.pPageTableEntries);
+        theirs.UpdatePageTable.pPageTableEntries64KB = args_back(theirs.UpdatePageTable.pPageTableEntries64KB);
+        break;
+    case DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES:
+        theirs.CopyPageTableEntries.pRanges = args_back(theirs.CopyPageTableEntries.pRanges);
+        break;
+    case DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION:
+        theirs.UpdateContextAllocation.pDriverPrivateData =
+            args_back(theirs.UpdateContextAllocation.pDriverPrivateData);
+        break;
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT2:
+        if (!a->MapApertureSegment2.Adl.Flags.Contiguous)
+            theirs.MapApertureSegment2.Adl.Pages = args_back(theirs.MapApertureSegment2.Adl.Pages);
         break;
     default:
         break;
@@ -767,7 +832,7 @@ static NTSTATUS APIENTRY proxy_patch(IN_CONST_HANDLE adapter, IN_CONST_PDXGKARG_
 {
     args_reset();
     DXGKARG_PATCH *c = args_copy(p, sizeof(*p));
-    if (!c || !ddi_shared(p->pDmaBuffer) || (p->pDmaBufferPrivateData && !ddi_shared(p->pDmaBufferPrivateData)) ||
+    if (!c || (p->pDmaBuffer && !ddi_shared(p->pDmaBuffer)) || (p->pDmaBufferPrivateData && !ddi_shared(p->pDmaBufferPrivateData)) ||
         p->AllocationListSize || p->PatchLocationListSize)
         return STATUS_NOT_SUPPORTED;
     NTSTATUS st = proxy_ddi(K_PATCH, adapter, c, "Patch");

@@ -65,6 +65,11 @@ void pbc_ddi_proxy(pbc_target *table, pbc_isa *isa, uint32_t index);
  * its worlds' pools and private data must be in the arena. */
 int pbc_ddi_is_proxy(const pbc_target *t);
 
+/* VidMm's CPU view of a page table (two pages, vidmm/va.c) for a builder
+ * in the driver process: in the arena, at the same address there; NULL
+ * without a driver process. */
+uint8_t *pbc_ddi_table_view(void);
+
 /* A paging-buffer pool in the arena for a target world's GPU (NULL when
  * the judge has no driver process or every pool is lent). */
 uint8_t *pbc_ddi_pool(void);
