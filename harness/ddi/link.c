@@ -79,7 +79,7 @@ enum { DDI_CALLBACK = 1u, DDI_ANSWER = 2u, DDI_REPLY = 4u };
 #define DDI_MAX_FRAME (1u << 20)
 /* Bytes of a packet the judge sends to be decoded: the longest packet an
  * ISA may have. */
-#define DDI_DECODE_WINDOW 4096u
+#define DDI_DECODE_WINDOW (64u << 10)
 #define DDI_PRIVATE_BYTES ((64u << 20) + (8u << 20))
 
 typedef struct ddi_work {
@@ -959,8 +959,13 @@ static void decode_run(const uint8_t *bytes, size_t avail)
         free(u);
         free(why);
         decoded.count = i + 1;
-        if (e->status != PBC_DECODE_OK)
+        if (e->status != PBC_DECODE_OK) {
+            /* A fault at a window cut short may be the cut: that packet is
+             * asked again, with a window that starts at it. */
+            if (n < avail && i > 0)
+                decoded.count = i;
             break;
+        }
         at += e->len;
         if (at >= n)
             break;
