@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "exec/isolate.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <dlfcn.h>
@@ -148,6 +149,40 @@ static void (*worker_init)(void);
 
 void pbc_iso_set_worker_init(void (*fn)(void)) { worker_init = fn; }
 
+static int iso_split;
+static pid_t iso_driver; /* in a split worker: its driver process */
+
+void pbc_iso_set_worker_split(int split) { iso_split = split; }
+void pbc_iso_set_driver(pid_t pid) { iso_driver = pid; }
+
+/* The children of process pid (every thread's), as /proc lists them:
+ * each is reaped when it ended, and counted when it runs, except the
+ * driver process. How many run. */
+static uint32_t children_of(pid_t pid)
+{
+    char dir[64];
+    snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    uint32_t live = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[128];
+        snprintf(path, sizeof(path), "%s/%s/children", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        for (int c; fscanf(f, "%d", &c) == 1;)
+            if (c != iso_driver && (pid != getpid() || waitpid(c, NULL, WNOHANG) == 0))
+                live++;
+        fclose(f);
+    }
+    closedir(d);
+    return live;
+}
+
 /* The header of a worker's backtrace, before the faulting address: the
  * one frame whose address is exact (the others are return addresses). */
 #define ISO_FATAL_HEAD "pbcheck: worker: fatal signal, pc 0x"
@@ -224,6 +259,8 @@ static void worker_setup(const pbc_iso_limits *lim)
 /* Reaps the children that ended; whether any still runs. */
 static uint32_t worker_children(void)
 {
+    if (iso_driver > 0) /* the driver stays; what it or the worker started may not */
+        return children_of(getpid()) + children_of(iso_driver) ? ISO_LIVE_CHILDREN : 0;
     for (;;) {
         pid_t r = waitpid(-1, NULL, WNOHANG);
         if (r <= 0)
@@ -449,7 +486,7 @@ static int worker_start(pbc_iso *iso)
                                  .keep_count = iso->output >= 0 ? 3 : 2,
                                  .scratch = iso->scratch,
                                  .shared = getenv(ISO_WRITABLE_ENV),
-                                 .seccomp = 1};
+                                 .seccomp = !iso_split};
     pbc_sandbox_layers layers;
     pid_t pid = pbc_sandbox_fork(&policy, &layers);
     if (pid == 0) {

@@ -117,6 +117,14 @@ void pbc_iso_own_child(pid_t pid, int own);
  * cannot serve ends with PBC_ISO_INIT_EXIT after a "pbcheck: worker: "
  * line on stderr, which becomes the job's detail (class exit). */
 void pbc_iso_set_worker_init(void (*fn)(void));
+/* Workers split (exec/target.h): each starts a driver process that runs
+ * the vendor's code, and judges it from the other side of the DDI. The
+ * worker then runs no vendor code; the driver process takes the seccomp
+ * layer itself, and is not a child the job left behind. */
+void pbc_iso_set_worker_split(int split);
+/* In a split worker: the driver process, spared by the count of children
+ * a job left behind (its own children are counted instead). */
+void pbc_iso_set_driver(pid_t pid);
 #define PBC_ISO_INIT_EXIT 125
 
 /* For a SA_SIGINFO handler of the caller's: whether signal sig, sent by

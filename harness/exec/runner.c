@@ -11,6 +11,7 @@
 
 #include "ref_builder.h"
 #include "base/util.h"
+#include "ddi/link.h"
 #include "exec/target.h"
 
 void pbc_runner_init(pbc_runner *r) { memset(r, 0, sizeof(*r)); }
@@ -56,6 +57,19 @@ static const char *world_prepare(pbc_world *w, const pbc_scenario *s, const pbc_
     if (w->gpu)
         w->gpu->mem.data_budget = budget;
     return why;
+}
+
+/* A world of a builder that runs in the driver process pages its buffers
+ * in the arena, where that process sees them at the same address. */
+static const char *world_share(pbc_world *w, const pbc_target *t, const char *why)
+{
+    if (why || !w->gpu || !pbc_ddi_is_proxy(t) || w->gpu->pool_lent)
+        return why;
+    uint8_t *pool = pbc_ddi_pool();
+    if (!pool)
+        return "no paging-buffer pool left in the arena shared with the driver process";
+    pbc_gpu_use_pool(w->gpu, pool);
+    return NULL;
 }
 
 /* The run crossed its budget of pages written as bytes in world w: it is
@@ -105,7 +119,7 @@ int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t
     const pbc_target *ref = &pbc_target_reference;
     int differential = t != ref;
     uint32_t budget = o->byte_page_budget;
-    const char *why = world_prepare(&r->target, s, t->isa, budget);
+    const char *why = world_share(&r->target, t, world_prepare(&r->target, s, t->isa, budget));
     if (!why)
         why = world_prepare(&r->spec, s, ref->isa, budget);
     if (!why && differential)
@@ -138,7 +152,7 @@ int pbc_runner_run(pbc_runner *r, const pbc_scenario *given, const pbc_target *t
     }
     if (pbc_verdict_judge(&w, out) != PBC_VERDICT_PASS || !o->check_determinism)
         return (int)out->verdict;
-    why = world_prepare(&r->again, s, t->isa, budget);
+    why = world_share(&r->again, t, world_prepare(&r->again, s, t->isa, budget));
     if (why)
         return pbc_verdict_skip(out, "the GPU model cannot build this layout: %s", why);
     world_run(&r->again, s, t, PBC_MODE_TARGET, o, 0);

@@ -16,6 +16,9 @@
 #include "exec/target.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <sys/prctl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,8 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "ddi/link.h"
+#include "sandbox/sandbox.h"
 #include "gpu/gpu.h"
 #include "registry.h"
 
@@ -42,6 +47,7 @@ typedef struct library_target {
     int loaded_here;
 } library_target;
 
+static int targets_split; /* workers split: set by pbc_exec_targets_split_on */
 static library_target **libraries; /* each on its own: tables handed out never move */
 static uint32_t library_count, library_cap;
 
@@ -364,7 +370,10 @@ static const pbc_target *library_probe(const char *path, const pbc_iso_limits *l
     } else if (l) {
         l->path = pbc_xstrdup(path);
         PBC_PUSH(libraries, library_count, library_cap, l);
-        pbc_iso_set_worker_init(pbc_exec_targets_load_here); /* workers load it, not us */
+        if (!targets_split) /* workers load it, not us */
+            pbc_iso_set_worker_init(pbc_exec_targets_load_here);
+        else
+            pbc_exec_targets_split();
         t = &l->table;
     } else {
         char *text = pbc_wire_get_text(&in, 0);
@@ -379,6 +388,9 @@ const pbc_target *pbc_exec_target_open(const char *name, const pbc_iso_limits *l
                                        char *why, size_t why_size)
 {
     memset(load, 0, sizeof(*load));
+    const char *split = getenv("PBCHECK_SPLIT");
+    if (split && *split && strcmp(split, "0"))
+        targets_split = 1;
     if (pbc_exec_target_is_path(name))
         return library_probe(name, limits, load, why, why_size);
     const pbc_target *t = pbc_target_find(name);
@@ -425,6 +437,57 @@ void pbc_exec_targets_load_here(void)
         l->table = t;
         l->loaded_here = 1;
     }
+}
+
+/* The worker's start when workers split (pbc_exec_targets_split): the
+ * driver process is forked before anything of the vendor's is loaded,
+ * takes its own seccomp layer, loads the libraries and serves; the worker
+ * keeps the descriptions, whose hooks become the proxies. */
+static void targets_split_here(void)
+{
+    if (pbc_ddi_prepare()) {
+        fprintf(stderr, "pbcheck: worker: no memory to share with a driver process: %s\n", strerror(errno));
+        fflush(stderr);
+        _exit(PBC_ISO_INIT_EXIT);
+    }
+    pid_t worker = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "pbcheck: worker: no driver process: %s\n", strerror(errno));
+        fflush(stderr);
+        _exit(PBC_ISO_INIT_EXIT);
+    }
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != worker)
+            _exit(0);
+        pbc_ddi_driver_fds();
+        if (pbc_sandbox_seccomp_available() && pbc_sandbox_seccomp_here()) {
+            fprintf(stderr, "pbcheck: worker: the driver process's seccomp layer: %s\n", strerror(errno));
+            fflush(stderr);
+            _exit(PBC_ISO_INIT_EXIT);
+        }
+        pbc_exec_targets_load_here();
+        const pbc_target **tables = pbc_xcalloc(library_count ? library_count : 1, sizeof(*tables));
+        for (uint32_t i = 0; i < library_count; i++)
+            tables[i] = &libraries[i]->table;
+        pbc_ddi_serve(tables, library_count);
+    }
+    pbc_ddi_judge(pid);
+    pbc_iso_set_driver(pid);
+    prctl(PR_SET_DUMPABLE, 0); /* no /proc/PID/mem of the judge's for the driver process */
+    for (uint32_t i = 0; i < library_count; i++) {
+        pbc_ddi_proxy(&libraries[i]->table, &libraries[i]->isa, i);
+        libraries[i]->loaded_here = 1;
+    }
+}
+
+void pbc_exec_targets_split_on(void) { targets_split = 1; }
+
+void pbc_exec_targets_split(void)
+{
+    pbc_iso_set_worker_split(1);
+    pbc_iso_set_worker_init(targets_split_here);
 }
 
 const pbc_target *pbc_exec_target_open_here(const char *name, char *why, size_t why_size)

@@ -53,6 +53,15 @@ const pbc_target *pbc_exec_target_open(const char *name, const pbc_iso_limits *l
  * ends the process with PBC_ISO_INIT_EXIT after one line on stderr. */
 void pbc_exec_targets_load_here(void);
 
+/* From now on, workers of library targets split (docs/architecture.md,
+ * "Trust boundary"): each forks a driver process that loads the
+ * libraries and runs their code, and judges it across the DDI
+ * (harness/ddi/). Call before the first target is opened. */
+void pbc_exec_targets_split_on(void);
+/* The workers started from now on split (what opening a library does
+ * once pbc_exec_targets_split_on was called). */
+void pbc_exec_targets_split(void);
+
 /* Opens a target and loads a library in this process, without a probe:
  * for a process that is itself the worker (a fuzz target binary). */
 const pbc_target *pbc_exec_target_open_here(const char *name, char *why, size_t why_size);

@@ -114,6 +114,17 @@ pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const 
     return gpu;
 }
 
+void pbc_gpu_use_pool(pbc_gpu *gpu, uint8_t *pool)
+{
+    if (pool == gpu->dma_pool)
+        return;
+    memcpy(pool, gpu->dma_pool, PBC_DMA_POOL_SIZE);
+    if (!gpu->pool_lent)
+        free(gpu->dma_pool);
+    gpu->dma_pool = pool;
+    gpu->pool_lent = 1;
+}
+
 int pbc_gpu_same_layout(const pbc_gpu *gpu, const pbc_segment_info *segments, uint32_t count)
 {
     if (gpu->segment_count != count)
@@ -168,7 +179,8 @@ void pbc_gpu_destroy(pbc_gpu *gpu)
     pbc_mem_fini(&gpu->mem);
     free(gpu->sys_taken);
     free(gpu->sys_runs);
-    free(gpu->dma_pool);
+    if (!gpu->pool_lent)
+        free(gpu->dma_pool);
     free(gpu->queue);
     free(gpu->fences);
     free(gpu->fetch);

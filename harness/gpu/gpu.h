@@ -259,6 +259,7 @@ struct pbc_gpu {
     uint64_t pool_base; /* GPU physical address of the paging-buffer pool in this layout */
     uint64_t mmio_base; /* physical address of the register file in this layout */
     uint8_t *dma_pool;
+    int pool_lent; /* dma_pool is the caller's (pbc_gpu_use_pool), not freed here */
     uint32_t dma_used;
     uint64_t pool_alias; /* where the pool also appears in a memory segment (S40), 0 = nowhere */
     uint32_t mmio[PBC_MMIO_REGS];
@@ -325,6 +326,10 @@ uint64_t pbc_gpu_layout_shift(const pbc_segment_info *segments, uint32_t count);
 pbc_gpu *pbc_gpu_create(const pbc_segment_info *segments, uint32_t count, const pbc_isa *isa,
                         const char **why);
 void pbc_gpu_destroy(pbc_gpu *gpu);
+/* The paging-buffer pool moves to `pool` (PBC_DMA_POOL_SIZE bytes,
+ * page-aligned, owned by the caller and kept until the GPU is destroyed):
+ * memory a driver process shares (harness/ddi/). Its bytes are copied. */
+void pbc_gpu_use_pool(pbc_gpu *gpu, uint8_t *pool);
 /* Whether the GPU has exactly this segment layout. */
 int pbc_gpu_same_layout(const pbc_gpu *gpu, const pbc_segment_info *segments, uint32_t count);
 /* Another layout for the same GPU, reset to power-on state: memory page

@@ -249,8 +249,16 @@ const char *pbc_kernel_log(size_t *len)
 
 uint32_t pbc_kernel_log_dropped(void) { return ks.log_dropped; }
 
+static void (*ks_remote_yield)(void);
+/* What a driver process's kernel found about leaks and threads at the end
+ * of its run (pbc_kernel_note): taken by the next take of its kind. */
+static ks_finding ks_remote_end[2];
+static uint32_t ks_take_remote_end(pbc_kernel_note_kind kind, char *first, size_t n);
+
 uint32_t pbc_kernel_take_leaks(char *first, size_t n)
 {
+    if (ks_remote_yield)
+        return ks_take_remote_end(PBC_KERNEL_NOTE_LEAKS, first, n);
     int took = ks_hold();
     uint32_t count = ks.block_count;
     if (first && n) {
@@ -266,6 +274,40 @@ uint32_t pbc_kernel_take_leaks(char *first, size_t n)
         free(ks.blocks[i].p);
     ks.block_count = 0;
     ks_unhold(took);
+    return count;
+}
+
+
+void pbc_kernel_note(pbc_kernel_note_kind kind, uint32_t count, const char *first)
+{
+    if (!count || kind >= PBC_KERNEL_NOTE_KINDS)
+        return;
+    int took = ks_hold();
+    ks_finding *f = kind >= PBC_KERNEL_NOTE_LEAKS ? &ks_remote_end[kind - PBC_KERNEL_NOTE_LEAKS]
+                                                   : &ks.found[(ks_kind)kind];
+    if (f->count == 0)
+        snprintf(f->first, sizeof(f->first), "%s", first ? first : "");
+    f->count += count;
+    ks_unhold(took);
+}
+
+void pbc_kernel_set_remote(void (*yield)(void)) { ks_remote_yield = yield; }
+
+void pbc_kernel_remote_wake(void)
+{
+    if (ks.wake)
+        ks.wake(ks.wake_ctx);
+}
+
+/* A noted end-of-run finding of a driver process, taken: its count. */
+static uint32_t ks_take_remote_end(pbc_kernel_note_kind kind, char *first, size_t n)
+{
+    ks_finding *f = &ks_remote_end[kind - PBC_KERNEL_NOTE_LEAKS];
+    uint32_t count = f->count;
+    if (first && n && count)
+        snprintf(first, n, "%s", f->first);
+    f->count = 0;
+    f->first[0] = '\0';
     return count;
 }
 
@@ -565,6 +607,10 @@ static int ks_any_ready(void)
 
 void pbc_kernel_yield(void)
 {
+    if (ks_remote_yield) {
+        ks_remote_yield();
+        return;
+    }
     int took = ks_hold();
     if (!ks_self) {
         struct timespec until = ks_deadline(KS_DDI_WAIT_MS);
@@ -1181,6 +1227,8 @@ NTSTATUS ZwClose(HANDLE Handle)
 
 uint32_t pbc_kernel_take_threads(char *first, size_t n)
 {
+    if (ks_remote_yield)
+        return ks_take_remote_end(PBC_KERNEL_NOTE_THREADS, first, n);
     int took = ks_hold();
     uint32_t count = 0, started = 0;
     if (first && n)

@@ -111,4 +111,27 @@ void pbc_kernel_release_spin_lock(uint64_t *lock, uint8_t new_irql);
 /* Microseconds the run has spent in KeStallExecutionProcessor. */
 uint64_t pbc_kernel_stalled_us(void);
 
+/* A driver that runs in a process of its own (harness/ddi/): its kernel
+ * services run there, and what they found comes back with each answer.
+ * pbc_kernel_note adds it here, so that the take functions above give it
+ * to VidMm as they give the findings of a driver run in this process
+ * (first: the first finding's text, made safe by the caller). */
+typedef enum pbc_kernel_note_kind {
+    PBC_KERNEL_NOTE_BAD_FREE,
+    PBC_KERNEL_NOTE_LOCK,
+    PBC_KERNEL_NOTE_BUGCHECK,
+    PBC_KERNEL_NOTE_UNSERVED,
+    PBC_KERNEL_NOTE_LEAKS,
+    PBC_KERNEL_NOTE_THREADS,
+    PBC_KERNEL_NOTE_KINDS
+} pbc_kernel_note_kind;
+void pbc_kernel_note(pbc_kernel_note_kind kind, uint32_t count, const char *first);
+/* With yield set, pbc_kernel_yield hands the CPU to the driver process's
+ * threads (it asks that process to run them) instead of this process's;
+ * NULL: this process's again. */
+void pbc_kernel_set_remote(void (*yield)(void));
+/* The driver process's KeSetEvent woke a thread during a call: VidMm's
+ * wake hook (pbc_kernel_on_wake) runs here as it would in that process. */
+void pbc_kernel_remote_wake(void);
+
 #endif

@@ -154,6 +154,8 @@ static shim_cpu *shim_here(void) { return shim_lent ? shim_lent : &shim_mine; }
 #define shim_spares (shim_here()->spares)
 #define shim_guards (shim_here()->guards)
 
+static int shim_protect(void *addr, size_t len, int prot);
+
 /* The spares, once those a parent process left are gone. */
 static void shim_spares_own(void)
 {
@@ -167,6 +169,71 @@ static void shim_spares_own(void)
     }
     shim_spares.count = 0;
     shim_spares.pid = me;
+}
+
+/* ---- a driver process (harness/ddi/) -------------------------------- */
+
+/* When the builder runs in a driver process, its accesses fault there,
+ * not here: the views (made in `zone`, mapped at the same address in both
+ * processes) and the watched paging-buffer pools (in [mirror_lo,
+ * mirror_hi)) keep their protection in the driver process's mapping. The
+ * shim runs as it does for a builder in this process, and a protection
+ * change in those ranges is also logged for that process
+ * (pbc_shim_take_mirror); the driver process's faults come back through
+ * pbc_shim_fault. */
+static struct {
+    uint8_t *zone, *lo, *hi;
+    size_t zone_bytes, zone_used;
+    int zone_fd;
+    pbc_shim_prot *log;
+    uint32_t count, cap, taken;
+} shim_split;
+
+static int shim_mirrored(const void *addr)
+{
+    const uint8_t *p = addr;
+    return shim_split.zone && ((p >= shim_split.zone && p < shim_split.zone + shim_split.zone_bytes) ||
+                               (p >= shim_split.lo && p < shim_split.hi));
+}
+
+static int shim_protect(void *addr, size_t len, int prot)
+{
+    /* Here as well: the harness's own accesses find the pages as they
+     * would with the builder in this process. */
+    if (mprotect(addr, len, prot) != 0)
+        return -1;
+    if (!shim_mirrored(addr))
+        return 0;
+    if (shim_split.taken) { /* the last log was handed over: start a new one */
+        shim_split.count = 0;
+        shim_split.taken = 0;
+    }
+    pbc_shim_prot *last = shim_split.count ? &shim_split.log[shim_split.count - 1] : NULL;
+    if (last && last->prot == (uint32_t)prot && last->addr + last->len == (uint64_t)(uintptr_t)addr) {
+        last->len += len; /* runs of pages: one entry */
+        return 0;
+    }
+    pbc_shim_prot e = {(uint64_t)(uintptr_t)addr, len, (uint32_t)prot};
+    PBC_PUSH(shim_split.log, shim_split.count, shim_split.cap, e);
+    return 0;
+}
+
+void pbc_shim_split(uint8_t *zone, size_t zone_bytes, int zone_fd, uint8_t *mirror_lo, uint8_t *mirror_hi)
+{
+    shim_split.zone = zone;
+    shim_split.zone_bytes = zone_bytes;
+    shim_split.zone_fd = zone_fd;
+    shim_split.lo = mirror_lo;
+    shim_split.hi = mirror_hi;
+}
+
+uint32_t pbc_shim_take_mirror(const pbc_shim_prot **out)
+{
+    if (shim_split.taken)
+        shim_split.count = 0;
+    shim_split.taken = 1;
+    *out = shim_split.log;
+    return shim_split.count;
 }
 
 /* ---- write detection ------------------------------------------------ */
@@ -211,7 +278,7 @@ static int shim_watch_fault(uint8_t *a)
     if (w->state[i] != PBC_SHIM_SEALED && w->state[i] != PBC_SHIM_FILLED)
         return 0;
     memcpy(pbc_shim_watch_clean(w, i), w->base + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE);
-    if (mprotect(w->base + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+    if (shim_protect(w->base + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
         shim_cannot_track();
     w->state[i] = PBC_SHIM_DIRTY;
     w->dirty[w->dirty_count++] = (uint32_t)i;
@@ -396,6 +463,93 @@ void pbc_shim_attrib_arm(pbc_shim_attrib *a)
 #endif
 }
 
+/* The shim's part of a fault at a (an access fault: the page is mapped):
+ * 1 when the access may run again, 0 when it is none of the shim's.
+ * stored: the access was a store (the fault's error code); uc: the
+ * fault's context, NULL when the fault was another process's (a driver
+ * process's, pbc_shim_fault). */
+static int shim_fault_at(uint8_t *a, int stored, void *uc)
+{
+    if (shim_watch_fault(a))
+        return 1;
+    for (uint32_t k = 0; k < shim_guards.count; k++) {
+        shim_guard *g = &shim_guards.g[k];
+        if (a < g->start || a >= g->start + g->len)
+            continue;
+        size_t i = (size_t)(a - g->start) / PBC_PAGE_SIZE;
+        uint8_t *page = g->start + i * PBC_PAGE_SIZE;
+        if (g->fill && !shim_bit(g->made, i)) {
+            /* The page's first access: made, then read-only as the rest
+             * (a store faults again and is noted below). */
+            if (shim_protect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+                shim_cannot_track();
+            g->fill(g->ctx, i * PBC_PAGE_SIZE, page);
+            if (shim_protect(page, PBC_PAGE_SIZE, PROT_READ) != 0)
+                shim_cannot_track();
+            g->made[i / 64] |= 1ull << (i % 64);
+            return 1;
+        }
+        /* A store into guarded memory: noted, then let through, so the
+         * builder goes on and the harness reports it after the call (a
+         * lazy guard opens only the page, its unmade pages staying so). */
+        g->written = 1;
+        if (shim_protect(g->fill ? page : g->start, g->fill ? PBC_PAGE_SIZE : g->len, PROT_READ | PROT_WRITE) != 0)
+            shim_cannot_track();
+        return 1;
+    }
+    for (uint32_t k = 0; k < shim.map_count; k++) {
+        shim_mapping *m = &shim.map[k];
+        if (a < m->host || a >= m->host + m->bytes)
+            continue;
+        size_t i = (size_t)(a - m->host) / PBC_PAGE_SIZE;
+        uint8_t *page = m->host + i * PBC_PAGE_SIZE;
+        /* A store tells itself (the fault's error code), so a page the
+         * CPU first writes costs one fault, not a read fault and then a
+         * write fault. Without the code, a page that was readable faults
+         * only for a write. */
+        int made = 0, described = 0;
+        pbc_desc was;
+        if (!shim_bit(m->filled, i)) {
+            if (shim.filled_pages >= shim.relieve_at)
+                shim_relieve(); /* gives pages back, m's among them: the page is still to fill */
+            if (stored) { /* made where the CPU will store: its page is mapped once */
+                if (shim_protect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+                    shim_cannot_track();
+                described = shim_fill_view_page(m, i, page, &was);
+            } else {
+                described = shim_fill_view_page(m, i, m->alias + i * PBC_PAGE_SIZE, &was);
+            }
+            made = 1;
+        }
+        int write = stored || (shim_bit(m->touched, i) && !made);
+        if (!shim_bit(m->touched, i))
+            shim_note_bit(m->touched, &m->touched_lo, &m->touched_hi, i);
+        if (!write) {
+            if (shim_protect(page, PBC_PAGE_SIZE, PROT_READ) != 0)
+                shim_cannot_track();
+            return 1;
+        }
+        int watched = uc && shim_attrib_page(m, i);
+        if (shim_bit(m->dirty, i) && !watched)
+            return 0; /* writable already: not ours */
+        if (!shim_bit(m->dirty, i)) {
+            /* What the page held before: write-back sends only the bytes
+             * the CPU changed, so two views writing one page lose nothing. */
+            shim_keep_clean(m, i, described ? &was : NULL);
+            shim_note_bit(m->dirty, &m->dirty_lo, &m->dirty_hi, i);
+            m->wrote[i / 64] |= 1ull << (i % 64);
+        }
+        if (!(made && stored) && shim_protect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+            shim_cannot_track();
+#if defined(__x86_64__)
+        if (watched) /* a dirty watched page is read-only again after each store */
+            shim_attrib_fault(page, uc);
+#endif
+        return 1;
+    }
+    return 0;
+}
+
 static void shim_segv(int sig, siginfo_t *si, void *uc)
 {
     uint8_t *a = si->si_addr;
@@ -409,84 +563,8 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
         return;
     }
 #endif
-    if (si->si_code == SEGV_ACCERR && shim_watch_fault(a))
+    if (si->si_code == SEGV_ACCERR && shim_fault_at(a, shim_fault_wrote(uc), uc))
         return;
-    for (uint32_t k = 0; si->si_code == SEGV_ACCERR && k < shim_guards.count; k++) {
-        shim_guard *g = &shim_guards.g[k];
-        if (a < g->start || a >= g->start + g->len)
-            continue;
-        size_t i = (size_t)(a - g->start) / PBC_PAGE_SIZE;
-        uint8_t *page = g->start + i * PBC_PAGE_SIZE;
-        if (g->fill && !shim_bit(g->made, i)) {
-            /* The page's first access: made, then read-only as the rest
-             * (a store faults again and is noted below). */
-            if (mprotect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
-                shim_cannot_track();
-            g->fill(g->ctx, i * PBC_PAGE_SIZE, page);
-            if (mprotect(page, PBC_PAGE_SIZE, PROT_READ) != 0)
-                shim_cannot_track();
-            g->made[i / 64] |= 1ull << (i % 64);
-            return;
-        }
-        /* A store into guarded memory: noted, then let through, so the
-         * builder goes on and the harness reports it after the call (a
-         * lazy guard opens only the page, its unmade pages staying so). */
-        g->written = 1;
-        if (mprotect(g->fill ? page : g->start, g->fill ? PBC_PAGE_SIZE : g->len, PROT_READ | PROT_WRITE) != 0)
-            shim_cannot_track();
-        return;
-    }
-    for (uint32_t k = 0; si->si_code == SEGV_ACCERR && k < shim.map_count; k++) {
-        shim_mapping *m = &shim.map[k];
-        if (a < m->host || a >= m->host + m->bytes)
-            continue;
-        size_t i = (size_t)(a - m->host) / PBC_PAGE_SIZE;
-        uint8_t *page = m->host + i * PBC_PAGE_SIZE;
-        /* A store tells itself (the fault's error code), so a page the
-         * CPU first writes costs one fault, not a read fault and then a
-         * write fault. Without the code, a page that was readable faults
-         * only for a write. */
-        int stored = shim_fault_wrote(uc);
-        int made = 0, described = 0;
-        pbc_desc was;
-        if (!shim_bit(m->filled, i)) {
-            if (shim.filled_pages >= shim.relieve_at)
-                shim_relieve(); /* gives pages back, m's among them: the page is still to fill */
-            if (stored) { /* made where the CPU will store: its page is mapped once */
-                if (mprotect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
-                    shim_cannot_track();
-                described = shim_fill_view_page(m, i, page, &was);
-            } else {
-                described = shim_fill_view_page(m, i, m->alias + i * PBC_PAGE_SIZE, &was);
-            }
-            made = 1;
-        }
-        int write = stored || (shim_bit(m->touched, i) && !made);
-        if (!shim_bit(m->touched, i))
-            shim_note_bit(m->touched, &m->touched_lo, &m->touched_hi, i);
-        if (!write) {
-            if (mprotect(page, PBC_PAGE_SIZE, PROT_READ) != 0)
-                shim_cannot_track();
-            return;
-        }
-        int watched = shim_attrib_page(m, i);
-        if (shim_bit(m->dirty, i) && !watched)
-            break; /* writable already: not ours */
-        if (!shim_bit(m->dirty, i)) {
-            /* What the page held before: write-back sends only the bytes
-             * the CPU changed, so two views writing one page lose nothing. */
-            shim_keep_clean(m, i, described ? &was : NULL);
-            shim_note_bit(m->dirty, &m->dirty_lo, &m->dirty_hi, i);
-            m->wrote[i / 64] |= 1ull << (i % 64);
-        }
-        if (!(made && stored) && mprotect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
-            shim_cannot_track();
-#if defined(__x86_64__)
-        if (watched) /* a dirty watched page is read-only again after each store */
-            shim_attrib_fault(page, uc);
-#endif
-        return;
-    }
     if (shim_prev_segv.sa_flags & SA_SIGINFO) {
         shim_prev_segv.sa_sigaction(sig, si, uc);
     } else if (shim_prev_segv.sa_handler == SIG_DFL || shim_prev_segv.sa_handler == SIG_IGN) {
@@ -496,12 +574,14 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
     }
 }
 
+int pbc_shim_fault(void *addr, int wrote) { return shim_fault_at(addr, wrote, NULL); }
+
 static void shim_install_segv(void);
 
 void pbc_shim_guard(void *start, size_t len)
 {
     shim_install_segv();
-    if (mprotect(start, len, PROT_READ) != 0)
+    if (shim_protect(start, len, PROT_READ) != 0)
         shim_cannot_track();
     shim_guard g = {start, len, 0, NULL, NULL, NULL};
     PBC_PUSH(shim_guards.g, shim_guards.count, shim_guards.cap, g);
@@ -510,7 +590,7 @@ void pbc_shim_guard(void *start, size_t len)
 void pbc_shim_guard_lazy(void *start, size_t len, pbc_shim_fill_fn fill, void *ctx)
 {
     shim_install_segv();
-    if (mprotect(start, len, PROT_NONE) != 0)
+    if (shim_protect(start, len, PROT_NONE) != 0)
         shim_cannot_track();
     size_t pages = (len + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE;
     shim_guard g = {start, len, 0, fill, ctx, pbc_xcalloc((pages + 63) / 64, sizeof(uint64_t))};
@@ -536,7 +616,7 @@ void pbc_shim_unguard(void *start)
     shim_guard *g = shim_guard_of(start);
     if (!g)
         return;
-    if (mprotect(g->start, g->len, PROT_READ | PROT_WRITE) != 0)
+    if (shim_protect(g->start, g->len, PROT_READ | PROT_WRITE) != 0)
         shim_cannot_track();
     free(g->made);
     *g = shim_guards.g[--shim_guards.count];
@@ -565,7 +645,7 @@ static int shim_watch_writable(uint8_t state) { return state == PBC_SHIM_OPEN ||
 
 static void shim_watch_protect(const pbc_shim_watch *w, size_t first, size_t n, int prot)
 {
-    if (mprotect(w->base + first * PBC_PAGE_SIZE, n * PBC_PAGE_SIZE, prot) != 0)
+    if (shim_protect(w->base + first * PBC_PAGE_SIZE, n * PBC_PAGE_SIZE, prot) != 0)
         pbc_harness_bug("the kernel refused to change the protection of %zu watched pages: %s", n,
                         strerror(errno));
 }
@@ -865,7 +945,7 @@ static int shim_by_clean_page(const void *a, const void *b)
  * the shim's limit: shim_cannot_track). */
 static void shim_protect_run(const shim_mapping *m, size_t first, size_t n, int prot)
 {
-    if (n && mprotect(m->host + first * PBC_PAGE_SIZE, n * PBC_PAGE_SIZE, prot) != 0)
+    if (n && shim_protect(m->host + first * PBC_PAGE_SIZE, n * PBC_PAGE_SIZE, prot) != 0)
         shim_cannot_track();
 }
 
@@ -1047,7 +1127,16 @@ static void shim_release(uint32_t i)
         m->mdl->MdlFlags = m->saved_flags;
     }
     shim_spares_own();
-    if (m->cap <= SHIM_SPARE_BYTES && shim_spares.count < SHIM_SPARES &&
+    if (shim_mirrored(m->host)) {
+        /* The zone's pages go, inaccessible in the driver process; the
+         * zone is used again from its start once no view is left. */
+        madvise(m->alias, m->cap, MADV_REMOVE);
+        shim_protect(m->host, m->cap, PROT_NONE);
+        munmap(m->alias, m->cap);
+        munmap(m->clean, m->cap);
+        if (shim.map_count == 1)
+            shim_split.zone_used = 0;
+    } else if (m->cap <= SHIM_SPARE_BYTES && shim_spares.count < SHIM_SPARES &&
         madvise(m->alias, m->cap, MADV_REMOVE) == 0) {
         shim_spares.s[shim_spares.count++] = (shim_spare){m->host, m->alias, m->clean, m->cap};
     } else {
@@ -1158,6 +1247,38 @@ void pbc_shim_unbind(void)
     memset(&shim, 0, offsetof(shim_state, map) + shim.map_count * sizeof(shim.map[0]));
 }
 
+void pbc_shim_note_asserts(uint32_t count, const char *first)
+{
+    if (count && shim.asserts == 0)
+        snprintf(shim.assert_msg, sizeof(shim.assert_msg), "%s", first ? first : "");
+    shim.asserts += count;
+}
+
+uint32_t *pbc_shim_registers(void) { return shim.gpu ? shim.gpu->mmio : NULL; }
+
+void pbc_shim_note_register_writes(uint64_t n)
+{
+    if (shim.gpu)
+        shim.gpu->mmio_writes += n;
+}
+
+/* A driver process's register file (pbc_shim_serve_registers). */
+static uint32_t *shim_served_regs;
+static uint64_t shim_served_phys, shim_served_writes;
+
+void pbc_shim_serve_registers(uint32_t *regs, uint64_t phys)
+{
+    shim_served_regs = regs;
+    shim_served_phys = phys;
+}
+
+uint64_t pbc_shim_take_register_writes(void)
+{
+    uint64_t n = shim_served_writes;
+    shim_served_writes = 0;
+    return n;
+}
+
 uint32_t pbc_shim_take_asserts(const char **first)
 {
     uint32_t n = shim.asserts;
@@ -1175,8 +1296,33 @@ static int shim_by_page(const void *a, const void *b)
 }
 
 /* A view's three fresh mappings of m->bytes; -1 when the kernel gives none. */
+/* A view in the zone shared with the driver process: its host pages at
+ * the same address there (inaccessible until the first access, in that
+ * process's mapping), its alias a second mapping of the same pages here. */
+static int shim_map_zone(shim_mapping *m)
+{
+    size_t at = shim_split.zone_used;
+    if (m->bytes > shim_split.zone_bytes - at)
+        return -1;
+    m->host = shim_split.zone + at;
+    m->alias = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, shim_split.zone_fd, (off_t)at);
+    m->clean = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m->alias == MAP_FAILED || m->clean == MAP_FAILED) {
+        if (m->alias != MAP_FAILED)
+            munmap(m->alias, m->bytes);
+        if (m->clean != MAP_FAILED)
+            munmap(m->clean, m->bytes);
+        return -1;
+    }
+    shim_split.zone_used = at + m->bytes;
+    shim_protect(m->host, m->bytes, PROT_NONE);
+    return 0;
+}
+
 static int shim_map_new(shim_mapping *m)
 {
+    if (shim_split.zone)
+        return shim_map_zone(m);
     int fd = memfd_create("pbcheck-view", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, (off_t)m->bytes) != 0) {
         if (fd >= 0)
@@ -1215,7 +1361,7 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
     m->bytes = m->cap = count * PBC_PAGE_SIZE;
     shim_spares_own();
     uint32_t best = shim_spares.count;
-    for (uint32_t k = 0; k < shim_spares.count; k++)
+    for (uint32_t k = 0; !shim_split.zone && k < shim_spares.count; k++)
         if (shim_spares.s[k].cap >= m->bytes &&
             (best == shim_spares.count || shim_spares.s[k].cap < shim_spares.s[best].cap))
             best = k;
@@ -1259,11 +1405,18 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
     return m;
 }
 
+/* In a driver process: the views are the judge's (pbc_shim_set_remote). */
+static const pbc_shim_remote *shim_remote;
+
+void pbc_shim_set_remote(const pbc_shim_remote *r) { shim_remote = r; }
+
 PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
 {
     (void)Priority;
     if (!Mdl)
         return NULL;
+    if (shim_remote)
+        return shim_remote->map_mdl(Mdl);
     for (uint32_t i = 0; i < shim.map_count; i++) /* already mapped: the same view */
         if (shim.map[i].mdl == Mdl)
             return Mdl->MappedSystemVa;
@@ -1298,6 +1451,10 @@ static int shim_find(const void *base)
 VOID MmUnmapLockedPages(PVOID BaseAddress, PMDL Mdl)
 {
     (void)Mdl;
+    if (shim_remote) {
+        shim_remote->unmap(BaseAddress);
+        return;
+    }
     int i = shim_find(BaseAddress);
     if (i >= 0)
         shim_release((uint32_t)i);
@@ -1311,6 +1468,12 @@ PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes, MEMOR
 {
     (void)CacheType;
     uint64_t pa = (uint64_t)PhysicalAddress.QuadPart;
+    const uint64_t reg_bytes = PBC_MMIO_REGS * sizeof(uint32_t);
+    if (!shim.gpu && shim_served_regs && NumberOfBytes && pa >= shim_served_phys &&
+        pa - shim_served_phys < reg_bytes && NumberOfBytes <= reg_bytes - (pa - shim_served_phys))
+        return (uint8_t *)shim_served_regs + (pa - shim_served_phys);
+    if (shim_remote && NumberOfBytes)
+        return shim_remote->map_io(pa, NumberOfBytes);
     if (!shim.gpu || NumberOfBytes == 0)
         return NULL;
     uint64_t regs = shim.gpu->mmio_base;
@@ -1332,6 +1495,12 @@ PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes, MEMOR
 VOID MmUnmapIoSpace(PVOID BaseAddress, SIZE_T NumberOfBytes)
 {
     (void)NumberOfBytes;
+    if (shim_remote) {
+        if (!shim_served_regs || (uint8_t *)BaseAddress < (uint8_t *)shim_served_regs ||
+            (uint8_t *)BaseAddress >= (uint8_t *)(shim_served_regs + PBC_MMIO_REGS))
+            shim_remote->unmap(BaseAddress);
+        return;
+    }
     int i = shim_find(BaseAddress);
     if (i >= 0)
         shim_release((uint32_t)i);
@@ -1345,6 +1514,10 @@ PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
     PHYSICAL_ADDRESS pa;
     pa.QuadPart = 0;
     const uint8_t *p = BaseAddress;
+    if (shim_remote) {
+        pa.QuadPart = (LONGLONG)shim_remote->phys(BaseAddress);
+        return pa;
+    }
     if (shim.gpu && shim.gpu->dma_pool && p >= shim.gpu->dma_pool && p < shim.gpu->dma_pool + PBC_DMA_POOL_SIZE) {
         pa.QuadPart = (LONGLONG)(shim.gpu->pool_base + (uint64_t)(p - shim.gpu->dma_pool));
         return pa;
@@ -1365,6 +1538,9 @@ PHYSICAL_ADDRESS MmGetPhysicalAddress(PVOID BaseAddress)
 
 static int shim_is_register(volatile ULONG *r)
 {
+    if (!shim.gpu && shim_served_regs)
+        return (const volatile uint8_t *)r >= (const uint8_t *)shim_served_regs &&
+               (const volatile uint8_t *)r < (const uint8_t *)(shim_served_regs + PBC_MMIO_REGS);
     return shim.gpu && (const volatile uint8_t *)r >= (const uint8_t *)shim.gpu->mmio &&
            (const volatile uint8_t *)r < (const uint8_t *)(shim.gpu->mmio + PBC_MMIO_REGS);
 }
@@ -1377,8 +1553,12 @@ ULONG64 READ_REGISTER_ULONG64(volatile ULONG64 *Register) { return *Register; }
 /* A store of any width into the register file counts as a register write. */
 static void shim_count_register(volatile void *r)
 {
-    if (shim_is_register((volatile ULONG *)r))
-        shim.gpu->mmio_writes++;
+    if (shim_is_register((volatile ULONG *)r)) {
+        if (shim.gpu)
+            shim.gpu->mmio_writes++;
+        else
+            shim_served_writes++;
+    }
 }
 
 VOID WRITE_REGISTER_UCHAR(volatile UCHAR *Register, UCHAR Value)
@@ -1401,8 +1581,7 @@ VOID WRITE_REGISTER_ULONG64(volatile ULONG64 *Register, ULONG64 Value)
 
 VOID WRITE_REGISTER_ULONG(volatile ULONG *Register, ULONG Value)
 {
-    if (shim_is_register(Register))
-        shim.gpu->mmio_writes++;
+    shim_count_register(Register);
     *Register = Value;
 }
 

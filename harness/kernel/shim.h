@@ -61,6 +61,47 @@ int pbc_shim_guard_written(const void *start);
 void pbc_shim_unguard(void *start);
 /* NT_ASSERT failures since the last call; *first is the first message. */
 uint32_t pbc_shim_take_asserts(const char **first);
+/* NT_ASSERT failures of a driver run in a process of its own (harness/ddi/),
+ * noted for the next pbc_shim_take_asserts. */
+void pbc_shim_note_asserts(uint32_t count, const char *first);
+/* The register file of the bound GPU (NULL when none is bound), and
+ * register writes a driver process made to its copy of it, counted here. */
+uint32_t *pbc_shim_registers(void);
+void pbc_shim_note_register_writes(uint64_t n);
+/* In a driver process (no GPU bound): MmMapIoSpace of the register file's
+ * physical range [phys, phys + sizeof registers) serves `regs` (shared
+ * with the judge, which keeps it in step), and register writes are counted
+ * for pbc_shim_take_register_writes. */
+void pbc_shim_serve_registers(uint32_t *regs, uint64_t phys);
+uint64_t pbc_shim_take_register_writes(void);
+
+/* ---- the builder in a driver process (harness/ddi/) ----
+ * The judge's side: views are made in `zone` (zone_bytes of the shared
+ * memory file zone_fd, mapped at the same address in the driver process),
+ * and the protection of a page in the zone or in [mirror_lo, mirror_hi)
+ * (the watched pools) is logged for the driver process rather than set
+ * here. The driver process's faults there come back as pbc_shim_fault. */
+typedef struct pbc_shim_prot {
+    uint64_t addr, len;
+    uint32_t prot;
+} pbc_shim_prot;
+void pbc_shim_split(uint8_t *zone, size_t zone_bytes, int zone_fd, uint8_t *mirror_lo, uint8_t *mirror_hi);
+/* The protections logged since the last take, in order: the driver
+ * process applies them before its code runs again. */
+uint32_t pbc_shim_take_mirror(const pbc_shim_prot **out);
+/* A fault the driver process took at addr (wrote: a store): 1 when the
+ * shim served it (the access may run again, once the log is applied), 0
+ * when it is none of the shim's (the driver's own crash). */
+int pbc_shim_fault(void *addr, int wrote);
+/* The driver's side: the kernel calls that make or end views, and
+ * MmGetPhysicalAddress, are the judge's. */
+typedef struct pbc_shim_remote {
+    PVOID (*map_io)(uint64_t phys, size_t bytes);
+    PVOID (*map_mdl)(PMDL mdl);
+    void (*unmap)(PVOID base);
+    uint64_t (*phys)(const void *p);
+} pbc_shim_remote;
+void pbc_shim_set_remote(const pbc_shim_remote *r);
 
 /* Watched memory: the harness's own memory that builder code may read
  * anywhere but must not write unseen (the paging-buffer pool). A page is

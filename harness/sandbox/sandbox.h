@@ -89,6 +89,11 @@ const char *pbc_sandbox_lacks(uint32_t bits);
 /* Whether seccomp filters can be installed (PBC_ISO_NO_SECCOMP=1: no, for
  * tests of the path without them). */
 int pbc_sandbox_seccomp_available(void);
+/* The seccomp layer for the calling process, with itself as the one
+ * process it may signal or trace: for a process a contained one starts to
+ * run vendor code in (the driver process, harness/ddi/), whose container
+ * left the layer to it. 0, or -1 with errno. */
+int pbc_sandbox_seccomp_here(void);
 
 /* A fresh scratch folder (under $TMPDIR or /tmp), owned (free it); NULL
  * with errno when none can be made. */

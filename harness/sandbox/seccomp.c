@@ -44,6 +44,7 @@
 
 #include "base/util.h"
 #include "sandbox/layers.h"
+#include "sandbox/sandbox.h"
 
 #if defined(__x86_64__)
 #define SB_AUDIT_ARCH AUDIT_ARCH_X86_64
@@ -117,6 +118,8 @@ static void block_args(sb_prog *p, int nr, unsigned k, const uint32_t *values, u
     emit(p, SB_RET(SECCOMP_RET_ALLOW));
     emit(p, SB_RET(ret));
 }
+
+int pbc_sandbox_seccomp_here(void) { return pbc_sandbox_seccomp(getpid()); }
 
 int pbc_sandbox_seccomp(pid_t self)
 {

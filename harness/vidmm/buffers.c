@@ -20,6 +20,7 @@
 
 #include <xxhash.h>
 
+#include "ddi/link.h"
 #include "kernel/services.h"
 #include "kernel/shim.h"
 
@@ -134,7 +135,11 @@ static uint8_t *vm_priv_take(vm *v, uint32_t size)
         pbc_vidmm_fence_poll(v);
         vm_priv_retire(v);
     }
-    uint8_t *mem = v->priv_free_count ? v->priv_free[--v->priv_free_count] : pbc_xmalloc(block);
+    uint8_t *mem = v->priv_free_count ? v->priv_free[--v->priv_free_count] : NULL;
+    if (!mem && pbc_ddi_is_proxy(v->t)) /* where the driver process sees it (ddi/link.h) */
+        mem = pbc_ddi_private_alloc(block);
+    if (!mem)
+        mem = pbc_xmalloc(block);
     vm_priv_block p = {mem, 0};
     PBC_PUSH(v->priv_live, v->priv_live_count, v->priv_live_cap, p);
     uint64_t live = (uint64_t)v->priv_live_count * block;

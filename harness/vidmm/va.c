@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "ddi/link.h"
 #include "kernel/services.h"
 #include "spec.h"
 
@@ -176,7 +177,8 @@ static void va_immediate(vm *v, DXGKARG_BUILDPAGINGBUFFER *a, uint64_t table, ui
     }
     if (bytes > VA_VIEW_PAGES * PBC_PAGE_SIZE)
         pbc_harness_bug("a page table larger than its CPU view");
-    uint8_t *view = va_cpu_view(), was[VA_VIEW_PAGES * PBC_PAGE_SIZE];
+    uint8_t *shared = pbc_ddi_is_proxy(v->t) ? pbc_ddi_table_view() : NULL; /* where the driver process sees it */
+    uint8_t *view = shared ? shared : va_cpu_view(), was[VA_VIEW_PAGES * PBC_PAGE_SIZE];
     size_t span = (bytes + PBC_PAGE_SIZE - 1) / PBC_PAGE_SIZE * PBC_PAGE_SIZE;
     pbc_gpu_read(v->gpu, table, view, span);
     memcpy(was, view, span);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ddi/link.h"
 #include "kernel/services.h"
 #include "kernel/shim.h"
 
@@ -331,10 +332,12 @@ static void vm_teardown(vm *v)
     free(v->pool_bufs);
     free(v->allocs);
     for (uint32_t i = 0; i < v->priv_live_count; i++)
-        free(v->priv_live[i].mem);
+        if (!pbc_ddi_private_free(v->priv_live[i].mem))
+            free(v->priv_live[i].mem);
     free(v->priv_live);
     for (uint32_t i = 0; i < v->priv_free_count; i++)
-        free(v->priv_free[i]);
+        if (!pbc_ddi_private_free(v->priv_free[i]))
+            free(v->priv_free[i]);
     free(v->priv_free);
     for (uint32_t i = 0; i < v->retired_count; i++)
         pbc_vidmm_mdl_free(&v->retired[i]);

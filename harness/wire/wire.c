@@ -99,6 +99,14 @@ void pbc_wire_put_bytes(pbc_wire_buf *b, const void *p, size_t len)
     b->n += len;
 }
 
+void pbc_wire_put_raw(pbc_wire_buf *b, const void *p, size_t len)
+{
+    buf_room(b, len);
+    if (len)
+        memcpy(b->p + b->n, p, len);
+    b->n += len;
+}
+
 void pbc_wire_put_str(pbc_wire_buf *b, const char *s) { pbc_wire_put_bytes(b, s, s ? strlen(s) : 0); }
 
 uint32_t pbc_wire_get_u32(pbc_wire_reader *r)

@@ -62,6 +62,9 @@ typedef struct pbc_wire_buf {
 void pbc_wire_put_u32(pbc_wire_buf *b, uint32_t v);
 void pbc_wire_put_str(pbc_wire_buf *b, const char *s); /* NULL reads back as NULL */
 void pbc_wire_put_bytes(pbc_wire_buf *b, const void *p, size_t len);
+/* len bytes as they are, with no length before them (a body appended to
+ * a prefix the reader knows the end of). */
+void pbc_wire_put_raw(pbc_wire_buf *b, const void *p, size_t len);
 
 /* A body being read. Reading past the end, a length beyond the bytes
  * left, a string with a NUL inside or a value over its maximum marks the

@@ -1,0 +1,83 @@
+/*
+ * link.h — the DDI across a process boundary: VidMm and the GPU model in
+ * the judging process, the vendor's builder in a driver process of its
+ * own, as in Windows (docs/architecture.md, "Trust boundary").
+ *
+ * The judge holds a pbc_target whose hooks are proxies (pbc_ddi_proxy):
+ * each call becomes a frame on the link (harness/wire/), and the driver
+ * process calls the builder's own hook and answers. While a call runs,
+ * the driver process calls back for what the judge owns (the host's
+ * doorbell, fences, registers, log and CPU work; a woken system thread)
+ * with frames of its own, each answered before the call's answer comes.
+ *
+ * Memory: the ARENA is MAP_SHARED memory mapped at the same address in
+ * both processes (made before the driver process is forked). A call's
+ * arguments, and everything they point to, are copied into it; the
+ * paging-buffer pool of a target world lives in it too, so DMA buffer
+ * pointers pass unchanged. Nothing else of the judge's is in the driver
+ * process's reach: the rest of its memory there is a copy made before any
+ * job ran.
+ *
+ * Everything that comes back (frames, fields, handles, bytes in the
+ * arena) is the driver's, so hostile: every frame header is checked
+ * (pbc_wire_check), every body read with the bounded reader and checked
+ * whole, every text made safe, and a pointer that comes back is taken
+ * only where it lies inside what was handed out.
+ */
+#ifndef PBCHECK_DDI_LINK_H
+#define PBCHECK_DDI_LINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pbcheck/target.h>
+
+/* Bytes of the arena: two paging-buffer pools (a target world and its
+ * determinism re-run) and room for the arguments of the largest call. */
+#define PBC_DDI_POOLS 2u
+#define PBC_DDI_ARGS_BYTES (64u << 20)
+
+/* How a worker ends when its driver process broke the link (died
+ * without a signal the worker can pass on, or answered with something
+ * that is no answer): the builder's failure. */
+#define PBC_DDI_LOST_EXIT 124
+
+/* Made before the fork: the shared arena and the link's two ends.
+ * 0, or -1 with errno. */
+int pbc_ddi_prepare(void);
+/* In the driver process, first: every descriptor closed but its end of
+ * the link (and 0, 1, 2). */
+void pbc_ddi_driver_fds(void);
+/* In the driver process: serves the judge's calls on the builders in
+ * targets (by index) until the judge goes; never returns. */
+_Noreturn void pbc_ddi_serve(const pbc_target *const *targets, uint32_t count);
+/* In the judge, once the driver process `pid` runs: the link is the
+ * judge's from now on. */
+void pbc_ddi_judge(int pid);
+/* Whether this process judges a driver process (pbc_ddi_judge ran). */
+int pbc_ddi_remote(void);
+
+/* The proxy of target `index`: its table becomes `desc`'s members (name,
+ * sizes, adapter, ISA description) with hooks that call across the link. */
+void pbc_ddi_proxy(pbc_target *table, pbc_isa *isa, uint32_t index);
+
+/* Whether t's hooks are proxies (its builder runs in the driver process):
+ * its worlds' pools and private data must be in the arena. */
+int pbc_ddi_is_proxy(const pbc_target *t);
+
+/* VidMm's CPU view of a page table (two pages, vidmm/va.c) for a builder
+ * in the driver process: in the arena, at the same address there; NULL
+ * without a driver process. */
+uint8_t *pbc_ddi_table_view(void);
+
+/* A paging-buffer pool in the arena for a target world's GPU (NULL when
+ * the judge has no driver process or every pool is lent). */
+uint8_t *pbc_ddi_pool(void);
+
+/* Memory in the arena for a paging buffer's private data (NULL when the
+ * judge has no driver process or the room is used up), and its release:
+ * whether p was such memory. */
+void *pbc_ddi_private_alloc(size_t bytes);
+int pbc_ddi_private_free(void *p);
+
+#endif

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The judge across the DDI (harness/ddi/, PBCHECK_SPLIT=1): a library
+# builder runs in a driver process of its own and the verdict is made in a
+# process that runs none of its code.
+#  - The split changes no verdict: the three examples (packets, CPU copies
+#    at build time, a worker thread woken by SubmitCommand) and two planted
+#    bugs give the same lines, digest for digest, split and in process.
+#  - A wrong builder whose constructor patches pbcheck's verdict functions
+#    (tests/attacks/oracle_patch.c) passes every case in process, and fails
+#    as its bug deserves when split: the patch lands where nothing judges.
+#  - One that points pbcheck's memcmp and bcmp at "equal"
+#    (tests/attacks/got_redirect.c) hides failures in process (a release
+#    build: half of them), none split.
+# Usage: split_test.sh PBCHECK SOURCE_DIR LIB_GPU LIB_GPU_BUG LIB_ORACLE_PATCH
+#                      LIB_CPU LIB_WORKER LIB_WORKER_BUG LIB_GOT_REDIRECT
+set -u
+pbcheck=$1 src=$2 gpu=$3 bug=$4 forged=$5 cpu=$6 worker=$7 worker_bug=$8 got=$9
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/check.sh"
+seeds=("$src"/corpus/seeds/*.pbs)
+
+for lib in "$gpu" "$bug" "$cpu" "$worker" "$worker_bug"; do
+    name=$(basename "$lib" .so)
+    "$pbcheck" run "${seeds[@]}" --target "$lib" >"$tmp/in-$name" 2>&1
+    in_rc=$?
+    PBCHECK_SPLIT=1 "$pbcheck" run "${seeds[@]}" --target "$lib" >"$tmp/split-$name" 2>&1
+    split_rc=$?
+    check "$name-same-exit" [ "$in_rc" -eq "$split_rc" ]
+    # Every verdict line and finding; not progress lines (speed), nor the
+    # last writer's location, which attribution replays find only with the
+    # builder in the judge's process (docs/architecture.md, "What remains").
+    keep() { grep -Ev ' done, |written by|never written by' "$1"; }
+    check "$name-same-lines" cmp -s <(keep "$tmp/in-$name") <(keep "$tmp/split-$name")
+done
+check gpu-passes grep -Eq '^run: [1-9][0-9]* passed, 0 failed' "$tmp/in-$(basename "$gpu" .so)"
+check bug-fails grep -Eq '^run: [0-9]+ passed, [1-9][0-9]* failed' "$tmp/in-$(basename "$bug" .so)"
+
+"$pbcheck" run "${seeds[@]}" --target "$forged" >"$tmp/forged-in" 2>&1
+check forgery-works-in-process grep -Eq '^run: [1-9][0-9]* passed, 0 failed' "$tmp/forged-in"
+PBCHECK_SPLIT=1 "$pbcheck" run "${seeds[@]}" --target "$forged" >"$tmp/forged-split" 2>&1
+check forgery-fails-split [ $? -eq 1 ]
+check forgery-split-same-as-bug cmp -s <(grep -E '^(pass|fail|skip) ' "$tmp/forged-split" | awk '{print $1, $2}') \
+    <(grep -E '^(pass|fail|skip) ' "$tmp/split-$(basename "$bug" .so)" | awk '{print $1, $2}')
+failures() { grep -c '^FAIL ' "$1"; }
+"$pbcheck" run "${seeds[@]}" --target "$got" >"$tmp/got-in" 2>&1
+PBCHECK_SPLIT=1 "$pbcheck" run "${seeds[@]}" --target "$got" >"$tmp/got-split" 2>&1
+honest=$(failures "$tmp/in-$(basename "$worker_bug" .so)")
+# In process the redirect hides failures of a release build; a sanitizer's
+# own memcmp is not reached through the table, so there it hides none.
+check got-redirect-hides-at-most-in-process [ "$(failures "$tmp/got-in")" -le "$honest" ]
+check got-redirect-hides-nothing-split [ "$(failures "$tmp/got-split")" -eq "$honest" ]
+finish
