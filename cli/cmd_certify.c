@@ -506,8 +506,8 @@ int pbc_cmd_certify(int argc, char **argv)
         {"quick", PBC_OPT_FLAG, &quick, NULL, NULL, 0, 0, "off",
          "a reduced suite (addresses above 4 GiB, odd sizes only; every\nstory), without the default random phase (--time adds one)"},
         {"large", PBC_OPT_FLAG, &large, NULL, NULL, 0, 0, "off",
-         "also a transfer beyond 4 GiB (TransferSize over 32 bits), with\n--quick too; a builder copying it with the CPU "
-         "needs --memory-limit 16G"},
+         "also transfers of 4 GiB of initial content (TransferSize at and\nover 32 bits; the default suite transfers filled content), with\n--quick too; "
+         "a builder copying them with the CPU needs --memory-limit 16G"},
         PBC_ISOLATION_OPTS(no_fork, case_timeout, memory_limit, "20"),
         {"allow-unconfined", PBC_OPT_FLAG, &allow_unconfined, NULL, NULL, 0, 0, "off",
          "certify even where the sandbox lacks seccomp, or both namespaces\nand Landlock (the reports then say "

@@ -236,6 +236,61 @@ T_TEST(aliasing_views_agree_within_a_call)
     pbc_gpu_destroy(g);
 }
 
+/* A view unmapped within a call is parked until the call ends (a builder
+ * that maps a page table for every page it works on maps the same pages
+ * again and again): mapped again in the call it comes back at its
+ * address with what other views wrote since; a store through it while
+ * unmapped still ends the process; its pages count as accessed once. A
+ * view made later from its mappings (a spare) shows zeros where the model
+ * holds nothing, not the bytes the earlier view had. */
+T_TEST(unmapped_views_park_for_the_call)
+{
+    pbc_gpu *g = make();
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS bar_pa, one;
+    bar_pa.QuadPart = 0;
+    one.QuadPart = 0x6000;
+    uint8_t *bar = MmMapIoSpace(bar_pa, 1u << 20, MmWriteCombined);
+    uint8_t *table = MmMapIoSpace(one, 4096, MmCached);
+    T_CHECK(bar && table && table[8] == 0);
+    MmUnmapIoSpace(table, 4096);
+    bar[0x6008] = 0x42; /* through another view, while the first is parked */
+    uint8_t *again = MmMapIoSpace(one, 4096, MmCached);
+    T_CHECK(again == table && again[8] == 0x42);
+    again[9] = 0x43;
+    MmUnmapIoSpace(again, 4096);
+    T_CHECK(bar[0x6009] == 0x43); /* its write reached the view that stays, at the unmap */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        *(volatile uint8_t *)(again + 16) = 1; /* unmapped: no view takes the store */
+        _exit(42);
+    }
+    int status = 0;
+    T_CHECK(waitpid(pid, &status, 0) == pid);
+    T_CHECK(!(WIFEXITED(status) && WEXITSTATUS(status) == 42));
+    pbc_shim_leave();
+    const pbc_shim_access *acc;
+    uint32_t n = pbc_shim_take_accesses(&acc), runs = 0;
+    for (uint32_t k = 0; k < n; k++)
+        runs += acc[k].phys <= 0x6000 && acc[k].phys + acc[k].pages * 4096 > 0x6000;
+    T_CHECK_MSG(runs == 2, "%u runs hold page 0x6000 (the BAR view's and the parked view's)", runs);
+    uint8_t got[2] = {0};
+    T_CHECK(pbc_gpu_read(g, 0x6008, got, 2) == 0 && got[0] == 0x42 && got[1] == 0x43);
+
+    pbc_shim_enter(); /* the parked view went at the call's end: its mappings now serve a new view */
+    PHYSICAL_ADDRESS other;
+    other.QuadPart = 0x7000;
+    uint8_t *fresh = MmMapIoSpace(other, 4096, MmCached);
+    T_CHECK(fresh && fresh[8] == 0 && fresh[9] == 0);
+    MmUnmapIoSpace(fresh, 4096);
+    MmUnmapIoSpace(bar, 1u << 20);
+    pbc_shim_leave();
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+
 /* A segment the driver declared not CPU-visible has no view; enter and
  * leave nest, and only the outermost leave writes back. */
 T_TEST(invisible_segments_and_nesting)

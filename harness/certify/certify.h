@@ -28,8 +28,9 @@ typedef struct pbc_case_list {
  * classes). PBC_CERTIFY_QUICK: only the above-4 GiB address class and odd
  * or big sizes, the combination that exposes the most bugs per case (used
  * by the tests), every physical layout and every story either way; PBC_CERTIFY_LARGE:
- * also a transfer beyond 4 GiB, which a builder copying with the CPU moves
- * through 12 GiB and more of views. */
+ * also transfers of 4 GiB and beyond of initial content, which a builder
+ * copying with the CPU moves through 12 GiB and more of views (the
+ * default suite's transfers of that size copy filled content). */
 #define PBC_CERTIFY_QUICK 0x1u
 /* certify --time's random cases: the fuzzing mix ((a) in
  * docs/benchmarks.md, allocations of at most PBC_CERTIFY_RANDOM_ALLOC)

@@ -77,6 +77,9 @@ typedef struct shim_mapping {
     PMDL mdl;         /* MmGetSystemAddressForMdlSafe: the MDL to put back */
     PVOID saved_va;
     CSHORT saved_flags;
+    int stale;        /* made from a spare: a page not yet filled may hold an earlier view's bytes */
+    int parked;       /* unmapped in this call, kept for a map of the same pages (shim_unmap) */
+    uint64_t parked_at; /* when, to drop the longest parked first */
 } shim_mapping;
 
 typedef struct shim_state {
@@ -91,6 +94,8 @@ typedef struct shim_state {
     pbc_shim_watch *watch;   /* the watched memory in use, or NULL */
     size_t filled_pages;     /* filled view pages, every view: what the views keep resident */
     size_t relieve_at;       /* filled_pages at which shim_relieve next gives some back */
+    uint32_t parked;         /* views parked in this call (shim_unmap) */
+    uint64_t park_clock;
     const uint8_t *own_host; /* the harness's own view (pbc_shim_own_view), or NULL */
     uint64_t own_phys;
     size_t own_bytes;
@@ -101,11 +106,14 @@ typedef struct shim_state {
 /* The mappings of views that went, kept for views they can hold: making
  * and unmaking a view's three mappings, and faulting in its first pages,
  * cost more than a small view's work (VidMm maps every CPU-visible
- * allocation). A spare's host pages are all inaccessible and its pages
- * hold zeros again (their memory given back), as a new view's do. Kept
- * apart from the per-run state; only views up to SHIM_SPARE_BYTES. The
- * mappings are shared memory, so a forked child drops its copies rather
- * than write into its parent's. */
+ * allocation). A spare's host pages are all inaccessible; its pages keep
+ * the bytes of the view that had them (a view made from it is stale:
+ * each page is written whole when filled, zeros included), as giving
+ * them back and faulting them in again cost more than the view's work
+ * for a builder that maps a page at a time. Kept apart from the per-run
+ * state; only views up to SHIM_SPARE_BYTES, so at most SHIM_SPARES MiB
+ * stay. The mappings are shared memory, so a forked child drops its
+ * copies rather than write into its parent's. */
 #define SHIM_SPARES 8u
 #define SHIM_SPARE_BYTES ((size_t)1 << 20)
 typedef struct shim_spare {
@@ -499,8 +507,8 @@ static int shim_fault_at(uint8_t *a, int stored, void *uc)
     }
     for (uint32_t k = 0; k < shim.map_count; k++) {
         shim_mapping *m = &shim.map[k];
-        if (a < m->host || a >= m->host + m->bytes)
-            continue;
+        if (m->parked || a < m->host || a >= m->host + m->bytes)
+            continue; /* a parked view is unmapped: its pages fault as any bad access */
         size_t i = (size_t)(a - m->host) / PBC_PAGE_SIZE;
         uint8_t *page = m->host + i * PBC_PAGE_SIZE;
         /* A store tells itself (the fault's error code), so a page the
@@ -809,7 +817,9 @@ static int shim_fill_view_page(shim_mapping *m, size_t i, uint8_t *to, pbc_desc 
     pbc_page tmp;
     const pbc_page *pg = pbc_mem_get(&shim.gpu->mem, shim_view_ppn(m, i), &tmp);
     if (pg)
-        shim_fill(to, pg); /* else zeros: a fresh view page's */
+        shim_fill(to, pg);
+    else if (m->stale)
+        memset(to, 0, PBC_PAGE_SIZE); /* else zeros already: a fresh view page's */
     m->filled[i / 64] |= 1ull << (i % 64);
     m->filled_count++;
     shim.filled_pages++;
@@ -1114,6 +1124,25 @@ static void shim_end_call(shim_mapping *m)
     m->touched_lo = m->touched_hi = SIZE_MAX;
 }
 
+/* The views a builder unmaps within one call, parked until the call ends
+ * (at most SHIM_PARKED of them, the longest parked dropped first): a
+ * builder that maps a page table, or a page, for each page it works on
+ * (ExWorker's virtual transfers walk two tables in turn, a view each)
+ * maps the same pages again and again in one call. A parked view keeps
+ * its filled pages, kept up to date as a live view's are, and the
+ * protection of the pages the call touched: mapped again, it costs no
+ * fill and no fault, where a new view cost both and the protection
+ * changes to count the same pages once more. The builder sees an unmap,
+ * then a map that may give the address it had, as Windows may. Its
+ * accesses count when it goes (shim_release), once. A store through it
+ * while it is unmapped ends the process as before (the fault handler
+ * takes no parked view); a read of a page the call touched before the
+ * unmap is not caught, and reads what a live view would. Only views of
+ * MmMapIoSpace up to SHIM_SPARE_BYTES (an MDL view is the MDL's). */
+#define SHIM_PARKED 8u
+
+/* View i goes: its writes reach the model and the views that stay, its
+ * accesses count; its mappings become a spare or are unmapped. */
 static void shim_release(uint32_t i)
 {
     shim_mapping *m = &shim.map[i];
@@ -1122,6 +1151,8 @@ static void shim_release(uint32_t i)
     shim_write_back_all();
     shim_end_call(m); /* its accesses count, though it goes */
     shim_sync_in();
+    if (m->parked)
+        shim.parked--;
     if (m->mdl) {
         m->mdl->MappedSystemVa = m->saved_va;
         m->mdl->MdlFlags = m->saved_flags;
@@ -1136,8 +1167,7 @@ static void shim_release(uint32_t i)
         munmap(m->clean, m->cap);
         if (shim.map_count == 1)
             shim_split.zone_used = 0;
-    } else if (m->cap <= SHIM_SPARE_BYTES && shim_spares.count < SHIM_SPARES &&
-        madvise(m->alias, m->cap, MADV_REMOVE) == 0) {
+    } else if (m->cap <= SHIM_SPARE_BYTES && shim_spares.count < SHIM_SPARES) {
         shim_spares.s[shim_spares.count++] = (shim_spare){m->host, m->alias, m->clean, m->cap};
     } else {
         munmap(m->host, m->cap);
@@ -1155,6 +1185,60 @@ static void shim_release(uint32_t i)
     shim.map[i] = shim.map[--shim.map_count];
     if (shim.map_count == 0)
         pbc_mem_watch(&shim.gpu->mem, 0);
+}
+
+/* The view parked longest goes (shim_release); 0 when none is parked. */
+static int shim_drop_parked(void)
+{
+    uint32_t oldest = shim.map_count;
+    for (uint32_t k = 0; k < shim.map_count; k++)
+        if (shim.map[k].parked && (oldest == shim.map_count || shim.map[k].parked_at < shim.map[oldest].parked_at))
+            oldest = k;
+    if (oldest == shim.map_count)
+        return 0;
+    shim_release(oldest);
+    return 1;
+}
+
+/* The builder unmaps view i: parked when the call goes on and the view is
+ * one to keep, else released. */
+static void shim_unmap(uint32_t i)
+{
+    shim_mapping *m = &shim.map[i];
+    if (!shim.depth || m->mdl || m->cap > SHIM_SPARE_BYTES) {
+        shim_release(i);
+        return;
+    }
+    shim_write_back_all();
+    shim_sync_in();
+    m->parked = 1;
+    m->parked_at = ++shim.park_clock;
+    if (++shim.parked > SHIM_PARKED)
+        shim_drop_parked();
+}
+
+/* A parked view of pages [first, first + count), back in use; NULL when
+ * none is parked. What other views wrote since it was parked reaches it
+ * first, as it reaches a new view. */
+static shim_mapping *shim_unpark(uint64_t first, size_t count)
+{
+    for (uint32_t k = 0; k < shim.map_count; k++) {
+        shim_mapping *m = &shim.map[k];
+        if (!m->parked || m->first != first || m->count != count)
+            continue;
+        shim_write_back_all();
+        shim_sync_in();
+        m->parked = 0;
+        shim.parked--;
+        return m;
+    }
+    return NULL;
+}
+
+static void shim_drop_all_parked(void)
+{
+    while (shim_drop_parked())
+        ;
 }
 
 static void shim_flush_all(void)
@@ -1215,6 +1299,7 @@ static void shim_leave_views(void)
     for (uint32_t k = 0; k < shim.map_count; k++)
         shim_end_call(&shim.map[k]);
     shim_sync_in();
+    shim_drop_all_parked(); /* kept for the call only: between calls the model changes freely */
 }
 
 void pbc_shim_leave(void)
@@ -1351,6 +1436,8 @@ static int shim_map_new(shim_mapping *m)
  * make one. */
 static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
 {
+    if (shim.gpu && shim.map_count == SHIM_MAX_MAPPINGS)
+        shim_drop_parked(); /* a parked view gives its place to a view in use */
     if (!shim.gpu || shim.map_count == SHIM_MAX_MAPPINGS || count == 0 ||
         count > SHIM_MAX_VIEW_BYTES / PBC_PAGE_SIZE) {
         free(pages);
@@ -1370,6 +1457,7 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
         m->alias = shim_spares.s[best].alias;
         m->clean = shim_spares.s[best].clean;
         m->cap = shim_spares.s[best].cap;
+        m->stale = 1;
         shim_spares.s[best] = shim_spares.s[--shim_spares.count];
     } else if (shim_map_new(m)) {
         free(pages);
@@ -1442,7 +1530,7 @@ static int shim_find(const void *base)
 {
     for (uint32_t i = 0; i < shim.map_count; i++) {
         const uint8_t *h = shim.map[i].host;
-        if ((const uint8_t *)base >= h && (const uint8_t *)base < h + shim.map[i].bytes)
+        if (!shim.map[i].parked && (const uint8_t *)base >= h && (const uint8_t *)base < h + shim.map[i].bytes)
             return (int)i;
     }
     return -1;
@@ -1457,7 +1545,7 @@ VOID MmUnmapLockedPages(PVOID BaseAddress, PMDL Mdl)
     }
     int i = shim_find(BaseAddress);
     if (i >= 0)
-        shim_release((uint32_t)i);
+        shim_unmap((uint32_t)i);
 }
 
 /* Served: the register file, and any range of memory whose page numbers
@@ -1488,7 +1576,9 @@ PVOID MmMapIoSpace(PHYSICAL_ADDRESS PhysicalAddress, SIZE_T NumberOfBytes, MEMOR
     }
     uint64_t first = pa >> PAGE_SHIFT;
     size_t count = (size_t)(((pa + NumberOfBytes - 1) >> PAGE_SHIFT) - first + 1);
-    shim_mapping *m = shim_map(first, NULL, count);
+    shim_mapping *m = shim_unpark(first, count);
+    if (!m)
+        m = shim_map(first, NULL, count);
     return m ? m->host + (pa & (PAGE_SIZE - 1)) : NULL;
 }
 
@@ -1503,7 +1593,7 @@ VOID MmUnmapIoSpace(PVOID BaseAddress, SIZE_T NumberOfBytes)
     }
     int i = shim_find(BaseAddress);
     if (i >= 0)
-        shim_release((uint32_t)i);
+        shim_unmap((uint32_t)i);
 }
 
 /* The physical address behind a byte the builder sees: of a paging
