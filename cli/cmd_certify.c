@@ -614,9 +614,18 @@ int pbc_cmd_certify(int argc, char **argv)
     static char unconfined[640];
     if (lacks)
         snprintf(unconfined, sizeof(unconfined), "unconfined (--allow-unconfined): %s", pbc_iso_confinement());
-    report.provenance.isolation = no_fork  ? "none (--no-fork): a built-in target ran in pbcheck's own process"
-                                  : lacks ? unconfined
-                                          : pbc_iso_confinement();
+    const char *confined = lacks ? unconfined : pbc_iso_confinement();
+    /* Of a library, also where the verdict was made: across the DDI, or
+     * in the worker beside the builder (docs/architecture.md, "What
+     * remains"). */
+    static char judged[800];
+    if (!no_fork && library)
+        snprintf(judged, sizeof(judged), "%s; judge: %s", confined,
+                 pbc_exec_targets_split_active() ? "across the DDI (the builder in a driver process of its own)"
+                                                 : "beside the builder, in its worker (PBCHECK_SPLIT=1 not set)");
+    report.provenance.isolation = no_fork ? "none (--no-fork): a built-in target ran in pbcheck's own process"
+                                  : library ? judged
+                                          : confined;
 
     pbc_case_list cases = {0};
     if (t)

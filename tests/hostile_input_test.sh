@@ -10,8 +10,15 @@
 # (tailabort). Then the paths pbcheck is given (a FIFO, dangling and
 # looping --out links: one line, exit 2), SIGHUP and SIGQUIT (partial
 # reports, as SIGINT and SIGTERM leave) and full RELRO.
+# With PBCHECK_SPLIT=1 (the judge across the DDI) a forged answer cannot
+# even be written: the builder's driver process holds no pipe of the
+# judge's, and the attack ends that process instead (class exit).
 # Usage: hostile_input_test.sh PBCHECK SOURCE_DIR KIND=LIB...
 set -u
+forged_class=crash forged_message="^crash: the worker's answer is garbled"
+if [ -n "${PBCHECK_SPLIT:-}" ] && [ "$PBCHECK_SPLIT" != 0 ]; then
+    forged_class=exit forged_message="^exit: the builder ended the process"
+fi
 pbcheck=$(realpath "$1") src=$2
 shift 2
 tmp=$(mktemp -d)
@@ -48,7 +55,7 @@ for pair in "$@"; do
         check triage-no-harness-bug sh -c "! grep -q 'harness bug' '$tmp/triage.log'"
         check triage-garbled-bucket python3 -c 'import json,sys
 d=json.load(open(sys.argv[1]))
-sys.exit(not any(b["facts"]["class"] == "crash" for b in d["buckets"]))' "$tmp/triage-out/triage.json"
+sys.exit(not any(b["facts"]["class"] == sys.argv[2] for b in d["buckets"]))' "$tmp/triage-out/triage.json" "$forged_class"
         check triage-nothing-left nothing_left "$lib"
         continue
     fi
@@ -69,7 +76,7 @@ sys.exit(not any(b["facts"]["class"] == "crash" for b in d["buckets"]))' "$tmp/t
     case $kind in
     linger) check linger-files-say-fail says_fail "$dir" ;;
     describe) check describe-files-say-fail says_fail "$dir" "^crash: the builder could not be loaded: the worker's answer is garbled" ;;
-    verdict) check verdict-files-say-fail says_fail "$dir" "^crash: the worker's answer is garbled" ;;
+    verdict) check verdict-files-say-fail says_fail "$dir" "$forged_message" ;;
     shell)
         check shell-files-say-fail says_fail "$dir" "^crash: SIGABRT"
         check shell-no-command-run [ ! -e "$cwd/pbc-pwned" ]

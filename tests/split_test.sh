@@ -11,10 +11,16 @@
 #  - One that points pbcheck's memcmp and bcmp at "equal"
 #    (tests/attacks/got_redirect.c) hides failures in process (a release
 #    build: half of them), none split.
+#  - One that swaps its worker's answer pipe for a relay turning every
+#    failing verdict into a pass (tests/external/attack_input.c, kind 9)
+#    is certified CONFORMANT in process, and NOT CONFORMANT split, with
+#    report.json and summary.md saying so: its driver process holds no
+#    pipe of the judge's.
 # Usage: split_test.sh PBCHECK SOURCE_DIR LIB_GPU LIB_GPU_BUG LIB_ORACLE_PATCH
 #                      LIB_CPU LIB_WORKER LIB_WORKER_BUG LIB_GOT_REDIRECT
+#                      LIB_FORGE
 set -u
-pbcheck=$1 src=$2 gpu=$3 bug=$4 forged=$5 cpu=$6 worker=$7 worker_bug=$8 got=$9
+pbcheck=$1 src=$2 gpu=$3 bug=$4 forged=$5 cpu=$6 worker=$7 worker_bug=$8 got=$9 relay=${10}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check.sh"
@@ -50,4 +56,20 @@ honest=$(failures "$tmp/in-$(basename "$worker_bug" .so)")
 # own memcmp is not reached through the table, so there it hides none.
 check got-redirect-hides-at-most-in-process [ "$(failures "$tmp/got-in")" -le "$honest" ]
 check got-redirect-hides-nothing-split [ "$(failures "$tmp/got-split")" -eq "$honest" ]
+
+# The relay forges the whole run in process; split, it forges nothing.
+(cd "$tmp" && "$pbcheck" certify --target "$relay" --quick --no-random --out relay-in >relay-in.out 2>&1)
+check relay-forges-in-process [ $? -eq 0 ]
+check relay-conformant-in-process grep -q '^verdict: CONFORMANT' "$tmp/relay-in.out"
+check relay-in-process-judge-beside grep -q 'judge: beside the builder' "$tmp/relay-in/latest/report.json"
+(cd "$tmp" && PBCHECK_SPLIT=1 "$pbcheck" certify --target "$relay" --quick --no-random --out relay-split >relay-split.out 2>&1)
+check relay-fails-split [ $? -eq 1 ]
+check relay-not-conformant-split grep -q '^verdict: NOT CONFORMANT' "$tmp/relay-split.out"
+check relay-split-report-says-fail python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+fails = [r for r in d["results"] if r["verdict"] == "fail"]
+sys.exit(0 if d["verdict"] == "fail" and fails and "judge: across the DDI" in d["provenance"]["isolation"] else 1)' \
+    "$tmp/relay-split/latest/report.json"
+check relay-split-summary-says-fail grep -q 'NOT CONFORMANT' "$tmp/relay-split/latest/summary.md"
 finish

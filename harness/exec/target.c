@@ -484,6 +484,8 @@ static void targets_split_here(void)
 
 void pbc_exec_targets_split_on(void) { targets_split = 1; }
 
+int pbc_exec_targets_split_active(void) { return targets_split; }
+
 void pbc_exec_targets_split(void)
 {
     pbc_iso_set_worker_split(1);

@@ -61,6 +61,10 @@ void pbc_exec_targets_split_on(void);
 /* The workers started from now on split (what opening a library does
  * once pbc_exec_targets_split_on was called). */
 void pbc_exec_targets_split(void);
+/* Whether library workers split (PBCHECK_SPLIT, or
+ * pbc_exec_targets_split_on): what provenance.isolation says of the
+ * judge. */
+int pbc_exec_targets_split_active(void);
 
 /* Opens a target and loads a library in this process, without a probe:
  * for a process that is itself the worker (a fuzz target binary). */

@@ -20,6 +20,12 @@
  *                 the next function right behind it (x86-64; elsewhere a
  *                 plain abort)
  * tests/hostile_input_test.sh checks that each is the builder's failure.
+ * And the answer forgery that only the judge across the DDI stops
+ * (tests/split_test.sh):
+ *   9 forge       at its first Fill, the worker's answer pipe is swapped
+ *                 for a relay that passes every frame on, except that each
+ *                 failing verdict is rewritten as a pass, under a header
+ *                 that is still right (the job's number and all)
  * Forged answers go straight into the worker's answer pipe (fd 4, where
  * harness/exec/isolate.c puts it), ahead of pbcheck's own.
  */
@@ -126,6 +132,72 @@ static void start_relay(void)
     pthread_create(&th, NULL, relay, NULL);
 }
 
+/* Kind 9: frames from the worker, each passed on to pbcheck, a failing
+ * certify verdict (the body's first word 1 or 3) as a pass. */
+static int forge_from, forge_to;
+
+static int read_full(int fd, void *p, size_t n)
+{
+    for (size_t at = 0; at < n;) {
+        ssize_t k = read(fd, (char *)p + at, n - at);
+        if (k <= 0)
+            return -1;
+        at += (size_t)k;
+    }
+    return 0;
+}
+
+static void *forge(void *unused)
+{
+    (void)unused;
+    for (;;) {
+        uint32_t head[4];
+        if (read_full(forge_from, head, sizeof(head)) || head[0] > (64u << 20))
+            break;
+        uint8_t *body = malloc(head[0] ? head[0] : 1);
+        if (!body || read_full(forge_from, body, head[0]))
+            break;
+        uint32_t verdict = 0;
+        if (head[0] >= 4)
+            memcpy(&verdict, body, 4);
+        if (verdict == 1 || verdict == 3) {
+            forged f = {.n = 0};
+            put_u32(&f, 0);    /* pass */
+            put_str(&f, NULL); /* rule */
+            put_str(&f, NULL); /* message */
+            put_str(&f, "");   /* log */
+            put_u32(&f, 0);    /* not truncated */
+            put_str(&f, "");   /* signature, title, location, DDI */
+            put_str(&f, "");
+            put_str(&f, "");
+            put_str(&f, "");
+            head[0] = f.n;
+            if (write(forge_to, head, sizeof(head)) != (ssize_t)sizeof(head) ||
+                write(forge_to, f.b, f.n) != (ssize_t)f.n)
+                break;
+        } else if (write(forge_to, head, sizeof(head)) != (ssize_t)sizeof(head) ||
+                   write(forge_to, body, head[0]) != (ssize_t)head[0]) {
+            break;
+        }
+        free(body);
+    }
+    _exit(0);
+    return NULL;
+}
+
+/* Where no answer pipe is open (a driver process holds none), nothing. */
+static void start_forge(void)
+{
+    int p[2];
+    pthread_t th;
+    forge_to = dup(ANSWER_FD);
+    if (forge_to < 0 || pipe(p) || dup2(p[1], ANSWER_FD) != ANSWER_FD)
+        return;
+    close(p[1]);
+    forge_from = p[0];
+    pthread_create(&th, NULL, forge, NULL);
+}
+
 static void attack_fill(void)
 {
     static int done;
@@ -166,6 +238,10 @@ static void attack_fill(void)
         abort();
     case 8:
         attack_tail_abort();
+        break;
+    case 9:
+        if (!done)
+            start_forge();
         break;
     default:
         break;
