@@ -186,6 +186,60 @@ T_TEST(cpu_fill_of_a_large_range_stays_small)
     pbc_gpu_destroy(g);
 }
 
+/* A store that makes a page after one the CPU wrote opens the pages
+ * after it too (shim.c, shim_open_ahead): those the CPU then leaves alone are neither accesses
+ * nor open after the call, so a store in a later call is caught and
+ * counted as ever; those it writes are written and counted. */
+T_TEST(pages_opened_ahead_count_only_when_written)
+{
+    pbc_gpu *g = make();
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = 0x200000;
+    uint8_t *view = MmMapIoSpace(pa, 64 * 4096, MmCached);
+    T_CHECK(view != NULL);
+    pbc_shim_leave();
+    const pbc_shim_access *acc;
+    pbc_shim_take_accesses(&acc);
+
+    pbc_shim_enter();
+    view[0] = 1;        /* makes page 0 */
+    view[4096] = 1;     /* makes page 1 after page 0: opens pages 2 to 33 */
+    view[3 * 4096 + 1] = 0; /* a store of what the page held */
+    view[2 * 4096] = 2; /* written without a fault of its own */
+    pbc_shim_leave();
+    uint32_t n = pbc_shim_take_accesses(&acc);
+    uint64_t written = 0, read = 0;
+    for (uint32_t k = 0; k < n; k++)
+        *(acc[k].wrote ? &written : &read) += acc[k].pages;
+    T_CHECK_MSG(written == 3 && read == 0, "%llu pages written, %llu read", (unsigned long long)written,
+                (unsigned long long)read);
+    uint8_t b = 0;
+    T_CHECK(pbc_gpu_read(g, 0x200000 + 2 * 4096, &b, 1) == 0 && b == 2);
+
+    pbc_shim_enter();
+    view[3 * 4096] = 3; /* opened ahead in the last call, left alone there: faults now */
+    pbc_shim_leave();
+    n = pbc_shim_take_accesses(&acc);
+    T_CHECK_MSG(n == 1 && acc[0].phys == 0x200000 + 3 * 4096 && acc[0].pages == 1 && acc[0].wrote,
+                "%u runs", n);
+    T_CHECK(pbc_gpu_read(g, 0x200000 + 3 * 4096, &b, 1) == 0 && b == 3);
+
+    pbc_shim_enter();
+    b = view[5 * 4096]; /* a read, as ever */
+    pbc_shim_leave();
+    n = pbc_shim_take_accesses(&acc);
+    T_CHECK_MSG(n == 1 && acc[0].phys == 0x200000 + 5 * 4096 && acc[0].pages == 1 && !acc[0].wrote && b == 0,
+                "%u runs", n);
+
+    pbc_shim_enter();
+    MmUnmapIoSpace(view, 64 * 4096);
+    pbc_shim_leave();
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+
 /* Two views of the same pages: what the CPU wrote through one is seen
  * through the other from the next call on. */
 T_TEST(aliasing_views_agree_after_each_call)

@@ -44,6 +44,8 @@
 /* A view may span a whole memory segment (64 GiB) and is sparse; the
  * bitmap of dirty pages is its only per-page cost (a bit per page). */
 #define SHIM_MAX_VIEW_BYTES (64ull << 30)
+/* Filled view pages, every view, at which shim_relieve first gives some back. */
+#define SHIM_RELIEVE_PAGES ((size_t)1 << 16)
 
 typedef struct shim_clean_desc {
     size_t page;
@@ -65,6 +67,8 @@ typedef struct shim_mapping {
     uint64_t *touched; /* bitmap: pages the CPU read or wrote since the last leave */
     size_t touched_lo, touched_hi;
     uint64_t *wrote;   /* bitmap: pages the CPU wrote since the last leave */
+    uint64_t *ahead;   /* bitmap: dirty pages opened ahead of a store (shim_open_ahead), not yet
+                          known touched: the write-back tells whether the CPU wrote them */
     uint64_t *filled;  /* bitmap: pages that hold the model's bytes (the others, zeros, are filled at
                           their first access) */
     size_t filled_count;
@@ -301,6 +305,7 @@ static int shim_watch_fault(uint8_t *a)
 static int shim_fill_view_page(shim_mapping *m, size_t i, uint8_t *to, pbc_desc *d);
 static void shim_keep_clean(shim_mapping *m, size_t i, const pbc_desc *made);
 static void shim_relieve(void);
+static void shim_open_ahead(shim_mapping *m, size_t first);
 
 /* Whether the fault was a store: x86-64 hands the page fault's error
  * code to the handler (bit 1: a write); elsewhere 0, unknown. */
@@ -476,6 +481,41 @@ void pbc_shim_attrib_arm(pbc_shim_attrib *a)
  * stored: the access was a store (the fault's error code); uc: the
  * fault's context, NULL when the fault was another process's (a driver
  * process's, pbc_shim_fault). */
+/* A store that makes a page right after one the CPU wrote in this call
+ * (it stores forward) also opens the pages after it that nothing made or
+ * touched yet, up to SHIM_AHEAD of them: filled, their old bytes
+ * kept, writable (one protection change for the run), as a first store
+ * would leave them, but not noted touched. A CPU that fills or copies a
+ * large range forward then faults once per SHIM_AHEAD pages, not once a
+ * page. The write-back compares each with its old bytes: the ones the CPU
+ * changed are noted touched and written then, as if each had faulted;
+ * the others are made inaccessible again, so that a later access is
+ * noted as ever. What the access list says is the same, except that a
+ * store of the bytes a page already held is not counted as a write (and a
+ * read-only access to an opened page not as an access); nothing the model
+ * holds differs. Not while the attribution watch is armed: it traps each
+ * store. */
+#define SHIM_AHEAD 32u
+
+static void shim_open_ahead(shim_mapping *m, size_t first)
+{
+    size_t end = first;
+    while (end < m->count && end - first < SHIM_AHEAD && !shim_bit(m->filled, end) && !shim_bit(m->touched, end) &&
+           !shim_bit(m->dirty, end) &&
+           shim.filled_pages < (shim.relieve_at > SHIM_RELIEVE_PAGES ? shim.relieve_at : SHIM_RELIEVE_PAGES))
+        end++;
+    for (size_t j = first; j < end; j++) {
+        pbc_desc was;
+        int described = shim_fill_view_page(m, j, m->alias + j * PBC_PAGE_SIZE, &was);
+        shim_keep_clean(m, j, described ? &was : NULL);
+        shim_note_bit(m->dirty, &m->dirty_lo, &m->dirty_hi, j);
+        m->ahead[j / 64] |= 1ull << (j % 64);
+    }
+    if (end > first && shim_protect(m->host + first * PBC_PAGE_SIZE, (end - first) * PBC_PAGE_SIZE,
+                                    PROT_READ | PROT_WRITE) != 0)
+        shim_cannot_track();
+}
+
 static int shim_fault_at(uint8_t *a, int stored, void *uc)
 {
     if (shim_watch_fault(a))
@@ -553,6 +593,8 @@ static int shim_fault_at(uint8_t *a, int stored, void *uc)
         if (watched) /* a dirty watched page is read-only again after each store */
             shim_attrib_fault(page, uc);
 #endif
+        if (made && stored && !shim_attrib && i > 0 && (shim_bit(m->wrote, i - 1) || shim_bit(m->ahead, i - 1)))
+            shim_open_ahead(m, i + 1); /* the CPU stores forward: its second page on */
         return 1;
     }
     return 0;
@@ -991,6 +1033,17 @@ static void shim_write_back(shim_mapping *m, int how)
                 pbc_desc_read(was_d, 0, shim_scratch[0], PBC_PAGE_SIZE);
                 was = shim_scratch[0];
             }
+            if (shim_bit(m->ahead, i)) {
+                m->ahead[i / 64] &= ~(1ull << (i % 64));
+                if (memcmp(m->host + i * PBC_PAGE_SIZE, was, PBC_PAGE_SIZE) == 0) {
+                    /* opened ahead and not written: inaccessible again, untouched */
+                    if (shim_protect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_NONE) != 0)
+                        shim_cannot_track();
+                    continue;
+                }
+                shim_note_bit(m->touched, &m->touched_lo, &m->touched_hi, i);
+                m->wrote[i / 64] |= 1ull << (i % 64);
+            }
             shim_write_page(m, i, was, was_d);
             if (how == SHIM_WB_LEAVE)
                 continue;
@@ -1034,7 +1087,7 @@ static void shim_write_back_all(void)
  * initial content) is given back, to be filled again at its next access
  * (its touch this call still counts). Costs what a view holds only in
  * builders that hold that much. */
-#define SHIM_RELIEVE_PAGES ((size_t)1 << 16)
+/* (SHIM_RELIEVE_PAGES: above, with the view's bounds) */
 
 /* Pages [first, first + n) of m, filled, given back: inaccessible, their
  * memory returned, filled again at their next access. */
@@ -1179,6 +1232,7 @@ static void shim_release(uint32_t i)
     free(m->dirty);
     free(m->touched);
     free(m->wrote);
+    free(m->ahead);
     free(m->filled);
     free(m->was_desc);
     shim.filled_pages -= m->filled_count;
@@ -1470,6 +1524,7 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
     m->dirty = pbc_xcalloc((count + 63) / 64, sizeof(*m->dirty));
     m->touched = pbc_xcalloc((count + 63) / 64, sizeof(*m->touched));
     m->wrote = pbc_xcalloc((count + 63) / 64, sizeof(*m->wrote));
+    m->ahead = pbc_xcalloc((count + 63) / 64, sizeof(*m->ahead));
     m->filled = pbc_xcalloc((count + 63) / 64, sizeof(*m->filled));
     m->dirty_lo = m->dirty_hi = m->touched_lo = m->touched_hi = SIZE_MAX;
     if (pages) {
