@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "progress.h"
 #include "base/safe.h"
+#include "ddi/link.h"
 #include "exec/attribute.h"
 #include "exec/child.h"
 #include "exec/isolate.h"
@@ -405,6 +406,15 @@ static int disasm_here(const run_args *a, const pbc_scenario *s, const char *nam
     if (!gpu) {
         fprintf(o, "%s: %s\n", name, why);
         return 2;
+    }
+    if (pbc_ddi_is_proxy(a->target)) { /* the driver process pages its buffers where it sees them */
+        uint8_t *pool = pbc_ddi_pool();
+        if (!pool) {
+            fprintf(o, "%s: no paging-buffer pool left in the arena shared with the driver process\n", name);
+            pbc_gpu_destroy(gpu);
+            return 2;
+        }
+        pbc_gpu_use_pool(gpu, pool);
     }
     disasm_ctx d = {gpu, 0, o};
     gpu->on_packet = disasm_packet;
