@@ -49,6 +49,8 @@
 
 enum { DEC_HELLO = 1, DEC_DECODE, DEC_DISASM, DEC_PTE_DECODE };
 #define DEC_ANSWER 1u
+/* From the spawner, on the decoder's end: how it ended (a wait status). */
+#define DEC_ENDED 2u
 
 /* The longest packet an ISA may have: a decode request's window. */
 #define DEC_WINDOW (64u << 10)
@@ -267,6 +269,7 @@ _Noreturn static void dec_serve(int fd, const char *path)
 typedef struct spawned {
     pid_t pid;
     int watch; /* a copy of the decoder's end: POLLHUP when its judge hangs up */
+    int ended; /* a pidfd of it: readable when it ended, so the copy goes and its judge reads the end */
 } spawned;
 
 static void spawn_one(int fd, const char *path, spawned **live, uint32_t *count, uint32_t *cap)
@@ -280,7 +283,7 @@ static void spawn_one(int fd, const char *path, spawned **live, uint32_t *count,
         close(fd); /* the judge reads the end of its socket: no decoder */
         return;
     }
-    spawned s = {pid, fd};
+    spawned s = {pid, fd, (int)syscall(SYS_pidfd_open, pid, 0)};
     PBC_PUSH(*live, *count, *cap, s);
 }
 
@@ -292,20 +295,32 @@ _Noreturn static void spawner_main(int requests)
     spawned *live = NULL;
     uint32_t count = 0, cap = 0;
     for (;;) {
-        struct pollfd *p = pbc_xcalloc(count + 1, sizeof(*p));
+        struct pollfd *p = pbc_xcalloc(2 * count + 1, sizeof(*p));
         p[0] = (struct pollfd){requests, POLLIN, 0};
-        for (uint32_t i = 0; i < count; i++)
-            p[i + 1] = (struct pollfd){live[i].watch, 0, 0};
-        int n = poll(p, count + 1, 1000);
-        for (uint32_t i = count; n > 0 && i-- > 0;) {
-            if (!p[i + 1].revents)
+        for (uint32_t i = 0; i < count; i++) {
+            p[2 * i + 1] = (struct pollfd){live[i].watch, 0, 0};
+            p[2 * i + 2] = (struct pollfd){live[i].ended, POLLIN, 0};
+        }
+        int n = poll(p, 2 * count + 1, 1000);
+        for (uint32_t i = count; i-- > 0;) {
+            /* Without a pidfd, its end is looked for once a second. */
+            if (!p[2 * i + 1].revents && !p[2 * i + 2].revents &&
+                (live[i].ended >= 0 || waitpid(live[i].pid, NULL, WNOHANG) != live[i].pid))
                 continue;
-            kill(live[i].pid, SIGKILL); /* its judge is gone: so is it */
-            waitpid(live[i].pid, NULL, 0);
+            int status = 0, hung_up = p[2 * i + 1].revents != 0;
+            kill(live[i].pid, SIGKILL); /* its judge is gone, or it ended: either way, so is it */
+            waitpid(live[i].pid, &status, 0);
+            if (!hung_up) { /* the judge reads how it ended before the end of its socket */
+                uint32_t f[5] = {4, PBC_WIRE_TAG, 0, DEC_ENDED, (uint32_t)status};
+                send(live[i].watch, f, sizeof(f), MSG_NOSIGNAL | MSG_DONTWAIT);
+            }
             pbc_sandbox_forget(live[i].pid);
             close(live[i].watch);
+            if (live[i].ended >= 0)
+                close(live[i].ended);
             live[i] = live[--count];
         }
+        (void)n;
         short ask = p[0].revents;
         free(p);
         if (ask & (POLLHUP | POLLERR))
@@ -464,6 +479,20 @@ static int dec_ask(dec_link *l, const pbc_wire_buf *req, uint8_t **ans, size_t *
         return -1;
     }
     memcpy(&h, dec_out, sizeof(h));
+    if (h.tag == PBC_WIRE_TAG && h.flags == DEC_ENDED && h.len == 4 && (size_t)got == sizeof(h) + 4) {
+        uint32_t status;
+        memcpy(&status, dec_out + sizeof(h), 4);
+        if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
+            snprintf(why, why_size, "was killed by SIGSYS: it made a system call no decoder may make (a new "
+                     "process, a file opened, a socket)");
+        else if (WIFSIGNALED(status))
+            snprintf(why, why_size, "died of signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        else if (WEXITSTATUS(status) == DEC_LOAD_EXIT)
+            snprintf(why, why_size, "could not load the library or take its seccomp layers");
+        else
+            snprintf(why, why_size, "exited with status %d", WEXITSTATUS(status));
+        return -1;
+    }
     const char *bad = pbc_wire_check(&h, seq, DEC_ANSWER, DEC_MAX_ANSWER);
     if (!bad && h.flags != DEC_ANSWER)
         bad = "a frame that is not an answer";
@@ -504,32 +533,50 @@ static int dec_hello(dec_link *l, pbc_decoder_identity *id, char *why, size_t wh
     return ok ? 0 : -1;
 }
 
-/* What an answer says, in a few words, for a finding (made safe). */
-static void dec_describe(const uint8_t *req, size_t req_len, const uint8_t *ans, size_t ans_len, char *out,
-                         size_t size)
+/* A decode answer's packet i, in a few words; -1 when it has none. */
+static int dec_packet(const uint8_t *ans, size_t ans_len, uint32_t i, char *out, size_t size)
 {
-    pbc_wire_reader q = {req, req_len, 0, 0};
     pbc_wire_reader r = {ans, ans_len, 0, 0};
-    uint32_t kind = pbc_wire_get_u32(&q);
-    if (kind == DEC_DECODE) {
-        uint32_t count = pbc_wire_get_u32(&r);
+    uint32_t count = pbc_wire_get_u32(&r);
+    for (uint32_t k = 0; k < count && !r.bad; k++) {
         uint32_t st = pbc_wire_get_u32(&r);
         size_t n = 0;
         uint8_t *u = pbc_wire_get_bytes(&r, &n);
         uint32_t len = pbc_wire_get_u32(&r);
         char *why = pbc_wire_get_text(&r, 0);
-        pbc_uop uop;
-        memset(&uop, 0, sizeof(uop));
-        if (u && n == sizeof(uop))
-            memcpy(&uop, u, sizeof(uop));
-        if (st == PBC_DECODE_OK)
-            snprintf(out, size, "%u packet(s), the first micro-op %u of %u bytes (dst 0x%llx size %llu value 0x%llx)",
-                     count, uop.kind, len, (unsigned long long)uop.dst, (unsigned long long)uop.size,
-                     (unsigned long long)uop.value);
-        else
+        pbc_uop o;
+        memset(&o, 0, sizeof(o));
+        if (u && n == sizeof(o))
+            memcpy(&o, u, sizeof(o));
+        if (k == i && st == PBC_DECODE_OK)
+            snprintf(out, size,
+                     "micro-op %u of %u bytes {dst 0x%llx src 0x%llx size %llu value 0x%llx index 0x%llx width %u "
+                     "segment %u flags 0x%x}",
+                     o.kind, len, (unsigned long long)o.dst, (unsigned long long)o.src, (unsigned long long)o.size,
+                     (unsigned long long)o.value, (unsigned long long)o.index, o.width, o.segment, o.flags);
+        else if (k == i)
             snprintf(out, size, "a fault ('%s')", why ? why : "");
         free(u);
         free(why);
+        if (k == i)
+            return 0;
+    }
+    return -1;
+}
+
+/* What an answer says, in a few words, for a finding (made safe later);
+ * for a decode answer, its packet `packet`. */
+static void dec_describe(const uint8_t *req, size_t req_len, const uint8_t *ans, size_t ans_len, uint32_t packet,
+                         char *out, size_t size)
+{
+    pbc_wire_reader q = {req, req_len, 0, 0};
+    pbc_wire_reader r = {ans, ans_len, 0, 0};
+    uint32_t kind = pbc_wire_get_u32(&q);
+    if (!ans) {
+        snprintf(out, size, "something else");
+    } else if (kind == DEC_DECODE) {
+        if (dec_packet(ans, ans_len, packet, out, size))
+            snprintf(out, size, "no packet %u", packet);
     } else if (kind == DEC_DISASM) {
         uint32_t len = pbc_wire_get_u32(&r);
         char *line = pbc_wire_get_text(&r, 0);
@@ -564,12 +611,24 @@ static void dec_bytes(const uint8_t *req, size_t req_len, char *out, size_t size
 static void dec_finding(const uint8_t *req, size_t req_len, const uint8_t *first, size_t first_len,
                         const uint8_t *then, size_t then_len, const char *where, char *out, size_t size)
 {
-    char hex[48], a[256], b[256];
+    char hex[48], a[320], b[320];
     dec_bytes(req, req_len, hex, sizeof(hex));
-    dec_describe(req, req_len, first, first_len, a, sizeof(a));
-    dec_describe(req, req_len, then, then_len, b, sizeof(b));
-    snprintf(out, size, "the ISA description is not a pure function: bytes %s decoded as %s, then as %s%s", hex, a,
-             b, where);
+    uint32_t packet = 0;
+    pbc_wire_reader q = {req, req_len, 0, 0};
+    if (first && pbc_wire_get_u32(&q) == DEC_DECODE) /* the first packet the two answers disagree on */
+        for (; packet < DEC_RUN; packet++) {
+            int x = dec_packet(first, first_len, packet, a, sizeof(a));
+            int y = dec_packet(then, then_len, packet, b, sizeof(b));
+            if (x || y || strcmp(a, b))
+                break;
+        }
+    dec_describe(req, req_len, first, first_len, packet, a, sizeof(a));
+    dec_describe(req, req_len, then, then_len, packet, b, sizeof(b));
+    char at[48] = "";
+    if (packet)
+        snprintf(at, sizeof(at), " (its packet %u)", packet);
+    snprintf(out, size, "the ISA description is not a pure function: bytes %s%s decoded as %s, then as %s%s", hex,
+             at, a, b, where);
 }
 
 /* ---- the record and the memo (in a worker) ------------------------------ */
@@ -643,15 +702,18 @@ static struct {
     int open;
 } judge;
 
-/* The decoder failed its judge: the worker ends as the builder's failure. */
-_Noreturn static void dec_lost(const char *why)
+/* The decoder failed its judge: the worker ends as the builder's failure,
+ * after one line (what the decoder process did, or a finding). */
+_Noreturn static void dec_end(const char *what, const char *why)
 {
     char *safe = pbc_safe_text(why, 0);
-    fprintf(stderr, "pbcheck: the ISA decoder process %s\n", safe ? safe : "failed");
+    fprintf(stderr, "pbcheck: %s%s\n", what, safe ? safe : "failed");
     free(safe);
     fflush(stderr);
     _exit(PBC_DDI_LOST_EXIT);
 }
+
+_Noreturn static void dec_lost(const char *why) { dec_end("the ISA decoder process ", why); }
 
 static void judge_ask(const pbc_wire_buf *req, pbc_wire_reader *r, uint8_t **keep)
 {
@@ -671,7 +733,7 @@ static void judge_ask(const pbc_wire_buf *req, pbc_wire_reader *r, uint8_t **kee
     if (dec_ask(&judge.link, req, keep, &n, why, sizeof(why)))
         dec_lost(why);
     if (memo_note(judge.index, req, *keep, n, why, sizeof(why)))
-        dec_lost(why);
+        dec_end("", why);
     *r = (pbc_wire_reader){*keep, n, 0, 0};
 }
 

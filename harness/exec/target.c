@@ -508,6 +508,28 @@ void pbc_exec_targets_split(void)
     pbc_iso_set_worker_init(targets_split_here);
 }
 
+static pbc_decoder_audit_result audit_last;
+static int audit_done;
+
+int pbc_exec_decoder_audit(pbc_decoder_audit_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->pure = 1;
+    for (uint32_t i = 0; i < library_count && targets_split; i++) {
+        pbc_decoder_audit_result one;
+        pbc_decoder_audit(libraries[i]->path, i, &one);
+        if (i == 0 || !one.pure)
+            *out = one;
+        if (!one.pure)
+            break;
+    }
+    audit_last = *out;
+    audit_done = 1;
+    return out->pure;
+}
+
+const pbc_decoder_audit_result *pbc_exec_decoder_last(void) { return audit_done ? &audit_last : NULL; }
+
 const pbc_target *pbc_exec_target_open_here(const char *name, char *why, size_t why_size)
 {
     if (!pbc_exec_target_is_path(name)) {
