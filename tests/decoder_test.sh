@@ -76,6 +76,7 @@ assert d['process'] == 'worker' and d['purity']['audited'] is False and d['purit
 split count
 check count-fails [ "$rc" -eq 1 ]
 check count-finding grep -q 'the ISA description is not a pure function: bytes [0-9a-f]*.* decoded as ' "$tmp/count"
+check count-memo grep -q 'not a pure function: .* by the same decoder process' "$tmp/count"
 split time
 check time-fails [ "$rc" -eq 1 ]
 check time-finding grep -q 'not a pure function: .* in a fresh decoder process' "$tmp/time"
