@@ -301,15 +301,19 @@ _Noreturn static void spawner_main(int requests)
             p[2 * i + 1] = (struct pollfd){live[i].watch, 0, 0};
             p[2 * i + 2] = (struct pollfd){live[i].ended, POLLIN, 0};
         }
-        int n = poll(p, 2 * count + 1, 1000);
+        poll(p, 2 * count + 1, 1000);
         for (uint32_t i = count; i-- > 0;) {
-            /* Without a pidfd, its end is looked for once a second. */
-            if (!p[2 * i + 1].revents && !p[2 * i + 2].revents &&
-                (live[i].ended >= 0 || waitpid(live[i].pid, NULL, WNOHANG) != live[i].pid))
-                continue;
-            int status = 0, hung_up = p[2 * i + 1].revents != 0;
-            kill(live[i].pid, SIGKILL); /* its judge is gone, or it ended: either way, so is it */
-            waitpid(live[i].pid, &status, 0);
+            int status = 0, hung_up = p[2 * i + 1].revents != 0, reaped = 0;
+            if (!hung_up && !p[2 * i + 2].revents) {
+                /* Without a pidfd, its end is looked for once a second. */
+                reaped = live[i].ended < 0 && waitpid(live[i].pid, &status, WNOHANG) == live[i].pid;
+                if (!reaped)
+                    continue;
+            }
+            if (!reaped) {
+                kill(live[i].pid, SIGKILL); /* its judge is gone, or it ended: either way, so is it */
+                waitpid(live[i].pid, &status, 0);
+            }
             if (!hung_up) { /* the judge reads how it ended before the end of its socket */
                 uint32_t f[5] = {4, PBC_WIRE_TAG, 0, DEC_ENDED, (uint32_t)status};
                 send(live[i].watch, f, sizeof(f), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -320,7 +324,6 @@ _Noreturn static void spawner_main(int requests)
                 close(live[i].ended);
             live[i] = live[--count];
         }
-        (void)n;
         short ask = p[0].revents;
         free(p);
         if (ask & (POLLHUP | POLLERR))
