@@ -516,9 +516,11 @@ int pbc_exec_decoder_audit(pbc_decoder_audit_result *out)
     memset(out, 0, sizeof(*out));
     out->pure = 1;
     for (uint32_t i = 0; i < library_count && targets_split; i++) {
+        if (libraries[i]->loaded_here)
+            continue; /* --no-fork: its decoder ran here, asked nothing of a decoder process */
         pbc_decoder_audit_result one;
         pbc_decoder_audit(libraries[i]->path, i, &one);
-        if (i == 0 || !one.pure)
+        if (!out->ran || !one.pure)
             *out = one;
         if (!one.pure)
             break;
