@@ -36,7 +36,7 @@ for lib in "$gpu" "$bug" "$cpu" "$worker" "$worker_bug"; do
     # Every verdict line and finding; not progress lines (speed), nor the
     # last writer's location, which attribution replays find only with the
     # builder in the judge's process (docs/architecture.md, "What remains").
-    keep() { grep -Ev ' done, |written by|never written by' "$1"; }
+    keep() { grep -Ev ' done, |still judging |written by|never written by' "$1"; }
     check "$name-same-lines" cmp -s <(keep "$tmp/in-$name") <(keep "$tmp/split-$name")
 done
 check gpu-passes grep -Eq '^run: [1-9][0-9]* passed, 0 failed' "$tmp/in-$(basename "$gpu" .so)"

@@ -52,9 +52,6 @@ enum {
     K_SUBMIT,
     K_GART_VIEW,
     K_CONTEXT_DATA,
-    K_DECODE,
-    K_DISASM,
-    K_PTE_DECODE,
     K_CPU_WORK,
     K_YIELD,
     /* callbacks, from the driver process */
@@ -74,12 +71,9 @@ enum {
 
 enum { DDI_CALLBACK = 1u, DDI_ANSWER = 2u, DDI_REPLY = 4u };
 
-/* The largest frame either side takes: a decoded packet's bytes or a
- * context allocation's data, never more. */
+/* The largest frame either side takes: a context allocation's data,
+ * never more. */
 #define DDI_MAX_FRAME (1u << 20)
-/* Bytes of a packet the judge sends to be decoded: the longest packet an
- * ISA may have. */
-#define DDI_DECODE_WINDOW (64u << 10)
 #define DDI_PRIVATE_BYTES ((64u << 20) + (8u << 20))
 
 typedef struct ddi_work {
@@ -892,143 +886,6 @@ static uint32_t proxy_context_data(HANDLE adapter, HANDLE allocation, void *buf,
     return (uint32_t)n;
 }
 
-/* Decoding runs in the driver process a window at a time: the packets
- * from where the GPU asks on, decoded one after the other there, come back
- * together, and the GPU's next questions in the same window are answered
- * from them while the packet's bytes are still the bytes decoded (the
- * decoder reads a packet's own bytes: docs/writing-a-target.md). */
-#define DDI_DECODE_RUN 512u
-typedef struct ddi_decoded {
-    uint32_t off, len, status;
-    pbc_uop uop;
-    char why[96];
-} ddi_decoded;
-static struct {
-    const uint8_t *base;
-    size_t end; /* bytes from base the GPU said it may read: the window must end there too */
-    uint8_t bytes[DDI_DECODE_WINDOW];
-    ddi_decoded d[DDI_DECODE_RUN];
-    uint32_t count;
-} decoded;
-
-static const ddi_decoded *decode_cached(const uint8_t *bytes, size_t avail)
-{
-    if (!decoded.base || bytes < decoded.base || (size_t)(bytes - decoded.base) >= DDI_DECODE_WINDOW)
-        return NULL;
-    size_t off = (size_t)(bytes - decoded.base);
-    if (off + avail != decoded.end)
-        return NULL;
-    for (uint32_t i = 0; i < decoded.count; i++) {
-        const ddi_decoded *e = &decoded.d[i];
-        if (e->off != off)
-            continue;
-        size_t n = e->status == PBC_DECODE_OK ? e->len : 0;
-        return memcmp(bytes, decoded.bytes + off, n) == 0 ? e : NULL;
-    }
-    return NULL;
-}
-
-static void decode_run(const uint8_t *bytes, size_t avail)
-{
-    size_t n = avail < DDI_DECODE_WINDOW ? avail : DDI_DECODE_WINDOW;
-    pbc_wire_buf b = {0};
-    ddi_call_head(&b, K_DECODE);
-    pbc_wire_put_bytes(&b, bytes, n);
-    pbc_wire_reader r;
-    uint8_t *keep;
-    ddi_roundtrip(&b, &r, &keep);
-    free(b.p);
-    decoded.base = NULL;
-    decoded.count = 0;
-    uint32_t count = pbc_wire_get_u32_max(&r, DDI_DECODE_RUN);
-    uint32_t at = 0;
-    for (uint32_t i = 0; i < count && !r.bad; i++) {
-        ddi_decoded *e = &decoded.d[i];
-        e->off = at;
-        e->status = pbc_wire_get_u32(&r);
-        size_t got = 0;
-        uint8_t *u = pbc_wire_get_bytes(&r, &got);
-        e->len = pbc_wire_get_u32(&r);
-        char *why = pbc_wire_get_text(&r, 0);
-        if (e->status == PBC_DECODE_OK && (!u || got != sizeof(e->uop) || e->len == 0 || e->len > n - at))
-            e->status = 2; /* out of range: the GPU faults on it */
-        if (e->status == PBC_DECODE_OK)
-            memcpy(&e->uop, u, sizeof(e->uop));
-        snprintf(e->why, sizeof(e->why), "%s",
-                 e->status == 2 ? "the decoder's answer is out of range" : why ? why : "fault");
-        free(u);
-        free(why);
-        decoded.count = i + 1;
-        if (e->status != PBC_DECODE_OK) {
-            /* A fault at a window cut short may be the cut: that packet is
-             * asked again, with a window that starts at it. */
-            if (n < avail && i > 0)
-                decoded.count = i;
-            break;
-        }
-        at += e->len;
-        if (at >= n)
-            break;
-    }
-    ddi_answer_done(&r, keep, "the ISA decoder");
-    memcpy(decoded.bytes, bytes, n);
-    decoded.base = bytes;
-    decoded.end = avail;
-}
-
-static pbc_decode_status proxy_decode(const uint8_t *bytes, size_t avail, pbc_uop *uop, size_t *length,
-                                      const char **why)
-{
-    const ddi_decoded *e = decode_cached(bytes, avail);
-    if (!e) {
-        decode_run(bytes, avail);
-        e = decode_cached(bytes, avail);
-    }
-    if (e && e->status == PBC_DECODE_OK) {
-        *uop = e->uop;
-        *length = e->len;
-        return PBC_DECODE_OK;
-    }
-    *why = e ? e->why : "the decoder did not answer";
-    return PBC_DECODE_FAULT;
-}
-
-static size_t proxy_disasm(const uint8_t *bytes, size_t avail, char *line, size_t line_size)
-{
-    pbc_wire_buf b = {0};
-    ddi_call_head(&b, K_DISASM);
-    size_t n = avail < DDI_DECODE_WINDOW ? avail : DDI_DECODE_WINDOW;
-    pbc_wire_put_bytes(&b, bytes, n);
-    pbc_wire_reader r;
-    uint8_t *keep;
-    ddi_roundtrip(&b, &r, &keep);
-    free(b.p);
-    uint32_t len = pbc_wire_get_u32(&r);
-    char *text = pbc_wire_get_text(&r, 0);
-    ddi_answer_done(&r, keep, "the disassembler");
-    if (line_size)
-        snprintf(line, line_size, "%s", text ? text : "");
-    free(text);
-    return len <= n ? len : 0;
-}
-
-static int proxy_pte_decode(const uint8_t *entry, uint32_t level, uint64_t *flags, uint64_t *page)
-{
-    pbc_wire_buf b = {0};
-    ddi_call_head(&b, K_PTE_DECODE);
-    pbc_wire_put_bytes(&b, entry, 16);
-    pbc_wire_put_u32(&b, level);
-    pbc_wire_reader r;
-    uint8_t *keep;
-    ddi_roundtrip(&b, &r, &keep);
-    free(b.p);
-    int rc = (int)pbc_wire_get_u32(&r);
-    *flags = get_u64(&r);
-    *page = get_u64(&r);
-    ddi_answer_done(&r, keep, "the page-table entry decoder");
-    return rc == 0 ? 0 : -1;
-}
-
 /* Queued CPU work reached by the GPU: the driver process runs it. */
 static void ddi_run_work(void *arg)
 {
@@ -1058,7 +915,7 @@ static void ddi_yield(void)
     ddi_answer_done(&r, keep, "a yield");
 }
 
-void pbc_ddi_proxy(pbc_target *t, pbc_isa *isa, uint32_t index)
+void pbc_ddi_proxy(pbc_target *t, uint32_t index)
 {
     proxy_index = index;
     t->create_adapter = proxy_create_adapter;
@@ -1072,10 +929,6 @@ void pbc_ddi_proxy(pbc_target *t, pbc_isa *isa, uint32_t index)
         t->gart_view = proxy_gart_view;
     if (t->context_update_data)
         t->context_update_data = proxy_context_data;
-    isa->decode = proxy_decode;
-    isa->disasm = proxy_disasm;
-    if (isa->pte_decode)
-        isa->pte_decode = proxy_pte_decode;
 }
 
 void pbc_ddi_driver_fds(void)
@@ -1136,8 +989,8 @@ static size_t drv_apply(const uint8_t *body, size_t len)
 }
 
 /* A callback to the judge, answered before the call goes on. While it
- * waits, the judge may call in again (the doorbell made the GPU decode a
- * packet): that call is served first. */
+ * waits, the judge may call in again (the doorbell made the GPU reach
+ * queued CPU work): that call is served first. */
 static void drv_callback(const pbc_wire_buf *b, pbc_wire_reader *r, uint8_t **keep)
 {
     uint32_t seq = ddi.call_seq;
@@ -1471,55 +1324,6 @@ static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pb
         pbc_shim_leave();
         pbc_wire_put_bytes(out, buf, n < cap ? n : cap);
         free(buf);
-        break;
-    }
-    case K_DECODE: {
-        size_t n = 0;
-        uint8_t *bytes = pbc_wire_get_bytes(r, &n);
-        pbc_wire_buf run = {0};
-        uint32_t count = 0;
-        for (size_t at = 0; bytes && at < n && count < DDI_DECODE_RUN;) {
-            pbc_uop u;
-            memset(&u, 0, sizeof(u));
-            size_t len = 0;
-            const char *why = NULL;
-            pbc_decode_status st = t->isa->decode(bytes + at, n - at, &u, &len, &why);
-            pbc_wire_put_u32(&run, st);
-            pbc_wire_put_bytes(&run, &u, sizeof(u));
-            pbc_wire_put_u32(&run, (uint32_t)len);
-            pbc_wire_put_str(&run, st == PBC_DECODE_OK ? NULL : why ? why : "fault");
-            count++;
-            if (st != PBC_DECODE_OK || len == 0 || len > n - at)
-                break;
-            at += len;
-        }
-        pbc_wire_put_u32(out, count);
-        pbc_wire_put_raw(out, run.p, run.n);
-        free(run.p);
-        free(bytes);
-        break;
-    }
-    case K_DISASM: {
-        size_t n = 0;
-        uint8_t *bytes = pbc_wire_get_bytes(r, &n);
-        char line[256] = "";
-        size_t len = bytes && n ? t->isa->disasm(bytes, n, line, sizeof(line)) : 0;
-        line[sizeof(line) - 1] = '\0';
-        pbc_wire_put_u32(out, (uint32_t)len);
-        pbc_wire_put_str(out, line);
-        free(bytes);
-        break;
-    }
-    case K_PTE_DECODE: {
-        size_t n = 0;
-        uint8_t *entry = pbc_wire_get_bytes(r, &n);
-        uint32_t level = pbc_wire_get_u32(r);
-        uint64_t flags = 0, page = 0;
-        int rc = entry && n == 16 ? pbc_isa_pte_decode(t->isa)(entry, level, &flags, &page) : -1;
-        pbc_wire_put_u32(out, (uint32_t)rc);
-        put_u64(out, flags);
-        put_u64(out, page);
-        free(entry);
         break;
     }
     case K_CPU_WORK: {

@@ -57,9 +57,11 @@ void pbc_ddi_judge(int pid);
 /* Whether this process judges a driver process (pbc_ddi_judge ran). */
 int pbc_ddi_remote(void);
 
-/* The proxy of target `index`: its table becomes `desc`'s members (name,
- * sizes, adapter, ISA description) with hooks that call across the link. */
-void pbc_ddi_proxy(pbc_target *table, pbc_isa *isa, uint32_t index);
+/* The proxy of target `index`: its table keeps the description's members
+ * (name, sizes, adapter) with hooks that call across the link. Its ISA
+ * description is not the driver process's to answer: a decoder process
+ * of its own does (ddi/decoder.h). */
+void pbc_ddi_proxy(pbc_target *table, uint32_t index);
 
 /* Whether t's hooks are proxies (its builder runs in the driver process):
  * its worlds' pools and private data must be in the arena. */

@@ -66,6 +66,15 @@ void pbc_exec_targets_split(void);
  * judge. */
 int pbc_exec_targets_split_active(void);
 
+/* At the end of a split run (certify, run, replay, triage): the purity
+ * audit of every library's decoder process (ddi/decoder.h,
+ * pbc_decoder_audit), the first impure one's finding in *out. Returns
+ * out->pure; out->ran 0 when no decoder process ran. The result stays for
+ * pbc_exec_decoder_last (the provenance). */
+struct pbc_decoder_audit_result;
+int pbc_exec_decoder_audit(struct pbc_decoder_audit_result *out);
+const struct pbc_decoder_audit_result *pbc_exec_decoder_last(void);
+
 /* Opens a target and loads a library in this process, without a probe:
  * for a process that is itself the worker (a fuzz target binary). */
 const pbc_target *pbc_exec_target_open_here(const char *name, char *why, size_t why_size);
