@@ -482,6 +482,14 @@ static void targets_split_here(void)
     }
 }
 
+const char *pbc_exec_library_path(uint32_t index)
+{
+    static char abs[PATH_MAX];
+    if (index >= library_count || !realpath(libraries[index]->path, abs))
+        return NULL;
+    return abs;
+}
+
 void pbc_exec_targets_split_on(void) { targets_split = 1; }
 
 void pbc_exec_targets_split(void)
