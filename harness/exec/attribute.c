@@ -11,8 +11,11 @@
  * builder writes it. The last store is named from its frames: the first
  * that is the builder's own code, not the C library's memcpy nor a
  * sanitizer's interceptor, symbolized by libdw (exec/symbolize.h) in this
- * process. Runs are deterministic for one scenario, so each run's byte is
- * the first's (checked: a run that fails otherwise ends the search).
+ * process. With the builder in a driver process (harness/ddi/) its stores
+ * are watched there, and come back as offsets in its libraries, named here
+ * from the library files. Runs are deterministic for one scenario, so
+ * each run's byte is the first's (checked: a run that fails otherwise ends
+ * the search).
  */
 #define _GNU_SOURCE
 #include "exec/attribute.h"
