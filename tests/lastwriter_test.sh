@@ -16,7 +16,9 @@
 # cause there (for the worker copy too: its finding is attributed in the
 # CPU work of SubmitCommand). An
 # abort() ending a function is named in that function; mutant-unmap-zero's
-# seeds triage to one root cause. Both SARIF files validate against SARIF
+# seeds triage to one root cause. With the builder in a driver process
+# (PBCHECK_SPLIT=1) each copy's `run` finding is the same, the planted
+# line named from the library file by the judge. Both SARIF files validate against SARIF
 # 2.1.0 (PBC_SARIF_SCHEMA, as report_test.sh finds it).
 # Usage: lastwriter_test.sh SOURCE_DIR PBCHECK_BINARY_DIR C_COMPILER
 set -u
@@ -144,6 +146,22 @@ check gpu-names-line grep -Eq "^  ${bytes}written by packet [0-9]+ of paging buf
 run_seed wk_src busy-retry
 check worker-names-line grep -Eq "^  ${bytes}written by ExWkCopy at $vendor/wk_src/exwk_ddi.c:$wk in CPU work queued at SubmitCommand \(for operation 2\)" \
     "$tmp/wk_src.out" || cat "$tmp/wk_src.out"
+# The same findings with the builder in a driver process (PBCHECK_SPLIT=1,
+# harness/ddi/): its stores are watched and single-stepped there, and the
+# judge names them from the library file. Every finding line is the
+# in-process run's, the planted file:line among them.
+split_names_line() { # NAME FILE LINE: the copy's seed has run in process into $tmp/NAME.out
+    local name=$1 where="$vendor/$1/$2:$3"
+    PBCHECK_SPLIT=1 "$pbcheck" run "$prefix/share/pbcheck/seeds/busy-retry.pbs" --target "$build/lib$name.so" \
+        >"$tmp/$name-split.out" 2>&1
+    grep -qF "$where" "$tmp/$name.out" && grep -qF "$where" "$tmp/$name-split.out" &&
+        cmp -s <(grep '^  ' "$tmp/$name.out") <(grep '^  ' "$tmp/$name-split.out") ||
+        { diff <(grep '^  ' "$tmp/$name.out") <(grep '^  ' "$tmp/$name-split.out"); return 1; }
+}
+check split-short-names-line split_names_line cpu_short excpu_ddi.c "$short"
+check split-zero-names-line split_names_line cpu_zero excpu_ddi.c "$zero"
+check split-gpu-names-line split_names_line gpu_q2 exgpu_ddi.c "$gpu"
+check split-worker-names-line split_names_line wk_src exwk_ddi.c "$wk"
 run_seed gpu_abort busy-discard
 check abort-in-its-function grep -Eq "^  crash: SIGABRT \(signal 6\) in ExGpuBuildPagingBuffer at $vendor/gpu_abort/exgpu_ddi.c:$abort_line " \
     "$tmp/gpu_abort.out" || cat "$tmp/gpu_abort.out"

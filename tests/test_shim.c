@@ -590,6 +590,58 @@ T_TEST(attribution_watch_finds_each_store_of_a_byte)
     pbc_shim_unbind();
     pbc_gpu_destroy(g);
 }
+
+/* A driver process's store into the watched page (harness/ddi/): its
+ * fault, served here, says the store is watched and which bytes; the
+ * record that comes back is counted once, in the call of its fault, and a
+ * second record for the same fault, or one for a fault outside the page,
+ * is not. */
+T_TEST(attribution_watch_of_a_driver_process_store)
+{
+    pbc_gpu *g = make();
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = 0x20000;
+    uint8_t *view = MmMapIoSpace(pa, 8192, MmCached);
+    T_CHECK(view != NULL);
+    pbc_shim_leave();
+
+    pbc_shim_attrib w;
+    memset(&w, 0, sizeof(w));
+    w.gpu = g;
+    w.ppn = 0x20;
+    w.off = 100;
+    w.len = 4;
+    pbc_shim_attrib_arm(&w);
+    g->cpu.call = 5;
+    w.cur_mpo = 3;
+    pbc_shim_enter();
+    uint32_t off = 0, len = 0;
+    T_CHECK(pbc_shim_fault_watched(view + 4096 + 8, 1, &off, &len) == 1); /* the next page: not watched */
+    T_CHECK(pbc_shim_attrib_record(&(pbc_shim_store){.nframes = 0}, 1) == -1);
+    T_CHECK(pbc_shim_fault_watched(view + 104, 1, &off, &len) == 2 && off == 100 && len == 4);
+    g->cpu.call = 6; /* the store's call is its fault's */
+    pbc_shim_store st;
+    memset(&st, 0, sizeof(st));
+    st.nframes = 2;
+    st.frames[0] = 0x1111;
+    st.lib[1] = 1;
+    st.frames[1] = 0x2222;
+    T_CHECK(pbc_shim_attrib_record(&st, 1) == 0);
+    T_CHECK(pbc_shim_attrib_record(&st, 1) == -1); /* one record per watched store */
+    pbc_shim_leave();
+    T_CHECK(w.stores == 1 && w.changes == 1);
+    T_CHECK(w.last_change.remote && w.last_change.call == 5 && w.last_change.mpo == 3);
+    T_CHECK(w.last_change.nframes == 2 && w.last_change.frames[1] == 0x2222 && w.last_change.lib[1] == 1);
+    pbc_shim_attrib_arm(NULL);
+
+    pbc_shim_enter();
+    MmUnmapIoSpace(view, 8192);
+    pbc_shim_leave();
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
 #endif
 
 T_MAIN()

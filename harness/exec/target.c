@@ -494,6 +494,14 @@ static const pbc_isa *decoder_load(const char *path, char *why, size_t why_size)
     return library_load(path, &t, why, why_size) ? NULL : t.isa;
 }
 
+const char *pbc_exec_library_path(uint32_t index)
+{
+    static char abs[PATH_MAX];
+    if (index >= library_count || !realpath(libraries[index]->path, abs))
+        return NULL;
+    return abs;
+}
+
 void pbc_exec_targets_split_on(void) { targets_split = 1; }
 
 int pbc_exec_targets_split_active(void) { return targets_split; }

@@ -26,6 +26,11 @@ const char *pbc_exec_target_check(const pbc_target *t);
 /* Whether `name` names a shared library (a path) rather than a built-in. */
 int pbc_exec_target_is_path(const char *name);
 
+/* The file of library target `index` (the order the driver process
+ * serves them in, harness/ddi/), as an absolute path, for naming its code
+ * from its own debug information; NULL when there is no such library. */
+const char *pbc_exec_library_path(uint32_t index);
+
 /* How a library's probe went wrong when the library itself did it: it
  * crashed, exited, hung or grew too large while it was loaded (its
  * constructors, pbc_target_get). */

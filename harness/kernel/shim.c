@@ -348,7 +348,8 @@ static void shim_attrib_host_protect(int running)
         if (state == PBC_SHIM_SEALED || state == PBC_SHIM_FILLED)
             prot = PROT_READ;
     }
-    if (mprotect(page, PBC_PAGE_SIZE, running ? PROT_READ : prot) != 0)
+    /* mirrored: with a driver process, its stores are the ones to catch */
+    if (shim_protect(page, PBC_PAGE_SIZE, running ? PROT_READ : prot) != 0)
         shim_cannot_track();
 }
 
@@ -407,6 +408,52 @@ static void shim_attrib_fault(uint8_t *page, void *uc)
     u->uc_mcontext.gregs[REG_EFL] |= SHIM_EFLAGS_TF;
 }
 
+/* The same store in a driver process (harness/ddi/): the judge takes the
+ * store's call and operation as its fault is served, and its frames and
+ * whether it reached the bytes come back as a record
+ * (pbc_shim_attrib_record), single-stepped there as above. */
+static int shim_attrib_awaiting;
+
+static void shim_attrib_remote(void)
+{
+    pbc_shim_attrib *a = shim_attrib;
+    memset(&a->pending, 0, sizeof(a->pending));
+    a->pending.call = shim.gpu->cpu.call;
+    a->pending.op = shim.gpu->cpu.op;
+    a->pending.mpo = a->cur_mpo;
+    a->pending.operation = a->cur_operation;
+    shim_attrib_awaiting = 1;
+}
+
+/* Counts the store pending (a's) as the page's, and as the watched
+ * bytes' writer when it reached them. */
+static void shim_attrib_count(pbc_shim_attrib *a, int reached)
+{
+    if (!a->only_call || a->pending.call == a->only_call) {
+        a->stores++;
+        a->last_store = a->pending;
+        if (reached) {
+            a->changes++;
+            a->last_change = a->pending;
+        }
+    }
+}
+
+int pbc_shim_attrib_record(const pbc_shim_store *st, int reached)
+{
+    pbc_shim_attrib *a = shim_attrib;
+    if (!a || !shim_attrib_awaiting)
+        return -1;
+    shim_attrib_awaiting = 0;
+    uint32_t n = st->nframes < PBC_SHIM_STORE_FRAMES ? st->nframes : PBC_SHIM_STORE_FRAMES;
+    memcpy(a->pending.frames, st->frames, n * sizeof(st->frames[0]));
+    memcpy(a->pending.lib, st->lib, n * sizeof(st->lib[0]));
+    a->pending.nframes = n;
+    a->pending.remote = 1;
+    shim_attrib_count(a, reached);
+    return 0;
+}
+
 /* The store ran: after its first run (on the inverted bytes) the page
  * gets its bytes back and the instruction runs again from the same
  * registers; after the second, the page is read-only again, and the store
@@ -441,14 +488,7 @@ static void shim_attrib_trap(int sig, siginfo_t *si, void *uc)
     u->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)SHIM_EFLAGS_TF;
     if (mprotect(a->pending_page, PBC_PAGE_SIZE, PROT_READ) != 0)
         shim_cannot_track();
-    if (!a->only_call || a->pending.call == a->only_call) {
-        a->stores++;
-        a->last_store = a->pending;
-        if (shim_attrib_reached) {
-            a->changes++;
-            a->last_change = a->pending;
-        }
-    }
+    shim_attrib_count(a, shim_attrib_reached);
     a->pending_page = NULL;
     shim_attrib_phase = 0;
 }
@@ -471,16 +511,21 @@ void pbc_shim_attrib_arm(pbc_shim_attrib *a)
         sigaction(SIGTRAP, &shim_prev_trap, NULL);
     }
     shim_attrib = a;
+    shim_attrib_awaiting = 0;
 #else
     (void)a;
 #endif
 }
 
-/* The shim's part of a fault at a (an access fault: the page is mapped):
- * 1 when the access may run again, 0 when it is none of the shim's.
- * stored: the access was a store (the fault's error code); uc: the
- * fault's context, NULL when the fault was another process's (a driver
- * process's, pbc_shim_fault). */
+#if !defined(__x86_64__)
+int pbc_shim_attrib_record(const pbc_shim_store *st, int reached)
+{
+    (void)st;
+    (void)reached;
+    return -1;
+}
+#endif
+
 /* A store that makes a page right after one the CPU wrote in this call
  * (it stores forward) also opens the pages after it that nothing made or
  * touched yet, up to SHIM_AHEAD of them: filled, their old bytes
@@ -516,7 +561,13 @@ static void shim_open_ahead(shim_mapping *m, size_t first)
         shim_cannot_track();
 }
 
-static int shim_fault_at(uint8_t *a, int stored, void *uc)
+/* The shim's part of a fault at a (an access fault: the page is mapped):
+ * 1 when the access may run again, 0 when it is none of the shim's.
+ * stored: the access was a store (the fault's error code); uc: the
+ * fault's context, NULL when the fault was another process's (a driver
+ * process's, pbc_shim_fault); watch, for such a fault: set to 1 when the
+ * store is to be single-stepped there (NULL: it cannot be). */
+static int shim_fault_at(uint8_t *a, int stored, void *uc, int *watch)
 {
     if (shim_watch_fault(a))
         return 1;
@@ -577,7 +628,7 @@ static int shim_fault_at(uint8_t *a, int stored, void *uc)
                 shim_cannot_track();
             return 1;
         }
-        int watched = uc && shim_attrib_page(m, i);
+        int watched = (uc || watch) && shim_attrib_page(m, i);
         if (shim_bit(m->dirty, i) && !watched)
             return 0; /* writable already: not ours */
         if (!shim_bit(m->dirty, i)) {
@@ -590,8 +641,12 @@ static int shim_fault_at(uint8_t *a, int stored, void *uc)
         if (!(made && stored) && shim_protect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
             shim_cannot_track();
 #if defined(__x86_64__)
-        if (watched) /* a dirty watched page is read-only again after each store */
+        if (watched && uc) /* a dirty watched page is read-only again after each store */
             shim_attrib_fault(page, uc);
+        else if (watched) {
+            shim_attrib_remote();
+            *watch = 1;
+        }
 #endif
         if (made && stored && !shim_attrib && i > 0 && (shim_bit(m->wrote, i - 1) || shim_bit(m->ahead, i - 1)))
             shim_open_ahead(m, i + 1); /* the CPU stores forward: its second page on */
@@ -613,7 +668,7 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
         return;
     }
 #endif
-    if (si->si_code == SEGV_ACCERR && shim_fault_at(a, shim_fault_wrote(uc), uc))
+    if (si->si_code == SEGV_ACCERR && shim_fault_at(a, shim_fault_wrote(uc), uc, NULL))
         return;
     if (shim_prev_segv.sa_flags & SA_SIGINFO) {
         shim_prev_segv.sa_sigaction(sig, si, uc);
@@ -624,7 +679,30 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
     }
 }
 
-int pbc_shim_fault(void *addr, int wrote) { return shim_fault_at(addr, wrote, NULL); }
+int pbc_shim_fault(void *addr, int wrote) { return shim_fault_at(addr, wrote, NULL, NULL); }
+
+int pbc_shim_fault_watched(void *addr, int wrote, uint32_t *off, uint32_t *len)
+{
+    uint8_t *a = addr;
+    int watch = 0;
+#if defined(__x86_64__)
+    if (shim_attrib_host() && a >= shim_attrib->host && a < shim_attrib->host + PBC_PAGE_SIZE) {
+        /* the paging-buffer page, read-only in the driver process while
+         * BuildPagingBuffer runs (shim_attrib_host_protect) */
+        if (!shim_watch_fault(a) && shim_protect(shim_attrib->host, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+            shim_cannot_track();
+        shim_attrib_remote();
+        watch = 1;
+    } else
+#endif
+    if (!shim_fault_at(a, wrote, NULL, &watch))
+        return 0;
+    if (!watch)
+        return 1;
+    *off = shim_attrib->off;
+    *len = shim_attrib->len;
+    return 2;
+}
 
 static void shim_install_segv(void);
 
