@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "coverage.h"
 #include "progress.h"
+#include "ddi/decoder.h"
 #include "exec/attribute.h"
 #include "exec/child.h"
 #include "exec/isolate.h"
@@ -439,6 +440,52 @@ static void add_load_case(pbc_case_list *cases, pbc_case_result *res, const pbc_
     res->output = load->output ? pbc_xstrdup(load->output) : NULL;
 }
 
+/* The decoder's purity audit (ddi/decoder.h) at the end of a split run:
+ * an ISA description that is not a pure function fails the certificate,
+ * as one more case ("decoder-purity") holding the finding. Then the
+ * decoder's provenance. Returns the cases added. */
+static uint32_t certify_decoder(const pbc_target *t, int library, int no_fork, pbc_case_list *cases,
+                            pbc_case_result **res, uint32_t *res_cap, pbc_report_case **rep, uint32_t *rep_cap,
+                            pbc_report_provenance *p)
+{
+    static pbc_decoder_audit_result a;
+    pbc_exec_decoder_audit(&a);
+    if (!a.pure) {
+        pbc_case c;
+        snprintf(c.name, sizeof(c.name), "decoder-purity");
+        c.text = pbc_xstrdup("# the ISA description's answers in the run, asked again in a fresh decoder process\n");
+        PBC_PUSH(cases->items, cases->count, cases->cap, c);
+        pbc_grow((void **)res, res_cap, cases->count, sizeof(**res));
+        pbc_grow((void **)rep, rep_cap, cases->count, sizeof(**rep));
+        pbc_case_result *r = &(*res)[cases->count - 1];
+        memset(r, 0, sizeof(*r));
+        memset(&(*rep)[cases->count - 1], 0, sizeof(**rep));
+        r->verdict = PBC_VERDICT_FAIL;
+        r->replaces = UINT32_MAX;
+        r->message = pbc_xstrdup(a.finding);
+    }
+    if (!t)
+        return !a.pure;
+    const pbc_isa *isa = t->isa;
+    p->decoder.known = 1;
+    snprintf(p->decoder.isa, sizeof(p->decoder.isa), "%s", a.ran ? a.identity.isa : isa->name ? isa->name : "");
+    char *safe = pbc_safe_text(p->decoder.isa, 0);
+    snprintf(p->decoder.isa, sizeof(p->decoder.isa), "%s", safe ? safe : "");
+    free(safe);
+    p->decoder.hooks = PBC_REPORT_HOOK_DECODE | PBC_REPORT_HOOK_DISASM |
+                       (pbc_isa_pte_decode(isa) ? PBC_REPORT_HOOK_PTE_DECODE : 0);
+    p->decoder.pte_size = pbc_isa_pte_size(isa);
+    p->decoder.pt_levels = pbc_isa_pt_levels(isa);
+    p->decoder.process = a.ran ? "own" : library && !no_fork ? "worker" : "pbcheck";
+    p->decoder.audited = a.ran;
+    p->decoder.pure = a.pure;
+    p->decoder.recorded = a.recorded;
+    p->decoder.asked_again = a.audited;
+    p->decoder.not_recorded = a.dropped;
+    p->decoder.finding = a.pure ? NULL : a.finding;
+    return !a.pure;
+}
+
 /* --coverage: the verdict and the fingerprint are the shipped library's;
  * what its sources ran comes from the same suite run again, by a second
  * pbcheck, on libNAME_cov.so with a profile per worker. The arguments are
@@ -719,6 +766,13 @@ int pbc_cmd_certify(int argc, char **argv)
     pbc_progress_end(&progress);
     if (certify_stop) /* the cases not run are not in the reports */
         pbc_case_list_truncate(&cases, i);
+    uint32_t audit_cases = 0; /* after the suite and the random phase: neither's */
+    if (!certify_stop && !write_error) {
+        audit_cases = certify_decoder(t, library != NULL, no_fork, &cases, &res, &res_cap, &rep, &rep_cap,
+                                      &report.provenance);
+        if (audit_cases)
+            rep[cases.count - 1].finished_at = elapsed_since(&t0);
+    }
     report.seconds = elapsed_since(&t0);
     /* Only now: adding fuzz cases moved both arrays while the loop ran. */
     for (i = 0; i < cases.count; i++) {
@@ -742,9 +796,11 @@ int pbc_cmd_certify(int argc, char **argv)
     report.operations = t ? t->supported_operations : 0;
     report.cases = rep;
     report.case_count = cases.count;
-    report.unaccounted = !certify_stop && cases.count < suite_count ? suite_count - cases.count : 0;
-    report.random_cases = cases.count > suite_count ? cases.count - suite_count : 0;
-    report.random_seconds = report.random_cases ? rep[cases.count - 1].finished_at - suite_seconds : 0;
+    report.unaccounted =
+        !certify_stop && cases.count - audit_cases < suite_count ? suite_count - (cases.count - audit_cases) : 0;
+    report.random_cases = cases.count - audit_cases > suite_count ? cases.count - audit_cases - suite_count : 0;
+    report.random_seconds =
+        report.random_cases ? rep[cases.count - audit_cases - 1].finished_at - suite_seconds : 0;
     pbc_report_tally(&report, rep);
     uint32_t option_count;
     pbc_report_option *options = pbc_cli_option_values(opts, &option_count);

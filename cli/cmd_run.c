@@ -10,6 +10,8 @@
 #include "cli.h"
 #include "progress.h"
 #include "base/safe.h"
+#include "ddi/decoder.h"
+#include "ddi/link.h"
 #include "exec/attribute.h"
 #include "exec/child.h"
 #include "exec/isolate.h"
@@ -356,8 +358,22 @@ static void judge_text(FILE *out, pbc_runner *runner, const char *name, const pb
     }
 }
 
-int pbc_cli_judge_summary(const char *verb, const pbc_judge_counts *c)
+/* The decoder's purity audit, at the end of a split run: a decoder that is
+ * not a pure function fails the run, as one more failure. */
+static void judge_decoder_audit(const char *verb, pbc_judge_counts *c)
 {
+    pbc_decoder_audit_result a;
+    if (pbc_exec_decoder_audit(&a))
+        return;
+    c->failed++;
+    printf("FAIL  %s  the ISA description (its decoder process)\n  %s\n", verb, a.finding);
+}
+
+int pbc_cli_judge_summary(const char *verb, const pbc_judge_counts *counts)
+{
+    pbc_judge_counts all = *counts;
+    const pbc_judge_counts *c = &all;
+    judge_decoder_audit(verb, &all);
     if (c->bad_input)
         printf("%s: %u passed, %u failed, %u skipped (and %u input%s not read: see above)\n", verb, c->passed,
                c->failed, c->skipped, c->bad_input, c->bad_input == 1 ? "" : "s");
@@ -405,6 +421,15 @@ static int disasm_here(const run_args *a, const pbc_scenario *s, const char *nam
     if (!gpu) {
         fprintf(o, "%s: %s\n", name, why);
         return 2;
+    }
+    if (pbc_ddi_is_proxy(a->target)) { /* the driver process pages its buffers where it sees them */
+        uint8_t *pool = pbc_ddi_pool();
+        if (!pool) {
+            fprintf(o, "%s: no paging-buffer pool left in the arena shared with the driver process\n", name);
+            pbc_gpu_destroy(gpu);
+            return 2;
+        }
+        pbc_gpu_use_pool(gpu, pool);
     }
     disasm_ctx d = {gpu, 0, o};
     gpu->on_packet = disasm_packet;

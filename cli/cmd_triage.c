@@ -28,6 +28,7 @@
 #include "base/safe.h"
 #include "base/util.h"
 #include "cli.h"
+#include "ddi/decoder.h"
 #include "exec/attribute.h"
 #include "exec/child.h"
 #include "exec/isolate.h"
@@ -853,6 +854,12 @@ int pbc_cmd_triage(int argc, char **argv)
            c.t->name, run.input_count, distinct, run.bucket_count, causes, causes == 1 ? "" : "s", run.seconds, out);
     if (rc == PBC_CLI_GO)
         rc = any_fail ? PBC_EXIT_FAIL : PBC_EXIT_PASS;
+    pbc_decoder_audit_result audit;
+    if (!pbc_exec_decoder_audit(&audit)) { /* what this process's workers asked (not --jobs' others) */
+        printf("FAIL  triage  the ISA description (its decoder process)\n  %s\n", audit.finding);
+        if (rc == PBC_EXIT_PASS)
+            rc = PBC_EXIT_FAIL;
+    }
     pbc_iso_destroy(c.iso);
     pbc_runner_fini(&c.runner);
     pbc_triage_run_fini(&run);

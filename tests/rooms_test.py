@@ -4,7 +4,7 @@
 A file may include headers of its own room and of rooms below it, never of a
 room above. The rooms, bottom to top:
 
-    base < gpu < scenario < kernel < ddi < rules < oracle < vidmm < sandbox < exec < triage < certify < report < bench
+    base < gpu < scenario < kernel < sandbox < ddi < rules < oracle < vidmm < exec < triage < certify < report < bench
 
 and above all of them the front ends, cli/ and fuzz/. Below the harness,
 reference/ and targets/ (builders) include only include/ and each other:
@@ -25,7 +25,7 @@ import re
 import sys
 import tempfile
 
-ROOMS = ["base", "wire", "gpu", "scenario", "kernel", "ddi", "rules", "oracle", "vidmm", "sandbox", "exec", "triage", "certify", "report", "bench"]
+ROOMS = ["base", "wire", "gpu", "scenario", "kernel", "sandbox", "ddi", "rules", "oracle", "vidmm", "exec", "triage", "certify", "report", "bench"]
 FRONT = ["cli", "fuzz"]
 BUILDERS = ["reference", "targets"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -4,7 +4,8 @@
 # process that runs none of its code.
 #  - The split changes no verdict: the three examples (packets, CPU copies
 #    at build time, a worker thread woken by SubmitCommand) and two planted
-#    bugs give the same lines, digest for digest, split and in process.
+#    bugs give the same lines, digest for digest, split and in process,
+#    the last writer's source line in each finding included.
 #  - A wrong builder whose constructor patches pbcheck's verdict functions
 #    (tests/attacks/oracle_patch.c) passes every case in process, and fails
 #    as its bug deserves when split: the patch lands where nothing judges.
@@ -33,14 +34,16 @@ for lib in "$gpu" "$bug" "$cpu" "$worker" "$worker_bug"; do
     PBCHECK_SPLIT=1 "$pbcheck" run "${seeds[@]}" --target "$lib" >"$tmp/split-$name" 2>&1
     split_rc=$?
     check "$name-same-exit" [ "$in_rc" -eq "$split_rc" ]
-    # Every verdict line and finding; not progress lines (speed), nor the
-    # last writer's location, which attribution replays find only with the
-    # builder in the judge's process (docs/architecture.md, "What remains").
-    keep() { grep -Ev ' done, |written by|never written by' "$1"; }
+    # Every verdict line and finding, the last writer's included (its
+    # stores are watched in the driver process); not progress lines (speed).
+    keep() { grep -Ev ' done, |still judging' "$1"; }
     check "$name-same-lines" cmp -s <(keep "$tmp/in-$name") <(keep "$tmp/split-$name")
 done
 check gpu-passes grep -Eq '^run: [1-9][0-9]* passed, 0 failed' "$tmp/in-$(basename "$gpu" .so)"
 check bug-fails grep -Eq '^run: [0-9]+ passed, [1-9][0-9]* failed' "$tmp/in-$(basename "$bug" .so)"
+# The worker bug's findings name their writer, split too.
+check worker-bug-writer-split grep -Eq 'written by ExWkCopy at [^ ]*exwk_ddi\.c:[0-9]+ ' \
+    "$tmp/split-$(basename "$worker_bug" .so)"
 
 "$pbcheck" run "${seeds[@]}" --target "$forged" >"$tmp/forged-in" 2>&1
 check forgery-works-in-process grep -Eq '^run: [1-9][0-9]* passed, 0 failed' "$tmp/forged-in"

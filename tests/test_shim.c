@@ -186,6 +186,60 @@ T_TEST(cpu_fill_of_a_large_range_stays_small)
     pbc_gpu_destroy(g);
 }
 
+/* A store that makes a page after one the CPU wrote opens the pages
+ * after it too (shim.c, shim_open_ahead): those the CPU then leaves alone are neither accesses
+ * nor open after the call, so a store in a later call is caught and
+ * counted as ever; those it writes are written and counted. */
+T_TEST(pages_opened_ahead_count_only_when_written)
+{
+    pbc_gpu *g = make();
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = 0x200000;
+    uint8_t *view = MmMapIoSpace(pa, 64 * 4096, MmCached);
+    T_CHECK(view != NULL);
+    pbc_shim_leave();
+    const pbc_shim_access *acc;
+    pbc_shim_take_accesses(&acc);
+
+    pbc_shim_enter();
+    view[0] = 1;        /* makes page 0 */
+    view[4096] = 1;     /* makes page 1 after page 0: opens pages 2 to 33 */
+    view[3 * 4096 + 1] = 0; /* a store of what the page held */
+    view[2 * 4096] = 2; /* written without a fault of its own */
+    pbc_shim_leave();
+    uint32_t n = pbc_shim_take_accesses(&acc);
+    uint64_t written = 0, read = 0;
+    for (uint32_t k = 0; k < n; k++)
+        *(acc[k].wrote ? &written : &read) += acc[k].pages;
+    T_CHECK_MSG(written == 3 && read == 0, "%llu pages written, %llu read", (unsigned long long)written,
+                (unsigned long long)read);
+    uint8_t b = 0;
+    T_CHECK(pbc_gpu_read(g, 0x200000 + 2 * 4096, &b, 1) == 0 && b == 2);
+
+    pbc_shim_enter();
+    view[3 * 4096] = 3; /* opened ahead in the last call, left alone there: faults now */
+    pbc_shim_leave();
+    n = pbc_shim_take_accesses(&acc);
+    T_CHECK_MSG(n == 1 && acc[0].phys == 0x200000 + 3 * 4096 && acc[0].pages == 1 && acc[0].wrote,
+                "%u runs", n);
+    T_CHECK(pbc_gpu_read(g, 0x200000 + 3 * 4096, &b, 1) == 0 && b == 3);
+
+    pbc_shim_enter();
+    b = view[5 * 4096]; /* a read, as ever */
+    pbc_shim_leave();
+    n = pbc_shim_take_accesses(&acc);
+    T_CHECK_MSG(n == 1 && acc[0].phys == 0x200000 + 5 * 4096 && acc[0].pages == 1 && !acc[0].wrote && b == 0,
+                "%u runs", n);
+
+    pbc_shim_enter();
+    MmUnmapIoSpace(view, 64 * 4096);
+    pbc_shim_leave();
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+
 /* Two views of the same pages: what the CPU wrote through one is seen
  * through the other from the next call on. */
 T_TEST(aliasing_views_agree_after_each_call)
@@ -532,6 +586,58 @@ T_TEST(attribution_watch_finds_each_store_of_a_byte)
 
     pbc_shim_enter();
     MmUnmapIoSpace(view, 4096);
+    pbc_shim_leave();
+    pbc_shim_unbind();
+    pbc_gpu_destroy(g);
+}
+
+/* A driver process's store into the watched page (harness/ddi/): its
+ * fault, served here, says the store is watched and which bytes; the
+ * record that comes back is counted once, in the call of its fault, and a
+ * second record for the same fault, or one for a fault outside the page,
+ * is not. */
+T_TEST(attribution_watch_of_a_driver_process_store)
+{
+    pbc_gpu *g = make();
+    pbc_shim_bind(g);
+    pbc_shim_enter();
+    PHYSICAL_ADDRESS pa;
+    pa.QuadPart = 0x20000;
+    uint8_t *view = MmMapIoSpace(pa, 8192, MmCached);
+    T_CHECK(view != NULL);
+    pbc_shim_leave();
+
+    pbc_shim_attrib w;
+    memset(&w, 0, sizeof(w));
+    w.gpu = g;
+    w.ppn = 0x20;
+    w.off = 100;
+    w.len = 4;
+    pbc_shim_attrib_arm(&w);
+    g->cpu.call = 5;
+    w.cur_mpo = 3;
+    pbc_shim_enter();
+    uint32_t off = 0, len = 0;
+    T_CHECK(pbc_shim_fault_watched(view + 4096 + 8, 1, &off, &len) == 1); /* the next page: not watched */
+    T_CHECK(pbc_shim_attrib_record(&(pbc_shim_store){.nframes = 0}, 1) == -1);
+    T_CHECK(pbc_shim_fault_watched(view + 104, 1, &off, &len) == 2 && off == 100 && len == 4);
+    g->cpu.call = 6; /* the store's call is its fault's */
+    pbc_shim_store st;
+    memset(&st, 0, sizeof(st));
+    st.nframes = 2;
+    st.frames[0] = 0x1111;
+    st.lib[1] = 1;
+    st.frames[1] = 0x2222;
+    T_CHECK(pbc_shim_attrib_record(&st, 1) == 0);
+    T_CHECK(pbc_shim_attrib_record(&st, 1) == -1); /* one record per watched store */
+    pbc_shim_leave();
+    T_CHECK(w.stores == 1 && w.changes == 1);
+    T_CHECK(w.last_change.remote && w.last_change.call == 5 && w.last_change.mpo == 3);
+    T_CHECK(w.last_change.nframes == 2 && w.last_change.frames[1] == 0x2222 && w.last_change.lib[1] == 1);
+    pbc_shim_attrib_arm(NULL);
+
+    pbc_shim_enter();
+    MmUnmapIoSpace(view, 8192);
     pbc_shim_leave();
     pbc_shim_unbind();
     pbc_gpu_destroy(g);

@@ -6,6 +6,7 @@
  */
 #include "certify/results.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "oracle/verdict.h"
@@ -65,4 +66,26 @@ void pbc_report_tally(pbc_report *r, pbc_report_case *cases)
                 r->rule_hits[rule]++;
         }
     }
+}
+
+const char *pbc_report_decoder_line(const pbc_report_provenance *p, char *buf, size_t size)
+{
+    if (!p->decoder.known)
+        return NULL;
+    const char *where = !p->decoder.process                   ? "?"
+                        : !strcmp(p->decoder.process, "own")    ? "in a decoder process of its own"
+                        : !strcmp(p->decoder.process, "worker") ? "in the worker, beside the builder"
+                                                                : "in pbcheck's process";
+    char purity[320] = "";
+    if (p->decoder.audited && p->decoder.pure)
+        snprintf(purity, sizeof(purity), "; purity: %u of %u answers asked again in a fresh decoder process, the same",
+                 p->decoder.asked_again, p->decoder.recorded);
+    else if (p->decoder.audited)
+        snprintf(purity, sizeof(purity), "; purity: NOT A PURE FUNCTION (%u answers asked again)",
+                 p->decoder.asked_again);
+    snprintf(buf, size, "%s: decode%s%s; %u-byte page-table entries, %u levels; %s%s", p->decoder.isa,
+             p->decoder.hooks & PBC_REPORT_HOOK_DISASM ? ", disasm" : "",
+             p->decoder.hooks & PBC_REPORT_HOOK_PTE_DECODE ? ", pte_decode" : "", p->decoder.pte_size,
+             p->decoder.pt_levels, where, purity);
+    return buf;
 }

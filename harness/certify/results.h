@@ -92,7 +92,31 @@ typedef struct pbc_report_provenance {
     char run_id[64];          /* the run folder's name */
     const char *isolation;    /* how builders were kept from pbcheck (isolate.h's confinement), or
                                  "none (--no-fork)": the builder ran in pbcheck's process */
+    /* The vendor's ISA description, the one thing of theirs a certificate
+     * trusts (ddi/decoder.h); its digest is target_xxh3, the library file
+     * it is loaded from. */
+    struct {
+        int known;           /* 0: no target was loaded */
+        char isa[64];        /* its name, made safe */
+        uint32_t hooks;      /* PBC_REPORT_HOOK_* */
+        uint32_t pte_size;   /* 8 or 16 */
+        uint32_t pt_levels;  /* 3 or 4 */
+        const char *process; /* "own" (a decoder process of its own), "worker" (beside the builder,
+                                in its worker), "pbcheck" (built in, or --no-fork) */
+        int audited;         /* the purity audit ran (process "own") */
+        int pure;            /* with audited: every answer asked again was the same */
+        uint32_t recorded, asked_again, not_recorded;
+        const char *finding; /* with audited and not pure: what differed */
+    } decoder;
 } pbc_report_provenance;
+#define PBC_REPORT_HOOK_DECODE 1u
+#define PBC_REPORT_HOOK_DISASM 2u
+#define PBC_REPORT_HOOK_PTE_DECODE 4u
+
+/* The decoder's provenance in one line ("exgpu: decode, disasm; 16-byte
+ * entries, 3 levels; in a decoder process of its own; purity: ..."), into
+ * buf; NULL when not known. */
+const char *pbc_report_decoder_line(const pbc_report_provenance *p, char *buf, size_t size);
 
 typedef struct pbc_report {
     const char *target;

@@ -22,6 +22,8 @@
 #include "ddi/link.h"
 
 #include <errno.h>
+#include <link.h>
+#include <execinfo.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,11 +54,9 @@ enum {
     K_SUBMIT,
     K_GART_VIEW,
     K_CONTEXT_DATA,
-    K_DECODE,
-    K_DISASM,
-    K_PTE_DECODE,
     K_CPU_WORK,
     K_YIELD,
+    K_WATCH,
     /* callbacks, from the driver process */
     K_RING_SUBMIT = 64,
     K_RING_FENCE,
@@ -70,16 +70,14 @@ enum {
     K_UNMAP,
     K_PHYS,
     K_FAULT,
+    K_STORE,
 };
 
 enum { DDI_CALLBACK = 1u, DDI_ANSWER = 2u, DDI_REPLY = 4u };
 
-/* The largest frame either side takes: a decoded packet's bytes or a
- * context allocation's data, never more. */
+/* The largest frame either side takes: a context allocation's data,
+ * never more. */
 #define DDI_MAX_FRAME (1u << 20)
-/* Bytes of a packet the judge sends to be decoded: the longest packet an
- * ISA may have. */
-#define DDI_DECODE_WINDOW (64u << 10)
 #define DDI_PRIVATE_BYTES ((64u << 20) + (8u << 20))
 
 typedef struct ddi_work {
@@ -105,6 +103,7 @@ static struct {
     int judging;
     uint32_t seq;
     uint32_t pools_lent;
+    uint32_t proxies; /* the judge: libraries proxied (a store record's frames name one of them) */
     size_t private_used;
     uint32_t private_live;
     /* the judge: VidMm's host of the adapter the driver holds */
@@ -257,6 +256,30 @@ static int ddi_in_pools(uint64_t a)
            a - (uint64_t)(uintptr_t)ddi.arena < (uint64_t)PBC_DDI_POOLS * PBC_DMA_POOL_SIZE;
 }
 
+int pbc_ddi_store_parse(const uint8_t *body, size_t len, uint32_t libraries, pbc_shim_store *out, int *reached)
+{
+    pbc_wire_reader r = {body, len, 0, 0};
+    memset(out, 0, sizeof(*out));
+    uint32_t yes = pbc_wire_get_u32(&r);
+    uint32_t n = pbc_wire_get_u32(&r);
+    if (r.bad || yes > 1 || n > PBC_SHIM_STORE_FRAMES)
+        return -1;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t lib = pbc_wire_get_u32(&r);
+        uint64_t offset = get_u64(&r);
+        if (r.bad || lib >= libraries || offset >= PBC_DDI_MAX_CODE_OFFSET)
+            return -1;
+        out->lib[k] = (uint16_t)lib;
+        out->frames[k] = (uintptr_t)offset;
+    }
+    if (!pbc_wire_done(&r))
+        return -1;
+    out->nframes = n;
+    out->remote = 1;
+    *reached = (int)yes;
+    return 0;
+}
+
 /* A callback from the driver process, served with VidMm's host, answered. */
 static void ddi_callback(uint32_t seq, const uint8_t *body, size_t len)
 {
@@ -354,9 +377,27 @@ static void ddi_callback(uint32_t seq, const uint8_t *body, size_t len)
         if (!pbc_wire_done(&r))
             ddi_lost("answered a call with a garbled fault");
         /* Only the shared ranges are the shim's to serve; the rest of the
-         * judge's memory is not in the driver process at all. */
+         * judge's memory is not in the driver process at all. A store an
+         * attribution replay watches is single-stepped there, and its
+         * record (K_STORE) awaited: the watched bytes of its page go back. */
         int ours = ddi_in_zone(at) || ddi_in_pools(at);
-        pbc_wire_put_u32(&out, ours && pbc_shim_fault((void *)(uintptr_t)at, wrote != 0));
+        uint32_t off = 0, n = 0;
+        int served = ours ? pbc_shim_fault_watched((void *)(uintptr_t)at, wrote != 0, &off, &n) : 0;
+        pbc_wire_put_u32(&out, (uint32_t)served);
+        if (served == 2) {
+            pbc_wire_put_u32(&out, off);
+            pbc_wire_put_u32(&out, n);
+        }
+        break;
+    }
+    case K_STORE: {
+        /* The driver's word on who made a watched store: a record that
+         * does not read as one, or comes when no store awaits it, is
+         * dropped; it never judges, and never ends the worker. */
+        pbc_shim_store st;
+        int reached;
+        if (!pbc_ddi_store_parse(body + r.at, len - r.at, ddi.proxies, &st, &reached))
+            pbc_shim_attrib_record(&st, reached);
         break;
     }
     default:
@@ -892,143 +933,6 @@ static uint32_t proxy_context_data(HANDLE adapter, HANDLE allocation, void *buf,
     return (uint32_t)n;
 }
 
-/* Decoding runs in the driver process a window at a time: the packets
- * from where the GPU asks on, decoded one after the other there, come back
- * together, and the GPU's next questions in the same window are answered
- * from them while the packet's bytes are still the bytes decoded (the
- * decoder reads a packet's own bytes: docs/writing-a-target.md). */
-#define DDI_DECODE_RUN 512u
-typedef struct ddi_decoded {
-    uint32_t off, len, status;
-    pbc_uop uop;
-    char why[96];
-} ddi_decoded;
-static struct {
-    const uint8_t *base;
-    size_t end; /* bytes from base the GPU said it may read: the window must end there too */
-    uint8_t bytes[DDI_DECODE_WINDOW];
-    ddi_decoded d[DDI_DECODE_RUN];
-    uint32_t count;
-} decoded;
-
-static const ddi_decoded *decode_cached(const uint8_t *bytes, size_t avail)
-{
-    if (!decoded.base || bytes < decoded.base || (size_t)(bytes - decoded.base) >= DDI_DECODE_WINDOW)
-        return NULL;
-    size_t off = (size_t)(bytes - decoded.base);
-    if (off + avail != decoded.end)
-        return NULL;
-    for (uint32_t i = 0; i < decoded.count; i++) {
-        const ddi_decoded *e = &decoded.d[i];
-        if (e->off != off)
-            continue;
-        size_t n = e->status == PBC_DECODE_OK ? e->len : 0;
-        return memcmp(bytes, decoded.bytes + off, n) == 0 ? e : NULL;
-    }
-    return NULL;
-}
-
-static void decode_run(const uint8_t *bytes, size_t avail)
-{
-    size_t n = avail < DDI_DECODE_WINDOW ? avail : DDI_DECODE_WINDOW;
-    pbc_wire_buf b = {0};
-    ddi_call_head(&b, K_DECODE);
-    pbc_wire_put_bytes(&b, bytes, n);
-    pbc_wire_reader r;
-    uint8_t *keep;
-    ddi_roundtrip(&b, &r, &keep);
-    free(b.p);
-    decoded.base = NULL;
-    decoded.count = 0;
-    uint32_t count = pbc_wire_get_u32_max(&r, DDI_DECODE_RUN);
-    uint32_t at = 0;
-    for (uint32_t i = 0; i < count && !r.bad; i++) {
-        ddi_decoded *e = &decoded.d[i];
-        e->off = at;
-        e->status = pbc_wire_get_u32(&r);
-        size_t got = 0;
-        uint8_t *u = pbc_wire_get_bytes(&r, &got);
-        e->len = pbc_wire_get_u32(&r);
-        char *why = pbc_wire_get_text(&r, 0);
-        if (e->status == PBC_DECODE_OK && (!u || got != sizeof(e->uop) || e->len == 0 || e->len > n - at))
-            e->status = 2; /* out of range: the GPU faults on it */
-        if (e->status == PBC_DECODE_OK)
-            memcpy(&e->uop, u, sizeof(e->uop));
-        snprintf(e->why, sizeof(e->why), "%s",
-                 e->status == 2 ? "the decoder's answer is out of range" : why ? why : "fault");
-        free(u);
-        free(why);
-        decoded.count = i + 1;
-        if (e->status != PBC_DECODE_OK) {
-            /* A fault at a window cut short may be the cut: that packet is
-             * asked again, with a window that starts at it. */
-            if (n < avail && i > 0)
-                decoded.count = i;
-            break;
-        }
-        at += e->len;
-        if (at >= n)
-            break;
-    }
-    ddi_answer_done(&r, keep, "the ISA decoder");
-    memcpy(decoded.bytes, bytes, n);
-    decoded.base = bytes;
-    decoded.end = avail;
-}
-
-static pbc_decode_status proxy_decode(const uint8_t *bytes, size_t avail, pbc_uop *uop, size_t *length,
-                                      const char **why)
-{
-    const ddi_decoded *e = decode_cached(bytes, avail);
-    if (!e) {
-        decode_run(bytes, avail);
-        e = decode_cached(bytes, avail);
-    }
-    if (e && e->status == PBC_DECODE_OK) {
-        *uop = e->uop;
-        *length = e->len;
-        return PBC_DECODE_OK;
-    }
-    *why = e ? e->why : "the decoder did not answer";
-    return PBC_DECODE_FAULT;
-}
-
-static size_t proxy_disasm(const uint8_t *bytes, size_t avail, char *line, size_t line_size)
-{
-    pbc_wire_buf b = {0};
-    ddi_call_head(&b, K_DISASM);
-    size_t n = avail < DDI_DECODE_WINDOW ? avail : DDI_DECODE_WINDOW;
-    pbc_wire_put_bytes(&b, bytes, n);
-    pbc_wire_reader r;
-    uint8_t *keep;
-    ddi_roundtrip(&b, &r, &keep);
-    free(b.p);
-    uint32_t len = pbc_wire_get_u32(&r);
-    char *text = pbc_wire_get_text(&r, 0);
-    ddi_answer_done(&r, keep, "the disassembler");
-    if (line_size)
-        snprintf(line, line_size, "%s", text ? text : "");
-    free(text);
-    return len <= n ? len : 0;
-}
-
-static int proxy_pte_decode(const uint8_t *entry, uint32_t level, uint64_t *flags, uint64_t *page)
-{
-    pbc_wire_buf b = {0};
-    ddi_call_head(&b, K_PTE_DECODE);
-    pbc_wire_put_bytes(&b, entry, 16);
-    pbc_wire_put_u32(&b, level);
-    pbc_wire_reader r;
-    uint8_t *keep;
-    ddi_roundtrip(&b, &r, &keep);
-    free(b.p);
-    int rc = (int)pbc_wire_get_u32(&r);
-    *flags = get_u64(&r);
-    *page = get_u64(&r);
-    ddi_answer_done(&r, keep, "the page-table entry decoder");
-    return rc == 0 ? 0 : -1;
-}
-
 /* Queued CPU work reached by the GPU: the driver process runs it. */
 static void ddi_run_work(void *arg)
 {
@@ -1058,9 +962,25 @@ static void ddi_yield(void)
     ddi_answer_done(&r, keep, "a yield");
 }
 
-void pbc_ddi_proxy(pbc_target *t, pbc_isa *isa, uint32_t index)
+void pbc_ddi_watch(int on)
+{
+    if (!ddi.judging)
+        return;
+    pbc_wire_buf b = {0};
+    ddi_call_head(&b, K_WATCH);
+    pbc_wire_put_u32(&b, on ? 1u : 0u);
+    pbc_wire_reader r;
+    uint8_t *keep;
+    ddi_roundtrip(&b, &r, &keep);
+    free(b.p);
+    ddi_answer_done(&r, keep, "a watch");
+}
+
+void pbc_ddi_proxy(pbc_target *t, uint32_t index)
 {
     proxy_index = index;
+    if (index >= ddi.proxies)
+        ddi.proxies = index + 1;
     t->create_adapter = proxy_create_adapter;
     t->destroy_adapter = proxy_destroy_adapter;
     t->create_allocation = proxy_create_allocation;
@@ -1072,10 +992,6 @@ void pbc_ddi_proxy(pbc_target *t, pbc_isa *isa, uint32_t index)
         t->gart_view = proxy_gart_view;
     if (t->context_update_data)
         t->context_update_data = proxy_context_data;
-    isa->decode = proxy_decode;
-    isa->disasm = proxy_disasm;
-    if (isa->pte_decode)
-        isa->pte_decode = proxy_pte_decode;
 }
 
 void pbc_ddi_driver_fds(void)
@@ -1136,8 +1052,8 @@ static size_t drv_apply(const uint8_t *body, size_t len)
 }
 
 /* A callback to the judge, answered before the call goes on. While it
- * waits, the judge may call in again (the doorbell made the GPU decode a
- * packet): that call is served first. */
+ * waits, the judge may call in again (the doorbell made the GPU reach
+ * queued CPU work): that call is served first. */
 static void drv_callback(const pbc_wire_buf *b, pbc_wire_reader *r, uint8_t **keep)
 {
     uint32_t seq = ddi.call_seq;
@@ -1301,27 +1217,209 @@ static const pbc_shim_remote drv_remote = {drv_map_io, drv_map_mdl, drv_unmap, d
 static struct sigaction drv_prev_segv;
 static uint8_t drv_fault_frame[4u << 20]; /* the judge's reply: a handler may not allocate */
 
-/* A fault in a view or a watched pool: the judge's shim serves it
- * (fills the page, notes the write) and says how the page is to be
- * mapped now. Everything here is async-signal-safe. */
-static int drv_fault_served(uint64_t at, uint32_t wrote)
+/* A callback from a signal handler (async-signal-safe): the judge's
+ * reply read into drv_fault_frame, its protections applied; the bytes
+ * after them (*len of them), or the process ends when the judge is gone
+ * or called in while the handler waits: nothing to serve. */
+static const uint8_t *drv_signal_callback(const void *body, size_t bytes, size_t *len)
 {
-    uint32_t body[4] = {K_FAULT, (uint32_t)at, (uint32_t)(at >> 32), wrote};
     uint32_t seq = ddi.call_seq;
-    if (pbc_wire_send(ddi.sock, seq, DDI_CALLBACK, body, sizeof(body)))
+    if (pbc_wire_send(ddi.sock, seq, DDI_CALLBACK, body, bytes))
         _exit(0);
     pbc_wire_head h;
     if (pbc_wire_read_all(ddi.sock, &h, sizeof(h)) || h.tag != PBC_WIRE_TAG || h.flags != DDI_REPLY ||
         h.seq != seq || h.len > sizeof(drv_fault_frame) || pbc_wire_read_all(ddi.sock, drv_fault_frame, h.len))
-        _exit(0); /* the judge is gone, or called in while a fault waits: nothing to serve */
-    size_t off = drv_apply(drv_fault_frame, h.len);
-    uint32_t served = 0;
-    if (!off || h.len - off != 4)
         _exit(0);
-    memcpy(&served, drv_fault_frame + off, 4);
-    return served != 0;
+    size_t off = drv_apply(drv_fault_frame, h.len);
+    if (!off)
+        _exit(0);
+    *len = h.len - off;
+    return drv_fault_frame + off;
 }
 
+/* ---- the attribution watch in the driver process ---- */
+
+/* Armed by K_WATCH for an attribution replay (exec/attribute.c). A store
+ * the judge's shim says is watched (its fault's reply) runs as the shim
+ * runs one in the judge's own process (kernel/shim.c, "the attribution
+ * watch"): once with the watched bytes inverted and once on their true
+ * bytes, single-stepped (EFLAGS.TF), the page read-only again after.
+ * What goes back (K_STORE) is whether it reached the bytes and its
+ * frames in the builder's libraries, each as (library, offset from its
+ * load address): the judge names them from the library file itself. */
+#define DRV_WATCH_LIBS 8u
+static struct {
+    int armed;
+    struct sigaction prev_trap;
+    uintptr_t lo[DRV_WATCH_LIBS], hi[DRV_WATCH_LIBS]; /* each library's mapped span */
+    uint32_t libs;
+    uint8_t *page; /* the store under way, between its fault and its second trap */
+    uint32_t off, len, phase, reached;
+    uint8_t before[64];
+#if defined(__x86_64__)
+    gregset_t regs;
+#endif
+    uintptr_t pc, sp; /* the store whose frames are kept: a loop's stores are unwound once */
+    uint32_t nframes;
+    uint32_t record[3 + 3 * PBC_SHIM_STORE_FRAMES]; /* K_STORE, reached, count, then lib, offset lo, hi */
+} drv_watch;
+static uint8_t drv_watch_page_was[PBC_PAGE_SIZE];
+
+typedef struct drv_find {
+    uintptr_t at, lo, hi;
+} drv_find;
+
+static int drv_find_object(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    (void)size;
+    drv_find *f = ctx;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (ElfW(Half) k = 0; k < info->dlpi_phnum; k++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+        lo = a < lo ? a : lo;
+        hi = a + ph->p_memsz > hi ? a + ph->p_memsz : hi;
+    }
+    if (f->at < lo || f->at >= hi)
+        return 0;
+    f->lo = lo & ~(uintptr_t)(PBC_PAGE_SIZE - 1); /* the load address, as dladdr's dli_fbase */
+    f->hi = hi;
+    return 1;
+}
+
+/* Each served library's span, found from its BuildPagingBuffer hook. */
+static void drv_watch_libraries(void)
+{
+    drv_watch.libs = 0;
+    for (uint32_t i = 0; i < ddi.target_count && i < DRV_WATCH_LIBS; i++) {
+        drv_find f = {(uintptr_t)ddi.targets[i]->build_paging_buffer, 0, 0};
+        if (!dl_iterate_phdr(drv_find_object, &f))
+            f.lo = f.hi = 0; /* not in a library: names nothing */
+        drv_watch.lo[i] = f.lo;
+        drv_watch.hi[i] = f.hi;
+        drv_watch.libs = i + 1;
+    }
+}
+
+#if defined(__x86_64__)
+#define DRV_EFLAGS_TF 0x100
+
+/* The builder's frames of the store at pc (the signal frame's callers
+ * from it on), as (library, offset) into the record. */
+static void drv_watch_frames(uintptr_t pc, uintptr_t sp)
+{
+    if (drv_watch.nframes && drv_watch.pc == pc && drv_watch.sp == sp)
+        return;
+    void *raw[PBC_SHIM_STORE_FRAMES + 16];
+    int n = backtrace(raw, (int)PBC_ARRAY_LEN(raw));
+    int from = 0;
+    while (from < n && (uintptr_t)raw[from] != pc)
+        from++;
+    uint32_t count = 0;
+    for (int k = from; count < PBC_SHIM_STORE_FRAMES && (k < n || k == from); k++) {
+        uintptr_t at = k == from ? pc : (uintptr_t)raw[k] - 1; /* a return address: the call, a byte before */
+        for (uint32_t j = 0; j < drv_watch.libs; j++) {
+            if (at < drv_watch.lo[j] || at >= drv_watch.hi[j])
+                continue;
+            uint64_t offset = at - drv_watch.lo[j];
+            uint32_t *e = &drv_watch.record[3 + 3 * count++];
+            e[0] = j;
+            e[1] = (uint32_t)offset;
+            e[2] = (uint32_t)(offset >> 32);
+            break;
+        }
+    }
+    drv_watch.nframes = count ? count : UINT32_MAX; /* UINT32_MAX: unwound, none of the builder's */
+    drv_watch.pc = pc;
+    drv_watch.sp = sp;
+}
+
+static void drv_watch_begin(uint8_t *page, uint32_t off, uint32_t len, ucontext_t *u)
+{
+    if (len == 0 || len > sizeof(drv_watch.before) || off > PBC_PAGE_SIZE - len)
+        return; /* the judge's shim says no such thing */
+    drv_watch_frames((uintptr_t)u->uc_mcontext.gregs[REG_RIP], (uintptr_t)u->uc_mcontext.gregs[REG_RSP]);
+    drv_watch.page = page;
+    drv_watch.off = off;
+    drv_watch.len = len;
+    memcpy(drv_watch.before, page + off, len);
+    memcpy(drv_watch_page_was, page, PBC_PAGE_SIZE);
+    for (uint32_t k = 0; k < len; k++)
+        page[off + k] = (uint8_t)~drv_watch.before[k];
+    memcpy(drv_watch.regs, u->uc_mcontext.gregs, sizeof(drv_watch.regs));
+    drv_watch.phase = 1;
+    u->uc_mcontext.gregs[REG_EFL] |= DRV_EFLAGS_TF;
+}
+
+static void drv_trap(int sig, siginfo_t *si, void *uc)
+{
+    if (!drv_watch.page) { /* not a watched store's: the trap it would have been */
+        const struct sigaction *p = &drv_watch.prev_trap;
+        if (p->sa_flags & SA_SIGINFO)
+            p->sa_sigaction(sig, si, uc);
+        else if (p->sa_handler != SIG_IGN && p->sa_handler != SIG_DFL)
+            p->sa_handler(sig);
+        else {
+            signal(sig, SIG_DFL);
+            raise(sig);
+        }
+        return;
+    }
+    ucontext_t *u = uc;
+    uint8_t *at = drv_watch.page + drv_watch.off;
+    if (drv_watch.phase == 1) {
+        drv_watch.reached = 0;
+        for (uint32_t k = 0; k < drv_watch.len; k++)
+            drv_watch.reached |= at[k] != (uint8_t)~drv_watch.before[k];
+        memcpy(drv_watch.page, drv_watch_page_was, PBC_PAGE_SIZE);
+        memcpy(u->uc_mcontext.gregs, drv_watch.regs, sizeof(drv_watch.regs));
+        u->uc_mcontext.gregs[REG_EFL] |= DRV_EFLAGS_TF;
+        drv_watch.phase = 2;
+        return;
+    }
+    drv_watch.reached |= memcmp(at, drv_watch.before, drv_watch.len) != 0;
+    u->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)DRV_EFLAGS_TF;
+    uint32_t n = drv_watch.nframes == UINT32_MAX ? 0 : drv_watch.nframes;
+    drv_watch.record[0] = K_STORE;
+    drv_watch.record[1] = drv_watch.reached ? 1u : 0u;
+    drv_watch.record[2] = n;
+    size_t len;
+    drv_signal_callback(drv_watch.record, (3 + 3 * (size_t)n) * sizeof(uint32_t), &len);
+    if (mprotect(drv_watch.page, PBC_PAGE_SIZE, PROT_READ)) /* its next store faults too */
+        _exit(PBC_DDI_LOST_EXIT);
+    drv_watch.page = NULL;
+    drv_watch.phase = 0;
+}
+#endif
+
+static void drv_watch_arm(int on)
+{
+#if defined(__x86_64__)
+    if (on && !drv_watch.armed) {
+        drv_watch_libraries();
+        backtrace((void *[1]){0}, 1); /* loads the unwinder now, not in the handler */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = drv_trap;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGTRAP, &sa, &drv_watch.prev_trap);
+    } else if (!on && drv_watch.armed) {
+        sigaction(SIGTRAP, &drv_watch.prev_trap, NULL);
+    }
+    drv_watch.armed = on;
+    drv_watch.nframes = 0;
+#else
+    (void)on;
+#endif
+}
+
+/* A fault in a view or a watched pool: the judge's shim serves it
+ * (fills the page, notes the write) and says how the page is to be
+ * mapped now, and whether the store is one its watch wants. Everything
+ * here is async-signal-safe. */
 static void drv_segv(int sig, siginfo_t *si, void *uc)
 {
     uint64_t at = (uint64_t)(uintptr_t)si->si_addr;
@@ -1331,7 +1429,18 @@ static void drv_segv(int sig, siginfo_t *si, void *uc)
 #else
         uint32_t wrote = 1;
 #endif
-        if (drv_fault_served(at, wrote))
+        uint32_t body[4] = {K_FAULT, (uint32_t)at, (uint32_t)(at >> 32), wrote};
+        size_t len;
+        const uint8_t *reply = drv_signal_callback(body, sizeof(body), &len);
+        uint32_t served[3] = {0, 0, 0};
+        if (len != 4 && len != 12)
+            _exit(0);
+        memcpy(served, reply, len);
+#if defined(__x86_64__)
+        if (served[0] == 2 && drv_watch.armed && !drv_watch.page)
+            drv_watch_begin((uint8_t *)(uintptr_t)(at & ~(uint64_t)(PBC_PAGE_SIZE - 1)), served[1], served[2], uc);
+#endif
+        if (served[0])
             return;
     }
     sigaction(sig, &drv_prev_segv, NULL); /* the driver's own crash: as it would end anyway */
@@ -1473,55 +1582,6 @@ static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pb
         free(buf);
         break;
     }
-    case K_DECODE: {
-        size_t n = 0;
-        uint8_t *bytes = pbc_wire_get_bytes(r, &n);
-        pbc_wire_buf run = {0};
-        uint32_t count = 0;
-        for (size_t at = 0; bytes && at < n && count < DDI_DECODE_RUN;) {
-            pbc_uop u;
-            memset(&u, 0, sizeof(u));
-            size_t len = 0;
-            const char *why = NULL;
-            pbc_decode_status st = t->isa->decode(bytes + at, n - at, &u, &len, &why);
-            pbc_wire_put_u32(&run, st);
-            pbc_wire_put_bytes(&run, &u, sizeof(u));
-            pbc_wire_put_u32(&run, (uint32_t)len);
-            pbc_wire_put_str(&run, st == PBC_DECODE_OK ? NULL : why ? why : "fault");
-            count++;
-            if (st != PBC_DECODE_OK || len == 0 || len > n - at)
-                break;
-            at += len;
-        }
-        pbc_wire_put_u32(out, count);
-        pbc_wire_put_raw(out, run.p, run.n);
-        free(run.p);
-        free(bytes);
-        break;
-    }
-    case K_DISASM: {
-        size_t n = 0;
-        uint8_t *bytes = pbc_wire_get_bytes(r, &n);
-        char line[256] = "";
-        size_t len = bytes && n ? t->isa->disasm(bytes, n, line, sizeof(line)) : 0;
-        line[sizeof(line) - 1] = '\0';
-        pbc_wire_put_u32(out, (uint32_t)len);
-        pbc_wire_put_str(out, line);
-        free(bytes);
-        break;
-    }
-    case K_PTE_DECODE: {
-        size_t n = 0;
-        uint8_t *entry = pbc_wire_get_bytes(r, &n);
-        uint32_t level = pbc_wire_get_u32(r);
-        uint64_t flags = 0, page = 0;
-        int rc = entry && n == 16 ? pbc_isa_pte_decode(t->isa)(entry, level, &flags, &page) : -1;
-        pbc_wire_put_u32(out, (uint32_t)rc);
-        put_u64(out, flags);
-        put_u64(out, page);
-        free(entry);
-        break;
-    }
     case K_CPU_WORK: {
         void (*fn)(void *) = (void (*)(void *))(uintptr_t)get_u64(r);
         void *arg = (void *)(uintptr_t)get_u64(r);
@@ -1532,6 +1592,9 @@ static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pb
     }
     case K_YIELD:
         pbc_kernel_yield();
+        break;
+    case K_WATCH:
+        drv_watch_arm(pbc_wire_get_u32(r) != 0);
         break;
     default:
         _exit(0);

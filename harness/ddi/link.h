@@ -57,9 +57,11 @@ void pbc_ddi_judge(int pid);
 /* Whether this process judges a driver process (pbc_ddi_judge ran). */
 int pbc_ddi_remote(void);
 
-/* The proxy of target `index`: its table becomes `desc`'s members (name,
- * sizes, adapter, ISA description) with hooks that call across the link. */
-void pbc_ddi_proxy(pbc_target *table, pbc_isa *isa, uint32_t index);
+/* The proxy of target `index`: its table keeps the description's members
+ * (name, sizes, adapter) with hooks that call across the link. Its ISA
+ * description is not the driver process's to answer: a decoder process
+ * of its own does (ddi/decoder.h). */
+void pbc_ddi_proxy(pbc_target *table, uint32_t index);
 
 /* Whether t's hooks are proxies (its builder runs in the driver process):
  * its worlds' pools and private data must be in the arena. */
@@ -79,5 +81,27 @@ uint8_t *pbc_ddi_pool(void);
  * whether p was such memory. */
 void *pbc_ddi_private_alloc(size_t bytes);
 int pbc_ddi_private_free(void *p);
+
+/* Attribution replays (exec/attribute.c, docs/triage.md "Who wrote it")
+ * with the builder in the driver process: with on, the driver process
+ * arms its store watch (a watched store's fault, which the shim marks as
+ * one, is single-stepped there and its record sent back), without it
+ * disarms; nothing without a driver process. */
+void pbc_ddi_watch(int on);
+
+/* Where a store record's frame may lie in a library: past this offset
+ * from its load address, no code of a shared library is. */
+#define PBC_DDI_MAX_CODE_OFFSET ((uint64_t)1 << 32)
+
+/* A store record from the driver process (a K_STORE frame's body after
+ * its kind): whether the store reached the watched bytes (0 or 1), the
+ * count of its frames (at most PBC_SHIM_STORE_FRAMES), and for each the
+ * index of the library it lies in (below `libraries`) and its offset
+ * from that library's load address (below PBC_DDI_MAX_CODE_OFFSET), and
+ * nothing after. 0 with *out (remote, nframes, lib, frames) and *reached
+ * filled; -1 when the bytes are not exactly that. */
+struct pbc_shim_store;
+int pbc_ddi_store_parse(const uint8_t *body, size_t len, uint32_t libraries, struct pbc_shim_store *out,
+                        int *reached);
 
 #endif

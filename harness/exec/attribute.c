@@ -11,8 +11,11 @@
  * builder writes it. The last store is named from its frames: the first
  * that is the builder's own code, not the C library's memcpy nor a
  * sanitizer's interceptor, symbolized by libdw (exec/symbolize.h) in this
- * process. Runs are deterministic for one scenario, so each run's byte is
- * the first's (checked: a run that fails otherwise ends the search).
+ * process. With the builder in a driver process (harness/ddi/) its stores
+ * are watched there, and come back as offsets in its libraries, named here
+ * from the library files. Runs are deterministic for one scenario, so
+ * each run's byte is the first's (checked: a run that fails otherwise ends
+ * the search).
  */
 #define _GNU_SOURCE
 #include "exec/attribute.h"
@@ -23,6 +26,8 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "ddi/link.h"
+#include "exec/target.h"
 
 /* Sees each of the target's BuildPagingBuffer calls before it runs: the
  * watch copies the call's operation and MultipassOffset into the stores
@@ -78,7 +83,18 @@ static int harness_code(const pbc_sym *sym, int in_pbcheck)
  * when one is found. */
 static int builder_frame(const pbc_shim_store *st, pbc_sym *out)
 {
-    for (uint32_t k = 0; k < st->nframes; k++) {
+    /* A driver process's store: its frames in the builder's libraries,
+     * named from the library files (exec/symbolize.h), never from what
+     * that process says they are. */
+    for (uint32_t k = 0; st->remote && k < st->nframes; k++) {
+        const char *module = pbc_exec_library_path(st->lib[k]);
+        pbc_sym sym;
+        if (!module || pbc_sym_module(module, st->frames[k], 0, &sym) || harness_code(&sym, 0))
+            continue;
+        *out = sym;
+        return 0;
+    }
+    for (uint32_t k = 0; !st->remote && k < st->nframes; k++) {
         /* a return address names the call, one byte before it */
         const char *pc = (const char *)st->frames[k] - (k ? 1 : 0);
         Dl_info info, self;
@@ -177,11 +193,14 @@ static int watched_run(pbc_runner *r, const pbc_scenario *s, const pbc_target *t
     if (w) {
         w->gpu = gpu;
         pbc_shim_attrib_arm(w);
+        pbc_ddi_watch(1); /* the builder's stores are a driver process's, if it has one */
     }
     pbc_outcome again;
     pbc_runner_run(r, s, t, &o, &again);
-    if (w)
+    if (w) {
+        pbc_ddi_watch(0);
         pbc_shim_attrib_arm(NULL);
+    }
     gpu->byte_watch = NULL;
     int same = again.verdict == PBC_VERDICT_FAIL && !strcmp(again.rule, first->rule) &&
                again.shape.addr_known == first->shape.addr_known && again.shape.addr == first->shape.addr;

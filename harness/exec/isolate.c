@@ -126,19 +126,27 @@ void pbc_iso_set_writable(const char *dir)
         unsetenv(ISO_WRITABLE_ENV);
 }
 
+static int iso_kept = -1; /* pbc_iso_keep_fd's; fd 5 in a worker */
+
+void pbc_iso_keep_fd(int fd) { iso_kept = fd; }
+int pbc_iso_kept_fd(void) { return iso_kept; }
+
 /* Only stdin, stdout, stderr and the two pipes stay open in a worker, the
- * pipes as fds 3 and 4: nothing of pbcheck's (the journal, other files)
- * is the builder's to write. */
+ * pipes as fds 3 and 4 (and the kept one as 5): nothing of pbcheck's (the
+ * journal, other files) is the builder's to write. */
 static void worker_close_fds(int *in, int *out)
 {
     int a = fcntl(*in, F_DUPFD, 1000), b = fcntl(*out, F_DUPFD, 1000);
-    if (a < 0 || b < 0 || dup2(a, 3) != 3 || dup2(b, 4) != 4)
+    int c = iso_kept >= 0 ? fcntl(iso_kept, F_DUPFD, 1000) : -1;
+    if (a < 0 || b < 0 || dup2(a, 3) != 3 || dup2(b, 4) != 4 || (iso_kept >= 0 && (c < 0 || dup2(c, 5) != 5)))
         _exit(PBC_ISO_INIT_EXIT);
     *in = 3;
     *out = 4;
-    if (close_range(5, ~0u, 0)) {
+    if (iso_kept >= 0)
+        iso_kept = 5;
+    if (close_range(iso_kept >= 0 ? 6 : 5, ~0u, 0)) {
         long max = sysconf(_SC_OPEN_MAX);
-        for (long fd = 5; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+        for (long fd = iso_kept >= 0 ? 6 : 5; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
             close((int)fd);
     }
 }
@@ -481,9 +489,13 @@ static int worker_start(pbc_iso *iso)
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
     sigprocmask(SIG_BLOCK, &stop, &saved);
-    const int keep[] = {down[0], up[1], iso->output};
+    int keep[4] = {down[0], up[1]}, kept = 2;
+    if (iso->output >= 0)
+        keep[kept++] = iso->output;
+    if (iso_kept >= 0)
+        keep[kept++] = iso_kept;
     pbc_sandbox_policy policy = {.keep_fds = keep,
-                                 .keep_count = iso->output >= 0 ? 3 : 2,
+                                 .keep_count = (unsigned)kept,
                                  .scratch = iso->scratch,
                                  .shared = getenv(ISO_WRITABLE_ENV),
                                  .seccomp = !iso_split};

@@ -126,6 +126,11 @@ void pbc_iso_set_worker_split(int split);
  * a job left behind (its own children are counted instead). */
 void pbc_iso_set_driver(pid_t pid);
 #define PBC_ISO_INIT_EXIT 125
+/* One more descriptor every worker started from now on keeps (the
+ * spawner of decoder processes, ddi/decoder.h), and its number in this
+ * process (5 in a worker; -1: none). */
+void pbc_iso_keep_fd(int fd);
+int pbc_iso_kept_fd(void);
 
 /* For a SA_SIGINFO handler of the caller's: whether signal sig, sent by
  * process `from` (si_pid), came from a worker or anything it started.

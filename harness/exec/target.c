@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "ddi/decoder.h"
 #include "ddi/link.h"
 #include "sandbox/sandbox.h"
 #include "gpu/gpu.h"
@@ -461,7 +462,8 @@ static void targets_split_here(void)
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != worker)
             _exit(0);
-        pbc_ddi_driver_fds();
+        pbc_ddi_driver_fds(); /* the spawner's descriptor among those closed */
+        pbc_decoder_driver_forget();
         if (pbc_sandbox_seccomp_available() && pbc_sandbox_seccomp_here()) {
             fprintf(stderr, "pbcheck: worker: the driver process's seccomp layer: %s\n", strerror(errno));
             fflush(stderr);
@@ -476,10 +478,28 @@ static void targets_split_here(void)
     pbc_ddi_judge(pid);
     pbc_iso_set_driver(pid);
     prctl(PR_SET_DUMPABLE, 0); /* no /proc/PID/mem of the judge's for the driver process */
+    pbc_decoder_spawner_moved(pbc_iso_kept_fd());
     for (uint32_t i = 0; i < library_count; i++) {
-        pbc_ddi_proxy(&libraries[i]->table, &libraries[i]->isa, i);
+        pbc_ddi_proxy(&libraries[i]->table, i);
+        pbc_decoder_proxy(&libraries[i]->isa, libraries[i]->path, i);
         libraries[i]->loaded_here = 1;
     }
+}
+
+/* In a decoder process (ddi/decoder.h): the library loaded, its ISA
+ * description checked as a worker's would be. */
+static const pbc_isa *decoder_load(const char *path, char *why, size_t why_size)
+{
+    static pbc_target t;
+    return library_load(path, &t, why, why_size) ? NULL : t.isa;
+}
+
+const char *pbc_exec_library_path(uint32_t index)
+{
+    static char abs[PATH_MAX];
+    if (index >= library_count || !realpath(libraries[index]->path, abs))
+        return NULL;
+    return abs;
 }
 
 void pbc_exec_targets_split_on(void) { targets_split = 1; }
@@ -488,9 +508,39 @@ int pbc_exec_targets_split_active(void) { return targets_split; }
 
 void pbc_exec_targets_split(void)
 {
+    /* Now, before any case: the spawner holds nothing of a judge's. */
+    if (pbc_decoder_spawner_start(decoder_load)) {
+        fprintf(stderr, "pbcheck: no spawner of decoder processes: %s\n", strerror(errno));
+        exit(2);
+    }
+    pbc_iso_keep_fd(pbc_decoder_spawner_fd());
     pbc_iso_set_worker_split(1);
     pbc_iso_set_worker_init(targets_split_here);
 }
+
+static pbc_decoder_audit_result audit_last;
+static int audit_done;
+
+int pbc_exec_decoder_audit(pbc_decoder_audit_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->pure = 1;
+    for (uint32_t i = 0; i < library_count && targets_split; i++) {
+        if (libraries[i]->loaded_here)
+            continue; /* --no-fork: its decoder ran here, asked nothing of a decoder process */
+        pbc_decoder_audit_result one;
+        pbc_decoder_audit(libraries[i]->path, i, &one);
+        if (!out->ran || !one.pure)
+            *out = one;
+        if (!one.pure)
+            break;
+    }
+    audit_last = *out;
+    audit_done = 1;
+    return out->pure;
+}
+
+const pbc_decoder_audit_result *pbc_exec_decoder_last(void) { return audit_done ? &audit_last : NULL; }
 
 const pbc_target *pbc_exec_target_open_here(const char *name, char *why, size_t why_size)
 {

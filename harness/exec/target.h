@@ -26,6 +26,11 @@ const char *pbc_exec_target_check(const pbc_target *t);
 /* Whether `name` names a shared library (a path) rather than a built-in. */
 int pbc_exec_target_is_path(const char *name);
 
+/* The file of library target `index` (the order the driver process
+ * serves them in, harness/ddi/), as an absolute path, for naming its code
+ * from its own debug information; NULL when there is no such library. */
+const char *pbc_exec_library_path(uint32_t index);
+
 /* How a library's probe went wrong when the library itself did it: it
  * crashed, exited, hung or grew too large while it was loaded (its
  * constructors, pbc_target_get). */
@@ -65,6 +70,15 @@ void pbc_exec_targets_split(void);
  * pbc_exec_targets_split_on): what provenance.isolation says of the
  * judge. */
 int pbc_exec_targets_split_active(void);
+
+/* At the end of a split run (certify, run, replay, triage): the purity
+ * audit of every library's decoder process (ddi/decoder.h,
+ * pbc_decoder_audit), the first impure one's finding in *out. Returns
+ * out->pure; out->ran 0 when no decoder process ran. The result stays for
+ * pbc_exec_decoder_last (the provenance). */
+struct pbc_decoder_audit_result;
+int pbc_exec_decoder_audit(struct pbc_decoder_audit_result *out);
+const struct pbc_decoder_audit_result *pbc_exec_decoder_last(void);
 
 /* Opens a target and loads a library in this process, without a probe:
  * for a process that is itself the worker (a fuzz target binary). */

@@ -44,6 +44,8 @@
 /* A view may span a whole memory segment (64 GiB) and is sparse; the
  * bitmap of dirty pages is its only per-page cost (a bit per page). */
 #define SHIM_MAX_VIEW_BYTES (64ull << 30)
+/* Filled view pages, every view, at which shim_relieve first gives some back. */
+#define SHIM_RELIEVE_PAGES ((size_t)1 << 16)
 
 typedef struct shim_clean_desc {
     size_t page;
@@ -65,6 +67,8 @@ typedef struct shim_mapping {
     uint64_t *touched; /* bitmap: pages the CPU read or wrote since the last leave */
     size_t touched_lo, touched_hi;
     uint64_t *wrote;   /* bitmap: pages the CPU wrote since the last leave */
+    uint64_t *ahead;   /* bitmap: dirty pages opened ahead of a store (shim_open_ahead), not yet
+                          known touched: the write-back tells whether the CPU wrote them */
     uint64_t *filled;  /* bitmap: pages that hold the model's bytes (the others, zeros, are filled at
                           their first access) */
     size_t filled_count;
@@ -301,6 +305,7 @@ static int shim_watch_fault(uint8_t *a)
 static int shim_fill_view_page(shim_mapping *m, size_t i, uint8_t *to, pbc_desc *d);
 static void shim_keep_clean(shim_mapping *m, size_t i, const pbc_desc *made);
 static void shim_relieve(void);
+static void shim_open_ahead(shim_mapping *m, size_t first);
 
 /* Whether the fault was a store: x86-64 hands the page fault's error
  * code to the handler (bit 1: a write); elsewhere 0, unknown. */
@@ -343,7 +348,8 @@ static void shim_attrib_host_protect(int running)
         if (state == PBC_SHIM_SEALED || state == PBC_SHIM_FILLED)
             prot = PROT_READ;
     }
-    if (mprotect(page, PBC_PAGE_SIZE, running ? PROT_READ : prot) != 0)
+    /* mirrored: with a driver process, its stores are the ones to catch */
+    if (shim_protect(page, PBC_PAGE_SIZE, running ? PROT_READ : prot) != 0)
         shim_cannot_track();
 }
 
@@ -402,6 +408,52 @@ static void shim_attrib_fault(uint8_t *page, void *uc)
     u->uc_mcontext.gregs[REG_EFL] |= SHIM_EFLAGS_TF;
 }
 
+/* The same store in a driver process (harness/ddi/): the judge takes the
+ * store's call and operation as its fault is served, and its frames and
+ * whether it reached the bytes come back as a record
+ * (pbc_shim_attrib_record), single-stepped there as above. */
+static int shim_attrib_awaiting;
+
+static void shim_attrib_remote(void)
+{
+    pbc_shim_attrib *a = shim_attrib;
+    memset(&a->pending, 0, sizeof(a->pending));
+    a->pending.call = shim.gpu->cpu.call;
+    a->pending.op = shim.gpu->cpu.op;
+    a->pending.mpo = a->cur_mpo;
+    a->pending.operation = a->cur_operation;
+    shim_attrib_awaiting = 1;
+}
+
+/* Counts the store pending (a's) as the page's, and as the watched
+ * bytes' writer when it reached them. */
+static void shim_attrib_count(pbc_shim_attrib *a, int reached)
+{
+    if (!a->only_call || a->pending.call == a->only_call) {
+        a->stores++;
+        a->last_store = a->pending;
+        if (reached) {
+            a->changes++;
+            a->last_change = a->pending;
+        }
+    }
+}
+
+int pbc_shim_attrib_record(const pbc_shim_store *st, int reached)
+{
+    pbc_shim_attrib *a = shim_attrib;
+    if (!a || !shim_attrib_awaiting)
+        return -1;
+    shim_attrib_awaiting = 0;
+    uint32_t n = st->nframes < PBC_SHIM_STORE_FRAMES ? st->nframes : PBC_SHIM_STORE_FRAMES;
+    memcpy(a->pending.frames, st->frames, n * sizeof(st->frames[0]));
+    memcpy(a->pending.lib, st->lib, n * sizeof(st->lib[0]));
+    a->pending.nframes = n;
+    a->pending.remote = 1;
+    shim_attrib_count(a, reached);
+    return 0;
+}
+
 /* The store ran: after its first run (on the inverted bytes) the page
  * gets its bytes back and the instruction runs again from the same
  * registers; after the second, the page is read-only again, and the store
@@ -436,14 +488,7 @@ static void shim_attrib_trap(int sig, siginfo_t *si, void *uc)
     u->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)SHIM_EFLAGS_TF;
     if (mprotect(a->pending_page, PBC_PAGE_SIZE, PROT_READ) != 0)
         shim_cannot_track();
-    if (!a->only_call || a->pending.call == a->only_call) {
-        a->stores++;
-        a->last_store = a->pending;
-        if (shim_attrib_reached) {
-            a->changes++;
-            a->last_change = a->pending;
-        }
-    }
+    shim_attrib_count(a, shim_attrib_reached);
     a->pending_page = NULL;
     shim_attrib_phase = 0;
 }
@@ -466,17 +511,63 @@ void pbc_shim_attrib_arm(pbc_shim_attrib *a)
         sigaction(SIGTRAP, &shim_prev_trap, NULL);
     }
     shim_attrib = a;
+    shim_attrib_awaiting = 0;
 #else
     (void)a;
 #endif
+}
+
+#if !defined(__x86_64__)
+int pbc_shim_attrib_record(const pbc_shim_store *st, int reached)
+{
+    (void)st;
+    (void)reached;
+    return -1;
+}
+#endif
+
+/* A store that makes a page right after one the CPU wrote in this call
+ * (it stores forward) also opens the pages after it that nothing made or
+ * touched yet, up to SHIM_AHEAD of them: filled, their old bytes
+ * kept, writable (one protection change for the run), as a first store
+ * would leave them, but not noted touched. A CPU that fills or copies a
+ * large range forward then faults once per SHIM_AHEAD pages, not once a
+ * page. The write-back compares each with its old bytes: the ones the CPU
+ * changed are noted touched and written then, as if each had faulted;
+ * the others are made inaccessible again, so that a later access is
+ * noted as ever. What the access list says is the same, except that a
+ * store of the bytes a page already held is not counted as a write (and a
+ * read-only access to an opened page not as an access); nothing the model
+ * holds differs. Not while the attribution watch is armed: it traps each
+ * store. */
+#define SHIM_AHEAD 32u
+
+static void shim_open_ahead(shim_mapping *m, size_t first)
+{
+    size_t end = first;
+    while (end < m->count && end - first < SHIM_AHEAD && !shim_bit(m->filled, end) && !shim_bit(m->touched, end) &&
+           !shim_bit(m->dirty, end) &&
+           shim.filled_pages < (shim.relieve_at > SHIM_RELIEVE_PAGES ? shim.relieve_at : SHIM_RELIEVE_PAGES))
+        end++;
+    for (size_t j = first; j < end; j++) {
+        pbc_desc was;
+        int described = shim_fill_view_page(m, j, m->alias + j * PBC_PAGE_SIZE, &was);
+        shim_keep_clean(m, j, described ? &was : NULL);
+        shim_note_bit(m->dirty, &m->dirty_lo, &m->dirty_hi, j);
+        m->ahead[j / 64] |= 1ull << (j % 64);
+    }
+    if (end > first && shim_protect(m->host + first * PBC_PAGE_SIZE, (end - first) * PBC_PAGE_SIZE,
+                                    PROT_READ | PROT_WRITE) != 0)
+        shim_cannot_track();
 }
 
 /* The shim's part of a fault at a (an access fault: the page is mapped):
  * 1 when the access may run again, 0 when it is none of the shim's.
  * stored: the access was a store (the fault's error code); uc: the
  * fault's context, NULL when the fault was another process's (a driver
- * process's, pbc_shim_fault). */
-static int shim_fault_at(uint8_t *a, int stored, void *uc)
+ * process's, pbc_shim_fault); watch, for such a fault: set to 1 when the
+ * store is to be single-stepped there (NULL: it cannot be). */
+static int shim_fault_at(uint8_t *a, int stored, void *uc, int *watch)
 {
     if (shim_watch_fault(a))
         return 1;
@@ -537,7 +628,7 @@ static int shim_fault_at(uint8_t *a, int stored, void *uc)
                 shim_cannot_track();
             return 1;
         }
-        int watched = uc && shim_attrib_page(m, i);
+        int watched = (uc || watch) && shim_attrib_page(m, i);
         if (shim_bit(m->dirty, i) && !watched)
             return 0; /* writable already: not ours */
         if (!shim_bit(m->dirty, i)) {
@@ -550,9 +641,15 @@ static int shim_fault_at(uint8_t *a, int stored, void *uc)
         if (!(made && stored) && shim_protect(page, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
             shim_cannot_track();
 #if defined(__x86_64__)
-        if (watched) /* a dirty watched page is read-only again after each store */
+        if (watched && uc) /* a dirty watched page is read-only again after each store */
             shim_attrib_fault(page, uc);
+        else if (watched) {
+            shim_attrib_remote();
+            *watch = 1;
+        }
 #endif
+        if (made && stored && !shim_attrib && i > 0 && (shim_bit(m->wrote, i - 1) || shim_bit(m->ahead, i - 1)))
+            shim_open_ahead(m, i + 1); /* the CPU stores forward: its second page on */
         return 1;
     }
     return 0;
@@ -571,7 +668,7 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
         return;
     }
 #endif
-    if (si->si_code == SEGV_ACCERR && shim_fault_at(a, shim_fault_wrote(uc), uc))
+    if (si->si_code == SEGV_ACCERR && shim_fault_at(a, shim_fault_wrote(uc), uc, NULL))
         return;
     if (shim_prev_segv.sa_flags & SA_SIGINFO) {
         shim_prev_segv.sa_sigaction(sig, si, uc);
@@ -582,7 +679,30 @@ static void shim_segv(int sig, siginfo_t *si, void *uc)
     }
 }
 
-int pbc_shim_fault(void *addr, int wrote) { return shim_fault_at(addr, wrote, NULL); }
+int pbc_shim_fault(void *addr, int wrote) { return shim_fault_at(addr, wrote, NULL, NULL); }
+
+int pbc_shim_fault_watched(void *addr, int wrote, uint32_t *off, uint32_t *len)
+{
+    uint8_t *a = addr;
+    int watch = 0;
+#if defined(__x86_64__)
+    if (shim_attrib_host() && a >= shim_attrib->host && a < shim_attrib->host + PBC_PAGE_SIZE) {
+        /* the paging-buffer page, read-only in the driver process while
+         * BuildPagingBuffer runs (shim_attrib_host_protect) */
+        if (!shim_watch_fault(a) && shim_protect(shim_attrib->host, PBC_PAGE_SIZE, PROT_READ | PROT_WRITE) != 0)
+            shim_cannot_track();
+        shim_attrib_remote();
+        watch = 1;
+    } else
+#endif
+    if (!shim_fault_at(a, wrote, NULL, &watch))
+        return 0;
+    if (!watch)
+        return 1;
+    *off = shim_attrib->off;
+    *len = shim_attrib->len;
+    return 2;
+}
 
 static void shim_install_segv(void);
 
@@ -991,6 +1111,17 @@ static void shim_write_back(shim_mapping *m, int how)
                 pbc_desc_read(was_d, 0, shim_scratch[0], PBC_PAGE_SIZE);
                 was = shim_scratch[0];
             }
+            if (shim_bit(m->ahead, i)) {
+                m->ahead[i / 64] &= ~(1ull << (i % 64));
+                if (memcmp(m->host + i * PBC_PAGE_SIZE, was, PBC_PAGE_SIZE) == 0) {
+                    /* opened ahead and not written: inaccessible again, untouched */
+                    if (shim_protect(m->host + i * PBC_PAGE_SIZE, PBC_PAGE_SIZE, PROT_NONE) != 0)
+                        shim_cannot_track();
+                    continue;
+                }
+                shim_note_bit(m->touched, &m->touched_lo, &m->touched_hi, i);
+                m->wrote[i / 64] |= 1ull << (i % 64);
+            }
             shim_write_page(m, i, was, was_d);
             if (how == SHIM_WB_LEAVE)
                 continue;
@@ -1034,7 +1165,7 @@ static void shim_write_back_all(void)
  * initial content) is given back, to be filled again at its next access
  * (its touch this call still counts). Costs what a view holds only in
  * builders that hold that much. */
-#define SHIM_RELIEVE_PAGES ((size_t)1 << 16)
+/* (SHIM_RELIEVE_PAGES: above, with the view's bounds) */
 
 /* Pages [first, first + n) of m, filled, given back: inaccessible, their
  * memory returned, filled again at their next access. */
@@ -1179,6 +1310,7 @@ static void shim_release(uint32_t i)
     free(m->dirty);
     free(m->touched);
     free(m->wrote);
+    free(m->ahead);
     free(m->filled);
     free(m->was_desc);
     shim.filled_pages -= m->filled_count;
@@ -1470,6 +1602,7 @@ static shim_mapping *shim_map(uint64_t first, uint64_t *pages, size_t count)
     m->dirty = pbc_xcalloc((count + 63) / 64, sizeof(*m->dirty));
     m->touched = pbc_xcalloc((count + 63) / 64, sizeof(*m->touched));
     m->wrote = pbc_xcalloc((count + 63) / 64, sizeof(*m->wrote));
+    m->ahead = pbc_xcalloc((count + 63) / 64, sizeof(*m->ahead));
     m->filled = pbc_xcalloc((count + 63) / 64, sizeof(*m->filled));
     m->dirty_lo = m->dirty_hi = m->touched_lo = m->touched_hi = SIZE_MAX;
     if (pages) {

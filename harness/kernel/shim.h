@@ -168,6 +168,13 @@ typedef struct pbc_shim_store {
     uint32_t call, op;     /* the GPU's CPU provenance at the store: BuildPagingBuffer call (0 for CPU
                               work queued at SubmitCommand) and scenario operation */
     uint32_t mpo, operation; /* the call's MultipassOffset and DXGK operation (the caller's cur_*) */
+    /* Not 0: the store was a driver process's (harness/ddi/). Its frames
+     * are then offsets from the load address of library lib[k] (the
+     * judge's index of the libraries the driver process loaded), only
+     * the frames in those libraries, each already the byte to name (a
+     * return address less one), never an address of that process. */
+    uint32_t remote;
+    uint16_t lib[PBC_SHIM_STORE_FRAMES];
 } pbc_shim_store;
 
 typedef struct pbc_shim_attrib {
@@ -190,6 +197,19 @@ typedef struct pbc_shim_attrib {
 /* Arms the watch (a: zeroed counts, gpu, ppn, off, len set; len <= 64),
  * or with NULL disarms it. */
 void pbc_shim_attrib_arm(pbc_shim_attrib *a);
+
+/* A driver process's fault at addr (pbc_shim_fault), served, and also
+ * told whether the store is one the armed watch wants single-stepped
+ * there: 2 when it is ([*off, *off + *len) of its page are the watched
+ * bytes; the store's call and operation are taken now, and its record,
+ * pbc_shim_attrib_record, is awaited), else as pbc_shim_fault. */
+int pbc_shim_fault_watched(void *addr, int wrote, uint32_t *off, uint32_t *len);
+
+/* The record of the store that pbc_shim_fault_watched last said was
+ * watched: its frames (st: frames, nframes, remote, lib; the rest is the
+ * shim's) and whether it reached the watched bytes. A record with no
+ * store awaiting one is ignored (-1), as the driver's word on nothing. */
+int pbc_shim_attrib_record(const pbc_shim_store *st, int reached);
 
 NTSTATUS pbc_shim_call_build(const pbc_target *t, HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *a);
 NTSTATUS pbc_shim_call_patch(const pbc_target *t, HANDLE adapter, DXGKARG_PATCH *a);

@@ -542,6 +542,8 @@ static void emit_provenance(FILE *f, const pbc_report *r)
     fact(f, "target", r->target, 1);
     fact(f, p->target_builtin ? "target binary (built into pbcheck)" : "target binary", p->target_binary, 1);
     fact(f, "target XXH3-128", p->target_xxh3, 1);
+    char decoder[512];
+    fact(f, "ISA description (decoder)", pbc_report_decoder_line(p, decoder, sizeof(decoder)), 0);
     char *suite = p->suite_xxh3[0] ? pbc_xprintf("%s (%u cases)", p->suite_xxh3, p->suite_cases) : NULL;
     fact(f, "suite XXH3-128", suite, 1);
     free(suite);

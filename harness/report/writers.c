@@ -88,6 +88,40 @@ static json_t *json_option(const pbc_report_option *o)
     return json_text(o->value);
 }
 
+/* provenance.decoder: null when no target was loaded. */
+static json_t *json_decoder(const pbc_report_provenance *p)
+{
+    if (!p->decoder.known)
+        return json_null();
+    json_t *o = json_object(), *hooks = json_array(), *purity = json_object();
+    int bad = !o || !hooks || !purity;
+    static const char *const names[] = {"decode", "disasm", "pte_decode"};
+    for (uint32_t i = 0; i < PBC_ARRAY_LEN(names); i++)
+        if (p->decoder.hooks & (1u << i))
+            bad |= json_array_append_new(hooks, json_string(names[i]));
+    bad |= json_object_set_new(o, "isa", json_text(p->decoder.isa));
+    bad |= json_object_set(o, "hooks", hooks);
+    bad |= json_object_set_new(o, "pte_size", json_integer(p->decoder.pte_size));
+    bad |= json_object_set_new(o, "pt_levels", json_integer(p->decoder.pt_levels));
+    bad |= json_object_set_new(o, "xxh3_128", json_known(p->target_xxh3));
+    bad |= json_object_set_new(o, "process", json_known(p->decoder.process));
+    bad |= json_object_set_new(purity, "audited", json_boolean(p->decoder.audited));
+    bad |= json_object_set_new(purity, "pure", p->decoder.audited ? json_boolean(p->decoder.pure) : json_null());
+    bad |= json_object_set_new(purity, "answers_recorded", json_integer(p->decoder.recorded));
+    bad |= json_object_set_new(purity, "answers_asked_again", json_integer(p->decoder.asked_again));
+    bad |= json_object_set_new(purity, "answers_not_recorded", json_integer(p->decoder.not_recorded));
+    if (p->decoder.finding)
+        bad |= json_object_set_new(purity, "finding", json_text(p->decoder.finding));
+    bad |= json_object_set(o, "purity", purity);
+    json_decref(hooks);
+    json_decref(purity);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static json_t *json_provenance(const pbc_report_provenance *p)
 {
     json_t *o = json_object(), *options = json_object(), *argv = json_array();
@@ -121,6 +155,7 @@ static json_t *json_provenance(const pbc_report_provenance *p)
     bad |= json_object_set(o, "cpu", cpu);
     bad |= json_object_set_new(o, "run_id", json_known(p->run_id));
     bad |= json_object_set_new(o, "isolation", json_known(p->isolation));
+    bad |= json_object_set_new(o, "decoder", json_decoder(p));
     json_decref(options);
     json_decref(argv);
     json_decref(binary);
@@ -488,6 +523,11 @@ static int junit_properties(xmlTextWriterPtr w, const pbc_report *r)
     bad |= xml_property(w, "interrupted", r->interrupted ? "true" : "false");
     bad |= xml_property(w, "incomplete_reason", pbc_report_incomplete_reason(r));
     bad |= xml_property(w, "isolation", p->isolation);
+    char decoder[512];
+    bad |= xml_property(w, "decoder", pbc_report_decoder_line(p, decoder, sizeof(decoder)));
+    bad |= xml_property(w, "decoder_process", p->decoder.known ? p->decoder.process : NULL);
+    bad |= xml_property(w, "decoder_pure",
+                        p->decoder.audited ? p->decoder.pure ? "true" : "false" : NULL);
     bad |= xml_property(w, "pbcheck_version", p->version);
     bad |= xml_property(w, "git_revision", p->git_revision);
     bad |= xml_property(w, "target_binary", p->target_binary);
@@ -631,6 +671,8 @@ static void md_provenance(FILE *f, const pbc_report *r)
     free(cpu);
     md_fact(f, "run", p->run_id);
     md_fact(f, "isolation", p->isolation);
+    char decoder[512];
+    md_fact(f, "ISA description (decoder)", pbc_report_decoder_line(p, decoder, sizeof(decoder)));
 }
 
 /* What summary.md lists at most: it must fit a pull-request comment
