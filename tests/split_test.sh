@@ -11,10 +11,15 @@
 #  - One that points pbcheck's memcmp and bcmp at "equal"
 #    (tests/attacks/got_redirect.c) hides failures in process (a release
 #    build: half of them), none split.
+#  - One that rewrites a log line its driver process keeps as a notice
+#    (sent without a reply with the next frame) into a register read
+#    (tests/attacks/notice_forge.c) is example-gpu in process, and fails
+#    every case split, refused as a notice that needs a reply.
 # Usage: split_test.sh PBCHECK SOURCE_DIR LIB_GPU LIB_GPU_BUG LIB_ORACLE_PATCH
 #                      LIB_CPU LIB_WORKER LIB_WORKER_BUG LIB_GOT_REDIRECT
+#                      LIB_NOTICE_FORGE
 set -u
-pbcheck=$1 src=$2 gpu=$3 bug=$4 forged=$5 cpu=$6 worker=$7 worker_bug=$8 got=$9
+pbcheck=$1 src=$2 gpu=$3 bug=$4 forged=$5 cpu=$6 worker=$7 worker_bug=$8 got=$9 notice=${10}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check.sh"
@@ -50,4 +55,10 @@ honest=$(failures "$tmp/in-$(basename "$worker_bug" .so)")
 # own memcmp is not reached through the table, so there it hides none.
 check got-redirect-hides-at-most-in-process [ "$(failures "$tmp/got-in")" -le "$honest" ]
 check got-redirect-hides-nothing-split [ "$(failures "$tmp/got-split")" -eq "$honest" ]
+
+"$pbcheck" run "${seeds[@]}" --target "$notice" >"$tmp/notice-in" 2>&1
+check notice-forge-passes-in-process grep -Eq '^run: [1-9][0-9]* passed, 0 failed' "$tmp/notice-in"
+PBCHECK_SPLIT=1 "$pbcheck" run "${seeds[@]}" --target "$notice" >"$tmp/notice-split" 2>&1
+check notice-forge-fails-split grep -Eq '^run: 0 passed, [1-9][0-9]* failed' "$tmp/notice-split"
+check notice-forge-refused grep -q 'sent as a notice a callback that needs a reply' "$tmp/notice-split"
 finish
