@@ -22,6 +22,9 @@
 #include "ddi/link.h"
 
 #include <errno.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +138,8 @@ static uint8_t *ddi_table_view(void) { return ddi_mdl_base() + DDI_MDL_BYTES + P
 
 uint8_t *pbc_ddi_table_view(void) { return ddi.judging ? ddi_table_view() : NULL; }
 
+static int chan_prepare(void);
+
 int pbc_ddi_prepare(void)
 {
     ddi.size = (size_t)PBC_DDI_POOLS * PBC_DMA_POOL_SIZE + DDI_PRIVATE_BYTES + PBC_PAGE_SIZE + PBC_DDI_ARGS_BYTES +
@@ -154,6 +159,8 @@ int pbc_ddi_prepare(void)
             munmap(z, DDI_ZONE_BYTES);
         return -1;
     }
+    if (chan_prepare())
+        return -1;
     ddi.arena = p;
     ddi.zone = z;
     /* The table view's neighbours are inaccessible, as VidMm's own are. */
@@ -221,11 +228,168 @@ _Noreturn static void ddi_lost(const char *why)
     _exit(PBC_DDI_LOST_EXIT);
 }
 
-/* Reads from the link through a buffer of its own: a frame's header and
- * body come in one read where they arrived together. Only this process
- * reads its end, so what is buffered is the link's next bytes whatever
- * reads them (the driver process's fault handler included: this is
- * async-signal-safe). */
+/* ---- the channel: two rings in shared memory ------------------------- */
+
+/* The frames travel through two byte rings in memory both processes map
+ * (made before the fork), one each way, instead of the socket: a writer
+ * copies bytes in and publishes its count; a reader copies them out into
+ * its own memory before it looks at them (the other side may change the
+ * ring while it reads: every frame is checked in the copy). A side that
+ * finds nothing to read (or no room) sleeps on a futex that the other
+ * side wakes when it publishes; it does not spin first, which costs more
+ * CPU than it saves on a machine whose cores are shared (docs/
+ * benchmarks.md, (s)). The
+ * socket stays for liveness only: the judge sleeps at most
+ * CHAN_NAP_NS at a time and then asks it whether the driver process's
+ * end was closed (it dies with the process). Each side keeps its own
+ * count of what it wrote and read; the other side's count is read once
+ * and bounded, so a scribbled ring is garbled frames or a wait the case's
+ * timeout ends, never a read or write outside the ring. */
+#define CHAN_BYTES (256u << 10)
+#define CHAN_NAP_NS (20 * 1000 * 1000)
+typedef struct chan_ring {
+    _Atomic uint32_t head;         /* bytes written, ever (modulo 2^32) */
+    _Atomic uint32_t reader_sleeps;
+    uint8_t apart[56];              /* the two sides' words on lines of their own */
+    _Atomic uint32_t tail;         /* bytes read, ever */
+    _Atomic uint32_t writer_sleeps;
+    uint8_t apart2[56];
+    uint8_t data[CHAN_BYTES];
+} chan_ring;
+
+static struct {
+    chan_ring *rings; /* [0] judge to driver, [1] driver to judge */
+    chan_ring *in, *out;
+    uint32_t read, written; /* this side's own counts */
+} chan;
+
+/* Whether the driver process is gone: its end of the socket is closed. */
+static int chan_peer_gone(void)
+{
+    struct pollfd p = {ddi.sock, 0, 0};
+    return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
+/* Waits until *word is no longer `was`. 0, or -1 when the other side is
+ * gone (the judge's answer only: the driver process dies with the judge). */
+static int chan_wait(_Atomic uint32_t *word, _Atomic uint32_t *sleeps, uint32_t was)
+{
+    for (;;) {
+        atomic_store(sleeps, 1);
+        if (atomic_load(word) != was)
+            break;
+        struct timespec nap = {0, CHAN_NAP_NS};
+        syscall(SYS_futex, word, FUTEX_WAIT, was, ddi.judging ? &nap : NULL, NULL, 0);
+        if (atomic_load(word) != was)
+            break;
+        if (ddi.judging && chan_peer_gone())
+            return -1;
+    }
+    atomic_store(sleeps, 0);
+    return 0;
+}
+
+/* The other side's count says more than the ring holds: for the judge,
+ * the driver's failure; for the driver process, the end (-1). */
+static int chan_impossible(void)
+{
+    if (ddi.judging)
+        ddi_lost("wrote an impossible count into the channel");
+    return -1;
+}
+
+static void chan_wake(_Atomic uint32_t *word, _Atomic uint32_t *sleeps)
+{
+    if (atomic_load(sleeps))
+        syscall(SYS_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* Writes the pieces in order and publishes them (async-signal-safe).
+ * 0, or -1 when the other side is gone or its count is impossible. */
+static int chan_writev(const struct iovec *v, int count)
+{
+    chan_ring *c = chan.out;
+    for (int i = 0; i < count; i++) {
+        const uint8_t *b = v[i].iov_base;
+        size_t n = v[i].iov_len;
+        while (n) {
+            uint32_t tail = atomic_load_explicit(&c->tail, memory_order_acquire);
+            uint32_t used = chan.written - tail;
+            if (used > CHAN_BYTES)
+                return chan_impossible();
+            if (used == CHAN_BYTES) { /* full: what is written goes, and the reader makes room */
+                atomic_store(&c->head, chan.written);
+                chan_wake(&c->head, &c->reader_sleeps);
+                if (chan_wait(&c->tail, &c->writer_sleeps, tail))
+                    return -1;
+                continue;
+            }
+            size_t at = chan.written % CHAN_BYTES, k = CHAN_BYTES - used;
+            if (k > CHAN_BYTES - at)
+                k = CHAN_BYTES - at;
+            if (k > n)
+                k = n;
+            memcpy(c->data + at, b, k);
+            chan.written += (uint32_t)k;
+            b += k;
+            n -= k;
+        }
+    }
+    atomic_store(&c->head, chan.written);
+    chan_wake(&c->head, &c->reader_sleeps);
+    return 0;
+}
+
+/* Up to `cap` bytes, as many as there are once there are any, copied out
+ * (async-signal-safe). Their count, or -1 as chan_writev. */
+static ssize_t chan_read_some(void *to, size_t cap)
+{
+    chan_ring *c = chan.in;
+    for (;;) {
+        uint32_t head = atomic_load_explicit(&c->head, memory_order_acquire);
+        uint32_t avail = head - chan.read;
+        if (avail > CHAN_BYTES)
+            return chan_impossible();
+        if (!avail) {
+            if (chan_wait(&c->head, &c->reader_sleeps, head))
+                return -1;
+            continue;
+        }
+        size_t at = chan.read % CHAN_BYTES, k = avail;
+        if (k > CHAN_BYTES - at)
+            k = CHAN_BYTES - at;
+        if (k > cap)
+            k = cap;
+        memcpy(to, c->data + at, k);
+        chan.read += (uint32_t)k;
+        atomic_store(&c->tail, chan.read);
+        chan_wake(&c->tail, &c->writer_sleeps);
+        return (ssize_t)k;
+    }
+}
+
+/* The rings, made before the fork. 0, or -1 with errno. */
+static int chan_prepare(void)
+{
+    void *rings = mmap(NULL, 2 * sizeof(chan_ring), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (rings == MAP_FAILED)
+        return -1;
+    chan.rings = rings;
+    return 0;
+}
+
+/* A frame: header and body, published together. */
+static int chan_send(uint32_t seq, uint32_t flags, const void *body, size_t n)
+{
+    pbc_wire_head h = {(uint32_t)n, PBC_WIRE_TAG, seq, flags};
+    struct iovec v[2] = {{&h, sizeof(h)}, {(void *)(uintptr_t)body, n}};
+    return chan_writev(v, 2);
+}
+
+/* Reads from the channel through a buffer of its own: a frame's header
+ * and body come in one copy where they were published together. The
+ * driver process's fault handler reads through it too (async-signal-
+ * safe). */
 static struct {
     uint8_t b[64u << 10];
     size_t at, n;
@@ -236,11 +400,15 @@ static int ddi_read(void *p, size_t n)
     uint8_t *to = p;
     while (n) {
         if (rd.at == rd.n) {
-            if (n >= sizeof(rd.b)) /* a large body: straight to its place */
-                return pbc_wire_read_all(ddi.sock, to, n);
-            ssize_t k = read(ddi.sock, rd.b, sizeof(rd.b));
-            if (k < 0 && errno == EINTR)
+            if (n >= sizeof(rd.b)) { /* a large body: straight to its place */
+                ssize_t k = chan_read_some(to, n);
+                if (k <= 0)
+                    return -1;
+                to += k;
+                n -= (size_t)k;
                 continue;
+            }
+            ssize_t k = chan_read_some(rd.b, sizeof(rd.b));
             if (k <= 0)
                 return -1;
             rd.at = 0;
@@ -281,7 +449,7 @@ static void ddi_send(uint32_t seq, uint32_t flags, const pbc_wire_buf *b)
     pbc_wire_put_u32(&f, n);
     pbc_wire_put_bytes(&f, log, (size_t)n * sizeof(*log));
     pbc_wire_put_raw(&f, b->p, b->n);
-    if (pbc_wire_send(ddi.sock, seq, flags, f.p, f.n))
+    if (chan_send(seq, flags, f.p, f.n))
         ddi_lost("is gone");
     free(f.p);
 }
@@ -1216,6 +1384,8 @@ void pbc_ddi_judge(int pid)
     ddi.driver = pid;
     ddi.sock = ddi.ends[0];
     close(ddi.ends[1]);
+    chan.out = &chan.rings[0];
+    chan.in = &chan.rings[1];
     ddi.judging = 1;
     pbc_kernel_set_remote(ddi_yield);
     pbc_shim_split(ddi.zone, DDI_ZONE_BYTES, ddi.zone_fd, ddi.arena,
@@ -1256,34 +1426,14 @@ static struct {
     size_t n;
 } drv_pending;
 
-/* A frame to the judge, after the pending notices, in one write
+/* A frame to the judge, after the pending notices, published together
  * (async-signal-safe). 0, or -1 when the judge is gone. */
 static int drv_send(uint32_t seq, uint32_t flags, const void *body, size_t n)
 {
     pbc_wire_head h = {(uint32_t)n, PBC_WIRE_TAG, seq, flags};
-    if (!drv_pending.n)
-        return pbc_wire_send(ddi.sock, seq, flags, body, n);
     struct iovec v[3] = {{drv_pending.b, drv_pending.n}, {&h, sizeof(h)}, {(void *)(uintptr_t)body, n}};
-    size_t total = drv_pending.n + sizeof(h) + n;
     drv_pending.n = 0;
-    ssize_t k;
-    do
-        k = writev(ddi.sock, v, 3);
-    while (k < 0 && errno == EINTR);
-    if (k < 0)
-        return -1;
-    for (size_t done = (size_t)k, i = 0; done < total; i++) { /* a short write: the rest, piece by piece */
-        if (done >= v[i].iov_len) {
-            done -= v[i].iov_len;
-            total -= v[i].iov_len;
-            continue;
-        }
-        if (pbc_wire_write_all(ddi.sock, (uint8_t *)v[i].iov_base + done, v[i].iov_len - done))
-            return -1;
-        total -= v[i].iov_len;
-        done = 0;
-    }
-    return 0;
+    return chan_writev(v, 3);
 }
 
 static void drv_callback(const pbc_wire_buf *b, pbc_wire_reader *r, uint8_t **keep);
@@ -1742,6 +1892,8 @@ _Noreturn void pbc_ddi_serve(const pbc_target *const *targets, uint32_t count)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, &drv_prev_segv);
     ddi.sock = ddi.ends[1];
+    chan.in = &chan.rings[0];
+    chan.out = &chan.rings[1];
     ddi.targets = targets;
     ddi.target_count = count;
     for (;;) {

@@ -1,16 +1,22 @@
 /*
- * A hostile builder against the link itself (harness/ddi/): around each
- * BuildPagingBuffer of example-gpu it logs a line, which a split driver
- * process keeps as a notice to send with its next frame, and then turns
- * that kept notice into a register read, a callback that needs a reply.
- * The judge must refuse it as the builder's failure, never serve it. In
- * process there is no kept notice and it is example-gpu.
+ * Hostile builders against the link itself (harness/ddi/), each
+ * example-gpu with one thing added to its BuildPagingBuffer:
+ * - by default, it logs a line, which a split driver process keeps as a
+ *   notice to send with its next frame, and then turns that kept notice
+ *   into a register read, a callback that needs a reply;
+ * - with FORGE_CHANNEL, it finds the channel's rings (the shared mapping
+ *   of their size) and adds 2^30 to the count of bytes read that it
+ *   publishes in the ring from the judge, so the judge's next frame finds
+ *   the ring holding more than it can.
+ * The judge must refuse either as the builder's failure. In process there
+ * is no kept notice and no channel, and each is example-gpu.
  */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -28,6 +34,27 @@ enum { LOG_KIND = 68, MMIO_READ_KIND = 66, HEAD_BYTES = 16, PENDING_BYTES = 64 <
 static pbc_target table;
 static const pbc_host *host;
 static uint8_t *pending; /* the driver process's kept notices, when found */
+/* The channel's rings (harness/ddi/link.c, chan_ring): two of a 128-byte
+ * head and 256 KiB of data; the count read of the first at byte 64. */
+#define RINGS_BYTES ((2u * (128u + (256u << 10)) + 4095u) & ~4095u)
+#define RING_TAIL 64u
+
+#ifdef FORGE_CHANNEL
+static uint8_t *rings(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    uint8_t *found = NULL;
+    while (f && !found && fgets(line, sizeof(line), f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && hi - lo == RINGS_BYTES && strstr(line, "/dev/zero"))
+            found = (uint8_t *)lo;
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+#endif
 
 static int first_object(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -71,6 +98,16 @@ static NTSTATUS APIENTRY forge_create_adapter(const pbc_adapter_info *info, HAND
 
 static NTSTATUS APIENTRY forge_build(IN_CONST_HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *args)
 {
+#ifdef FORGE_CHANNEL
+    uint8_t *r = rings();
+    if (r) {
+        uint32_t tail;
+        memcpy(&tail, r + RING_TAIL, 4);
+        tail += 1u << 30;
+        memcpy(r + RING_TAIL, &tail, 4);
+    }
+    return exgpu_target_get_real()->build_paging_buffer(adapter, args);
+#endif
     if (host)
         host->log(host->ctx, "a line about to become a register read");
     size_t n = 0;
