@@ -20,7 +20,7 @@ typedef struct bench_args {
     double time_s, cap_s, fuzz_time_s;
     uint32_t seeds;
     const char *mutants, *bin_dir, *afl_bin_dir, *out, *corpus, *guard, *calls_seeds, *calls_corpus;
-    int skip_find, skip_long, skip_fuzz, execs_only, calls_only, libfuzzer_only;
+    int skip_find, skip_long, skip_fuzz, execs_only, calls_only, libfuzzer_only, split_only;
 } bench_args;
 
 static int parse_bench_args(int argc, char **argv, bench_args *a)
@@ -59,6 +59,8 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
          "print only (a)'s execs/s, or with --corpus (a')'s", .hidden = 1},
         {"libfuzzer-only", PBC_OPT_FLAG, &a->libfuzzer_only, NULL, NULL, 0, 0, "off",
          "measure only (l), libFuzzer's levers under ASan+UBSan, and print it"},
+        {"split-only", PBC_OPT_FLAG, &a->split_only, NULL, NULL, 0, 0, "off",
+         "measure only (s), certify in process against the judge\nacross the DDI (PBCHECK_SPLIT=1), and print it"},
         {"calls-only", PBC_OPT_FLAG, &a->calls_only, NULL, NULL, 0, 0, "off",
          "measure only (p), (q) and (x), the cost per DDI call, and print them"},
         /* scripts/make-bench-corpus grows corpus/bench-calls from these. */
@@ -99,6 +101,8 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "      time (--libfuzzer-only: it alone);\n"
                  "  (i) certify's cases per second in confined workers and with --no-fork;\n"
                  "  (r) certify's random phase, cases per CPU second;\n"
+                 "  (s) certify in process and split (PBCHECK_SPLIT=1), cases per CPU\n"
+                 "      second, the driver process's CPU counted (--split-only: it alone);\n"
                  "  (p) the cost per DDI call on call-heavy inputs, (q) replay of the\n"
                  "      call-heavy corpus (--calls-corpus) and (x) one process crossing\n"
                  "      (--calls-only: these alone);\n"
@@ -166,6 +170,10 @@ int pbc_cmd_bench(int argc, char **argv)
     snprintf(bin, sizeof(bin), "%.4000s", a.bin_dir ? a.bin_dir : dir);
     if (!a.bin_dir)
         strcat(bin, "/../fuzz/fuzz");
+    if (a.split_only) {
+        pbc_bench_split(stdout, dir, a.time_s);
+        return PBC_EXIT_PASS;
+    }
     if (a.libfuzzer_only) {
         pbc_bench_libfuzzer(stdout, dir, bin, corpus, a.time_s);
         return PBC_EXIT_PASS;

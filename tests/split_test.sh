@@ -17,11 +17,19 @@
 #    is certified CONFORMANT in process, and NOT CONFORMANT split, with
 #    report.json and summary.md saying so: its driver process holds no
 #    pipe of the judge's.
+#  - One that rewrites a log line its driver process keeps as a notice
+#    (sent without a reply with the next frame) into a register read
+#    (tests/attacks/notice_forge.c) is example-gpu in process, and fails
+#    every case split, refused as a notice that needs a reply; one that
+#    scribbles the count of bytes read in the channel's ring from the judge
+#    (the same file built with FORGE_CHANNEL) fails every case split,
+#    refused as an impossible count, neither a hang nor a harness abort.
 # Usage: split_test.sh PBCHECK SOURCE_DIR LIB_GPU LIB_GPU_BUG LIB_ORACLE_PATCH
 #                      LIB_CPU LIB_WORKER LIB_WORKER_BUG LIB_GOT_REDIRECT
-#                      LIB_FORGE
+#                      LIB_FORGE LIB_NOTICE_FORGE LIB_CHANNEL_FORGE
 set -u
-pbcheck=$1 src=$2 gpu=$3 bug=$4 forged=$5 cpu=$6 worker=$7 worker_bug=$8 got=$9 relay=${10}
+pbcheck=$1 src=$2 gpu=$3 bug=$4 forged=$5 cpu=$6 worker=$7 worker_bug=$8 got=$9 relay=${10} notice=${11}
+channel=${12}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/check.sh"
@@ -75,4 +83,14 @@ fails = [r for r in d["results"] if r["verdict"] == "fail"]
 sys.exit(0 if d["verdict"] == "fail" and fails and "judge: across the DDI" in d["provenance"]["isolation"] else 1)' \
     "$tmp/relay-split/latest/report.json"
 check relay-split-summary-says-fail grep -q 'NOT CONFORMANT' "$tmp/relay-split/latest/summary.md"
+"$pbcheck" run "${seeds[@]}" --target "$notice" >"$tmp/notice-in" 2>&1
+check notice-forge-passes-in-process grep -Eq '^run: [1-9][0-9]* passed, 0 failed' "$tmp/notice-in"
+PBCHECK_SPLIT=1 "$pbcheck" run "${seeds[@]}" --target "$notice" >"$tmp/notice-split" 2>&1
+check notice-forge-fails-split grep -Eq '^run: 0 passed, [1-9][0-9]* failed' "$tmp/notice-split"
+check notice-forge-refused grep -q 'sent as a notice a callback that needs a reply' "$tmp/notice-split"
+"$pbcheck" run "${seeds[@]}" --target "$channel" >"$tmp/channel-in" 2>&1
+check channel-forge-passes-in-process grep -Eq '^run: [1-9][0-9]* passed, 0 failed' "$tmp/channel-in"
+PBCHECK_SPLIT=1 "$pbcheck" run "${seeds[@]}" --target "$channel" >"$tmp/channel-split" 2>&1
+check channel-forge-fails-split [ $? -eq 1 ]
+check channel-forge-refused grep -q 'wrote an impossible count into the channel' "$tmp/channel-split"
 finish

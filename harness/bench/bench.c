@@ -1771,7 +1771,18 @@ static double children_cpu(void)
 /* certify --target reference with `extra` arguments (NULL-terminated, at
  * most 6): the cases it judged (0 when it failed), its CPU time with its
  * workers', and with --time the random phase's cases and seconds. */
+static uint32_t certify_target(const char *target, char *const *env, char *const *extra, double *cpu,
+                               uint32_t *random_cases, double *random_seconds);
+
 static uint32_t certify_with(char *const *extra, double *cpu, uint32_t *random_cases, double *random_seconds)
+{
+    return certify_target("reference", NULL, extra, cpu, random_cases, random_seconds);
+}
+
+/* certify_with for any target (a name or a library's path), with extra
+ * environment `env` (NULL-terminated, or NULL). */
+static uint32_t certify_target(const char *target, char *const *env, char *const *extra, double *cpu,
+                               uint32_t *random_cases, double *random_seconds)
 {
     char dir[] = "/tmp/pbcheck-bench-certify.XXXXXX", self[] = SELF_EXE, out[PATH_MAX + 8],
          log[PATH_MAX + 8];
@@ -1779,18 +1790,18 @@ static uint32_t certify_with(char *const *extra, double *cpu, uint32_t *random_c
         return 0;
     snprintf(out, sizeof(out), "%s/out", dir);
     snprintf(log, sizeof(log), "%s/log", dir);
-    char *argv[16] = {self, "certify", "--target", "reference", "--out", out};
+    char *argv[16] = {self, "certify", "--target", (char *)target, "--out", out};
     for (int i = 0; extra[i] && i < 6; i++)
         argv[6 + i] = extra[i];
     double before = children_cpu();
-    int rc = run_child(argv, log, NULL, NULL, 600);
+    int rc = run_child(argv, log, NULL, env, 600);
     *cpu = children_cpu() - before;
     unsigned cases = 0, random = 0;
     double seconds, random_s = 0;
     FILE *f = rc == 0 ? fopen(log, "r") : NULL;
     char line[512];
     while (f && fgets(line, sizeof(line), f)) {
-        sscanf(line, "certify reference: %u cases in %lf s", &cases, &seconds);
+        sscanf(line, "certify %*[^:]: %u cases in %lf s", &cases, &seconds);
         sscanf(line, "random phase: %u cases in %lf s", &random, &random_s);
     }
     if (f)
@@ -1860,6 +1871,81 @@ static void certify_isolation_cost(FILE *o)
             here_rate, 1e6 / here_rate);
     fprintf(o, "Isolation costs %.1f us of CPU a case (%.0f%%).\n\n", 1e6 / iso_rate - 1e6 / here_rate,
             100.0 * (here_rate / iso_rate - 1.0));
+}
+
+/* (s): the judge across the DDI (PBCHECK_SPLIT=1) against the builder
+ * in its worker, for the reference built as a library and the three
+ * examples. Each worker reaps its driver process before it exits, so the
+ * driver's CPU is in certify's children's. */
+void pbc_bench_split(FILE *o, const char *self_dir, double seconds)
+{
+    static const struct {
+        const char *name, *path;
+    } libs[] = {
+        {"reference (as a library)", "tests/libext_reference_1.so"},
+        {"example-cpu", "targets/examples/libexample_cpu.so"},
+        {"example-gpu", "targets/examples/libexample_gpu.so"},
+        {"example-worker", "targets/examples/libexample_worker.so"},
+    };
+    char *const split_env[] = {"PBCHECK_SPLIT=1", NULL}, *const here_env[] = {"PBCHECK_SPLIT=0", NULL};
+    char secs[32];
+    snprintf(secs, sizeof(secs), "%.0f", seconds < 1 ? 1 : seconds);
+    fprintf(o, "### (s) certify: the judge across the DDI\n\n");
+    fprintf(o, "`certify --target LIB --quick --no-random` (the quick suite) in confined workers with the builder in "
+               "the worker (in process) and with `PBCHECK_SPLIT=1` (the builder in a driver process of its own, "
+               "docs/architecture.md): cases per CPU second of certify, its workers and their driver processes, "
+               "in the order in process, split, split, in process; and the reference's random phase "
+               "(`--quick --time %s --seed 1`, the suite's CPU taken out) the same way. Goal: split >= 0.5 of "
+               "in process.\n\n", secs);
+    fprintf(o, "| builder | cases | in process, per CPU s | split, per CPU s | split / in process | goal |\n"
+               "|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < PBC_ARRAY_LEN(libs); i++) {
+        char lib[PATH_MAX];
+        snprintf(lib, sizeof(lib), "%.3000s/%s", self_dir, libs[i].path);
+        if (access(lib, R_OK)) {
+            fprintf(o, "| %s | - | not built (%s) | - | - | >= 0.5 |\n", libs[i].name, libs[i].path);
+            continue;
+        }
+        fprintf(stderr, "bench: (s) %s in process and split...\n", libs[i].name);
+        char *const suite[] = {"--quick", "--no-random", NULL};
+        double cpu[2] = {0, 0}, s;
+        uint32_t cases[2] = {0, 0}, n;
+        int ok = 1;
+        for (int round = 0; round < 4 && ok; round++) {
+            int split = round == 1 || round == 2;
+            n = certify_target(lib, split ? split_env : here_env, suite, &s, NULL, NULL);
+            ok = n > 0;
+            cases[split] += n;
+            cpu[split] += s;
+        }
+        if (!ok || cpu[0] <= 0 || cpu[1] <= 0) {
+            fprintf(o, "| %s | - | failed | failed | - | >= 0.5 |\n", libs[i].name);
+            continue;
+        }
+        double here = cases[0] / cpu[0], split = cases[1] / cpu[1];
+        fprintf(o, "| %s | %u | %.0f | %.0f | **%.2f** | >= 0.5 |\n", libs[i].name, cases[0] / 2, here, split,
+                split / here);
+        fflush(o);
+        if (i)
+            continue;
+        /* The random phase, the reference's only: (r)'s measure, both ways. */
+        fprintf(stderr, "bench: (s) the reference's random phase in process and split...\n");
+        char *const timed[] = {"--quick", "--time", secs, "--seed", "1", NULL};
+        double rate[2] = {0, 0};
+        uint32_t random[2] = {0, 0};
+        for (int side = 0; side < 2 && ok; side++) {
+            double all = 0, wall = 0;
+            ok = certify_target(lib, side ? split_env : here_env, timed, &all, &random[side], &wall) > 0;
+            double phase = all - cpu[side] / 2; /* the suite's CPU, measured above, out */
+            rate[side] = ok && phase > 0 ? random[side] / phase : 0;
+        }
+        if (rate[0] > 0 && rate[1] > 0)
+            fprintf(o, "| %s, random phase | %u / %u | %.0f | %.0f | **%.2f** | >= 0.5 |\n", libs[i].name,
+                    random[0], random[1], rate[0], rate[1], rate[1] / rate[0]);
+        else
+            fprintf(o, "| %s, random phase | - | failed | failed | - | >= 0.5 |\n", libs[i].name);
+    }
+    fprintf(o, "\n");
 }
 
 double pbc_bench_execs(const char *corpus, double seconds)
@@ -1978,6 +2064,7 @@ char *pbc_bench_report(const pbc_bench_plan *p)
     certify_isolation_cost(o);
     fprintf(stderr, "bench: (r) certify's random phase...\n");
     certify_random_speed(o, p->time_s);
+    pbc_bench_split(o, p->self_dir, p->time_s);
     if (!p->skip_fuzz)
         fuzzing_speed(o, p->bin_dir, p->afl_bin_dir, p->fuzz_time_s);
     fclose(o);

@@ -46,6 +46,12 @@ char *pbc_bench_calls_text(int which);
  * CPU time, then replay of the call-heavy corpus. */
 void pbc_bench_calls(FILE *o, double seconds, const char *calls_corpus);
 
+/* (s) alone, as Markdown: certify's quick suite of the reference (as a
+ * library) and the three examples in process and split (PBCHECK_SPLIT=1),
+ * cases per CPU second with the driver processes' CPU; the builders are
+ * found in the build folder `self_dir`; the random phase runs `seconds`. */
+void pbc_bench_split(FILE *o, const char *self_dir, double seconds);
+
 /* (l) alone, as Markdown: libFuzzer under ASan+UBSan (fuzz_diff_reference
  * in bin) on corpus, its levers one at a time, `seconds` each. */
 void pbc_bench_libfuzzer(FILE *o, const char *self_dir, const char *bin, const char *corpus, double seconds);

@@ -24,6 +24,9 @@
 #include <errno.h>
 #include <link.h>
 #include <execinfo.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -73,7 +77,12 @@ enum {
     K_STORE,
 };
 
-enum { DDI_CALLBACK = 1u, DDI_ANSWER = 2u, DDI_REPLY = 4u };
+/* A NOTICE is a callback that wants no reply (a doorbell, a fence, a log
+ * line, queued CPU work: what only adds to the judge's queues). The
+ * driver process keeps its notices and sends them in the same write as
+ * its next frame that waits (a callback, a fault or the answer), so the
+ * judge takes them in order, just before it, without a crossing each. */
+enum { DDI_CALLBACK = 1u, DDI_ANSWER = 2u, DDI_REPLY = 4u, DDI_NOTICE = 8u };
 
 /* The largest frame either side takes: a context allocation's data,
  * never more. */
@@ -128,6 +137,8 @@ static uint8_t *ddi_table_view(void) { return ddi_mdl_base() + DDI_MDL_BYTES + P
 
 uint8_t *pbc_ddi_table_view(void) { return ddi.judging ? ddi_table_view() : NULL; }
 
+static int chan_prepare(void);
+
 int pbc_ddi_prepare(void)
 {
     ddi.size = (size_t)PBC_DDI_POOLS * PBC_DMA_POOL_SIZE + DDI_PRIVATE_BYTES + PBC_PAGE_SIZE + PBC_DDI_ARGS_BYTES +
@@ -147,6 +158,8 @@ int pbc_ddi_prepare(void)
             munmap(z, DDI_ZONE_BYTES);
         return -1;
     }
+    if (chan_prepare())
+        return -1;
     ddi.arena = p;
     ddi.zone = z;
     /* The table view's neighbours are inaccessible, as VidMm's own are. */
@@ -214,6 +227,216 @@ _Noreturn static void ddi_lost(const char *why)
     _exit(PBC_DDI_LOST_EXIT);
 }
 
+/* ---- the channel: two rings in shared memory ------------------------- */
+
+/* The frames travel through two byte rings in memory both processes map
+ * (made before the fork), one each way, instead of the socket: a writer
+ * copies bytes in and publishes its count; a reader copies them out into
+ * its own memory before it looks at them (the other side may change the
+ * ring while it reads: every frame is checked in the copy). A side that
+ * finds nothing to read (or no room) sleeps on a futex that the other
+ * side wakes when it publishes; it does not spin first, which costs more
+ * CPU than it saves on a machine whose cores are shared (docs/
+ * benchmarks.md, (s)). The
+ * socket stays for liveness only: the judge sleeps at most
+ * CHAN_NAP_NS at a time and then asks it whether the driver process's
+ * end was closed (it dies with the process). Each side keeps its own
+ * count of what it wrote and read; the other side's count is read once
+ * and bounded, so a scribbled ring is garbled frames or a wait the case's
+ * timeout ends, never a read or write outside the ring. */
+#define CHAN_BYTES (256u << 10)
+#define CHAN_NAP_NS (20 * 1000 * 1000)
+typedef struct chan_ring {
+    _Atomic uint32_t head;         /* bytes written, ever (modulo 2^32) */
+    _Atomic uint32_t reader_sleeps;
+    uint8_t apart[56];              /* the two sides' words on lines of their own */
+    _Atomic uint32_t tail;         /* bytes read, ever */
+    _Atomic uint32_t writer_sleeps;
+    uint8_t apart2[56];
+    uint8_t data[CHAN_BYTES];
+} chan_ring;
+
+static struct {
+    chan_ring *rings; /* [0] judge to driver, [1] driver to judge */
+    chan_ring *in, *out;
+    uint32_t read, written; /* this side's own counts */
+} chan;
+
+/* Whether the driver process is gone: its end of the socket is closed. */
+static int chan_peer_gone(void)
+{
+    struct pollfd p = {ddi.sock, 0, 0};
+    return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
+/* Waits until *word is no longer `was`. 0, or -1 when the other side is
+ * gone (the judge's answer only: the driver process dies with the judge). */
+static int chan_wait(_Atomic uint32_t *word, _Atomic uint32_t *sleeps, uint32_t was)
+{
+    for (;;) {
+        atomic_store(sleeps, 1);
+        if (atomic_load(word) != was)
+            break;
+        struct timespec nap = {0, CHAN_NAP_NS};
+        syscall(SYS_futex, word, FUTEX_WAIT, was, ddi.judging ? &nap : NULL, NULL, 0);
+        if (atomic_load(word) != was)
+            break;
+        if (ddi.judging && chan_peer_gone())
+            return -1;
+    }
+    atomic_store(sleeps, 0);
+    return 0;
+}
+
+/* The other side's count says more than the ring holds: for the judge,
+ * the driver's failure; for the driver process, the end (-1). */
+static int chan_impossible(void)
+{
+    if (ddi.judging)
+        ddi_lost("wrote an impossible count into the channel");
+    return -1;
+}
+
+static void chan_wake(_Atomic uint32_t *word, _Atomic uint32_t *sleeps)
+{
+    if (atomic_load(sleeps))
+        syscall(SYS_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* Writes the pieces in order and publishes them (async-signal-safe).
+ * 0, or -1 when the other side is gone or its count is impossible. */
+static int chan_writev(const struct iovec *v, int count)
+{
+    chan_ring *c = chan.out;
+    for (int i = 0; i < count; i++) {
+        const uint8_t *b = v[i].iov_base;
+        size_t n = v[i].iov_len;
+        while (n) {
+            uint32_t tail = atomic_load_explicit(&c->tail, memory_order_acquire);
+            uint32_t used = chan.written - tail;
+            if (used > CHAN_BYTES)
+                return chan_impossible();
+            if (used == CHAN_BYTES) { /* full: what is written goes, and the reader makes room */
+                atomic_store(&c->head, chan.written);
+                chan_wake(&c->head, &c->reader_sleeps);
+                if (chan_wait(&c->tail, &c->writer_sleeps, tail))
+                    return -1;
+                continue;
+            }
+            size_t at = chan.written % CHAN_BYTES, k = CHAN_BYTES - used;
+            if (k > CHAN_BYTES - at)
+                k = CHAN_BYTES - at;
+            if (k > n)
+                k = n;
+            memcpy(c->data + at, b, k);
+            chan.written += (uint32_t)k;
+            b += k;
+            n -= k;
+        }
+    }
+    atomic_store(&c->head, chan.written);
+    chan_wake(&c->head, &c->reader_sleeps);
+    return 0;
+}
+
+/* Up to `cap` bytes, as many as there are once there are any, copied out
+ * (async-signal-safe). Their count, or -1 as chan_writev. */
+static ssize_t chan_read_some(void *to, size_t cap)
+{
+    chan_ring *c = chan.in;
+    for (;;) {
+        uint32_t head = atomic_load_explicit(&c->head, memory_order_acquire);
+        uint32_t avail = head - chan.read;
+        if (avail > CHAN_BYTES)
+            return chan_impossible();
+        if (!avail) {
+            if (chan_wait(&c->head, &c->reader_sleeps, head))
+                return -1;
+            continue;
+        }
+        size_t at = chan.read % CHAN_BYTES, k = avail;
+        if (k > CHAN_BYTES - at)
+            k = CHAN_BYTES - at;
+        if (k > cap)
+            k = cap;
+        memcpy(to, c->data + at, k);
+        chan.read += (uint32_t)k;
+        atomic_store(&c->tail, chan.read);
+        chan_wake(&c->tail, &c->writer_sleeps);
+        return (ssize_t)k;
+    }
+}
+
+/* The rings, made before the fork. 0, or -1 with errno. */
+static int chan_prepare(void)
+{
+    void *rings = mmap(NULL, 2 * sizeof(chan_ring), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (rings == MAP_FAILED)
+        return -1;
+    chan.rings = rings;
+    return 0;
+}
+
+/* A frame: header and body, published together. */
+static int chan_send(uint32_t seq, uint32_t flags, const void *body, size_t n)
+{
+    pbc_wire_head h = {(uint32_t)n, PBC_WIRE_TAG, seq, flags};
+    struct iovec v[2] = {{&h, sizeof(h)}, {(void *)(uintptr_t)body, n}};
+    return chan_writev(v, 2);
+}
+
+/* Reads from the channel through a buffer of its own: a frame's header
+ * and body come in one copy where they were published together. The
+ * driver process's fault handler reads through it too (async-signal-
+ * safe). */
+static struct {
+    uint8_t b[64u << 10];
+    size_t at, n;
+} rd;
+
+static int ddi_read(void *p, size_t n)
+{
+    uint8_t *to = p;
+    while (n) {
+        if (rd.at == rd.n) {
+            if (n >= sizeof(rd.b)) { /* a large body: straight to its place */
+                ssize_t k = chan_read_some(to, n);
+                if (k <= 0)
+                    return -1;
+                to += k;
+                n -= (size_t)k;
+                continue;
+            }
+            ssize_t k = chan_read_some(rd.b, sizeof(rd.b));
+            if (k <= 0)
+                return -1;
+            rd.at = 0;
+            rd.n = (size_t)k;
+        }
+        size_t take = rd.n - rd.at < n ? rd.n - rd.at : n;
+        memcpy(to, rd.b + rd.at, take);
+        rd.at += take;
+        to += take;
+        n -= take;
+    }
+    return 0;
+}
+
+/* pbc_wire_recv through ddi_read. */
+static int ddi_recv(pbc_wire_head *h, uint8_t **body)
+{
+    *body = NULL;
+    if (ddi_read(h, sizeof(*h)) || h->tag != PBC_WIRE_TAG)
+        return -1;
+    uint8_t *b = pbc_xmalloc(h->len ? h->len : 1);
+    if (ddi_read(b, h->len)) {
+        free(b);
+        return -1;
+    }
+    *body = b;
+    return 0;
+}
+
 /* Every frame to the driver process opens with the protections the shim
  * logged for it since the last (kernel/shim.h, pbc_shim_take_mirror),
  * which it applies before its code runs again. */
@@ -225,7 +448,7 @@ static void ddi_send(uint32_t seq, uint32_t flags, const pbc_wire_buf *b)
     pbc_wire_put_u32(&f, n);
     pbc_wire_put_bytes(&f, log, (size_t)n * sizeof(*log));
     pbc_wire_put_raw(&f, b->p, b->n);
-    if (pbc_wire_send(ddi.sock, seq, flags, f.p, f.n))
+    if (chan_send(seq, flags, f.p, f.n))
         ddi_lost("is gone");
     free(f.p);
 }
@@ -280,11 +503,15 @@ int pbc_ddi_store_parse(const uint8_t *body, size_t len, uint32_t libraries, pbc
     return 0;
 }
 
-/* A callback from the driver process, served with VidMm's host, answered. */
-static void ddi_callback(uint32_t seq, const uint8_t *body, size_t len)
+/* A callback from the driver process, served with VidMm's host, and
+ * answered unless it came as a notice (which only the callbacks that
+ * return nothing may). */
+static void ddi_callback(uint32_t seq, const uint8_t *body, size_t len, int notice)
 {
     pbc_wire_reader r = {body, len, 0, 0};
     uint32_t kind = pbc_wire_get_u32(&r);
+    if (notice && kind != K_RING_SUBMIT && kind != K_RING_FENCE && kind != K_LOG && kind != K_QUEUE_CPU_WORK)
+        ddi_lost("sent as a notice a callback that needs a reply");
     pbc_wire_buf out = {0};
     const pbc_host *h = ddi.host;
     switch (kind) {
@@ -403,7 +630,8 @@ static void ddi_callback(uint32_t seq, const uint8_t *body, size_t len)
     default:
         ddi_lost("called back with a frame that is no callback");
     }
-    ddi_send(seq, DDI_REPLY, &out);
+    if (!notice)
+        ddi_send(seq, DDI_REPLY, &out);
     free(out.p);
 }
 
@@ -417,19 +645,24 @@ static uint8_t *ddi_call(const pbc_wire_buf *call, size_t *len)
     ddi_send(seq, 0, call);
     for (;;) {
         pbc_wire_head h;
-        if (pbc_wire_read_all(ddi.sock, &h, sizeof(h)))
+        if (ddi_read(&h, sizeof(h)))
             ddi_lost("is gone");
-        const char *bad = pbc_wire_check(&h, seq, DDI_CALLBACK | DDI_ANSWER, DDI_MAX_FRAME);
-        if (!bad && h.flags != DDI_CALLBACK && h.flags != DDI_ANSWER)
-            bad = "a frame both a callback and an answer";
+        const char *bad = pbc_wire_check(&h, seq, DDI_CALLBACK | DDI_ANSWER | DDI_NOTICE, DDI_MAX_FRAME);
+        if (!bad && h.flags != DDI_CALLBACK && h.flags != DDI_ANSWER && h.flags != DDI_NOTICE)
+            bad = "a frame of two kinds at once";
         if (bad) {
             char why[160];
             snprintf(why, sizeof(why), "answered with a garbled frame: %s", bad);
             ddi_lost(why);
         }
         uint8_t *body = pbc_xmalloc(h.len + 1u);
-        if (pbc_wire_read_all(ddi.sock, body, h.len))
+        if (ddi_read(body, h.len))
             ddi_lost("is gone");
+        if (h.flags == DDI_NOTICE) { /* adds to the judge's queues only: no registers move */
+            ddi_callback(seq, body, h.len, 1);
+            free(body);
+            continue;
+        }
         if (h.flags == DDI_ANSWER) {
             if (regs) /* and as the driver left it */
                 memcpy(regs, ddi_registers(), PBC_MMIO_REGS * sizeof(uint32_t));
@@ -438,7 +671,7 @@ static uint8_t *ddi_call(const pbc_wire_buf *call, size_t *len)
         }
         if (regs)
             memcpy(regs, ddi_registers(), PBC_MMIO_REGS * sizeof(uint32_t));
-        ddi_callback(seq, body, h.len);
+        ddi_callback(seq, body, h.len, 0);
         if (regs)
             memcpy(ddi_registers(), regs, PBC_MMIO_REGS * sizeof(uint32_t));
         free(body);
@@ -1019,6 +1252,8 @@ void pbc_ddi_judge(int pid)
     ddi.driver = pid;
     ddi.sock = ddi.ends[0];
     close(ddi.ends[1]);
+    chan.out = &chan.rings[0];
+    chan.in = &chan.rings[1];
     ddi.judging = 1;
     pbc_kernel_set_remote(ddi_yield);
     pbc_shim_split(ddi.zone, DDI_ZONE_BYTES, ddi.zone_fd, ddi.arena,
@@ -1051,17 +1286,55 @@ static size_t drv_apply(const uint8_t *body, size_t len)
     return 8 + bytes;
 }
 
+/* The notices not yet sent, as whole frames: they go in the same write as
+ * the next frame that waits. Fixed, not allocated: the fault handler
+ * sends them too. */
+static struct {
+    uint8_t b[64u << 10];
+    size_t n;
+} drv_pending;
+
+/* A frame to the judge, after the pending notices, published together
+ * (async-signal-safe). 0, or -1 when the judge is gone. */
+static int drv_send(uint32_t seq, uint32_t flags, const void *body, size_t n)
+{
+    pbc_wire_head h = {(uint32_t)n, PBC_WIRE_TAG, seq, flags};
+    struct iovec v[3] = {{drv_pending.b, drv_pending.n}, {&h, sizeof(h)}, {(void *)(uintptr_t)body, n}};
+    drv_pending.n = 0;
+    return chan_writev(v, 3);
+}
+
+static void drv_callback(const pbc_wire_buf *b, pbc_wire_reader *r, uint8_t **keep);
+
+/* A callback that wants no reply, kept to go with the next frame that
+ * waits; sent as a callback (after the pending ones) when it does not fit. */
+static void drv_notice(pbc_wire_buf *b)
+{
+    if (drv_pending.n + sizeof(pbc_wire_head) + b->n > sizeof(drv_pending.b)) {
+        pbc_wire_reader r;
+        uint8_t *keep;
+        drv_callback(b, &r, &keep);
+        free(keep);
+    } else {
+        pbc_wire_head h = {(uint32_t)b->n, PBC_WIRE_TAG, ddi.call_seq, DDI_NOTICE};
+        memcpy(drv_pending.b + drv_pending.n, &h, sizeof(h));
+        memcpy(drv_pending.b + drv_pending.n + sizeof(h), b->p, b->n);
+        drv_pending.n += sizeof(h) + b->n;
+    }
+    free(b->p);
+}
+
 /* A callback to the judge, answered before the call goes on. While it
  * waits, the judge may call in again (the doorbell made the GPU reach
  * queued CPU work): that call is served first. */
 static void drv_callback(const pbc_wire_buf *b, pbc_wire_reader *r, uint8_t **keep)
 {
     uint32_t seq = ddi.call_seq;
-    if (pbc_wire_send(ddi.sock, seq, DDI_CALLBACK, b->p, b->n))
+    if (drv_send(seq, DDI_CALLBACK, b->p, b->n))
         _exit(0);
     for (;;) {
         pbc_wire_head h;
-        if (pbc_wire_recv(ddi.sock, &h, keep))
+        if (ddi_recv(&h, keep))
             _exit(0); /* the judge is gone: nothing to serve */
         size_t at = drv_apply(*keep, h.len);
         if (!at)
@@ -1095,7 +1368,7 @@ static void host_ring_submit(void *ctx, UINT segment_id, uint64_t phys, UINT sta
     put_u64(&b, phys);
     pbc_wire_put_u32(&b, start);
     pbc_wire_put_u32(&b, end);
-    drv_simple(&b);
+    drv_notice(&b);
 }
 
 static void host_ring_fence(void *ctx, UINT fence)
@@ -1104,7 +1377,7 @@ static void host_ring_fence(void *ctx, UINT fence)
     pbc_wire_buf b = {0};
     pbc_wire_put_u32(&b, K_RING_FENCE);
     pbc_wire_put_u32(&b, fence);
-    drv_simple(&b);
+    drv_notice(&b);
 }
 
 static uint32_t host_mmio_read(void *ctx, uint32_t offset)
@@ -1138,7 +1411,7 @@ static void host_log(void *ctx, const char *line)
     pbc_wire_buf b = {0};
     pbc_wire_put_u32(&b, K_LOG);
     pbc_wire_put_str(&b, line ? line : "");
-    drv_simple(&b);
+    drv_notice(&b);
 }
 
 static void host_queue_cpu_work(void *ctx, void (*fn)(void *arg), void *arg)
@@ -1148,7 +1421,7 @@ static void host_queue_cpu_work(void *ctx, void (*fn)(void *arg), void *arg)
     pbc_wire_put_u32(&b, K_QUEUE_CPU_WORK);
     put_u64(&b, (uint64_t)(uintptr_t)fn);
     put_u64(&b, (uint64_t)(uintptr_t)arg);
-    drv_simple(&b);
+    drv_notice(&b);
 }
 
 static void drv_wake(void *ctx)
@@ -1224,11 +1497,11 @@ static uint8_t drv_fault_frame[4u << 20]; /* the judge's reply: a handler may no
 static const uint8_t *drv_signal_callback(const void *body, size_t bytes, size_t *len)
 {
     uint32_t seq = ddi.call_seq;
-    if (pbc_wire_send(ddi.sock, seq, DDI_CALLBACK, body, bytes))
+    if (drv_send(seq, DDI_CALLBACK, body, bytes))
         _exit(0);
     pbc_wire_head h;
-    if (pbc_wire_read_all(ddi.sock, &h, sizeof(h)) || h.tag != PBC_WIRE_TAG || h.flags != DDI_REPLY ||
-        h.seq != seq || h.len > sizeof(drv_fault_frame) || pbc_wire_read_all(ddi.sock, drv_fault_frame, h.len))
+    if (ddi_read(&h, sizeof(h)) || h.tag != PBC_WIRE_TAG || h.flags != DDI_REPLY ||
+        h.seq != seq || h.len > sizeof(drv_fault_frame) || ddi_read(drv_fault_frame, h.len))
         _exit(0);
     size_t off = drv_apply(drv_fault_frame, h.len);
     if (!off)
@@ -1616,7 +1889,7 @@ static void drv_dispatch(const pbc_wire_head *h, uint8_t *body)
     ddi.call_seq = h->seq;
     pbc_wire_buf out = {0};
     drv_serve(ddi.targets[index], kind, &r, &out);
-    if (pbc_wire_send(ddi.sock, h->seq, DDI_ANSWER, out.p, out.n))
+    if (drv_send(h->seq, DDI_ANSWER, out.p, out.n))
         _exit(0);
     free(out.p);
     free(body);
@@ -1634,12 +1907,14 @@ _Noreturn void pbc_ddi_serve(const pbc_target *const *targets, uint32_t count)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, &drv_prev_segv);
     ddi.sock = ddi.ends[1];
+    chan.in = &chan.rings[0];
+    chan.out = &chan.rings[1];
     ddi.targets = targets;
     ddi.target_count = count;
     for (;;) {
         pbc_wire_head h;
         uint8_t *body;
-        if (pbc_wire_recv(ddi.sock, &h, &body) || h.flags != 0)
+        if (ddi_recv(&h, &body) || h.flags != 0)
             _exit(0); /* the judge is done with us */
         drv_dispatch(&h, body);
     }

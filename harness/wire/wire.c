@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "base/safe.h"
@@ -38,8 +39,23 @@ int pbc_wire_read_all(int fd, void *p, size_t n) { return io_all(fd, p, n, 0); }
 
 int pbc_wire_send(int fd, uint32_t seq, uint32_t flags, const void *body, size_t n)
 {
+    /* Header and body in one write where the descriptor takes it whole:
+     * the reader then wakes once, to a whole frame. */
     pbc_wire_head h = {(uint32_t)n, PBC_WIRE_TAG, seq, flags};
-    return pbc_wire_write_all(fd, &h, sizeof(h)) || pbc_wire_write_all(fd, body, n) ? -1 : 0;
+    struct iovec v[2] = {{&h, sizeof(h)}, {(void *)(uintptr_t)body, n}};
+    ssize_t k;
+    do
+        k = writev(fd, v, n ? 2 : 1);
+    while (k < 0 && errno == EINTR);
+    if (k < 0)
+        return -1;
+    size_t done = (size_t)k;
+    if (done < sizeof(h))
+        return pbc_wire_write_all(fd, (uint8_t *)&h + done, sizeof(h) - done) ||
+                       pbc_wire_write_all(fd, body, n)
+                   ? -1
+                   : 0;
+    return pbc_wire_write_all(fd, (const uint8_t *)body + (done - sizeof(h)), n - (done - sizeof(h)));
 }
 
 int pbc_wire_recv(int fd, pbc_wire_head *h, uint8_t **body)
