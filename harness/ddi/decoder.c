@@ -144,17 +144,7 @@ static int dec_seccomp_strict(void)
 #endif
 }
 
-static void put_u64(pbc_wire_buf *b, uint64_t v)
-{
-    pbc_wire_put_u32(b, (uint32_t)v);
-    pbc_wire_put_u32(b, (uint32_t)(v >> 32));
-}
 
-static uint64_t get_u64(pbc_wire_reader *r)
-{
-    uint64_t lo = pbc_wire_get_u32(r);
-    return lo | (uint64_t)pbc_wire_get_u32(r) << 32;
-}
 
 static uint32_t dec_hooks(const pbc_isa *isa)
 {
@@ -220,8 +210,8 @@ static void dec_answer(const pbc_isa *isa, pbc_wire_reader *r, pbc_wire_buf *out
         pbc_pte_decode_fn *fn = pbc_isa_pte_decode(isa);
         int rc = entry && fn && n == pbc_isa_pte_size(isa) ? fn(entry, level, &flags, &page) : -1;
         pbc_wire_put_u32(out, (uint32_t)rc);
-        put_u64(out, flags);
-        put_u64(out, page);
+        pbc_wire_put_u64(out, flags);
+        pbc_wire_put_u64(out, page);
         free(entry);
         break;
     }
@@ -587,7 +577,7 @@ static void dec_describe(const uint8_t *req, size_t req_len, const uint8_t *ans,
         free(line);
     } else if (kind == DEC_PTE_DECODE) {
         uint32_t rc = pbc_wire_get_u32(&r);
-        uint64_t flags = get_u64(&r), page = get_u64(&r);
+        uint64_t flags = pbc_wire_get_u64(&r), page = pbc_wire_get_u64(&r);
         snprintf(out, size, "rc %d, flags 0x%llx, page 0x%llx", (int)rc, (unsigned long long)flags,
                  (unsigned long long)page);
     } else {
@@ -881,8 +871,8 @@ static int proxy_pte_decode(const uint8_t *entry, uint32_t level, uint64_t *flag
     judge_ask(&b, &r, &keep);
     free(b.p);
     int rc = (int)pbc_wire_get_u32(&r);
-    *flags = get_u64(&r);
-    *page = get_u64(&r);
+    *flags = pbc_wire_get_u64(&r);
+    *page = pbc_wire_get_u64(&r);
     judge_done(&r, keep, "a page-table entry");
     return rc == 0 ? 0 : -1;
 }

@@ -453,17 +453,7 @@ static void ddi_send(uint32_t seq, uint32_t flags, const pbc_wire_buf *b)
     free(f.p);
 }
 
-static uint64_t get_u64(pbc_wire_reader *r)
-{
-    uint64_t lo = pbc_wire_get_u32(r);
-    return lo | (uint64_t)pbc_wire_get_u32(r) << 32;
-}
 
-static void put_u64(pbc_wire_buf *b, uint64_t v)
-{
-    pbc_wire_put_u32(b, (uint32_t)v);
-    pbc_wire_put_u32(b, (uint32_t)(v >> 32));
-}
 
 static void ddi_run_work(void *arg);
 static PVOID ddi_map_mdl(uint64_t theirs);
@@ -489,7 +479,7 @@ int pbc_ddi_store_parse(const uint8_t *body, size_t len, uint32_t libraries, pbc
         return -1;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t lib = pbc_wire_get_u32(&r);
-        uint64_t offset = get_u64(&r);
+        uint64_t offset = pbc_wire_get_u64(&r);
         if (r.bad || lib >= libraries || offset >= PBC_DDI_MAX_CODE_OFFSET)
             return -1;
         out->lib[k] = (uint16_t)lib;
@@ -517,7 +507,7 @@ static void ddi_callback(uint32_t seq, const uint8_t *body, size_t len, int noti
     switch (kind) {
     case K_RING_SUBMIT: {
         uint32_t segment = pbc_wire_get_u32(&r);
-        uint64_t phys = get_u64(&r);
+        uint64_t phys = pbc_wire_get_u64(&r);
         uint32_t start = pbc_wire_get_u32(&r), end = pbc_wire_get_u32(&r);
         if (!pbc_wire_done(&r) || !h)
             ddi_lost("answered a call with a garbled doorbell");
@@ -554,7 +544,7 @@ static void ddi_callback(uint32_t seq, const uint8_t *body, size_t len, int noti
         break;
     }
     case K_QUEUE_CPU_WORK: {
-        ddi_work w = {get_u64(&r), get_u64(&r)};
+        ddi_work w = {pbc_wire_get_u64(&r), pbc_wire_get_u64(&r)};
         if (!pbc_wire_done(&r) || !h)
             ddi_lost("answered a call with garbled CPU work");
         PBC_PUSH(ddi.work, ddi.work_count, ddi.work_cap, w);
@@ -569,22 +559,22 @@ static void ddi_callback(uint32_t seq, const uint8_t *body, size_t len, int noti
         break;
     case K_MAP_IO: {
         PHYSICAL_ADDRESS pa;
-        pa.QuadPart = (LONGLONG)get_u64(&r);
-        uint64_t bytes = get_u64(&r);
+        pa.QuadPart = (LONGLONG)pbc_wire_get_u64(&r);
+        uint64_t bytes = pbc_wire_get_u64(&r);
         if (!pbc_wire_done(&r))
             ddi_lost("answered a call with a garbled MmMapIoSpace");
-        put_u64(&out, (uint64_t)(uintptr_t)MmMapIoSpace(pa, (SIZE_T)bytes, MmNonCached));
+        pbc_wire_put_u64(&out, (uint64_t)(uintptr_t)MmMapIoSpace(pa, (SIZE_T)bytes, MmNonCached));
         break;
     }
     case K_MAP_MDL: {
-        uint64_t theirs = get_u64(&r);
+        uint64_t theirs = pbc_wire_get_u64(&r);
         if (!pbc_wire_done(&r))
             ddi_lost("answered a call with a garbled MmGetSystemAddressForMdlSafe");
-        put_u64(&out, (uint64_t)(uintptr_t)ddi_map_mdl(theirs));
+        pbc_wire_put_u64(&out, (uint64_t)(uintptr_t)ddi_map_mdl(theirs));
         break;
     }
     case K_UNMAP: {
-        uint64_t base = get_u64(&r);
+        uint64_t base = pbc_wire_get_u64(&r);
         if (!pbc_wire_done(&r))
             ddi_lost("answered a call with a garbled unmap");
         if (base >= (uint64_t)(uintptr_t)ddi.zone && base < (uint64_t)(uintptr_t)ddi.zone + DDI_ZONE_BYTES)
@@ -592,14 +582,14 @@ static void ddi_callback(uint32_t seq, const uint8_t *body, size_t len, int noti
         break;
     }
     case K_PHYS: {
-        uint64_t at = get_u64(&r);
+        uint64_t at = pbc_wire_get_u64(&r);
         if (!pbc_wire_done(&r))
             ddi_lost("answered a call with a garbled MmGetPhysicalAddress");
-        put_u64(&out, (uint64_t)MmGetPhysicalAddress((PVOID)(uintptr_t)at).QuadPart);
+        pbc_wire_put_u64(&out, (uint64_t)MmGetPhysicalAddress((PVOID)(uintptr_t)at).QuadPart);
         break;
     }
     case K_FAULT: {
-        uint64_t at = get_u64(&r);
+        uint64_t at = pbc_wire_get_u64(&r);
         uint32_t wrote = pbc_wire_get_u32(&r);
         if (!pbc_wire_done(&r))
             ddi_lost("answered a call with a garbled fault");
@@ -1013,18 +1003,18 @@ static NTSTATUS proxy_create_adapter(const pbc_adapter_info *info, HANDLE *adapt
         const pbc_segment_info *s = &info->segments[i];
         pbc_wire_put_u32(&b, s->SegmentId);
         pbc_wire_put_u32(&b, s->kind);
-        put_u64(&b, s->base);
-        put_u64(&b, s->size);
+        pbc_wire_put_u64(&b, s->base);
+        pbc_wire_put_u64(&b, s->size);
     }
-    put_u64(&b, info->dummy_page);
-    put_u64(&b, info->mmio_physical);
+    pbc_wire_put_u64(&b, info->dummy_page);
+    pbc_wire_put_u64(&b, info->mmio_physical);
     pbc_wire_put_u32(&b, info->mmio_size);
     pbc_wire_reader r;
     uint8_t *keep;
     ddi_roundtrip(&b, &r, &keep);
     free(b.p);
     NTSTATUS st = (NTSTATUS)pbc_wire_get_u32(&r);
-    *adapter = (HANDLE)(uintptr_t)get_u64(&r);
+    *adapter = (HANDLE)(uintptr_t)pbc_wire_get_u64(&r);
     ddi_answer_done(&r, keep, "create_adapter");
     return st;
 }
@@ -1033,7 +1023,7 @@ static void proxy_destroy_adapter(HANDLE adapter)
 {
     pbc_wire_buf b = {0};
     ddi_call_head(&b, K_DESTROY_ADAPTER);
-    put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)adapter);
     pbc_wire_reader r;
     uint8_t *keep;
     ddi_roundtrip(&b, &r, &keep);
@@ -1046,15 +1036,15 @@ static NTSTATUS proxy_create_allocation(HANDLE adapter, const pbc_allocation_inf
 {
     pbc_wire_buf b = {0};
     ddi_call_head(&b, K_CREATE_ALLOCATION);
-    put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)adapter);
     pbc_wire_put_u32(&b, info->flags);
-    put_u64(&b, info->size);
+    pbc_wire_put_u64(&b, info->size);
     pbc_wire_reader r;
     uint8_t *keep;
     ddi_roundtrip(&b, &r, &keep);
     free(b.p);
     NTSTATUS st = (NTSTATUS)pbc_wire_get_u32(&r);
-    *allocation = (HANDLE)(uintptr_t)get_u64(&r);
+    *allocation = (HANDLE)(uintptr_t)pbc_wire_get_u64(&r);
     ddi_answer_done(&r, keep, "create_allocation");
     return st;
 }
@@ -1063,8 +1053,8 @@ static void proxy_destroy_allocation(HANDLE adapter, HANDLE allocation)
 {
     pbc_wire_buf b = {0};
     ddi_call_head(&b, K_DESTROY_ALLOCATION);
-    put_u64(&b, (uint64_t)(uintptr_t)adapter);
-    put_u64(&b, (uint64_t)(uintptr_t)allocation);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)allocation);
     pbc_wire_reader r;
     uint8_t *keep;
     ddi_roundtrip(&b, &r, &keep);
@@ -1077,8 +1067,8 @@ static NTSTATUS proxy_ddi(uint32_t kind, HANDLE adapter, const void *at, const c
 {
     pbc_wire_buf b = {0};
     ddi_call_head(&b, kind);
-    put_u64(&b, (uint64_t)(uintptr_t)adapter);
-    put_u64(&b, (uint64_t)(uintptr_t)at);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)at);
     pbc_wire_reader r;
     uint8_t *keep;
     ddi_roundtrip(&b, &r, &keep);
@@ -1129,9 +1119,9 @@ static int proxy_gart_view(HANDLE adapter, UINT segment, uint64_t index, pbc_gar
 {
     pbc_wire_buf b = {0};
     ddi_call_head(&b, K_GART_VIEW);
-    put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)adapter);
     pbc_wire_put_u32(&b, segment);
-    put_u64(&b, index);
+    pbc_wire_put_u64(&b, index);
     pbc_wire_reader r;
     uint8_t *keep;
     ddi_roundtrip(&b, &r, &keep);
@@ -1139,7 +1129,7 @@ static int proxy_gart_view(HANDLE adapter, UINT segment, uint64_t index, pbc_gar
     int rc = (int)pbc_wire_get_u32(&r);
     out->valid = pbc_wire_get_u32(&r);
     out->cache_coherent = pbc_wire_get_u32(&r);
-    out->page = get_u64(&r);
+    out->page = pbc_wire_get_u64(&r);
     ddi_answer_done(&r, keep, "gart_view");
     return rc == 0 ? 0 : -1;
 }
@@ -1148,8 +1138,8 @@ static uint32_t proxy_context_data(HANDLE adapter, HANDLE allocation, void *buf,
 {
     pbc_wire_buf b = {0};
     ddi_call_head(&b, K_CONTEXT_DATA);
-    put_u64(&b, (uint64_t)(uintptr_t)adapter);
-    put_u64(&b, (uint64_t)(uintptr_t)allocation);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)adapter);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)allocation);
     pbc_wire_put_u32(&b, capacity);
     pbc_wire_reader r;
     uint8_t *keep;
@@ -1174,8 +1164,8 @@ static void ddi_run_work(void *arg)
         return;
     pbc_wire_buf b = {0};
     ddi_call_head(&b, K_CPU_WORK);
-    put_u64(&b, ddi.work[i].fn);
-    put_u64(&b, ddi.work[i].arg);
+    pbc_wire_put_u64(&b, ddi.work[i].fn);
+    pbc_wire_put_u64(&b, ddi.work[i].arg);
     pbc_wire_reader r;
     uint8_t *keep;
     ddi_roundtrip(&b, &r, &keep);
@@ -1365,7 +1355,7 @@ static void host_ring_submit(void *ctx, UINT segment_id, uint64_t phys, UINT sta
     pbc_wire_buf b = {0};
     pbc_wire_put_u32(&b, K_RING_SUBMIT);
     pbc_wire_put_u32(&b, segment_id);
-    put_u64(&b, phys);
+    pbc_wire_put_u64(&b, phys);
     pbc_wire_put_u32(&b, start);
     pbc_wire_put_u32(&b, end);
     drv_notice(&b);
@@ -1419,8 +1409,8 @@ static void host_queue_cpu_work(void *ctx, void (*fn)(void *arg), void *arg)
     (void)ctx;
     pbc_wire_buf b = {0};
     pbc_wire_put_u32(&b, K_QUEUE_CPU_WORK);
-    put_u64(&b, (uint64_t)(uintptr_t)fn);
-    put_u64(&b, (uint64_t)(uintptr_t)arg);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)fn);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)arg);
     drv_notice(&b);
 }
 
@@ -1436,13 +1426,13 @@ static PVOID drv_map_io(uint64_t phys, size_t bytes)
 {
     pbc_wire_buf b = {0};
     pbc_wire_put_u32(&b, K_MAP_IO);
-    put_u64(&b, phys);
-    put_u64(&b, bytes);
+    pbc_wire_put_u64(&b, phys);
+    pbc_wire_put_u64(&b, bytes);
     pbc_wire_reader r;
     uint8_t *keep;
     drv_callback(&b, &r, &keep);
     free(b.p);
-    PVOID p = (PVOID)(uintptr_t)get_u64(&r);
+    PVOID p = (PVOID)(uintptr_t)pbc_wire_get_u64(&r);
     free(keep);
     return p;
 }
@@ -1451,12 +1441,12 @@ static PVOID drv_map_mdl(PMDL mdl)
 {
     pbc_wire_buf b = {0};
     pbc_wire_put_u32(&b, K_MAP_MDL);
-    put_u64(&b, (uint64_t)(uintptr_t)mdl);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)mdl);
     pbc_wire_reader r;
     uint8_t *keep;
     drv_callback(&b, &r, &keep);
     free(b.p);
-    PVOID p = (PVOID)(uintptr_t)get_u64(&r);
+    PVOID p = (PVOID)(uintptr_t)pbc_wire_get_u64(&r);
     free(keep);
     return p;
 }
@@ -1465,7 +1455,7 @@ static void drv_unmap(PVOID base)
 {
     pbc_wire_buf b = {0};
     pbc_wire_put_u32(&b, K_UNMAP);
-    put_u64(&b, (uint64_t)(uintptr_t)base);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)base);
     drv_simple(&b);
 }
 
@@ -1473,12 +1463,12 @@ static uint64_t drv_phys(const void *p)
 {
     pbc_wire_buf b = {0};
     pbc_wire_put_u32(&b, K_PHYS);
-    put_u64(&b, (uint64_t)(uintptr_t)p);
+    pbc_wire_put_u64(&b, (uint64_t)(uintptr_t)p);
     pbc_wire_reader r;
     uint8_t *keep;
     drv_callback(&b, &r, &keep);
     free(b.p);
-    uint64_t pa = get_u64(&r);
+    uint64_t pa = pbc_wire_get_u64(&r);
     free(keep);
     return pa;
 }
@@ -1762,12 +1752,12 @@ static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pb
         for (uint32_t i = 0; i < info.segment_count && i < PBC_MAX_SEGMENTS; i++) {
             drv_segments[i].SegmentId = pbc_wire_get_u32(r);
             drv_segments[i].kind = pbc_wire_get_u32(r);
-            drv_segments[i].base = get_u64(r);
-            drv_segments[i].size = get_u64(r);
+            drv_segments[i].base = pbc_wire_get_u64(r);
+            drv_segments[i].size = pbc_wire_get_u64(r);
         }
         info.segments = drv_segments;
-        info.dummy_page = get_u64(r);
-        info.mmio_physical = get_u64(r);
+        info.dummy_page = pbc_wire_get_u64(r);
+        info.mmio_physical = pbc_wire_get_u64(r);
         info.mmio_size = pbc_wire_get_u32(r);
         pbc_shim_serve_registers(ddi_registers(), info.mmio_physical);
         HANDLE adapter = NULL;
@@ -1775,11 +1765,11 @@ static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pb
         NTSTATUS st = t->create_adapter(&info, &adapter);
         pbc_shim_leave();
         pbc_wire_put_u32(out, (uint32_t)st);
-        put_u64(out, (uint64_t)(uintptr_t)adapter);
+        pbc_wire_put_u64(out, (uint64_t)(uintptr_t)adapter);
         break;
     }
     case K_DESTROY_ADAPTER: {
-        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
+        HANDLE adapter = (HANDLE)(uintptr_t)pbc_wire_get_u64(r);
         pbc_shim_enter();
         t->destroy_adapter(adapter);
         pbc_shim_leave();
@@ -1787,21 +1777,21 @@ static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pb
         break;
     }
     case K_CREATE_ALLOCATION: {
-        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
+        HANDLE adapter = (HANDLE)(uintptr_t)pbc_wire_get_u64(r);
         pbc_allocation_info info = {.struct_size = sizeof(info)};
         info.flags = pbc_wire_get_u32(r);
-        info.size = get_u64(r);
+        info.size = pbc_wire_get_u64(r);
         HANDLE h = NULL;
         pbc_shim_enter();
         NTSTATUS st = t->create_allocation(adapter, &info, &h);
         pbc_shim_leave();
         pbc_wire_put_u32(out, (uint32_t)st);
-        put_u64(out, (uint64_t)(uintptr_t)h);
+        pbc_wire_put_u64(out, (uint64_t)(uintptr_t)h);
         break;
     }
     case K_DESTROY_ALLOCATION: {
-        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
-        HANDLE h = (HANDLE)(uintptr_t)get_u64(r);
+        HANDLE adapter = (HANDLE)(uintptr_t)pbc_wire_get_u64(r);
+        HANDLE h = (HANDLE)(uintptr_t)pbc_wire_get_u64(r);
         pbc_shim_enter();
         t->destroy_allocation(adapter, h);
         pbc_shim_leave();
@@ -1810,8 +1800,8 @@ static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pb
     case K_BUILD:
     case K_PATCH:
     case K_SUBMIT: {
-        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
-        void *at = (void *)(uintptr_t)get_u64(r);
+        HANDLE adapter = (HANDLE)(uintptr_t)pbc_wire_get_u64(r);
+        void *at = (void *)(uintptr_t)pbc_wire_get_u64(r);
         NTSTATUS st;
         pbc_shim_enter();
         if (kind == K_BUILD)
@@ -1828,9 +1818,9 @@ static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pb
         break;
     }
     case K_GART_VIEW: {
-        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
+        HANDLE adapter = (HANDLE)(uintptr_t)pbc_wire_get_u64(r);
         uint32_t segment = pbc_wire_get_u32(r);
-        uint64_t index = get_u64(r);
+        uint64_t index = pbc_wire_get_u64(r);
         pbc_gart_view v = {0};
         pbc_shim_enter();
         int rc = t->gart_view(adapter, segment, index, &v);
@@ -1838,12 +1828,12 @@ static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pb
         pbc_wire_put_u32(out, (uint32_t)rc);
         pbc_wire_put_u32(out, v.valid);
         pbc_wire_put_u32(out, v.cache_coherent);
-        put_u64(out, v.page);
+        pbc_wire_put_u64(out, v.page);
         break;
     }
     case K_CONTEXT_DATA: {
-        HANDLE adapter = (HANDLE)(uintptr_t)get_u64(r);
-        HANDLE h = (HANDLE)(uintptr_t)get_u64(r);
+        HANDLE adapter = (HANDLE)(uintptr_t)pbc_wire_get_u64(r);
+        HANDLE h = (HANDLE)(uintptr_t)pbc_wire_get_u64(r);
         uint32_t cap = pbc_wire_get_u32(r);
         if (cap > DDI_MAX_FRAME / 2)
             cap = DDI_MAX_FRAME / 2;
@@ -1856,8 +1846,8 @@ static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pb
         break;
     }
     case K_CPU_WORK: {
-        void (*fn)(void *) = (void (*)(void *))(uintptr_t)get_u64(r);
-        void *arg = (void *)(uintptr_t)get_u64(r);
+        void (*fn)(void *) = (void (*)(void *))(uintptr_t)pbc_wire_get_u64(r);
+        void *arg = (void *)(uintptr_t)pbc_wire_get_u64(r);
         pbc_shim_enter();
         fn(arg);
         pbc_shim_leave();

@@ -139,17 +139,7 @@ static int library_load(const char *path, pbc_target *out, char *why, size_t why
 
 /* ---- the description ---------------------------------------------------- */
 
-static void put_u64(pbc_wire_buf *b, uint64_t v)
-{
-    pbc_wire_put_u32(b, (uint32_t)v);
-    pbc_wire_put_u32(b, (uint32_t)(v >> 32));
-}
 
-static uint64_t get_u64(pbc_wire_reader *r)
-{
-    uint64_t lo = pbc_wire_get_u32(r);
-    return lo | (uint64_t)pbc_wire_get_u32(r) << 32;
-}
 
 /* Every member of a checked table that the harness reads without calling
  * the target; a hook only as whether it is there. */
@@ -159,7 +149,7 @@ static void describe(const pbc_target *t, pbc_wire_buf *b)
     pbc_wire_put_str(b, t->summary);
     pbc_wire_put_u32(b, t->min_dma_size);
     pbc_wire_put_u32(b, t->private_data_size);
-    put_u64(b, t->supported_operations);
+    pbc_wire_put_u64(b, t->supported_operations);
     pbc_wire_put_u32(b, (t->gart_view != NULL) | (t->context_update_data != NULL) << 1);
     const pbc_isa *isa = t->isa;
     pbc_wire_put_str(b, isa->name);
@@ -178,8 +168,8 @@ static void describe(const pbc_target *t, pbc_wire_buf *b)
         const pbc_segment_decl *s = &d->segments[i];
         pbc_wire_put_u32(b, s->SegmentId);
         pbc_wire_put_u32(b, s->kind);
-        put_u64(b, s->base);
-        put_u64(b, s->size);
+        pbc_wire_put_u64(b, s->base);
+        pbc_wire_put_u64(b, s->size);
         pbc_wire_put_u32(b, s->cpu_visible);
         pbc_wire_put_u32(b, s->cache_coherent);
     }
@@ -239,7 +229,7 @@ static int undescribe(library_target *l, const uint8_t *bytes, size_t len, const
     t->summary = pbc_wire_get_text(&r, 0);
     t->min_dma_size = pbc_wire_get_u32(&r);
     t->private_data_size = pbc_wire_get_u32(&r);
-    t->supported_operations = get_u64(&r);
+    t->supported_operations = pbc_wire_get_u64(&r);
     uint32_t hooks = pbc_wire_get_u32(&r);
     t->create_adapter = trap_create_adapter;
     t->destroy_adapter = trap_destroy_adapter;
@@ -273,8 +263,8 @@ static int undescribe(library_target *l, const uint8_t *bytes, size_t len, const
             pbc_segment_decl *s = &l->segments[i];
             s->SegmentId = pbc_wire_get_u32(&r);
             s->kind = pbc_wire_get_u32(&r);
-            s->base = get_u64(&r);
-            s->size = get_u64(&r);
+            s->base = pbc_wire_get_u64(&r);
+            s->size = pbc_wire_get_u64(&r);
             s->cpu_visible = pbc_wire_get_u32(&r);
             s->cache_coherent = pbc_wire_get_u32(&r);
         }

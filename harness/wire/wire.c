@@ -106,6 +106,12 @@ void pbc_wire_put_u32(pbc_wire_buf *b, uint32_t v)
     b->n += 4;
 }
 
+void pbc_wire_put_u64(pbc_wire_buf *b, uint64_t v)
+{
+    pbc_wire_put_u32(b, (uint32_t)v);
+    pbc_wire_put_u32(b, (uint32_t)(v >> 32));
+}
+
 void pbc_wire_put_bytes(pbc_wire_buf *b, const void *p, size_t len)
 {
     pbc_wire_put_u32(b, p ? (uint32_t)len + 1 : 0); /* 0: NULL; else the length plus one */
@@ -135,6 +141,12 @@ uint32_t pbc_wire_get_u32(pbc_wire_reader *r)
     memcpy(&v, r->p + r->at, 4);
     r->at += 4;
     return v;
+}
+
+uint64_t pbc_wire_get_u64(pbc_wire_reader *r)
+{
+    uint64_t lo = pbc_wire_get_u32(r);
+    return lo | (uint64_t)pbc_wire_get_u32(r) << 32;
 }
 
 uint32_t pbc_wire_get_u32_max(pbc_wire_reader *r, uint32_t max)

@@ -60,6 +60,7 @@ typedef struct pbc_wire_buf {
     size_t n, cap;
 } pbc_wire_buf;
 void pbc_wire_put_u32(pbc_wire_buf *b, uint32_t v);
+void pbc_wire_put_u64(pbc_wire_buf *b, uint64_t v); /* low word first */
 void pbc_wire_put_str(pbc_wire_buf *b, const char *s); /* NULL reads back as NULL */
 void pbc_wire_put_bytes(pbc_wire_buf *b, const void *p, size_t len);
 /* len bytes as they are, with no length before them (a body appended to
@@ -76,6 +77,7 @@ typedef struct pbc_wire_reader {
     int bad;
 } pbc_wire_reader;
 uint32_t pbc_wire_get_u32(pbc_wire_reader *r);
+uint64_t pbc_wire_get_u64(pbc_wire_reader *r); /* as pbc_wire_put_u64 wrote it */
 uint32_t pbc_wire_get_u32_max(pbc_wire_reader *r, uint32_t max); /* over max: bad */
 char *pbc_wire_get_str(pbc_wire_reader *r);                       /* owned, or NULL */
 /* A string from a peer, made safe (pbc_safe_text with flags). */
