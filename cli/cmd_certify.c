@@ -666,10 +666,13 @@ int pbc_cmd_certify(int argc, char **argv)
      * in the worker beside the builder (docs/architecture.md, "What
      * remains"). */
     static char judged[800];
+    if (!no_fork && library && !pbc_exec_targets_split_active())
+        fprintf(stderr, "pbcheck: certify: PBCHECK_SPLIT=0: the judge runs beside the builder, in its worker; "
+                        "the report is not a certificate\n");
     if (!no_fork && library)
         snprintf(judged, sizeof(judged), "%s; judge: %s", confined,
                  pbc_exec_targets_split_active() ? "across the DDI (the builder in a driver process of its own)"
-                                                 : "beside the builder, in its worker (PBCHECK_SPLIT=1 not set)");
+                                                 : "beside the builder, in its worker (PBCHECK_SPLIT=0: not a certificate)");
     report.provenance.isolation = no_fork ? "none (--no-fork): a built-in target ran in pbcheck's own process"
                                   : library ? judged
                                           : confined;

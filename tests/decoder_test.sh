@@ -14,6 +14,8 @@
 #  - no run leaves a process holding the library.
 # Usage: decoder_test.sh PBCHECK SOURCE_DIR LIB_GPU KIND=LIB...
 set -u
+# Runs without PBCHECK_SPLIT=1 below put the judge beside the builder.
+export PBCHECK_SPLIT=0
 pbcheck=$1 src=$2 gpu=$3
 shift 3
 tmp=$(mktemp -d)

@@ -10,13 +10,14 @@
 # (tailabort). Then the paths pbcheck is given (a FIFO, dangling and
 # looping --out links: one line, exit 2), SIGHUP and SIGQUIT (partial
 # reports, as SIGINT and SIGTERM leave) and full RELRO.
-# With PBCHECK_SPLIT=1 (the judge across the DDI) a forged answer cannot
-# even be written: the builder's driver process holds no pipe of the
-# judge's, and the attack ends that process instead (class exit).
+# With the judge across the DDI (the default; PBCHECK_SPLIT=0 puts it
+# beside the builder) a forged answer cannot even be written: the
+# builder's driver process holds no pipe of the judge's, and the attack
+# ends that process instead (class exit).
 # Usage: hostile_input_test.sh PBCHECK SOURCE_DIR KIND=LIB...
 set -u
 forged_class=crash forged_message="^crash: the worker's answer is garbled"
-if [ -n "${PBCHECK_SPLIT:-}" ] && [ "$PBCHECK_SPLIT" != 0 ]; then
+if [ "${PBCHECK_SPLIT:-1}" != 0 ]; then
     forged_class=exit forged_message="^exit: the builder ended the process"
 fi
 pbcheck=$(realpath "$1") src=$2

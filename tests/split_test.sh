@@ -28,6 +28,8 @@
 #                      LIB_CPU LIB_WORKER LIB_WORKER_BUG LIB_GOT_REDIRECT
 #                      LIB_FORGE LIB_NOTICE_FORGE LIB_CHANNEL_FORGE
 set -u
+# Runs without PBCHECK_SPLIT=1 below put the judge beside the builder.
+export PBCHECK_SPLIT=0
 pbcheck=$1 src=$2 gpu=$3 bug=$4 forged=$5 cpu=$6 worker=$7 worker_bug=$8 got=$9 relay=${10} notice=${11}
 channel=${12}
 tmp=$(mktemp -d)
@@ -68,12 +70,13 @@ honest=$(failures "$tmp/in-$(basename "$worker_bug" .so)")
 check got-redirect-hides-at-most-in-process [ "$(failures "$tmp/got-in")" -le "$honest" ]
 check got-redirect-hides-nothing-split [ "$(failures "$tmp/got-split")" -eq "$honest" ]
 
-# The relay forges the whole run in process; split, it forges nothing.
+# The relay forges the whole run in process (PBCHECK_SPLIT=0); split,
+# which is certify's default (no PBCHECK_SPLIT at all), it forges nothing.
 (cd "$tmp" && "$pbcheck" certify --target "$relay" --quick --no-random --out relay-in >relay-in.out 2>&1)
 check relay-forges-in-process [ $? -eq 0 ]
 check relay-conformant-in-process grep -q '^verdict: CONFORMANT' "$tmp/relay-in.out"
-check relay-in-process-judge-beside grep -q 'judge: beside the builder' "$tmp/relay-in/latest/report.json"
-(cd "$tmp" && PBCHECK_SPLIT=1 "$pbcheck" certify --target "$relay" --quick --no-random --out relay-split >relay-split.out 2>&1)
+check relay-in-process-judge-beside grep -q 'judge: beside the builder, in its worker (PBCHECK_SPLIT=0: not a certificate)' "$tmp/relay-in/latest/report.json"
+(cd "$tmp" && env -u PBCHECK_SPLIT "$pbcheck" certify --target "$relay" --quick --no-random --out relay-split >relay-split.out 2>&1)
 check relay-fails-split [ $? -eq 1 ]
 check relay-not-conformant-split grep -q '^verdict: NOT CONFORMANT' "$tmp/relay-split.out"
 check relay-split-report-says-fail python3 -c '

@@ -262,9 +262,20 @@ static struct {
     uint32_t read, written; /* this side's own counts */
 } chan;
 
+/* The socket carries nothing but its end: a driver process that writes
+ * on it breaks the link (and would fill it and block there, and wait out
+ * the case's time). */
+static void chan_socket_quiet(void)
+{
+    uint8_t byte;
+    if (recv(ddi.sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT) > 0)
+        ddi_lost("wrote on its link's socket, which carries nothing");
+}
+
 /* Whether the driver process is gone: its end of the socket is closed. */
 static int chan_peer_gone(void)
 {
+    chan_socket_quiet();
     struct pollfd p = {ddi.sock, 0, 0};
     return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL));
 }
@@ -654,6 +665,7 @@ static uint8_t *ddi_call(const pbc_wire_buf *call, size_t *len)
             continue;
         }
         if (h.flags == DDI_ANSWER) {
+            chan_socket_quiet();
             if (regs) /* and as the driver left it */
                 memcpy(regs, ddi_registers(), PBC_MMIO_REGS * sizeof(uint32_t));
             *len = h.len;

@@ -30,6 +30,7 @@
 #include "base/util.h"
 #include "exec/symbolize.h"
 #include "kernel/services.h"
+#include "ddi/link.h"
 #include "sandbox/sandbox.h"
 #include "wire/wire.h"
 
@@ -73,6 +74,11 @@ struct pbc_iso {
 
 /* Bit of the worker's answer flags: it still had live children after the job. */
 #define ISO_LIVE_CHILDREN 1u
+/* An answer flag of a split worker: it swept what the builder left
+ * running itself (its driver process is its child, which the caller's
+ * sweep would take for one of them), and the answer begins with how many
+ * and which (split_sweep). */
+#define ISO_SWEPT 2u
 
 static int iso_instances; /* pbcheck adopts the orphans of workers while any exists */
 
@@ -291,6 +297,36 @@ static uint32_t worker_children_after_job(void)
     return live;
 }
 
+/* In a split worker, after a job: what the builder left running (the
+ * worker's children but its driver process, where orphans come to it as
+ * the subreaper, and the driver's children) killed and counted once, as
+ * the caller's sweep does for a worker in process; the count and the
+ * killed processes' names lead the answer (ISO_SWEPT). 0 when none. */
+static uint32_t split_sweep(uint8_t **answer, size_t *answer_len)
+{
+    static int owned;
+    if (!owned) {
+        pbc_sandbox_own_child(iso_driver, 1);
+        owned = 1;
+    }
+    char left[256], more[256];
+    uint32_t n = pbc_sandbox_sweep(getpid(), left, sizeof(left));
+    uint32_t m = pbc_sandbox_sweep(iso_driver, more, sizeof(more));
+    if (!n && !m)
+        return 0;
+    size_t at = strlen(left);
+    if (m)
+        snprintf(left + at, sizeof(left) - at, "%s%s", at ? ", " : "", more);
+    pbc_wire_buf b = {0};
+    pbc_wire_put_u32(&b, n + m);
+    pbc_wire_put_str(&b, left);
+    pbc_wire_put_bytes(&b, *answer, *answer_len);
+    free(*answer);
+    *answer = b.p;
+    *answer_len = b.n;
+    return ISO_SWEPT;
+}
+
 /* ---- the worker ------------------------------------------------------- */
 
 static void worker_main(pbc_iso *iso, int in, int out)
@@ -315,7 +351,10 @@ static void worker_main(pbc_iso *iso, int in, int out)
         free(job);
         fflush(stdout);
         fflush(stderr);
-        if (pbc_wire_send(out, head.seq, worker_children_after_job(), answer, answer_len))
+        uint32_t flags = worker_children_after_job();
+        if (flags && iso_driver > 0)
+            flags = split_sweep(&answer, &answer_len);
+        if (pbc_wire_send(out, head.seq, flags, answer, answer_len))
             _exit(0);
         free(answer);
     }
@@ -631,7 +670,8 @@ static int receive_frame(pbc_iso *iso, uint8_t **out, size_t *out_len, uint32_t 
         if (!body && have == sizeof(head)) {
             pbc_wire_head h;
             memcpy(&h, head, sizeof(h));
-            const char *why = pbc_wire_check(&h, iso->seq, ISO_LIVE_CHILDREN, ISO_MAX_ANSWER);
+            const char *why =
+                pbc_wire_check(&h, iso->seq, ISO_LIVE_CHILDREN | (iso_split ? ISO_SWEPT : 0), ISO_MAX_ANSWER);
             if (why) {
                 snprintf(iso->garbled, sizeof(iso->garbled), "%s", why);
                 return -4;
@@ -646,6 +686,32 @@ static int receive_frame(pbc_iso *iso, uint8_t **out, size_t *out_len, uint32_t 
             return 0;
         }
     }
+}
+
+/* A split worker's answer that begins with its sweep (ISO_SWEPT): the
+ * count and names taken off, the job's answer left in r. -1 when it does
+ * not read as one. */
+static int split_swept(pbc_iso_result *r, uint32_t *count, char *left, size_t left_size)
+{
+    pbc_wire_reader in = {r->answer, r->answer_len, 0, 0};
+    uint32_t n = pbc_wire_get_u32_max(&in, 1u << 20);
+    char *text = pbc_wire_get_text(&in, 0);
+    size_t len = 0;
+    uint8_t *body = pbc_wire_get_bytes(&in, &len);
+    int ok = pbc_wire_done(&in) && n > 0 && text;
+    if (ok) {
+        snprintf(left, left_size, "%s", text);
+        *count = n;
+        free(r->answer);
+        r->answer = body;
+        r->answer_len = len;
+        body = NULL;
+        if (!r->answer)
+            r->answer = pbc_xcalloc(1, 1);
+    }
+    free(text);
+    free(body);
+    return ok ? 0 : -1;
 }
 
 static const char *signal_name(int sig)
@@ -829,8 +895,15 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
     iso->garbled[0] = 0;
     int got = receive_frame(iso, &r->answer, &r->answer_len, &flags, deadline, &rss);
     char left[sizeof(r->detail) / 2];
+    uint32_t swept = 0;
+    if (got == 0 && (flags & ISO_SWEPT) && split_swept(r, &swept, left, sizeof(left))) {
+        snprintf(iso->garbled, sizeof(iso->garbled), "its account of what the builder left running");
+        got = -4;
+    }
     if (got == 0 && !iso->blamed_signal) {
-        uint32_t n = flags & ISO_LIVE_CHILDREN && iso->contained ? pbc_sandbox_sweep(iso->contained, left, sizeof(left)) : 0;
+        uint32_t n = swept;
+        if (!(flags & ISO_SWEPT) && flags & ISO_LIVE_CHILDREN && iso->contained)
+            n = pbc_sandbox_sweep(iso->contained, left, sizeof(left));
         if (!n)
             return r->cls = PBC_ISO_OK;
         free(r->answer);
@@ -885,6 +958,13 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
         snprintf(r->detail, sizeof(r->detail), "SIGSYS (signal %d): the builder made a call the sandbox forbids: "
                  "a signal to another process (kill, tgkill, sigqueue), ptrace or another process's memory",
                  SIGSYS);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == PBC_DDI_LOST_EXIT &&
+               (detail_from_output(r->output, "pbcheck: the driver process ", r->detail, sizeof(r->detail)) ||
+                detail_from_output(r->output, "pbcheck: the ISA decoder process ", r->detail, sizeof(r->detail)))) {
+        /* A split worker's judge ended the case: the driver or decoder
+         * process broke the transport (ddi/link.h). */
+        r->cls = PBC_ISO_CRASH;
+        memmove(r->detail, r->detail + strlen("pbcheck: "), strlen(r->detail + strlen("pbcheck: ")) + 1);
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == PBC_ISO_INIT_EXIT &&
                detail_from_output(r->output, "pbcheck: worker: ", r->detail, sizeof(r->detail))) {
         r->cls = PBC_ISO_EXIT; /* the library would not load again in a fresh worker */

@@ -379,8 +379,10 @@ const pbc_target *pbc_exec_target_open(const char *name, const pbc_iso_limits *l
                                        char *why, size_t why_size)
 {
     memset(load, 0, sizeof(*load));
+    /* A library's workers split unless PBCHECK_SPLIT=0 asks for the judge
+     * beside the builder (faster, and not a certificate: docs/architecture.md). */
     const char *split = getenv("PBCHECK_SPLIT");
-    if (split && *split && strcmp(split, "0"))
+    if (!split || strcmp(split, "0"))
         targets_split = 1;
     if (pbc_exec_target_is_path(name))
         return library_probe(name, limits, load, why, why_size);
@@ -430,6 +432,16 @@ void pbc_exec_targets_load_here(void)
     }
 }
 
+/* The driver process's exit(): the builder's end, as it says, without
+ * what a sanitizer build would add at exit (LeakSanitizer's report of
+ * the builder's memory would turn exit status 0 into a crash). */
+static void driver_exit(int status, void *arg)
+{
+    (void)arg;
+    fflush(NULL);
+    _exit(status);
+}
+
 /* The worker's start when workers split (pbc_exec_targets_split): the
  * driver process is forked before anything of the vendor's is loaded,
  * takes its own seccomp layer, loads the libraries and serves; the worker
@@ -459,6 +471,7 @@ static void targets_split_here(void)
             fflush(stderr);
             _exit(PBC_ISO_INIT_EXIT);
         }
+        on_exit(driver_exit, NULL);
         pbc_exec_targets_load_here();
         const pbc_target **tables = pbc_xcalloc(library_count ? library_count : 1, sizeof(*tables));
         for (uint32_t i = 0; i < library_count; i++)
