@@ -26,6 +26,7 @@
 #include <execinfo.h>
 #include <linux/futex.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
@@ -110,6 +111,8 @@ static struct {
     int sock;
     pid_t driver;
     int judging;
+    int pinned;        /* the judge: the pair shares one CPU (ddi_pin) */
+    cpu_set_t allowed; /* the judge's CPUs before it pinned the pair */
     uint32_t seq;
     uint32_t pools_lent;
     uint32_t proxies; /* the judge: libraries proxied (a store record's frames name one of them) */
@@ -993,6 +996,42 @@ static void args_build_back(DXGKARG_BUILDPAGINGBUFFER *a, const DXGKARG_BUILDPAG
     *a = theirs;
 }
 
+/* ---- the pair on one CPU ---------------------------------------------- */
+
+/* Every call is a hand-over: one side wakes the other and sleeps. With
+ * the two processes on different CPUs each hand-over also wakes an idle
+ * CPU, which a virtual machine makes dear (docs/benchmarks.md, (s)); on
+ * one CPU it is a switch between two tasks. So while an adapter lives (a
+ * case), the worker and its driver process run on the CPU the worker is
+ * on when the case begins, and between cases the worker may go where the
+ * scheduler sends it: two pbcheck runs at once do not stay on one CPU.
+ * PBCHECK_SPLIT_PIN=0 leaves the scheduler free throughout. */
+static void ddi_pin(int on)
+{
+    static int decided, wanted;
+    if (!decided) {
+        const char *s = getenv("PBCHECK_SPLIT_PIN");
+        wanted = !(s && !strcmp(s, "0")) && sched_getaffinity(0, sizeof(ddi.allowed), &ddi.allowed) == 0 &&
+                 CPU_COUNT(&ddi.allowed) > 1;
+        decided = 1;
+    }
+    if (!wanted || on == ddi.pinned || ddi.driver <= 0)
+        return;
+    cpu_set_t one = ddi.allowed;
+    int cpu = sched_getcpu();
+    if (on && cpu >= 0 && CPU_ISSET(cpu, &ddi.allowed)) {
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+    } else if (on) {
+        return;
+    }
+    /* The driver process first: it is asleep, waiting for a call. Its
+     * refusal (it may have changed its own) only costs speed. */
+    sched_setaffinity(ddi.driver, sizeof(one), &one);
+    sched_setaffinity(0, sizeof(one), &one);
+    ddi.pinned = on;
+}
+
 /* ---- the proxies ------------------------------------------------------- */
 
 static uint32_t proxy_index; /* one library per worker: the target the proxies call */
@@ -1007,6 +1046,7 @@ static NTSTATUS proxy_create_adapter(const pbc_adapter_info *info, HANDLE *adapt
 {
     pbc_wire_buf b = {0};
     ddi_call_head(&b, K_CREATE_ADAPTER);
+    ddi_pin(1);
     ddi.host = info->host;
     ddi.work_count = 0;
     mdls_reset();
@@ -1042,6 +1082,7 @@ static void proxy_destroy_adapter(HANDLE adapter)
     free(b.p);
     ddi_answer_done(&r, keep, "destroy_adapter");
     ddi.host = NULL;
+    ddi_pin(0);
 }
 
 static NTSTATUS proxy_create_allocation(HANDLE adapter, const pbc_allocation_info *info, HANDLE *allocation)
