@@ -60,7 +60,7 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
         {"libfuzzer-only", PBC_OPT_FLAG, &a->libfuzzer_only, NULL, NULL, 0, 0, "off",
          "measure only (l), libFuzzer's levers under ASan+UBSan, and print it"},
         {"split-only", PBC_OPT_FLAG, &a->split_only, NULL, NULL, 0, 0, "off",
-         "measure only (s), certify in process against the judge\nacross the DDI (PBCHECK_SPLIT=1), and print it"},
+         "measure only (s), certify in process (PBCHECK_SPLIT=0) against\nthe judge across the DDI (the default), and print it"},
         {"calls-only", PBC_OPT_FLAG, &a->calls_only, NULL, NULL, 0, 0, "off",
          "measure only (p), (q) and (x), the cost per DDI call, and print them"},
         /* scripts/make-bench-corpus grows corpus/bench-calls from these. */
@@ -101,7 +101,7 @@ static int parse_bench_args(int argc, char **argv, bench_args *a)
                  "      time (--libfuzzer-only: it alone);\n"
                  "  (i) certify's cases per second in confined workers and with --no-fork;\n"
                  "  (r) certify's random phase, cases per CPU second;\n"
-                 "  (s) certify in process and split (PBCHECK_SPLIT=1), cases per CPU\n"
+                 "  (s) certify in process (PBCHECK_SPLIT=0) and split (the default), cases per CPU\n"
                  "      second, the driver process's CPU counted (--split-only: it alone);\n"
                  "  (p) the cost per DDI call on call-heavy inputs, (q) replay of the\n"
                  "      call-heavy corpus (--calls-corpus) and (x) one process crossing\n"

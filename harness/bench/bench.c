@@ -34,6 +34,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -954,9 +955,31 @@ static void xring_await(_Atomic uint32_t *at, uint32_t old, uint32_t spins)
         futex_wait(at, old);
 }
 
-static double crossing_us(int ring, uint32_t spins, uint32_t trips)
+/* Microseconds of CPU this process and its waited-for children used. */
+static double cpu_us_all(void)
+{
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec + kids.ru_stime.tv_sec) *
+               1e6 +
+           (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec + kids.ru_stime.tv_usec);
+}
+
+/* A round trip's wall time in microseconds (its CPU time, both sides,
+ * in *cpu); with `one_cpu`, both processes on the CPU this one is on. */
+static double crossing_us(int ring, uint32_t spins, uint32_t trips, int one_cpu, double *cpu)
 {
     int to[2], from[2];
+    cpu_set_t before;
+    int pinned = 0;
+    if (one_cpu && sched_getaffinity(0, sizeof(before), &before) == 0 && sched_getcpu() >= 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(sched_getcpu(), &one);
+        pinned = sched_setaffinity(0, sizeof(one), &one) == 0;
+    }
+    double cpu_start = cpu_us_all();
     xring *x = mmap(NULL, sizeof(*x), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (x == MAP_FAILED || pipe(to) || pipe(from))
         return -1;
@@ -991,6 +1014,9 @@ static double crossing_us(int ring, uint32_t spins, uint32_t trips)
     int st = 0;
     if (pid > 0)
         waitpid(pid, &st, 0);
+    *cpu = (cpu_us_all() - cpu_start) / trips;
+    if (pinned)
+        sched_setaffinity(0, sizeof(before), &before);
     close(to[0]), close(to[1]), close(from[0]), close(from[1]);
     munmap(x, sizeof(*x));
     return pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? us : -1;
@@ -1002,26 +1028,31 @@ static void crossing_section(FILE *o)
         const char *what;
         int ring;
         uint32_t spins;
+        int one_cpu;
     } rows[] = {
-        {"a pipe each way", 0, 0},
-        {"a shared page, a futex each way", 1, 0},
-        {"a shared page, 2,000 looks before the futex", 1, 2000},
+        {"a pipe each way", 0, 0, 0},
+        {"a shared page, a futex each way", 1, 0, 0},
+        {"a shared page, a futex each way, both on one CPU (the split's ddi_pin)", 1, 0, 1},
+        {"a shared page, 2,000 looks before the futex", 1, 2000, 0},
     };
     fprintf(o, "### (x) One process crossing\n\n");
     fprintf(o, "A request and its answer between pbcheck and a child that echoes, 20,000 round trips each: what "
                "each DDI call adds when the driver runs in a process of its own. The median of three, in "
                "microseconds of wall time (the two sides must both run: a loaded machine makes them "
-               "wait).\n\n| crossing | us per round trip |\n|---|---|\n");
+               "wait) and of CPU time, both processes'.\n\n| crossing | us per round trip | CPU us per round trip "
+               "|\n|---|---|---|\n");
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         fprintf(stderr, "bench: (x) %s...\n", rows[i].what);
-        double t[3];
+        double t[3], c[3];
         for (int k = 0; k < 3; k++)
-            t[k] = crossing_us(rows[i].ring, rows[i].spins, 20000);
+            t[k] = crossing_us(rows[i].ring, rows[i].spins, 20000, rows[i].one_cpu, &c[k]);
+        int failed = t[0] < 0 || t[1] < 0 || t[2] < 0;
         qsort(t, 3, sizeof(t[0]), cmp_double_f);
-        if (t[0] < 0)
-            fprintf(o, "| %s | failed |\n", rows[i].what);
+        qsort(c, 3, sizeof(c[0]), cmp_double_f);
+        if (failed)
+            fprintf(o, "| %s | failed | failed |\n", rows[i].what);
         else
-            fprintf(o, "| %s | %.2f |\n", rows[i].what, t[1]);
+            fprintf(o, "| %s | %.2f | %.2f |\n", rows[i].what, t[1], c[1]);
     }
     fprintf(o, "\n");
 }

@@ -733,6 +733,19 @@ _Noreturn static void dec_end(const char *what, const char *why)
 
 _Noreturn static void dec_lost(const char *why) { dec_end("the ISA decoder process ", why); }
 
+/* DEC_RECHECK, or PBCHECK_DECODER_RECHECK=N (1: every question asked
+ * again crosses). */
+static uint32_t dec_recheck(void)
+{
+    static uint32_t every;
+    if (!every) {
+        const char *s = getenv("PBCHECK_DECODER_RECHECK");
+        unsigned long v = s && *s ? strtoul(s, NULL, 10) : 0;
+        every = v >= 1 && v <= 1u << 20 ? (uint32_t)v : DEC_RECHECK;
+    }
+    return every;
+}
+
 static void judge_ask(const pbc_wire_buf *req, pbc_wire_reader *r, uint8_t **keep)
 {
     char why[1024];
@@ -752,7 +765,7 @@ static void judge_ask(const pbc_wire_buf *req, pbc_wire_reader *r, uint8_t **kee
      * drift is still caught in the worker (memo_note), not only by the
      * audit at the end of the run. */
     const dec_record *known = memo_known(judge.index, req);
-    if (known && judge.known++ % DEC_RECHECK != 0) {
+    if (known && judge.known++ % dec_recheck() != 0) {
         *keep = pbc_xmalloc(known->ans_len ? known->ans_len : 1);
         memcpy(*keep, (const uint8_t *)(known + 1) + known->req_len, known->ans_len);
         *r = (pbc_wire_reader){*keep, known->ans_len, 0, 0};
