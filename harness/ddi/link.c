@@ -39,7 +39,6 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <ucontext.h>
-#include <xxhash.h>
 #include <unistd.h>
 
 #include "base/safe.h"
@@ -725,7 +724,6 @@ typedef struct ddi_copy {
     void *mine;       /* the judge's object */
     uint8_t *theirs;  /* its copy in the arena */
     size_t bytes;
-    int32_t mdl;      /* an MDL's: its index in mdls (the digest both sides held), else -1 */
 } ddi_copy;
 
 static struct {
@@ -753,7 +751,7 @@ static void *args_copy(const void *p, size_t bytes)
     uint8_t *to = ddi_args_base() + at;
     memcpy(to, p, bytes);
     args.used = at + bytes;
-    args.copies[args.count++] = (ddi_copy){(void *)p, to, bytes, -1};
+    args.copies[args.count++] = (ddi_copy){(void *)p, to, bytes};
     return to;
 }
 
@@ -770,19 +768,12 @@ typedef struct ddi_mdl {
     MDL *mine;
     MDL *theirs;
     size_t bytes;
-    uint64_t same; /* mdl_digest of the bytes both held when last the same, or 0 */
 } ddi_mdl;
 static struct {
     ddi_mdl *m;
     uint32_t count, cap;
     size_t used;
 } mdls;
-
-/* An MDL with its page array is as large as the allocation it describes
- * needs (8 bytes a page), and a transfer split over many calls hands the
- * same one out at each: a copy that both sides still hold unchanged (by
- * this digest) is neither copied again nor compared back. */
-static uint64_t mdl_digest(const void *p, size_t bytes) { return XXH3_64bits(p, bytes) | 1; }
 
 static void mdls_reset(void)
 {
@@ -805,21 +796,17 @@ static MDL *args_mdl(MDL *m)
             args.full = 1;
             return NULL;
         }
-        ddi_mdl n = {m, (MDL *)(ddi_mdl_base() + at), bytes, 0};
+        ddi_mdl n = {m, (MDL *)(ddi_mdl_base() + at), bytes};
         mdls.used = at + bytes;
         PBC_PUSH(mdls.m, mdls.count, mdls.cap, n);
         d = &mdls.m[mdls.count - 1];
     }
-    uint64_t mine = mdl_digest(m, bytes);
-    if (mine != d->same || mdl_digest(d->theirs, bytes) != d->same) {
-        memcpy(d->theirs, m, bytes);
-        d->same = mine;
-    }
+    memcpy(d->theirs, m, bytes);
     if (args.count == PBC_ARRAY_LEN(args.copies)) {
         args.full = 1;
         return NULL;
     }
-    args.copies[args.count++] = (ddi_copy){m, (uint8_t *)d->theirs, bytes, (int32_t)(d - mdls.m)};
+    args.copies[args.count++] = (ddi_copy){m, (uint8_t *)d->theirs, bytes};
     return d->theirs;
 }
 
@@ -858,19 +845,18 @@ static void args_settle(void)
 {
     for (uint32_t i = 0; i < args.count; i++) {
         const ddi_copy *c = &args.copies[i];
-        ddi_mdl *d = c->mdl >= 0 ? &mdls.m[c->mdl] : NULL;
-        if (d && mdl_digest(c->theirs, c->bytes) == d->same)
-            continue; /* the driver left it as handed out */
         uint8_t *now = pbc_xmalloc(c->bytes);
         memcpy(now, c->theirs, c->bytes);
         uint8_t *mine = c->mine;
+        if (!memcmp(mine, now, c->bytes)) { /* the common case: nothing changed (one pass, not one a line) */
+            free(now);
+            continue;
+        }
         for (size_t at = 0; at < c->bytes; at += 64) {
             size_t n = c->bytes - at < 64 ? c->bytes - at : 64;
             if (memcmp(mine + at, now + at, n))
                 memcpy(mine + at, now + at, n);
         }
-        if (d) /* both hold the snapshot now, unless the driver still writes */
-            d->same = mdl_digest(now, c->bytes);
         free(now);
     }
 }
@@ -1019,17 +1005,19 @@ static void args_build_back(DXGKARG_BUILDPAGINGBUFFER *a, const DXGKARG_BUILDPAG
 /* Every call is a hand-over: one side wakes the other and sleeps. With
  * the two processes on different CPUs each hand-over also wakes an idle
  * CPU, which a virtual machine makes dear (docs/benchmarks.md, (s)); on
- * one CPU it is a switch between two tasks. So while an adapter lives (a
- * case), the worker and its driver process run on the CPU the worker is
- * on when the case begins, and between cases the worker may go where the
- * scheduler sends it: two pbcheck runs at once do not stay on one CPU.
- * PBCHECK_SPLIT_PIN=0 leaves the scheduler free throughout. */
+ * one CPU it is a switch between two tasks. With PBCHECK_SPLIT_PIN=1,
+ * while an adapter lives (a case) the worker and its driver process run
+ * on the CPU the worker is on when the case begins, and between cases the
+ * worker may go where the scheduler sends it. Not the default: a process
+ * bound to one CPU makes that CPU taken for AFL++, which binds each
+ * afl-fuzz to a free one and refuses to start when none is left, so
+ * pinned certify runs beside a fuzzing campaign would stop it. */
 static void ddi_pin(int on)
 {
     static int decided, wanted;
     if (!decided) {
         const char *s = getenv("PBCHECK_SPLIT_PIN");
-        wanted = !(s && !strcmp(s, "0")) && sched_getaffinity(0, sizeof(ddi.allowed), &ddi.allowed) == 0 &&
+        wanted = s && !strcmp(s, "1") && sched_getaffinity(0, sizeof(ddi.allowed), &ddi.allowed) == 0 &&
                  CPU_COUNT(&ddi.allowed) > 1;
         decided = 1;
     }
