@@ -695,6 +695,10 @@ int pbc_cmd_fuzz(int argc, char **argv)
             setenv("AFL_CUSTOM_MUTATOR_LIBRARY", lib, 1);
         setenv("AFL_NO_UI", "1", 1);
         setenv("AFL_SKIP_CPUFREQ", "1", 1);
+        /* Split certify runs bind a worker and its driver to one CPU while
+         * a case runs (ddi/link.c): afl-fuzz would take that CPU as used,
+         * and not start when every CPU is. */
+        setenv("AFL_NO_AFFINITY", "1", 0);
         setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 1);
         setenv("AFL_AUTORESUME", "1", 1); /* a second run continues the first */
         if (a.stop_at_crash)

@@ -114,7 +114,7 @@ if command -v afl-clang-fast >/dev/null; then
     mkdir -p "$tmp/afl-in"
     ls -S "$tmp/seeds" | tail -8 | while read -r f; do cp "$tmp/seeds/$f" "$tmp/afl-in/"; done
     ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=0 \
-    AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_FAST_CAL=1 timeout 120 \
+    AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_FAST_CAL=1 timeout 120 \
         afl-fuzz -i "$tmp/afl-in" -o "$tmp/afl" -t 10000+ -V 5 -- "$tmp/out/mygpu_fuzzer" >"$tmp/afl.log" 2>&1
     check afl-fuzzes [ -f "$tmp/afl/default/fuzzer_stats" ]
     [ -f "$tmp/afl/default/fuzzer_stats" ] || tail -20 "$tmp/afl.log"

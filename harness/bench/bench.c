@@ -1904,7 +1904,7 @@ static void certify_isolation_cost(FILE *o)
             100.0 * (here_rate / iso_rate - 1.0));
 }
 
-/* (s): the judge across the DDI (PBCHECK_SPLIT=1) against the builder
+/* (s): the judge across the DDI (the default) against the builder
  * in its worker, for the reference built as a library and the three
  * examples. Each worker reaps its driver process before it exits, so the
  * driver's CPU is in certify's children's. */
@@ -1923,7 +1923,7 @@ void pbc_bench_split(FILE *o, const char *self_dir, double seconds)
     snprintf(secs, sizeof(secs), "%.0f", seconds < 1 ? 1 : seconds);
     fprintf(o, "### (s) certify: the judge across the DDI\n\n");
     fprintf(o, "`certify --target LIB --quick --no-random` (the quick suite) in confined workers with the builder in "
-               "the worker (in process) and with `PBCHECK_SPLIT=1` (the builder in a driver process of its own, "
+               "the worker (in process, `PBCHECK_SPLIT=0`) and split (the default: the builder in a driver process of its own, "
                "docs/architecture.md): cases per CPU second of certify, its workers and their driver processes, "
                "in the order in process, split, split, in process; and the reference's random phase "
                "(`--quick --time %s --seed 1`, the suite's CPU taken out) the same way. Goal: split >= 0.5 of "

@@ -1005,19 +1005,21 @@ static void args_build_back(DXGKARG_BUILDPAGINGBUFFER *a, const DXGKARG_BUILDPAG
 /* Every call is a hand-over: one side wakes the other and sleeps. With
  * the two processes on different CPUs each hand-over also wakes an idle
  * CPU, which a virtual machine makes dear (docs/benchmarks.md, (s)); on
- * one CPU it is a switch between two tasks. With PBCHECK_SPLIT_PIN=1,
- * while an adapter lives (a case) the worker and its driver process run
- * on the CPU the worker is on when the case begins, and between cases the
- * worker may go where the scheduler sends it. Not the default: a process
- * bound to one CPU makes that CPU taken for AFL++, which binds each
- * afl-fuzz to a free one and refuses to start when none is left, so
- * pinned certify runs beside a fuzzing campaign would stop it. */
+ * one CPU it is a switch between two tasks, and the split costs half the
+ * CPU (docs/benchmarks.md, (s)). So while an adapter lives (a case) the
+ * worker and its driver process run on the CPU the worker is on when the
+ * case begins, and between cases the worker may go where the scheduler
+ * sends it: two pbcheck runs at once do not stay on one CPU.
+ * PBCHECK_SPLIT_PIN=0 leaves the scheduler free. A process bound to one
+ * CPU makes that CPU taken for afl-fuzz, which binds itself to a free one
+ * and will not start when none is left: `pbcheck fuzz` sets
+ * AFL_NO_AFFINITY=1 (docs/architecture.md). */
 static void ddi_pin(int on)
 {
     static int decided, wanted;
     if (!decided) {
         const char *s = getenv("PBCHECK_SPLIT_PIN");
-        wanted = s && !strcmp(s, "1") && sched_getaffinity(0, sizeof(ddi.allowed), &ddi.allowed) == 0 &&
+        wanted = !(s && !strcmp(s, "0")) && sched_getaffinity(0, sizeof(ddi.allowed), &ddi.allowed) == 0 &&
                  CPU_COUNT(&ddi.allowed) > 1;
         decided = 1;
     }
