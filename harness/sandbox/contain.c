@@ -354,16 +354,35 @@ static void scratch_sweep(const char *parent)
     closedir(d);
 }
 
+/* A folder is made under a name no sweep looks at, locked, and only then
+ * given its scratch name: made under that name at once, another pbcheck's
+ * first sweep could find it before its lock and remove it, and the worker
+ * would have no folder (certify then ended with exit 2). */
+#define SCRATCH_MAKING ".pbcheck-making-"
+
 char *pbc_sandbox_scratch_create(void)
 {
     const char *parent = scratch_parent();
     scratch_sweep(parent);
-    char *dir = pbc_xprintf("%s/" SCRATCH_PREFIX "XXXXXX", parent);
-    if (!mkdtemp(dir)) {
+    char *making = pbc_xprintf("%s/" SCRATCH_MAKING "XXXXXX", parent);
+    if (!mkdtemp(making)) {
+        free(making);
+        return NULL;
+    }
+    int fd = open(making, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0)
+        flock(fd, LOCK_EX | LOCK_NB); /* taken again below: a lock stays with the open folder */
+    char *dir = pbc_xprintf("%s/" SCRATCH_PREFIX "%s", parent, making + strlen(parent) + 1 + strlen(SCRATCH_MAKING));
+    if (rename(making, dir)) {
+        if (fd >= 0)
+            close(fd);
+        char err[256];
+        pbc_fs_remove_tree(making, err, sizeof(err));
+        free(making);
         free(dir);
         return NULL;
     }
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    free(making);
     if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
         close(fd); /* a filesystem without locks: no sweep can lock it either */
         return dir;
