@@ -964,7 +964,8 @@ static pbc_iso_class iso_run(pbc_iso *iso, const uint8_t *job, size_t len, uint3
         /* A split worker's judge ended the case: the driver or decoder
          * process broke the transport (ddi/link.h). */
         r->cls = PBC_ISO_CRASH;
-        memmove(r->detail, r->detail + strlen("pbcheck: "), strlen(r->detail + strlen("pbcheck: ")) + 1);
+        if (!strncmp(r->detail, "pbcheck: ", strlen("pbcheck: "))) /* else the builder wrote before it */
+            memmove(r->detail, r->detail + strlen("pbcheck: "), strlen(r->detail + strlen("pbcheck: ")) + 1);
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == PBC_ISO_INIT_EXIT &&
                detail_from_output(r->output, "pbcheck: worker: ", r->detail, sizeof(r->detail))) {
         r->cls = PBC_ISO_EXIT; /* the library would not load again in a fresh worker */
