@@ -659,10 +659,14 @@ static uint64_t record_add(uint32_t library, const pbc_wire_buf *req, const uint
 
 /* The question and its answer, remembered; 0, or -1 with a finding when
  * the same question had another answer before. */
-static int memo_note(uint32_t library, const pbc_wire_buf *req, const uint8_t *ans, size_t ans_len, char *why,
-                     size_t why_size)
+static uint64_t memo_key(uint32_t library, const pbc_wire_buf *req)
 {
-    uint64_t key = XXH3_64bits_withSeed(req->p, req->n, library) | 1;
+    return XXH3_64bits_withSeed(req->p, req->n, library) | 1;
+}
+
+static int memo_note(uint32_t library, uint64_t key, const pbc_wire_buf *req, const uint8_t *ans, size_t ans_len,
+                     char *why, size_t why_size)
+{
     uint64_t answer = XXH3_64bits(ans, ans_len);
     for (uint32_t probe = 0; probe < 16; probe++) {
         uint32_t i = (uint32_t)(key + probe) % DEC_MEMO_SLOTS;
@@ -690,9 +694,8 @@ static int memo_note(uint32_t library, const pbc_wire_buf *req, const uint8_t *a
 
 /* A question this worker asked before: its recorded answer, or NULL (not
  * asked, or not recorded). The request's bytes are compared whole. */
-static const dec_record *memo_known(uint32_t library, const pbc_wire_buf *req)
+static const dec_record *memo_known(uint32_t library, uint64_t key, const pbc_wire_buf *req)
 {
-    uint64_t key = XXH3_64bits_withSeed(req->p, req->n, library) | 1;
     for (uint32_t probe = 0; probe < 16; probe++) {
         uint32_t i = (uint32_t)(key + probe) % DEC_MEMO_SLOTS;
         if (!memo[i].key)
@@ -764,7 +767,8 @@ static void judge_ask(const pbc_wire_buf *req, pbc_wire_reader *r, uint8_t **kee
      * answer in DEC_RECHECK is asked again, so that a decoder whose answers
      * drift is still caught in the worker (memo_note), not only by the
      * audit at the end of the run. */
-    const dec_record *known = memo_known(judge.index, req);
+    uint64_t key = memo_key(judge.index, req); /* once: a decode window is up to 64 KiB */
+    const dec_record *known = memo_known(judge.index, key, req);
     if (known && judge.known++ % dec_recheck() != 0) {
         *keep = pbc_xmalloc(known->ans_len ? known->ans_len : 1);
         memcpy(*keep, (const uint8_t *)(known + 1) + known->req_len, known->ans_len);
@@ -774,7 +778,7 @@ static void judge_ask(const pbc_wire_buf *req, pbc_wire_reader *r, uint8_t **kee
     size_t n;
     if (dec_ask(&judge.link, req, keep, &n, why, sizeof(why)))
         dec_lost(why);
-    if (memo_note(judge.index, req, *keep, n, why, sizeof(why)))
+    if (memo_note(judge.index, key, req, *keep, n, why, sizeof(why)))
         dec_end("", why);
     *r = (pbc_wire_reader){*keep, n, 0, 0};
 }
