@@ -177,8 +177,9 @@ static void dec_answer(const pbc_isa *isa, pbc_wire_reader *r, pbc_wire_buf *out
             const char *why = NULL;
             pbc_decode_status st = isa->decode(bytes + at, n - at, &u, &len, &why);
             int ok = st == PBC_DECODE_OK && len > 0 && len <= n - at;
-            char reason[DEC_WHY_BYTES];
-            snprintf(reason, sizeof(reason), "%s", why ? why : "fault");
+            char reason[DEC_WHY_BYTES] = "";
+            if (st != PBC_DECODE_OK) /* a reason only for a fault */
+                snprintf(reason, sizeof(reason), "%s", why ? why : "fault");
             pbc_wire_put_u32(&run, st);
             pbc_wire_put_bytes(&run, &u, sizeof(u));
             pbc_wire_put_u32(&run, (uint32_t)len);
@@ -810,6 +811,7 @@ static struct {
     uint8_t bytes[DEC_WINDOW];
     dec_decoded d[DEC_RUN];
     uint32_t count;
+    uint32_t next; /* the entry after the one served last: the GPU reads on */
 } decoded;
 
 static const dec_decoded *decode_cached(const uint8_t *bytes, size_t avail)
@@ -819,14 +821,27 @@ static const dec_decoded *decode_cached(const uint8_t *bytes, size_t avail)
     size_t off = (size_t)(bytes - decoded.base);
     if (off + avail != decoded.end)
         return NULL;
-    for (uint32_t i = 0; i < decoded.count; i++) {
-        const dec_decoded *e = &decoded.d[i];
-        if (e->off != off)
-            continue;
-        size_t n = e->status == PBC_DECODE_OK ? e->len : 0;
-        return memcmp(bytes, decoded.bytes + off, n) == 0 ? e : NULL;
+    /* The entries lie in order of their offsets; the GPU mostly asks for
+     * the one after the last. */
+    uint32_t i = decoded.next, lo = 0, hi = decoded.count;
+    if (i >= decoded.count || decoded.d[i].off != off) {
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (decoded.d[mid].off < off)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == decoded.count || decoded.d[lo].off != off)
+            return NULL;
+        i = lo;
     }
-    return NULL;
+    const dec_decoded *e = &decoded.d[i];
+    size_t n = e->status == PBC_DECODE_OK ? e->len : 0;
+    if (memcmp(bytes, decoded.bytes + off, n))
+        return NULL;
+    decoded.next = i + 1;
+    return e;
 }
 
 static void decode_run(const uint8_t *bytes, size_t avail)
@@ -841,6 +856,7 @@ static void decode_run(const uint8_t *bytes, size_t avail)
     free(b.p);
     decoded.base = NULL;
     decoded.count = 0;
+    decoded.next = 0;
     uint32_t count = pbc_wire_get_u32_max(&r, DEC_RUN);
     uint32_t at = 0;
     for (uint32_t i = 0; i < count && !r.bad; i++) {
@@ -855,8 +871,9 @@ static void decode_run(const uint8_t *bytes, size_t avail)
             e->status = 2; /* out of range: the GPU faults on it */
         if (e->status == PBC_DECODE_OK)
             memcpy(&e->uop, u, sizeof(e->uop));
-        snprintf(e->why, sizeof(e->why), "%s",
-                 e->status == 2 ? "the decoder's answer is out of range" : why ? why : "fault");
+        else /* only a fault has a reason to keep */
+            snprintf(e->why, sizeof(e->why), "%s",
+                     e->status == 2 ? "the decoder's answer is out of range" : why ? why : "fault");
         free(u);
         free(why);
         decoded.count = i + 1;
