@@ -1952,12 +1952,6 @@ static void drv_serve(const pbc_target *t, uint32_t kind, pbc_wire_reader *r, pb
 }
 
 #define DRV_REAP_EVERY 64u
-static volatile sig_atomic_t drv_child_ended;
-static void drv_sigchld(int sig)
-{
-    (void)sig;
-    drv_child_ended = 1;
-}
 
 /* One call of the judge's: served, answered, its body freed. */
 static void drv_dispatch(const pbc_wire_head *h, uint8_t *body)
@@ -1977,15 +1971,14 @@ static void drv_dispatch(const pbc_wire_head *h, uint8_t *body)
         _exit(0);
     free(out.p);
     free(body);
-    /* The builder's ended children (and orphans of theirs) are not left as
-     * zombies: reaped when one ended, and every DRV_REAP_EVERY calls in
-     * case the builder took SIGCHLD for itself. */
+    /* The builder's ended children (and orphans of theirs: this process
+     * is their reaper) are not left as zombies past their case: reaped at
+     * the end of each case and every DRV_REAP_EVERY calls. Not with a
+     * SIGCHLD handler, which would cut the builder's own sleeps short. */
     static uint32_t calls;
-    if (drv_child_ended || ++calls % DRV_REAP_EVERY == 0) {
-        drv_child_ended = 0;
+    if (kind == K_DESTROY_ADAPTER || ++calls % DRV_REAP_EVERY == 0)
         while (waitpid(-1, NULL, WNOHANG) > 0)
             ;
-    }
 }
 
 _Noreturn void pbc_ddi_serve(const pbc_target *const *targets, uint32_t count)
@@ -1997,12 +1990,6 @@ _Noreturn void pbc_ddi_serve(const pbc_target *const *targets, uint32_t count)
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, &drv_prev_segv);
-    struct sigaction child;
-    memset(&child, 0, sizeof(child));
-    child.sa_handler = drv_sigchld;
-    child.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-    sigemptyset(&child.sa_mask);
-    sigaction(SIGCHLD, &child, NULL);
     ddi.sock = ddi.ends[1];
     chan.in = &chan.rings[0];
     chan.out = &chan.rings[1];
