@@ -936,6 +936,7 @@ void pbc_bench_calls(FILE *o, double seconds, const char *calls_corpus)
  * with a child that echoes; per round trip. */
 typedef struct xring {
     _Atomic uint32_t seq, ack; /* the request's number, the answer's */
+    _Atomic uint32_t seq_sleeps, ack_sleeps; /* with yields: its waiter sleeps on the futex */
 } xring;
 
 static void futex_wait(_Atomic uint32_t *at, uint32_t old)
@@ -955,6 +956,28 @@ static void xring_await(_Atomic uint32_t *at, uint32_t old, uint32_t spins)
         futex_wait(at, old);
 }
 
+/* As the split's channel waits on one CPU (ddi/link.c, chan_wait): a few
+ * yields, then the futex with its sleeping flag up. */
+static void xring_await_yielding(_Atomic uint32_t *at, _Atomic uint32_t *sleeps, uint32_t old)
+{
+    for (int i = 0; i < 16 && atomic_load(at) == old; i++)
+        sched_yield();
+    while (atomic_load(at) == old) {
+        atomic_store(sleeps, 1);
+        if (atomic_load(at) == old)
+            futex_wait(at, old);
+    }
+    atomic_store(sleeps, 0);
+}
+
+/* Publishes v at *at, and wakes its waiter only when it sleeps. */
+static void xring_post(_Atomic uint32_t *at, _Atomic uint32_t *sleeps, uint32_t v)
+{
+    atomic_store(at, v);
+    if (atomic_load(sleeps))
+        futex_wake(at);
+}
+
 /* Microseconds of CPU this process and its waited-for children used. */
 static double cpu_us_all(void)
 {
@@ -967,7 +990,8 @@ static double cpu_us_all(void)
 }
 
 /* A round trip's wall time in microseconds (its CPU time, both sides,
- * in *cpu); with `one_cpu`, both processes on the CPU this one is on. */
+ * in *cpu); with `one_cpu`, both processes on the CPU this one is on.
+ * ring 2: the shared page with yields before the futex. */
 static double crossing_us(int ring, uint32_t spins, uint32_t trips, int one_cpu, double *cpu)
 {
     int to[2], from[2];
@@ -985,11 +1009,16 @@ static double crossing_us(int ring, uint32_t spins, uint32_t trips, int one_cpu,
         return -1;
     atomic_store(&x->seq, 0);
     atomic_store(&x->ack, 0);
+    atomic_store(&x->seq_sleeps, 0);
+    atomic_store(&x->ack_sleeps, 0);
     pid_t pid = fork();
     if (pid == 0) {
         char b;
         for (uint32_t i = 1; i <= trips; i++) {
-            if (ring) {
+            if (ring == 2) {
+                xring_await_yielding(&x->seq, &x->seq_sleeps, i - 1);
+                xring_post(&x->ack, &x->ack_sleeps, i);
+            } else if (ring) {
                 xring_await(&x->seq, i - 1, spins);
                 atomic_store_explicit(&x->ack, i, memory_order_release);
                 futex_wake(&x->ack);
@@ -1002,7 +1031,10 @@ static double crossing_us(int ring, uint32_t spins, uint32_t trips, int one_cpu,
     double start = wall_now();
     char b = 0;
     for (uint32_t i = 1; pid > 0 && i <= trips; i++) {
-        if (ring) {
+        if (ring == 2) {
+            xring_post(&x->seq, &x->seq_sleeps, i);
+            xring_await_yielding(&x->ack, &x->ack_sleeps, i - 1);
+        } else if (ring) {
             atomic_store_explicit(&x->seq, i, memory_order_release);
             futex_wake(&x->seq);
             xring_await(&x->ack, i - 1, spins);
@@ -1032,7 +1064,8 @@ static void crossing_section(FILE *o)
     } rows[] = {
         {"a pipe each way", 0, 0, 0},
         {"a shared page, a futex each way", 1, 0, 0},
-        {"a shared page, a futex each way, both on one CPU (the split's ddi_pin)", 1, 0, 1},
+        {"a shared page, a futex each way, both on one CPU (ddi_pin)", 1, 0, 1},
+        {"a shared page, both on one CPU, 16 yields before the futex (the split's chan_wait)", 2, 0, 1},
         {"a shared page, 2,000 looks before the futex", 1, 2000, 0},
     };
     fprintf(o, "### (x) One process crossing\n\n");
