@@ -25,6 +25,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -49,6 +50,12 @@
 
 enum { DEC_HELLO = 1, DEC_DECODE, DEC_DISASM, DEC_PTE_DECODE };
 #define DEC_ANSWER 1u
+/* A request's flags: DEC_CPU with the CPU the judge runs on while a case
+ * runs (its low 16 bits; DEC_CPU_ANY: none) — a hint the decoder process
+ * follows by binding itself there, so that a question and its answer are
+ * a switch on one CPU rather than a wake-up of another. */
+#define DEC_CPU 0x10000u
+#define DEC_CPU_ANY 0xffffu
 /* From the spawner, on the decoder's end: how it ended (a wait status). */
 #define DEC_ENDED 2u
 
@@ -237,14 +244,28 @@ _Noreturn static void dec_serve(int fd, const char *path)
         _exit(DEC_LOAD_EXIT);
     if (filters && (pbc_sandbox_seccomp_here() || dec_seccomp_strict()))
         _exit(DEC_LOAD_EXIT);
+    cpu_set_t allowed;
+    int can_bind = sched_getaffinity(0, sizeof(allowed), &allowed) == 0;
+    uint32_t bound = DEC_CPU_ANY;
     for (;;) {
         ssize_t got = recv(fd, dec_in, sizeof(dec_in), 0);
         if (got < (ssize_t)sizeof(pbc_wire_head))
             _exit(0); /* the judge hung up */
         pbc_wire_head h;
         memcpy(&h, dec_in, sizeof(h));
-        if (h.tag != PBC_WIRE_TAG || h.flags || h.len != (size_t)got - sizeof(h))
+        if (h.tag != PBC_WIRE_TAG || (h.flags && (!(h.flags & DEC_CPU) || (h.flags & ~(DEC_CPU | DEC_CPU_ANY)))) ||
+            h.len != (size_t)got - sizeof(h))
             _exit(0);
+        uint32_t cpu = h.flags ? h.flags & DEC_CPU_ANY : DEC_CPU_ANY;
+        if (can_bind && cpu != bound) {
+            cpu_set_t one = allowed;
+            if (cpu != DEC_CPU_ANY && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed)) {
+                CPU_ZERO(&one);
+                CPU_SET(cpu, &one);
+            }
+            sched_setaffinity(0, sizeof(one), &one);
+            bound = cpu;
+        }
         pbc_wire_reader r = {dec_in + sizeof(h), h.len, 0, 0};
         pbc_wire_buf out = {0};
         pbc_wire_head a = {0, PBC_WIRE_TAG, h.seq, DEC_ANSWER};
@@ -434,7 +455,9 @@ static int dec_ask(dec_link *l, const pbc_wire_buf *req, uint8_t **ans, size_t *
 {
     uint32_t seq = ++l->seq;
     pbc_wire_buf f = {0};
-    pbc_wire_head h = {(uint32_t)req->n, PBC_WIRE_TAG, seq, 0};
+    int cpu = pbc_ddi_pinned_cpu();
+    uint32_t hint = DEC_CPU | (cpu >= 0 && cpu < (int)DEC_CPU_ANY ? (uint32_t)cpu : DEC_CPU_ANY);
+    pbc_wire_head h = {(uint32_t)req->n, PBC_WIRE_TAG, seq, hint};
     pbc_wire_put_raw(&f, &h, sizeof(h));
     pbc_wire_put_raw(&f, req->p, req->n);
     ssize_t sent = send(l->fd, f.p, f.n, MSG_NOSIGNAL);

@@ -112,6 +112,7 @@ static struct {
     pid_t driver;
     int judging;
     int pinned;        /* the judge: the pair shares one CPU (ddi_pin) */
+    int pin_cpu;       /* that CPU */
     cpu_set_t allowed; /* the judge's CPUs before it pinned the pair */
     uint32_t seq;
     uint32_t pools_lent;
@@ -1062,8 +1063,11 @@ static void ddi_pin(int on)
     sched_setaffinity(ddi.driver, sizeof(one), &one);
     sched_setaffinity(0, sizeof(one), &one);
     ddi.pinned = on;
+    ddi.pin_cpu = on ? cpu : -1;
     atomic_store(&chan.rings[0].one_cpu, (uint32_t)on);
 }
+
+int pbc_ddi_pinned_cpu(void) { return ddi.pinned ? ddi.pin_cpu : -1; }
 
 /* ---- the proxies ------------------------------------------------------- */
 

@@ -56,6 +56,9 @@ _Noreturn void pbc_ddi_serve(const pbc_target *const *targets, uint32_t count);
 void pbc_ddi_judge(int pid);
 /* Whether this process judges a driver process (pbc_ddi_judge ran). */
 int pbc_ddi_remote(void);
+/* The CPU the judge and its driver process share while a case runs
+ * (PBCHECK_SPLIT_PIN), or -1: the decoder process is asked to join them. */
+int pbc_ddi_pinned_cpu(void);
 
 /* The proxy of target `index`: its table keeps the description's members
  * (name, sizes, adapter) with hooks that call across the link. Its ISA
