@@ -93,6 +93,15 @@ check allow-unconfined-runs [ $? -eq 0 ]
 check allow-unconfined-says-so python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 sys.exit(0 if d["provenance"]["isolation"].startswith("unconfined (--allow-unconfined): ") else 1)' \
     "$tmp/unconfined/latest/report.json"
+# A folder left under its making name (a pbcheck killed between mkdtemp
+# and rename) is swept once it is stale; one being made now is not.
+mkdir -p "$tmp/sweep/.pbcheck-making-old" "$tmp/sweep/.pbcheck-making-new"
+touch -d '-2 hours' "$tmp/sweep/.pbcheck-making-old"
+printf 'pbs 1\nalloc A size=4K at=1:0\nend\n' >"$tmp/sweep.pbs"
+TMPDIR=$tmp/sweep "$exe" run "$tmp/sweep.pbs" --target reference >"$tmp/sweep.log" 2>&1
+check making-folder-run-passes [ $? -eq 0 ] || cat "$tmp/sweep.log"
+check stale-making-folder-swept test ! -e "$tmp/sweep/.pbcheck-making-old"
+check young-making-folder-kept test -d "$tmp/sweep/.pbcheck-making-new"
 check confined-provenance-names-layers sh -c "'$exe' certify --quick --target reference --out '$tmp/confined' >/dev/null 2>&1 &&
     grep -q '\"isolation\": \"sandbox: pdeath,' '$tmp/confined/latest/report.json'"
 

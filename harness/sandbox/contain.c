@@ -37,6 +37,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/fs.h"
@@ -326,6 +327,13 @@ static const char *scratch_parent(void)
     return tmp && *tmp == '/' ? tmp : "/tmp";
 }
 
+#define SCRATCH_MAKING ".pbcheck-making-"
+/* A folder still under its making name is a pbcheck's that died between
+ * mkdtemp and rename (its maker holds it for microseconds): swept when
+ * nobody holds it and it is older than this, so that one being made now,
+ * not yet locked, is left alone. */
+#define SCRATCH_MAKING_STALE_S 60
+
 /* Removes the scratch folders under parent that no live pbcheck holds,
  * and only folders of this user: once a process. */
 static void scratch_sweep(const char *parent)
@@ -336,14 +344,17 @@ static void scratch_sweep(const char *parent)
     DIR *d = opendir(parent);
     if (!d)
         return;
+    time_t now = time(NULL);
     for (struct dirent *e; (e = readdir(d));) {
-        if (strncmp(e->d_name, SCRATCH_PREFIX, strlen(SCRATCH_PREFIX)))
+        int making = !strncmp(e->d_name, SCRATCH_MAKING, strlen(SCRATCH_MAKING));
+        if (!making && strncmp(e->d_name, SCRATCH_PREFIX, strlen(SCRATCH_PREFIX)))
             continue;
         int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         struct stat st;
         if (fd < 0)
             continue;
-        if (!fstat(fd, &st) && st.st_uid == geteuid() && !flock(fd, LOCK_EX | LOCK_NB)) {
+        if (!fstat(fd, &st) && st.st_uid == geteuid() &&
+            (!making || now - st.st_mtime > SCRATCH_MAKING_STALE_S) && !flock(fd, LOCK_EX | LOCK_NB)) {
             char *path = pbc_xprintf("%s/%s", parent, e->d_name);
             char err[256];
             pbc_fs_remove_tree(path, err, sizeof(err));
@@ -354,11 +365,10 @@ static void scratch_sweep(const char *parent)
     closedir(d);
 }
 
-/* A folder is made under a name no sweep looks at, locked, and only then
- * given its scratch name: made under that name at once, another pbcheck's
- * first sweep could find it before its lock and remove it, and the worker
- * would have no folder (certify then ended with exit 2). */
-#define SCRATCH_MAKING ".pbcheck-making-"
+/* A folder is made under a name no sweep takes while it is young, locked,
+ * and only then given its scratch name: made under that name at once,
+ * another pbcheck's first sweep could find it before its lock and remove
+ * it, and the worker would have no folder (certify then ended with exit 2). */
 
 char *pbc_sandbox_scratch_create(void)
 {
