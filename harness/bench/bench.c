@@ -833,7 +833,18 @@ static void crossing_section(FILE *o);
  * per second of its wall time, and the DDI calls of an input on average
  * (BuildPagingBuffer calls and two per submission, from its pass lines);
  * 0 when it judged none. */
+static uint32_t replay_rate_as(const char *dir, const char *target, char *const env[], int no_fork,
+                               double *per_cpu, double *per_wall, double *calls);
+
 static uint32_t replay_rate(const char *dir, int no_fork, double *per_cpu, double *per_wall, double *calls)
+{
+    return replay_rate_as(dir, NULL, NULL, no_fork, per_cpu, per_wall, calls);
+}
+
+/* replay_rate with --target `target` (NULL: the default) and extra
+ * environment `env`. */
+static uint32_t replay_rate_as(const char *dir, const char *target, char *const env[], int no_fork,
+                               double *per_cpu, double *per_wall, double *calls)
 {
     *per_cpu = *per_wall = *calls = 0;
     DIR *d = opendir(dir);
@@ -854,6 +865,10 @@ static uint32_t replay_rate(const char *dir, int no_fork, double *per_cpu, doubl
     closedir(d);
     if (no_fork)
         PBC_PUSH(argv, n, cap, pbc_xstrdup("--no-fork"));
+    if (target) {
+        PBC_PUSH(argv, n, cap, pbc_xstrdup("--target"));
+        PBC_PUSH(argv, n, cap, pbc_xstrdup(target));
+    }
     PBC_PUSH(argv, n, cap, NULL);
     char scratch[] = "/tmp/pbcheck-bench-replay.XXXXXX", log[PATH_MAX];
     double before = children_cpu(), wall = 0;
@@ -861,7 +876,7 @@ static uint32_t replay_rate(const char *dir, int no_fork, double *per_cpu, doubl
     uint64_t total = 0;
     if (n > 3 && mkdtemp(scratch)) {
         snprintf(log, sizeof(log), "%s/log", scratch);
-        run_child(argv, log, &wall, NULL, 1800); /* an input over the limits is not read: exit 2, the rest count */
+        run_child(argv, log, &wall, env, 1800); /* an input over the limits is not read: exit 2, the rest count */
         FILE *f = fopen(log, "r");
         char line[4096];
         unsigned passed, failed, skipped, c, sub;
@@ -1937,6 +1952,57 @@ static void certify_isolation_cost(FILE *o)
             100.0 * (here_rate / iso_rate - 1.0));
 }
 
+/* (s)'s cost per DDI call: (p)'s call-heavy inputs, each written
+ * SPLIT_CALL_COPIES times, replayed on the reference built as a library
+ * in process and split: CPU of replay, its workers and driver processes
+ * per DDI call of the two runs of each input (the determinism re-run
+ * makes the same calls). */
+#define SPLIT_CALL_COPIES 8
+static void split_per_call(FILE *o, const char *self_dir)
+{
+    char lib[PATH_MAX];
+    snprintf(lib, sizeof(lib), "%.3000s/tests/libext_reference_1.so", self_dir);
+    if (access(lib, R_OK))
+        return;
+    char *const split_env[] = {"PBCHECK_SPLIT=1", NULL}, *const here_env[] = {"PBCHECK_SPLIT=0", NULL};
+    fprintf(o, "(p)'s call-heavy inputs, %d copies of each replayed (`replay --target` the reference as a library) "
+               "in process and split: CPU of replay, its workers and their driver processes per DDI call of "
+               "both runs of an input (the determinism re-run makes the same calls).\n\n"
+               "| input | DDI calls an input | in process, us per call | split, us per call | split - in process |\n"
+               "|---|---|---|---|---|\n", SPLIT_CALL_COPIES);
+    for (int i = 0; i < PBC_BENCH_CALLS_ROWS; i++) {
+        char dir[] = "/tmp/pbcheck-bench-calls.XXXXXX";
+        if (!mkdtemp(dir))
+            continue;
+        char *text = pbc_bench_calls_text(i);
+        for (int k = 0; k < SPLIT_CALL_COPIES; k++) {
+            char path[PATH_MAX];
+            snprintf(path, sizeof(path), "%s/%d.pbs", dir, k);
+            FILE *f = fopen(path, "w");
+            if (f) {
+                fputs(text, f);
+                fclose(f);
+            }
+        }
+        free(text);
+        fprintf(stderr, "bench: (s) %s, replayed in process and split...\n", pbc_bench_calls_rows[i]);
+        double us[2] = {0, 0}, calls = 0;
+        for (int split = 0; split < 2; split++) {
+            double cpu, wall;
+            uint32_t n = replay_rate_as(dir, lib, split ? split_env : here_env, 0, &cpu, &wall, &calls);
+            us[split] = n && cpu > 0 && calls > 0 ? 1e6 / (cpu * calls * 2) : 0;
+        }
+        remove_scratch(dir);
+        if (us[0] > 0 && us[1] > 0)
+            fprintf(o, "| %s | %.0f | %.2f | %.2f | %.2f |\n", pbc_bench_calls_rows[i], calls, us[0], us[1],
+                    us[1] - us[0]);
+        else
+            fprintf(o, "| %s | - | failed | failed | - |\n", pbc_bench_calls_rows[i]);
+        fflush(o);
+    }
+    fprintf(o, "\n");
+}
+
 /* (s): the judge across the DDI (the default) against the builder
  * in its worker, for the reference built as a library and the three
  * examples. Each worker reaps its driver process before it exits, so the
@@ -2010,6 +2076,7 @@ void pbc_bench_split(FILE *o, const char *self_dir, double seconds)
             fprintf(o, "| %s, random phase | - | failed | failed | - | >= 0.5 |\n", libs[i].name);
     }
     fprintf(o, "\n");
+    split_per_call(o, self_dir);
 }
 
 double pbc_bench_execs(const char *corpus, double seconds)

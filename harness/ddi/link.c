@@ -241,7 +241,8 @@ _Noreturn static void ddi_lost(const char *why)
  * finds nothing to read (or no room) sleeps on a futex that the other
  * side wakes when it publishes; it does not spin first, which costs more
  * CPU than it saves on a machine whose cores are shared (docs/
- * benchmarks.md, (s)). The
+ * benchmarks.md, (s)), but with the pair on one CPU it yields that CPU a
+ * few times first (chan_wait). The
  * socket stays for liveness only: the judge sleeps at most
  * CHAN_NAP_NS at a time and then asks it whether the driver process's
  * end was closed (it dies with the process). Each side keeps its own
@@ -269,16 +270,23 @@ static struct {
 
 /* The socket carries nothing but its end: a driver process that writes
  * on it breaks the link (and would fill it and block there, and wait out
- * the case's time). It is looked at once a case, with the answer to
- * DestroyAdapter, so the case that wrote is the case that fails (a
- * reproducer fails alone as in its run), and at every nap of a wait, so a
- * driver blocked on a full socket is found within CHAN_NAP_NS; not with
- * every answer, a system call each. */
+ * the case's time). It is looked at after each job, before the worker
+ * answers it (pbc_ddi_check_quiet), so the case that wrote is the case
+ * that fails (a reproducer fails alone as in its run) whatever the builder
+ * made of the case, and at every nap of a wait, so a driver blocked on a
+ * full socket is found within CHAN_NAP_NS; not with every answer, a
+ * system call each. */
 static void chan_socket_quiet(void)
 {
     uint8_t byte;
     if (recv(ddi.sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT) > 0)
         ddi_lost("wrote on its link's socket, which carries nothing");
+}
+
+void pbc_ddi_check_quiet(void)
+{
+    if (ddi.judging)
+        chan_socket_quiet();
 }
 
 /* Whether the driver process is gone: its end of the socket is closed. */
@@ -301,8 +309,11 @@ static int chan_peer_gone(void)
 static int chan_wait(_Atomic uint32_t *word, _Atomic uint32_t *sleeps, uint32_t was)
 {
     if (ddi.judging ? ddi.pinned : atomic_load_explicit(&chan.rings[0].one_cpu, memory_order_relaxed))
-        for (int i = 0; i < CHAN_YIELDS && atomic_load(word) == was; i++)
+        for (int i = 0; i < CHAN_YIELDS; i++) {
+            if (atomic_load(word) != was)
+                return 0;
             sched_yield();
+        }
     for (;;) {
         atomic_store(sleeps, 1);
         if (atomic_load(word) != was)
@@ -655,14 +666,6 @@ static void ddi_callback(uint32_t seq, const uint8_t *body, size_t len, int noti
     free(out.p);
 }
 
-static uint32_t call_kind(const pbc_wire_buf *call)
-{
-    uint32_t kind = 0;
-    if (call->n >= sizeof(kind))
-        memcpy(&kind, call->p, sizeof(kind));
-    return kind;
-}
-
 /* Sends a call and serves its callbacks; the answer's body, owned. */
 static uint8_t *ddi_call(const pbc_wire_buf *call, size_t *len)
 {
@@ -692,8 +695,6 @@ static uint8_t *ddi_call(const pbc_wire_buf *call, size_t *len)
             continue;
         }
         if (h.flags == DDI_ANSWER) {
-            if (call_kind(call) == K_DESTROY_ADAPTER) /* once a case, and at every nap (chan_wait) */
-                chan_socket_quiet();
             if (regs) /* and as the driver left it */
                 memcpy(regs, ddi_registers(), PBC_MMIO_REGS * sizeof(uint32_t));
             *len = h.len;
@@ -1976,11 +1977,15 @@ static void drv_dispatch(const pbc_wire_head *h, uint8_t *body)
     free(out.p);
     free(body);
     /* The builder's ended children (and orphans of theirs: this process
-     * is their reaper) are not left as zombies past their case: reaped at
-     * the end of each case and every DRV_REAP_EVERY calls. Not with a
-     * SIGCHLD handler, which would cut the builder's own sleeps short. */
+     * is their reaper) are not left as zombies: reaped when an adapter is
+     * made or destroyed and every DRV_REAP_EVERY calls counted from the
+     * adapter's making, so when that happens depends on the case alone.
+     * Not with a SIGCHLD handler, which would cut the builder's own
+     * sleeps short. */
     static uint32_t calls;
-    if (kind == K_DESTROY_ADAPTER || ++calls % DRV_REAP_EVERY == 0)
+    if (kind == K_CREATE_ADAPTER)
+        calls = 0;
+    if (kind == K_CREATE_ADAPTER || kind == K_DESTROY_ADAPTER || ++calls % DRV_REAP_EVERY == 0)
         while (waitpid(-1, NULL, WNOHANG) > 0)
             ;
 }

@@ -54,6 +54,10 @@ _Noreturn void pbc_ddi_serve(const pbc_target *const *targets, uint32_t count);
 /* In the judge, once the driver process `pid` runs: the link is the
  * judge's from now on. */
 void pbc_ddi_judge(int pid);
+/* In the judge, after each job and before its answer: a driver process
+ * that wrote on its link's socket (which carries nothing) fails the job
+ * (the worker ends, PBC_DDI_LOST_EXIT). Nothing without a driver process. */
+void pbc_ddi_check_quiet(void);
 /* Whether this process judges a driver process (pbc_ddi_judge ran). */
 int pbc_ddi_remote(void);
 /* The CPU the judge and its driver process share while a case runs
