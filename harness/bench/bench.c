@@ -1958,13 +1958,10 @@ static void certify_isolation_cost(FILE *o)
  * per DDI call of the two runs of each input (the determinism re-run
  * makes the same calls). */
 #define SPLIT_CALL_COPIES 8
-static void split_per_call(FILE *o, const char *self_dir)
+static char *const split_env[] = {"PBCHECK_SPLIT=1", NULL}, *const here_env[] = {"PBCHECK_SPLIT=0", NULL};
+
+static void split_per_call(FILE *o, const char *lib)
 {
-    char lib[PATH_MAX];
-    snprintf(lib, sizeof(lib), "%.3000s/tests/libext_reference_1.so", self_dir);
-    if (access(lib, R_OK))
-        return;
-    char *const split_env[] = {"PBCHECK_SPLIT=1", NULL}, *const here_env[] = {"PBCHECK_SPLIT=0", NULL};
     fprintf(o, "(p)'s call-heavy inputs, %d copies of each replayed (`replay --target` the reference as a library) "
                "in process and split: CPU of replay, its workers and their driver processes per DDI call of "
                "both runs of an input (the determinism re-run makes the same calls).\n\n"
@@ -2017,8 +2014,7 @@ void pbc_bench_split(FILE *o, const char *self_dir, double seconds)
         {"example-gpu", "targets/examples/libexample_gpu.so"},
         {"example-worker", "targets/examples/libexample_worker.so"},
     };
-    char *const split_env[] = {"PBCHECK_SPLIT=1", NULL}, *const here_env[] = {"PBCHECK_SPLIT=0", NULL};
-    char secs[32];
+    char secs[32], reference[PATH_MAX] = "";
     snprintf(secs, sizeof(secs), "%.0f", seconds < 1 ? 1 : seconds);
     fprintf(o, "### (s) certify: the judge across the DDI\n\n");
     fprintf(o, "`certify --target LIB --quick --no-random` (the quick suite) in confined workers with the builder in "
@@ -2036,6 +2032,8 @@ void pbc_bench_split(FILE *o, const char *self_dir, double seconds)
             fprintf(o, "| %s | - | not built (%s) | - | - | >= 0.5 |\n", libs[i].name, libs[i].path);
             continue;
         }
+        if (!i)
+            snprintf(reference, sizeof(reference), "%s", lib);
         fprintf(stderr, "bench: (s) %s in process and split...\n", libs[i].name);
         char *const suite[] = {"--quick", "--no-random", NULL};
         double cpu[2] = {0, 0}, s;
@@ -2076,7 +2074,8 @@ void pbc_bench_split(FILE *o, const char *self_dir, double seconds)
             fprintf(o, "| %s, random phase | - | failed | failed | - | >= 0.5 |\n", libs[i].name);
     }
     fprintf(o, "\n");
-    split_per_call(o, self_dir);
+    if (*reference) /* libs[0], the reference as a library, is built */
+        split_per_call(o, reference);
 }
 
 double pbc_bench_execs(const char *corpus, double seconds)

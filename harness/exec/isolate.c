@@ -349,8 +349,7 @@ static void worker_main(pbc_iso *iso, int in, int out)
         size_t answer_len = 0;
         uint8_t *answer = iso->fn(iso->ctx, job, head.len, &answer_len);
         free(job);
-        if (iso_driver > 0) /* before the answer: the job that wrote is the job that fails */
-            pbc_ddi_check_quiet();
+        pbc_ddi_check_quiet(); /* before the answer: the job that wrote is the job that fails */
         fflush(stdout);
         fflush(stderr);
         uint32_t flags = worker_children_after_job();

@@ -369,7 +369,6 @@ static void scratch_sweep(const char *parent)
  * and only then given its scratch name: made under that name at once,
  * another pbcheck's first sweep could find it before its lock and remove
  * it, and the worker would have no folder (certify then ended with exit 2). */
-
 char *pbc_sandbox_scratch_create(void)
 {
     const char *parent = scratch_parent();
@@ -380,8 +379,7 @@ char *pbc_sandbox_scratch_create(void)
         return NULL;
     }
     int fd = open(making, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0)
-        flock(fd, LOCK_EX | LOCK_NB); /* taken again below: a lock stays with the open folder */
+    int locked = fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB); /* it stays with the open folder through rename */
     char *dir = pbc_xprintf("%s/" SCRATCH_PREFIX "%s", parent, making + strlen(parent) + 1 + strlen(SCRATCH_MAKING));
     if (rename(making, dir)) {
         if (fd >= 0)
@@ -393,12 +391,11 @@ char *pbc_sandbox_scratch_create(void)
         return NULL;
     }
     free(making);
-    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
-        close(fd); /* a filesystem without locks: no sweep can lock it either */
+    if (!locked) {
+        if (fd >= 0)
+            close(fd); /* a filesystem without locks: no sweep can lock it either */
         return dir;
     }
-    if (fd < 0)
-        return dir;
     scratch_held = pbc_xrealloc(scratch_held, (scratch_count + 1) * sizeof(*scratch_held));
     scratch_held[scratch_count++] = (scratch_lock){pbc_xstrdup(dir), fd};
     return dir;
