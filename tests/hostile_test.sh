@@ -122,6 +122,16 @@ PY
     if [ "$kind" = fdwrite ]; then # nothing of pbcheck's is open in a worker
         check fdwrite-journal-not-forged sh -c "! grep -q forged '$dir/journal.jsonl'"
         check fdwrite-stdout-not-forged sh -c "! grep -q forged '$tmp/$kind.log'"
+        # Split, each case that wrote on the link's socket fails itself (the
+        # worker looks after every case): the cases that fail are the Fill
+        # cases, as for segfault, not one found later at a nap.
+        if [ "${PBCHECK_SPLIT:-1}" != 0 ] && [ -e "$tmp/segfault/latest/report.json" ]; then
+            check fdwrite-fails-each-case-that-wrote python3 -c 'import json,sys
+f=lambda p: sorted(r["name"] for r in json.load(open(p))["results"] if r["verdict"] != "pass")
+a, b = f(sys.argv[1]), f(sys.argv[2])
+print(len(a), "failing cases; segfault:", len(b)); sys.exit(0 if a == b else 1)' "$dir/report.json" \
+                "$tmp/segfault/latest/report.json"
+        fi
     fi
     if [ "$kind" = lastwords ]; then # the DbgPrint before the crash is in the crashing case's report
         check lastwords-dbgprint-in-report python3 - "$dir/report.json" <<'PY'
