@@ -533,7 +533,8 @@ static int coverage_run(const pbc_coverage *cov, int argc, char **argv)
 
 int pbc_cmd_certify(int argc, char **argv)
 {
-    const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL, *source_root = ".";
+    const char *target = NULL, *out_dir = NULL, *waivers_path = NULL, *run_id = NULL, *source_root = ".",
+               *cases_glob = NULL;
     int quick = 0, large = 0, no_fork = 0, all_repros = 0, coverage = 0, all_rules = 0, allow_unconfined = 0,
         no_random = 0;
     pbc_coverage cov;
@@ -555,6 +556,10 @@ int pbc_cmd_certify(int argc, char **argv)
         {"large", PBC_OPT_FLAG, &large, NULL, NULL, 0, 0, "off",
          "also transfers of 4 GiB of initial content (TransferSize at and\nover 32 bits; the default suite transfers filled content), with\n--quick too; "
          "a builder copying them with the CPU needs --memory-limit 16G"},
+        {"cases", PBC_OPT_STRING, &cases_glob, "GLOBS", "comma-separated globs of case names", 0, 0, "every case",
+         "only the suite's cases whose names match one of these globs\n('*' also matches '/'; the names are "
+         "report.json's), and no\nrandom phase unless --time: to rerun a group while fixing\nit. A narrowed "
+         "suite certifies nothing: its verdict is\nNOT CONFORMANT or INCOMPLETE"},
         PBC_ISOLATION_OPTS(no_fork, case_timeout, memory_limit, "20"),
         {"allow-unconfined", PBC_OPT_FLAG, &allow_unconfined, NULL, NULL, 0, 0, "off",
          "certify even where the sandbox lacks seccomp, or both namespaces\nand Landlock (the reports then say "
@@ -582,7 +587,8 @@ int pbc_cmd_certify(int argc, char **argv)
         .example = "pbcheck certify --target mutant-trunc32 --time 60 --seed 5 --out reports/trunc32",
         .footer = "exit: 0 conformant: at least one case judged, every planned case accounted for, no\n"
                   "        failure; 1 not conformant (a failure not waived, a harness bug, an expired\n"
-                  "        waiver, a library that would not load) or incomplete (nothing judged);\n"
+                  "        waiver, a library that would not load) or incomplete (nothing judged,\n"
+                  "        or a suite narrowed by --cases);\n"
                   "      2 usage error, a bad waivers file, or a report or journal that cannot be\n"
                   "        written (no verdict is printed then); 130/143/129/131 interrupted by\n"
                   "        SIGINT/SIGTERM/SIGHUP/SIGQUIT\n"
@@ -600,7 +606,11 @@ int pbc_cmd_certify(int argc, char **argv)
     /* The random phase: --time's seconds, or by default (neither --quick
      * nor --no-random) a fixed number of cases, so that the same version
      * and seed certify with the same cases. */
-    uint32_t random_count = fuzz_seconds || quick || no_random ? 0 : PBC_CERTIFY_DEFAULT_RANDOM;
+    uint32_t random_count = fuzz_seconds || quick || no_random || cases_glob ? 0 : PBC_CERTIFY_DEFAULT_RANDOM;
+    pbc_case_list cases = {0};
+    if (cases_glob && pbc_case_list_select(&cases, cases_glob) < 0)
+        return pbc_cli_bad_value("certify", "cases", "comma-separated globs, none empty or over 255 characters",
+                                 cases_glob);
     char err[PBC_CLI_ERR_SIZE];
     time_t started = time(NULL);
     pbc_waivers waivers = {0};
@@ -632,6 +642,24 @@ int pbc_cmd_certify(int argc, char **argv)
     if (!t && !load.failed) {
         pbc_waivers_fini(&waivers);
         return bad_target;
+    }
+    /* The suite, narrowed by --cases before anything is written. */
+    if (t)
+        pbc_certify_cases(t, (quick ? PBC_CERTIFY_QUICK : 0) | (large ? PBC_CERTIFY_LARGE : 0), &cases);
+    if (t && cases_glob) {
+        uint32_t planned = cases.count;
+        if (pbc_case_list_select(&cases, cases_glob) <= 0) {
+            pbc_case_list_fini(&cases);
+            pbc_exec_load_fini(&load);
+            pbc_waivers_fini(&waivers);
+            char *shown = pbc_safe_text(cases_glob, 0);
+            int bad = pbc_usage_error("certify: --cases '%s' matches none of the suite's %u cases (their names are "
+                                      "report.json's results, as group/dimension/...)", shown, planned);
+            free(shown);
+            return bad;
+        }
+        fprintf(stderr, "pbcheck: certify: --cases: %u of the suite's %u cases; the verdict is at best INCOMPLETE\n",
+                cases.count, planned);
     }
 
     /* A library that would not load is still a report: named by its file. */
@@ -677,9 +705,6 @@ int pbc_cmd_certify(int argc, char **argv)
                                   : library ? judged
                                           : confined;
 
-    pbc_case_list cases = {0};
-    if (t)
-        pbc_certify_cases(t, (quick ? PBC_CERTIFY_QUICK : 0) | (large ? PBC_CERTIFY_LARGE : 0), &cases);
     uint32_t suite_count = cases.count ? cases.count : 1, res_cap = suite_count, rep_cap = suite_count;
     pbc_case_result *res = pbc_xcalloc(res_cap, sizeof(*res));
     pbc_report_case *rep = pbc_xcalloc(rep_cap, sizeof(*rep));
@@ -794,6 +819,7 @@ int pbc_cmd_certify(int argc, char **argv)
         rep[i].size = (uint32_t)strlen(cases.items[i].text);
     }
     report.interrupted = certify_stop != 0;
+    report.narrowed = cases_glob != NULL;
     report.source_root = source_root;
     report.operations_known = t != NULL;
     report.operations = t ? t->supported_operations : 0;

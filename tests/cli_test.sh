@@ -173,6 +173,30 @@ check rule-table-total grep -Eq "^rules: [1-9][0-9]* failing cases under [1-9][0
 check rule-table-summary-md-all [ "$(grep -c '^| PB-' "$tmp/rt/r/summary.md")" -ge "$rules" ]
 "$pbcheck" certify --target reference --quick --all-rules --out "$tmp/rt" --run-id all >"$tmp/out" 2>&1
 check rule-table-all-rules [ "$(grep -c '^PB-[A-Z0-9-]* *0$' "$tmp/out")" -eq "$rules" ]
+# --cases narrows the suite to the cases whose names match its globs: no
+# random phase, and never CONFORMANT (INCOMPLETE when all pass, NOT
+# CONFORMANT when one fails); a glob that matches nothing, or an empty
+# one, is a usage error before any folder is made.
+"$pbcheck" certify --target reference --cases 'fill/*,discard/*' --out "$tmp/narrow" --run-id r >"$tmp/out" 2>"$tmp/err"
+check cases-exit-1 [ $? -eq 1 ]
+check cases-incomplete grep -qx 'verdict: INCOMPLETE: --cases ran part of the suite (reports in '"$tmp"'/narrow/r/)' "$tmp/out"
+check cases-says-how-many grep -Eq '^pbcheck: certify: --cases: [1-9][0-9]* of the suite.s [1-9][0-9]* cases; the verdict is at best INCOMPLETE$' "$tmp/err"
+check cases-only-matching python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=[r["name"] for r in d["results"]]
+sys.exit(0 if n and d["random_cases"] == 0 and d["verdict"] == "incomplete" and
+         d["incomplete_reason"] == "--cases ran part of the suite" and
+         any(x.startswith("fill/") for x in n) and any(x.startswith("discard/") for x in n) and
+         all(x.startswith(("fill/", "discard/")) for x in n) else 1)' "$tmp/narrow/r/report.json"
+"$pbcheck" certify --target mutant-fill-tail --quick --cases 'fill/*' --out "$tmp/narrow" --run-id bug >"$tmp/out" 2>&1
+check cases-failure-exit-1 [ $? -eq 1 ]
+check cases-failure-not-conformant grep -q '^verdict: NOT CONFORMANT' "$tmp/out"
+"$pbcheck" certify --target reference --quick --cases 'no-such-group/*' --out "$tmp/narrow-none" >"$tmp/out" 2>"$tmp/err"
+check cases-none-exit-2 [ $? -eq 2 ]
+check cases-none-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
+check cases-none-says-why grep -q "^pbcheck: certify: --cases 'no-such-group/\*' matches none of the suite's [0-9]* cases" "$tmp/err"
+check cases-none-no-folder test ! -e "$tmp/narrow-none"
+"$pbcheck" certify --target reference --cases 'fill/*,' --out "$tmp/narrow-none" >"$tmp/out" 2>"$tmp/err"
+check cases-empty-glob-exit-2 [ $? -eq 2 ]
+check cases-empty-glob-no-folder test ! -e "$tmp/narrow-none"
 # A near miss is named: verbs, options, pbcheck's own options; 'help VERB' is 'VERB --help'.
 "$pbcheck" certfy >"$tmp/out" 2>"$tmp/err"
 check typo-verb-exit-2 [ $? -eq 2 ]

@@ -61,11 +61,15 @@ example_worker_bug_reused_record PB-PTE
 BUGS
 
 # The GPU-virtual planted bugs fail certify's deterministic suite (--quick)
-# with their rule too.
-for bug in example_cpu_bug_stale_table_view example_worker_bug_reused_record; do
-    "$pbcheck" certify --target "$libdir/lib$bug.so" --quick --out "$tmp/cert-$bug" >"$tmp/out" 2>&1
+# with their rule too: in the groups of it that reach them (--cases; a
+# glob that no longer matches a case of the suite is an error, exit 2).
+while read -r bug groups; do
+    "$pbcheck" certify --target "$libdir/lib$bug.so" --quick --cases "$groups" --out "$tmp/cert-$bug" >"$tmp/out" 2>&1
     check "$bug-certify-fails" [ $? -eq 1 ]
     check "$bug-certify-PB-PTE" awk '$1 == "PB-PTE" && $2 > 0 {found=1} END {exit !found}' "$tmp/out"
-done
+done <<'BUGS'
+example_cpu_bug_stale_table_view story/*
+example_worker_bug_reused_record va-map/*,va-zero-then-map/*
+BUGS
 
 finish

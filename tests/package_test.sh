@@ -115,12 +115,17 @@ for f in e["data"][0]["functions"]:
         print(sum(b[4] for b in f["branches"] if b[0] == int(sys.argv[2])))
 PY
 }
-for run in quick:--quick random:--quick\ --time\ 15; do
-    name=${run%%:*} args=${run#*:}
-    # shellcheck disable=SC2086
-    "$tmp/prefix/bin/pbcheck" certify --target "$tmp/build/libexample_cpu.so" $args --coverage --out "$tmp/cov-$name" \
+# The random run's suite is narrowed to one group (--cases): the quick
+# run has shown the whole suite leaves the branch alone, so what covers it
+# then is the random phase. A narrowed suite is INCOMPLETE (exit 1).
+for name in quick random; do
+    args=(--quick) want=0
+    [ "$name" = random ] && args=(--quick --cases 'discard/*' --time 15) want=1
+    "$tmp/prefix/bin/pbcheck" certify --target "$tmp/build/libexample_cpu.so" "${args[@]}" --coverage --out "$tmp/cov-$name" \
         --run-id r >"$tmp/cov-$name.log" 2>&1
-    check "coverage-$name-certifies" [ $? -eq 0 ] || tail -20 "$tmp/cov-$name.log"
+    check "coverage-$name-certifies" [ $? -eq "$want" ] || tail -20 "$tmp/cov-$name.log"
+    check "coverage-$name-no-failure" grep -Eq '^certify .*: [1-9][0-9]* passed, 0 failed, [0-9]* skipped, 0 harness bugs$' \
+        "$tmp/cov-$name.log"
     check "coverage-$name-says" grep -q '^coverage: lines [0-9.]*%, branches [0-9.]*%' "$tmp/cov-$name.log"
     check "coverage-$name-html" [ -f "$tmp/cov-$name/r/coverage/html/index.html" ]
     check "coverage-$name-report-json" python3 -c "
@@ -185,8 +190,8 @@ fi
 bug=$bin/targets/examples/libexample_worker_bug_transfer_offset.so
 mkdir -p "$tmp/here/lib" "$tmp/elsewhere"
 cp "$bug" "$tmp/here/lib/"
-(cd "$tmp/here" && "$tmp/prefix/bin/pbcheck" certify --target lib/$(basename "$bug") --quick --out reports \
-    --run-id r >certify.log 2>&1)
+(cd "$tmp/here" && "$tmp/prefix/bin/pbcheck" certify --target lib/$(basename "$bug") --quick \
+    --cases 'transfer-seg-to-seg/*' --out reports --run-id r >certify.log 2>&1)
 check replay-certify-fails [ $? -eq 1 ] || tail "$tmp/here/certify.log"
 replay=$(python3 -c "
 import json, sys

@@ -6,6 +6,7 @@
  */
 #include "certify/certify.h"
 
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,45 @@ void pbc_case_list_truncate(pbc_case_list *l, uint32_t n)
         free(l->items[i].text);
     if (n < l->count)
         l->count = n;
+}
+
+/* Whether name matches one of the comma-separated globs. */
+static int case_selected(const char *name, const char *patterns)
+{
+    char glob[256];
+    for (const char *p = patterns;;) {
+        size_t n = strcspn(p, ",");
+        if (n && n < sizeof(glob)) {
+            memcpy(glob, p, n);
+            glob[n] = 0;
+            if (fnmatch(glob, name, 0) == 0)
+                return 1;
+        }
+        if (!p[n])
+            return 0;
+        p += n + 1;
+    }
+}
+
+int pbc_case_list_select(pbc_case_list *l, const char *patterns)
+{
+    for (const char *p = patterns;;) {
+        size_t n = strcspn(p, ",");
+        if (n == 0 || n >= 256) /* an empty glob, or one longer than any case name */
+            return -1;
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < l->count; i++) {
+        if (case_selected(l->items[i].name, patterns))
+            l->items[kept++] = l->items[i];
+        else
+            free(l->items[i].text);
+    }
+    l->count = kept;
+    return (int)kept;
 }
 
 typedef struct gen_dims {

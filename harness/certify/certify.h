@@ -50,6 +50,11 @@ void pbc_certify_cases(const pbc_target *t, unsigned flags, pbc_case_list *out);
 void pbc_case_list_fini(pbc_case_list *l);
 /* Forgets the cases from index n on. */
 void pbc_case_list_truncate(pbc_case_list *l, uint32_t n);
+/* Keeps, in order, the cases whose name matches one of `patterns`:
+ * fnmatch globs separated by commas, where '*' also matches '/' (as in a
+ * waivers file). Returns how many are kept; -1, the list untouched, when
+ * a pattern is empty. */
+int pbc_case_list_select(pbc_case_list *l, const char *patterns);
 
 typedef struct pbc_case_result {
     uint32_t verdict;

@@ -29,6 +29,8 @@ const char *pbc_report_incomplete_reason(const pbc_report *r)
         return "no case was judged";
     if (r->unaccounted)
         return "not every planned case has a verdict";
+    if (r->narrowed)
+        return "--cases ran part of the suite";
     return NULL;
 }
 

@@ -130,6 +130,8 @@ typedef struct pbc_report {
     /* Planned cases with no verdict of their own: the verdict is
      * INCOMPLETE (a run that judged nothing is never CONFORMANT either). */
     uint32_t unaccounted;
+    /* --cases ran part of the suite: never CONFORMANT. */
+    int narrowed;
     uint32_t waived;       /* failing cases a waiver covers; not in failed */
     uint32_t isolated;     /* cases with an isolation class */
     uint32_t random_cases; /* the last random_cases cases are --time's random scenarios */
@@ -155,7 +157,7 @@ pbc_report_verdict pbc_report_get_verdict(const pbc_report *r);
 /* "CONFORMANT", "NOT CONFORMANT", "INCOMPLETE". */
 const char *pbc_report_verdict_text(pbc_report_verdict v);
 /* Why the run is INCOMPLETE ("interrupted", "no case was judged", "not
- * every planned case has a verdict"), or NULL when it is not. A run with
+ * every planned case has a verdict", "--cases ran part of the suite"), or NULL when it is not. A run with
  * a failure is NOT CONFORMANT whatever else it lacks. */
 const char *pbc_report_incomplete_reason(const pbc_report *r);
 
