@@ -680,6 +680,7 @@ int pbc_cmd_certify(int argc, char **argv)
         rc = pbc_usage_error("certify: %s", err);
     free(default_out);
     if (rc != PBC_CLI_GO) {
+        pbc_case_list_fini(&cases);
         pbc_exec_load_fini(&load);
         pbc_rundir_fini(&run);
         pbc_waivers_fini(&waivers);
