@@ -558,8 +558,9 @@ int pbc_cmd_certify(int argc, char **argv)
          "a builder copying them with the CPU needs --memory-limit 16G"},
         {"cases", PBC_OPT_STRING, &cases_glob, "GLOBS", "comma-separated globs of case names", 0, 0, "every case",
          "only the suite's cases whose names match one of these globs\n('*' also matches '/'; the names are "
-         "report.json's), and no\nrandom phase unless --time: to rerun a group while fixing\nit. A narrowed "
-         "suite certifies nothing: its verdict is\nNOT CONFORMANT or INCOMPLETE"},
+         "report.json's, as\n'*move-tables/*'), and no random phase unless --time: to\nrerun what failed while "
+         "fixing it. Each glob must match a\ncase. Part of the suite certifies nothing: its verdict is\n"
+         "NOT CONFORMANT or INCOMPLETE"},
         PBC_ISOLATION_OPTS(no_fork, case_timeout, memory_limit, "20"),
         {"allow-unconfined", PBC_OPT_FLAG, &allow_unconfined, NULL, NULL, 0, 0, "off",
          "certify even where the sandbox lacks seccomp, or both namespaces\nand Landlock (the reports then say "
@@ -608,9 +609,14 @@ int pbc_cmd_certify(int argc, char **argv)
      * and seed certify with the same cases. */
     uint32_t random_count = fuzz_seconds || quick || no_random || cases_glob ? 0 : PBC_CERTIFY_DEFAULT_RANDOM;
     pbc_case_list cases = {0};
-    if (cases_glob && pbc_case_list_select(&cases, cases_glob) < 0)
-        return pbc_cli_bad_value("certify", "cases", "comma-separated globs, none empty or over 255 characters",
-                                 cases_glob);
+    char bad_glob[PBC_CLI_ERR_SIZE];
+    if (cases_glob && pbc_case_list_select(&cases, cases_glob, bad_glob, sizeof(bad_glob)) == -1) {
+        char *shown = pbc_safe_text(bad_glob, 0);
+        int bad = pbc_usage_error("certify: --cases needs at most 64 comma-separated globs, none empty or over 255 "
+                                  "characters; got '%s' among them", shown);
+        free(shown);
+        return bad;
+    }
     char err[PBC_CLI_ERR_SIZE];
     time_t started = time(NULL);
     pbc_waivers waivers = {0};
@@ -641,25 +647,31 @@ int pbc_cmd_certify(int argc, char **argv)
     const pbc_target *t = pbc_cli_target("certify", target, case_timeout, memory_limit, &load, &bad_target);
     if (!t && !load.failed) {
         pbc_waivers_fini(&waivers);
+        if (coverage)
+            pbc_coverage_discard(&cov);
         return bad_target;
     }
     /* The suite, narrowed by --cases before anything is written. */
     if (t)
         pbc_certify_cases(t, (quick ? PBC_CERTIFY_QUICK : 0) | (large ? PBC_CERTIFY_LARGE : 0), &cases);
+    int narrowed = 0;
     if (t && cases_glob) {
         uint32_t planned = cases.count;
-        if (pbc_case_list_select(&cases, cases_glob) <= 0) {
+        if (pbc_case_list_select(&cases, cases_glob, bad_glob, sizeof(bad_glob)) <= 0) {
             pbc_case_list_fini(&cases);
             pbc_exec_load_fini(&load);
             pbc_waivers_fini(&waivers);
-            char *shown = pbc_safe_text(cases_glob, 0);
-            int bad = pbc_usage_error("certify: --cases '%s' matches none of the suite's %u cases (their names are "
-                                      "report.json's results, as group/dimension/...)", shown, planned);
+            if (coverage)
+                pbc_coverage_discard(&cov);
+            char *shown = pbc_safe_text(bad_glob, 0);
+            int bad = pbc_usage_error("certify: --cases: '%s' matches none of the suite's %u cases (their names are "
+                                      "report.json's results, as kind/dimension/...)", shown, planned);
             free(shown);
             return bad;
         }
-        fprintf(stderr, "pbcheck: certify: --cases: %u of the suite's %u cases; the verdict is at best INCOMPLETE\n",
-                cases.count, planned);
+        narrowed = cases.count < planned;
+        fprintf(stderr, "pbcheck: certify: --cases: %u of the suite's %u cases%s\n", cases.count, planned,
+                narrowed ? "; the verdict is at best INCOMPLETE" : " (every one)");
     }
 
     /* A library that would not load is still a report: named by its file. */
@@ -682,6 +694,8 @@ int pbc_cmd_certify(int argc, char **argv)
     if (rc != PBC_CLI_GO) {
         pbc_case_list_fini(&cases);
         pbc_exec_load_fini(&load);
+        if (coverage)
+            pbc_coverage_discard(&cov);
         pbc_rundir_fini(&run);
         pbc_waivers_fini(&waivers);
         return rc;
@@ -820,7 +834,7 @@ int pbc_cmd_certify(int argc, char **argv)
         rep[i].size = (uint32_t)strlen(cases.items[i].text);
     }
     report.interrupted = certify_stop != 0;
-    report.narrowed = cases_glob != NULL;
+    report.narrowed = narrowed;
     report.source_root = source_root;
     report.operations_known = t != NULL;
     report.operations = t ? t->supported_operations : 0;
@@ -859,6 +873,8 @@ int pbc_cmd_certify(int argc, char **argv)
     }
     if (coverage && !write_error && !certify_stop && (coverage_run(&cov, argc, argv) || pbc_coverage_end(&cov, dir)))
         write_error = 1;
+    if (coverage) /* stopped, or a write failed: the profiles go */
+        pbc_coverage_discard(&cov);
     if (!write_error) { /* every file holds what this says */
         /* Only the rules that failed: a table of zeros hides the line that
          * matters. The reports keep every rule. */

@@ -364,3 +364,11 @@ out:
     c->on = 0;
     return rc;
 }
+
+void pbc_coverage_discard(pbc_coverage *c)
+{
+    char err[PATH_MAX + 128];
+    if (c->on)
+        pbc_fs_remove_tree(c->raw_dir, err, sizeof(err));
+    c->on = 0;
+}

@@ -30,5 +30,8 @@ int pbc_coverage_begin(const char *verb, const char **target, pbc_coverage *c);
  * coverage.json), and adds the totals to DIR/report.json, DIR/summary.md
  * and DIR/index.html where they exist. 0, or -1 after saying why. */
 int pbc_coverage_end(pbc_coverage *c, const char *dir);
+/* Removes the profiles' folder of a run that ends without
+ * pbc_coverage_end; nothing after pbc_coverage_end. */
+void pbc_coverage_discard(pbc_coverage *c);
 
 #endif

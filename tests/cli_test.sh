@@ -192,11 +192,33 @@ check cases-failure-not-conformant grep -q '^verdict: NOT CONFORMANT' "$tmp/out"
 "$pbcheck" certify --target reference --quick --cases 'no-such-group/*' --out "$tmp/narrow-none" >"$tmp/out" 2>"$tmp/err"
 check cases-none-exit-2 [ $? -eq 2 ]
 check cases-none-one-line [ "$(wc -l <"$tmp/err")" -eq 1 ]
-check cases-none-says-why grep -q "^pbcheck: certify: --cases 'no-such-group/\*' matches none of the suite's [0-9]* cases" "$tmp/err"
+check cases-none-says-why grep -q "^pbcheck: certify: --cases: 'no-such-group/\*' matches none of the suite's [0-9]* cases" "$tmp/err"
 check cases-none-no-folder test ! -e "$tmp/narrow-none"
 "$pbcheck" certify --target reference --cases 'fill/*,' --out "$tmp/narrow-none" >"$tmp/out" 2>"$tmp/err"
 check cases-empty-glob-exit-2 [ $? -eq 2 ]
 check cases-empty-glob-no-folder test ! -e "$tmp/narrow-none"
+# each glob must match: a typo beside a good glob is named
+"$pbcheck" certify --target reference --quick --cases 'fill/*,dicsard/*' --out "$tmp/narrow-none" >"$tmp/out" 2>"$tmp/err"
+check cases-typo-exit-2 [ $? -eq 2 ]
+check cases-typo-named grep -q "^pbcheck: certify: --cases: 'dicsard/\\*' matches none" "$tmp/err"
+long=$(printf 'x%.0s' $(seq 256))
+"$pbcheck" certify --target reference --cases "fill/*,$long" --out "$tmp/narrow-none" >"$tmp/out" 2>"$tmp/err"
+check cases-long-glob-exit-2 [ $? -eq 2 ]
+check cases-long-glob-no-folder test ! -e "$tmp/narrow-none"
+# every file of a narrowed run says INCOMPLETE, and report.sarif is a category of its own
+check cases-summary-incomplete grep -q 'INCOMPLETE' "$tmp/narrow/r/summary.md"
+check cases-junit-incomplete grep -q 'name="incomplete_reason" value="--cases ran part of the suite"' "$tmp/narrow/r/junit.xml"
+check cases-html-incomplete grep -q -- '--cases ran part of the suite' "$tmp/narrow/r/index.html"
+check cases-sarif-category grep -q '"id": "pbcheck-certify-cases/reference/r"' "$tmp/narrow/r/report.sarif"
+# an expired waiver fails a narrowed run as it fails a whole one
+printf 'fill/* PB-DIVERGE 2000-01-01 an old one\n' >"$tmp/expired-waiver"
+"$pbcheck" certify --target reference --quick --cases 'discard/*' --waivers "$tmp/expired-waiver" --out "$tmp/narrow" \
+    --run-id expired >"$tmp/out" 2>&1
+check cases-expired-waiver-not-conformant grep -q '^verdict: NOT CONFORMANT' "$tmp/out"
+# '*' keeps every case: the suite, no random phase, and a verdict that can be CONFORMANT
+"$pbcheck" certify --target reference --quick --cases '*' --out "$tmp/narrow" --run-id all >"$tmp/out" 2>"$tmp/err"
+check cases-all-conformant grep -q '^verdict: CONFORMANT' "$tmp/out"
+check cases-all-says-every grep -q -- '--cases: [0-9]* of the suite.s [0-9]* cases (every one)$' "$tmp/err"
 # A near miss is named: verbs, options, pbcheck's own options; 'help VERB' is 'VERB --help'.
 "$pbcheck" certfy >"$tmp/out" 2>"$tmp/err"
 check typo-verb-exit-2 [ $? -eq 2 ]

@@ -5,7 +5,7 @@
 # does not have: they refuse that adapter, a skip) and certifies CONFORMANT, the
 # GPU-copying one on the full suite, example-cpu on --quick (the full
 # suite's transfers beyond 256 MiB take the CPU copiers minutes under the
-# sanitizers), example-worker in test_package; each planted-bug library
+# sanitizers), example-worker in test_verdict_details; each planted-bug library
 # fails the same scenarios with its rule.
 # Usage: examples_test.sh PBCHECK SOURCE_DIR LIBRARY_DIR
 set -u
@@ -32,9 +32,9 @@ for ex in example_gpu example_cpu example_worker; do
     check "$ex-run-all-pass" grep -Eq "^run: [0-9]+ passed, 0 failed, $skipped skipped\$" "$tmp/out"
     check "$ex-skips-only-the-4g-aperture" grep -Eq '^skip  .*/map-beyond-64k-pages.pbs ' "$tmp/out"
     grep '^FAIL ' -A2 "$tmp/out" | head -6
-    # example-worker certifies --quick through the installed package
-    # (test_package's certify_example_worker), a minute under ASan: not
-    # twice.
+    # example-worker certifies --quick in test_verdict_details (under
+    # ASan) and through the installed package (test_package's
+    # certify_example_worker): a minute under ASan, not a third time.
     [ "$ex" = example_worker ] && continue
     quick=(--no-random) # the suite; plain certify's random phase is the reference's in test_certify
     [ "$ex" = example_gpu ] || quick=(--quick)

@@ -32,42 +32,62 @@ void pbc_case_list_truncate(pbc_case_list *l, uint32_t n)
         l->count = n;
 }
 
-/* Whether name matches one of the comma-separated globs. */
-static int case_selected(const char *name, const char *patterns)
+#define CASE_GLOB_MAX 255
+
+/* The globs of a --cases list, in order; -1 when one is empty or too long
+ * (copied into bad). */
+static int case_globs(const char *patterns, char (*globs)[CASE_GLOB_MAX + 1], uint32_t max, uint32_t *count,
+                      char *bad, size_t bad_size)
 {
-    char glob[256];
+    *count = 0;
     for (const char *p = patterns;;) {
         size_t n = strcspn(p, ",");
-        if (n && n < sizeof(glob)) {
-            memcpy(glob, p, n);
-            glob[n] = 0;
-            if (fnmatch(glob, name, 0) == 0)
-                return 1;
+        if (n == 0 || n > CASE_GLOB_MAX || *count == max) {
+            snprintf(bad, bad_size, "%.*s", (int)(n > 64 ? 64 : n), p);
+            return -1;
         }
+        memcpy(globs[*count], p, n);
+        globs[(*count)++][n] = 0;
         if (!p[n])
             return 0;
         p += n + 1;
     }
 }
 
-int pbc_case_list_select(pbc_case_list *l, const char *patterns)
+#define CASE_GLOBS_MAX 64
+
+int pbc_case_list_select(pbc_case_list *l, const char *patterns, char *bad, size_t bad_size)
 {
-    for (const char *p = patterns;;) {
-        size_t n = strcspn(p, ",");
-        if (n == 0 || n >= 256) /* an empty glob, or one longer than any case name */
-            return -1;
-        if (!p[n])
-            break;
-        p += n + 1;
+    char(*globs)[CASE_GLOB_MAX + 1] = pbc_xcalloc(CASE_GLOBS_MAX, sizeof(*globs));
+    uint32_t count, hits[CASE_GLOBS_MAX] = {0};
+    if (case_globs(patterns, globs, CASE_GLOBS_MAX, &count, bad, bad_size)) {
+        free(globs);
+        return -1;
     }
+    uint8_t *keep = pbc_xcalloc(l->count ? l->count : 1, 1);
+    for (uint32_t i = 0; i < l->count; i++)
+        for (uint32_t g = 0; g < count; g++)
+            if (fnmatch(globs[g], l->items[i].name, 0) == 0) {
+                keep[i] = 1;
+                hits[g]++;
+            }
+    for (uint32_t g = 0; g < count; g++)
+        if (!hits[g]) {
+            snprintf(bad, bad_size, "%s", globs[g]);
+            free(keep);
+            free(globs);
+            return -2;
+        }
     uint32_t kept = 0;
     for (uint32_t i = 0; i < l->count; i++) {
-        if (case_selected(l->items[i].name, patterns))
+        if (keep[i])
             l->items[kept++] = l->items[i];
         else
             free(l->items[i].text);
     }
     l->count = kept;
+    free(keep);
+    free(globs);
     return (int)kept;
 }
 

@@ -150,7 +150,7 @@ typedef struct pbc_report {
 typedef enum pbc_report_verdict {
     PBC_REPORT_CONFORMANT,
     PBC_REPORT_NOT_CONFORMANT, /* a failure not waived, a harness bug or an expired waiver */
-    PBC_REPORT_INCOMPLETE,     /* interrupted, nothing judged, or a planned case unaccounted for */
+    PBC_REPORT_INCOMPLETE,     /* interrupted, nothing judged, a planned case unaccounted for, or --cases */
 } pbc_report_verdict;
 
 pbc_report_verdict pbc_report_get_verdict(const pbc_report *r);

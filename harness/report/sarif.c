@@ -314,7 +314,10 @@ int pbc_report_write_sarif(const pbc_report *r, const char *path, char *err, siz
     }
     json_object_set_new(driver, "rules", rules);
     const char *target = r->target ? r->target : "", *base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
-    char *automation = pbc_xprintf("pbcheck-certify/%.*s/%s", (int)strcspn(base, "."), base, r->provenance.run_id);
+    /* A run of part of the suite (--cases) is a category of its own: code
+     * scanning must not take the alerts of cases it did not run as fixed. */
+    char *automation = pbc_xprintf("pbcheck-certify%s/%.*s/%s", r->narrowed ? "-cases" : "", (int)strcspn(base, "."),
+                                   base, r->provenance.run_id);
     json_t *doc = pbc_sarif_document(driver, results, r->provenance.argv, automation, root, "RUNDIR", run_dir);
     free(automation);
     char *text = json_dumps(doc, JSON_INDENT(2));
