@@ -148,8 +148,8 @@ void pbc_kernel_leave(void)
 {
     if (ks_depth == 0)
         return;
-    if (ks_depth == 1)
-        ks_dpc_drain(); /* a DPC queued during the call runs before it returns */
+    if (ks_depth == 1 && ks.dpc_first) /* the CPU is held: no DPC can be queued meanwhile */
+        ks_dpc_drain();                  /* a DPC queued during the call runs before it returns */
     if (--ks_depth == 0)
         pthread_mutex_unlock(&ks.cpu);
 }
@@ -194,7 +194,7 @@ static void ks_record(ks_kind kind, const char *fmt, ...)
 {
     int took = ks_hold();
     ks_finding *f = &ks.found[kind];
-    if (f->count++ == 0) {
+    if (__atomic_fetch_add(&f->count, 1, __ATOMIC_RELAXED) == 0) {
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(f->first, sizeof(f->first), fmt, ap);
@@ -205,14 +205,23 @@ static void ks_record(ks_kind kind, const char *fmt, ...)
 
 static uint32_t ks_take(ks_kind kind, char *first, size_t n)
 {
-    int took = ks_hold();
     ks_finding *f = &ks.found[kind];
+    /* After every DDI call, and nearly always nothing: no lock then. A
+     * count a system thread raises after this look is taken next time, as
+     * if it came after; one raised before it is seen (the lock below then
+     * waits for its text). */
+    if (__atomic_load_n(&f->count, __ATOMIC_RELAXED) == 0) {
+        if (first && n)
+            first[0] = '\0';
+        return 0;
+    }
+    int took = ks_hold();
     uint32_t count = f->count;
     if (first && n && count)
         snprintf(first, n, "%s", f->first);
     else if (first && n)
         first[0] = '\0'; /* after every DDI call: no formatting when nothing happened */
-    f->count = 0;
+    __atomic_store_n(&f->count, 0, __ATOMIC_RELAXED);
     f->first[0] = '\0';
     ks_unhold(took);
     return count;
@@ -287,7 +296,7 @@ void pbc_kernel_note(pbc_kernel_note_kind kind, uint32_t count, const char *firs
                                                    : &ks.found[(ks_kind)kind];
     if (f->count == 0)
         snprintf(f->first, sizeof(f->first), "%s", first ? first : "");
-    f->count += count;
+    __atomic_fetch_add(&f->count, count, __ATOMIC_RELAXED); /* ks_take looks without the lock */
     ks_unhold(took);
 }
 
