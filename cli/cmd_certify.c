@@ -612,8 +612,8 @@ int pbc_cmd_certify(int argc, char **argv)
     char bad_glob[PBC_CLI_ERR_SIZE];
     if (cases_glob && pbc_case_list_select(&cases, cases_glob, bad_glob, sizeof(bad_glob)) == -1) {
         char *shown = pbc_safe_text(bad_glob, 0);
-        int bad = pbc_usage_error("certify: --cases needs at most 64 comma-separated globs, none empty or over 255 "
-                                  "characters; got '%s' among them", shown);
+        int bad = pbc_usage_error("certify: --cases needs at most %d comma-separated globs, none empty or over %d "
+                                  "characters; got '%s' among them", PBC_CASE_GLOBS_MAX, PBC_CASE_GLOB_MAX, shown);
         free(shown);
         return bad;
     }

@@ -65,9 +65,7 @@ sys.exit(not any(b["facts"]["class"] == sys.argv[2] for b in d["buckets"]))' "$t
     out=(--out "$tmp/$kind")
     case $kind in newline | dotdot) out=() ;; esac # the default, reports/NAME, is what they attack
     started=$(date +%s)
-    # Every Fill is wrong, and the attacks act at Fills or before: the
-    # quick suite's fills, and discards that pass, are what a run needs.
-    (cd "$cwd" && timeout -s KILL 300 "$pbcheck" certify --quick --cases 'fill/*,discard/*' --target "$lib" \
+    (cd "$cwd" && timeout -s KILL 300 "$pbcheck" certify --quick --cases "$fill_cases" --target "$lib" \
         --case-timeout 3 "${out[@]}" \
         >"$tmp/$kind.log" 2>&1)
     rc=$?

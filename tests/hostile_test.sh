@@ -16,10 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 # runs only when asked to run unconfined.
 unconfined=()
 [ "${PBC_ISO_NO_SECCOMP:-0}" = 1 ] && unconfined=(--allow-unconfined)
-# Each builder misbehaves on every Fill: the quick suite's fills, and
-# discards that pass, are what a run needs (a narrowed run that fails is
-# NOT CONFORMANT all the same; one that does not is at best INCOMPLETE).
-narrow=(--cases 'fill/*,discard/*')
+narrow=(--cases "$fill_cases") # check.sh
 expect_class() { # the class (or rule) a kind's Fill cases must fail with
     case $1 in
     segfault) echo 'crash: SIG(SEGV|BUS).* in .*hostile|crash: .*SEGV.*hostile' ;;

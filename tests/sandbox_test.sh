@@ -32,14 +32,14 @@ as_user() { # as_user USER COMMAND...: root as itself, nobody through setpriv
 # would run then.
 python=$(command -v /usr/bin/python3 || command -v python3) # one nobody can run too
 pty_certify() { # pty_certify USER LIB OUT
-    as_user "$1" "$python" - "$exe" "$2" "$3" <<'PY'
+    as_user "$1" "$python" - "$exe" "$2" "$3" "$fill_cases" <<'PY'
 import os, pty, select, sys, time
-exe, lib, out = sys.argv[1:4]
+exe, lib, out, cases = sys.argv[1:5]
 pid, fd = pty.fork()
 if pid == 0:
-    os.execvp("sh", ["sh", "-c", '"$0" certify --quick --cases "fill/*,discard/*" --target "$1" --case-timeout 10 --out "$2" '
+    os.execvp("sh", ["sh", "-c", '"$0" certify --quick --cases "$3" --target "$1" --case-timeout 10 --out "$2" '
                      '--run-id r >"$2.log" 2>&1; echo "rc=$?" >"$2.rc"; echo PBCHECK-DONE; exec sh',
-                     exe, lib, out])
+                     exe, lib, out, cases])
 seen, end = b"", time.time() + 900
 def drain(until):
     global seen
@@ -64,10 +64,7 @@ os.waitpid(pid, 0)
 PY
 }
 
-# Each attack acts at the first Fill of a process and every Fill is wrong:
-# the quick suite's fills, and discards that pass, are what a run needs
-# (a narrowed run that fails is NOT CONFORMANT all the same).
-narrow=(--cases 'fill/*,discard/*')
+narrow=(--cases "$fill_cases") # check.sh
 
 # pbcheck's processes (workers are its forks) and the attack's.
 no_process_left() { ! pgrep -f "^$exe " >/dev/null && ! pgrep -x pbc-attack-lngr >/dev/null; }

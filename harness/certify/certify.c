@@ -32,17 +32,15 @@ void pbc_case_list_truncate(pbc_case_list *l, uint32_t n)
         l->count = n;
 }
 
-#define CASE_GLOB_MAX 255
-
 /* The globs of a --cases list, in order; -1 when one is empty or too long
  * (copied into bad). */
-static int case_globs(const char *patterns, char (*globs)[CASE_GLOB_MAX + 1], uint32_t max, uint32_t *count,
+static int case_globs(const char *patterns, char (*globs)[PBC_CASE_GLOB_MAX + 1], uint32_t max, uint32_t *count,
                       char *bad, size_t bad_size)
 {
     *count = 0;
     for (const char *p = patterns;;) {
         size_t n = strcspn(p, ",");
-        if (n == 0 || n > CASE_GLOB_MAX || *count == max) {
+        if (n == 0 || n > PBC_CASE_GLOB_MAX || *count == max) {
             snprintf(bad, bad_size, "%.*s", (int)(n > 64 ? 64 : n), p);
             return -1;
         }
@@ -54,13 +52,11 @@ static int case_globs(const char *patterns, char (*globs)[CASE_GLOB_MAX + 1], ui
     }
 }
 
-#define CASE_GLOBS_MAX 64
-
 int pbc_case_list_select(pbc_case_list *l, const char *patterns, char *bad, size_t bad_size)
 {
-    char(*globs)[CASE_GLOB_MAX + 1] = pbc_xcalloc(CASE_GLOBS_MAX, sizeof(*globs));
-    uint32_t count, hits[CASE_GLOBS_MAX] = {0};
-    if (case_globs(patterns, globs, CASE_GLOBS_MAX, &count, bad, bad_size)) {
+    char(*globs)[PBC_CASE_GLOB_MAX + 1] = pbc_xcalloc(PBC_CASE_GLOBS_MAX, sizeof(*globs));
+    uint32_t count, hits[PBC_CASE_GLOBS_MAX] = {0};
+    if (case_globs(patterns, globs, PBC_CASE_GLOBS_MAX, &count, bad, bad_size)) {
         free(globs);
         return -1;
     }

@@ -53,10 +53,12 @@ void pbc_case_list_truncate(pbc_case_list *l, uint32_t n);
 /* Keeps, in order, the cases whose name matches one of `patterns`:
  * fnmatch globs separated by commas (a comma cannot be escaped), where
  * '*' also matches '/' (as in a waivers file). Returns how many are kept;
- * -1 when a glob is empty or over 255 characters (or there are over 64),
- * and -2 when one
- * matches no case, with the list untouched either way and that glob
- * copied into bad (bad_size bytes). */
+ * -1 when a glob is empty or over PBC_CASE_GLOB_MAX characters (or there
+ * are over PBC_CASE_GLOBS_MAX), and -2 when one matches no case, with the
+ * list untouched either way and that glob copied into bad (bad_size
+ * bytes). */
+#define PBC_CASE_GLOB_MAX 255
+#define PBC_CASE_GLOBS_MAX 64
 int pbc_case_list_select(pbc_case_list *l, const char *patterns, char *bad, size_t bad_size);
 
 typedef struct pbc_case_result {

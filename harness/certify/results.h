@@ -157,8 +157,9 @@ pbc_report_verdict pbc_report_get_verdict(const pbc_report *r);
 /* "CONFORMANT", "NOT CONFORMANT", "INCOMPLETE". */
 const char *pbc_report_verdict_text(pbc_report_verdict v);
 /* Why the run is INCOMPLETE ("interrupted", "no case was judged", "not
- * every planned case has a verdict", "--cases ran part of the suite"), or NULL when it is not. A run with
- * a failure is NOT CONFORMANT whatever else it lacks. */
+ * every planned case has a verdict", "--cases ran part of the suite"), or
+ * NULL when it is not. A run with a failure is NOT CONFORMANT whatever
+ * else it lacks. */
 const char *pbc_report_incomplete_reason(const pbc_report *r);
 
 /* Matches each failing case against the waivers (r->waivers), marking
